@@ -1,0 +1,84 @@
+"""What one analysis of one module produces: findings plus the facts the editor features need."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from evalsubmit.analysis.findings import Finding, Span
+
+
+class Shape(StrEnum):
+    TASKSET = "taskset"
+    ROW = "row"
+    MIXED = "mixed"
+    NONE = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class TargetPreview:
+    """The ``GymRunnerTarget`` JSON the SDK would send for one runner, or why it cannot be derived.
+
+    ``target`` is set only when every part is statically known and valid: it is then exactly
+    ``runner_to_target(runner).model_dump(mode="json")``. ``rendered`` is always set: the JSON with
+    unknown parts shown as ``"<unknown: why>"`` and refused parts as ``"<error: why>"``.
+    """
+
+    span: Span
+    runner_type: str | None
+    target: dict[str, Any] | None
+    rendered: str
+    problems: tuple[str, ...] = ()
+    unknowns: tuple[str, ...] = ()
+
+    @property
+    def submittable(self) -> bool:
+        return self.target is not None and not self.problems and not self.unknowns
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitReport:
+    """One ``<evaluator>.submit(...)`` call on the plugin evaluator."""
+
+    span: Span
+    name_span: Span
+    shape: Shape
+    is_async: bool
+    tasks: str | None
+    """The taskset reference string when statically known and valid."""
+    target: TargetPreview | None
+    workspace: str | None = None
+    base_url: str | None = None
+    has_errors: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleReport:
+    path: Path | None
+    findings: tuple[Finding, ...] = ()
+    runners: tuple[TargetPreview, ...] = ()
+    """Every runner construction (and name bound to one), keyed by its span."""
+    submits: tuple[SubmitReport, ...] = ()
+    dependencies: frozenset[Path] = field(default_factory=frozenset)
+    """Sibling modules whose contents this report depends on (for cross-file re-checks)."""
+    skipped: str | None = None
+    """Why the module was not analysed (too large, not decodable), else ``None``."""
+
+    def preview_at(self, line: int, col: int) -> TargetPreview | None:
+        """The innermost runner preview whose span holds the position (1-based line)."""
+        hits = [p for p in self.runners if p.span.contains(line, col)]
+        for submit in self.submits:
+            if submit.target is not None and submit.target.span.contains(line, col):
+                hits.append(submit.target)
+        return min(hits, key=_span_size, default=None)
+
+    def submit_at(self, line: int, col: int) -> SubmitReport | None:
+        hits = [s for s in self.submits if s.span.contains(line, col)]
+        return min(hits, key=lambda s: _span_size(s), default=None)
+
+
+def _span_size(item: TargetPreview | SubmitReport) -> tuple[int, int]:
+    span = item.span
+    return (span.end_line - span.line, span.end_col - span.col)
