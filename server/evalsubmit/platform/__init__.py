@@ -1,0 +1,46 @@
+"""Client of the NeMo Platform for evalsubmit's "Submit evaluation" (httpx; no pygls).
+
+Public API:
+    resolve_platform_config(overrides, *, code_workspace=None, env=None, config_path=None)
+        -> ResolvedPlatformConfig
+    PlatformClient(base_url, *, token=None, timeout_s=30.0, ...) / PlatformClient.from_config(cfg)
+    follow_job(client, workspace, name, poll_interval_s=2.0) -> AsyncIterator[JobStatus]
+    build_submission_body(target, tasks, name) -> dict;  new_job_name() -> str
+    PlatformError(kind, message, status_code=None, detail=None)
+"""
+
+from .body import (
+    JOB_NAME_PATTERN,
+    SPEC_DEFAULTS,
+    TasksetRefParts,
+    build_submission_body,
+    is_valid_job_name,
+    new_job_name,
+    parse_taskset_ref,
+)
+from .client import PlatformClient, follow_job
+from .config import PlatformSettings, ResolvedPlatformConfig, resolve_platform_config
+from .errors import PlatformError, PlatformErrorKind, summarize_detail
+from .models import TERMINAL_STATUSES, Job, JobStatus, Taskset
+
+__all__ = [
+    "JOB_NAME_PATTERN",
+    "SPEC_DEFAULTS",
+    "TERMINAL_STATUSES",
+    "Job",
+    "JobStatus",
+    "PlatformClient",
+    "PlatformError",
+    "PlatformErrorKind",
+    "PlatformSettings",
+    "ResolvedPlatformConfig",
+    "Taskset",
+    "TasksetRefParts",
+    "build_submission_body",
+    "follow_job",
+    "is_valid_job_name",
+    "new_job_name",
+    "parse_taskset_ref",
+    "resolve_platform_config",
+    "summarize_detail",
+]

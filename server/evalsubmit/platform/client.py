@@ -1,0 +1,410 @@
+"""Async httpx client for the NeMo Platform routes a Gym agent-evaluation submission uses.
+
+Every failure leaves this module as a `PlatformError` with a user-facing message. A submission
+is never posted twice: when its response is lost after the request may have reached the server,
+the job is looked up by its client-generated name instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator
+from typing import Any, ClassVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import SecretStr, ValidationError
+
+from .body import is_generated_job_name, parse_taskset_ref
+from .config import ResolvedPlatformConfig
+from .errors import (
+    PlatformError,
+    PlatformErrorKind,
+    bad_response,
+    connection_failed,
+    connection_refused,
+    http_error,
+    redact,
+    timed_out,
+)
+from .models import Job, JobStatus, Taskset
+
+EVALUATOR_V2 = "/apis/evaluator/v2/workspaces"
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
+_TRANSIENT = frozenset(
+    {PlatformErrorKind.TIMEOUT, PlatformErrorKind.CONNECTION, PlatformErrorKind.SERVER}
+)
+_RECOVERABLE = _TRANSIENT | {PlatformErrorKind.NOT_FOUND, PlatformErrorKind.CONNECTION_REFUSED}
+
+
+def _seg(value: str) -> str:
+    return quote(value, safe="")
+
+
+def _is_refused(exc: BaseException) -> bool:
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ConnectionRefusedError):
+            return True
+        if "connection refused" in str(current).lower() or "errno 111" in str(current).lower():
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+class PlatformClient:
+    """One platform endpoint. Use `async with PlatformClient(...) as client:` or `aclose()`."""
+
+    #: (base_url, workspace, name) of submissions whose POST may have reached the server without
+    #: an answer; shared by all clients of the process so that no instance posts them again.
+    _lost_submissions: ClassVar[set[tuple[str, str, str]]] = set()
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        token: SecretStr | str | None = None,
+        timeout_s: float = 30.0,
+        verify: str | bool = True,
+        transport: httpx.AsyncBaseTransport | None = None,
+        lost_response_wait_s: float = 10.0,
+        recover_poll_s: float = 0.5,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout_s = timeout_s
+        self._token = SecretStr(token) if isinstance(token, str) else token
+        headers = {"Accept": "application/json", "User-Agent": "evalsubmit"}
+        if self._token is not None:
+            headers["Authorization"] = f"Bearer {self._token.get_secret_value()}"
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            headers=headers,
+            timeout=httpx.Timeout(timeout_s, connect=min(timeout_s, 10.0)),
+            verify=verify,
+            transport=transport,
+            follow_redirects=False,
+        )
+        self._lost_response_wait_s = lost_response_wait_s
+        self._recover_poll_s = recover_poll_s
+
+    @classmethod
+    def from_config(cls, config: ResolvedPlatformConfig, **kwargs: Any) -> PlatformClient:
+        kwargs.setdefault("verify", config.ca_bundle or True)
+        return cls(config.base_url, token=config.token, timeout_s=config.timeout_s, **kwargs)
+
+    def __repr__(self) -> str:
+        auth = "token" if self._token is not None else "no token"
+        return f"PlatformClient({self.base_url!r}, {auth}, timeout_s={self.timeout_s:g})"
+
+    async def __aenter__(self) -> PlatformClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # ------------------------------------------------------------------ URLs
+
+    @staticmethod
+    def jobs_path(workspace: str) -> str:
+        return f"{EVALUATOR_V2}/{_seg(workspace)}/agent-evaluate/jobs"
+
+    def job_path(self, workspace: str, name: str) -> str:
+        return f"{self.jobs_path(workspace)}/{_seg(name)}"
+
+    def job_url(self, workspace: str, name: str) -> str:
+        """The job's URL on the platform (its GET route), for messages."""
+        return f"{self.base_url}{self.job_path(workspace, name)}"
+
+    # ------------------------------------------------------------------ core request
+
+    def _secret(self) -> str | None:
+        return self._token.get_secret_value() if self._token is not None else None
+
+    def _scrub(self, error: PlatformError) -> PlatformError:
+        secret = self._secret()
+        if secret and secret in error.message:
+            error.message = redact(error.message, secret)
+            error.args = (error.message,)
+        return error
+
+    def _transport_error(self, exc: httpx.HTTPError, action: str) -> PlatformError:
+        if isinstance(exc, httpx.TimeoutException):
+            return timed_out(self.base_url, action, self.timeout_s)
+        if isinstance(exc, httpx.ConnectError) and _is_refused(exc):
+            return connection_refused(self.base_url)
+        return self._scrub(connection_failed(self.base_url, f"{type(exc).__name__}: {exc}"))
+
+    def _decode(self, response: httpx.Response, action: str) -> Any:
+        if not response.content:
+            return None
+        try:
+            return response.json()
+        except ValueError as exc:
+            raise self._scrub(bad_response(self.base_url, action, f"not JSON ({exc})")) from None
+
+    def _check(
+        self,
+        response: httpx.Response,
+        action: str,
+        workspace: str | None = None,
+        job_name: str | None = None,
+    ) -> Any:
+        if response.is_success:
+            return self._decode(response, action)
+        try:
+            payload = response.json()
+            detail = payload.get("detail", payload) if isinstance(payload, dict) else payload
+        except ValueError:
+            detail = response.text[:500] or None
+        raise self._scrub(
+            http_error(
+                response.status_code,
+                detail,
+                base_url=self.base_url,
+                action=action,
+                workspace=workspace,
+                job_name=job_name,
+            )
+        )
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        action: str,
+        workspace: str | None = None,
+        job_name: str | None = None,
+        params: dict[str, Any] | None = None,
+        json_body: Any = None,
+    ) -> Any:
+        try:
+            response = await self._http.request(method, path, params=params, json=json_body)
+        except httpx.HTTPError as exc:
+            raise self._transport_error(exc, action) from None
+        return self._check(response, action, workspace, job_name)
+
+    def _parse(self, model: type[Any], data: Any, action: str) -> Any:
+        try:
+            return model.model_validate(data)
+        except ValidationError as exc:
+            summary = f"unexpected shape ({exc.error_count()} problem(s))"
+            raise bad_response(self.base_url, action, summary) from None
+
+    # ------------------------------------------------------------------ routes
+
+    async def healthy(self) -> bool:
+        """True when `GET /status` answers and its JSON says `healthy`; never raises."""
+        try:
+            response = await self._http.get("/status")
+            body = response.json() if response.is_success else None
+        except (httpx.HTTPError, ValueError):
+            return False
+        return isinstance(body, dict) and body.get("status") == "healthy"
+
+    async def submit_job(self, workspace: str, body: dict[str, Any]) -> Job:
+        """POST the job; if the answer is lost, find the job by `body["name"]`, never re-POST."""
+        name = body.get("name")
+        action = f"submit the job{f' {name!r}' if name else ''}"
+        path = self.jobs_path(workspace)
+        if isinstance(name, str) and (self.base_url, workspace, name) in self._lost_submissions:
+            # An earlier POST of this very job lost its answer: look it up, do not send it again.
+            return await self._recover(workspace, name, None)
+        try:
+            response = await self._http.post(path, json=body)
+        except _NOT_SENT as exc:  # the request never reached the server: nothing was created
+            raise self._transport_error(exc, action) from None
+        except httpx.HTTPError as exc:  # sent, answer lost: the job may exist
+            if not isinstance(name, str):
+                raise PlatformError(
+                    PlatformErrorKind.UNKNOWN_OUTCOME,
+                    f"The answer to the submission was lost ({type(exc).__name__}) and the job "
+                    "had no name to look it up; it was not sent again. Check the job list of "
+                    f"workspace '{workspace}' on {self.base_url}.",
+                ) from None
+            self._lost_submissions.add((self.base_url, workspace, name))
+            return await self._recover(workspace, name, exc)
+        if response.status_code == 409 and isinstance(name, str):
+            mine = await self._own_existing_job(workspace, name, body)
+            if mine is not None:
+                return mine
+        if response.status_code >= 500 and isinstance(name, str):
+            found = await self._find_job(workspace, name)  # a proxy may have lost the answer
+            if found is not None:
+                return found
+        data = self._check(response, action, workspace, name if isinstance(name, str) else None)
+        return self._parse(Job, data, action)  # type: ignore[no-any-return]
+
+    async def _own_existing_job(
+        self, workspace: str, name: str, body: dict[str, Any]
+    ) -> Job | None:
+        """After a 409: the existing job, if it is this very submission (created by an earlier
+        attempt whose answer was lost), else None (a real name clash)."""
+        if (self.base_url, workspace, name) in self._lost_submissions:
+            return await self.get_job(workspace, name)
+        if not is_generated_job_name(name):
+            return None
+        existing = await self._find_job(workspace, name)
+        spec = body.get("spec")
+        target = spec.get("target") if isinstance(spec, dict) else None
+        if existing is not None and target is not None and existing.target == target:
+            return existing
+        return None
+
+    async def _find_job(self, workspace: str, name: str) -> Job | None:
+        try:
+            return await self.get_job(workspace, name)
+        except PlatformError:
+            return None
+
+    async def _recover(self, workspace: str, name: str, cause: httpx.HTTPError | None) -> Job:
+        deadline = time.monotonic() + self._lost_response_wait_s
+        last: PlatformError | None = None
+        while True:
+            try:
+                job = await self.get_job(workspace, name)
+            except PlatformError as err:
+                if err.kind not in _RECOVERABLE:
+                    raise
+                last = err
+            else:
+                self._lost_submissions.discard((self.base_url, workspace, name))
+                return job
+            if time.monotonic() >= deadline:
+                break
+            await asyncio.sleep(self._recover_poll_s)
+        state = (
+            "it does not exist"
+            if last is not None and last.kind == PlatformErrorKind.NOT_FOUND
+            else "the platform could not be asked"
+        )
+        raise PlatformError(
+            PlatformErrorKind.UNKNOWN_OUTCOME,
+            f"The answer to the submission of job '{name}' was lost "
+            f"({type(cause).__name__ if cause else 'earlier attempt'}); "
+            f"looking it up by name for {self._lost_response_wait_s:g} s found that {state}. "
+            f"It was not sent again, to avoid a duplicate job. Check "
+            f"{self.job_url(workspace, name)} before submitting again.",
+            last.status_code if last else None,
+        )
+
+    async def get_job(self, workspace: str, name: str) -> Job:
+        action = f"read job '{name}'"
+        data = await self._request(
+            "GET", self.job_path(workspace, name), action=action, workspace=workspace
+        )
+        return self._parse(Job, data, action)  # type: ignore[no-any-return]
+
+    async def get_status(self, workspace: str, name: str) -> JobStatus:
+        action = f"read the status of job '{name}'"
+        data = await self._request(
+            "GET", f"{self.job_path(workspace, name)}/status", action=action, workspace=workspace
+        )
+        return self._parse(JobStatus, data, action)  # type: ignore[no-any-return]
+
+    async def get_logs(
+        self, workspace: str, name: str, tail: int = 50, *, strip_ansi: bool = True
+    ) -> list[str]:
+        """The last `tail` log messages of the job (ANSI colour codes removed by default)."""
+        action = f"read the logs of job '{name}'"
+        data = await self._request(
+            "GET",
+            f"{self.job_path(workspace, name)}/logs",
+            action=action,
+            workspace=workspace,
+            params={"tail": max(1, min(tail, 10000))},
+        )
+        entries = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(entries, list):
+            raise bad_response(self.base_url, action, "no 'data' list in the log page")
+        lines = []
+        for entry in entries:
+            message = entry.get("message") if isinstance(entry, dict) else entry
+            text = str(message if message is not None else "")
+            lines.append(_ANSI.sub("", text) if strip_ansi else text)
+        return lines[-tail:] if tail > 0 else lines
+
+    async def cancel_job(self, workspace: str, name: str) -> Job:
+        action = f"cancel job '{name}'"
+        data = await self._request(
+            "POST", f"{self.job_path(workspace, name)}/cancel", action=action, workspace=workspace
+        )
+        return self._parse(Job, data, action)  # type: ignore[no-any-return]
+
+    async def get_taskset(self, workspace: str, ref: str) -> Taskset:
+        """Look up a taskset reference (`name`, `ws/name`, `ws/name#revision`) before submitting.
+
+        A bare name resolves in `workspace`, as the platform does for the job's workspace.
+        """
+        try:
+            parts = parse_taskset_ref(ref)
+        except ValueError as exc:
+            raise PlatformError(PlatformErrorKind.INVALID, str(exc)) from None
+        ws, name = parts.in_workspace(workspace)
+        path = f"{EVALUATOR_V2}/{_seg(ws)}/tasksets/{_seg(name)}"
+        if parts.revision:
+            path += f"/revisions/{_seg(parts.revision)}"
+        action = f"find taskset '{ws}/{name}{'#' + parts.revision if parts.revision else ''}'"
+        data = await self._request("GET", path, action=action, workspace=ws)
+        return self._parse(Taskset, data, action)  # type: ignore[no-any-return]
+
+    async def list_tasksets(self, workspace: str, *, max_pages: int = 20) -> list[Taskset]:
+        action = f"list the tasksets of workspace '{workspace}'"
+        found: list[Taskset] = []
+        for page in range(1, max_pages + 1):
+            data = await self._request(
+                "GET",
+                f"{EVALUATOR_V2}/{_seg(workspace)}/tasksets",
+                action=action,
+                workspace=workspace,
+                params={"page": page, "page_size": 100},
+            )
+            items = data.get("data") if isinstance(data, dict) else None
+            if not isinstance(items, list):
+                raise bad_response(self.base_url, action, "no 'data' list in the page")
+            found.extend(self._parse(Taskset, item, action) for item in items)
+            pagination = data.get("pagination") or {}
+            if page >= int(pagination.get("total_pages") or 1):
+                break
+        return found
+
+
+async def follow_job(
+    client: PlatformClient,
+    workspace: str,
+    name: str,
+    poll_interval_s: float = 2.0,
+    *,
+    max_consecutive_errors: int = 3,
+) -> AsyncIterator[JobStatus]:
+    """Yield the job's status at the start and on every change, until a terminal status.
+
+    Transient failures of a poll (timeout, connection, 5xx) are retried up to
+    `max_consecutive_errors` times in a row before the `PlatformError` propagates.
+    """
+    last: str | None = None
+    errors = 0
+    while True:
+        try:
+            status = await client.get_status(workspace, name)
+        except PlatformError as err:
+            errors += 1
+            if err.kind not in _TRANSIENT or errors > max_consecutive_errors:
+                raise
+            await asyncio.sleep(poll_interval_s)
+            continue
+        errors = 0
+        if status.status != last:
+            last = status.status
+            yield status
+        if status.is_terminal:
+            return
+        await asyncio.sleep(poll_interval_s)
