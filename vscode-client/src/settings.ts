@@ -1,0 +1,173 @@
+/**
+ * Settings: what the server reads (mirrors the server's pydantic model, section `evalsubmit`) and
+ * what only the client reads. Pure functions over a `ConfigReader`, no `vscode` import.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export interface ConfigReader {
+  get<T>(key: string): T | undefined;
+}
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+export type LogLevel = 'error' | 'warning' | 'info' | 'debug';
+export type NotificationLevel = 'off' | 'onError' | 'onWarning' | 'always';
+
+export interface PlatformSettings {
+  baseUrl: string | null;
+  workspace: string | null;
+  token: string | null;
+  timeoutS: number;
+  pollIntervalS: number;
+}
+
+/** The server's settings model, field for field (section `evalsubmit`). */
+export interface ServerSettings {
+  enable: boolean;
+  select: string[];
+  ignore: string[];
+  severity: Record<string, Severity>;
+  debounceMs: number;
+  logLevel: LogLevel;
+  maxFileSizeKb: number;
+  defaultTaskset: string | null;
+  platform: PlatformSettings;
+}
+
+export const SERVER_DEFAULTS: ServerSettings = {
+  enable: true,
+  select: [],
+  ignore: [],
+  severity: {},
+  debounceMs: 200,
+  logLevel: 'info',
+  maxFileSizeKb: 2048,
+  defaultTaskset: null,
+  platform: { baseUrl: null, workspace: null, token: null, timeoutS: 30, pollIntervalS: 2 },
+};
+
+/** Dotted keys (below `evalsubmit.`) the server reads. */
+export const SERVER_KEYS = [
+  'enable',
+  'select',
+  'ignore',
+  'severity',
+  'debounceMs',
+  'logLevel',
+  'maxFileSizeKb',
+  'defaultTaskset',
+  'platform.baseUrl',
+  'platform.workspace',
+  'platform.token',
+  'platform.timeoutS',
+  'platform.pollIntervalS',
+] as const;
+
+/** Keys only the client reads. A change of `trace.server` is applied live by vscode-languageclient;
+ * a change of `showNotifications` needs no restart. */
+export const CLIENT_KEYS = ['interpreter', 'trace.server', 'showNotifications'] as const;
+const RESTART_KEYS = ['interpreter', ...SERVER_KEYS];
+
+function pick<T>(config: ConfigReader, key: string, fallback: T): T {
+  const value = config.get<T>(key);
+  return value === undefined ? fallback : value;
+}
+
+function emptyToNull(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+/** The object sent to the server as `initializationOptions` and as the answer to
+ * `workspace/configuration` for section `evalsubmit`: server keys only, never client ones. */
+export function readServerSettings(config: ConfigReader): ServerSettings {
+  const d = SERVER_DEFAULTS;
+  return {
+    enable: pick(config, 'enable', d.enable),
+    select: pick(config, 'select', d.select),
+    ignore: pick(config, 'ignore', d.ignore),
+    severity: pick(config, 'severity', d.severity),
+    debounceMs: pick(config, 'debounceMs', d.debounceMs),
+    logLevel: pick(config, 'logLevel', d.logLevel),
+    maxFileSizeKb: pick(config, 'maxFileSizeKb', d.maxFileSizeKb),
+    defaultTaskset: emptyToNull(config.get('defaultTaskset')),
+    platform: {
+      baseUrl: emptyToNull(config.get('platform.baseUrl')),
+      workspace: emptyToNull(config.get('platform.workspace')),
+      token: emptyToNull(config.get('platform.token')),
+      timeoutS: pick(config, 'platform.timeoutS', d.platform.timeoutS),
+      pollIntervalS: pick(config, 'platform.pollIntervalS', d.platform.pollIntervalS),
+    },
+  };
+}
+
+/** Settings with the token masked, for logs and the debug view. */
+export function redact(settings: ServerSettings): ServerSettings {
+  return {
+    ...settings,
+    platform: { ...settings.platform, token: settings.platform.token ? '***' : null },
+  };
+}
+
+export function notificationLevel(config: ConfigReader): NotificationLevel {
+  const value = config.get<string>('showNotifications');
+  return value === 'off' || value === 'onError' || value === 'onWarning' || value === 'always'
+    ? value
+    : 'onWarning';
+}
+
+/** Whether a server message of this kind pops up (it is always written to the log). */
+export function shouldNotify(level: NotificationLevel, kind: 'error' | 'warning' | 'info'): boolean {
+  switch (level) {
+    case 'off':
+      return false;
+    case 'onError':
+      return kind === 'error';
+    case 'onWarning':
+      return kind === 'error' || kind === 'warning';
+    default:
+      return true;
+  }
+}
+
+/** `evalsubmit.interpreter`: a path string, or a command line as an array (first item the program,
+ * the others arguments placed before `-m evalsubmit.lsp`). Empty means "not set". */
+export function interpreterSetting(value: unknown): string[] {
+  if (typeof value === 'string') {
+    return value.trim() === '' ? [] : [value.trim()];
+  }
+  if (Array.isArray(value)) {
+    return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  }
+  return [];
+}
+
+export interface VariableContext {
+  workspaceFolder?: string;
+  home?: string;
+  env?: Record<string, string | undefined>;
+}
+
+/** Substitutes `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and a leading `~`. */
+export function substituteVariables(value: string, ctx: VariableContext): string {
+  const home = ctx.home ?? os.homedir();
+  const env = ctx.env ?? process.env;
+  let out = value.replace(/\$\{(workspaceFolder|userHome|env:([A-Za-z_][A-Za-z0-9_]*))\}/g,
+    (whole, name: string, envName?: string) => {
+      if (name === 'workspaceFolder') {
+        return ctx.workspaceFolder ?? whole;
+      }
+      if (name === 'userHome') {
+        return home;
+      }
+      return env[envName ?? ''] ?? '';
+    });
+  if (out === '~' || out.startsWith('~/')) {
+    out = path.join(home, out.slice(1));
+  }
+  return out;
+}
+
+/** Whether a configuration change needs a server restart. */
+export function needsRestart(affects: (key: string) => boolean): boolean {
+  return RESTART_KEYS.some((k) => affects(`evalsubmit.${k}`));
+}

@@ -1,0 +1,118 @@
+/** What the language status item says: the server's state and the platform it points at. */
+
+export type ServerState =
+  | 'starting'
+  | 'running'
+  | 'stopped'
+  | 'failed'
+  | 'missing-package'
+  | 'no-python';
+
+export interface PlatformInfo {
+  baseUrl?: string;
+  workspace?: string;
+  source?: string;
+}
+
+export interface StatusView {
+  text: string;
+  detail: string;
+  severity: 'info' | 'warning' | 'error';
+  busy: boolean;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const URL_KEYS = ['baseUrl', 'base_url', 'url', 'baseURL'];
+
+/** Finds the platform in a `evalsubmit.debugInfo` result: a `platform` object (at the top or
+ * under `settings`) with a base URL and workspace, searched breadth-first. */
+export function platformFromDebugInfo(info: unknown): PlatformInfo | undefined {
+  const queue: unknown[] = [info];
+  let seen = 0;
+  while (queue.length > 0 && seen < 200) {
+    const node = queue.shift();
+    seen++;
+    if (!isRecord(node)) {
+      continue;
+    }
+    const platform = node.platform;
+    if (isRecord(platform)) {
+      const baseUrl = URL_KEYS.map((k) => platform[k]).find((v) => typeof v === 'string') as
+        | string
+        | undefined;
+      const workspace = typeof platform.workspace === 'string' ? platform.workspace : undefined;
+      if (baseUrl || workspace) {
+        const source = typeof platform.source === 'string' ? platform.source : undefined;
+        return { baseUrl, workspace, source };
+      }
+    }
+    for (const v of Object.values(node)) {
+      if (isRecord(v)) {
+        queue.push(v);
+      }
+    }
+  }
+  return undefined;
+}
+
+export function serverVersion(info: unknown): string | undefined {
+  if (!isRecord(info)) {
+    return undefined;
+  }
+  if (typeof info.version === 'string') {
+    return info.version;
+  }
+  const versions = info.versions;
+  if (isRecord(versions) && typeof versions.evalsubmit === 'string') {
+    return versions.evalsubmit;
+  }
+  return undefined;
+}
+
+export function describePlatform(p: PlatformInfo | undefined): string {
+  if (!p || (!p.baseUrl && !p.workspace)) {
+    return 'Platform: not set in settings (the SDK environment or its config file decides)';
+  }
+  const ws = p.workspace ? ` · workspace ${p.workspace}` : '';
+  return `Platform: ${p.baseUrl ?? '(no base URL)'}${ws}`;
+}
+
+export function statusView(
+  state: ServerState,
+  platform: PlatformInfo | undefined,
+  extra?: string,
+): StatusView {
+  const where = describePlatform(platform);
+  switch (state) {
+    case 'starting':
+      return { text: 'evalsubmit: starting', detail: extra ?? '', severity: 'info', busy: true };
+    case 'running':
+      return {
+        text: `evalsubmit${extra ? ` ${extra}` : ''}`,
+        detail: where,
+        severity: 'info',
+        busy: false,
+      };
+    case 'stopped':
+      return { text: 'evalsubmit: stopped', detail: extra ?? '', severity: 'warning', busy: false };
+    case 'missing-package':
+      return {
+        text: 'evalsubmit: not installed',
+        detail: extra ?? 'The evalsubmit package is missing from the selected Python',
+        severity: 'error',
+        busy: false,
+      };
+    case 'no-python':
+      return {
+        text: 'evalsubmit: no Python',
+        detail: extra ?? 'The configured Python interpreter was not found',
+        severity: 'error',
+        busy: false,
+      };
+    default:
+      return { text: 'evalsubmit: failed', detail: extra ?? 'See the logs', severity: 'error', busy: false };
+  }
+}

@@ -1,0 +1,249 @@
+/** Submitting evaluations and showing jobs: the executeCommand middleware for the server's
+ * `evalsubmit.submit`, and the client commands Submit Evaluation and Show Job. */
+import { SERVER_COMMANDS } from './constants';
+import { promptForTaskset } from './tasksets';
+import { ServerCommandRunner, Ui, errorText } from './ui';
+
+export interface SubmitArgs {
+  uri: string;
+  line: number;
+  character: number;
+  tasks: string | null;
+}
+
+export interface JobRef {
+  name: string;
+  workspace?: string;
+  status?: string;
+  url?: string;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The job in a submit result: `{name, workspace, status, url}` at the top or under `job`. */
+export function jobFromResult(result: unknown): JobRef | undefined {
+  if (typeof result === 'string' && result.trim() !== '') {
+    return { name: result.trim() };
+  }
+  const top = asRecord(result);
+  if (!top) {
+    return undefined;
+  }
+  for (const r of [asRecord(top.job), top]) {
+    if (!r) {
+      continue;
+    }
+    const name = str(r.name) ?? str(r.job_name) ?? str(r.jobName);
+    if (name) {
+      return {
+        name,
+        workspace: str(r.workspace) ?? str(top.workspace),
+        status: str(r.status) ?? str(top.status),
+        url: str(r.url) ?? str(top.url),
+      };
+    }
+  }
+  return undefined;
+}
+
+/** Remembers the jobs submitted in this window, newest first, for Show Job. */
+export class JobHistory {
+  private readonly jobs: JobRef[] = [];
+  add(job: JobRef): void {
+    const i = this.jobs.findIndex((j) => j.name === job.name && j.workspace === job.workspace);
+    if (i >= 0) {
+      this.jobs.splice(i, 1);
+    }
+    this.jobs.unshift(job);
+    this.jobs.splice(20);
+  }
+  list(): readonly JobRef[] {
+    return this.jobs;
+  }
+  find(name: string): JobRef | undefined {
+    return this.jobs.find((j) => j.name === name);
+  }
+}
+
+export interface SubmitDeps {
+  ui: Ui;
+  run: ServerCommandRunner;
+  history: JobHistory;
+  defaultTaskset: () => string | null;
+  log: (line: string) => void;
+  /** Runs the client's Show Job command for a job. */
+  showJob: (job: JobRef) => Promise<void>;
+}
+
+/** Reports the outcome of a submit: a notification naming the job. */
+export async function reportSubmitted(deps: SubmitDeps, result: unknown): Promise<void> {
+  const job = jobFromResult(result);
+  if (!job) {
+    deps.log(`Submit returned no job: ${JSON.stringify(result)}`);
+    return;
+  }
+  deps.history.add(job);
+  const where = job.workspace ? ` in workspace ${job.workspace}` : '';
+  const status = job.status ? ` (status: ${job.status})` : '';
+  const actions = ['Show Job', ...(job.url ? ['Open'] : [])];
+  const choice = await deps.ui.message(
+    job.status === 'error' || job.status === 'cancelled' ? 'warning' : 'info',
+    `Submitted evaluation job ${job.name}${where}${status}.`,
+    ...actions,
+  );
+  if (choice === 'Show Job') {
+    await deps.showJob(job);
+  } else if (choice === 'Open' && job.url) {
+    await deps.ui.openExternal(job.url);
+  }
+}
+
+/** `middleware.executeCommand`: for `evalsubmit.submit` with `tasks: null` (code lens or code action
+ * whose taskset is not in the code), asks for the taskset before forwarding. Returns undefined
+ * without forwarding when the user cancels. Other commands pass through. */
+export function executeCommandMiddleware(deps: SubmitDeps) {
+  return async (
+    command: string,
+    args: unknown[],
+    next: (command: string, args: unknown[]) => unknown,
+  ): Promise<unknown> => {
+    if (command !== SERVER_COMMANDS.submit) {
+      return next(command, args);
+    }
+    const first = asRecord(args[0]);
+    let forwarded = args;
+    if (first && (first.tasks === null || first.tasks === undefined)) {
+      const tasks = await promptForTaskset(deps.ui, deps.run, {
+        defaultTaskset: deps.defaultTaskset(),
+        log: deps.log,
+      });
+      if (tasks === undefined) {
+        deps.log('Submit cancelled: no taskset chosen.');
+        return undefined;
+      }
+      forwarded = [{ ...first, tasks }, ...args.slice(1)];
+    }
+    try {
+      const result = await next(command, forwarded);
+      void reportSubmitted(deps, result);
+      return result;
+    } catch (err) {
+      deps.log(`evalsubmit.submit failed: ${errorText(err)}`);
+      void deps.ui.message('error', `Submit evaluation failed: ${errorText(err)}`);
+      return undefined;
+    }
+  };
+}
+
+/** Client command Submit Evaluation: the active editor's cursor, a taskset, then the server. */
+export async function submitEvaluation(deps: SubmitDeps): Promise<unknown> {
+  const editor = deps.ui.activeEditor();
+  if (!editor || editor.languageId !== 'python') {
+    await deps.ui.message(
+      'warning',
+      'Submit Evaluation: put the cursor on a submit() call or a Gym runner in a Python file.',
+    );
+    return undefined;
+  }
+  const tasks = await promptForTaskset(deps.ui, deps.run, {
+    defaultTaskset: deps.defaultTaskset(),
+    log: deps.log,
+  });
+  if (tasks === undefined) {
+    return undefined;
+  }
+  const args: SubmitArgs = {
+    uri: editor.uri,
+    line: editor.line,
+    character: editor.character,
+    tasks,
+  };
+  deps.log(`Submitting ${editor.uri}:${editor.line + 1}:${editor.character + 1} with taskset ${tasks}`);
+  try {
+    const result = await deps.ui.withProgress(`Submitting evaluation (${tasks})…`, () =>
+      deps.run(SERVER_COMMANDS.submit, [args]),
+    );
+    await reportSubmitted(deps, result);
+    return result;
+  } catch (err) {
+    deps.log(`evalsubmit.submit failed: ${errorText(err)}`);
+    await deps.ui.message('error', `Submit evaluation failed: ${errorText(err)}`);
+    return undefined;
+  }
+}
+
+/** Renders a `evalsubmit.jobStatus` result as text: status, details and the last log lines. */
+export function renderJobStatus(job: JobRef, result: unknown): string {
+  const r = asRecord(result) ?? {};
+  const lines: string[] = [`Job: ${job.name}`];
+  const workspace = str(r.workspace) ?? job.workspace;
+  if (workspace) {
+    lines.push(`Workspace: ${workspace}`);
+  }
+  lines.push(`Status: ${str(r.status) ?? 'unknown'}`);
+  for (const key of ['status_details', 'statusDetails', 'error_details', 'errorDetails']) {
+    if (r[key] !== undefined && r[key] !== null && JSON.stringify(r[key]) !== '{}') {
+      lines.push(`${key}: ${typeof r[key] === 'string' ? r[key] : JSON.stringify(r[key], null, 2)}`);
+    }
+  }
+  const url = str(r.url) ?? job.url;
+  if (url) {
+    lines.push(`URL: ${url}`);
+  }
+  const logs = r.logs ?? r.log_lines ?? r.logLines ?? r.last_logs;
+  const logLines = Array.isArray(logs)
+    ? logs.map((l) => (typeof l === 'string' ? l : JSON.stringify(l)))
+    : typeof logs === 'string'
+      ? logs.split('\n')
+      : [];
+  lines.push('', logLines.length > 0 ? 'Last log lines:' : 'No log lines.');
+  lines.push(...logLines);
+  return lines.join('\n') + '\n';
+}
+
+/** Client command Show Job: pick a job (this window's submissions, or type a name), then show
+ * its status and last log lines. */
+export async function showJob(
+  deps: Pick<SubmitDeps, 'ui' | 'run' | 'history' | 'log'>,
+  given?: JobRef,
+): Promise<void> {
+  let job = given;
+  if (!job) {
+    const items = deps.history.list().map((j) => ({
+      label: j.name,
+      description: [j.workspace, j.status].filter(Boolean).join(' · '),
+    }));
+    const name = items.length
+      ? await deps.ui.pickOrType(items, {
+          title: 'Show job',
+          placeholder: 'Choose a job submitted from this window, or type a job name',
+        })
+      : await deps.ui.inputBox({ title: 'Show job', prompt: 'Job name', placeHolder: 'job name' });
+    if (!name) {
+      return;
+    }
+    job = deps.history.find(name) ?? { name };
+  }
+  const arg: Record<string, string> = { name: job.name };
+  if (job.workspace) {
+    arg.workspace = job.workspace;
+  }
+  try {
+    const result = await deps.run(SERVER_COMMANDS.jobStatus, [arg]);
+    const status = str(asRecord(result)?.status);
+    if (status) {
+      deps.history.add({ ...job, status });
+    }
+    await deps.ui.openUntitled(renderJobStatus(job, result), 'log');
+  } catch (err) {
+    await deps.ui.message('error', `Could not read job ${job.name}: ${errorText(err)}`);
+  }
+}

@@ -1,0 +1,49 @@
+/** The UI operations the logic needs, as an interface: `vscodeapi.ts` provides them in the
+ * extension, tests provide fakes. */
+export type MessageLevel = 'error' | 'warning' | 'info';
+
+export interface PickItem {
+  label: string;
+  description?: string;
+  detail?: string;
+}
+
+export interface EditorPosition {
+  uri: string;
+  languageId: string;
+  line: number;
+  character: number;
+}
+
+export interface Ui {
+  message(level: MessageLevel, text: string, ...items: string[]): PromiseLike<string | undefined>;
+  pickOrType(
+    items: PickItem[],
+    options: { title: string; placeholder: string; value?: string },
+  ): Promise<string | undefined>;
+  inputBox(options: {
+    title: string;
+    prompt: string;
+    placeHolder?: string;
+    value?: string;
+    validateInput?: (value: string) => string | undefined;
+  }): Promise<string | undefined>;
+  withProgress<T>(title: string, task: () => Promise<T>): Promise<T>;
+  activeEditor(): EditorPosition | undefined;
+  openUntitled(content: string, language: string): Promise<void>;
+  openExternal(url: string): PromiseLike<unknown>;
+}
+
+/** Sends `workspace/executeCommand` to the running server (bypassing the middleware). */
+export type ServerCommandRunner = (command: string, args: unknown[]) => Promise<unknown>;
+
+/** A message from an error of any kind (ResponseError, Error, string). */
+export function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    return err.message;
+  }
+  if (typeof err === 'object' && err !== null && 'message' in err) {
+    return String((err as { message: unknown }).message);
+  }
+  return String(err);
+}

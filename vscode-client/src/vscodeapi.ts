@@ -1,0 +1,203 @@
+/**
+ * The one module that touches the `vscode` API. Everything else receives these functions (or
+ * imports them from here), so unit tests can run the logic against a mocked `vscode` module.
+ */
+import * as vscode from 'vscode';
+
+export type Disposable = vscode.Disposable;
+export type LogOutputChannel = vscode.LogOutputChannel;
+export type ExtensionContext = vscode.ExtensionContext;
+export type ConfigurationChangeEvent = vscode.ConfigurationChangeEvent;
+export type LanguageStatusItem = vscode.LanguageStatusItem;
+
+/** A value-level view of a configuration section: `get(key)` with dotted keys. */
+export interface ConfigReader {
+  get<T>(key: string): T | undefined;
+}
+
+export function getConfiguration(section: string, scopeUri?: string): ConfigReader {
+  const scope = scopeUri ? vscode.Uri.parse(scopeUri) : undefined;
+  return vscode.workspace.getConfiguration(section, scope);
+}
+
+export function onDidChangeConfiguration(
+  listener: (e: ConfigurationChangeEvent) => unknown,
+): Disposable {
+  return vscode.workspace.onDidChangeConfiguration(listener);
+}
+
+export function registerCommand(id: string, callback: (...args: any[]) => unknown): Disposable {
+  return vscode.commands.registerCommand(id, callback);
+}
+
+export function executeCommand<T = unknown>(id: string, ...args: unknown[]): Thenable<T> {
+  return vscode.commands.executeCommand<T>(id, ...args);
+}
+
+export function createLogOutputChannel(name: string): LogOutputChannel {
+  return vscode.window.createOutputChannel(name, { log: true });
+}
+
+export type MessageLevel = 'error' | 'warning' | 'info';
+
+export function showMessage(
+  level: MessageLevel,
+  message: string,
+  ...items: string[]
+): Thenable<string | undefined> {
+  switch (level) {
+    case 'error':
+      return vscode.window.showErrorMessage(message, ...items);
+    case 'warning':
+      return vscode.window.showWarningMessage(message, ...items);
+    default:
+      return vscode.window.showInformationMessage(message, ...items);
+  }
+}
+
+export interface PickItem {
+  label: string;
+  description?: string;
+  detail?: string;
+}
+
+/**
+ * A quick pick that also accepts free text: resolves to the chosen item's label, to the typed
+ * text when it matches no item, or to undefined when dismissed.
+ */
+export function pickOrType(
+  items: PickItem[],
+  options: { title: string; placeholder: string; value?: string },
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
+    qp.title = options.title;
+    qp.placeholder = options.placeholder;
+    qp.items = items;
+    qp.matchOnDescription = true;
+    if (options.value) {
+      qp.value = options.value;
+    }
+    let done = false;
+    const finish = (value: string | undefined) => {
+      if (!done) {
+        done = true;
+        resolve(value);
+        qp.dispose();
+      }
+    };
+    qp.onDidAccept(() => {
+      const typed = qp.value.trim();
+      const chosen = qp.selectedItems[0] ?? qp.activeItems[0];
+      if (chosen && (typed === '' || chosen.label.toLowerCase().includes(typed.toLowerCase()))) {
+        finish(chosen.label);
+      } else {
+        finish(typed || undefined);
+      }
+    });
+    qp.onDidHide(() => finish(undefined));
+    qp.show();
+  });
+}
+
+export function showInputBox(options: {
+  title: string;
+  prompt: string;
+  placeHolder?: string;
+  value?: string;
+  validateInput?: (value: string) => string | undefined;
+}): Promise<string | undefined> {
+  return Promise.resolve(
+    vscode.window.showInputBox({ ...options, ignoreFocusOut: true }),
+  );
+}
+
+export function withProgress<T>(title: string, task: () => Promise<T>): Promise<T> {
+  return Promise.resolve(
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: false },
+      task,
+    ),
+  );
+}
+
+export interface EditorPosition {
+  uri: string;
+  languageId: string;
+  line: number; // 0-based
+  character: number; // 0-based, UTF-16 code units (as LSP)
+}
+
+export function activeEditorPosition(): EditorPosition | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    return undefined;
+  }
+  const pos = editor.selection.active;
+  return {
+    uri: editor.document.uri.toString(),
+    languageId: editor.document.languageId,
+    line: pos.line,
+    character: pos.character,
+  };
+}
+
+export interface Folder {
+  uri: string;
+  fsPath: string;
+  name: string;
+}
+
+export function workspaceFolders(): Folder[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+    uri: f.uri.toString(),
+    fsPath: f.uri.fsPath,
+    name: f.name,
+  }));
+}
+
+export function folderOf(uri: string | undefined): Folder | undefined {
+  if (!uri) {
+    return workspaceFolders()[0];
+  }
+  const f = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(uri));
+  return f ? { uri: f.uri.toString(), fsPath: f.uri.fsPath, name: f.name } : workspaceFolders()[0];
+}
+
+export function getExtension<T = unknown>(id: string): vscode.Extension<T> | undefined {
+  return vscode.extensions.getExtension<T>(id);
+}
+
+export function onDidChangeExtensions(listener: () => unknown): Disposable {
+  return vscode.extensions.onDidChange(listener);
+}
+
+export async function openUntitled(content: string, language: string): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ content, language });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+export function openSettings(query: string): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openSettings', query);
+}
+
+export function openExternal(url: string): Thenable<boolean> {
+  return vscode.env.openExternal(vscode.Uri.parse(url));
+}
+
+export function createLanguageStatusItem(id: string): LanguageStatusItem {
+  return vscode.languages.createLanguageStatusItem(id, [
+    { language: 'python', scheme: 'file' },
+    { language: 'python', scheme: 'untitled' },
+  ]);
+}
+
+export const StatusSeverity = {
+  info: vscode.LanguageStatusSeverity.Information,
+  warning: vscode.LanguageStatusSeverity.Warning,
+  error: vscode.LanguageStatusSeverity.Error,
+} as const;
+
+export function isVirtualWorkspace(): boolean {
+  return (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme !== 'file');
+}
