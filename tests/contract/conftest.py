@@ -1,0 +1,84 @@
+"""Fixtures of the SDK contract test: the corpus and the (cached) verdicts of the real SDK."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+CORPUS_FILE = HERE / "corpus.py"
+ORACLE_FILE = HERE / "sdk_oracle.py"
+CACHE_DIR = ROOT / ".cache" / "contract"
+
+
+def _sdk_python() -> Path:
+    """The SDK venv's interpreter, creating the venv once (``scripts/sdk-venv.sh``)."""
+    try:
+        done = subprocess.run(
+            [str(ROOT / "scripts" / "sdk-venv.sh")],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:  # pragma: no cover - environment
+        pytest.skip(f"SDK venv (Python 3.12 + nemo-platform 0.6.0) cannot be created: {exc}")
+    if done.returncode != 0:
+        pytest.skip(
+            "SDK venv (Python 3.12 + nemo-platform 0.6.0) cannot be created: "
+            + (done.stderr.strip().splitlines() or ["scripts/sdk-venv.sh failed"])[-1]
+        )
+    return Path(done.stdout.strip().splitlines()[-1])
+
+
+def _sdk_fingerprint(python: Path) -> str:
+    """Versions of what decides the verdicts, read from the venv's dist-info names."""
+    site = sorted(python.parent.parent.glob("lib/python3*/site-packages"))
+    names = sorted(
+        p.name
+        for s in site
+        for p in s.glob("*.dist-info")
+        if p.name.lower().startswith(("nemo_platform", "pydantic"))
+    )
+    return ";".join(names)
+
+
+@pytest.fixture(scope="session")
+def oracle() -> dict[str, Any]:
+    """The SDK's verdict per case id, cached under ``.cache/contract/`` by corpus+oracle+SDK."""
+    python = _sdk_python()
+    digest = hashlib.sha256()
+    digest.update(CORPUS_FILE.read_bytes())
+    digest.update(ORACLE_FILE.read_bytes())
+    digest.update(_sdk_fingerprint(python).encode())
+    cache = CACHE_DIR / f"oracle-{digest.hexdigest()[:20]}.json"
+    if cache.is_file():
+        return dict(json.loads(cache.read_text()))
+    start = time.perf_counter()
+    done = subprocess.run(
+        [str(python), str(ORACLE_FILE), str(CORPUS_FILE)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")},
+    )
+    assert done.returncode == 0, f"SDK oracle failed:\n{done.stderr[-4000:]}"
+    report = dict(json.loads(done.stdout))
+    report["oracle_wall_seconds"] = round(time.perf_counter() - start, 3)
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    for stale in CACHE_DIR.glob("oracle-*.json"):
+        stale.unlink(missing_ok=True)
+    tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(report, indent=1))
+    tmp.replace(cache)
+    return report
