@@ -18,9 +18,10 @@ from .body import (
     new_job_name,
     parse_taskset_ref,
 )
-from .client import PlatformClient, follow_job
+from .client import PlatformClient
 from .config import PlatformSettings, ResolvedPlatformConfig, resolve_platform_config
 from .errors import PlatformError, PlatformErrorKind, summarize_detail
+from .follow import follow_job
 from .models import TERMINAL_STATUSES, Job, JobStatus, Taskset
 
 __all__ = [

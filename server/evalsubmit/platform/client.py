@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 from urllib.parse import quote
 
@@ -34,10 +33,10 @@ from .models import Job, JobStatus, Taskset
 EVALUATOR_V2 = "/apis/evaluator/v2/workspaces"
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
-_TRANSIENT = frozenset(
+TRANSIENT_KINDS = frozenset(
     {PlatformErrorKind.TIMEOUT, PlatformErrorKind.CONNECTION, PlatformErrorKind.SERVER}
 )
-_RECOVERABLE = _TRANSIENT | {PlatformErrorKind.NOT_FOUND, PlatformErrorKind.CONNECTION_REFUSED}
+_RECOVERABLE = TRANSIENT_KINDS | {PlatformErrorKind.NOT_FOUND, PlatformErrorKind.CONNECTION_REFUSED}
 
 
 def _seg(value: str) -> str:
@@ -375,36 +374,3 @@ class PlatformClient:
             if page >= int(pagination.get("total_pages") or 1):
                 break
         return found
-
-
-async def follow_job(
-    client: PlatformClient,
-    workspace: str,
-    name: str,
-    poll_interval_s: float = 2.0,
-    *,
-    max_consecutive_errors: int = 3,
-) -> AsyncIterator[JobStatus]:
-    """Yield the job's status at the start and on every change, until a terminal status.
-
-    Transient failures of a poll (timeout, connection, 5xx) are retried up to
-    `max_consecutive_errors` times in a row before the `PlatformError` propagates.
-    """
-    last: str | None = None
-    errors = 0
-    while True:
-        try:
-            status = await client.get_status(workspace, name)
-        except PlatformError as err:
-            errors += 1
-            if err.kind not in _TRANSIENT or errors > max_consecutive_errors:
-                raise
-            await asyncio.sleep(poll_interval_s)
-            continue
-        errors = 0
-        if status.status != last:
-            last = status.status
-            yield status
-        if status.is_terminal:
-            return
-        await asyncio.sleep(poll_interval_s)
