@@ -1,0 +1,3 @@
+from evalsubmit.lsp import run_server
+
+raise SystemExit(run_server())

@@ -1,0 +1,214 @@
+"""Code actions: quick fixes carried in ``Diagnostic.data``, ``source.fixAll.evalsubmit``, and
+"Ignore ES10x on this line" (appends or merges a ``# evalsubmit: ignore[...]`` comment).
+
+Every edit offered is checked to leave a parseable module when the module parsed before.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import logging
+import re
+import tokenize
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from evalsubmit.analysis import Edit, Span
+from evalsubmit.lsp import convert
+from evalsubmit.lsp.logs import guarded
+from evalsubmit.lsp.state import Snapshot
+
+if TYPE_CHECKING:
+    from evalsubmit.lsp.server import EvalsubmitServer
+
+log = logging.getLogger(__name__)
+
+FIX_ALL = "source.fixAll.evalsubmit"
+QUICK_FIX = types.CodeActionKind.QuickFix
+_IGNORE = re.compile(r"#\s*evalsubmit:\s*ignore\[(?P<codes>[^\]]*)\]")
+
+
+@guarded(default=None)
+async def code_action(
+    ls: EvalsubmitServer, params: types.CodeActionParams
+) -> list[types.CodeAction] | None:
+    uri = params.text_document.uri
+    snap = await ls.checker.snapshot(uri)
+    if snap is None or not snap.settings.enable:
+        return None
+    only = params.context.only
+    doc_changes = ls.session.document_changes
+    ours = [d for d in params.context.diagnostics if d.source == convert.SOURCE]
+    actions: list[types.CodeAction] = []
+    if _wanted(QUICK_FIX, only):
+        actions += quick_fixes(uri, snap, ours, ls.session.encoding, doc_changes)
+        actions += ignore_actions(uri, snap, ours, ls.session.encoding, doc_changes)
+    if _wanted(FIX_ALL, only):
+        fix_all = fix_all_action(uri, snap, ls.session.encoding, doc_changes)
+        actions += [fix_all] if fix_all is not None else []
+    return actions
+
+
+def _wanted(kind: str, only: Sequence[str] | None) -> bool:
+    return only is None or any(kind == o or kind.startswith(f"{o}.") for o in only)
+
+
+def quick_fixes(
+    uri: str,
+    snap: Snapshot,
+    diagnostics: Sequence[types.Diagnostic],
+    encoding: convert.Encoding,
+    document_changes: bool,
+) -> list[types.CodeAction]:
+    actions: list[types.CodeAction] = []
+    for diag in diagnostics:
+        data = diag.data if isinstance(diag.data, Mapping) else {}
+        version = data.get("version")
+        for index, fix in enumerate(data.get("fixes") or []):
+            try:
+                edits = convert.edits_from_data(fix)
+            except (KeyError, TypeError, ValueError):
+                log.debug("ignoring malformed fix data on %s", diag.code)
+                continue
+            if version == snap.version and not _still_parses(snap.text, edits, encoding):
+                log.warning("quick fix %r would break the syntax; not offered", fix.get("title"))
+                continue
+            actions.append(
+                types.CodeAction(
+                    title=str(fix.get("title", "Fix")),
+                    kind=QUICK_FIX,
+                    diagnostics=[diag],
+                    is_preferred=index == 0,
+                    edit=convert.workspace_edit(
+                        uri, version, edits, document_changes=document_changes
+                    ),
+                )
+            )
+    return actions
+
+
+def fix_all_action(
+    uri: str, snap: Snapshot, encoding: convert.Encoding, document_changes: bool
+) -> types.CodeAction | None:
+    """The first fix of every finding, skipping overlaps and any fix that breaks parsing."""
+    accepted: list[Edit] = []
+    text = snap.text
+    parsed = _parses(text)
+    for finding in sorted(snap.report.findings, key=lambda f: f.span):
+        if not finding.fixes:
+            continue
+        edits = list(finding.fixes[0].edits)
+        if any(_overlaps(e.span, a.span) for e in edits for a in accepted):
+            continue
+        if parsed and not _parses(apply_edits(text, [*accepted, *edits])):
+            continue
+        accepted += edits
+    if not accepted:
+        return None
+    lsp_edits = [convert.text_edit(e, snap.lines, encoding) for e in accepted]
+    return types.CodeAction(
+        title="Fix all evalsubmit problems",
+        kind=FIX_ALL,
+        edit=convert.workspace_edit(
+            uri, snap.version, lsp_edits, document_changes=document_changes
+        ),
+    )
+
+
+def ignore_actions(
+    uri: str,
+    snap: Snapshot,
+    diagnostics: Sequence[types.Diagnostic],
+    encoding: convert.Encoding,
+    document_changes: bool,
+) -> list[types.CodeAction]:
+    actions: list[types.CodeAction] = []
+    seen: set[tuple[str, int]] = set()
+    unsafe = _lines_ending_in_strings(snap.text)
+    for diag in diagnostics:
+        code, index = str(diag.code), diag.range.start.line
+        if (code, index) in seen or index >= len(snap.lines) or index + 1 in unsafe:
+            continue
+        seen.add((code, index))
+        edit = suppression_edit(snap.lines, index, code)
+        actions.append(
+            types.CodeAction(
+                title=f"Ignore {code} on this line",
+                kind=QUICK_FIX,
+                diagnostics=[diag],
+                edit=convert.workspace_edit(
+                    uri,
+                    snap.version,
+                    [convert.text_edit(edit, snap.lines, encoding)],
+                    document_changes=document_changes,
+                ),
+            )
+        )
+    return actions
+
+
+def suppression_edit(lines: Sequence[str], index: int, code: str) -> Edit:
+    """Edit (core coordinates) adding ``code`` to the line's ignore comment, or appending one."""
+    text, line = lines[index], index + 1
+    match = _IGNORE.search(text)
+    if match is not None:
+        codes = {c.strip() for c in match.group("codes").split(",") if c.strip()} | {code}
+        new = f"# evalsubmit: ignore[{', '.join(sorted(codes))}]"
+        return Edit(Span(line, match.start(), line, match.end()), new)
+    end = len(text.rstrip())
+    return Edit(Span(line, end, line, len(text)), f"  # evalsubmit: ignore[{code}]")
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """Apply non-overlapping core edits (code-point columns) to ``text``."""
+    starts = [0]
+    lines = convert.split_lines(text)
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + _newline_len(text, starts[-1] + len(line)))
+
+    def offset(line: int, col: int) -> int:
+        index = max(0, min(line - 1, len(lines) - 1))
+        return starts[index] + max(0, min(col, len(lines[index])))
+
+    result = text
+    for edit in sorted(edits, key=lambda e: e.span, reverse=True):
+        span = edit.span
+        start, end = offset(span.line, span.col), offset(span.end_line, span.end_col)
+        result = result[:start] + edit.new_text + result[end:]
+    return result
+
+
+def _newline_len(text: str, at: int) -> int:
+    return 2 if text.startswith("\r\n", at) else 1
+
+
+def _overlaps(a: Span, b: Span) -> bool:
+    return (a.line, a.col) < (b.end_line, b.end_col) and (b.line, b.col) < (a.end_line, a.end_col)
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _still_parses(text: str, edits: Sequence[types.TextEdit], encoding: convert.Encoding) -> bool:
+    return not _parses(text) or _parses(convert.apply_text_edits(text, edits, encoding))
+
+
+def _lines_ending_in_strings(text: str) -> set[int]:
+    """1-based lines whose end lies inside a string or after a backslash continuation: a
+    comment appended there would change the program."""
+    unsafe = {i + 1 for i, line in enumerate(convert.split_lines(text)) if line.endswith("\\")}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
+                unsafe.update(range(tok.start[0], tok.end[0]))
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return unsafe

@@ -1,0 +1,205 @@
+"""Conversions between the analysis core's positions and LSP positions, stated once.
+
+Core (:mod:`evalsubmit.analysis.findings`): ``line`` 1-based, ``col`` 0-based in Unicode code
+points. LSP: ``line`` 0-based, ``character`` 0-based in the negotiated position encoding (UTF-16
+code units unless the client offered ``utf-8`` or ``utf-32``). Lines are split on ``\\r\\n``,
+``\\r`` and ``\\n`` only, as both the LSP and Python's tokenizer do (``str.splitlines`` would also
+split on form feeds and ``\\u2028``, which would shift every later line).
+
+Out-of-range input (a span past the end of a line or of the document, as can happen with a
+stale report) is clamped, never raised.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lsprotocol import types
+
+from evalsubmit.analysis import Edit, Finding, Fix, Severity, Span
+from evalsubmit.analysis.rules import RULES
+
+UTF8 = types.PositionEncodingKind.Utf8
+UTF16 = types.PositionEncodingKind.Utf16
+UTF32 = types.PositionEncodingKind.Utf32
+Encoding = types.PositionEncodingKind | str
+
+SOURCE = "evalsubmit"
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+_SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+
+
+def split_lines(text: str) -> list[str]:
+    """The document's lines without their terminators (always at least one line)."""
+    return _NEWLINE.split(text)
+
+
+def _units(char: str, encoding: Encoding) -> int:
+    if encoding == UTF8:
+        return len(char.encode("utf-8"))
+    if encoding == UTF32:
+        return 1
+    return 2 if ord(char) > 0xFFFF else 1
+
+
+def to_lsp_character(line_text: str, col: int, encoding: Encoding = UTF16) -> int:
+    """Code-point column -> LSP character offset on the same line."""
+    col = max(0, min(col, len(line_text)))
+    if encoding == UTF32:
+        return col
+    return sum(_units(ch, encoding) for ch in line_text[:col])
+
+
+def from_lsp_character(line_text: str, character: int, encoding: Encoding = UTF16) -> int:
+    """LSP character offset -> code-point column (a split surrogate pair rounds down)."""
+    if encoding == UTF32:
+        return max(0, min(character, len(line_text)))
+    used = 0
+    for index, ch in enumerate(line_text):
+        used += _units(ch, encoding)
+        if used > character:
+            return index
+    return len(line_text)
+
+
+def lsp_position(
+    line: int, col: int, lines: Sequence[str], encoding: Encoding = UTF16
+) -> types.Position:
+    """Core position (1-based line, code-point col) -> LSP Position."""
+    index = line - 1
+    if index < 0:
+        return types.Position(line=0, character=0)
+    if index >= len(lines):
+        last = len(lines) - 1
+        return types.Position(line=last, character=to_lsp_character(lines[last], 10**9, encoding))
+    return types.Position(line=index, character=to_lsp_character(lines[index], col, encoding))
+
+
+def core_position(
+    position: types.Position, lines: Sequence[str], encoding: Encoding = UTF16
+) -> tuple[int, int]:
+    """LSP Position -> core (1-based line, code-point col)."""
+    index = max(0, min(position.line, len(lines) - 1))
+    return index + 1, from_lsp_character(lines[index], position.character, encoding)
+
+
+def lsp_range(span: Span, lines: Sequence[str], encoding: Encoding = UTF16) -> types.Range:
+    return types.Range(
+        start=lsp_position(span.line, span.col, lines, encoding),
+        end=lsp_position(span.end_line, span.end_col, lines, encoding),
+    )
+
+
+def core_span(rng: types.Range, lines: Sequence[str], encoding: Encoding = UTF16) -> Span:
+    line, col = core_position(rng.start, lines, encoding)
+    end_line, end_col = core_position(rng.end, lines, encoding)
+    return Span(line, col, end_line, end_col)
+
+
+def lsp_severity(finding: Finding, overrides: Mapping[str, str]) -> types.DiagnosticSeverity:
+    name = overrides.get(finding.code, str(finding.severity))
+    return _SEVERITY.get(name, _SEVERITY[Severity.WARNING])
+
+
+def text_edit(edit: Edit, lines: Sequence[str], encoding: Encoding = UTF16) -> types.TextEdit:
+    return types.TextEdit(range=lsp_range(edit.span, lines, encoding), new_text=edit.new_text)
+
+
+def fix_data(fix: Fix, lines: Sequence[str], encoding: Encoding = UTF16) -> dict[str, Any]:
+    """A fix as plain JSON for ``Diagnostic.data`` (ranges already in LSP units)."""
+    return {
+        "title": fix.title,
+        "edits": [
+            {"range": _range_json(lsp_range(e.span, lines, encoding)), "newText": e.new_text}
+            for e in fix.edits
+        ],
+    }
+
+
+def diagnostic(
+    finding: Finding,
+    lines: Sequence[str],
+    *,
+    version: int | None,
+    severity_overrides: Mapping[str, str],
+    encoding: Encoding = UTF16,
+) -> types.Diagnostic:
+    rule = RULES.get(finding.code)
+    return types.Diagnostic(
+        range=lsp_range(finding.span, lines, encoding),
+        message=finding.message,
+        severity=lsp_severity(finding, severity_overrides),
+        code=finding.code,
+        code_description=types.CodeDescription(href=rule.url) if rule is not None else None,
+        source=SOURCE,
+        data={
+            "kind": finding.kind,
+            "version": version,
+            "fixes": [fix_data(fix, lines, encoding) for fix in finding.fixes],
+        },
+    )
+
+
+def _range_json(rng: types.Range) -> dict[str, Any]:
+    return {
+        "start": {"line": rng.start.line, "character": rng.start.character},
+        "end": {"line": rng.end.line, "character": rng.end.character},
+    }
+
+
+def range_from_json(data: Mapping[str, Any]) -> types.Range:
+    start, end = data["start"], data["end"]
+    return types.Range(
+        start=types.Position(line=int(start["line"]), character=int(start["character"])),
+        end=types.Position(line=int(end["line"]), character=int(end["character"])),
+    )
+
+
+def edits_from_data(fix: Mapping[str, Any]) -> list[types.TextEdit]:
+    """TextEdits of one fix stored by :func:`fix_data` (raises on malformed data)."""
+    return [
+        types.TextEdit(range=range_from_json(e["range"]), new_text=str(e["newText"]))
+        for e in fix["edits"]
+    ]
+
+
+def workspace_edit(
+    uri: str,
+    version: int | None,
+    edits: Sequence[types.TextEdit],
+    *,
+    document_changes: bool,
+) -> types.WorkspaceEdit:
+    """A WorkspaceEdit, versioned (``documentChanges``) when the client supports it."""
+    if document_changes:
+        ident = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+        return types.WorkspaceEdit(
+            document_changes=[types.TextDocumentEdit(text_document=ident, edits=list(edits))]
+        )
+    return types.WorkspaceEdit(changes={uri: list(edits)})
+
+
+def apply_text_edits(text: str, edits: Sequence[types.TextEdit], encoding: Encoding = UTF16) -> str:
+    """Apply non-overlapping edits (LSP units) to ``text``; used to verify fixes re-parse."""
+    lines = split_lines(text)
+    starts = [0]
+    for match in _NEWLINE.finditer(text):
+        starts.append(match.end())
+
+    def offset(pos: types.Position) -> int:
+        line, col = core_position(pos, lines, encoding)
+        return starts[line - 1] + col
+
+    result = text
+    spans = sorted((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits)
+    for start, end, new_text in reversed(spans):
+        result = result[:start] + new_text + result[end:]
+    return result

@@ -1,0 +1,46 @@
+"""Text synchronisation handlers: they record what changed and let the Checker schedule work.
+
+pygls has already applied the change to ``ls.workspace`` when these run.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from evalsubmit.lsp.logs import guarded
+from evalsubmit.lsp.state import uri_to_path
+
+if TYPE_CHECKING:
+    from evalsubmit.lsp.server import EvalsubmitServer
+
+
+@guarded()
+async def did_open(ls: EvalsubmitServer, params: types.DidOpenTextDocumentParams) -> None:
+    doc = params.text_document
+    ls.checker.opened(doc.uri, doc.version, doc.text)
+
+
+@guarded()
+async def did_change(ls: EvalsubmitServer, params: types.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    text = ls.workspace.get_text_document(uri).source
+    ls.checker.changed(uri, params.text_document.version, text)
+
+
+@guarded()
+async def did_save(ls: EvalsubmitServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.checker.saved(params.text_document.uri)
+
+
+@guarded()
+async def did_close(ls: EvalsubmitServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.checker.closed(params.text_document.uri)
+
+
+@guarded()
+async def did_change_watched_files(
+    ls: EvalsubmitServer, params: types.DidChangeWatchedFilesParams
+) -> None:
+    ls.checker.files_changed(uri_to_path(change.uri) for change in params.changes)

@@ -1,0 +1,145 @@
+"""Hover: the derived GymRunnerTarget of a runner, the shape and route of a submit() call, and
+the rule titles of a suppression comment. Content comes from the report; nothing is analysed
+here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from evalsubmit.analysis import Shape, Span, SubmitReport, TargetPreview
+from evalsubmit.analysis.rules import RULES
+from evalsubmit.lsp import convert
+from evalsubmit.lsp.logs import guarded
+from evalsubmit.lsp.settings import Settings
+from evalsubmit.lsp.state import Snapshot
+
+if TYPE_CHECKING:
+    from evalsubmit.lsp.server import EvalsubmitServer
+
+IGNORE_COMMENT = re.compile(r"#\s*evalsubmit:\s*ignore(?:\[(?P<codes>[^\]]*)\])?")
+ROUTES = {
+    Shape.TASKSET: "agent-evaluate/jobs",
+    Shape.ROW: "evaluate/jobs",
+}
+SHAPES = {
+    Shape.TASKSET: "taskset shape (`tasks=` + runner `target=`): an `agent-evaluate` job",
+    Shape.ROW: "row shape (`metric=` + `dataset=`): an `evaluate` job",
+    Shape.MIXED: "mixed: both `tasks=` and `metric=`/`dataset=` (the SDK refuses it)",
+    Shape.NONE: "no shape: neither `tasks=` + `target=` nor `metric=` + `dataset=`",
+}
+
+
+@guarded()
+async def hover(ls: EvalsubmitServer, params: types.HoverParams) -> types.Hover | None:
+    snap = await ls.checker.snapshot(params.text_document.uri)
+    if snap is None or not snap.settings.enable:
+        return None
+    encoding = ls.session.encoding
+    line, col = convert.core_position(params.position, snap.lines, encoding)
+    found = hover_markdown(snap, line, col)
+    if found is None:
+        return None
+    markdown, span = found
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown),
+        range=convert.lsp_range(span, snap.lines, encoding),
+    )
+
+
+def hover_markdown(snap: Snapshot, line: int, col: int) -> tuple[str, Span] | None:
+    """Markdown and the span it describes for a core position, or None."""
+    if (comment := _suppression_at(snap.lines, line, col)) is not None:
+        return comment
+    report = snap.report
+    submit = report.submit_at(line, col)
+    preview = report.preview_at(line, col)
+    if submit is not None and (preview is None or submit.name_span.contains(line, col)):
+        return submit_markdown(submit, snap.settings), submit.name_span
+    if preview is not None:
+        return preview_markdown(preview), preview.span
+    return None
+
+
+def preview_markdown(preview: TargetPreview) -> str:
+    runner = preview.runner_type or "runner"
+    parts = [f"**{runner}** → `GymRunnerTarget` as the SDK sends it"]
+    if preview.target is not None:
+        body = json.dumps(preview.target, indent=2, ensure_ascii=False)
+    else:
+        body = preview.rendered
+    if body:
+        parts.append(f"```json\n{body}\n```")
+    if preview.problems:
+        parts.append("**Cannot be submitted:**\n" + _bullets(preview.problems))
+    if preview.unknowns:
+        parts.append("**Not statically known** (shown as unknown):\n" + _bullets(preview.unknowns))
+    return "\n\n".join(parts)
+
+
+def submit_markdown(submit: SubmitReport, settings: Settings) -> str:
+    flavour = "`AsyncEvaluator.submit`" if submit.is_async else "`Evaluator.submit`"
+    parts = [f"**{flavour}**: {SHAPES[submit.shape]}"]
+    if submit.is_async and submit.shape is not Shape.ROW:
+        parts.append("The async evaluator cannot submit a taskset in nemo-platform 0.6.0.")
+    workspace, ws_from = _known(submit.workspace, settings.platform.workspace)
+    base_url, url_from = _known(submit.base_url, settings.platform.base_url)
+    if (route := ROUTES.get(submit.shape)) is not None:
+        shown_ws = workspace or "{workspace}"
+        shown_url = (base_url or "{base_url}").rstrip("/")
+        parts.append(
+            f"Route: `POST {shown_url}/apis/evaluator/v2/workspaces/{shown_ws}/{route}`"
+            + (f" (base URL {url_from})" if base_url else "")
+        )
+    parts.append(
+        f"Workspace: `{workspace}` ({ws_from})"
+        if workspace
+        else "Workspace: not statically known (the client's default workspace)"
+    )
+    if submit.shape is Shape.TASKSET:
+        parts.append(
+            f"Taskset: `{submit.tasks}`" if submit.tasks else "Taskset: not statically known"
+        )
+    if submit.has_errors:
+        parts.append("⚠ This call has errors: the SDK would refuse it (see the diagnostics).")
+    return "\n\n".join(parts)
+
+
+def _known(from_code: str | None, from_settings: str | None) -> tuple[str | None, str]:
+    if from_code:
+        return from_code, "from the code"
+    if from_settings:
+        return from_settings, "from the evalsubmit settings"
+    return None, ""
+
+
+def _suppression_at(lines: list[str], line: int, col: int) -> tuple[str, Span] | None:
+    if not 1 <= line <= len(lines):
+        return None
+    for match in IGNORE_COMMENT.finditer(lines[line - 1]):
+        if not match.start() <= col <= match.end():
+            continue
+        codes = [c.strip() for c in (match.group("codes") or "").split(",") if c.strip()]
+        if not codes:
+            text = "**evalsubmit: ignore**: every evalsubmit rule is silenced on this line."
+        else:
+            text = "**evalsubmit: ignore** on this line:\n" + "\n".join(
+                _rule_line(code) for code in codes
+            )
+        return text, Span(line, match.start(), line, match.end())
+    return None
+
+
+def _rule_line(code: str) -> str:
+    rule = RULES.get(code)
+    if rule is None:
+        return f"- `{code}`: unknown rule code"
+    return f"- [`{code}`]({rule.url}) {rule.kind}: {rule.title}"
+
+
+def _bullets(items: tuple[str, ...]) -> str:
+    return "\n".join(f"- {item}" for item in items)

@@ -1,0 +1,126 @@
+"""Logging through ``window/logMessage`` (the editor's output channel), never popups.
+
+Records of the ``evalsubmit`` loggers (at the ``logLevel`` setting) and pygls's own errors are
+forwarded. Worker threads hand their records to the event loop; a failure to send is dropped
+rather than logged again (no recursion).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import threading
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+
+from lsprotocol import types
+
+if TYPE_CHECKING:
+    from pygls.lsp.server import LanguageServer
+
+log = logging.getLogger("evalsubmit.lsp")
+
+LEVELS = {
+    "error": logging.ERROR,
+    "warning": logging.WARNING,
+    "info": logging.INFO,
+    "debug": logging.DEBUG,
+}
+_MESSAGE_TYPES = (
+    (logging.ERROR, types.MessageType.Error),
+    (logging.WARNING, types.MessageType.Warning),
+    (logging.INFO, types.MessageType.Info),
+)
+
+
+class LspLogHandler(logging.Handler):
+    def __init__(self, server: LanguageServer) -> None:
+        super().__init__()
+        self._server = server
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._guard = threading.local()
+        self.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if getattr(self._guard, "active", False) or self._server.protocol.writer is None:
+            return
+        try:
+            message = self.format(record)
+        except Exception:
+            return
+        kind = next((t for lvl, t in _MESSAGE_TYPES if record.levelno >= lvl), None)
+        params = types.LogMessageParams(type=kind or types.MessageType.Log, message=message)
+        loop = self._loop
+        try:
+            if loop is not None and not _on_loop(loop):
+                loop.call_soon_threadsafe(self._send, params)
+            else:
+                self._send(params)
+        except RuntimeError:  # loop closed during shutdown
+            pass
+
+    def _send(self, params: types.LogMessageParams) -> None:
+        self._guard.active = True
+        try:
+            self._server.window_log_message(params)
+        except Exception:
+            pass
+        finally:
+            self._guard.active = False
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def install(server: LanguageServer, level: str = "info") -> LspLogHandler:
+    handler = LspLogHandler(server)
+    package = logging.getLogger("evalsubmit")
+    package.addHandler(handler)
+    package.setLevel(LEVELS.get(level, logging.INFO))
+    package.propagate = False
+    pygls_errors = LspLogHandler(server)
+    pygls_errors.setLevel(logging.ERROR)
+    logging.getLogger("pygls").addHandler(pygls_errors)
+    return handler
+
+
+def set_level(level: str) -> None:
+    logging.getLogger("evalsubmit").setLevel(LEVELS.get(level, logging.INFO))
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def guarded(
+    default: Any = None,
+) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
+    """Wrap an async handler: an exception is logged and ``default`` returned, never raised.
+
+    The server keeps serving after any handler failure, and the editor shows no popup.
+    Cancellation (the client's ``$/cancelRequest``) still propagates.
+    """
+
+    def decorate(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+        @functools.wraps(fn)
+        async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return await fn(*args, **kwargs)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("internal error in %s", fn.__name__)
+                result: R = default
+                return result
+
+        return wrapper
+
+    return decorate

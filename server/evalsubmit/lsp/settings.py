@@ -1,0 +1,202 @@
+"""Settings of the language server: the ``evalsubmit`` configuration section.
+
+The names, types and defaults are shared with the VS Code client's ``package.json`` (its test
+compares against ``python -m evalsubmit.lsp.settings --schema``). Values arrive from
+``initializationOptions`` and ``workspace/configuration``; a bad value never fails the whole
+section: it is logged and that one field falls back to its default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic.alias_generators import to_camel
+
+from evalsubmit.analysis import AnalysisOptions
+
+log = logging.getLogger(__name__)
+
+SECTION = "evalsubmit"
+SeverityName = Literal["error", "warning", "information", "hint"]
+LogLevel = Literal["error", "warning", "info", "debug"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="ignore",
+        frozen=True,
+        field_title_generator=lambda name, _info: name.replace("_", " ").capitalize(),
+    )
+
+
+class PlatformSettings(_Model):
+    """Where ``Submit evaluation`` sends jobs (falls back to the SDK's env and config file)."""
+
+    base_url: str | None = Field(
+        default=None,
+        description="Base URL of the NeMo Platform, e.g. http://127.0.0.1:8080. "
+        "Empty: NEMO_PLATFORM_BASE_URL, then the active context of ~/.config/nmp/config.yaml.",
+    )
+    workspace: str | None = Field(
+        default=None, description="Workspace that submitted jobs go to (empty: SDK resolution)."
+    )
+    token: SecretStr | None = Field(
+        default=None,
+        description="Access token for the platform. Never logged or shown.",
+    )
+    timeout_s: float = Field(
+        default=30.0, gt=0, description="Timeout in seconds of each HTTP request."
+    )
+    poll_interval_s: float = Field(
+        default=2.0, gt=0, description="Seconds between job status polls after a submission."
+    )
+
+
+class Settings(_Model):
+    """The ``evalsubmit`` section."""
+
+    enable: bool = Field(default=True, description="Enable the evalsubmit language server.")
+    select: list[str] = Field(
+        default_factory=list,
+        description="Rule codes (or prefixes such as ES1) to report; empty means all.",
+    )
+    ignore: list[str] = Field(
+        default_factory=list, description="Rule codes (or prefixes) never to report."
+    )
+    severity: dict[str, SeverityName] = Field(
+        default_factory=dict,
+        description='Per-code severity override, e.g. {"ES110": "error"}.',
+    )
+    debounce_ms: int = Field(
+        default=200, ge=0, description="Delay in ms after an edit before re-checking."
+    )
+    log_level: LogLevel = Field(
+        default="info", description="Lowest level of messages sent to the output channel."
+    )
+    max_file_size_kb: int = Field(
+        default=2048, ge=1, description="Files larger than this (KiB) are skipped."
+    )
+    default_taskset: str | None = Field(
+        default=None,
+        description="Taskset used by 'Submit evaluation' when the call does not name one.",
+    )
+    platform: PlatformSettings = Field(
+        default_factory=PlatformSettings, description="NeMo Platform connection."
+    )
+
+    def analysis_options(self) -> AnalysisOptions:
+        return AnalysisOptions(
+            select=frozenset(self.select),
+            ignore=frozenset(self.ignore),
+            max_bytes=self.max_file_size_kb * 1024,
+        )
+
+    def redacted(self) -> dict[str, Any]:
+        """JSON form with the token replaced, safe to log and show."""
+        data = self.model_dump(mode="json", by_alias=True)
+        if self.platform.token is not None:
+            data["platform"]["token"] = "<redacted>"
+        return data
+
+
+def parse_settings(raw: object, *, where: str = "settings") -> Settings:
+    """Validate a raw section; each invalid field is logged and replaced by its default."""
+    if raw is None:
+        return Settings()
+    if not isinstance(raw, Mapping):
+        log.warning("%s: expected an object for '%s', got %s", where, SECTION, type(raw).__name__)
+        return Settings()
+    data: dict[str, Any] = _plain(raw)
+    for _ in range(50):  # each round drops at least one bad field
+        try:
+            return Settings.model_validate(data)
+        except ValidationError as exc:
+            for error in exc.errors():
+                path = _field_path(data, error["loc"])
+                if not _drop(data, path):
+                    return Settings()
+                shown = ".".join(str(p) for p in path)
+                log.warning(
+                    "%s: invalid value for %s.%s (%s); using the default",
+                    where,
+                    SECTION,
+                    shown,
+                    error["msg"],
+                )
+    return Settings()
+
+
+def extract_section(options: object) -> object:
+    """The ``evalsubmit`` section inside ``initializationOptions`` (bare or wrapped)."""
+    if isinstance(options, Mapping):
+        for key in (SECTION, "settings"):
+            inner = options.get(key)
+            if isinstance(inner, Mapping):
+                return inner
+    return options
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _field_path(data: Mapping[str, Any], loc: Sequence[int | str]) -> list[int | str]:
+    """The prefix of ``loc`` to drop: stop at lists (a bad item resets the whole list)."""
+    path: list[int | str] = []
+    node: Any = data
+    for part in loc:
+        if isinstance(node, list) or not isinstance(node, Mapping):
+            break
+        key = part if part in node else None
+        if key is None:
+            path.append(part)
+            break
+        path.append(key)
+        node = node[key]
+    return path
+
+
+def _drop(data: dict[str, Any], path: Sequence[int | str]) -> bool:
+    if not path:
+        return False
+    node: Any = data
+    for part in path[:-1]:
+        node = node[part]
+    if not isinstance(node, dict) or path[-1] not in node:
+        # a required-but-missing nested key cannot happen (all have defaults); be safe
+        return False
+    del node[path[-1]]
+    return True
+
+
+def json_schema() -> dict[str, Any]:
+    return Settings.model_json_schema(by_alias=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m evalsubmit.lsp.settings")
+    parser.add_argument("--schema", action="store_true", help="print the JSON schema")
+    args = parser.parse_args(argv)
+    if args.schema:
+        json.dump(json_schema(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    json.dump(Settings().redacted(), sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,109 @@
+"""Per-session state: open documents, settings per workspace folder, one Project per folder.
+
+Only the event-loop thread mutates this state; analysis threads receive immutable inputs
+(text, options) and a Project whose overlays are set before the analysis is scheduled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pygls.uris import to_fs_path
+
+from evalsubmit.analysis import ModuleReport, Project
+from evalsubmit.lsp.convert import Encoding
+from evalsubmit.lsp.settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One finished analysis of one document, with everything needed to render it."""
+
+    stamp: int
+    version: int | None
+    text: str
+    lines: list[str]
+    settings: Settings
+    report: ModuleReport
+
+
+@dataclass(slots=True)
+class DocState:
+    uri: str
+    path: Path
+    version: int | None
+    stamp: int = 0
+    """Bumped whenever the result may change: text, settings, or a module it depends on."""
+    latest: Snapshot | None = None
+    published_stamp: int = -1
+    debounce: asyncio.Task[None] | None = None
+    inflight: dict[int, asyncio.Future[Snapshot | None]] = field(default_factory=dict)
+
+    @property
+    def current(self) -> Snapshot | None:
+        """The latest snapshot if it matches the present state of the document."""
+        if self.latest is not None and self.latest.stamp == self.stamp:
+            return self.latest
+        return None
+
+
+def uri_to_path(uri: str) -> Path:
+    fs = to_fs_path(uri)
+    return Path(fs) if fs else Path(uri)
+
+
+class SettingsStore:
+    """Global settings plus per-folder overrides (multi-root), longest folder prefix wins."""
+
+    def __init__(self) -> None:
+        self.global_settings = Settings()
+        self.folders: dict[str, Settings] = {}
+        self.epoch = 0
+
+    def for_uri(self, uri: str) -> Settings:
+        best: str | None = None
+        for folder in self.folders:
+            prefix = folder.rstrip("/") + "/"
+            if uri.startswith(prefix) and (best is None or len(folder) > len(best)):
+                best = folder
+        return self.folders[best] if best is not None else self.global_settings
+
+
+class ProjectStore:
+    """One analysis Project per workspace folder; files outside every folder share one."""
+
+    def __init__(self) -> None:
+        self._projects: dict[Path, Project] = {}
+        self._loose = Project(None)
+
+    def set_folders(self, roots: list[Path]) -> None:
+        self._projects = {root: self._projects.get(root) or Project(root) for root in roots}
+
+    def for_path(self, path: Path) -> Project:
+        best: Path | None = None
+        for root in self._projects:
+            if path.is_relative_to(root) and (best is None or len(root.parts) > len(best.parts)):
+                best = root
+        return self._projects[best] if best is not None else self._loose
+
+    def set_overlay(self, path: Path, text: str) -> None:
+        self.for_path(path).set_overlay(path, text)
+
+    def drop_overlay(self, path: Path) -> None:
+        self.for_path(path).drop_overlay(path)
+
+    def all(self) -> list[Project]:
+        return [*self._projects.values(), self._loose]
+
+
+@dataclass(slots=True)
+class Session:
+    settings: SettingsStore = field(default_factory=SettingsStore)
+    projects: ProjectStore = field(default_factory=ProjectStore)
+    documents: dict[str, DocState] = field(default_factory=dict)
+    encoding: Encoding = "utf-16"
+    pull_diagnostics: bool = False
+    refresh_support: bool = False
+    document_changes: bool = False

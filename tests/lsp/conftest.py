@@ -1,0 +1,40 @@
+"""pytest-lsp fixtures: the real server over stdio, driven by a VS Code-like client.
+
+``client`` gets pushed diagnostics (VS Code's capabilities without pull support, plus
+``versionSupport``); ``pull_client`` declares ``textDocument/diagnostic`` and refresh support.
+Both use ``debounceMs: 0`` and a fresh workspace folder (``tmp_path``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from lsp_helpers import CONFIG, RecordingClient, start
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def client(lsp_client: RecordingClient, tmp_path: Path) -> AsyncIterator[RecordingClient]:
+    await start(lsp_client, tmp_path, pull=False)
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def pull_client(
+    lsp_client: RecordingClient, tmp_path: Path
+) -> AsyncIterator[RecordingClient]:
+    await start(lsp_client, tmp_path, pull=True)
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    return tmp_path

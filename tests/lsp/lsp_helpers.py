@@ -1,0 +1,153 @@
+"""Helpers of the LSP tests: the real server over stdio, driven by a VS Code-like client.
+
+``client`` pushes diagnostics (VS Code's capabilities without pull support, plus
+``versionSupport``); ``pull_client`` declares ``textDocument/diagnostic`` and refresh support.
+Both use ``debounceMs: 0`` and a fresh workspace folder under ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.protocol import default_converter
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+SERVER = [sys.executable, "-m", "evalsubmit.lsp"]
+TIMEOUT_S = 15.0
+
+
+class RecordingClient(LanguageClient):
+    """Keeps every publishDiagnostics (with its version), not only the last per URI."""
+
+    published: dict[str, list[types.PublishDiagnosticsParams]]
+    registrations: list[types.Registration]
+
+
+def _record(client: RecordingClient, params: types.PublishDiagnosticsParams) -> None:
+    client.diagnostics[params.uri] = params.diagnostics
+    client.published.setdefault(params.uri, []).append(params)
+
+
+def _register(client: RecordingClient, params: types.RegistrationParams) -> None:
+    client.registrations += params.registrations
+
+
+def make_client() -> RecordingClient:
+    client = RecordingClient(converter_factory=default_converter)
+    client.published = {}
+    client.registrations = []
+    features = dict(DEFAULT_CLIENT_FEATURES)
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record
+    features[types.CLIENT_REGISTER_CAPABILITY] = _register
+    register_lsp_features(client, features)
+    return client
+
+
+def vscode_capabilities(*, pull: bool) -> types.ClientCapabilities:
+    caps = client_capabilities("visual-studio-code")
+    assert caps.text_document is not None and caps.workspace is not None
+    if caps.text_document.publish_diagnostics is not None:
+        caps.text_document.publish_diagnostics.version_support = True
+    if pull:
+        caps.text_document.diagnostic = types.DiagnosticClientCapabilities(
+            dynamic_registration=True, related_document_support=False
+        )
+        caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(
+            refresh_support=True
+        )
+    else:
+        caps.text_document.diagnostic = None
+    return caps
+
+
+def settings(**overrides: Any) -> dict[str, Any]:
+    return {"debounceMs": 0, **overrides}
+
+
+async def start(
+    lsp_client: RecordingClient, root: Path, *, pull: bool, init_options: Any = None
+) -> RecordingClient:
+    lsp_client.set_configuration(settings(), section="evalsubmit")
+    folder = types.WorkspaceFolder(uri=root.as_uri(), name=root.name)
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=vscode_capabilities(pull=pull),
+            root_uri=root.as_uri(),
+            workspace_folders=[folder],
+            initialization_options=init_options,
+        )
+    )
+    return lsp_client
+
+
+def open_doc(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="python", version=version, text=text
+            )
+        )
+    )
+    return uri
+
+
+def replace_all(client: LanguageClient, uri: str, text: str, version: int) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
+async def wait_until(predicate: Callable[[], Any], timeout: float = TIMEOUT_S) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        if result := predicate():
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+async def published(
+    client: RecordingClient, uri: str, version: int | None, *, after: int = 0
+) -> list[types.Diagnostic]:
+    """The diagnostics of the first publication for ``version`` (index >= ``after``)."""
+
+    def find() -> types.PublishDiagnosticsParams | None:
+        for params in client.published.get(uri, [])[after:]:
+            if params.version == version:
+                return params
+        return None
+
+    params: types.PublishDiagnosticsParams = await wait_until(find)
+    return list(params.diagnostics)
+
+
+def codes(diagnostics: list[types.Diagnostic]) -> list[str]:
+    return sorted(str(d.code) for d in diagnostics)
+
+
+def apply_edit(text: str, edit: types.WorkspaceEdit) -> str:
+    from evalsubmit.lsp.convert import apply_text_edits
+
+    edits: list[types.TextEdit] = []
+    for change in edit.document_changes or []:
+        assert isinstance(change, types.TextDocumentEdit)
+        edits += [e for e in change.edits if isinstance(e, types.TextEdit)]
+    for more in (edit.changes or {}).values():
+        edits += more
+    return apply_text_edits(text, edits)
+
+
+CONFIG = ClientServerConfig(server_command=SERVER, client_factory=make_client)
