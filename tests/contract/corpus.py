@@ -412,3 +412,53 @@ CASES: list[Case] = [
     _hp("stringio", "iterator", 'io.StringIO("1\\n2\\n")', imports="import io\n"),
     _hp("nested-generator", "iterator", '{"a": [1, (c for c in "xy")]}'),
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# The wire target itself: ``GymRunnerTarget(...)`` built directly, for the fields a live config
+# cannot express (``environment``, ``agent_ref_name``, ``env_secrets``) and the model validator.
+# Each snippet binds ``target``; verdict ``valid`` (JSON recorded) or ``invalid``.
+
+TARGET = "from nemo_evaluator.jobs.agent_spec import GymRunnerTarget\n"
+TREQ = 'agent="simple_agent", resources_server="mcqa"'
+
+
+def _t(id: str, expect: str, kwargs: str, imports: str = "") -> Case:
+    args = f"{TREQ}, {kwargs}" if kwargs else TREQ
+    return Case(id, f"{imports}{TARGET}target = GymRunnerTarget({args})\n", expect)
+
+
+TARGET_CASES: list[Case] = [
+    _t("target-agent-config", "valid", 'agent_config="c.yaml"'),
+    _t("target-no-agent-config-no-environment", "invalid", ""),
+    _t("target-environment-only", "valid", 'environment="qa/gym-env"'),
+    _t("target-environment-bare-name", "valid", 'environment="gym-env"'),
+    _t("target-environment-url", "valid", 'environment="fileset://qa/gym-env"'),
+    _t("target-environment-leading-slash", "valid", 'environment="/qa/gym-env"'),
+    _t("target-environment-empty-fragment", "valid", 'environment="qa/gym-env#"'),
+    _t("target-environment-fragment", "invalid", 'environment="qa/gym-env#pkg/env.yaml"'),
+    _t("target-environment-legacy-path", "invalid", 'environment="qa/gym-env/sub/file"'),
+    _t("target-environment-empty", "invalid", 'environment=""'),
+    _t("target-environment-no-name", "invalid", 'environment="qa/"'),
+    _t("target-environment-only-fragment", "invalid", 'environment="#x"'),
+    _t(
+        "target-environment-filesetref",
+        "valid",
+        'environment=FilesetRef("qa/gym-env"), agent_config="c.yaml"',
+        imports="from nemo_evaluator.filesets import FilesetRef\n",
+    ),
+    _t("target-environment-int", "invalid", "environment=5"),
+    _t(
+        "target-wire-only-fields",
+        "valid",
+        'agent_config="c.yaml", agent_ref_name="mcqa_simple_agent",'
+        ' env_secrets={"API_KEY": "qa/api-key", "OTHER": "NVIDIA_API_KEY"}',
+    ),
+    _t("target-env-secret-three-parts", "invalid", 'agent_config="c", env_secrets={"K": "a/b/c"}'),
+    _t("target-env-secret-space", "invalid", 'agent_config="c", env_secrets={"K": "my secret"}'),
+    _t("target-env-secret-non-str", "invalid", 'agent_config="c", env_secrets={"K": 1}'),
+    _t("target-kind-harbor", "invalid", 'agent_config="c", kind="harbor"'),
+    _t("target-kind-gym-explicit", "valid", 'agent_config="c", kind="gym"'),
+    _t("target-extra-field", "invalid", 'agent_config="c", jobs_dir="runs"'),
+    _t("target-agent-config-none-with-env", "valid", 'agent_config=None, environment="qa/e"'),
+]

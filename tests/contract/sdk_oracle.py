@@ -82,10 +82,23 @@ def run_case(case_id: str, source: str) -> dict[str, Any]:
     return {"verdict": "valid", "json": body}
 
 
+def run_target_case(case_id: str, source: str) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": f"contract_case_{case_id.replace('-', '_')}"}
+    try:
+        exec(compile(source, f"<case {case_id}>", "exec"), namespace)
+    except pydantic.ValidationError as exc:
+        errors = [{"loc": list(e["loc"]), "type": e["type"]} for e in exc.errors()]
+        return {"verdict": "invalid", "model": exc.title, "errors": errors}
+    except Exception:
+        return {"verdict": "error", "exception": traceback.format_exc(limit=3)}
+    return {"verdict": "valid", "json": namespace["target"].model_dump(mode="json")}
+
+
 def main() -> None:
     corpus = runpy.run_path(sys.argv[1])
     start = time.perf_counter()
     results = {case.id: run_case(case.id, case.source) for case in corpus["CASES"]}
+    targets = {c.id: run_target_case(c.id, c.source) for c in corpus["TARGET_CASES"]}
     elapsed = time.perf_counter() - start
     report = {
         "sdk": {
@@ -96,6 +109,7 @@ def main() -> None:
         },
         "oracle_seconds": round(elapsed, 3),
         "cases": results,
+        "target_cases": targets,
     }
     json.dump(report, sys.stdout, indent=1, sort_keys=False)
     sys.stdout.write("\n")

@@ -22,10 +22,13 @@ import types
 from pathlib import Path
 from typing import Any
 
+import pydantic
 import pytest
 
 from evalsubmit.analysis.gym_models import (
     ConfigProblem,
+    FilesetRefModel,
+    GymRunnerTargetModel,
     GymRuntimeConfigModel,
     UnserializableConfig,
     derive_target_json,
@@ -48,6 +51,7 @@ def _load_corpus() -> types.ModuleType:
 CORPUS = _load_corpus()
 CASES = {case.id: case for case in CORPUS.CASES}
 IDS = list(CASES)
+TARGET_CASES = {case.id: case for case in CORPUS.TARGET_CASES}
 VERDICTS = ("valid", "invalid", "unserializable", "iterator")
 
 
@@ -105,10 +109,25 @@ def stub_sdk(monkeypatch: pytest.MonkeyPatch) -> None:
                 module.GymRuntimeConfig = StubGymRuntimeConfig  # type: ignore[attr-defined]
                 module.GymAgentTaskRunner = StubGymAgentTaskRunner  # type: ignore[attr-defined]
             monkeypatch.setitem(sys.modules, name, module)
-        for name in names:
-            parent, _, child = name.rpartition(".")
-            if parent:
-                monkeypatch.setattr(sys.modules[parent], child, sys.modules[name], raising=False)
+        _link(names, monkeypatch)
+    wire = {
+        "nemo_evaluator.jobs.agent_spec": ("GymRunnerTarget", GymRunnerTargetModel),
+        "nemo_evaluator.filesets": ("FilesetRef", FilesetRefModel),
+    }
+    names = ["nemo_evaluator", "nemo_evaluator.jobs", *wire]
+    for name in names:
+        module = types.ModuleType(name)
+        if name in wire:
+            setattr(module, *wire[name])
+        monkeypatch.setitem(sys.modules, name, module)
+    _link(names, monkeypatch)
+
+
+def _link(names: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in names:
+        parent, _, child = name.rpartition(".")
+        if parent:
+            monkeypatch.setattr(sys.modules[parent], child, sys.modules[name], raising=False)
 
 
 def _exec_case(case_id: str, source: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
@@ -180,6 +199,25 @@ def test_models_match_sdk(
         assert _canonical(ours["json"]) == _canonical(expected["json"])
         assert ours["iterator_paths"] == expected.get("iterator_paths", [])
         assert [t for t in ours["troubles"] if t[2] != "iterator"] == []
+
+
+@pytest.mark.parametrize("case_id", list(TARGET_CASES))
+def test_target_model_matches_sdk(
+    case_id: str, oracle: dict[str, Any], stub_sdk: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``GymRunnerTargetModel`` against ``GymRunnerTarget`` built directly (wire-only fields)."""
+    expected = oracle["target_cases"][case_id]
+    assert expected["verdict"] == TARGET_CASES[case_id].expect, expected
+    try:
+        namespace = _exec_case(case_id, TARGET_CASES[case_id].source, monkeypatch)
+    except pydantic.ValidationError as exc:
+        errors = [{"loc": list(e["loc"]), "type": e["type"]} for e in exc.errors()]
+        assert expected["verdict"] == "invalid", errors
+        assert errors == expected["errors"]
+        return
+    assert expected["verdict"] == "valid", expected
+    body = namespace["target"].model_dump(mode="json")
+    assert _canonical(body) == _canonical(expected["json"])
 
 
 def _canonical(doc: Any) -> str:
