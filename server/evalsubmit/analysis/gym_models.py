@@ -224,6 +224,10 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _bound(value: object) -> object:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def _message(err: Any) -> str:
     loc: FieldPath = tuple(err["loc"])
     kind: str = err["type"]
@@ -247,9 +251,9 @@ def _message(err: Any) -> str:
         hint = f"; did you mean `{close[0]}`?" if close else ""
         return f"unknown GymRuntimeConfig field `{field}`{hint}"
     if kind == "greater_than_equal":
-        return f"`{name}` must be ≥ {ctx.get('ge')}, got {got}"
+        return f"`{name}` must be ≥ {_bound(ctx.get('ge'))}, got {got}"
     if kind == "greater_than":
-        return f"`{name}` must be > {ctx.get('gt')}, got {got}"
+        return f"`{name}` must be > {_bound(ctx.get('gt'))}, got {got}"
     if kind in {"int_type", "int_parsing", "int_from_float", "int_parsing_size"}:
         return f"`{name}` must be an integer, got {got}"
     if kind in {"float_type", "float_parsing", "finite_number"}:

@@ -1,0 +1,224 @@
+"""Classify a ``target=`` value and derive the ``GymRunnerTarget`` JSON the SDK would send."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from evalsubmit.analysis import gym_models, sdk
+from evalsubmit.analysis.config import ConfigEvaluation, ContentProblem, evaluate_config, render_json
+from evalsubmit.analysis.findings import Span
+from evalsubmit.analysis.report import TargetPreview
+from evalsubmit.analysis.values import (
+    ClassRef,
+    ClassValue,
+    DictValue,
+    FunctionValue,
+    Instance,
+    Known,
+    ModuleValue,
+    OneShot,
+    Refused,
+    SeqValue,
+    Unknown,
+    Value,
+    type_name,
+)
+
+RUNNER_METHODS = frozenset({"run_tasks", "runner_info"})
+_WIRE_DEFAULTS = {"environment": None, "agent_ref_name": None, "env_secrets": {}}
+
+
+class TargetKind(StrEnum):
+    GYM = "gym"
+    UNSUBMITTABLE = "unsubmittable"
+    RUNNER_CLASS = "runner-class"
+    NOT_RUNNER = "not-runner"
+    NONE = "none"
+    UNKNOWN = "unknown"
+
+
+@dataclass(slots=True)
+class Derivation:
+    kind: TargetKind
+    type_name: str
+    preview: TargetPreview | None = None
+    content: list[ContentProblem] = field(default_factory=list)
+    config: ConfigEvaluation | None = None
+
+    @property
+    def is_runner(self) -> bool | None:
+        if self.kind is TargetKind.UNKNOWN:
+            return None
+        return self.kind in {TargetKind.GYM, TargetKind.UNSUBMITTABLE, TargetKind.RUNNER_CLASS}
+
+
+def sdk_base(ref: ClassRef, depth: int = 0) -> str | None:
+    """The SDK runner class a user class derives from, if any."""
+    if ref.user is None:
+        return ref.qualname if ref.qualname in sdk.RUNNER_CLASSES else None
+    if depth > 10:
+        return None
+    for base in ref.user.bases:
+        if isinstance(base, ClassValue):
+            found = sdk_base(base.ref, depth + 1)
+            if found:
+                return found
+    return None
+
+
+def class_attributes(ref: ClassRef, depth: int = 0) -> set[str] | None:
+    """Attribute names a class has statically (None when a base is not known)."""
+    if ref.user is None:
+        if ref.qualname in sdk.RUNNER_CLASSES:
+            return set(RUNNER_METHODS)
+        if ref.qualname in {"builtins.object"}:
+            return set()
+        return None
+    names = set(ref.user.attributes)
+    if depth > 10:
+        return None
+    for base in ref.user.bases:
+        if not isinstance(base, ClassValue):
+            return None
+        inherited = class_attributes(base.ref, depth + 1)
+        if inherited is None:
+            return None
+        names |= inherited
+    return names
+
+
+def classify(value: Value) -> tuple[TargetKind, str]:
+    match value:
+        case Known(obj=None):
+            return TargetKind.NONE, "NoneType"
+        case Instance(ref=ref):
+            if sdk_base(ref) == sdk.GYM_RUNNER:
+                return TargetKind.GYM, ref.qualname.rsplit(".", 1)[-1]
+            attributes = class_attributes(ref)
+            name = ref.qualname.rsplit(".", 1)[-1]
+            if attributes is not None and RUNNER_METHODS <= attributes:
+                return TargetKind.UNSUBMITTABLE, name
+            if attributes is not None or ref.qualname in sdk.NON_RUNNER_CLASSES:
+                return TargetKind.NOT_RUNNER, name
+            if sdk.is_known_sdk_class(ref.qualname):
+                return TargetKind.NOT_RUNNER, name
+            return TargetKind.UNKNOWN, name
+        case ClassValue(ref=ref):
+            attributes = class_attributes(ref)
+            name = ref.qualname.rsplit(".", 1)[-1]
+            if attributes is not None and RUNNER_METHODS <= attributes:
+                return TargetKind.RUNNER_CLASS, name
+            if attributes is not None or sdk.is_known_sdk_class(ref.qualname):
+                return TargetKind.NOT_RUNNER, "type"
+            return TargetKind.UNKNOWN, "type"
+        case Known() | DictValue() | SeqValue() | FunctionValue() | ModuleValue() | Refused():
+            return TargetKind.NOT_RUNNER, type_name(value)
+        case OneShot():
+            return TargetKind.NOT_RUNNER, "generator"
+    return TargetKind.UNKNOWN, type_name(value)
+
+
+def derive(value: Value, anchor: Span, path: Path | None) -> Derivation:
+    kind, name = classify(value)
+    if kind is TargetKind.GYM:
+        assert isinstance(value, Instance)
+        return derive_gym(value, anchor)
+    if kind in {TargetKind.UNSUBMITTABLE, TargetKind.RUNNER_CLASS}:
+        reason = (f"{name} has no target spec: the SDK only submits GymAgentTaskRunner; run it "
+                  "in-process with AgentEvaluator() instead")
+        preview = TargetPreview(anchor, name, None, json.dumps({"error": reason}), (reason,))
+        return Derivation(kind, name, preview)
+    return Derivation(kind, name)
+
+
+def derive_gym(runner: Instance, anchor: Span) -> Derivation:
+    name = runner.ref.qualname.rsplit(".", 1)[-1]
+    span = runner.origin.span if runner.origin and runner.origin.path is None else anchor
+    config = runner.args.keywords.get("config")
+    overrides_init = runner.ref.user is not None and "__init__" in runner.ref.user.attributes
+    if overrides_init or config is None or not isinstance(config, Instance):
+        if isinstance(config, (DictValue, Known, SeqValue)):
+            problem = ("config must be a GymRuntimeConfig, not a "
+                       f"{type_name(config)}: the SDK fails with AttributeError at submit")
+            return Derivation(TargetKind.GYM, name, TargetPreview(
+                span, name, None, _render_markers({"config": f"<error: {problem}>"}), (problem,)))
+        why = "the runner's config is not statically known"
+        return Derivation(TargetKind.GYM, name, TargetPreview(
+            span, name, None, _render_markers({"config": f"<unknown: {why}>"}), (), (why,)))
+    if config.ref.qualname != sdk.GYM_CONFIG:
+        kind = "unknown" if config.ref.user is not None else "error"
+        text = f"config is a {config.ref.qualname.rsplit('.', 1)[-1]}, not a GymRuntimeConfig"
+        problems = (text,) if kind == "error" else ()
+        unknowns = (text,) if kind == "unknown" else ()
+        return Derivation(TargetKind.GYM, name, TargetPreview(
+            span, name, None, _render_markers({"config": f"<{kind}: {text}>"}), problems,
+            unknowns))
+    evaluation = evaluate_config(config.args, config.origin)
+    return Derivation(TargetKind.GYM, name, preview_from(evaluation, span, name),
+                      list(evaluation.content), evaluation)
+
+
+def preview_from(evaluation: ConfigEvaluation, span: Span, name: str) -> TargetPreview:
+    problems = tuple(issue.message for issue in evaluation.issues)
+    problems += tuple(f"hydra_params holds {c.message}" for c in evaluation.content)
+    unknowns = tuple(evaluation.unknowns)
+    if evaluation.model is not None and not problems and not unknowns:
+        try:
+            target = gym_models.derive_target_json(evaluation.model)
+        except (gym_models.UnserializableConfig, ValueError) as error:
+            text = str(error)
+            return TargetPreview(span, name, None, _render_markers({"error": text}), (text,))
+        return TargetPreview(span, name, target, json.dumps(target, indent=2))
+    return TargetPreview(span, name, None, _render_partial(evaluation), problems, unknowns)
+
+
+def _render_partial(evaluation: ConfigEvaluation) -> str:
+    defaults = gym_models.GymRuntimeConfigModel.model_fields
+    rendered: dict[str, Any] = {"kind": "gym"}
+    for field_name in gym_models.GymRunnerTargetModel.model_fields:
+        if field_name == "kind":
+            continue
+        if field_name in _WIRE_DEFAULTS:
+            rendered[field_name] = _WIRE_DEFAULTS[field_name]
+        elif field_name in evaluation.rendered:
+            rendered[field_name] = _coerced(evaluation, field_name)
+        elif field_name in defaults and not defaults[field_name].is_required():
+            rendered[field_name] = render_json(defaults[field_name].get_default(
+                call_default_factory=True))
+        else:
+            rendered[field_name] = "<error: missing>"
+    return _render_markers(rendered)
+
+
+def _coerced(evaluation: ConfigEvaluation, field_name: str) -> Any:
+    """A known field as the SDK would render it (``120`` -> ``120.0``), else with markers."""
+    raw = evaluation.rendered[field_name]
+    value = evaluation.kwargs.get(field_name)
+    if _has_marker(value):
+        return render_json(raw)
+    try:
+        single = gym_models.GymRuntimeConfigModel.__pydantic_validator__.validate_assignment(
+            gym_models.GymRuntimeConfigModel.model_construct(), field_name, value)
+        return render_json(getattr(single, field_name))
+    except Exception:  # noqa: BLE001 - an invalid or partial field is shown as written
+        return render_json(raw)
+
+
+def _has_marker(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_has_marker(v) for v in value.values())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_has_marker(v) for v in value)
+    return type(value).__name__ in {"_Placeholder", "_Opaque"}
+
+
+def _render_markers(value: dict[str, Any]) -> str:
+    return json.dumps(render_json(value), indent=2, ensure_ascii=False)
+
+
+def unknown(value: Value) -> bool:
+    return isinstance(value, Unknown)

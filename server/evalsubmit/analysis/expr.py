@@ -1,0 +1,259 @@
+"""Expression evaluation of the abstract interpreter (statements are in :mod:`interp`)."""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from evalsubmit.analysis import sdk, stdlib
+from evalsubmit.analysis.findings import Span
+from evalsubmit.analysis.parse import ParsedModule
+from evalsubmit.analysis.scope import Env
+from evalsubmit.analysis.values import (
+    ClassRef,
+    ClassValue,
+    DictValue,
+    Entry,
+    FunctionValue,
+    Instance,
+    Known,
+    ModuleValue,
+    OneShot,
+    Origin,
+    Refused,
+    SeqValue,
+    Unknown,
+    UserClass,
+    Value,
+)
+
+_BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+_MAX_RESULT = 10_000
+_SEQ_KINDS: dict[type[ast.expr], type] = {ast.List: list, ast.Tuple: tuple, ast.Set: set}
+_COMPREHENSIONS: dict[type[ast.expr], str] = {ast.ListComp: "list", ast.SetComp: "set",
+                                              ast.DictComp: "dict"}
+
+
+class ExpressionsMixin:
+    path: Path | None
+    parsed: ParsedModule
+    env: Env
+
+    # Provided by the interpreter.
+    def call(self, node: ast.Call) -> Value:
+        raise NotImplementedError
+
+    def import_value(self, qualname: str) -> Value:
+        raise NotImplementedError
+
+    def origin(self, node: ast.AST) -> Origin:
+        return Origin(self.path, self.parsed.span(node))
+
+    def span(self, node: ast.AST) -> Span:
+        return self.parsed.span(node)
+
+    def eval(self, node: ast.expr) -> Value:
+        try:
+            return self._eval(node)
+        except RecursionError:
+            return Unknown("expression too deeply nested")
+
+    def _eval(self, node: ast.expr) -> Value:  # noqa: PLR0911 - a dispatch table
+        match node:
+            case ast.Constant(value=value):
+                return Known(value, self.origin(node))
+            case ast.Name(id=name):
+                found = self.env.lookup(name)
+                return found if found is not None else self.import_value(f"builtins.{name}")
+            case ast.Attribute():
+                return self.attribute(node)
+            case ast.Call():
+                return self.call(node)
+            case ast.Lambda():
+                return FunctionValue("<lambda>", node, self.origin(node))
+            case ast.Dict():
+                return self.dict_literal(node)
+            case ast.List() | ast.Tuple() | ast.Set():
+                return self.sequence_literal(node, _SEQ_KINDS[type(node)])
+            case ast.GeneratorExp():
+                return OneShot("a generator expression", self.origin(node))
+            case ast.ListComp() | ast.SetComp() | ast.DictComp():
+                return Unknown("built by a comprehension", _COMPREHENSIONS[type(node)])
+            case ast.JoinedStr():
+                return self.fstring(node)
+            case ast.BinOp():
+                return self.binop(node)
+            case ast.UnaryOp():
+                return self.unaryop(node)
+            case ast.Subscript():
+                return self.subscript(node)
+            case ast.Await(value=inner):
+                self.eval(inner)
+                return Unknown("the result of an await")
+            case ast.NamedExpr(target=ast.Name(id=name), value=inner):
+                value = self.eval(inner)
+                self.env.names[name] = value
+                return value
+            case ast.IfExp(body=body, orelse=orelse):
+                self.eval(node.test)
+                first, second = self.eval(body), self.eval(orelse)
+                return first if first is second else Unknown("depends on a condition")
+            case ast.Starred(value=inner):
+                return self.eval(inner)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.eval(child)  # submit calls can hide inside any expression
+        return Unknown()
+
+    def attribute(self, node: ast.Attribute) -> Value:
+        base = self.eval(node.value)
+        name = node.attr
+        match base:
+            case ModuleValue(qualname=qualname):
+                return self.import_value(f"{qualname}.{name}")
+            case ClassValue(ref=ClassRef(qualname=qualname, user=None)):
+                found = stdlib.stdlib_constant(f"{qualname}.{name}", self.origin(node))
+                return found if found is not None else ClassValue(ClassRef(f"{qualname}.{name}"))
+            case ClassValue(ref=ClassRef(user=UserClass() as user)):
+                if name in user.enum_members:
+                    return Known(user.enum_members[name], self.origin(node))
+                return Unknown(f"attribute of class {user.name}")
+            case Instance(ref=ref):
+                return self.instance_attribute(base, ref, name, node)
+            case DictValue() | SeqValue() | Known():
+                return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
+        return Unknown()
+
+    def instance_attribute(
+        self, base: Instance, ref: ClassRef, name: str, node: ast.Attribute
+    ) -> Value:
+        qualname = ref.qualname
+        if name == "evaluator" and qualname == sdk.PLATFORM_CLIENT:
+            return Instance(ClassRef(sdk.EVALUATOR), _client_args(base), self.origin(node))
+        if name == "evaluator" and qualname == sdk.ASYNC_PLATFORM_CLIENT:
+            return Instance(ClassRef(sdk.ASYNC_EVALUATOR), _client_args(base), self.origin(node))
+        if qualname in {sdk.GYM_RUNNER} | sdk.UNSUBMITTABLE_RUNNERS or ref.user is not None:
+            if name == "config" and "config" in base.args.keywords:
+                return base.args.keywords["config"]
+        if qualname == sdk.GYM_CONFIG and name in base.args.keywords:
+            return base.args.keywords[name]
+        if ref.user is not None or qualname.startswith("logging."):
+            return FunctionValue(f"bound method {ref.qualname}.{name}", None, self.origin(node),
+                                 None, base)
+        return Unknown(f"attribute {name} of {qualname.rsplit('.', 1)[-1]}")
+
+    def dict_literal(self, node: ast.Dict) -> DictValue:
+        result = DictValue(origin=self.origin(node))
+        for key_node, value_node in zip(node.keys, node.values, strict=True):
+            value = self.eval(value_node)
+            if key_node is None:
+                if isinstance(value, DictValue):
+                    result.entries.extend(value.entries)
+                    result.complete = result.complete and value.complete
+                else:
+                    result.complete = False
+                continue
+            key = self.eval(key_node)
+            entry_span = _join(self.span(key_node), self.span(value_node))
+            result.set(key, value, Origin(self.path, entry_span))
+        return result
+
+    def sequence_literal(self, node: ast.List | ast.Tuple | ast.Set, kind: type) -> Value:
+        items: list[Value] = []
+        origins: list[Origin | None] = []
+        for element in node.elts:
+            value = self.eval(element)
+            if isinstance(element, ast.Starred):
+                if isinstance(value, SeqValue):
+                    items.extend(value.items)
+                    origins.extend(value.item_origins or [None] * len(value.items))
+                    continue
+                return Unknown("unpacks a value not known statically", kind.__name__)
+            items.append(value)
+            origins.append(self.origin(element))
+        return SeqValue(kind, items, self.origin(node), origins)
+
+    def fstring(self, node: ast.JoinedStr) -> Value:
+        parts: list[str] = []
+        for value in node.values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                parts.append(value.value)
+            else:
+                if isinstance(value, ast.FormattedValue):
+                    self.eval(value.value)
+                return Unknown("an f-string computed at run time", "str")
+        return Known("".join(parts), self.origin(node))
+
+    def binop(self, node: ast.BinOp) -> Value:
+        left, right = self.eval(node.left), self.eval(node.right)
+        function = _BINOPS.get(type(node.op))
+        if function and isinstance(left, Known) and isinstance(right, Known):
+            if _small(left.obj) and _small(right.obj):
+                try:
+                    result = function(left.obj, right.obj)
+                except Exception:  # noqa: BLE001 - any arithmetic failure just means unknown
+                    return Unknown()
+                if _small(result):
+                    return Known(result, self.origin(node))
+        if isinstance(node.op, ast.Div) and isinstance(left, Known):
+            if isinstance(left.obj, Path):
+                return Unknown("a path computed at run time", "PosixPath")
+        return Unknown()
+
+    def unaryop(self, node: ast.UnaryOp) -> Value:
+        operand = self.eval(node.operand)
+        if isinstance(operand, Known) and isinstance(operand.obj, (int, float, bool)):
+            if isinstance(node.op, ast.USub):
+                return Known(-operand.obj, self.origin(node))
+            if isinstance(node.op, ast.UAdd):
+                return Known(+operand.obj, self.origin(node))
+            if isinstance(node.op, ast.Not):
+                return Known(not operand.obj, self.origin(node))
+        return Unknown()
+
+    def subscript(self, node: ast.Subscript) -> Value:
+        base = self.eval(node.value)
+        key = self.eval(node.slice)
+        if isinstance(base, Refused) and base.reason.startswith("os.environ"):
+            return Unknown("read from the environment", "str")
+        if isinstance(base, DictValue) and isinstance(key, Known):
+            entry = base.get(key.obj)
+            return entry.value if entry is not None else Unknown()
+        if isinstance(base, SeqValue) and isinstance(key, Known) and isinstance(key.obj, int):
+            if -len(base.items) <= key.obj < len(base.items):
+                return base.items[key.obj]
+        return Unknown()
+
+
+def _client_args(client: Instance) -> Any:
+    from evalsubmit.analysis.values import CallArgs
+
+    return CallArgs(keywords={"client": client})
+
+
+def _join(first: Span, last: Span) -> Span:
+    return Span(first.line, first.col, last.end_line, last.end_col)
+
+
+def _small(value: object) -> bool:
+    if isinstance(value, (str, bytes)):
+        return len(value) <= _MAX_RESULT
+    if isinstance(value, bool) or value is None:
+        return True
+    if isinstance(value, int):
+        return value.bit_length() <= 4096
+    return isinstance(value, float)
+
+
+def entry_of(value: DictValue, key: str) -> Entry | None:
+    return value.get(key)

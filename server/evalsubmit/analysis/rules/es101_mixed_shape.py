@@ -1,0 +1,36 @@
+"""ES101 mixed-shape: ``submit(tasks=..., metric=... / dataset=...)``."""
+
+from __future__ import annotations
+
+from evalsubmit.analysis.facts import SubmitFact
+from evalsubmit.analysis.findings import Finding, Fix, Severity
+from evalsubmit.analysis.rules import Rule, register
+from evalsubmit.analysis.rules.base import RuleContext, finding, remove_arguments
+
+RULE = register(Rule(
+    code="ES101",
+    kind="mixed-shape",
+    title="submit() mixes the taskset and row shapes",
+    severity=Severity.ERROR,
+    docs="""`submit()` takes either `tasks=` + `target=` (a taskset run of a live agent runner) or
+`metric=` + `dataset=` (a row evaluation), never both. The SDK raises `TypeError` before it looks
+at anything else.
+
+```python
+client.evaluator.submit(tasks=TasksetRef("qa/nightly"), target=runner, metric=em)  # ES101
+```
+
+**Fix:** drop `metric=`/`dataset=` for a taskset run (offered as a quick fix), or drop `tasks=`
+for a row evaluation.""",
+))
+
+
+def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
+    extra = {name for name in ("metric", "dataset") if fact.supplied(name)}
+    if not extra:
+        return []
+    listed = " and ".join(f"`{name}=`" for name in sorted(extra))
+    message = (f"submit() takes either `tasks=` + `target=` or `metric=` + `dataset=`, not both: "
+               f"remove {listed} for a taskset run, or `tasks=` for a row evaluation")
+    fix = Fix(f"Remove {listed}", remove_arguments(ctx.parsed, fact.node, extra))
+    return [finding(RULE, fact.name_span, message, fix)]

@@ -1,0 +1,92 @@
+"""ES109 invalid-config-value: a ``GymRuntimeConfig`` the SDK rejects at construction."""
+
+from __future__ import annotations
+
+import pathlib
+
+from evalsubmit.analysis import sdk
+from evalsubmit.analysis.config import ConfigIssue, evaluate_config
+from evalsubmit.analysis.facts import ConstructionFact, ConstructionKind
+from evalsubmit.analysis.findings import Edit, Finding, Fix, Severity
+from evalsubmit.analysis.rules import Rule, register
+from evalsubmit.analysis.rules.base import RuleContext, finding, wrap
+from evalsubmit.analysis.values import DictValue, Instance, Known, SeqValue
+
+RULE = register(Rule(
+    code="ES109",
+    kind="invalid-config-value",
+    title="invalid GymRuntimeConfig value",
+    severity=Severity.ERROR,
+    docs="""`GymRuntimeConfig` is a strict pydantic model (`extra="forbid"`): `agent`,
+`agent_config` and `resources_server` are required strings; `num_repeats` and `concurrency` are
+integers ≥ 1; the timeouts are numbers > 0; `env_vars` maps strings to strings; wire-only fields
+(`environment`, `env_secrets`, `agent_ref_name`) and typos are refused. `GymAgentTaskRunner`
+needs `config=` to be a `GymRuntimeConfig`, not a dict.
+
+```python
+env_vars={"CUDA_VISIBLE_DEVICES": 0,          # ES109: quote it, "0"
+          "HF_HOME": Path("/models/hf")}      # ES109: str(Path(...))
+```
+
+**Fix:** quick fixes quote numbers and wrap `Path`s in `str(...)` inside `env_vars`; otherwise
+correct the value as the message says.""",
+))
+
+
+def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding]:
+    if fact.kind is ConstructionKind.GYM_RUNNER:
+        return _check_runner(fact)
+    if fact.kind is not ConstructionKind.GYM_CONFIG:
+        return []
+    assert isinstance(fact.value, Instance)
+    evaluation = evaluate_config(fact.args, fact.value.origin)
+    findings = []
+    for issue in evaluation.issues:
+        here = issue.anchor is not None and ctx.here(issue.anchor)
+        span = issue.anchor.span if here and issue.anchor else fact.span
+        if issue.pydantic_type == "missing":
+            span = ctx.parsed.line_span(fact.span.line)
+        findings.append(finding(RULE, span, issue.message, *_fixes(issue, ctx)))
+    return findings
+
+
+def _check_runner(fact: ConstructionFact) -> list[Finding]:
+    if fact.positional_spans:
+        return [finding(RULE, fact.positional_spans[0], "GymAgentTaskRunner takes its config "
+                        "as a keyword: GymAgentTaskRunner(config=...)")]
+    config = fact.args.keywords.get("config")
+    if config is None:
+        return [] if fact.args.star_unknown else [finding(
+            RULE, fact.span, "GymAgentTaskRunner needs `config=GymRuntimeConfig(...)`")]
+    not_config = isinstance(config, (DictValue, Known, SeqValue)) or (
+        isinstance(config, Instance) and config.ref.user is None
+        and config.ref.qualname != sdk.GYM_CONFIG and sdk.is_known_sdk_class(config.ref.qualname))
+    if not not_config:
+        return []
+    kind = "dict" if isinstance(config, DictValue) else type(config).__name__
+    if isinstance(config, Instance):
+        kind = config.ref.qualname.rsplit(".", 1)[-1]
+    elif isinstance(config, (Known, SeqValue)):
+        kind = type(config.obj).__name__ if isinstance(config, Known) else config.kind.__name__
+    return [finding(RULE, fact.keyword_spans["config"],
+                    f"`config=` must be a GymRuntimeConfig, got {kind}: the runner stores it "
+                    f"and the SDK fails at submit; use GymRuntimeConfig(**...)")]
+
+
+def _fixes(issue: ConfigIssue, ctx: RuleContext) -> tuple[Fix, ...]:
+    value = issue.value
+    if not isinstance(value, Known) or value.origin is None or not ctx.here(value.origin):
+        return ()
+    if issue.anchor is None or not issue.anchor.span.contains(
+        value.origin.span.line, value.origin.span.col
+    ):
+        return ()
+    if "environment variable" not in issue.message:
+        return ()
+    span = value.origin.span
+    if isinstance(value.obj, pathlib.PurePath):
+        return (Fix("Wrap in str(...)", wrap(span, "str(", ")")),)
+    if isinstance(value.obj, (int, float)) and not isinstance(value.obj, bool):
+        text = ctx.text(span)
+        return (Fix(f'Quote it: "{text}"', (Edit(span, f'"{text}"'),)),)
+    return ()

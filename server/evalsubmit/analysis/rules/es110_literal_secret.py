@@ -1,0 +1,74 @@
+"""ES110 literal-secret: a credential-shaped string literal in `env_vars`."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+from evalsubmit.analysis.facts import ConstructionFact, ConstructionKind
+from evalsubmit.analysis.findings import Finding, Severity
+from evalsubmit.analysis.rules import Rule, register
+from evalsubmit.analysis.rules.base import RuleContext, finding
+from evalsubmit.analysis.values import DictValue, Known
+
+RULE = register(Rule(
+    code="ES110",
+    kind="literal-secret",
+    title="credential written into env_vars",
+    severity=Severity.WARNING,
+    docs="""`env_vars` travel in plain text inside the job spec: anyone who can read the job can
+read them. A string literal that looks like an API key or token (`sk-…`, `nvapi-…`, `ghp_…`,
+`AKIA…`, a long random string under a `*_KEY`/`*_TOKEN`/`*_SECRET`/`*_PASSWORD` name) should be
+stored as a platform secret instead.
+
+```python
+env_vars={"OPENAI_API_KEY": "sk-proj-3xAmpl3..."}  # ES110
+```
+
+**Fix:** create a secret on the platform (`nemo secrets create ...`) and reference it from the
+job, or read the value from the environment at run time.""",
+))
+
+KNOWN_PREFIXES = re.compile(
+    r"^(sk-[A-Za-z0-9_-]{16,}|nvapi-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|"
+    r"github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|xox[abpr]-[A-Za-z0-9-]{10,}|"
+    r"hf_[A-Za-z0-9]{20,}|AIza[0-9A-Za-z_-]{30,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})"
+)
+SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)S?$", re.IGNORECASE)
+
+
+def looks_like_secret(name: str, value: str) -> bool:
+    if KNOWN_PREFIXES.match(value):
+        return True
+    if not SECRET_NAME.search(name) or len(value) < 16 or " " in value or "/" in value:
+        return False
+    return _entropy(value) >= 3.5
+
+
+def _entropy(text: str) -> float:
+    counts = Counter(text)
+    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+
+
+def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding]:
+    if fact.kind is not ConstructionKind.GYM_CONFIG:
+        return []
+    env_vars = fact.args.keywords.get("env_vars")
+    if not isinstance(env_vars, DictValue):
+        return []
+    findings = []
+    for entry in env_vars.entries:
+        key, value = entry.key, entry.value
+        if not (isinstance(key, Known) and isinstance(value, Known)):
+            continue
+        if not (isinstance(key.obj, str) and isinstance(value.obj, str)):
+            continue
+        if not looks_like_secret(key.obj, value.obj) or not ctx.here(value.origin):
+            continue
+        assert value.origin is not None
+        findings.append(finding(RULE, value.origin.span,
+                                f"`{key.obj}` looks like a credential written in plain text: "
+                                f"env_vars travel unencrypted inside the job spec; store it as a "
+                                f"platform secret instead"))
+    return findings

@@ -1,0 +1,232 @@
+"""Models of builtins and standard-library callables whose results matter to the JSON rule.
+
+Only literal arguments are ever turned into real objects here (``Path("/x")``, ``datetime(2024,
+1, 1)``); nothing from the user's code is executed. Everything not modelled is unknown.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import math
+import pathlib
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from evalsubmit.analysis.values import (
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    DictValue,
+    Instance,
+    Known,
+    OneShot,
+    Origin,
+    Refused,
+    SeqValue,
+    Unknown,
+    Value,
+)
+
+ONE_SHOT = {
+    "builtins.map": "a map() iterator",
+    "builtins.zip": "a zip() iterator",
+    "builtins.filter": "a filter() iterator",
+    "builtins.iter": "an iter() iterator",
+    "builtins.reversed": "a reversed() iterator",
+    "builtins.enumerate": "an enumerate() iterator",
+    "builtins.open": "an open file handle",
+    "io.open": "an open file handle",
+    "io.StringIO": "an io.StringIO stream",
+    "io.BytesIO": "an io.BytesIO stream",
+    "itertools.count": "an itertools iterator",
+    "itertools.cycle": "an itertools iterator",
+    "itertools.chain": "an itertools iterator",
+    "itertools.islice": "an itertools iterator",
+    "itertools.repeat": "an itertools iterator",
+    "itertools.product": "an itertools iterator",
+}
+
+REFUSED_CALLS = {
+    "builtins.range": ("a range object", "list"),
+    "builtins.object": ("a plain object()", None),
+    "builtins.slice": ("a slice object", None),
+    "builtins.memoryview": ("a memoryview", None),
+    "threading.Lock": ("a threading.Lock", None),
+    "threading.RLock": ("a threading.RLock", None),
+    "threading.Event": ("a threading.Event", None),
+    "threading.Semaphore": ("a threading.Semaphore", None),
+    "threading.Condition": ("a threading.Condition", None),
+    "multiprocessing.Lock": ("a multiprocessing.Lock", None),
+    "asyncio.Lock": ("an asyncio.Lock", None),
+    "asyncio.Event": ("an asyncio.Event", None),
+    "functools.partial": ("a functools.partial", None),
+    "types.SimpleNamespace": ("a types.SimpleNamespace", None),
+    "types.MappingProxyType": ("a types.MappingProxyType", None),
+    "collections.UserDict": ("a collections.UserDict", None),
+    "array.array": ("an array.array", None),
+    "pathlib.PurePosixPath": ("a pathlib.PurePosixPath (only concrete Path serialises)", "str"),
+    "pathlib.PureWindowsPath": ("a pathlib.PureWindowsPath (only concrete Path serialises)", "str"),
+    "pathlib.PurePath": ("a pathlib.PurePath (only concrete Path serialises)", "str"),
+    "datetime.timezone": ("a datetime.timezone", None),
+    "logging.getLogger": ("a logging.Logger", None),
+    "logging.Logger": ("a logging.Logger", None),
+}
+
+REFUSED_NAMES = {
+    "builtins.Ellipsis": "Ellipsis",
+    "builtins.NotImplemented": "NotImplemented",
+    "os.environ": "os.environ itself (an os._Environ mapping)",
+    "sys.stdout": "a stream (sys.stdout)",
+    "sys.stderr": "a stream (sys.stderr)",
+    "sys.stdin": "a stream (sys.stdin)",
+    "datetime.timezone.utc": "a datetime.timezone",
+}
+
+MATERIALIZING = {"builtins.list": list, "builtins.tuple": tuple, "builtins.set": set,
+                 "builtins.frozenset": frozenset, "builtins.sorted": list}
+
+_LITERAL_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
+    "pathlib.Path": pathlib.Path,
+    "pathlib.PosixPath": pathlib.PosixPath,
+    "datetime.datetime": dt.datetime,
+    "datetime.date": dt.date,
+    "datetime.time": dt.time,
+    "datetime.timedelta": dt.timedelta,
+    "decimal.Decimal": decimal.Decimal,
+    "uuid.UUID": uuid.UUID,
+    "builtins.complex": complex,
+    "builtins.bytes": bytes,
+    "builtins.bytearray": bytearray,
+}
+
+_CONVERTERS: dict[str, Callable[[Any], Any]] = {
+    "builtins.str": str,
+    "builtins.int": int,
+    "builtins.float": float,
+    "builtins.bool": bool,
+}
+
+_MAX_LITERAL = 100_000
+
+
+def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value | None:
+    """The value of calling a modelled stdlib callable, or ``None`` when not modelled."""
+    if qualname in ONE_SHOT:
+        return OneShot(ONE_SHOT[qualname], origin)
+    if qualname in REFUSED_CALLS:
+        reason, fix = REFUSED_CALLS[qualname]
+        return Refused(reason, origin, materialize=fix)
+    if qualname in MATERIALIZING:
+        return _materialize(MATERIALIZING[qualname], args, origin)
+    if qualname in _CONVERTERS:
+        return _convert(qualname, args, origin)
+    if qualname == "builtins.dict" or qualname in _DICT_LIKE:
+        return _dict(args, origin)
+    if qualname in _LITERAL_CONSTRUCTORS:
+        return _construct(qualname, args, origin)
+    if qualname in {"os.getenv", "os.environ.get"}:
+        return Unknown("read from the environment", "NoneType|str")
+    if qualname in _STR_FUNCS:
+        return Unknown("computed at run time", "str")
+    if qualname == "math.inf":
+        return Known(math.inf, origin)
+    return None
+
+
+_DICT_LIKE = {"collections.OrderedDict"}
+_STR_FUNCS = {"os.path.join", "os.path.expanduser", "os.path.abspath", "os.getcwd", "json.dumps"}
+
+
+def stdlib_constant(qualname: str, origin: Origin | None) -> Value | None:
+    if qualname in REFUSED_NAMES:
+        return Refused(REFUSED_NAMES[qualname], origin)
+    if qualname in {"math.inf", "math.nan", "math.pi", "math.e"}:
+        return Known(getattr(math, qualname.split(".")[1]), origin)
+    if qualname.startswith("builtins.") or "." in qualname and qualname.split(".")[0] in _MODULES:
+        return ClassValue(ClassRef(qualname))
+    return None
+
+
+_MODULES = {"builtins", "threading", "pathlib", "datetime", "functools", "types", "collections",
+            "array", "logging", "io", "itertools", "os", "sys", "math", "decimal", "uuid",
+            "asyncio", "multiprocessing", "json", "enum", "dataclasses"}
+
+
+def _materialize(kind: type, args: CallArgs, origin: Origin | None) -> Value:
+    if not args.positional:
+        return SeqValue(kind, [], origin) if not args.keywords else Unknown(type_name=kind.__name__)
+    source = args.positional[0]
+    if isinstance(source, SeqValue):
+        return SeqValue(kind, list(source.items), origin, list(source.item_origins))
+    if isinstance(source, Known) and isinstance(source.obj, (str, list, tuple, set, frozenset)):
+        try:
+            return Known(kind(source.obj), origin)
+        except TypeError:
+            return Unknown(type_name=kind.__name__)
+    if isinstance(source, Refused) and source.materialize == "list":
+        return Unknown("materialised from a range", kind.__name__)
+    return Unknown("materialised at run time", kind.__name__)
+
+
+def _convert(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
+    name = qualname.split(".")[1]
+    if len(args.positional) == 1 and not args.keywords:
+        source = args.positional[0]
+        if isinstance(source, Known) and isinstance(
+            source.obj, (str, int, float, bool, pathlib.PurePath, decimal.Decimal)
+        ):
+            if name == "str" and isinstance(source.obj, (int, float)) and abs(source.obj) > 1e300:
+                return Unknown(type_name="str")
+            try:
+                return Known(_CONVERTERS[qualname](source.obj), origin)
+            except (ValueError, TypeError, OverflowError):
+                return Unknown(type_name=name)
+    if not args.positional and not args.keywords:
+        return Known(_CONVERTERS[qualname](), origin)
+    return Unknown("converted at run time", name)
+
+
+def _dict(args: CallArgs, origin: Origin | None) -> Value:
+    result = DictValue(origin=origin)
+    if args.positional:
+        source = args.positional[0]
+        if isinstance(source, DictValue):
+            result.entries = list(source.entries)
+            result.complete = source.complete
+        else:
+            return Unknown("built at run time", "dict")
+    for key, value in args.keywords.items():
+        result.set(Known(key), value, args.keyword_origins.get(key))
+    if args.star_unknown:
+        result.complete = False
+    return result
+
+
+def _construct(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
+    if args.star_unknown:
+        return Unknown(type_name=qualname.rsplit(".", 1)[1])
+    positional: list[Any] = []
+    for value in args.positional:
+        if not isinstance(value, Known):
+            return Unknown(type_name=qualname.rsplit(".", 1)[1])
+        positional.append(value.obj)
+    keywords: dict[str, Any] = {}
+    for key, value in args.keywords.items():
+        if not isinstance(value, Known):
+            return Unknown(type_name=qualname.rsplit(".", 1)[1])
+        keywords[key] = value.obj
+    if any(isinstance(v, (str, bytes)) and len(v) > _MAX_LITERAL for v in positional):
+        return Unknown(type_name=qualname.rsplit(".", 1)[1])
+    try:
+        return Known(_LITERAL_CONSTRUCTORS[qualname](*positional, **keywords), origin)
+    except (TypeError, ValueError, OverflowError, decimal.InvalidOperation):
+        return Unknown(type_name=qualname.rsplit(".", 1)[1])
+
+
+def is_refused_instance(instance: Instance) -> str | None:
+    """Why an instance of a stdlib class is refused by the JSON rule, or ``None``."""
+    if instance.ref.qualname in REFUSED_CALLS:
+        return REFUSED_CALLS[instance.ref.qualname][0]
+    return None

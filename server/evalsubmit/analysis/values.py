@@ -1,0 +1,187 @@
+"""The abstract value domain.
+
+A value is one of:
+
+* :class:`Known` — a plain Python object rebuilt from literals (``str``, ``int``, ``Path``,
+  ``datetime`` …), safe to hand to pydantic because evalsubmit built it itself;
+* :class:`DictValue` / :class:`SeqValue` — containers whose parts are values, so a refused
+  lambda deep inside keeps the place where it was written;
+* :class:`Refused` — something the SDK refuses to serialise (with the reason and its origin);
+* :class:`OneShot` — a one-shot iterator, which the SDK silently sends as ``[]``;
+* :class:`Instance` / :class:`ClassValue` / :class:`FunctionValue` / :class:`ModuleValue` —
+  objects whose identity matters to the rules (a client, a runner, a config, a user class);
+* :class:`Unknown` — anything not statically known. Unknown is never diagnosed, never guessed.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evalsubmit.analysis.findings import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a value was written: a file (``None`` = the module being analysed) and a span."""
+
+    path: Path | None
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Known:
+    obj: Any
+    origin: Origin | None = None
+
+
+@dataclass(eq=False, slots=True)
+class Unknown:
+    reason: str = "not statically known"
+    type_name: str | None = None
+    """When the type is known but not the content (an f-string is a ``str``)."""
+
+
+@dataclass(eq=False, slots=True)
+class Refused:
+    reason: str
+    origin: Origin | None
+    materialize: str | None = None
+    """A mechanical fix when one exists, e.g. ``"list"`` for ``range(...)``."""
+
+
+@dataclass(eq=False, slots=True)
+class OneShot:
+    reason: str
+    origin: Origin | None
+
+
+@dataclass(eq=False, slots=True)
+class Entry:
+    key: Value
+    value: Value
+    origin: Origin | None
+    """The ``key: value`` entry in a dict literal, or the ``d[k] = v`` statement."""
+
+
+@dataclass(eq=False, slots=True)
+class DictValue:
+    entries: list[Entry] = field(default_factory=list)
+    origin: Origin | None = None
+    complete: bool = True
+    """False when entries of unknown keys may exist (``**unknown``, ``d.update(x)``)."""
+
+    def get(self, key: object) -> Entry | None:
+        for entry in reversed(self.entries):
+            if isinstance(entry.key, Known) and entry.key.obj == key:
+                return entry
+        return None
+
+    def set(self, key: Value, value: Value, origin: Origin | None) -> None:
+        if isinstance(key, Known):
+            self.entries = [
+                e for e in self.entries if not (isinstance(e.key, Known) and e.key.obj == key.obj)
+            ]
+        self.entries.append(Entry(key, value, origin))
+
+
+@dataclass(eq=False, slots=True)
+class SeqValue:
+    kind: type  # list, tuple, set or frozenset
+    items: list[Value]
+    origin: Origin | None = None
+    item_origins: list[Origin | None] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ClassRef:
+    """A class by identity: an SDK/stdlib class by qualified name, or a user class."""
+
+    qualname: str
+    user: UserClass | None = None
+
+
+@dataclass(eq=False, slots=True)
+class UserClass:
+    name: str
+    path: Path | None
+    node: ast.ClassDef
+    bases: list[Value]
+    attributes: set[str]
+    decorators: list[Value]
+    enum_members: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(eq=False, slots=True)
+class ClassValue:
+    ref: ClassRef
+
+
+@dataclass(eq=False, slots=True)
+class Instance:
+    ref: ClassRef
+    args: CallArgs
+    origin: Origin | None = None
+
+
+@dataclass(eq=False, slots=True)
+class CallArgs:
+    positional: list[Value] = field(default_factory=list)
+    keywords: dict[str, Value] = field(default_factory=dict)
+    keyword_origins: dict[str, Origin] = field(default_factory=dict)
+    star_unknown: bool = False
+    """``*args`` / ``**kwargs`` of unknown content were passed."""
+
+
+@dataclass(eq=False, slots=True)
+class FunctionValue:
+    name: str
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None
+    origin: Origin | None
+    module: Any = None  # the ModuleScope the function was defined in
+    bound_self: Value | None = None
+
+
+@dataclass(eq=False, slots=True)
+class ModuleValue:
+    qualname: str
+
+
+Value = (
+    Known
+    | Unknown
+    | Refused
+    | OneShot
+    | DictValue
+    | SeqValue
+    | ClassValue
+    | Instance
+    | FunctionValue
+    | ModuleValue
+)
+
+
+def type_name(value: Value) -> str:
+    """The runtime type name the SDK would print for this value."""
+    match value:
+        case Known(obj=obj):
+            return type(obj).__name__
+        case DictValue():
+            return "dict"
+        case SeqValue(kind=kind):
+            return kind.__name__
+        case Instance(ref=ref):
+            return ref.qualname.rsplit(".", 1)[-1]
+        case ClassValue():
+            return "type"
+        case FunctionValue():
+            return "function"
+        case ModuleValue():
+            return "module"
+        case Unknown(type_name=name):
+            return name or "unknown"
+        case Refused() | OneShot():
+            return "object"
+    return "object"
