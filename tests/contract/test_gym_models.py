@@ -139,3 +139,16 @@ def test_derive_raises_with_the_path() -> None:
     with pytest.raises(UnserializableConfig) as caught:
         derive_target_json(verdict.config)
     assert caught.value.path == ("hydra_params", "a", "cb")
+
+
+def test_models_inside_hydra_params_are_walked_without_consuming() -> None:
+    from pydantic import BaseModel
+
+    class Opts(BaseModel):
+        seeds: Any = None
+        cb: Any = None
+
+    gen = iter([1, 2])
+    found = find_unjsonable({"o": Opts(seeds=gen, cb=print)})
+    assert [(p, k) for p, _, k in found] == [(("o", "seeds"), "iterator"), (("o", "cb"), "refused")]
+    assert list(gen) == [1, 2]

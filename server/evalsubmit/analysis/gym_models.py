@@ -31,26 +31,6 @@ import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, model_validator
 from pydantic import field_validator as _field_validator
 
-__all__ = [
-    "CONFIG_FIELDS",
-    "WIRE_ONLY_FIELDS",
-    "ConfigProblem",
-    "ConfigVerdict",
-    "FieldPath",
-    "FilesetRefModel",
-    "GymRunnerTargetModel",
-    "GymRuntimeConfigModel",
-    "JsonTrouble",
-    "SecretRefModel",
-    "UnjsonableKind",
-    "UnserializableConfig",
-    "ValueMarker",
-    "derive_target_json",
-    "find_unjsonable",
-    "format_path",
-    "validate_config",
-]
-
 FieldPath = tuple[str | int, ...]
 UnjsonableKind = Literal["refused", "iterator", "non-utf8"]
 JsonTrouble = tuple[FieldPath, str, UnjsonableKind]
@@ -339,6 +319,8 @@ _REFUSED_TYPES: tuple[tuple[type | tuple[type, ...], str], ...] = (
     (BaseException, "an exception object has no JSON form"),
     (slice, "a slice has no JSON form"),
 )
+_CALLABLES: tuple[type, ...] = (types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+_CALLABLES += (functools.partial, types.BuiltinMethodType, staticmethod, classmethod, property)
 _SYNC_TYPE_NAMES = frozenset(
     {"lock", "RLock", "Event", "Condition", "Semaphore", "BoundedSemaphore", "Barrier"}
 )
@@ -391,6 +373,10 @@ def _walk(value: object, path: FieldPath, out: list[JsonTrouble], depth: int) ->
         for f in dataclasses.fields(value):
             _walk(getattr(value, f.name), (*path, f.name), out, depth + 1)
         return
+    if isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            _walk(getattr(value, name, None), (*path, name), out, depth + 1)
+        return
     if isinstance(value, io.IOBase):
         if not _readable(value):
             out.append((path, "an unreadable stream cannot be serialised", "refused"))
@@ -432,17 +418,7 @@ def _key_trouble(key: object) -> str | None:
 def _refused_reason(value: object) -> str | None:
     if isinstance(value, type):
         return f"the class {value.__name__} itself has no JSON form; instantiate it or use a string"
-    if isinstance(
-        value,
-        types.FunctionType
-        | types.BuiltinFunctionType
-        | types.MethodType
-        | types.BuiltinMethodType
-        | functools.partial
-        | staticmethod
-        | classmethod
-        | property,
-    ):
+    if isinstance(value, _CALLABLES):
         return "a function/callable has no JSON form; pass data, not code"
     for kinds, reason in _REFUSED_TYPES:
         if isinstance(value, kinds):
