@@ -1,0 +1,297 @@
+// Drives code-server in headless Chromium (playwright-core + Debian's chromium) and checks the
+// evalsubmit extension end to end. Started by scripts/vscode-e2e.sh, which starts code-server.
+//   node run.mjs --port N --work DIR --artifacts DIR
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+);
+const port = Number(args.port);
+const work = args.work;
+const art = args.artifacts;
+const wsDir = path.join(work, 'workspace');
+const env = process.env;
+const platformUrl = env.EVALSUBMIT_E2E_PLATFORM_URL;
+const platformWs = env.EVALSUBMIT_E2E_WORKSPACE || 'qa';
+const taskset = (() => {
+  const t = env.EVALSUBMIT_E2E_TASKSET || 'smoke';
+  return t.includes('/') ? t : `${platformWs}/${t}`;
+})();
+const isMac = false;
+const mod = isMac ? 'Meta' : 'Control';
+
+const results = [];
+const t0 = Date.now();
+const log = (msg) => console.log(`[e2e +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what, fn, timeoutMs, intervalMs = 250) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    await sleep(intervalMs);
+  }
+  throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}${last instanceof Error ? ` (${last.message})` : ''}`);
+}
+
+function findFiles(dir, name, out = []) {
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) findFiles(p, name, out);
+    else if (e.name === name) out.push(p);
+  }
+  return out;
+}
+
+/** The extension's LogOutputChannel file (VS Code writes it under <user-data>/logs). */
+function extensionLog() {
+  return findFiles(path.join(work, 'user-data', 'logs'), 'evalsubmit.log')
+    .map((f) => fs.readFileSync(f, 'utf8'))
+    .join('\n');
+}
+
+/** 1-based line and column of `needle` in a workspace file (column of its first character). */
+function position(file, needle, occurrence = 0) {
+  const lines = fs.readFileSync(path.join(wsDir, file), 'utf8').split('\n');
+  let seen = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const col = lines[i].indexOf(needle);
+    if (col >= 0 && seen++ === occurrence) return { line: i + 1, column: col + 1 };
+  }
+  throw new Error(`${needle} not in ${file}`);
+}
+
+let page;
+let shotNo = 0;
+async function shot(name) {
+  const file = path.join(art, `${String(++shotNo).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file }).catch(() => undefined);
+  return file;
+}
+
+async function step(name, fn) {
+  log(`step ${name}`);
+  const started = Date.now();
+  try {
+    const detail = await fn();
+    if (detail && detail.skipped) {
+      results.push({ name, status: 'skipped', detail: detail.skipped });
+      log(`SKIP ${name}: ${detail.skipped}`);
+    } else {
+      results.push({ name, status: 'passed', seconds: (Date.now() - started) / 1000, detail });
+      log(`PASS ${name} (${((Date.now() - started) / 1000).toFixed(1)}s)${detail ? `: ${detail}` : ''}`);
+    }
+  } catch (err) {
+    await shot(`${name}-FAILED`);
+    results.push({ name, status: 'failed', error: String(err?.message ?? err) });
+    log(`FAIL ${name}: ${err?.message ?? err}`);
+  }
+}
+
+async function pressEscape(n = 2) {
+  for (let i = 0; i < n; i++) await page.keyboard.press('Escape');
+}
+
+async function quickInputVisible() {
+  return page.locator('.quick-input-widget').isVisible();
+}
+
+async function openFile(name) {
+  await pressEscape();
+  await page.keyboard.press(`${mod}+KeyP`);
+  await waitFor('quick open', quickInputVisible, 10_000);
+  await page.keyboard.type(name, { delay: 20 });
+  await waitFor(`"${name}" in quick open`, async () =>
+    (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).some((t) => t.includes(name)), 15_000);
+  await page.keyboard.press('Enter');
+  await waitFor(`editor tab ${name}`, async () =>
+    (await page.locator('.tab.active').allInnerTexts()).some((t) => t.includes(name)), 15_000);
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 10_000 });
+  await sleep(300);
+}
+
+async function gotoPosition(line, column) {
+  await pressEscape(1);
+  await page.keyboard.press(`${mod}+KeyG`);
+  await waitFor('go to line', quickInputVisible, 10_000);
+  await page.keyboard.type(`${line}:${column}`, { delay: 20 });
+  await page.keyboard.press('Enter');
+  await sleep(300);
+}
+
+async function runCommand(title) {
+  await pressEscape();
+  await page.keyboard.press(`${mod}+Shift+KeyP`);
+  await waitFor('command palette', quickInputVisible, 10_000);
+  await page.keyboard.type(title, { delay: 15 });
+  await waitFor(`command "${title}"`, async () =>
+    (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).some((t) => t.includes(title)), 15_000);
+  await page.keyboard.press('Enter');
+}
+
+async function editorText() {
+  const lines = await page.locator('.editor-instance .monaco-editor .view-lines').first().innerText();
+  return lines.replace(/\u00a0/g, ' ');
+}
+
+async function toasts() {
+  return (await page.locator('.notifications-toasts .notification-toast').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+}
+
+async function main() {
+  fs.mkdirSync(art, { recursive: true });
+  const profile = path.join(work, 'profile');
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+  try {
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(30_000);
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(wsDir)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.statusbar').waitFor({ timeout: 60_000 });
+    await sleep(1500);
+    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
+
+    await step('activation', async () => {
+      await openFile('mixed_shape.py');
+      const text = await waitFor('"Server running" in the evalsubmit log', async () => {
+        const t = extensionLog();
+        if (/not installed|failed to start|was not found/.test(t)) throw new Error(t.split('\n').slice(-8).join('\n'));
+        return /Server running/.test(t) ? t : undefined;
+      }, 90_000, 500);
+      await shot('activation');
+      const python = (text.match(/Python for the server[^\n]*/) || [''])[0];
+      return python;
+    });
+
+    await step('squiggle-mixed-shape', async () => {
+      const pos = position('mixed_shape.py', 'submit(');
+      await gotoPosition(pos.line, pos.column);
+      await waitFor('.squiggly-error in the editor', async () =>
+        (await page.locator('.editor-instance .monaco-editor .squiggly-error').count()) > 0, 60_000);
+      await shot('squiggle-mixed-shape');
+      // The Problems panel names the rule (code, message) for the record.
+      await page.keyboard.press(`${mod}+Shift+KeyM`);
+      const problems = await waitFor('a problem in the Problems panel', async () => {
+        const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+        return rows.find((r) => /evalsubmit|ES1\d\d/i.test(r));
+      }, 20_000);
+      await shot('problems-panel');
+      await page.keyboard.press(`${mod}+Shift+KeyM`);
+      return problems.replace(/\s+/g, ' ').slice(0, 160);
+    });
+
+    await step('hover-target-json', async () => {
+      const pos = position('mixed_shape.py', 'GymAgentTaskRunner(');
+      await gotoPosition(pos.line, pos.column + 2);
+      const hover = await waitFor('hover with "kind": "gym"', async () => {
+        await page.keyboard.press(`${mod}+KeyK`);
+        await page.keyboard.press(`${mod}+KeyI`);
+        const h = page.locator('.monaco-hover:visible');
+        await h.first().waitFor({ timeout: 5000 });
+        const t = (await h.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+        return /"kind":\s*"gym"/.test(t) ? t : undefined;
+      }, 60_000, 1000);
+      await shot('hover-target-json');
+      await pressEscape();
+      return hover.split('\n').find((l) => l.includes('"kind"'))?.trim();
+    });
+
+    await step('quick-fix-row-option', async () => {
+      await openFile('row_option.py');
+      const pos = position('row_option.py', 'config=RunConfig');
+      await gotoPosition(pos.line, pos.column + 1);
+      await waitFor('a squiggle on the config= line', async () =>
+        (await page.locator('.editor-instance .monaco-editor .squiggly-error, .editor-instance .monaco-editor .squiggly-warning').count()) > 0, 60_000);
+      const picked = await waitFor('an ES102 quick fix in the action widget', async () => {
+        await pressEscape(1);
+        await page.keyboard.press(`${mod}+Period`);
+        await page.locator('.action-widget').waitFor({ timeout: 5000 });
+        const rows = page.locator('.action-widget .monaco-list-row.action');
+        const texts = await rows.allInnerTexts();
+        const i = texts.findIndex((t) => /remove/i.test(t) && /config/i.test(t));
+        const j = i >= 0 ? i : texts.findIndex((t) => /ES102|remove/i.test(t));
+        return j >= 0 ? { index: j, texts } : undefined;
+      }, 60_000, 1000);
+      await shot('quick-fix-menu');
+      for (let k = 0; k < picked.index; k++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await waitFor('config=RunConfig gone from the editor', async () => !(await editorText()).includes('config=RunConfig'), 15_000);
+      await shot('quick-fix-applied');
+      return picked.texts[picked.index].replace(/\s+/g, ' ');
+    });
+
+    await step('submit-evaluation', async () => {
+      if (!platformUrl) {
+        return { skipped: 'EVALSUBMIT_E2E_PLATFORM_URL is not set (set it, or run scripts/vscode-e2e.sh --with-platform)' };
+      }
+      await openFile('submit_ok.py');
+      const pos = position('submit_ok.py', 'submit(');
+      await gotoPosition(pos.line, pos.column);
+      await runCommand('evalsubmit: Submit Evaluation');
+      await waitFor('the taskset prompt', async () => {
+        const title = await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '');
+        return (await quickInputVisible()) && /taskset/i.test(title);
+      }, 30_000);
+      await page.keyboard.type(taskset, { delay: 15 });
+      await shot('submit-taskset-prompt');
+      await page.keyboard.press('Enter');
+      const seen = new Set();
+      const toast = await waitFor('a notification naming the job', async () => {
+        for (const t of await toasts()) {
+          if (!seen.has(t)) {
+            seen.add(t);
+            log(`notification: ${t.slice(0, 200)}`);
+          }
+          if (/fail|error/i.test(t) && !/job/i.test(t)) throw new Error(`notification: ${t}`);
+        }
+        return [...seen].find((t) => /Submitted evaluation job \S+/.test(t)) ??
+          [...seen].find((t) => /\bjob\b/i.test(t) && /[a-z0-9]+[-.][a-z0-9.-]+/i.test(t));
+      }, 120_000, 500);
+      await shot('submit-notification');
+      const m = toast.match(/Submitted evaluation job (\S+?)[.,]?(?:\s|$)/) ?? toast.match(/\bjob\s+([\w.\-]+\w)/i);
+      if (!m) throw new Error(`no job name in "${toast}"`);
+      const name = m[1];
+      const url = `${platformUrl.replace(/\/$/, '')}/apis/evaluator/v2/workspaces/${encodeURIComponent(taskset.split('/')[0])}/agent-evaluate/jobs/${encodeURIComponent(name)}`;
+      const res = await fetch(url);
+      if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}`);
+      const job = await res.json();
+      return `job ${name} exists on the platform (status ${job.status})`;
+    });
+  } finally {
+    await context.close().catch(() => undefined);
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  results.push({ name: 'harness', status: 'failed', error: String(err?.stack ?? err) });
+  log(`harness error: ${err?.stack ?? err}`);
+}
+fs.writeFileSync(path.join(art, 'results.json'), JSON.stringify(results, null, 2));
+const count = (s) => results.filter((r) => r.status === s).length;
+const tail = extensionLog().split('\n').slice(-40).join('\n');
+fs.writeFileSync(path.join(art, 'evalsubmit-extension.log'), extensionLog());
+if (count('failed') > 0) {
+  console.log('--- last lines of the evalsubmit log ---\n' + tail);
+}
+console.log(`vscode-e2e: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped`);
+process.exit(count('failed') > 0 ? 1 : 0);
