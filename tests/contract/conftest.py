@@ -32,10 +32,10 @@ def _sdk_python() -> Path:
     except (OSError, subprocess.TimeoutExpired) as exc:  # pragma: no cover - environment
         pytest.skip(f"SDK venv (Python 3.12 + nemo-platform 0.6.0) cannot be created: {exc}")
     if done.returncode != 0:
-        pytest.skip(
-            "SDK venv (Python 3.12 + nemo-platform 0.6.0) cannot be created: "
-            + (done.stderr.strip().splitlines() or ["scripts/sdk-venv.sh failed"])[-1]
-        )
+        last = (done.stderr.strip().splitlines() or ["scripts/sdk-venv.sh failed"])[-1]
+        if "no Python 3.12" in done.stderr:
+            pytest.skip(f"SDK venv (Python 3.12 + nemo-platform 0.6.0) cannot be created: {last}")
+        pytest.fail(f"scripts/sdk-venv.sh failed: {done.stderr[-2000:]}")
     return Path(done.stdout.strip().splitlines()[-1])
 
 
