@@ -1,2 +1,196 @@
-def main() -> int:
-    return 0
+"""``evalsubmit``: check / preview / rule / serve."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from evalsubmit import __version__
+from evalsubmit.analysis import AnalysisOptions, Finding, Project, analyze_source
+from evalsubmit.analysis.rules import RULES
+from evalsubmit.output import render
+from evalsubmit.walk import python_files
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+PARALLEL_THRESHOLD = 64
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return EXIT_CLEAN if exit_.code == 0 else EXIT_ERROR
+    try:
+        result: int = args.handler(args)
+        return result
+    except KeyboardInterrupt:
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return EXIT_CLEAN
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="evalsubmit", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"evalsubmit {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    check = commands.add_parser("check", help="report submit() mistakes in files or folders")
+    check.add_argument("paths", nargs="+", type=Path)
+    check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
+    check.add_argument("--select", type=_codes, default=frozenset(), help="codes to report")
+    check.add_argument("--ignore", type=_codes, default=frozenset(), help="codes to skip")
+    check.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core)")
+    check.set_defaults(handler=_check)
+
+    preview = commands.add_parser("preview", help="print the target JSON for a runner")
+    preview.add_argument("location", help="PATH:LINE[:COL] (1-based)")
+    preview.set_defaults(handler=_preview)
+
+    rule = commands.add_parser("rule", help="print a rule's documentation")
+    rule.add_argument("code", nargs="?", help="e.g. ES101; omit to list every rule")
+    rule.set_defaults(handler=_rule)
+
+    serve = commands.add_parser("serve", help="run the language server (stdio)")
+    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    serve.set_defaults(handler=_serve)
+    return parser
+
+
+def _codes(text: str) -> frozenset[str]:
+    codes = frozenset(code.strip().upper() for code in text.split(",") if code.strip())
+    unknown = [c for c in codes if not any(rule.startswith(c) for rule in RULES)]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown rule code(s): {', '.join(sorted(unknown))}")
+    return codes
+
+
+def _check(args: argparse.Namespace) -> int:
+    missing = [str(p) for p in args.paths if not p.exists()]
+    if missing:
+        print(f"evalsubmit: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+        return EXIT_ERROR
+    files = list(python_files(args.paths))
+    options = AnalysisOptions(select=args.select, ignore=args.ignore)
+    results = list(_analyse_all(files, options, args.jobs))
+    errors = [(path, error) for path, _, error in results if error]
+    for path, error in errors:
+        print(f"evalsubmit: {path}: {error}", file=sys.stderr)
+    findings = [(path, finding) for path, found, _ in results for finding in found]
+    sys.stdout.write(render(args.format, findings, len(files)))
+    if any(error and not error.startswith("skipped") for _, error in errors):
+        return EXIT_ERROR
+    return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+Result = tuple[Path, list[Finding], str | None]
+
+
+def _analyse_all(files: list[Path], options: AnalysisOptions, jobs: int) -> Iterable[Result]:
+    workers = jobs or os.cpu_count() or 1
+    if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
+        chunk = max(1, len(files) // (workers * 8))
+        with ProcessPoolExecutor(workers) as pool:
+            yield from pool.map(_analyse_one, files, [options] * len(files), chunksize=chunk)
+    else:
+        for path in files:
+            yield _analyse_one(path, options)
+
+
+_PROJECTS: dict[Path, Project] = {}
+
+
+def _analyse_one(path: Path, options: AnalysisOptions) -> Result:
+    try:
+        text = path.read_bytes().decode("utf-8", errors="replace")
+    except OSError as error:
+        return path, [], f"cannot read: {error.strerror}"
+    root = _project_root(path)
+    project = _PROJECTS.setdefault(root, Project(root))
+    try:
+        report = analyze_source(text, path=path, project=project, options=options)
+    except Exception as error:  # noqa: BLE001 - one bad file must not stop the run
+        return path, [], f"internal error: {type(error).__name__}: {error}"
+    skipped = f"skipped: {report.skipped}" if report.skipped else None
+    return path, list(report.findings), skipped
+
+
+def _project_root(path: Path) -> Path:
+    folder = path.resolve().parent
+    for candidate in (folder, *folder.parents):
+        if any((candidate / marker).exists() for marker in ("pyproject.toml", ".git", "setup.py")):
+            return candidate
+    return folder
+
+
+def _preview(args: argparse.Namespace) -> int:
+    location: str = args.location
+    parts = location.rsplit(":", 2)
+    try:
+        if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+            path, line, col = Path(parts[0]), int(parts[1]), int(parts[2]) - 1
+        else:
+            path_text, line_text = location.rsplit(":", 1)
+            path, line, col = Path(path_text), int(line_text), -1
+    except ValueError:
+        print("evalsubmit: expected PATH:LINE[:COL]", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        print(f"evalsubmit: cannot read {path}: {error.strerror}", file=sys.stderr)
+        return EXIT_ERROR
+    report = analyze_source(text, path=path, project=Project(_project_root(path)))
+    preview = _preview_on_line(report, line, col)
+    if preview is None:
+        print(f"evalsubmit: no runner or target= at {location}", file=sys.stderr)
+        return EXIT_FINDINGS
+    if preview.submittable:
+        print(json.dumps(preview.target, indent=2))
+        return EXIT_CLEAN
+    print(preview.rendered)
+    for reason in (*preview.problems, *(f"unknown: {u}" for u in preview.unknowns)):
+        print(f"cannot derive: {reason}", file=sys.stderr)
+    return EXIT_FINDINGS
+
+
+def _preview_on_line(report: object, line: int, col: int) -> object:
+    from evalsubmit.analysis import ModuleReport
+
+    assert isinstance(report, ModuleReport)
+    if col >= 0:
+        return report.preview_at(line, col)
+    candidates = [p for p in report.runners if p.span.line <= line <= p.span.end_line]
+    candidates += [s.target for s in report.submits
+                   if s.target and s.span.line <= line <= s.span.end_line]
+    return candidates[0] if candidates else None
+
+
+def _rule(args: argparse.Namespace) -> int:
+    if not args.code:
+        for rule in RULES.values():
+            print(f"{rule.code}  {rule.kind:<24} {rule.severity:<8} {rule.title}")
+        return EXIT_CLEAN
+    rule = RULES.get(args.code.upper())
+    if rule is None:
+        print(f"evalsubmit: unknown rule {args.code}; known: {', '.join(RULES)}", file=sys.stderr)
+        return EXIT_ERROR
+    print(f"{rule.code} {rule.kind} ({rule.severity}): {rule.title}\n\n{rule.docs}")
+    return EXIT_CLEAN
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from evalsubmit.lsp import run_server
+
+    argv = ["--tcp", args.tcp] if args.tcp else []
+    result = run_server(argv)
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

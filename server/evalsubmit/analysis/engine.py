@@ -72,7 +72,10 @@ def analyze_source(
     path: Path | None = None,
     project: Project | None = None,
     options: AnalysisOptions | None = None,
+    reverse: bool = True,
 ) -> ModuleReport:
+    """Analyse one module. With ``reverse``, also collect what sibling modules that import this
+    one report into it (a bad value written here but submitted there)."""
     options = options or AnalysisOptions()
     if len(source) > options.max_bytes:
         return ModuleReport(path=path, skipped=f"file is larger than {options.max_bytes} bytes")
@@ -91,6 +94,8 @@ def analyze_source(
         return ModuleReport(path=path, skipped="the file is nested too deeply to analyse")
     ctx = RuleContext(parsed, resolved, interpreter.facts)
     findings = _run_rules(ctx)
+    if reverse and project is not None and resolved is not None:
+        findings.extend(project.remote_findings_for(resolved, options))
     findings = [f for f in findings if options.enabled(f.code) and not _suppressed(f, parsed)]
     findings.sort(key=lambda f: (f.span, f.code))
     return ModuleReport(
@@ -99,6 +104,7 @@ def analyze_source(
         runners=tuple(_runner_previews(ctx)),
         submits=tuple(_submit_reports(ctx, findings)),
         dependencies=frozenset(interpreter.dependencies),
+        remote_findings=tuple(ctx.remote),
     )
 
 

@@ -132,6 +132,8 @@ class ExpressionsMixin:
                 return self.instance_attribute(base, ref, name, node)
             case DictValue() | SeqValue() | Known():
                 return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
+            case Refused(reason=reason) if not reason.startswith("os.environ"):
+                return Refused(f"a bound method .{name} of {reason}", self.origin(node))
         return Unknown()
 
     def instance_attribute(

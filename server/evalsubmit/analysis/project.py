@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evalsubmit.analysis.findings import Finding
 from evalsubmit.analysis.values import ModuleValue, Unknown, Value
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
 MAX_MODULE_BYTES = 2_000_000
 MAX_IMPORT_DEPTH = 4
+MAX_PROJECT_FILES = 2_000
 
 
 class Project:
@@ -33,6 +35,9 @@ class Project:
         self._scopes: dict[tuple[Path, str], ModuleScope] = {}
         self._lock = threading.RLock()
         self._loading: set[Path] = set()
+        self._files: list[Path] | None = None
+        self._found: dict[tuple[str, Path | None], Path | None] = {}
+        self._remote: dict[tuple[Path, str], tuple[tuple[Path, Finding], ...]] = {}
 
     def set_overlay(self, path: Path, text: str) -> None:
         with self._lock:
@@ -88,13 +93,23 @@ class Project:
         return seen
 
     def find_module(self, dotted: str, importer: Path | None) -> Path | None:
+        key = (dotted, importer.parent if importer else None)
+        with self._lock:
+            if key in self._found:
+                return self._found[key]
+        found = None
         parts = dotted.split(".")
         for base in self._search_roots(importer):
             candidate = base.joinpath(*parts)
             for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
-                if path.is_file() or path.resolve() in self._overlays:
-                    return path.resolve()
-        return None
+                if path.resolve() in self._overlays or path.is_file():
+                    found = path.resolve()
+                    break
+            if found is not None:
+                break
+        with self._lock:
+            self._found[key] = found
+        return found
 
     def resolve_import(self, qualname: str, importer: Path | None,
                        interpreter: Interpreter) -> Value | None:
@@ -121,6 +136,63 @@ class Project:
                     f"{rest[0]} is not defined in {module}")
             return value if len(rest) == 1 else Unknown("attribute of an imported value")
         return None
+
+    def python_files(self, limit: int = MAX_PROJECT_FILES) -> list[Path]:
+        """The project's Python files (bounded), listed once and cached."""
+        if self.root is None:
+            return []
+        with self._lock:
+            if self._files is None:
+                from evalsubmit.walk import python_files
+
+                files: list[Path] = []
+                for found in python_files([self.root]):
+                    files.append(found.resolve())
+                    if len(files) >= limit:
+                        break
+                self._files = files
+            return list(self._files)
+
+    def forget_files(self) -> None:
+        """Call when files are created or deleted, so :meth:`python_files` lists them again."""
+        with self._lock:
+            self._files = None
+            self._found.clear()
+
+    def importers(self, path: Path) -> list[Path]:
+        """Project modules that may import ``path`` and submit: they can report into it."""
+        stem = path.stem if path.stem != "__init__" else path.parent.name
+        found = []
+        for candidate in self.python_files():
+            if candidate == path:
+                continue
+            text = self.read(candidate)
+            if text and stem in text and "submit" in text:
+                found.append(candidate)
+        return found
+
+    def remote_findings_for(self, path: Path, options: object) -> list[Finding]:
+        """Findings that other modules' submits place in ``path`` (cached by content)."""
+        from evalsubmit.analysis.engine import analyze_source
+
+        results: list[Finding] = []
+        for importer in self.importers(path):
+            text = self.read(importer)
+            if text is None:
+                continue
+            key = (importer, hashlib.blake2b(text.encode("utf-8", "replace"),
+                                             digest_size=16).hexdigest())
+            with self._lock:
+                remote = self._remote.get(key)
+            if remote is None:
+                report = analyze_source(text, path=importer, project=self,
+                                        options=options, reverse=False)  # type: ignore[arg-type]
+                remote = report.remote_findings
+                with self._lock:
+                    self._remote = {k: v for k, v in self._remote.items() if k[0] != importer}
+                    self._remote[key] = remote
+            results.extend(f for target, f in remote if target == path)
+        return results
 
     def scope(self, path: Path, depth: int = 0) -> ModuleScope | None:
         from evalsubmit.analysis.interp import Interpreter

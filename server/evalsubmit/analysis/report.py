@@ -65,6 +65,9 @@ class ModuleReport:
     """Sibling modules whose contents this report depends on (for cross-file re-checks)."""
     skipped: str | None = None
     """Why the module was not analysed (too large, not decodable), else ``None``."""
+    remote_findings: tuple[tuple[Path, Finding], ...] = ()
+    """Findings this module's submits cause in *other* modules (a bad value written in a
+    sibling module is reported there, once); the engine hands them to that module's report."""
 
     def preview_at(self, line: int, col: int) -> TargetPreview | None:
         """The innermost runner preview whose span holds the position (1-based line)."""

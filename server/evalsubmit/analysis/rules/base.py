@@ -19,6 +19,8 @@ class RuleContext:
     path: Path | None
     facts: ModuleFacts
     reported: set[tuple[str, Span]] = field(default_factory=set)
+    remote: list[tuple[Path, Finding]] = field(default_factory=list)
+    """Findings located in another module (reported in that module's analysis)."""
 
     def here(self, origin: Origin | None) -> bool:
         """Whether a value was written in the module being checked."""

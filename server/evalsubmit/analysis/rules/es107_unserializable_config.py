@@ -36,8 +36,12 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
         return []
     findings = []
     for problem in derivation.content:
-        here = ctx.here(problem.anchor)
-        span = problem.anchor.span if here and problem.anchor else fact.keyword_spans["target"]
+        anchor = problem.anchor
+        if anchor is not None and anchor.path is not None and not ctx.here(anchor):
+            ctx.remote.append((anchor.path, finding(RULE, anchor.span, _message(problem, True))))
+            continue
+        here = anchor is not None
+        span = anchor.span if anchor else fact.keyword_spans["target"]
         key = (RULE.code, span)
         if key in ctx.reported:
             continue
