@@ -16,7 +16,8 @@ import pytest_lsp
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from lsp_helpers import CONFIG, RecordingClient, start
+from lsp_helpers import CONFIG, RecordingClient, make_client, start
+from pytest_lsp import ClientServerConfig
 
 
 @pytest_lsp.fixture(config=CONFIG)
@@ -38,3 +39,19 @@ async def pull_client(
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     return tmp_path
+
+
+INSTRUMENTED = ClientServerConfig(
+    server_command=[sys.executable, str(Path(__file__).parent / "instrumented_server.py")],
+    client_factory=make_client,
+)
+
+
+@pytest_lsp.fixture(config=INSTRUMENTED)
+async def faulty_client(
+    lsp_client: RecordingClient, tmp_path: Path
+) -> AsyncIterator[RecordingClient]:
+    """The server with injected faults (see instrumented_server.py)."""
+    await start(lsp_client, tmp_path, pull=False)
+    yield lsp_client
+    await lsp_client.shutdown_session()

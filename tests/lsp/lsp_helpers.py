@@ -151,3 +151,53 @@ def apply_edit(text: str, edit: types.WorkspaceEdit) -> str:
 
 
 CONFIG = ClientServerConfig(server_command=SERVER, client_factory=make_client)
+
+# -- sample code ------------------------------------------------------------------------------
+
+HEADER = """\
+from nemo_evaluator.api.schemas import TasksetRef
+from nemo_evaluator_sdk import ExactMatchMetric, RunConfig
+from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+from nemo_platform import NeMoPlatform
+
+client = NeMoPlatform(workspace="qa")
+cfg = GymRuntimeConfig(agent="simple_agent", agent_config="c.yaml", resources_server="mcqa")
+runner = GymAgentTaskRunner(config=cfg)
+metric = ExactMatchMetric(reference="{{item.a}}", candidate="{{item.b}}")
+"""
+HEADER_LINES = HEADER.count("\n")
+
+# The GymRunnerTarget the SDK sends for ``runner`` above (reference §7).
+DEFAULT_TARGET = {
+    "kind": "gym",
+    "environment": None,
+    "agent": "simple_agent",
+    "agent_config": "c.yaml",
+    "resources_server": "mcqa",
+    "model_type": "inference_provider",
+    "bind_resources_server": True,
+    "hydra_params": {},
+    "env_vars": {},
+    "agent_ref_name": None,
+    "env_secrets": {},
+    "num_repeats": 1,
+    "concurrency": 4,
+    "startup_timeout_s": 240.0,
+    "collection_timeout_s": None,
+    "shutdown_grace_s": 30.0,
+    "reward_key": "reward",
+}
+
+
+def line_of(text: str, needle: str) -> int:
+    """0-based line of the first occurrence of ``needle``."""
+    return text[: text.index(needle)].count("\n")
+
+
+def col_of(text: str, needle: str) -> int:
+    start = text.index(needle)
+    return start - (text.rfind("\n", 0, start) + 1)
+
+
+def find(diagnostics: list[types.Diagnostic], code: str) -> list[types.Diagnostic]:
+    return [d for d in diagnostics if d.code == code]

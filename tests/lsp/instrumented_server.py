@@ -1,0 +1,38 @@
+"""The real server with test-only faults injected from outside the product code.
+
+* a document containing ``# test: sleep=<seconds>`` takes that long to analyse;
+* a document containing ``# test: crash-analysis`` makes the analysis raise;
+* a hover on a line containing ``BOOM`` raises inside the hover handler.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from evalsubmit.lsp import diagnostics, hover, run_server
+
+_real_analyze = diagnostics.analyze_source
+_real_markdown = hover.hover_markdown
+
+
+def analyze_source(text: str, **kwargs: Any) -> Any:
+    if match := re.search(r"# test: sleep=([\d.]+)", text):
+        time.sleep(float(match.group(1)))
+    if "# test: crash-analysis" in text:
+        raise RuntimeError("injected analysis failure")
+    return _real_analyze(text, **kwargs)
+
+
+def hover_markdown(snap: Any, line: int, col: int) -> Any:
+    if "BOOM" in snap.lines[line - 1]:
+        raise RuntimeError("injected hover failure")
+    return _real_markdown(snap, line, col)
+
+
+diagnostics.analyze_source = analyze_source
+hover.hover_markdown = hover_markdown
+
+if __name__ == "__main__":
+    raise SystemExit(run_server())
