@@ -11,7 +11,14 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from evalsubmit import __version__
-from evalsubmit.analysis import AnalysisOptions, Finding, Project, analyze_source
+from evalsubmit.analysis import (
+    AnalysisOptions,
+    Finding,
+    ModuleReport,
+    Project,
+    TargetPreview,
+    analyze_source,
+)
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.output import render
 from evalsubmit.walk import python_files
@@ -114,7 +121,7 @@ def _analyse_one(path: Path, options: AnalysisOptions) -> Result:
     project = _PROJECTS.setdefault(root, Project(root))
     try:
         report = analyze_source(text, path=path, project=project, options=options)
-    except Exception as error:  # noqa: BLE001 - one bad file must not stop the run
+    except Exception as error:
         return path, [], f"internal error: {type(error).__name__}: {error}"
     skipped = f"skipped: {report.skipped}" if report.skipped else None
     return path, list(report.findings), skipped
@@ -159,15 +166,13 @@ def _preview(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS
 
 
-def _preview_on_line(report: object, line: int, col: int) -> object:
-    from evalsubmit.analysis import ModuleReport
-
-    assert isinstance(report, ModuleReport)
+def _preview_on_line(report: ModuleReport, line: int, col: int) -> TargetPreview | None:
     if col >= 0:
         return report.preview_at(line, col)
     candidates = [p for p in report.runners if p.span.line <= line <= p.span.end_line]
-    candidates += [s.target for s in report.submits
-                   if s.target and s.span.line <= line <= s.span.end_line]
+    candidates += [
+        s.target for s in report.submits if s.target and s.span.line <= line <= s.span.end_line
+    ]
     return candidates[0] if candidates else None
 
 
@@ -176,11 +181,11 @@ def _rule(args: argparse.Namespace) -> int:
         for rule in RULES.values():
             print(f"{rule.code}  {rule.kind:<24} {rule.severity:<8} {rule.title}")
         return EXIT_CLEAN
-    rule = RULES.get(args.code.upper())
-    if rule is None:
+    found = RULES.get(args.code.upper())
+    if found is None:
         print(f"evalsubmit: unknown rule {args.code}; known: {', '.join(RULES)}", file=sys.stderr)
         return EXIT_ERROR
-    print(f"{rule.code} {rule.kind} ({rule.severity}): {rule.title}\n\n{rule.docs}")
+    print(f"{found.code} {found.kind} ({found.severity}): {found.title}\n\n{found.docs}")
     return EXIT_CLEAN
 
 

@@ -97,10 +97,17 @@ def as_sarif(findings: list[Located]) -> dict[str, Any]:
         }
         for path, f in findings
     ]
-    driver = {"name": "evalsubmit", "version": __version__, "informationUri": RULES_URI,
-              "rules": rules}
-    return {"$schema": SARIF_SCHEMA, "version": "2.1.0",
-            "runs": [{"tool": {"driver": driver}, "results": results}]}
+    driver = {
+        "name": "evalsubmit",
+        "version": __version__,
+        "informationUri": RULES_URI,
+        "rules": rules,
+    }
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": driver}, "results": results}],
+    }
 
 
 RULES_URI = "https://github.com/evalsubmit/evalsubmit#rules"

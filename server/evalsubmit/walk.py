@@ -4,11 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pathspec
 
-SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", "node_modules", ".tox", ".nox",
-                          ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages"})
+SKIPPED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "__pycache__",
+        "node_modules",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        "site-packages",
+    }
+)
 
 
 def python_files(paths: Iterable[Path]) -> Iterator[Path]:
@@ -26,7 +40,7 @@ def python_files(paths: Iterable[Path]) -> Iterator[Path]:
                 yield found
 
 
-def _walk(folder: Path, spec: tuple[Path, pathspec.PathSpec] | None) -> Iterator[Path]:
+def _walk(folder: Path, spec: tuple[Path, pathspec.PathSpec[Any]] | None) -> Iterator[Path]:
     try:
         entries = sorted(folder.iterdir())
     except OSError:
@@ -56,8 +70,8 @@ def _is_virtualenv(folder: Path) -> bool:
 
 
 def _ignore_spec(
-    folder: Path, inherit: tuple[Path, pathspec.PathSpec] | None = None
-) -> tuple[Path, pathspec.PathSpec] | None:
+    folder: Path, inherit: tuple[Path, pathspec.PathSpec[Any]] | None = None
+) -> tuple[Path, pathspec.PathSpec[Any]] | None:
     """The nearest .gitignore at or above ``folder`` (one level of rules, as most repos use)."""
     gitignore = folder / ".gitignore"
     if gitignore.is_file():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from evalsubmit.analysis import sdk, stdlib
 from evalsubmit.analysis.expr import ExpressionsMixin
@@ -32,8 +32,11 @@ _CONSTRUCTION_KINDS = {
     sdk.GYM_RUNNER: ConstructionKind.GYM_RUNNER,
     sdk.TASKSET_REF: ConstructionKind.TASKSET_REF,
 }
-_DICT_VIEWS = {"keys": "a dict.keys() view", "values": "a dict.values() view",
-               "items": "a dict.items() view"}
+_DICT_VIEWS = {
+    "keys": "a dict.keys() view",
+    "values": "a dict.values() view",
+    "items": "a dict.items() view",
+}
 
 
 class CallsMixin(ExpressionsMixin):
@@ -51,7 +54,8 @@ class CallsMixin(ExpressionsMixin):
         if isinstance(node.func, ast.Attribute) and node.func.attr == "submit":
             receiver = self._receiver(node.func)
             if isinstance(receiver, Instance) and receiver.ref.qualname in {
-                sdk.EVALUATOR, sdk.ASYNC_EVALUATOR
+                sdk.EVALUATOR,
+                sdk.ASYNC_EVALUATOR,
             }:
                 return self.submit_call(node, receiver, args, keyword_spans)
         match function:
@@ -147,8 +151,9 @@ class CallsMixin(ExpressionsMixin):
         if qualname == f"{sdk.EVALUATOR}.from_sdk" or qualname == f"{sdk.ASYNC_EVALUATOR}.from_sdk":
             client = args.positional[0] if args.positional else args.keywords.get("client")
             evaluator = qualname.rsplit(".", 1)[0]
-            return Instance(ClassRef(evaluator), CallArgs(keywords={"client": client or Unknown()}),
-                            origin)
+            return Instance(
+                ClassRef(evaluator), CallArgs(keywords={"client": client or Unknown()}), origin
+            )
         if sdk.is_known_sdk_class(qualname):
             instance = Instance(ClassRef(qualname), args, origin)
             self._record_construction(qualname, node, args, spans, instance)
@@ -167,13 +172,24 @@ class CallsMixin(ExpressionsMixin):
             config_args.star_unknown = True
         instance = Instance(ClassRef(sdk.GYM_CONFIG), config_args, origin)
         if self.collect:
-            self.facts.constructions.append(ConstructionFact(
-                ConstructionKind.GYM_CONFIG, node, self.span(node), config_args, instance,
-                via_dict=True))
+            self.facts.constructions.append(
+                ConstructionFact(
+                    ConstructionKind.GYM_CONFIG,
+                    node,
+                    self.span(node),
+                    config_args,
+                    instance,
+                    via_dict=True,
+                )
+            )
         return instance
 
     def _record_construction(
-        self, qualname: str, node: ast.Call, args: CallArgs, spans: dict[str, Span],
+        self,
+        qualname: str,
+        node: ast.Call,
+        args: CallArgs,
+        spans: dict[str, Span],
         instance: Instance,
     ) -> None:
         kind = _CONSTRUCTION_KINDS.get(qualname)
@@ -182,12 +198,25 @@ class CallsMixin(ExpressionsMixin):
         if kind is None or not self.collect:
             return
         via_dict = any(k.arg is None for k in node.keywords)
-        self.facts.constructions.append(ConstructionFact(
-            kind, node, self.span(node), args, instance, spans,
-            [self.span(a) for a in node.args], via_dict=via_dict))
+        self.facts.constructions.append(
+            ConstructionFact(
+                kind,
+                node,
+                self.span(node),
+                args,
+                instance,
+                spans,
+                [self.span(a) for a in node.args],
+                via_dict=via_dict,
+            )
+        )
 
     def instantiate_user_class(
-        self, ref: ClassRef, node: ast.Call, args: CallArgs, spans: dict[str, Span],
+        self,
+        ref: ClassRef,
+        node: ast.Call,
+        args: CallArgs,
+        spans: dict[str, Span],
         origin: Origin,
     ) -> Value:
         instance = Instance(ref, args, origin)
@@ -195,8 +224,11 @@ class CallsMixin(ExpressionsMixin):
 
         base = sdk_base(ref)
         if base == sdk.GYM_RUNNER and self.collect:
-            self.facts.constructions.append(ConstructionFact(
-                ConstructionKind.GYM_RUNNER, node, self.span(node), args, instance, spans))
+            self.facts.constructions.append(
+                ConstructionFact(
+                    ConstructionKind.GYM_RUNNER, node, self.span(node), args, instance, spans
+                )
+            )
         return instance
 
     def dict_method(self, base: DictValue, name: str, args: CallArgs, origin: Origin) -> Value:
@@ -221,7 +253,9 @@ class CallsMixin(ExpressionsMixin):
         return Unknown()
 
     def call_function(
-        self, function: FunctionValue, definition: ast.FunctionDef | ast.AsyncFunctionDef,
+        self,
+        function: FunctionValue,
+        definition: ast.FunctionDef | ast.AsyncFunctionDef,
         args: CallArgs,
     ) -> Value:
         declared = self._declared_return(function, definition)
@@ -236,11 +270,14 @@ class CallsMixin(ExpressionsMixin):
     def _declared_return(
         self, function: FunctionValue, definition: ast.FunctionDef | ast.AsyncFunctionDef
     ) -> Value:
-        interpreter = function.module if function.module is not None else self
-        return interpreter.annotated_value(definition.returns)  # type: ignore[no-any-return]
+        interpreter: Any = function.module if function.module is not None else self
+        result: Value = interpreter.annotated_value(definition.returns)
+        return result
 
     def evaluate_call(
-        self, definition: ast.FunctionDef | ast.AsyncFunctionDef, values: dict[str, Value],
+        self,
+        definition: ast.FunctionDef | ast.AsyncFunctionDef,
+        values: dict[str, Value],
         declared: Value,
     ) -> Value:
         from evalsubmit.analysis.scope import Env
@@ -268,7 +305,7 @@ def _bind_arguments(arguments: ast.arguments, args: CallArgs) -> dict[str, Value
     names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
     values: dict[str, Value] = {}
     defaults = arguments.defaults
-    for name, default in zip(names[len(names) - len(defaults):], defaults, strict=True):
+    for name, default in zip(names[len(names) - len(defaults) :], defaults, strict=True):
         if isinstance(default, ast.Constant):
             values[name] = Known(default.value)
     for kw_arg, kw_default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):

@@ -82,8 +82,9 @@ class ConfigEvaluation:
 def evaluate_config(args: CallArgs, call_origin: Origin | None) -> ConfigEvaluation:
     result = ConfigEvaluation()
     if args.positional:
-        result.issues.append(ConfigIssue(call_origin, "GymRuntimeConfig takes keyword "
-                                         "arguments only", "positional"))
+        result.issues.append(
+            ConfigIssue(call_origin, "GymRuntimeConfig takes keyword arguments only", "positional")
+        )
         return result
     for name, value in args.keywords.items():
         origin = args.keyword_origins.get(name)
@@ -117,7 +118,8 @@ def _validate(result: ConfigEvaluation, call_origin: Origin | None, *, partial: 
             continue
         anchor = _anchor(result, problem.field_path) or call_origin
         value = result.values.get(problem.field_path[:2]) or result.values.get(
-            problem.field_path[:1])
+            problem.field_path[:1]
+        )
         result.issues.append(ConfigIssue(anchor, problem.message, problem.pydantic_type, value))
 
 
@@ -165,23 +167,25 @@ def _to_python(
             converted: dict[Any, Any] = {}
             rendered: dict[Any, Any] = {}
             for entry in value.entries:
-                key = entry.key.obj if isinstance(entry.key, Known) else None
                 if not isinstance(entry.key, Known):
                     result.unknowns.append(_text(path) + "[<key>]")
                     continue
-                sub = (*path, key)
+                key = entry.key.obj
+                sub: tuple[str | int, ...] = (*path, key)
                 entry_anchor = entry.origin or anchor
                 if entry.origin is not None:
                     result.origins[sub] = entry.origin
                 result.values[sub] = entry.value
                 converted[key], rendered[_render_key(key)] = _to_python(
-                    entry.value, sub, entry_anchor, result)
+                    entry.value, sub, entry_anchor, result
+                )
             if not value.complete:
                 result.unknowns.append(_text(path) + "[…]")
             return converted, rendered
         case SeqValue(kind=kind, items=items):
-            pairs = [_to_python(item, (*path, index), anchor, result)
-                     for index, item in enumerate(items)]
+            pairs = [
+                _to_python(item, (*path, index), anchor, result) for index, item in enumerate(items)
+            ]
             try:
                 return kind(p[0] for p in pairs), [p[1] for p in pairs]
             except TypeError:  # unhashable items in a set literal fail at run time anyway
@@ -196,17 +200,18 @@ def _to_python(
             return _Opaque(), f"<would be sent as []: {reason}>"
         case Refused(reason=reason):
             if in_hydra:
-                result.content.append(ContentProblem(anchor, value.origin, reason, "refused",
-                                                     value.materialize))
+                result.content.append(
+                    ContentProblem(anchor, value.origin, reason, "refused", value.materialize)
+                )
             return _Opaque(), f"<error: {reason}>"
-    reason = _refusal(value)
-    if reason is None:
+    refusal = _refusal(value)
+    if refusal is None:
         result.unknowns.append(_text(path))
         return _Placeholder(), "<unknown>"
     if in_hydra:
         origin = value.origin if isinstance(value, (Instance, FunctionValue)) else None
-        result.content.append(ContentProblem(anchor, origin, reason, "refused"))
-    return _Opaque(), f"<error: {reason}>"
+        result.content.append(ContentProblem(anchor, origin, refusal, "refused"))
+    return _Opaque(), f"<error: {refusal}>"
 
 
 def _refusal(value: Value) -> str | None:
@@ -224,9 +229,28 @@ def _refusal(value: Value) -> str | None:
             return f"the module {qualname}"
         case ClassValue(ref=ref):
             name = ref.qualname.rsplit(".", 1)[-1]
-            if ref.qualname.startswith("builtins.") and not name[:1].isupper() and name not in {
-                "float", "int", "str", "bool", "dict", "list", "tuple", "set", "bytes", "object",
-                "type", "frozenset", "complex", "bytearray", "range"}:
+            if (
+                ref.qualname.startswith("builtins.")
+                and not name[:1].isupper()
+                and name
+                not in {
+                    "float",
+                    "int",
+                    "str",
+                    "bool",
+                    "dict",
+                    "list",
+                    "tuple",
+                    "set",
+                    "bytes",
+                    "object",
+                    "type",
+                    "frozenset",
+                    "complex",
+                    "bytearray",
+                    "range",
+                }
+            ):
                 return f"the builtin function {name}"
             return f"the class {name}"
         case Instance(ref=ref):
@@ -252,8 +276,18 @@ def _serialisable_user_class(user: Any) -> bool:
         return False
 
     return named(user.decorators, "dataclass", "dataclasses.dataclass") or named(
-        user.bases, "BaseModel", "NamedTuple", "TypedDict", "Enum", "IntEnum", "StrEnum", "str",
-        "int", "dict", "list")
+        user.bases,
+        "BaseModel",
+        "NamedTuple",
+        "TypedDict",
+        "Enum",
+        "IntEnum",
+        "StrEnum",
+        "str",
+        "int",
+        "dict",
+        "list",
+    )
 
 
 def _render_key(key: Any) -> Any:

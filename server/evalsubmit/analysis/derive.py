@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from evalsubmit.analysis import gym_models, sdk
-from evalsubmit.analysis.config import ConfigEvaluation, ContentProblem, evaluate_config, render_json
+from evalsubmit.analysis.config import (
+    ConfigEvaluation,
+    ContentProblem,
+    evaluate_config,
+    render_json,
+)
 from evalsubmit.analysis.findings import Span
 from evalsubmit.analysis.report import TargetPreview
 from evalsubmit.analysis.values import (
@@ -29,7 +34,7 @@ from evalsubmit.analysis.values import (
 )
 
 RUNNER_METHODS = frozenset({"run_tasks", "runner_info"})
-_WIRE_DEFAULTS = {"environment": None, "agent_ref_name": None, "env_secrets": {}}
+_WIRE_DEFAULTS: dict[str, Any] = {"environment": None, "agent_ref_name": None, "env_secrets": {}}
 
 
 class TargetKind(StrEnum):
@@ -100,7 +105,7 @@ def classify(value: Value) -> tuple[TargetKind, str]:
                 return TargetKind.GYM, ref.qualname.rsplit(".", 1)[-1]
             attributes = class_attributes(ref)
             name = ref.qualname.rsplit(".", 1)[-1]
-            if attributes is not None and RUNNER_METHODS <= attributes:
+            if attributes is not None and attributes >= RUNNER_METHODS:
                 return TargetKind.UNSUBMITTABLE, name
             if attributes is not None or ref.qualname in sdk.NON_RUNNER_CLASSES:
                 return TargetKind.NOT_RUNNER, name
@@ -110,7 +115,7 @@ def classify(value: Value) -> tuple[TargetKind, str]:
         case ClassValue(ref=ref):
             attributes = class_attributes(ref)
             name = ref.qualname.rsplit(".", 1)[-1]
-            if attributes is not None and RUNNER_METHODS <= attributes:
+            if attributes is not None and attributes >= RUNNER_METHODS:
                 return TargetKind.RUNNER_CLASS, name
             if attributes is not None or sdk.is_known_sdk_class(ref.qualname):
                 return TargetKind.NOT_RUNNER, "type"
@@ -128,8 +133,10 @@ def derive(value: Value, anchor: Span, path: Path | None) -> Derivation:
         assert isinstance(value, Instance)
         return derive_gym(value, anchor)
     if kind in {TargetKind.UNSUBMITTABLE, TargetKind.RUNNER_CLASS}:
-        reason = (f"{name} has no target spec: the SDK only submits GymAgentTaskRunner; run it "
-                  "in-process with AgentEvaluator() instead")
+        reason = (
+            f"{name} has no target spec: the SDK only submits GymAgentTaskRunner; run it "
+            "in-process with AgentEvaluator() instead"
+        )
         preview = TargetPreview(anchor, name, None, json.dumps({"error": reason}), (reason,))
         return Derivation(kind, name, preview)
     return Derivation(kind, name)
@@ -142,24 +149,50 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
     overrides_init = runner.ref.user is not None and "__init__" in runner.ref.user.attributes
     if overrides_init or config is None or not isinstance(config, Instance):
         if isinstance(config, (DictValue, Known, SeqValue)):
-            problem = ("config must be a GymRuntimeConfig, not a "
-                       f"{type_name(config)}: the SDK fails with AttributeError at submit")
-            return Derivation(TargetKind.GYM, name, TargetPreview(
-                span, name, None, _render_markers({"config": f"<error: {problem}>"}), (problem,)))
+            problem = (
+                "config must be a GymRuntimeConfig, not a "
+                f"{type_name(config)}: the SDK fails with AttributeError at submit"
+            )
+            return Derivation(
+                TargetKind.GYM,
+                name,
+                TargetPreview(
+                    span, name, None, _render_markers({"config": f"<error: {problem}>"}), (problem,)
+                ),
+            )
         why = "the runner's config is not statically known"
-        return Derivation(TargetKind.GYM, name, TargetPreview(
-            span, name, None, _render_markers({"config": f"<unknown: {why}>"}), (), (why,)))
+        return Derivation(
+            TargetKind.GYM,
+            name,
+            TargetPreview(
+                span, name, None, _render_markers({"config": f"<unknown: {why}>"}), (), (why,)
+            ),
+        )
     if config.ref.qualname != sdk.GYM_CONFIG:
         kind = "unknown" if config.ref.user is not None else "error"
         text = f"config is a {config.ref.qualname.rsplit('.', 1)[-1]}, not a GymRuntimeConfig"
         problems = (text,) if kind == "error" else ()
         unknowns = (text,) if kind == "unknown" else ()
-        return Derivation(TargetKind.GYM, name, TargetPreview(
-            span, name, None, _render_markers({"config": f"<{kind}: {text}>"}), problems,
-            unknowns))
+        return Derivation(
+            TargetKind.GYM,
+            name,
+            TargetPreview(
+                span,
+                name,
+                None,
+                _render_markers({"config": f"<{kind}: {text}>"}),
+                problems,
+                unknowns,
+            ),
+        )
     evaluation = evaluate_config(config.args, config.origin)
-    return Derivation(TargetKind.GYM, name, preview_from(evaluation, span, name),
-                      list(evaluation.content), evaluation)
+    return Derivation(
+        TargetKind.GYM,
+        name,
+        preview_from(evaluation, span, name),
+        list(evaluation.content),
+        evaluation,
+    )
 
 
 def preview_from(evaluation: ConfigEvaluation, span: Span, name: str) -> TargetPreview:
@@ -187,8 +220,9 @@ def _render_partial(evaluation: ConfigEvaluation) -> str:
         elif field_name in evaluation.rendered:
             rendered[field_name] = _coerced(evaluation, field_name)
         elif field_name in defaults and not defaults[field_name].is_required():
-            rendered[field_name] = render_json(defaults[field_name].get_default(
-                call_default_factory=True))
+            rendered[field_name] = render_json(
+                defaults[field_name].get_default(call_default_factory=True)
+            )
         else:
             rendered[field_name] = "<error: missing>"
     return _render_markers(rendered)
@@ -202,9 +236,10 @@ def _coerced(evaluation: ConfigEvaluation, field_name: str) -> Any:
         return render_json(raw)
     try:
         single = gym_models.GymRuntimeConfigModel.__pydantic_validator__.validate_assignment(
-            gym_models.GymRuntimeConfigModel.model_construct(), field_name, value)
+            gym_models.GymRuntimeConfigModel.model_construct(), field_name, value
+        )
         return render_json(getattr(single, field_name))
-    except Exception:  # noqa: BLE001 - an invalid or partial field is shown as written
+    except Exception:
         return render_json(raw)
 
 

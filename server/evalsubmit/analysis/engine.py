@@ -86,8 +86,9 @@ def analyze_source(
         return ModuleReport(path=path, skipped="the file could not be parsed")
     resolved = path.resolve() if path is not None else None
     module_name = project.module_name(resolved) if project and resolved else "__main__"
-    interpreter = Interpreter(parsed, path=resolved, module_name=module_name, project=project,
-                              collect=True)
+    interpreter = Interpreter(
+        parsed, path=resolved, module_name=module_name, project=project, collect=True
+    )
     try:
         interpreter.run_module()
     except RecursionError:
@@ -173,8 +174,14 @@ def _runner_previews(ctx: RuleContext) -> list[TargetPreview]:
 
 
 def _moved(preview: TargetPreview, span: Span) -> TargetPreview:
-    return TargetPreview(span, preview.runner_type, preview.target, preview.rendered,
-                         preview.problems, preview.unknowns)
+    return TargetPreview(
+        span,
+        preview.runner_type,
+        preview.target,
+        preview.rendered,
+        preview.problems,
+        preview.unknowns,
+    )
 
 
 def _submit_reports(ctx: RuleContext, findings: list[Finding]) -> list[SubmitReport]:
@@ -188,11 +195,19 @@ def _submit_reports(ctx: RuleContext, findings: list[Finding]) -> list[SubmitRep
         if derivation and derivation.content:
             has_errors = True
         client = _client_of(fact.evaluator)
-        reports.append(SubmitReport(
-            span=fact.span, name_span=fact.name_span, shape=_shape(fact),
-            is_async=fact.is_async, tasks=_tasks(fact), target=preview,
-            workspace=_literal(client, "workspace"), base_url=_literal(client, "base_url"),
-            has_errors=has_errors))
+        reports.append(
+            SubmitReport(
+                span=fact.span,
+                name_span=fact.name_span,
+                shape=_shape(fact),
+                is_async=fact.is_async,
+                tasks=_tasks(fact),
+                target=preview,
+                workspace=_literal(client, "workspace"),
+                base_url=_literal(client, "base_url"),
+                has_errors=has_errors,
+            )
+        )
     return reports
 
 
@@ -214,9 +229,9 @@ def _tasks(fact: SubmitFact) -> str | None:
         value = value.args.positional[0]
     elif isinstance(value, Instance):
         value = value.args.keywords.get("root")
-    if isinstance(value, Known) and isinstance(value.obj, str):
-        if es108_bad_taskset_ref.problem(value.obj) is None:
-            return value.obj
+    valid = isinstance(value, Known) and isinstance(value.obj, str)
+    if valid and es108_bad_taskset_ref.problem(value.obj) is None:  # type: ignore[union-attr]
+        return value.obj  # type: ignore[union-attr, no-any-return]
     return None
 
 

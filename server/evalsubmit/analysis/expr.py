@@ -40,8 +40,11 @@ _BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
 }
 _MAX_RESULT = 10_000
 _SEQ_KINDS: dict[type[ast.expr], type] = {ast.List: list, ast.Tuple: tuple, ast.Set: set}
-_COMPREHENSIONS: dict[type[ast.expr], str] = {ast.ListComp: "list", ast.SetComp: "set",
-                                              ast.DictComp: "dict"}
+_COMPREHENSIONS: dict[type[ast.expr], str] = {
+    ast.ListComp: "list",
+    ast.SetComp: "set",
+    ast.DictComp: "dict",
+}
 
 
 class ExpressionsMixin:
@@ -68,7 +71,7 @@ class ExpressionsMixin:
         except RecursionError:
             return Unknown("expression too deeply nested")
 
-    def _eval(self, node: ast.expr) -> Value:  # noqa: PLR0911 - a dispatch table
+    def _eval(self, node: ast.expr) -> Value:
         match node:
             case ast.Constant(value=value):
                 return Known(value, self.origin(node))
@@ -101,9 +104,9 @@ class ExpressionsMixin:
                 self.eval(inner)
                 return Unknown("the result of an await")
             case ast.NamedExpr(target=ast.Name(id=name), value=inner):
-                value = self.eval(inner)
-                self.env.names[name] = value
-                return value
+                bound = self.eval(inner)
+                self.env.names[name] = bound
+                return bound
             case ast.IfExp(body=body, orelse=orelse):
                 self.eval(node.test)
                 first, second = self.eval(body), self.eval(orelse)
@@ -144,14 +147,15 @@ class ExpressionsMixin:
             return Instance(ClassRef(sdk.EVALUATOR), _client_args(base), self.origin(node))
         if name == "evaluator" and qualname == sdk.ASYNC_PLATFORM_CLIENT:
             return Instance(ClassRef(sdk.ASYNC_EVALUATOR), _client_args(base), self.origin(node))
-        if qualname in {sdk.GYM_RUNNER} | sdk.UNSUBMITTABLE_RUNNERS or ref.user is not None:
-            if name == "config" and "config" in base.args.keywords:
-                return base.args.keywords["config"]
+        is_runner = qualname in sdk.RUNNER_CLASSES or ref.user is not None
+        if is_runner and name == "config" and "config" in base.args.keywords:
+            return base.args.keywords["config"]
         if qualname == sdk.GYM_CONFIG and name in base.args.keywords:
             return base.args.keywords[name]
         if ref.user is not None or qualname.startswith("logging."):
-            return FunctionValue(f"bound method {ref.qualname}.{name}", None, self.origin(node),
-                                 None, base)
+            return FunctionValue(
+                f"bound method {ref.qualname}.{name}", None, self.origin(node), None, base
+            )
         return Unknown(f"attribute {name} of {qualname.rsplit('.', 1)[-1]}")
 
     def dict_literal(self, node: ast.Dict) -> DictValue:
@@ -199,17 +203,16 @@ class ExpressionsMixin:
     def binop(self, node: ast.BinOp) -> Value:
         left, right = self.eval(node.left), self.eval(node.right)
         function = _BINOPS.get(type(node.op))
-        if function and isinstance(left, Known) and isinstance(right, Known):
-            if _small(left.obj) and _small(right.obj):
-                try:
-                    result = function(left.obj, right.obj)
-                except Exception:  # noqa: BLE001 - any arithmetic failure just means unknown
-                    return Unknown()
-                if _small(result):
-                    return Known(result, self.origin(node))
-        if isinstance(node.op, ast.Div) and isinstance(left, Known):
-            if isinstance(left.obj, Path):
-                return Unknown("a path computed at run time", "PosixPath")
+        known = isinstance(left, Known) and isinstance(right, Known)
+        if function and known and _small(left.obj) and _small(right.obj):  # type: ignore[union-attr]
+            try:
+                result = function(left.obj, right.obj)  # type: ignore[union-attr]
+            except Exception:  # any arithmetic failure only means the result is unknown
+                return Unknown()
+            if _small(result):
+                return Known(result, self.origin(node))
+        if isinstance(node.op, ast.Div) and isinstance(left, Known) and isinstance(left.obj, Path):
+            return Unknown("a path computed at run time", "PosixPath")
         return Unknown()
 
     def unaryop(self, node: ast.UnaryOp) -> Value:
@@ -231,9 +234,13 @@ class ExpressionsMixin:
         if isinstance(base, DictValue) and isinstance(key, Known):
             entry = base.get(key.obj)
             return entry.value if entry is not None else Unknown()
-        if isinstance(base, SeqValue) and isinstance(key, Known) and isinstance(key.obj, int):
-            if -len(base.items) <= key.obj < len(base.items):
-                return base.items[key.obj]
+        if (
+            isinstance(base, SeqValue)
+            and isinstance(key, Known)
+            and isinstance(key.obj, int)
+            and -len(base.items) <= key.obj < len(base.items)
+        ):
+            return base.items[key.obj]
         return Unknown()
 
 

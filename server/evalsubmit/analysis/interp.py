@@ -94,7 +94,7 @@ class Interpreter(CallsMixin):
             except RecursionError:
                 continue
 
-    def statement(self, node: ast.stmt) -> None:  # noqa: C901, PLR0912 - a dispatch table
+    def statement(self, node: ast.stmt) -> None:
         match node:
             case ast.Assign(targets=targets, value=value):
                 result = self.eval(value)
@@ -117,9 +117,11 @@ class Interpreter(CallsMixin):
                 self.loop(node)
             case ast.With() | ast.AsyncWith():
                 for item in node.items:
-                    value = self.eval(item.context_expr)
+                    context = self.eval(item.context_expr)
                     if item.optional_vars is not None:
-                        bound = value if isinstance(value, OneShot) else Unknown("a context value")
+                        bound = (
+                            context if isinstance(context, OneShot) else Unknown("a context value")
+                        )
                         self.assign(item.optional_vars, bound, node)
                 self.walk(node.body)
             case ast.Try() | ast.TryStar():
@@ -231,8 +233,9 @@ class Interpreter(CallsMixin):
         function = FunctionValue(node.name, node, self.origin(node), module=self)
         self.env.names[node.name] = function
         if self.collect:
-            self._deferred.append((node, self.module_env if self.env is self.module_env
-                                   else self.env))
+            self._deferred.append(
+                (node, self.module_env if self.env is self.module_env else self.env)
+            )
 
     def define_class(self, node: ast.ClassDef) -> None:
         bases = [self.eval(base) for base in node.bases]
@@ -244,8 +247,9 @@ class Interpreter(CallsMixin):
                 if self.collect and not isinstance(statement, ast.ClassDef):
                     self._deferred.append((statement, self.module_env))
             elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
-                targets = statement.targets if isinstance(statement, ast.Assign) else [
-                    statement.target]
+                targets = (
+                    statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                )
                 attributes.update(t.id for t in targets if isinstance(t, ast.Name))
         user = UserClass(node.name, self.path, node, bases, attributes, decorators)
         user.enum_members = self.enum_members(node, bases)
@@ -255,23 +259,34 @@ class Interpreter(CallsMixin):
         import enum
 
         names = {b.ref.qualname for b in bases if isinstance(b, ClassValue)}
-        kinds = {"enum.Enum": None, "enum.IntEnum": int, "enum.StrEnum": str, "builtins.str": str,
-                 "builtins.int": int}
+        kinds = {
+            "enum.Enum": None,
+            "enum.IntEnum": int,
+            "enum.StrEnum": str,
+            "builtins.str": str,
+            "builtins.int": int,
+        }
         if not names & {"enum.Enum", "enum.IntEnum", "enum.StrEnum"}:
             return {}
         members: dict[str, object] = {}
         for statement in node.body:
-            if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-                    and isinstance(statement.targets[0], ast.Name)
-                    and isinstance(statement.value, ast.Constant)):
+            if (
+                isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and isinstance(statement.value, ast.Constant)
+            ):
                 members[statement.targets[0].id] = statement.value.value
         mixin = next((kinds[n] for n in names if kinds.get(n) is not None), None)
         try:
-            made = enum.Enum(node.name, members, type=mixin) if mixin else enum.Enum(
-                node.name, members)
+            made = (
+                enum.Enum(node.name, members, type=mixin)
+                if mixin
+                else enum.Enum(node.name, members)
+            )
         except (TypeError, ValueError):
             return {}
-        return {name: made[name] for name in members}
+        return {name: made[name] for name in members}  # type: ignore[index]
 
     def bind_parameters(self, args: ast.arguments, values: dict[str, Value] | None) -> None:
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
@@ -299,8 +314,11 @@ class Interpreter(CallsMixin):
             kind = self.eval(annotation)
         finally:
             self.collect = saved
-        if isinstance(kind, ClassValue) and kind.ref.user is None and sdk.is_sdk_name(
-                kind.ref.qualname):
+        if (
+            isinstance(kind, ClassValue)
+            and kind.ref.user is None
+            and sdk.is_sdk_name(kind.ref.qualname)
+        ):
             return Instance(kind.ref, _empty_args(), None)
         return Unknown("a parameter")
 
@@ -312,7 +330,8 @@ class Interpreter(CallsMixin):
             if alias.name == "*":
                 continue
             self.env.names[alias.asname or alias.name] = self.import_value(
-                f"{module}.{alias.name}" if module else alias.name)
+                f"{module}.{alias.name}" if module else alias.name
+            )
 
     def absolute_module(self, module: str, level: int) -> str:
         if level == 0:
@@ -344,8 +363,11 @@ class Interpreter(CallsMixin):
 
 
 def _is_main_guard(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name)
-            and test.left.id == "__name__")
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+    )
 
 
 def _is_runner_like(value: Value) -> bool:

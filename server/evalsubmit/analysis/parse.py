@@ -105,9 +105,9 @@ def _statement_region(lines: list[str], error_line: int) -> tuple[int, int] | No
         if not _is_code(lines[prev - 1]):
             break
         prev_text = lines[prev - 1].rstrip()
-        if _indent(lines[start - 1]) > _indent(lines[prev - 1]) and not prev_text.endswith(":"):
-            start = prev
-        elif prev_text.endswith(("(", "[", "{", ",", "\\")):
+        if (
+            _indent(lines[start - 1]) > _indent(lines[prev - 1]) and not prev_text.endswith(":")
+        ) or prev_text.endswith(("(", "[", "{", ",", "\\")):
             start = prev
         else:
             break

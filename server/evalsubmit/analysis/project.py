@@ -18,6 +18,7 @@ from evalsubmit.analysis.findings import Finding
 from evalsubmit.analysis.values import ModuleValue, Unknown, Value
 
 if TYPE_CHECKING:
+    from evalsubmit.analysis.engine import AnalysisOptions
     from evalsubmit.analysis.interp import Interpreter
     from evalsubmit.analysis.scope import ModuleScope
 
@@ -111,8 +112,9 @@ class Project:
             self._found[key] = found
         return found
 
-    def resolve_import(self, qualname: str, importer: Path | None,
-                       interpreter: Interpreter) -> Value | None:
+    def resolve_import(
+        self, qualname: str, importer: Path | None, interpreter: Interpreter
+    ) -> Value | None:
         """The value of ``qualname`` when it lives in the project, else ``None``."""
         parts = qualname.split(".")
         for cut in range(len(parts), 0, -1):
@@ -132,8 +134,11 @@ class Project:
             value = scope.env.names.get(rest[0])
             if value is None:
                 sub = self.find_module(f"{module}.{rest[0]}", importer)
-                return ModuleValue(f"{module}.{rest[0]}") if sub else Unknown(
-                    f"{rest[0]} is not defined in {module}")
+                return (
+                    ModuleValue(f"{module}.{rest[0]}")
+                    if sub
+                    else Unknown(f"{rest[0]} is not defined in {module}")
+                )
             return value if len(rest) == 1 else Unknown("attribute of an imported value")
         return None
 
@@ -171,7 +176,7 @@ class Project:
                 found.append(candidate)
         return found
 
-    def remote_findings_for(self, path: Path, options: object) -> list[Finding]:
+    def remote_findings_for(self, path: Path, options: AnalysisOptions) -> list[Finding]:
         """Findings that other modules' submits place in ``path`` (cached by content)."""
         from evalsubmit.analysis.engine import analyze_source
 
@@ -180,13 +185,16 @@ class Project:
             text = self.read(importer)
             if text is None:
                 continue
-            key = (importer, hashlib.blake2b(text.encode("utf-8", "replace"),
-                                             digest_size=16).hexdigest())
+            key = (
+                importer,
+                hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16).hexdigest(),
+            )
             with self._lock:
                 remote = self._remote.get(key)
             if remote is None:
-                report = analyze_source(text, path=importer, project=self,
-                                        options=options, reverse=False)  # type: ignore[arg-type]
+                report = analyze_source(
+                    text, path=importer, project=self, options=options, reverse=False
+                )
                 remote = report.remote_findings
                 with self._lock:
                     self._remote = {k: v for k, v in self._remote.items() if k[0] != importer}
@@ -213,8 +221,9 @@ class Project:
             parsed = parse_source(text)
             if parsed is None:
                 return None
-            interpreter = Interpreter(parsed, path=path, module_name=self.module_name(path),
-                                      project=self, collect=False)
+            interpreter = Interpreter(
+                parsed, path=path, module_name=self.module_name(path), project=self, collect=False
+            )
             scope = interpreter.run_module()
             scope.source_hash = digest
         finally:

@@ -84,8 +84,13 @@ REFUSED_NAMES = {
     "datetime.timezone.utc": "a datetime.timezone",
 }
 
-MATERIALIZING = {"builtins.list": list, "builtins.tuple": tuple, "builtins.set": set,
-                 "builtins.frozenset": frozenset, "builtins.sorted": list}
+MATERIALIZING = {
+    "builtins.list": list,
+    "builtins.tuple": tuple,
+    "builtins.set": set,
+    "builtins.frozenset": frozenset,
+    "builtins.sorted": list,
+}
 
 _LITERAL_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
     "pathlib.Path": pathlib.Path,
@@ -144,14 +149,34 @@ def stdlib_constant(qualname: str, origin: Origin | None) -> Value | None:
         return Refused(REFUSED_NAMES[qualname], origin)
     if qualname in {"math.inf", "math.nan", "math.pi", "math.e"}:
         return Known(getattr(math, qualname.split(".")[1]), origin)
-    if qualname.startswith("builtins.") or "." in qualname and qualname.split(".")[0] in _MODULES:
+    if qualname.startswith("builtins.") or ("." in qualname and qualname.split(".")[0] in _MODULES):
         return ClassValue(ClassRef(qualname))
     return None
 
 
-_MODULES = {"builtins", "threading", "pathlib", "datetime", "functools", "types", "collections",
-            "array", "logging", "io", "itertools", "os", "sys", "math", "decimal", "uuid",
-            "asyncio", "multiprocessing", "json", "enum", "dataclasses"}
+_MODULES = {
+    "builtins",
+    "threading",
+    "pathlib",
+    "datetime",
+    "functools",
+    "types",
+    "collections",
+    "array",
+    "logging",
+    "io",
+    "itertools",
+    "os",
+    "sys",
+    "math",
+    "decimal",
+    "uuid",
+    "asyncio",
+    "multiprocessing",
+    "json",
+    "enum",
+    "dataclasses",
+}
 
 
 def _materialize(kind: type, args: CallArgs, origin: Origin | None) -> Value:
@@ -184,7 +209,7 @@ def _convert(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
             except (ValueError, TypeError, OverflowError):
                 return Unknown(type_name=name)
     if not args.positional and not args.keywords:
-        return Known(_CONVERTERS[qualname](), origin)
+        return Known({"str": "", "int": 0, "float": 0.0, "bool": False}[name], origin)
     return Unknown("converted at run time", name)
 
 

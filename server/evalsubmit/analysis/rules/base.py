@@ -72,12 +72,15 @@ def remove_arguments(
         replacement = None
         if index < len(arguments):
             after = parsed.span(arguments[index][0])
-            edit = Edit(Span(first.line, first.col, after.line, after.col),
-                        text + ", " if text else "")
+            edit = Edit(
+                Span(first.line, first.col, after.line, after.col), text + ", " if text else ""
+            )
         elif start > 0:
             before = parsed.span(arguments[start - 1][0])
-            edit = Edit(Span(before.end_line, before.end_col, last.end_line, last.end_col),
-                        ", " + text if text else "")
+            edit = Edit(
+                Span(before.end_line, before.end_col, last.end_line, last.end_col),
+                ", " + text if text else "",
+            )
         else:
             edit = Edit(Span(first.line, first.col, last.end_line, last.end_col), text)
         edits.append(edit)

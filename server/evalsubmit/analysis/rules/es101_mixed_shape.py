@@ -7,13 +7,14 @@ from evalsubmit.analysis.findings import Finding, Fix, Severity
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding, remove_arguments
 
-RULE = register(Rule(
-    code="ES101",
-    kind="mixed-shape",
-    title="submit() mixes the taskset and row shapes",
-    severity=Severity.ERROR,
-    docs="""`submit()` takes either `tasks=` + `target=` (a taskset run of a live agent runner) or
-`metric=` + `dataset=` (a row evaluation), never both. The SDK raises `TypeError` before it looks
+RULE = register(
+    Rule(
+        code="ES101",
+        kind="mixed-shape",
+        title="submit() mixes the taskset and row shapes",
+        severity=Severity.ERROR,
+        docs="""`submit()` takes either `tasks=` + `target=` (a taskset run of a live agent
+runner) or `metric=` + `dataset=` (a row evaluation), never both. The SDK raises `TypeError` before it looks
 at anything else.
 
 ```python
@@ -22,7 +23,8 @@ client.evaluator.submit(tasks=TasksetRef("qa/nightly"), target=runner, metric=em
 
 **Fix:** drop `metric=`/`dataset=` for a taskset run (offered as a quick fix), or drop `tasks=`
 for a row evaluation.""",
-))
+    )
+)
 
 
 def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
@@ -30,7 +32,9 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     if not extra:
         return []
     listed = " and ".join(f"`{name}=`" for name in sorted(extra))
-    message = (f"submit() takes either `tasks=` + `target=` or `metric=` + `dataset=`, not both: "
-               f"remove {listed} for a taskset run, or `tasks=` for a row evaluation")
+    message = (
+        f"submit() takes either `tasks=` + `target=` or `metric=` + `dataset=`, not both: "
+        f"remove {listed} for a taskset run, or `tasks=` for a row evaluation"
+    )
     fix = Fix(f"Remove {listed}", remove_arguments(ctx.parsed, fact.node, extra))
     return [finding(RULE, fact.name_span, message, fix)]

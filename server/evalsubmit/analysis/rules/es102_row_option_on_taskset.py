@@ -9,12 +9,13 @@ from evalsubmit.analysis.rules.base import RuleContext, finding, remove_argument
 
 ROW_OPTIONS = ("config", "field_mapping", "prompt_template", "metric_bundle_packager")
 
-RULE = register(Rule(
-    code="ES102",
-    kind="row-option-on-taskset",
-    title="row-only option on a taskset submission",
-    severity=Severity.ERROR,
-    docs="""A taskset run is configured entirely by its runner. `config`, `field_mapping`,
+RULE = register(
+    Rule(
+        code="ES102",
+        kind="row-option-on-taskset",
+        title="row-only option on a taskset submission",
+        severity=Severity.ERROR,
+        docs="""A taskset run is configured entirely by its runner. `config`, `field_mapping`,
 `prompt_template` and `metric_bundle_packager` belong to row evaluations; the SDK raises
 `TypeError` listing every one supplied. Passing `None` is fine.
 
@@ -24,20 +25,26 @@ client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner,
 ```
 
 **Fix:** remove the option (quick fix); set concurrency on the runner's `GymRuntimeConfig`.""",
-))
+    )
+)
 
 
 def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     offending = [name for name in ROW_OPTIONS if fact.supplied(name)]
     findings = []
     for name in offending:
-        message = (f"`{name}=` is a row-evaluation option; a taskset run is configured by its "
-                   f"runner, so the SDK refuses it: remove `{name}=`")
+        message = (
+            f"`{name}=` is a row-evaluation option; a taskset run is configured by its "
+            f"runner, so the SDK refuses it: remove `{name}=`"
+        )
         fix = Fix(f"Remove `{name}=`", remove_arguments(ctx.parsed, fact.node, {name}))
         findings.append(finding(RULE, fact.keyword_spans[name], message, fix))
     if len(offending) > 1:
-        every = Fix("Remove all row-only options",
-                    remove_arguments(ctx.parsed, fact.node, set(offending)))
-        findings = [f.__class__(f.code, f.kind, f.severity, f.message, f.span, (*f.fixes, every))
-                    for f in findings]
+        every = Fix(
+            "Remove all row-only options", remove_arguments(ctx.parsed, fact.node, set(offending))
+        )
+        findings = [
+            f.__class__(f.code, f.kind, f.severity, f.message, f.span, (*f.fixes, every))
+            for f in findings
+        ]
     return findings

@@ -7,12 +7,13 @@ from evalsubmit.analysis.findings import Finding, Severity
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding
 
-RULE = register(Rule(
-    code="ES103",
-    kind="no-shape",
-    title="submit() has neither shape",
-    severity=Severity.ERROR,
-    docs="""`submit()` needs `tasks=` + `target=` or both `metric=` and `dataset=`. With neither
+RULE = register(
+    Rule(
+        code="ES103",
+        kind="no-shape",
+        title="submit() has neither shape",
+        severity=Severity.ERROR,
+        docs="""`submit()` needs `tasks=` + `target=` or both `metric=` and `dataset=`. With neither
 (for example `submit(target=runner)`, a forgotten `tasks=`), the SDK raises `TypeError`.
 
 The async evaluator (`AsyncNeMoPlatform(...).evaluator`) has no taskset shape at all in 0.6.0:
@@ -20,26 +21,46 @@ The async evaluator (`AsyncNeMoPlatform(...).evaluator`) has no taskset shape at
 
 **Fix:** add `tasks=TasksetRef("<workspace>/<taskset>")` for a runner, or `metric=` and
 `dataset=` for rows; submit runners through the sync `NeMoPlatform` client.""",
-))
+    )
+)
 
 
 def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     metric, dataset = fact.supplied("metric"), fact.supplied("dataset")
     if fact.is_async:
         if "tasks" in fact.args.keywords:
-            return [finding(RULE, fact.name_span, "the async evaluator cannot submit a taskset "
-                            "run in nemo-platform 0.6.0 (it has no `tasks=` parameter): use the "
-                            "sync NeMoPlatform client's evaluator for agent runners")]
+            return [
+                finding(
+                    RULE,
+                    fact.name_span,
+                    "the async evaluator cannot submit a taskset "
+                    "run in nemo-platform 0.6.0 (it has no `tasks=` parameter): use the "
+                    "sync NeMoPlatform client's evaluator for agent runners",
+                )
+            ]
         if metric is False or dataset is False:
-            return [finding(RULE, fact.name_span, "the async evaluator's submit() requires both "
-                            "`metric=` and `dataset=`")]
+            return [
+                finding(
+                    RULE,
+                    fact.name_span,
+                    "the async evaluator's submit() requires both `metric=` and `dataset=`",
+                )
+            ]
         return []
     if fact.supplied("tasks") is not False or metric is None or dataset is None:
         return []
     if metric and dataset:
         return []
-    hint = ("add `tasks=TasksetRef(...)` to run this runner on a taskset"
-            if fact.supplied("target") else "pass `tasks=` + `target=`, or `metric=` + `dataset=`")
-    return [finding(RULE, fact.name_span,
-                    f"submit() needs `tasks=` + `target=` or `metric=` + `dataset=`, and neither "
-                    f"was supplied: {hint}")]
+    hint = (
+        "add `tasks=TasksetRef(...)` to run this runner on a taskset"
+        if fact.supplied("target")
+        else "pass `tasks=` + `target=`, or `metric=` + `dataset=`"
+    )
+    return [
+        finding(
+            RULE,
+            fact.name_span,
+            f"submit() needs `tasks=` + `target=` or `metric=` + `dataset=`, and neither "
+            f"was supplied: {hint}",
+        )
+    ]

@@ -8,12 +8,13 @@ from evalsubmit.analysis.findings import Finding, Severity
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding
 
-RULE = register(Rule(
-    code="ES104",
-    kind="non-runner-target",
-    title="taskset target is not an agent runner",
-    severity=Severity.ERROR,
-    docs="""A taskset run needs a live agent runner as `target=`: an object with `run_tasks` and
+RULE = register(
+    Rule(
+        code="ES104",
+        kind="non-runner-target",
+        title="taskset target is not an agent runner",
+        severity=Severity.ERROR,
+        docs="""A taskset run needs a live agent runner as `target=`: an object with `run_tasks` and
 `runner_info`, such as `GymAgentTaskRunner(config=...)`. A missing target, `None`, a `Model`, the
 `GymRuntimeConfig` itself, or the wire model `GymRunnerTarget` make the SDK raise `TypeError`.
 
@@ -23,23 +24,37 @@ client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=spec)  # ES104
 ```
 
 **Fix:** wrap the config in a runner: `target=GymAgentTaskRunner(config=cfg)`.""",
-))
+    )
+)
 
 
 def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     if "target" not in fact.args.keywords:
         if fact.args.star_unknown:
             return []
-        return [finding(RULE, fact.name_span, "a taskset run needs `target=` set to an agent "
-                        "runner such as GymAgentTaskRunner(config=...); none was given")]
+        return [
+            finding(
+                RULE,
+                fact.name_span,
+                "a taskset run needs `target=` set to an agent "
+                "runner such as GymAgentTaskRunner(config=...); none was given",
+            )
+        ]
     derivation = fact.derivation
     if not isinstance(derivation, Derivation):
         return []
     if derivation.kind not in {TargetKind.NOT_RUNNER, TargetKind.NONE}:
         return []
-    hint = ("wrap the config: `target=GymAgentTaskRunner(config=...)`"
-            if derivation.type_name in {"GymRuntimeConfig", "GymRunnerTarget"}
-            else "pass an agent runner such as `GymAgentTaskRunner(config=...)`")
-    return [finding(RULE, fact.keyword_spans["target"],
-                    f"`target=` must be an agent runner for a taskset run, got "
-                    f"{derivation.type_name}: {hint}")]
+    hint = (
+        "wrap the config: `target=GymAgentTaskRunner(config=...)`"
+        if derivation.type_name in {"GymRuntimeConfig", "GymRunnerTarget"}
+        else "pass an agent runner such as `GymAgentTaskRunner(config=...)`"
+    )
+    return [
+        finding(
+            RULE,
+            fact.keyword_spans["target"],
+            f"`target=` must be an agent runner for a taskset run, got "
+            f"{derivation.type_name}: {hint}",
+        )
+    ]

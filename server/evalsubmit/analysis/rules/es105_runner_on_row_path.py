@@ -8,18 +8,20 @@ from evalsubmit.analysis.findings import Finding, Fix, Severity
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding, remove_arguments
 
-RULE = register(Rule(
-    code="ES105",
-    kind="runner-on-row-path",
-    title="agent runner on the row-evaluation path",
-    severity=Severity.ERROR,
-    docs="""An agent runner runs a taskset, not rows. `submit(metric=..., dataset=...,
+RULE = register(
+    Rule(
+        code="ES105",
+        kind="runner-on-row-path",
+        title="agent runner on the row-evaluation path",
+        severity=Severity.ERROR,
+        docs="""An agent runner runs a taskset, not rows. `submit(metric=..., dataset=...,
 target=runner)` raises `TypeError` ("is an agent runner, which runs a taskset rather than rows");
 on the async evaluator it fails deeper with `AttributeError`.
 
 **Fix:** replace `metric=` and `dataset=` with `tasks="<workspace>/<taskset>"` (quick fix; fill in
 the stored taskset to run).""",
-))
+    )
+)
 
 
 def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
@@ -28,11 +30,17 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
         return []
     if not (fact.supplied("metric") and fact.supplied("dataset")):
         return []
-    message = (f"{derivation.type_name} is an agent runner, which runs a taskset rather than "
-               f"rows: pass `tasks=TasksetRef(...)` instead of `metric=` and `dataset=`")
+    message = (
+        f"{derivation.type_name} is an agent runner, which runs a taskset rather than "
+        f"rows: pass `tasks=TasksetRef(...)` instead of `metric=` and `dataset=`"
+    )
     fixes = []
     if not fact.is_async:
-        edits = remove_arguments(ctx.parsed, fact.node, {"metric", "dataset"},
-                                 replacement='tasks="<workspace>/<taskset>"')
+        edits = remove_arguments(
+            ctx.parsed,
+            fact.node,
+            {"metric", "dataset"},
+            replacement='tasks="<workspace>/<taskset>"',
+        )
         fixes.append(Fix("Use `tasks=` instead of `metric=` and `dataset=`", edits))
     return [finding(RULE, fact.keyword_spans["target"], message, *fixes)]

@@ -8,12 +8,13 @@ from evalsubmit.analysis.findings import Finding, Severity
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding
 
-RULE = register(Rule(
-    code="ES106",
-    kind="unsubmittable-runner",
-    title="runner cannot be submitted as a job",
-    severity=Severity.ERROR,
-    docs="""Only `GymAgentTaskRunner` (and its subclasses) has a wire form the platform can run.
+RULE = register(
+    Rule(
+        code="ES106",
+        kind="unsubmittable-runner",
+        title="runner cannot be submitted as a job",
+        severity=Severity.ERROR,
+        docs="""Only `GymAgentTaskRunner` (and its subclasses) has a wire form the platform can run.
 Harbor, callable, Fabric, Docker-sandbox and sandboxed-Gym runners, your own runner classes, and a
 runner *class* passed without instantiating it all fail with `UnsubmittableRunnerError`.
 
@@ -23,7 +24,8 @@ client.evaluator.submit(tasks=TasksetRef("qa/tb"), target=harbor)  # ES106
 ```
 
 **Fix:** run such runners in-process with `AgentEvaluator()`, or use a `GymAgentTaskRunner`.""",
-))
+    )
+)
 
 
 def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
@@ -31,11 +33,15 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     if not isinstance(derivation, Derivation) or "target" not in fact.keyword_spans:
         return []
     if derivation.kind is TargetKind.RUNNER_CLASS:
-        message = (f"`target=` is the class {derivation.type_name}, not an instance: it has no "
-                   f"target spec; instantiate it (e.g. {derivation.type_name}(config=...))")
+        message = (
+            f"`target=` is the class {derivation.type_name}, not an instance: it has no "
+            f"target spec; instantiate it (e.g. {derivation.type_name}(config=...))"
+        )
     elif derivation.kind is TargetKind.UNSUBMITTABLE:
-        message = (f"{derivation.type_name} has no target spec: only GymAgentTaskRunner can be "
-                   f"submitted as a job; run it in-process with AgentEvaluator() instead")
+        message = (
+            f"{derivation.type_name} has no target spec: only GymAgentTaskRunner can be "
+            f"submitted as a job; run it in-process with AgentEvaluator() instead"
+        )
     else:
         return []
     return [finding(RULE, fact.keyword_spans["target"], message)]

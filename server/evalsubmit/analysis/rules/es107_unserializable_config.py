@@ -9,12 +9,13 @@ from evalsubmit.analysis.findings import Finding, Fix, Severity
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding, wrap
 
-RULE = register(Rule(
-    code="ES107",
-    kind="unserializable-config",
-    title="runner config has no JSON form",
-    severity=Severity.ERROR,
-    docs="""A submitted runner travels as JSON. Inside `hydra_params` (at any depth) functions,
+RULE = register(
+    Rule(
+        code="ES107",
+        kind="unserializable-config",
+        title="runner config has no JSON form",
+        severity=Severity.ERROR,
+        docs="""A submitted runner travels as JSON. Inside `hydra_params` (at any depth) functions,
 lambdas, bound methods, classes, plain object instances, locks, `range`, dict views, `os.environ`,
 `PurePath`s and non-UTF-8 bytes make the SDK raise `UnsubmittableRunnerError`. One-shot iterators
 (generators, `map`, `zip`, `filter`, `iter`, open files) are worse: no error, the job silently
@@ -27,7 +28,8 @@ hydra_params={"seeds": [s * 7 for s in range(4)]}   # fine
 
 **Fix:** materialise iterators and ranges with `list(...)` (quick fix); pass names or settings
 instead of live objects. Reported where the value is written, once.""",
-))
+    )
+)
 
 
 def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
@@ -56,11 +58,19 @@ def _message(problem: ContentProblem, here: bool) -> str:
         location = problem.anchor.path.name if problem.anchor.path else "another module"
         where = f" (written in {location}:{problem.anchor.span.line})"
     if problem.kind == "iterator":
-        return (f"hydra_params holds {problem.message}{where}: it is silently sent as [] — "
-                f"materialise it with list(...)")
-    fix = " — wrap it in list(...)" if problem.materialize == "list" else (
-        " — convert it with str(...)" if problem.materialize == "str" else
-        ": pass plain data (str, numbers, lists, dicts) instead")
+        return (
+            f"hydra_params holds {problem.message}{where}: it is silently sent as [] — "
+            f"materialise it with list(...)"
+        )
+    fix = (
+        " — wrap it in list(...)"
+        if problem.materialize == "list"
+        else (
+            " — convert it with str(...)"
+            if problem.materialize == "str"
+            else ": pass plain data (str, numbers, lists, dicts) instead"
+        )
+    )
     return f"hydra_params holds {problem.message}{where}, which has no JSON form{fix}"
 
 

@@ -12,13 +12,14 @@ from evalsubmit.analysis.values import Known, Value
 
 PATTERN = re.compile(r"^[\w\-.]+(/[\w\-.]+)?(#[\w\-.]+)?$")
 
-RULE = register(Rule(
-    code="ES108",
-    kind="bad-taskset-ref",
-    title="malformed taskset reference",
-    severity=Severity.ERROR,
-    docs="""A taskset reference is `[workspace/]name[#revision]`: letters, digits, `_`, `-` and
-`.` in each part (pattern `^[\\w\\-.]+(/[\\w\\-.]+)?(#[\\w\\-.]+)?$`). `TasksetRef(...)` validates at
+RULE = register(
+    Rule(
+        code="ES108",
+        kind="bad-taskset-ref",
+        title="malformed taskset reference",
+        severity=Severity.ERROR,
+        docs="""A taskset reference is `[workspace/]name[#revision]`: letters, digits, `_`,
+`-` and `.` in each part (pattern `^[\\w\\-.]+(/[\\w\\-.]+)?(#[\\w\\-.]+)?$`). `TasksetRef(...)` validates at
 construction; a plain string passed as `tasks=` fails inside `submit()`.
 
 ```python
@@ -28,7 +29,8 @@ TasksetRef("qa/smoke#")       # ES108: empty revision
 ```
 
 **Fix:** write `workspace/name` or `workspace/name#tag`.""",
-))
+    )
+)
 
 
 def problem(text: str) -> str | None:
@@ -52,9 +54,7 @@ def problem(text: str) -> str | None:
     return f"it contains {shown}"
 
 
-def _check_value(
-    value: Value | None, span: Span, what: str, ctx: RuleContext
-) -> list[Finding]:
+def _check_value(value: Value | None, span: Span, what: str, ctx: RuleContext) -> list[Finding]:
     if isinstance(value, Known) and isinstance(value.obj, bytes):
         try:
             value = Known(value.obj.decode(), value.origin)
@@ -63,22 +63,38 @@ def _check_value(
     if not isinstance(value, Known):
         return []
     if not isinstance(value.obj, str):
-        return [finding(RULE, span, f"{what} must be a string like \"workspace/name\", got "
-                        f"{type(value.obj).__name__}")]
+        return [
+            finding(
+                RULE,
+                span,
+                f'{what} must be a string like "workspace/name", got {type(value.obj).__name__}',
+            )
+        ]
     why = problem(value.obj)
     if why is None:
         return []
     anchor = value.origin.span if value.origin is not None and ctx.here(value.origin) else span
-    return [finding(RULE, anchor, f"malformed taskset reference {value.obj!r}: {why}; expected "
-                    f"[workspace/]name[#revision]")]
+    return [
+        finding(
+            RULE,
+            anchor,
+            f"malformed taskset reference {value.obj!r}: {why}; expected "
+            f"[workspace/]name[#revision]",
+        )
+    ]
 
 
 def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding]:
     args = fact.args
     value = args.positional[0] if args.positional else args.keywords.get("root")
     if value is None and not args.positional and not args.keywords and not args.star_unknown:
-        return [finding(RULE, fact.span, "TasksetRef() needs the reference string, e.g. "
-                        "TasksetRef(\"workspace/name\")")]
+        return [
+            finding(
+                RULE,
+                fact.span,
+                'TasksetRef() needs the reference string, e.g. TasksetRef("workspace/name")',
+            )
+        ]
     return _check_value(value, fact.span, "TasksetRef's reference", ctx)
 
 

@@ -12,12 +12,13 @@ from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding, wrap
 from evalsubmit.analysis.values import DictValue, Instance, Known, SeqValue
 
-RULE = register(Rule(
-    code="ES109",
-    kind="invalid-config-value",
-    title="invalid GymRuntimeConfig value",
-    severity=Severity.ERROR,
-    docs="""`GymRuntimeConfig` is a strict pydantic model (`extra="forbid"`): `agent`,
+RULE = register(
+    Rule(
+        code="ES109",
+        kind="invalid-config-value",
+        title="invalid GymRuntimeConfig value",
+        severity=Severity.ERROR,
+        docs="""`GymRuntimeConfig` is a strict pydantic model (`extra="forbid"`): `agent`,
 `agent_config` and `resources_server` are required strings; `num_repeats` and `concurrency` are
 integers ≥ 1; the timeouts are numbers > 0; `env_vars` maps strings to strings; wire-only fields
 (`environment`, `env_secrets`, `agent_ref_name`) and typos are refused. `GymAgentTaskRunner`
@@ -30,7 +31,8 @@ env_vars={"CUDA_VISIBLE_DEVICES": 0,          # ES109: quote it, "0"
 
 **Fix:** quick fixes quote numbers and wrap `Path`s in `str(...)` inside `env_vars`; otherwise
 correct the value as the message says.""",
-))
+    )
+)
 
 
 def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding]:
@@ -52,15 +54,28 @@ def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding
 
 def _check_runner(fact: ConstructionFact) -> list[Finding]:
     if fact.positional_spans:
-        return [finding(RULE, fact.positional_spans[0], "GymAgentTaskRunner takes its config "
-                        "as a keyword: GymAgentTaskRunner(config=...)")]
+        return [
+            finding(
+                RULE,
+                fact.positional_spans[0],
+                "GymAgentTaskRunner takes its config as a keyword: GymAgentTaskRunner(config=...)",
+            )
+        ]
     config = fact.args.keywords.get("config")
     if config is None:
-        return [] if fact.args.star_unknown else [finding(
-            RULE, fact.span, "GymAgentTaskRunner needs `config=GymRuntimeConfig(...)`")]
+        return (
+            []
+            if fact.args.star_unknown
+            else [
+                finding(RULE, fact.span, "GymAgentTaskRunner needs `config=GymRuntimeConfig(...)`")
+            ]
+        )
     not_config = isinstance(config, (DictValue, Known, SeqValue)) or (
-        isinstance(config, Instance) and config.ref.user is None
-        and config.ref.qualname != sdk.GYM_CONFIG and sdk.is_known_sdk_class(config.ref.qualname))
+        isinstance(config, Instance)
+        and config.ref.user is None
+        and config.ref.qualname != sdk.GYM_CONFIG
+        and sdk.is_known_sdk_class(config.ref.qualname)
+    )
     if not not_config:
         return []
     kind = "dict" if isinstance(config, DictValue) else type(config).__name__
@@ -68,9 +83,14 @@ def _check_runner(fact: ConstructionFact) -> list[Finding]:
         kind = config.ref.qualname.rsplit(".", 1)[-1]
     elif isinstance(config, (Known, SeqValue)):
         kind = type(config.obj).__name__ if isinstance(config, Known) else config.kind.__name__
-    return [finding(RULE, fact.keyword_spans["config"],
-                    f"`config=` must be a GymRuntimeConfig, got {kind}: the runner stores it "
-                    f"and the SDK fails at submit; use GymRuntimeConfig(**...)")]
+    return [
+        finding(
+            RULE,
+            fact.keyword_spans["config"],
+            f"`config=` must be a GymRuntimeConfig, got {kind}: the runner stores it "
+            f"and the SDK fails at submit; use GymRuntimeConfig(**...)",
+        )
+    ]
 
 
 def _fixes(issue: ConfigIssue, ctx: RuleContext) -> tuple[Fix, ...]:

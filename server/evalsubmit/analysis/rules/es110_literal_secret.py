@@ -12,12 +12,13 @@ from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding
 from evalsubmit.analysis.values import DictValue, Known
 
-RULE = register(Rule(
-    code="ES110",
-    kind="literal-secret",
-    title="credential written into env_vars",
-    severity=Severity.WARNING,
-    docs="""`env_vars` travel in plain text inside the job spec: anyone who can read the job can
+RULE = register(
+    Rule(
+        code="ES110",
+        kind="literal-secret",
+        title="credential written into env_vars",
+        severity=Severity.WARNING,
+        docs="""`env_vars` travel in plain text inside the job spec: anyone who can read the job can
 read them. A string literal that looks like an API key or token (`sk-…`, `nvapi-…`, `ghp_…`,
 `AKIA…`, a long random string under a `*_KEY`/`*_TOKEN`/`*_SECRET`/`*_PASSWORD` name) should be
 stored as a platform secret instead.
@@ -28,7 +29,8 @@ env_vars={"OPENAI_API_KEY": "sk-proj-3xAmpl3..."}  # ES110
 
 **Fix:** create a secret on the platform (`nemo secrets create ...`) and reference it from the
 job, or read the value from the environment at run time.""",
-))
+    )
+)
 
 KNOWN_PREFIXES = re.compile(
     r"^(sk-[A-Za-z0-9_-]{16,}|nvapi-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|"
@@ -67,8 +69,13 @@ def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding
         if not looks_like_secret(key.obj, value.obj) or not ctx.here(value.origin):
             continue
         assert value.origin is not None
-        findings.append(finding(RULE, value.origin.span,
-                                f"`{key.obj}` looks like a credential written in plain text: "
-                                f"env_vars travel unencrypted inside the job spec; store it as a "
-                                f"platform secret instead"))
+        findings.append(
+            finding(
+                RULE,
+                value.origin.span,
+                f"`{key.obj}` looks like a credential written in plain text: "
+                f"env_vars travel unencrypted inside the job spec; store it as a "
+                f"platform secret instead",
+            )
+        )
     return findings
