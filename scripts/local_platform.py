@@ -221,24 +221,72 @@ def start_platform(
     )
 
 
+def _proc_table() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, start time) from /proc (empty where /proc does not exist)."""
+    table: dict[int, tuple[int, str]] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        table[int(entry.name)] = (int(fields[1]), fields[19])
+    return table
+
+
+def _descendants(pid: int) -> dict[int, str]:
+    """All processes below `pid` (with their start times, to avoid hitting a reused pid).
+
+    Job subprocesses of the platform run in sessions of their own, so ending the platform's
+    process group does not reach them; they are ended one by one."""
+    table = _proc_table()
+    found: dict[int, str] = {}
+    frontier = [pid]
+    while frontier:
+        parent = frontier.pop()
+        for child, (ppid, started) in table.items():
+            if ppid == parent and child not in found:
+                found[child] = started
+                frontier.append(child)
+    return found
+
+
+def _alive(pid: int, started: str | None = None) -> bool:
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reap it if it is our own exited child
+    if started is not None:
+        return _proc_table().get(pid, (0, ""))[1] == started
+    try:
+        os.killpg(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def stop_pid(pid: int, grace_s: float = 15.0) -> bool:
-    """SIGTERM the process group led by `pid`, SIGKILL after `grace_s`. True if it was running."""
+    """End the platform started as process group `pid`, and every process it started.
+
+    SIGTERM to the group (and to descendants in other sessions), SIGKILL after `grace_s`.
+    True if the platform was running."""
+    descendants = _descendants(pid)
     try:
         os.killpg(pid, signal.SIGTERM)
     except ProcessLookupError:
         return False
+    for child in descendants:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(child, signal.SIGTERM)
     deadline = time.monotonic() + grace_s
     while time.monotonic() < deadline:
-        with contextlib.suppress(ChildProcessError):
-            if os.waitpid(pid, os.WNOHANG)[0] == pid:
-                pass
-        try:
-            os.killpg(pid, 0)
-        except ProcessLookupError:
+        if not _alive(pid) and not any(_alive(c, t) for c, t in descendants.items()):
             return True
         time.sleep(0.1)
     with contextlib.suppress(ProcessLookupError):
         os.killpg(pid, signal.SIGKILL)
+    for child, started in descendants.items():
+        if _alive(child, started):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(child, signal.SIGKILL)
     with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, 0)
     return True

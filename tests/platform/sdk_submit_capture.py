@@ -1,10 +1,11 @@
 """Runs under the SDK venv (Python 3.12, nemo-platform 0.6.0), not under the project venv.
 
-Reads a JSON request on stdin: {"base_url", "workspace", "tasks", "config": {GymRuntimeConfig
-kwargs}} and submits through the real SDK (`NeMoPlatform(...).evaluator.submit`) to the real
-platform, capturing the HTTP request it sends. Prints one JSON object on stdout:
+Reads a JSON request on stdin: {"base_url", "workspace", "cases": [{"tasks", "config":
+{GymRuntimeConfig kwargs}}, ...]} and, for each case, submits through the real SDK
+(`NeMoPlatform(...).evaluator.submit(tasks=TasksetRef(...), target=GymAgentTaskRunner(...))`)
+to the real platform, capturing the HTTP request it sends. Prints a JSON list on stdout, one
 {"target": runner_to_target(runner) as JSON, "request": {"method", "url", "body"},
- "job_name": the name of the created job}.
+"job_name": name of the created job} per case.
 """
 
 from __future__ import annotations
@@ -33,8 +34,6 @@ def main() -> None:
             }
         )
 
-    runner = GymAgentTaskRunner(config=GymRuntimeConfig(**params["config"]))
-    target = runner_to_target(runner).model_dump(mode="json")
     http_client = httpx.Client(event_hooks={"request": [capture]}, timeout=30.0)
     client = NeMoPlatform(
         base_url=params["base_url"],
@@ -42,9 +41,15 @@ def main() -> None:
         http_client=http_client,
         max_retries=0,
     )
-    job = client.evaluator.submit(tasks=TasksetRef(params["tasks"]), target=runner)
-    posts = [c for c in captured if c["method"] == "POST"]
-    json.dump({"target": target, "request": posts[0], "job_name": job.name}, sys.stdout)
+    results = []
+    for case in params["cases"]:
+        captured.clear()
+        runner = GymAgentTaskRunner(config=GymRuntimeConfig(**case["config"]))
+        target = runner_to_target(runner).model_dump(mode="json")
+        job = client.evaluator.submit(tasks=TasksetRef(case["tasks"]), target=runner)
+        posts = [c for c in captured if c["method"] == "POST"]
+        results.append({"target": target, "request": posts[0], "job_name": job.name})
+    json.dump(results, sys.stdout)
 
 
 if __name__ == "__main__":
