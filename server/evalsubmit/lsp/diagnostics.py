@@ -203,18 +203,34 @@ class Checker:
     def _recheck_dependents(
         self, paths: list[Path], *, exclude: str | None, delay: float = 0.0
     ) -> None:
+        """Re-check open documents whose result may change because ``paths`` changed: those
+        importing them, and those they import (their submits report into those modules)."""
         changed = {norm(p) for p in paths}
-        hit = False
+        related: set[str] = set()
         for state in self.documents.values():
-            if state.uri == exclude or state.latest is None:
-                continue
-            if changed & {norm(d) for d in state.latest.report.dependencies}:
-                log.debug("re-checking %s (a module it uses changed)", state.uri)
-                state.stamp += 1
-                self._schedule(state, delay)
-                hit = True
-        if hit:
+            if state.latest is not None and norm(state.path) in changed:
+                related |= _related(state.latest)
+        targets = [
+            state
+            for state in self.documents.values()
+            if state.uri != exclude
+            and state.latest is not None
+            and (norm(state.path) in related or changed & _related(state.latest))
+        ]
+        for state in targets:
+            log.debug("re-checking %s (a module it is linked with changed)", state.uri)
+            state.stamp += 1
+            self._schedule(state, delay)
+        if targets:
             self._request_refresh(delay)
+
+    def _recheck_paths(self, paths: set[str], *, exclude: str) -> None:
+        targets = [s for s in self.documents.values() if s.uri != exclude and norm(s.path) in paths]
+        for state in targets:
+            state.stamp += 1
+            self._schedule(state, 0.0)
+        if targets:
+            self._request_refresh()
 
     def _request_refresh(self, delay: float = 0.0) -> None:
         """Pull mode: ask the client to pull again (results changed without its edits)."""
@@ -255,14 +271,24 @@ class Checker:
             if fut.cancelled() or fut.exception() is not None:
                 return
             snap, previous = fut.result(), state.latest
-            if snap is not None and (previous is None or snap.stamp > previous.stamp):
-                state.latest = snap
-                reason = snap.report.skipped
-                if reason and (previous is None or previous.report.skipped != reason):
-                    log.info("skipped %s: %s", state.uri, reason)
+            if snap is None or (previous is not None and snap.stamp <= previous.stamp):
+                return
+            state.latest = snap
+            reason = snap.report.skipped
+            if reason and (previous is None or previous.report.skipped != reason):
+                log.info("skipped %s: %s", state.uri, reason)
+            if previous is not None and (new := _related(snap) - _related(previous)):
+                # links that appeared with this edit (a new import or submit)
+                self._recheck_paths(new, exclude=state.uri)
 
         future.add_done_callback(done)
         return future
+
+
+def _related(snap: Snapshot) -> set[str]:
+    """Modules linked with this one: those it imports and those its submits report into."""
+    report = snap.report
+    return {norm(p) for p in report.dependencies} | {norm(p) for p, _ in report.remote_findings}
 
 
 def _analyze(

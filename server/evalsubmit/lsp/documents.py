@@ -43,4 +43,7 @@ async def did_close(ls: EvalsubmitServer, params: types.DidCloseTextDocumentPara
 async def did_change_watched_files(
     ls: EvalsubmitServer, params: types.DidChangeWatchedFilesParams
 ) -> None:
+    if any(c.type != types.FileChangeType.Changed for c in params.changes):
+        for project in ls.session.projects.all():
+            project.forget_files()  # a module appeared or went away
     ls.checker.files_changed(uri_to_path(change.uri) for change in params.changes)

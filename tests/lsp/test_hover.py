@@ -1,0 +1,146 @@
+"""Hover: derived GymRunnerTarget JSON, submit() shape and route, suppression comments."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from lsp_helpers import (
+    DEFAULT_TARGET,
+    HEADER,
+    RecordingClient,
+    col_of,
+    line_of,
+    open_doc,
+    published,
+)
+from lsprotocol import types
+
+from evalsubmit.analysis.rules import RULES
+
+SUBMIT = HEADER + 'job = client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner)\n'
+
+
+async def hover_at(client: RecordingClient, uri: str, text: str, needle: str, offset: int = 0):
+    position = types.Position(line=line_of(text, needle), character=col_of(text, needle) + offset)
+    return await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=position)
+    )
+
+
+def markdown(hover: types.Hover | None) -> str:
+    assert hover is not None
+    assert isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    return hover.contents.value
+
+
+def json_block(value: str) -> object:
+    match = re.search(r"```json\n(.*?)\n```", value, re.S)
+    assert match, value
+    return json.loads(match.group(1))
+
+
+async def test_hover_runner_constructor_shows_exact_target(
+    client: RecordingClient, workspace: Path
+) -> None:
+    uri = open_doc(client, workspace / "job.py", SUBMIT)
+    await published(client, uri, 1)
+    value = markdown(await hover_at(client, uri, SUBMIT, "GymAgentTaskRunner(config=cfg)", 3))
+    assert "GymRunnerTarget" in value
+    block = json_block(value)
+    assert block == DEFAULT_TARGET
+    # key order and float rendering exactly as the SDK serialises it
+    assert json.dumps(block, indent=2) in value
+    assert '"startup_timeout_s": 240.0' in value
+
+
+async def test_hover_runner_name_and_target_argument(
+    client: RecordingClient, workspace: Path
+) -> None:
+    uri = open_doc(client, workspace / "job.py", SUBMIT)
+    await published(client, uri, 1)
+    on_name = markdown(await hover_at(client, uri, SUBMIT, "runner = ", 1))
+    assert json_block(on_name) == DEFAULT_TARGET
+    on_target = markdown(await hover_at(client, uri, SUBMIT, "target=runner)", 8))
+    assert json_block(on_target) == DEFAULT_TARGET
+
+
+async def test_hover_shows_unknown_and_refused_parts(
+    client: RecordingClient, workspace: Path
+) -> None:
+    text = HEADER + (
+        "def build(agent_name: str) -> None:\n"
+        "    r = GymAgentTaskRunner(config=GymRuntimeConfig(\n"
+        '        agent=agent_name, agent_config="c", resources_server="m",\n'
+        '        hydra_params={"g": (i for i in range(3))},\n'
+        "    ))\n"
+        '    client.evaluator.submit(tasks="qa/smoke", target=r)\n'
+    )
+    uri = open_doc(client, workspace / "job.py", text)
+    await published(client, uri, 1)
+    value = markdown(await hover_at(client, uri, text, "target=r)", 8))
+    assert "unknown" in value.lower()
+    assert "agent" in value
+    assert "generator" in value
+
+
+async def test_hover_refused_runner_gives_reasons(client: RecordingClient, workspace: Path) -> None:
+    text = HEADER + 'client.evaluator.submit(tasks="qa/smoke", target=GymAgentTaskRunner)\n'
+    uri = open_doc(client, workspace / "job.py", text)
+    await published(client, uri, 1)
+    hover = await hover_at(client, uri, text, "target=GymAgentTaskRunner", 10)
+    value = markdown(hover)
+    assert "Cannot be submitted" in value
+
+
+async def test_hover_submit_shape_route_workspace(client: RecordingClient, workspace: Path) -> None:
+    uri = open_doc(client, workspace / "job.py", SUBMIT)
+    await published(client, uri, 1)
+    hover = await hover_at(client, uri, SUBMIT, "submit(", 2)
+    value = markdown(hover)
+    assert "taskset shape" in value
+    assert "/apis/evaluator/v2/workspaces/qa/agent-evaluate/jobs" in value
+    assert "Workspace: `qa`" in value
+    assert "Taskset: `qa/smoke`" in value
+    assert hover is not None and hover.range is not None
+    assert hover.range.start == types.Position(
+        line=line_of(SUBMIT, "submit("), character=col_of(SUBMIT, "submit(")
+    )
+
+
+async def test_hover_suppression_comment(client: RecordingClient, workspace: Path) -> None:
+    text = HEADER + (
+        'client.evaluator.submit(tasks="qa/smoke", target=runner, config=RunConfig())'
+        "  # evalsubmit: ignore[ES102]\n"
+    )
+    uri = open_doc(client, workspace / "job.py", text)
+    assert await published(client, uri, 1) == []
+    value = markdown(await hover_at(client, uri, text, "ignore[ES102]", 8))
+    assert "ES102" in value and RULES["ES102"].title in value
+
+
+async def test_hover_nowhere_is_null(client: RecordingClient, workspace: Path) -> None:
+    uri = open_doc(client, workspace / "job.py", SUBMIT)
+    await published(client, uri, 1)
+    assert await hover_at(client, uri, SUBMIT, "from nemo_platform") is None
+
+
+async def test_hover_utf16_columns(client: RecordingClient, workspace: Path) -> None:
+    text = (
+        HEADER + 'note = "🙂🙂"; job = client.evaluator.submit(tasks="qa/smoke", target=runner)\n'
+    )
+    uri = open_doc(client, workspace / "job.py", text)
+    await published(client, uri, 1)
+    line = line_of(text, "submit(")
+    # two astral characters: each is 2 UTF-16 units, so LSP columns run 2 ahead of code points
+    character = col_of(text, "submit(") + 2
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=line, character=character + 1),
+        )
+    )
+    assert hover is not None and hover.range is not None
+    assert hover.range.start == types.Position(line=line, character=character)
