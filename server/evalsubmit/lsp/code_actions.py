@@ -11,12 +11,12 @@ import io
 import logging
 import re
 import tokenize
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from evalsubmit.analysis import Edit, Span
+from evalsubmit.analysis import Edit, ModuleReport, Span
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.state import Snapshot
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FIX_ALL = "source.fixAll.evalsubmit"
+FIX_ALL_ROUNDS = 5
 QUICK_FIX = types.CodeActionKind.QuickFix
 _IGNORE = re.compile(r"#\s*evalsubmit:\s*ignore\[(?P<codes>[^\]]*)\]")
 
@@ -46,9 +47,11 @@ async def code_action(
     if _wanted(QUICK_FIX, only):
         actions += quick_fixes(uri, snap, ours, ls.session.encoding, doc_changes)
         actions += ignore_actions(uri, snap, ours, ls.session.encoding, doc_changes)
-    if _wanted(FIX_ALL, only):
-        fix_all = fix_all_action(uri, snap, ls.session.encoding, doc_changes)
-        actions += [fix_all] if fix_all is not None else []
+    if _wanted(FIX_ALL, only) and any(f.fixes for f in snap.report.findings):
+        analyze = ls.checker.analyzer(uri, snap.settings)
+        fixed = await ls.checker.in_pool(fix_all_text, snap, analyze)
+        if fixed is not None:
+            actions.append(fix_all_action(uri, snap, fixed, ls.session.encoding, doc_changes))
     return actions
 
 
@@ -90,32 +93,60 @@ def quick_fixes(
     return actions
 
 
-def fix_all_action(
-    uri: str, snap: Snapshot, encoding: convert.Encoding, document_changes: bool
-) -> types.CodeAction | None:
-    """The first fix of every finding, skipping overlaps and any fix that breaks parsing."""
-    accepted: list[Edit] = []
-    text = snap.text
+def fix_all_text(snap: Snapshot, analyze: Callable[[str], ModuleReport]) -> str | None:
+    """Apply the first fix of every finding, round after round (a fix may overlap another
+    until that one is applied), skipping any fix that would break parsing. None if nothing
+    changes."""
+    text, report = snap.text, snap.report
     parsed = _parses(text)
-    for finding in sorted(snap.report.findings, key=lambda f: f.span):
-        if not finding.fixes:
-            continue
-        edits = list(finding.fixes[0].edits)
-        if any(_overlaps(e.span, a.span) for e in edits for a in accepted):
-            continue
-        if parsed and not _parses(apply_edits(text, [*accepted, *edits])):
-            continue
-        accepted += edits
-    if not accepted:
-        return None
-    lsp_edits = [convert.text_edit(e, snap.lines, encoding) for e in accepted]
+    for _ in range(FIX_ALL_ROUNDS):
+        accepted: list[Edit] = []
+        for finding in sorted(report.findings, key=lambda f: f.span):
+            if not finding.fixes:
+                continue
+            edits = list(finding.fixes[0].edits)
+            if any(_overlaps(e.span, a.span) for e in edits for a in accepted):
+                continue
+            if parsed and not _parses(apply_edits(text, [*accepted, *edits])):
+                continue
+            accepted += edits
+        if not accepted:
+            break
+        text = apply_edits(text, accepted)
+        report = analyze(text)
+    return text if text != snap.text else None
+
+
+def fix_all_action(
+    uri: str, snap: Snapshot, fixed: str, encoding: convert.Encoding, document_changes: bool
+) -> types.CodeAction:
+    """One edit covering the changed region (common prefix and suffix trimmed)."""
+    edit = convert.text_edit(minimal_edit(snap.text, fixed), snap.lines, encoding)
     return types.CodeAction(
         title="Fix all evalsubmit problems",
         kind=FIX_ALL,
-        edit=convert.workspace_edit(
-            uri, snap.version, lsp_edits, document_changes=document_changes
-        ),
+        edit=convert.workspace_edit(uri, snap.version, [edit], document_changes=document_changes),
     )
+
+
+def minimal_edit(old: str, new: str) -> Edit:
+    prefix = 0
+    limit = min(len(old), len(new))
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    if prefix and old[prefix - 1] == "\r":  # never split a CRLF pair
+        prefix -= 1
+    start, end = _position(old, prefix), _position(old, len(old) - suffix)
+    return Edit(Span(*start, *end), new[prefix : len(new) - suffix])
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    """Core (1-based line, code-point col) of a string offset."""
+    lines = convert.split_lines(text[:offset])
+    return len(lines), len(lines[-1])
 
 
 def ignore_actions(

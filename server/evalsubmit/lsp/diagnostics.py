@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from lsprotocol import types
 
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 READY_TIMEOUT_S = 10.0
+P = ParamSpec("P")
+R = TypeVar("R")
 DISABLED = "disabled by the evalsubmit.enable setting"
 
 
@@ -178,6 +181,21 @@ class Checker:
                     )
                 )
         return reports
+
+    def analyzer(self, uri: str, settings: Settings) -> Callable[[str], ModuleReport]:
+        """Analyse other text as if it were this document (used to preview fixes)."""
+        path = uri_to_path(uri)
+        return functools.partial(
+            analyze_source,
+            path=path,
+            project=self._session.projects.for_path(path),
+            options=settings.analysis_options(),
+        )
+
+    async def in_pool(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run blocking work in the analysis pool (the event loop stays responsive)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
 
     # -- scheduling ---------------------------------------------------------------------------
 
