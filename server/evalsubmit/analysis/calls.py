@@ -9,6 +9,7 @@ from evalsubmit.analysis import sdk, stdlib
 from evalsubmit.analysis.expr import ExpressionsMixin
 from evalsubmit.analysis.facts import ConstructionFact, ConstructionKind, ModuleFacts, SubmitFact
 from evalsubmit.analysis.findings import Span
+from evalsubmit.analysis.instances import build_instance, namedtuple_instance, str_method
 from evalsubmit.analysis.values import (
     CallArgs,
     ClassRef,
@@ -17,6 +18,7 @@ from evalsubmit.analysis.values import (
     FunctionValue,
     Instance,
     Known,
+    OneShot,
     Origin,
     Refused,
     SeqValue,
@@ -65,6 +67,8 @@ class CallsMixin(ExpressionsMixin):
                 return self.instantiate_user_class(ref, node, args, keyword_spans, origin)
             case FunctionValue(bound_self=DictValue() as base, name=name):
                 return self.dict_method(base, name, args, origin)
+            case FunctionValue(bound_self=Known()):
+                return str_method(function, args, origin)
             case FunctionValue(node=ast.FunctionDef() | ast.AsyncFunctionDef() as definition):
                 return self.call_function(function, definition, args)
         return Unknown("the result of a call")
@@ -154,6 +158,8 @@ class CallsMixin(ExpressionsMixin):
             return Instance(
                 ClassRef(evaluator), CallArgs(keywords={"client": client or Unknown()}), origin
             )
+        if qualname == stdlib.NAMEDTUPLE:
+            return namedtuple_instance(args, origin)
         if sdk.is_known_sdk_class(qualname):
             instance = Instance(ClassRef(qualname), args, origin)
             self._record_construction(qualname, node, args, spans, instance)
@@ -219,7 +225,10 @@ class CallsMixin(ExpressionsMixin):
         spans: dict[str, Span],
         origin: Origin,
     ) -> Value:
-        instance = Instance(ref, args, origin)
+        built = build_instance(ref, args, origin)
+        if not isinstance(built, Instance):
+            return built
+        instance = built
         from evalsubmit.analysis.derive import sdk_base
 
         base = sdk_base(ref)
@@ -261,6 +270,10 @@ class CallsMixin(ExpressionsMixin):
         declared = self._declared_return(function, definition)
         if isinstance(definition, ast.AsyncFunctionDef):
             return Unknown("a coroutine")
+        if _is_generator(definition):
+            return OneShot(
+                f"a generator (from calling {definition.name}())", self.origin(definition)
+            )
         if self.depth >= 6 or id(definition) in self.active_calls:
             return declared
         interpreter = function.module if function.module is not None else self
@@ -299,6 +312,19 @@ class CallsMixin(ExpressionsMixin):
         if len(returns) == 1 and not isinstance(returns[0], Unknown):
             return returns[0]
         return declared
+
+
+def _is_generator(definition: ast.FunctionDef) -> bool:
+    """Whether calling it returns a generator: a ``yield`` in its own body (not nested defs)."""
+    pending: list[ast.AST] = list(definition.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _bind_arguments(arguments: ast.arguments, args: CallArgs) -> dict[str, Value]:

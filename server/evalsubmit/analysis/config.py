@@ -15,6 +15,7 @@ import pydantic_core
 
 from evalsubmit.analysis import gym_models
 from evalsubmit.analysis.findings import Span
+from evalsubmit.analysis.iterables import as_python
 from evalsubmit.analysis.values import (
     CallArgs,
     ClassValue,
@@ -135,13 +136,18 @@ def _at_placeholder(kwargs: dict[str, Any], path: tuple[str | int, ...]) -> bool
     for part in path:
         if isinstance(current, _Placeholder):
             return True
-        if isinstance(current, dict) and part in current:
-            current = current[part]
-        elif isinstance(current, (list, tuple)) and isinstance(part, int) and part < len(current):
-            current = current[part]
-        else:
+        found, current = _child(current, part)
+        if not found:
             return False
     return isinstance(current, _Placeholder)
+
+
+def _child(container: Any, part: str | int) -> tuple[bool, Any]:
+    if isinstance(container, dict) and part in container:
+        return True, container[part]
+    if isinstance(container, (list, tuple)) and isinstance(part, int) and part < len(container):
+        return True, container[part]
+    return False, None
 
 
 def _anchor(result: ConfigEvaluation, path: tuple[str | int, ...]) -> Origin | None:
@@ -159,18 +165,25 @@ def _to_python(
     in_hydra = path[0] == "hydra_params" and len(path) > 1
     match value:
         case Known(obj=obj):
-            if in_hydra and isinstance(obj, (bytes, bytearray)):
+            if in_hydra and not isinstance(obj, (str, int, float, type(None))):
                 for _, reason, kind in gym_models.find_unjsonable(obj):
                     result.content.append(ContentProblem(anchor, value.origin, reason, kind))
             return obj, obj
+        case Instance(fields=DictValue() as fields):
+            return _to_python(fields, path, anchor, result)
         case DictValue():
             converted: dict[Any, Any] = {}
             rendered: dict[Any, Any] = {}
             for entry in value.entries:
-                if not isinstance(entry.key, Known):
+                known, key = as_python(entry.key)
+                if not known:
                     result.unknowns.append(_text(path) + "[<key>]")
                     continue
-                key = entry.key.obj
+                if in_hydra and not isinstance(key, (str, int, float, type(None))):
+                    for _, reason, kind in gym_models.find_unjsonable({key: None}):
+                        result.content.append(
+                            ContentProblem(entry.origin or anchor, None, reason, kind)
+                        )
                 sub: tuple[str | int, ...] = (*path, key)
                 entry_anchor = entry.origin or anchor
                 if entry.origin is not None:
@@ -198,6 +211,9 @@ def _to_python(
             if in_hydra:
                 result.content.append(ContentProblem(anchor, value.origin, reason, "iterator"))
             return _Opaque(), f"<would be sent as []: {reason}>"
+        case Refused(reason=reason) if path == ("env_vars",) and reason.startswith("os.environ"):
+            result.unknowns.append("env_vars (copied from os.environ at run time)")
+            return _Placeholder(), "<unknown: copied from os.environ at run time>"
         case Refused(reason=reason):
             if in_hydra:
                 result.content.append(
@@ -300,7 +316,30 @@ def _text(path: tuple[str | int, ...]) -> str:
 
 def render_json(value: Any) -> Any:
     """JSON for a preview: known parts converted as pydantic would, markers left as text."""
-    return pydantic_core.to_jsonable_python(value, fallback=lambda o: f"<{type(o).__name__}>")
+    try:
+        return pydantic_core.to_jsonable_python(value, fallback=_fallback)
+    except (ValueError, TypeError, pydantic_core.PydanticSerializationError):
+        return _sanitised(value)
+
+
+def _fallback(value: Any) -> str:
+    return f"<{type(value).__name__}>"
+
+
+def _sanitised(value: Any) -> Any:
+    """Render what pydantic cannot (non-UTF-8 bytes, odd keys) piece by piece."""
+    if isinstance(value, dict):
+        return {_sanitised_key(k): _sanitised(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_sanitised(v) for v in value]
+    try:
+        return pydantic_core.to_jsonable_python(value, fallback=_fallback)
+    except (ValueError, TypeError, pydantic_core.PydanticSerializationError):
+        return f"<error: {type(value).__name__} with no JSON form>"
+
+
+def _sanitised_key(key: Any) -> Any:
+    return key if isinstance(key, (str, int, float, bool)) or key is None else str(key)
 
 
 def span_of(origin: Origin | None) -> Span | None:

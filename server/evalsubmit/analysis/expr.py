@@ -5,11 +5,12 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from evalsubmit.analysis import sdk, stdlib
 from evalsubmit.analysis.findings import Span
+from evalsubmit.analysis.iterables import items_of, pairs_to_dict
 from evalsubmit.analysis.parse import ParsedModule
 from evalsubmit.analysis.scope import Env
 from evalsubmit.analysis.values import (
@@ -31,6 +32,7 @@ from evalsubmit.analysis.values import (
 )
 
 _BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Pow: lambda base, exponent: _bounded_pow(base, exponent),
     ast.Add: operator.add,
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
@@ -88,10 +90,8 @@ class ExpressionsMixin:
                 return self.dict_literal(node)
             case ast.List() | ast.Tuple() | ast.Set():
                 return self.sequence_literal(node, _SEQ_KINDS[type(node)])
-            case ast.GeneratorExp():
-                return OneShot("a generator expression", self.origin(node))
-            case ast.ListComp() | ast.SetComp() | ast.DictComp():
-                return Unknown("built by a comprehension", _COMPREHENSIONS[type(node)])
+            case ast.GeneratorExp() | ast.ListComp() | ast.SetComp() | ast.DictComp():
+                return self.comprehension(node)
             case ast.JoinedStr():
                 return self.fstring(node)
             case ast.BinOp():
@@ -189,16 +189,69 @@ class ExpressionsMixin:
             origins.append(self.origin(element))
         return SeqValue(kind, items, self.origin(node), origins)
 
+    def comprehension(
+        self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp | ast.DictComp
+    ) -> Value:
+        """Evaluated when it has one ``for`` over known items; else only its type is known."""
+        origin = self.origin(node)
+        items = self._comprehension_items(node)
+        if isinstance(node, ast.GeneratorExp):
+            return OneShot("a generator expression", origin, items)
+        if items is None:
+            return Unknown("built by a comprehension", _COMPREHENSIONS[type(node)])
+        if isinstance(node, ast.DictComp):
+            return pairs_to_dict(items, origin) or Unknown("built by a comprehension", "dict")
+        return SeqValue(list if isinstance(node, ast.ListComp) else set, items, origin)
+
+    def _comprehension_items(
+        self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp | ast.DictComp
+    ) -> list[Value] | None:
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            return None
+        clause = node.generators[0]
+        source = items_of(self.eval(clause.iter))
+        if source is None or not isinstance(clause.target, ast.Name):
+            return None
+        saved = self.env
+        self.env = Env(parent=saved)
+        results: list[Value] = []
+        try:
+            for item in source:
+                self.env.names[clause.target.id] = item
+                tests = [self.eval(test) for test in clause.ifs]
+                if not all(isinstance(t, Known) for t in tests):
+                    return None
+                if not all(t.obj for t in tests if isinstance(t, Known)):
+                    continue
+                if isinstance(node, ast.DictComp):
+                    pair = [self.eval(node.key), self.eval(node.value)]
+                    results.append(SeqValue(tuple, pair, self.origin(node)))
+                else:
+                    results.append(self.eval(node.elt))
+        finally:
+            self.env = saved
+        return results
+
     def fstring(self, node: ast.JoinedStr) -> Value:
         parts: list[str] = []
         for value in node.values:
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
                 parts.append(value.value)
-            else:
-                if isinstance(value, ast.FormattedValue):
-                    self.eval(value.value)
+                continue
+            formatted = self._formatted(value) if isinstance(value, ast.FormattedValue) else None
+            if formatted is None:
                 return Unknown("an f-string computed at run time", "str")
+            parts.append(formatted)
         return Known("".join(parts), self.origin(node))
+
+    def _formatted(self, node: ast.FormattedValue) -> str | None:
+        value = self.eval(node.value)
+        if node.format_spec is not None or node.conversion not in (-1, ord("s")):
+            return None
+        if isinstance(value, Known) and isinstance(value.obj, (str, int, float, bool, Path)):
+            text = str(value.obj)
+            return text if len(text) <= _MAX_RESULT else None
+        return None
 
     def binop(self, node: ast.BinOp) -> Value:
         left, right = self.eval(node.left), self.eval(node.right)
@@ -254,6 +307,12 @@ def _join(first: Span, last: Span) -> Span:
     return Span(first.line, first.col, last.end_line, last.end_col)
 
 
+def _bounded_pow(base: Any, exponent: Any) -> Any:
+    if isinstance(exponent, (int, float)) and abs(exponent) <= 256:
+        return base**exponent
+    raise OverflowError("exponent too large to evaluate statically")
+
+
 def _small(value: object) -> bool:
     if isinstance(value, (str, bytes)):
         return len(value) <= _MAX_RESULT
@@ -261,7 +320,9 @@ def _small(value: object) -> bool:
         return True
     if isinstance(value, int):
         return value.bit_length() <= 4096
-    return isinstance(value, float)
+    if isinstance(value, PurePath):
+        return len(str(value)) <= _MAX_RESULT
+    return isinstance(value, (float, complex))
 
 
 def entry_of(value: DictValue, key: str) -> Entry | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from evalsubmit.analysis import sdk
 from evalsubmit.analysis.calls import CallsMixin
 from evalsubmit.analysis.facts import ModuleFacts
+from evalsubmit.analysis.instances import enum_members
 from evalsubmit.analysis.parse import ParsedModule
 from evalsubmit.analysis.scope import Env, ModuleScope
 from evalsubmit.analysis.values import (
@@ -252,41 +253,8 @@ class Interpreter(CallsMixin):
                 )
                 attributes.update(t.id for t in targets if isinstance(t, ast.Name))
         user = UserClass(node.name, self.path, node, bases, attributes, decorators)
-        user.enum_members = self.enum_members(node, bases)
+        user.enum_members = enum_members(node, bases)
         self.env.names[node.name] = ClassValue(ClassRef(f"{self.module_name}.{node.name}", user))
-
-    def enum_members(self, node: ast.ClassDef, bases: list[Value]) -> dict[str, object]:
-        import enum
-
-        names = {b.ref.qualname for b in bases if isinstance(b, ClassValue)}
-        kinds = {
-            "enum.Enum": None,
-            "enum.IntEnum": int,
-            "enum.StrEnum": str,
-            "builtins.str": str,
-            "builtins.int": int,
-        }
-        if not names & {"enum.Enum", "enum.IntEnum", "enum.StrEnum"}:
-            return {}
-        members: dict[str, object] = {}
-        for statement in node.body:
-            if (
-                isinstance(statement, ast.Assign)
-                and len(statement.targets) == 1
-                and isinstance(statement.targets[0], ast.Name)
-                and isinstance(statement.value, ast.Constant)
-            ):
-                members[statement.targets[0].id] = statement.value.value
-        mixin = next((kinds[n] for n in names if kinds.get(n) is not None), None)
-        try:
-            made = (
-                enum.Enum(node.name, members, type=mixin)
-                if mixin
-                else enum.Enum(node.name, members)
-            )
-        except (TypeError, ValueError):
-            return {}
-        return {name: made[name] for name in members}  # type: ignore[index]
 
     def bind_parameters(self, args: ast.arguments, values: dict[str, Value] | None) -> None:
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs]

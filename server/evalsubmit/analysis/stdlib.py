@@ -6,14 +6,20 @@ Only literal arguments are ever turned into real objects here (``Path("/x")``, `
 
 from __future__ import annotations
 
+import builtins
+import collections
 import datetime as dt
 import decimal
+import fractions
+import ipaddress
 import math
 import pathlib
+import re
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+from evalsubmit.analysis.iterables import as_python, items_of, known_range, pairs_to_dict, zipped
 from evalsubmit.analysis.values import (
     CallArgs,
     ClassRef,
@@ -49,7 +55,6 @@ ONE_SHOT = {
 }
 
 REFUSED_CALLS = {
-    "builtins.range": ("a range object", "list"),
     "builtins.object": ("a plain object()", None),
     "builtins.slice": ("a slice object", None),
     "builtins.memoryview": ("a memoryview", None),
@@ -81,7 +86,6 @@ REFUSED_NAMES = {
     "sys.stdout": "a stream (sys.stdout)",
     "sys.stderr": "a stream (sys.stderr)",
     "sys.stdin": "a stream (sys.stdin)",
-    "datetime.timezone.utc": "a datetime.timezone",
 }
 
 MATERIALIZING = {
@@ -89,7 +93,6 @@ MATERIALIZING = {
     "builtins.tuple": tuple,
     "builtins.set": set,
     "builtins.frozenset": frozenset,
-    "builtins.sorted": list,
 }
 
 _LITERAL_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
@@ -102,6 +105,14 @@ _LITERAL_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
     "decimal.Decimal": decimal.Decimal,
     "uuid.UUID": uuid.UUID,
     "builtins.complex": complex,
+    "fractions.Fraction": fractions.Fraction,
+    "ipaddress.ip_address": ipaddress.ip_address,
+    "ipaddress.ip_network": ipaddress.ip_network,
+    "ipaddress.ip_interface": ipaddress.ip_interface,
+    "ipaddress.IPv4Address": ipaddress.IPv4Address,
+    "ipaddress.IPv6Address": ipaddress.IPv6Address,
+    "ipaddress.IPv4Network": ipaddress.IPv4Network,
+    "re.compile": re.compile,
     "builtins.bytes": bytes,
     "builtins.bytearray": bytearray,
 }
@@ -118,6 +129,11 @@ _MAX_LITERAL = 100_000
 
 def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value | None:
     """The value of calling a modelled stdlib callable, or ``None`` when not modelled."""
+    special = _SPECIAL.get(qualname)
+    if special is not None:
+        return special(args, origin)
+    if _is_exception_class(qualname):
+        return Refused("an exception object", origin)
     if qualname in ONE_SHOT:
         return OneShot(ONE_SHOT[qualname], origin)
     if qualname in REFUSED_CALLS:
@@ -129,6 +145,8 @@ def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value |
         return _convert(qualname, args, origin)
     if qualname == "builtins.dict" or qualname in _DICT_LIKE:
         return _dict(args, origin)
+    if qualname == "datetime.timezone.utc":
+        return Known(dt.UTC, origin)
     if qualname in _LITERAL_CONSTRUCTORS:
         return _construct(qualname, args, origin)
     if qualname in {"os.getenv", "os.environ.get"}:
@@ -147,6 +165,8 @@ _STR_FUNCS = {"os.path.join", "os.path.expanduser", "os.path.abspath", "os.getcw
 def stdlib_constant(qualname: str, origin: Origin | None) -> Value | None:
     if qualname in REFUSED_NAMES:
         return Refused(REFUSED_NAMES[qualname], origin)
+    if qualname == "datetime.timezone.utc":
+        return Known(dt.UTC, origin)
     if qualname in {"math.inf", "math.nan", "math.pi", "math.e"}:
         return Known(getattr(math, qualname.split(".")[1]), origin)
     if qualname.startswith("builtins.") or ("." in qualname and qualname.split(".")[0] in _MODULES):
@@ -176,23 +196,89 @@ _MODULES = {
     "json",
     "enum",
     "dataclasses",
+    "fractions",
+    "re",
+    "ipaddress",
+    "typing",
+    "pydantic",
 }
 
 
 def _materialize(kind: type, args: CallArgs, origin: Origin | None) -> Value:
     if not args.positional:
         return SeqValue(kind, [], origin) if not args.keywords else Unknown(type_name=kind.__name__)
-    source = args.positional[0]
-    if isinstance(source, SeqValue):
-        return SeqValue(kind, list(source.items), origin, list(source.item_origins))
-    if isinstance(source, Known) and isinstance(source.obj, (str, list, tuple, set, frozenset)):
-        try:
-            return Known(kind(source.obj), origin)
-        except TypeError:
-            return Unknown(type_name=kind.__name__)
-    if isinstance(source, Refused) and source.materialize == "list":
-        return Unknown("materialised from a range", kind.__name__)
-    return Unknown("materialised at run time", kind.__name__)
+    items = items_of(args.positional[0])
+    if items is None:
+        return Unknown("materialised at run time", kind.__name__)
+    return SeqValue(kind, items, origin)
+
+
+def _sorted(args: CallArgs, origin: Origin | None) -> Value:
+    items = items_of(args.positional[0]) if len(args.positional) == 1 else None
+    if items is None or args.keywords:
+        return Unknown("sorted at run time", "list")
+    ok, obj = as_python(SeqValue(list, items))
+    try:
+        return Known(sorted(obj), origin) if ok else Unknown("sorted at run time", "list")
+    except TypeError:
+        return Unknown("sorted at run time", "list")
+
+
+def _range(args: CallArgs, origin: Origin | None) -> Value:
+    return known_range(args.positional, origin)
+
+
+def _zip(args: CallArgs, origin: Origin | None) -> Value:
+    return zipped(args.positional, origin)
+
+
+def _counter(args: CallArgs, origin: Origin | None) -> Value:
+    if len(args.positional) == 1 and not args.keywords:
+        ok, obj = as_python(args.positional[0])
+        if ok and isinstance(obj, (str, list, tuple)):
+            return _known_dict(dict(collections.Counter(obj)), origin)
+    return Unknown("counted at run time", "dict")
+
+
+def _defaultdict(args: CallArgs, origin: Origin | None) -> Value:
+    rest = CallArgs(args.positional[1:], args.keywords, args.keyword_origins, args.star_unknown)
+    return _dict(rest, origin)
+
+
+def _deque(args: CallArgs, origin: Origin | None) -> Value:
+    if not args.positional:
+        return SeqValue(list, [], origin)
+    items = items_of(args.positional[0])
+    return SeqValue(list, items, origin) if items is not None else Unknown(type_name="deque")
+
+
+def _namedtuple(args: CallArgs, origin: Origin | None) -> Value:
+    return ClassValue(ClassRef(NAMEDTUPLE))
+
+
+def _known_dict(obj: dict[Any, Any], origin: Origin | None) -> DictValue:
+    result = DictValue(origin=origin)
+    for key, value in obj.items():
+        result.set(Known(key, origin), Known(value, origin), origin)
+    return result
+
+
+NAMEDTUPLE = "<namedtuple class>"
+_SPECIAL: dict[str, Callable[[CallArgs, Origin | None], Value]] = {
+    "builtins.range": _range,
+    "builtins.zip": _zip,
+    "builtins.sorted": _sorted,
+    "collections.Counter": _counter,
+    "collections.defaultdict": _defaultdict,
+    "collections.deque": _deque,
+    "collections.namedtuple": _namedtuple,
+}
+
+
+def _is_exception_class(qualname: str) -> bool:
+    module, _, name = qualname.partition(".")
+    found = getattr(builtins, name, None) if module == "builtins" else None
+    return isinstance(found, type) and issubclass(found, BaseException)
 
 
 def _convert(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
@@ -221,7 +307,11 @@ def _dict(args: CallArgs, origin: Origin | None) -> Value:
             result.entries = list(source.entries)
             result.complete = source.complete
         else:
-            return Unknown("built at run time", "dict")
+            items = items_of(source)
+            built = pairs_to_dict(items, origin) if items is not None else None
+            if built is None:
+                return Unknown("built at run time", "dict")
+            result = built
     for key, value in args.keywords.items():
         result.set(Known(key), value, args.keyword_origins.get(key))
     if args.star_unknown:

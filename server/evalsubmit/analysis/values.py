@@ -50,12 +50,16 @@ class Refused:
     origin: Origin | None
     materialize: str | None = None
     """A mechanical fix when one exists, e.g. ``"list"`` for ``range(...)``."""
+    items: list[Value] | None = None
+    """For iterables such as ``range(3)``: what iterating it yields, when known."""
 
 
 @dataclass(eq=False, slots=True)
 class OneShot:
     reason: str
     origin: Origin | None
+    items: list[Value] | None = None
+    """What it would yield, when statically known (so ``list(...)`` of it is known)."""
 
 
 @dataclass(eq=False, slots=True)
@@ -80,11 +84,20 @@ class DictValue:
         return None
 
     def set(self, key: Value, value: Value, origin: Origin | None) -> None:
+        """Python's semantics: an equal key keeps its first spelling and position."""
         if isinstance(key, Known):
-            self.entries = [
-                e for e in self.entries if not (isinstance(e.key, Known) and e.key.obj == key.obj)
-            ]
+            for index, entry in enumerate(self.entries):
+                if isinstance(entry.key, Known) and _same_key(entry.key.obj, key.obj):
+                    self.entries[index] = Entry(entry.key, value, origin)
+                    return
         self.entries.append(Entry(key, value, origin))
+
+
+def _same_key(first: object, second: object) -> bool:
+    try:
+        return hash(first) == hash(second) and bool(first == second)
+    except TypeError:
+        return False
 
 
 @dataclass(eq=False, slots=True)
@@ -124,6 +137,8 @@ class Instance:
     ref: ClassRef
     args: CallArgs
     origin: Origin | None = None
+    fields: DictValue | None = None
+    """For dataclass and pydantic-model instances: the JSON object they serialise to."""
 
 
 @dataclass(eq=False, slots=True)

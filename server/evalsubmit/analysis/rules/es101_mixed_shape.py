@@ -13,9 +13,9 @@ RULE = register(
         kind="mixed-shape",
         title="submit() mixes the taskset and row shapes",
         severity=Severity.ERROR,
-        docs="""`submit()` takes either `tasks=` + `target=` (a taskset run of a live agent
-runner) or `metric=` + `dataset=` (a row evaluation), never both. The SDK raises `TypeError` before it looks
-at anything else.
+        docs="""`submit()` takes either `tasks=` + `target=` (a taskset run of a live
+agent runner) or `metric=` + `dataset=` (a row evaluation), never both. The SDK raises
+`TypeError` before it looks at anything else.
 
 ```python
 client.evaluator.submit(tasks=TasksetRef("qa/nightly"), target=runner, metric=em)  # ES101

@@ -18,9 +18,9 @@ RULE = register(
         kind="bad-taskset-ref",
         title="malformed taskset reference",
         severity=Severity.ERROR,
-        docs="""A taskset reference is `[workspace/]name[#revision]`: letters, digits, `_`,
-`-` and `.` in each part (pattern `^[\\w\\-.]+(/[\\w\\-.]+)?(#[\\w\\-.]+)?$`). `TasksetRef(...)` validates at
-construction; a plain string passed as `tasks=` fails inside `submit()`.
+        docs="""A taskset reference is `[workspace/]name[#revision]`: letters, digits,
+`_`, `-` and `.` in each part (pattern `^[\\w\\-.]+(/[\\w\\-.]+)?(#[\\w\\-.]+)?$`).
+`TasksetRef(...)` validates at construction; a plain string passed as `tasks=` fails inside `submit()`.
 
 ```python
 TasksetRef("qa team/smoke")   # ES108: space
