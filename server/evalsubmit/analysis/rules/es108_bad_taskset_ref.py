@@ -20,7 +20,8 @@ RULE = register(
         severity=Severity.ERROR,
         docs="""A taskset reference is `[workspace/]name[#revision]`: letters, digits,
 `_`, `-` and `.` in each part (pattern `^[\\w\\-.]+(/[\\w\\-.]+)?(#[\\w\\-.]+)?$`).
-`TasksetRef(...)` validates at construction; a plain string passed as `tasks=` fails inside `submit()`.
+`TasksetRef(...)` validates at construction; a plain string passed as `tasks=` fails
+inside `submit()`.
 
 ```python
 TasksetRef("qa team/smoke")   # ES108: space
