@@ -120,10 +120,7 @@ class Interpreter(CallsMixin):
                 for item in node.items:
                     context = self.eval(item.context_expr)
                     if item.optional_vars is not None:
-                        bound = (
-                            context if isinstance(context, OneShot) else Unknown("a context value")
-                        )
-                        self.assign(item.optional_vars, bound, node)
+                        self.assign(item.optional_vars, _entered(context), node)
                 self.walk(node.body)
             case ast.Try() | ast.TryStar():
                 self.try_statement(node)
@@ -328,6 +325,18 @@ class Interpreter(CallsMixin):
         if found is not None:
             return found
         return ClassValue(ClassRef(sdk.canonical(qualname)))
+
+
+_SELF_ENTERING = frozenset({sdk.PLATFORM_CLIENT, sdk.ASYNC_PLATFORM_CLIENT})
+
+
+def _entered(context: Value) -> Value:
+    """What ``with context as name`` binds: files and the platform clients return themselves."""
+    if isinstance(context, OneShot):
+        return context
+    if isinstance(context, Instance) and context.ref.qualname in _SELF_ENTERING:
+        return context
+    return Unknown("a context value")
 
 
 def _is_main_guard(test: ast.expr) -> bool:
