@@ -260,7 +260,7 @@ async function main() {
             seen.add(t);
             log(`notification: ${t.slice(0, 200)}`);
           }
-          if (/fail|error/i.test(t) && !/job/i.test(t)) throw new Error(`notification: ${t}`);
+          if (/not submitted|not available|refused|could not|failed:/i.test(t)) throw new Error(`notification: ${t}`);
         }
         return [...seen].find((t) => /Submitted evaluation job \S+/.test(t)) ??
           [...seen].find((t) => /\bjob\b/i.test(t) && /[a-z0-9]+[-.][a-z0-9.-]+/i.test(t));

@@ -8,6 +8,7 @@ import {
   interpreterFromPythonExtension,
   resolveInterpreter,
 } from './python';
+import { RecentMessages } from './notify';
 import { ServerManager } from './server';
 import {
   interpreterSetting,
@@ -32,8 +33,10 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   status.command = { title: 'Show Logs', command: CLIENT_COMMANDS.showLogs };
   context.subscriptions.push(log, status);
 
+  const recent = new RecentMessages();
   const ui: Ui = {
-    message: api.showMessage,
+    message: (level, text, ...items) =>
+      recent.admit(text) ? api.showMessage(level, text, ...items) : Promise.resolve(undefined),
     pickOrType: api.pickOrType,
     inputBox: api.showInputBox,
     withProgress: api.withProgress,
@@ -138,7 +141,9 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     onRunning: () => void refreshDebugInfo(),
     executeCommandMiddleware: executeCommandMiddleware(submitDeps),
     showMessage: (level, text) => {
-      void api.showMessage(level, text, 'Show Logs').then((c) => c && log.show());
+      if (recent.admit(text)) {
+        void api.showMessage(level, text, 'Show Logs').then((c) => c && log.show());
+      }
     },
   });
 

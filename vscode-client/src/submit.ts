@@ -1,7 +1,7 @@
 /** Submitting evaluations and showing jobs: the executeCommand middleware for the server's
  * `evalsubmit.submit`, and the client commands Submit Evaluation and Show Job. */
 import { SERVER_COMMANDS } from './constants';
-import { promptForTaskset } from './tasksets';
+import { commandError, promptForTaskset } from './tasksets';
 import { ServerCommandRunner, Ui, errorText } from './ui';
 
 export interface SubmitArgs {
@@ -85,9 +85,20 @@ export interface SubmitDeps {
 
 /** Reports the outcome of a submit: a notification naming the job. */
 export async function reportSubmitted(deps: SubmitDeps, result: unknown): Promise<void> {
+  const rec = asRecord(result);
+  const refused = rec && rec.submitted === false;
+  const problem = commandError(result) ?? (refused ? (str(rec.reason) ?? str(rec.message) ?? 'no reason given') : undefined);
+  if (problem !== undefined) {
+    deps.log(`Not submitted: ${problem}`);
+    await deps.ui.message('warning', `Evaluation not submitted: ${problem}`);
+    return;
+  }
   const job = jobFromResult(result);
   if (!job) {
     deps.log(`Submit returned no job: ${JSON.stringify(result)}`);
+    if (result !== undefined && result !== null) {
+      await deps.ui.message('info', 'Submit finished, but the server named no job. See the logs.');
+    }
     return;
   }
   deps.history.add(job);

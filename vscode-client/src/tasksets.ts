@@ -52,6 +52,20 @@ export function tasksetItems(result: unknown): PickItem[] {
   return items;
 }
 
+/** A command result that reports a failure instead of throwing: `{error: "..."}`. */
+export function commandError(result: unknown): string | undefined {
+  if (typeof result === 'object' && result !== null && !Array.isArray(result)) {
+    const e = (result as Record<string, unknown>).error;
+    if (typeof e === 'string' && e !== '') {
+      return e;
+    }
+    if (typeof e === 'object' && e !== null && 'message' in e) {
+      return String((e as { message: unknown }).message);
+    }
+  }
+  return undefined;
+}
+
 export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -84,6 +98,10 @@ export async function promptForTaskset(
       options.listTimeoutMs ?? 10_000,
       'Listing tasksets',
     );
+    const failure = commandError(result);
+    if (failure) {
+      throw new Error(failure);
+    }
     items = tasksetItems(result);
   } catch (err) {
     unreachable = errorText(err);

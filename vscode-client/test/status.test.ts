@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { RecentMessages } from '../src/notify';
+import { describePlatform, platformFromDebugInfo, serverVersion, statusView } from '../src/status';
+
+// The shape of the server's evalsubmit.debugInfo result (server/evalsubmit/lsp/commands.py).
+const debugInfo = {
+  versions: { python: '3.11.7', platform: 'Linux-6.1-x86_64', evalsubmit: '0.1.0', pygls: '2.0.0' },
+  server: { diagnostics: 'pull', positionEncoding: 'utf-16', rules: ['ES101'] },
+  settings: {
+    global: { enable: true, platform: { baseUrl: 'http://127.0.0.1:8080', workspace: 'qa', token: '<redacted>' } },
+    folders: {},
+  },
+  documents: [],
+};
+
+describe('platformFromDebugInfo', () => {
+  it('finds the platform settings, not the OS "platform" string of versions', () => {
+    expect(platformFromDebugInfo(debugInfo)).toEqual({ baseUrl: 'http://127.0.0.1:8080', workspace: 'qa', source: undefined });
+  });
+  it('accepts a top-level platform with base_url and source', () => {
+    expect(platformFromDebugInfo({ platform: { base_url: 'http://h', workspace: 'w', source: 'env' } })).toEqual({
+      baseUrl: 'http://h',
+      workspace: 'w',
+      source: 'env',
+    });
+  });
+  it('is undefined when nothing is configured', () => {
+    expect(platformFromDebugInfo({ settings: { global: { platform: { baseUrl: null, workspace: null } } } })).toBeUndefined();
+    expect(platformFromDebugInfo('nope')).toBeUndefined();
+  });
+  it('reads the server version', () => {
+    expect(serverVersion(debugInfo)).toBe('0.1.0');
+    expect(serverVersion({ version: '2' })).toBe('2');
+    expect(serverVersion(undefined)).toBeUndefined();
+  });
+});
+
+describe('statusView', () => {
+  it('shows the platform while running', () => {
+    const v = statusView('running', { baseUrl: 'http://127.0.0.1:8080', workspace: 'qa' }, '0.1.0');
+    expect(v).toEqual({ text: 'evalsubmit 0.1.0', detail: 'Platform: http://127.0.0.1:8080 · workspace qa', severity: 'info', busy: false });
+  });
+  it('is busy while starting and an error when the package is missing', () => {
+    expect(statusView('starting', undefined).busy).toBe(true);
+    expect(statusView('missing-package', undefined).severity).toBe('error');
+    expect(statusView('no-python', undefined).text).toBe('evalsubmit: no Python');
+    expect(statusView('failed', undefined, 'exit 1').detail).toBe('exit 1');
+  });
+  it('says when the platform is not set in settings', () => {
+    expect(describePlatform(undefined)).toMatch(/not set in settings/);
+  });
+});
+
+describe('RecentMessages', () => {
+  it('drops the same message shown twice within the window', () => {
+    let now = 0;
+    const r = new RecentMessages(1000, () => now);
+    expect(r.admit('evalsubmit: taskset missing')).toBe(true);
+    expect(r.admit('Evaluation not submitted: evalsubmit: taskset missing')).toBe(false);
+    now = 2000;
+    expect(r.admit('evalsubmit: taskset missing')).toBe(true);
+    expect(r.admit('something else')).toBe(true);
+  });
+});

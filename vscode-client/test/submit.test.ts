@@ -1,0 +1,183 @@
+import { describe, expect, it, vi } from 'vitest';
+import { SERVER_COMMANDS } from '../src/constants';
+import {
+  JobHistory,
+  SubmitDeps,
+  executeCommandMiddleware,
+  jobFromResult,
+  renderJobStatus,
+  showJob,
+  submitEvaluation,
+} from '../src/submit';
+import { fakeUi } from './fakes';
+
+const editor = { uri: 'file:///ws/eval.py', languageId: 'python', line: 14, character: 4 };
+
+function deps(ui: ReturnType<typeof fakeUi>['ui'], run: SubmitDeps['run']): SubmitDeps & { lines: string[] } {
+  const lines: string[] = [];
+  const d: SubmitDeps & { lines: string[] } = {
+    ui,
+    run,
+    history: new JobHistory(),
+    defaultTaskset: () => null,
+    log: (l) => lines.push(l),
+    showJob: vi.fn(async () => undefined),
+    lines,
+  };
+  return d;
+}
+
+describe('jobFromResult', () => {
+  it('finds the job at the top, under job, or as a plain name', () => {
+    expect(jobFromResult({ name: 'j1', workspace: 'qa', status: 'created' })).toEqual({
+      name: 'j1',
+      workspace: 'qa',
+      status: 'created',
+      url: undefined,
+    });
+    expect(jobFromResult({ submitted: true, job: { name: 'j2', status: 'error' }, workspace: 'qa', url: 'http://x' })).toEqual({
+      name: 'j2',
+      workspace: 'qa',
+      status: 'error',
+      url: 'http://x',
+    });
+    expect(jobFromResult('j3')).toEqual({ name: 'j3' });
+    expect(jobFromResult({ submitted: false })).toBeUndefined();
+    expect(jobFromResult(null)).toBeUndefined();
+  });
+});
+
+describe('executeCommandMiddleware', () => {
+  it('passes other commands through untouched', async () => {
+    const f = fakeUi();
+    const next = vi.fn(async () => 'ok');
+    const mw = executeCommandMiddleware(deps(f.ui, vi.fn()));
+    expect(await mw(SERVER_COMMANDS.debugInfo, [1], next)).toBe('ok');
+    expect(next).toHaveBeenCalledWith(SERVER_COMMANDS.debugInfo, [1]);
+  });
+
+  it('prompts for the taskset when a code lens sends tasks: null, then forwards it', async () => {
+    const f = fakeUi({ picks: ['qa/smoke'] });
+    const run = vi.fn(async () => ['qa/smoke']);
+    const next = vi.fn(async () => ({ submitted: true, name: 'job-1', workspace: 'qa', status: 'created' }));
+    const mw = executeCommandMiddleware(deps(f.ui, run));
+    const arg = { uri: editor.uri, line: 3, character: 0, tasks: null };
+    await mw(SERVER_COMMANDS.submit, [arg], next);
+    expect(next).toHaveBeenCalledWith(SERVER_COMMANDS.submit, [{ ...arg, tasks: 'qa/smoke' }]);
+    await vi.waitFor(() => expect(f.messages.some((m) => /Submitted evaluation job job-1/.test(m.text))).toBe(true));
+  });
+
+  it('does not prompt when the taskset is known', async () => {
+    const f = fakeUi();
+    const run = vi.fn();
+    const next = vi.fn(async () => undefined);
+    const arg = { uri: editor.uri, line: 3, character: 0, tasks: 'qa/known' };
+    await executeCommandMiddleware(deps(f.ui, run))(SERVER_COMMANDS.submit, [arg], next);
+    expect(run).not.toHaveBeenCalled();
+    expect(next).toHaveBeenCalledWith(SERVER_COMMANDS.submit, [arg]);
+  });
+
+  it('does not forward when the user cancels the prompt', async () => {
+    const f = fakeUi({ inputs: [undefined] });
+    const next = vi.fn();
+    const d = deps(f.ui, async () => {
+      throw new Error('unreachable');
+    });
+    expect(await executeCommandMiddleware(d)(SERVER_COMMANDS.submit, [{ uri: 'u', line: 0, character: 0, tasks: null }], next)).toBeUndefined();
+    expect(next).not.toHaveBeenCalled();
+  });
+
+  it('turns a failed request into one clear error message', async () => {
+    const f = fakeUi();
+    const next = vi.fn(async () => {
+      throw new Error('422: taskset qa/nope not found');
+    });
+    await executeCommandMiddleware(deps(f.ui, vi.fn()))(SERVER_COMMANDS.submit, [{ tasks: 'qa/nope' }], next);
+    expect(f.messages).toEqual([
+      { level: 'error', text: 'Submit evaluation failed: 422: taskset qa/nope not found', items: [] },
+    ]);
+  });
+});
+
+describe('submitEvaluation', () => {
+  it('sends the cursor position (0-based) and the chosen taskset to evalsubmit.submit', async () => {
+    const f = fakeUi({ editor, picks: ['qa/smoke'] });
+    const run = vi.fn(async (command: string) =>
+      command === SERVER_COMMANDS.listTasksets ? ['qa/smoke'] : { name: 'nemo-job-1', workspace: 'qa', status: 'created' },
+    );
+    const d = deps(f.ui, run);
+    await submitEvaluation(d);
+    expect(run).toHaveBeenLastCalledWith(SERVER_COMMANDS.submit, [
+      { uri: editor.uri, line: 14, character: 4, tasks: 'qa/smoke' },
+    ]);
+    expect(f.messages[0]).toMatchObject({
+      level: 'info',
+      text: 'Submitted evaluation job nemo-job-1 in workspace qa (status: created).',
+      items: ['Show Job'],
+    });
+    expect(d.history.list()[0].name).toBe('nemo-job-1');
+  });
+
+  it('offers Show Job and Open on the notification', async () => {
+    const f = fakeUi({ editor, picks: ['qa/smoke'], choices: ['Show Job'] });
+    const d = deps(f.ui, async (c) => (c === SERVER_COMMANDS.listTasksets ? ['qa/smoke'] : { name: 'j', url: 'http://p/j' }));
+    await submitEvaluation(d);
+    expect(f.messages[0].items).toEqual(['Show Job', 'Open']);
+    expect(d.showJob).toHaveBeenCalledWith(expect.objectContaining({ name: 'j' }));
+  });
+
+  it('reports a refusal from the server', async () => {
+    const f = fakeUi({ editor, inputs: ['qa/smoke'] });
+    const d = deps(f.ui, async (c) =>
+      c === SERVER_COMMANDS.listTasksets ? { error: 'no platform' } : { submitted: false, reason: 'ES101 on line 15' },
+    );
+    await submitEvaluation(d);
+    expect(f.messages).toEqual([{ level: 'warning', text: 'Evaluation not submitted: ES101 on line 15', items: [] }]);
+  });
+
+  it('needs a Python editor', async () => {
+    const f = fakeUi({ editor: { ...editor, languageId: 'markdown' } });
+    const run = vi.fn();
+    await submitEvaluation(deps(f.ui, run));
+    expect(run).not.toHaveBeenCalled();
+    expect(f.messages[0].level).toBe('warning');
+  });
+});
+
+describe('showJob', () => {
+  it('asks for a name, calls evalsubmit.jobStatus and shows status and logs', async () => {
+    const f = fakeUi({ inputs: ['nemo-job-9'] });
+    const run = vi.fn(async () => ({ status: 'error', status_details: { message: 'gym: not found' }, logs: ['line 1', 'line 2'] }));
+    const d = deps(f.ui, run);
+    await showJob(d);
+    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.jobStatus, [{ name: 'nemo-job-9' }]);
+    expect(f.opened[0].content).toContain('Status: error');
+    expect(f.opened[0].content).toContain('gym: not found');
+    expect(f.opened[0].content).toContain('line 2');
+  });
+
+  it('offers the jobs submitted in this window and passes their workspace', async () => {
+    const f = fakeUi({ picks: ['j2'] });
+    const run = vi.fn(async () => ({ status: 'active' }));
+    const d = deps(f.ui, run);
+    d.history.add({ name: 'j1', workspace: 'a' });
+    d.history.add({ name: 'j2', workspace: 'b' });
+    await showJob(d);
+    expect(f.pickCalls[0].items.map((i) => i.label)).toEqual(['j2', 'j1']);
+    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.jobStatus, [{ name: 'j2', workspace: 'b' }]);
+  });
+
+  it('renders string logs and says when there are none', () => {
+    expect(renderJobStatus({ name: 'j' }, { status: 'completed', logs: 'a\nb' })).toContain('Last log lines:\na\nb');
+    expect(renderJobStatus({ name: 'j' }, {})).toContain('Status: unknown');
+    expect(renderJobStatus({ name: 'j' }, {})).toContain('No log lines.');
+  });
+
+  it('shows an error when the platform is unreachable', async () => {
+    const f = fakeUi({ inputs: ['j'] });
+    await showJob(deps(f.ui, async () => {
+      throw new Error('connection refused');
+    }));
+    expect(f.messages[0]).toMatchObject({ level: 'error', text: 'Could not read job j: connection refused' });
+  });
+});
