@@ -61,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
 
     rule = commands.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("code", nargs="?", help="e.g. ES101; omit to list every rule")
+    rule.add_argument("--markdown", action="store_true", help="every rule's docs as Markdown")
     rule.set_defaults(handler=_rule)
 
     serve = commands.add_parser("serve", help="run the language server (stdio)")
@@ -177,6 +178,9 @@ def _preview_on_line(report: ModuleReport, line: int, col: int) -> TargetPreview
 
 
 def _rule(args: argparse.Namespace) -> int:
+    if args.markdown:
+        sys.stdout.write(rules_markdown())
+        return EXIT_CLEAN
     if not args.code:
         for rule in RULES.values():
             print(f"{rule.code}  {rule.kind:<24} {rule.severity:<8} {rule.title}")
@@ -187,6 +191,19 @@ def _rule(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     print(f"{found.code} {found.kind} ({found.severity}): {found.title}\n\n{found.docs}")
     return EXIT_CLEAN
+
+
+def rules_markdown() -> str:
+    """docs/rules.md: generated from the registry (a test keeps the file in step)."""
+    parts = ["# evalsubmit rules\n", "| Code | Kind | Severity | Title |", "|---|---|---|---|"]
+    parts += [
+        f"| [{r.code}](#{r.code.lower()}-{r.kind}) | `{r.kind}` | {r.severity} | {r.title} |"
+        for r in RULES.values()
+    ]
+    for rule in RULES.values():
+        parts.append(f"\n## {rule.code} {rule.kind}\n\n**{rule.title}** ({rule.severity})\n")
+        parts.append(rule.docs)
+    return "\n".join(parts) + "\n"
 
 
 def _serve(args: argparse.Namespace) -> int:
