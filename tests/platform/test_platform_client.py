@@ -32,6 +32,7 @@ TARGET = {
 }
 
 Handler = Callable[[httpx.Request], httpx.Response]
+GYM_BRANCH = "function-after[_require_builtin_agent_config_without_environment(), GymRunnerTarget]"
 
 
 def make_client(handler: Handler, **kwargs: Any) -> PlatformClient:
@@ -219,7 +220,7 @@ async def test_422_long_pydantic_list_is_summarised() -> None:
         3,
         {
             "type": "greater_than_equal",
-            "loc": ["body", "spec", "target", "gym", "GymRunnerTarget", "num_repeats"],
+            "loc": ["body", "spec", "target", GYM_BRANCH, "num_repeats"],
             "msg": "Input should be greater than or equal to 1",
         },
     )
@@ -243,6 +244,33 @@ async def test_409_duplicate_name() -> None:
     err = info.value
     assert err.kind is PlatformErrorKind.CONFLICT and err.status_code == 409
     assert "A job named 'my-own-name' already exists in workspace 'ws1'" in err.message
+
+
+async def test_409_for_an_invalid_name_explains_the_naming_rule() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(409, json={"detail": "conflicts with existing platform state"})
+
+    async with make_client(handler) as client:
+        with pytest.raises(PlatformError) as info:
+            await client.submit_job(WS, {"name": "Bad_Name", "spec": body()["spec"]})
+    assert info.value.kind is PlatformErrorKind.INVALID and info.value.status_code == 409
+    assert "starts with a lowercase letter" in info.value.message
+
+
+async def test_422_transform_prefix_is_dropped() -> None:
+    detail = (
+        "Failed to transform nemo-evaluator.agent-evaluate job input to output: Taskset "
+        "reference 'ws1/nope' not found. Ensure a stored taskset named 'nope' exists."
+    )
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(422, json={"detail": detail})
+
+    err = await expect_error(handler, call="submit")
+    assert err.message.endswith(
+        "(422): Taskset reference 'ws1/nope' not found. Ensure a "
+        "stored taskset named 'nope' exists."
+    )
 
 
 async def test_5xx() -> None:

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from evalsubmit.platform import PlatformClient, build_submission_body, new_job_name
-from platform_service import PlatformService
+from platform_service import PlatformService, load_local_platform
 
 pytestmark = [pytest.mark.platform, pytest.mark.sdk]
 
@@ -50,31 +51,42 @@ CASES: list[dict[str, Any]] = [
 ]
 
 
-def run_sdk(service: PlatformService) -> list[dict[str, Any]]:
-    request = {"base_url": service.base_url, "workspace": service.workspace, "cases": CASES}
-    env = {
-        **os.environ,
-        "NEMO_TELEMETRY_ENABLED": "false",
-        "NEMO_PLUGIN_ALLOWLIST": "evaluator",
-        "NMP_CONFIG_FILE": "",
-    }
-    env.pop("NMP_CONFIG_FILE")
-    done = subprocess.run(
-        [str(service.sdk_python), str(CAPTURE_SCRIPT)],
-        input=json.dumps(request),
-        capture_output=True,
+@pytest.fixture(scope="module")
+def sdk_process() -> Iterator[subprocess.Popen[str]]:
+    """The SDK capture script, started before the platform so its slow imports overlap the
+    platform's start-up (it reads its request from stdin only after importing)."""
+    python = load_local_platform().sdk_python(install=True)
+    env = {**os.environ, "NEMO_TELEMETRY_ENABLED": "false", "NEMO_PLUGIN_ALLOWLIST": "evaluator"}
+    for name in ("NMP_CONFIG_FILE", "NMP_BASE_URL", "NMP_ACCESS_TOKEN", "NMP_WORKSPACE"):
+        env.pop(name, None)
+    proc = subprocess.Popen(
+        [str(python), str(CAPTURE_SCRIPT)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=180,
         env=env,
-        check=False,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    results: list[dict[str, Any]] = json.loads(done.stdout)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+
+
+def run_sdk(proc: subprocess.Popen[str], service: PlatformService) -> list[dict[str, Any]]:
+    request = {"base_url": service.base_url, "workspace": service.workspace, "cases": CASES}
+    stdout, stderr = proc.communicate(json.dumps(request), timeout=180)
+    assert proc.returncode == 0, stderr[-3000:]
+    results: list[dict[str, Any]] = json.loads(stdout)
     return results
 
 
-async def test_body_spec_equals_the_real_sdk_request(platform_service: PlatformService) -> None:
-    results = run_sdk(platform_service)
+async def test_body_spec_equals_the_real_sdk_request(
+    sdk_process: subprocess.Popen[str], platform_service: PlatformService
+) -> None:
+    results = run_sdk(sdk_process, platform_service)
     assert len(results) == len(CASES)
     ws = platform_service.workspace
     async with PlatformClient(platform_service.base_url, timeout_s=30) as client:

@@ -154,6 +154,15 @@ async def test_duplicate_name_is_a_409_message(platform_service: PlatformService
     assert f"A job named '{name}' already exists" in err.message
 
 
+async def test_invalid_name_is_explained(platform_service: PlatformService) -> None:
+    spec = build_submission_body(gym_target(), platform_service.taskset, "ab")["spec"]
+    async with client_for(platform_service) as client:
+        with pytest.raises(PlatformError) as info:
+            await client.submit_job(platform_service.workspace, {"name": "Bad_Name", "spec": spec})
+    assert info.value.status_code == 409  # the platform reports an invalid name as a conflict
+    assert "refused the job name 'Bad_Name'" in info.value.message
+
+
 async def test_same_fresh_name_twice_returns_the_existing_job_not_a_duplicate(
     platform_service: PlatformService,
 ) -> None:

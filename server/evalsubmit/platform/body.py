@@ -18,6 +18,10 @@ from typing import Any
 #: The platform's entity-name rule (nemo_platform_plugin.entity_naming.NAME_PATTERN): starts
 #: with a lowercase letter, 2-63 characters of `[a-z0-9-@.+_]`, no `--`, no trailing `-`.
 JOB_NAME_PATTERN = re.compile(r"^[a-z](?!.*--)[a-z0-9\-@.+_]{1,62}(?<!-)$")
+JOB_NAME_RULE = (
+    "a job name starts with a lowercase letter and has 2-63 lowercase letters, digits, '-', "
+    "'.', '_', '@' or '+', with no '--' and no '-' at the end."
+)
 JOB_NAME_PREFIX = "evalsubmit"
 
 #: `TasksetRef`'s pattern: optional `workspace/`, a name, optional `#revision`.
@@ -93,10 +97,7 @@ def build_submission_body(target: dict[str, Any], tasks: str, name: str) -> dict
     if not isinstance(tasks, str) or not tasks:
         raise ValueError("tasks must be a non-empty taskset reference string")
     if not is_valid_job_name(name):
-        raise ValueError(
-            f"job name {name!r} is invalid: it must start with a lowercase letter and have 2-63 "
-            "lowercase letters, digits, '-', '.', '_', '@' or '+' (no '--', no trailing '-')"
-        )
+        raise ValueError(f"job name {name!r} is invalid: {JOB_NAME_RULE}")
     spec: dict[str, Any] = {"target": copy.deepcopy(target)}
     spec.update(copy.deepcopy(SPEC_DEFAULTS))
     spec["tasks"] = tasks

@@ -16,7 +16,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import SecretStr, ValidationError
 
-from .body import is_generated_job_name, parse_taskset_ref
+from .body import JOB_NAME_RULE, is_generated_job_name, is_valid_job_name, parse_taskset_ref
 from .config import ResolvedPlatformConfig
 from .errors import (
     PlatformError,
@@ -235,6 +235,12 @@ class PlatformClient:
             mine = await self._own_existing_job(workspace, name, body)
             if mine is not None:
                 return mine
+            if not is_valid_job_name(name):  # the platform reports a bad name as a 409 too
+                raise PlatformError(
+                    PlatformErrorKind.INVALID,
+                    f"The NeMo Platform refused the job name {name!r} (409): {JOB_NAME_RULE}",
+                    409,
+                )
         if response.status_code >= 500 and isinstance(name, str):
             found = await self._find_job(workspace, name)  # a proxy may have lost the answer
             if found is not None:

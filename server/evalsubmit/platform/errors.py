@@ -9,6 +9,7 @@ it is. Messages never contain the access token.
 from __future__ import annotations
 
 import json
+import re
 from enum import StrEnum
 from typing import Any
 
@@ -83,10 +84,15 @@ def _shorten(text: str, limit: int = MAX_DETAIL_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _loc_text(loc: Any) -> str:
+_TRANSFORM_PREFIX = re.compile(r"^Failed to transform \S+ job input to output:\s*")
+
+
+def _loc_text(loc: Any, drop_branch: str | None = None) -> str:
+    """`["body", "spec", "target", "function-after[..., GymRunnerTarget]", "x"]` ->
+    `spec.target.x` when `drop_branch` is "GymRunnerTarget"."""
     if not isinstance(loc, list | tuple):
         return str(loc)
-    parts = [str(p) for p in loc if p not in ("body",)]
+    parts = [str(p) for p in loc if p != "body" and not (drop_branch and drop_branch in str(p))]
     return ".".join(parts) if parts else "body"
 
 
@@ -99,15 +105,14 @@ def summarize_detail(detail: Any) -> str:
     if detail is None:
         return ""
     if isinstance(detail, str):
-        return _shorten(detail)
+        return _shorten(_TRANSFORM_PREFIX.sub("", detail))
     if isinstance(detail, list) and all(isinstance(e, dict) for e in detail):
         entries: list[dict[str, Any]] = list(detail)
         gym = [e for e in entries if "GymRunnerTarget" in _loc_text(e.get("loc"))]
         shown = gym or entries
         lines = []
         for entry in shown[:MAX_VALIDATION_ERRORS]:
-            loc = _loc_text(entry.get("loc", ()))
-            loc = loc.replace("spec.target.gym.GymRunnerTarget.", "spec.target.")
+            loc = _loc_text(entry.get("loc", ()), "GymRunnerTarget" if gym else None)
             msg = str(entry.get("msg", entry.get("type", "invalid")))
             lines.append(f"{loc}: {msg}")
         rest = len(entries) - len(lines)
@@ -135,6 +140,8 @@ def http_error(
     `action` names what was attempted ("submit the job", "read taskset 'ws/x'").
     """
     summary = summarize_detail(detail)
+    if summary and summary[-1] not in ".!?)":
+        summary += "."
     said = f" The platform said: {summary}" if summary else ""
     where = f" in workspace '{workspace}'" if workspace else ""
     if status_code == 401:
@@ -157,8 +164,7 @@ def http_error(
     if status_code == 404:
         return PlatformError(
             PlatformErrorKind.NOT_FOUND,
-            f"Could not {action}: not found{where} (404).{said} Check the workspace and the "
-            "taskset or job name.",
+            f"Could not {action}: not found{where} (404).{said}",
             status_code,
             detail,
         )
@@ -173,9 +179,7 @@ def http_error(
     if status_code == 422:
         return PlatformError(
             PlatformErrorKind.INVALID,
-            f"The NeMo Platform refused to {action} (422): {summary or 'invalid request'}. "
-            "A missing taskset or workspace, an unknown revision or a target the platform "
-            "does not accept is reported this way.",
+            f"The NeMo Platform refused to {action} (422): {summary or 'invalid request.'}",
             status_code,
             detail,
         )
