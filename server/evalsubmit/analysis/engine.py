@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,12 +187,14 @@ def _moved(preview: TargetPreview, span: Span) -> TargetPreview:
 
 def _submit_reports(ctx: RuleContext, findings: list[Finding]) -> list[SubmitReport]:
     reports = []
+    error_lines = sorted(f.span.line for f in findings if f.severity == "error")
     for fact in ctx.facts.submits:
         derivation = fact.derivation if isinstance(fact.derivation, Derivation) else None
         preview = derivation.preview if derivation else None
         if preview is not None and "target" in fact.keyword_value_spans:
             preview = _moved(preview, fact.keyword_value_spans["target"])
-        has_errors = any(f.severity == "error" and _overlaps(f.span, fact.span) for f in findings)
+        first = bisect.bisect_left(error_lines, fact.span.line)
+        has_errors = first < len(error_lines) and error_lines[first] <= fact.span.end_line
         if derivation and derivation.content:
             has_errors = True
         client = _client_of(fact.evaluator)
@@ -250,7 +253,3 @@ def _literal(instance: Instance | None, name: str) -> str | None:
         return None
     value = instance.args.keywords.get(name)
     return value.obj if isinstance(value, Known) and isinstance(value.obj, str) else None
-
-
-def _overlaps(inner: Span, outer: Span) -> bool:
-    return outer.line <= inner.line <= outer.end_line

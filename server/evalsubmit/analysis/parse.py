@@ -24,6 +24,8 @@ class ParsedModule:
     lines: tuple[str, ...]
     blanked: tuple[tuple[int, int], ...] = ()
     """1-based inclusive line ranges removed because they did not parse."""
+    ascii: bool = False
+    """The whole text is ASCII, so ast's byte columns are already code-point columns."""
 
     def span(self, node: ast.AST) -> Span:
         """The node's span in code points (ast reports UTF-8 byte columns)."""
@@ -40,6 +42,8 @@ class ParsedModule:
 
     def _col(self, line: int, byte_col: int) -> int:
         if not 0 < line <= len(self.lines):
+            return byte_col
+        if self.ascii:
             return byte_col
         text = self.lines[line - 1]
         if text.isascii():
@@ -67,7 +71,7 @@ def parse_source(source: str) -> ParsedModule | None:
         except (ValueError, RecursionError, MemoryError):
             return None
         else:
-            return ParsedModule(tree, tuple(lines), tuple(blanked))
+            return ParsedModule(tree, tuple(lines), tuple(blanked), source.isascii())
     return None
 
 
