@@ -181,6 +181,21 @@ async function main() {
       return python;
     });
 
+    await step('language-status', async () => {
+      const item = page.locator('[id="status.languageStatus"], .statusbar-item:has(.codicon-json)').first();
+      await item.waitFor({ timeout: 20_000 });
+      const text = await waitFor('the evalsubmit language status', async () => {
+        await item.hover();
+        const h = page.locator('.monaco-hover:visible, .context-view:visible');
+        const t = (await h.allInnerTexts()).join(' ').replace(/\s+/g, ' ');
+        const want = platformUrl ? t.includes(platformUrl.replace(/\/$/, '')) : /Platform:/.test(t);
+        return /evalsubmit/.test(t) && want ? t : undefined;
+      }, 30_000, 1000);
+      await shot('language-status');
+      await page.mouse.move(700, 450);
+      return text.slice(text.indexOf('evalsubmit'), text.indexOf('evalsubmit') + 120);
+    });
+
     await step('squiggle-mixed-shape', async () => {
       const pos = position('mixed_shape.py', 'submit(');
       await gotoPosition(pos.line, pos.column);

@@ -47,7 +47,7 @@ describe('statusView', () => {
     expect(statusView('failed', undefined, 'exit 1').detail).toBe('exit 1');
   });
   it('says when the platform is not set in settings', () => {
-    expect(describePlatform(undefined)).toMatch(/not set in settings/);
+    expect(describePlatform(undefined)).toMatch(/not set/);
   });
 });
 
