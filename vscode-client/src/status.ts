@@ -74,7 +74,7 @@ export function serverVersion(info: unknown): string | undefined {
 
 export function describePlatform(p: PlatformInfo | undefined): string {
   if (!p || (!p.baseUrl && !p.workspace)) {
-    return 'Platform: not set (the SDK's environment or config decides)';
+    return "Platform: not set (the SDK's environment or config decides)";
   }
   const ws = p.workspace ? ` · workspace ${p.workspace}` : '';
   return `Platform: ${p.baseUrl ?? '(no base URL)'}${ws}`;
