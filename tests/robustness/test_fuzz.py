@@ -1,0 +1,90 @@
+"""Fuzz the analysis core (short run): it returns a report for any text, never raises, and
+finishes each input quickly. The long run is ``python -m tests.robustness.fuzz_long``.
+
+Each input is timed with ``time.perf_counter``; the assertion is generous (``LIMIT_S``, the
+machines are shared) while the issue's target is 1 s: the slowest input is printed (``-s``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from .inputs import (
+    EXAMPLES,
+    TARGET_S,
+    Case,
+    Stats,
+    analyse,
+    example_files,
+    generated_python,
+    hypothesmith_available,
+    mutated_examples,
+    odd_encodings,
+    random_bytes,
+    sdk_programs,
+    truncations,
+)
+
+LIMIT_S = float(os.environ.get("EVALSUBMIT_FUZZ_LIMIT_S", "5"))
+SHORT = settings(
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    print_blob=True,
+)
+
+STRATEGIES: dict[str, tuple[Callable[[], st.SearchStrategy[Case]], int]] = {
+    "python": (generated_python, 40),
+    "sdk": (sdk_programs, 80),
+    "mutation": (mutated_examples, 150),
+    "bytes": (random_bytes, 80),
+    "encoding": (odd_encodings, 80),
+}
+
+
+def _report(name: str, stats: Stats) -> None:
+    over = " (over the 1 s target)" if stats.max_s > TARGET_S else ""
+    print(f"\n[fuzz {name}] {stats.summary()}{over}")
+    assert stats.max_s < LIMIT_S, stats.summary()
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_engine_never_raises(name: str) -> None:
+    make, examples = STRATEGIES[name]
+    stats = Stats()
+
+    @settings(SHORT, max_examples=examples)
+    @given(make())
+    def run(case: Case) -> None:
+        analyse(case, stats)
+
+    run()
+    assert stats.count >= examples // 2
+    _report(name, stats)
+
+
+def test_truncation_at_every_offset_of_an_example() -> None:
+    path = EXAMPLES / "nightly" / "runners.py"
+    cases = truncations(path)
+    stats = Stats()
+    for case in cases:
+        analyse(case, stats)
+    assert stats.count == len(path.read_text(encoding="utf-8")) + 1
+    _report(f"truncations of {path.name}", stats)
+
+
+def test_hypothesmith_is_used() -> None:
+    """The dev extra installs hypothesmith; the fallback grammar is ours (kind 'sdk')."""
+    assert hypothesmith_available()
+
+
+def test_every_example_is_analysed_without_skipping() -> None:
+    """The seeds of the mutations are healthy inputs themselves."""
+    for path in example_files():
+        report = analyse(Case("example", path.read_text(encoding="utf-8"), path))
+        assert report.skipped is None, (path, report.skipped)
