@@ -1,0 +1,101 @@
+"""Position conversion (code points <-> UTF-16/UTF-8/UTF-32) and edit helpers."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from evalsubmit.analysis import Edit, Finding, Fix, Severity, Span
+from evalsubmit.lsp import convert
+from evalsubmit.lsp.code_actions import apply_edits, minimal_edit, suppression_edit
+
+LINE = "x = '🙂é'  # a"  # 🙂 is outside the BMP: 2 UTF-16 units, 4 UTF-8 bytes
+
+
+@pytest.mark.parametrize(
+    ("encoding", "expected"),
+    [
+        (convert.UTF16, [0, 5, 7, 8, 9]),
+        (convert.UTF8, [0, 5, 9, 11, 12]),
+        (convert.UTF32, [0, 5, 6, 7, 8]),
+    ],
+)
+def test_columns_round_trip(encoding: str, expected: list[int]) -> None:
+    cols = [0, 5, 6, 7, 8]  # before x, before 🙂, before é, before ', after '
+    assert [convert.to_lsp_character(LINE, c, encoding) for c in cols] == expected
+    assert [convert.from_lsp_character(LINE, e, encoding) for e in expected] == cols
+
+
+def test_split_surrogate_rounds_down_and_clamps() -> None:
+    assert convert.from_lsp_character(LINE, 6) == 5  # inside the surrogate pair
+    assert convert.from_lsp_character(LINE, 999) == len(LINE)
+    assert convert.to_lsp_character(LINE, 999) == convert.to_lsp_character(LINE, len(LINE))
+
+
+def test_lines_split_like_the_lsp() -> None:
+    assert convert.split_lines("a\r\nb\rc\nd\x0ce\u2028f") == ["a", "b", "c", "d\x0ce\u2028f"]
+
+
+def test_range_and_position_clamp_past_the_end() -> None:
+    lines = ["ab", "🙂"]
+    rng = convert.lsp_range(Span(2, 0, 9, 0), lines)
+    assert rng.start == types.Position(line=1, character=0)
+    assert rng.end == types.Position(line=1, character=2)
+    assert convert.core_position(types.Position(line=7, character=1), lines) == (2, 0)
+
+
+def test_diagnostic_fields() -> None:
+    finding = Finding(
+        "ES999",
+        "made-up",
+        Severity.WARNING,
+        "message",
+        Span(1, 4, 1, 7),
+        (Fix("title", (Edit(Span(1, 4, 1, 7), "new"),)),),
+    )
+    diag = convert.diagnostic(
+        finding, ["x = '🙂'"], version=3, severity_overrides={"ES999": "hint"}
+    )
+    assert diag.severity == types.DiagnosticSeverity.Hint
+    assert diag.source == "evalsubmit" and diag.code == "ES999"
+    assert diag.code_description is None  # unknown rule: no docs link
+    assert diag.range.end.character == 8
+    assert diag.data == {
+        "kind": "made-up",
+        "version": 3,
+        "fixes": [
+            {
+                "title": "title",
+                "edits": [
+                    {
+                        "range": {
+                            "start": {"line": 0, "character": 4},
+                            "end": {"line": 0, "character": 8},
+                        },
+                        "newText": "new",
+                    }
+                ],
+            }
+        ],
+    }
+    (edit,) = convert.edits_from_data(diag.data["fixes"][0])  # type: ignore[index]
+    assert convert.apply_text_edits("x = '🙂'", [edit]) == "x = new"
+
+
+def test_apply_edits_crlf_and_minimal_edit() -> None:
+    text = "a = 1\r\nb = '🙂'\r\nc = 3\r\n"
+    edited = apply_edits(text, [Edit(Span(2, 4, 2, 7), "2"), Edit(Span(3, 0, 3, 1), "d")])
+    assert edited == "a = 1\r\nb = 2\r\nd = 3\r\n"
+    edit = minimal_edit(text, edited)
+    assert apply_edits(text, [edit]) == edited
+    assert edit.span.line == 2
+
+
+def test_suppression_edit_appends_and_merges() -> None:
+    lines = ["f(x)   ", "g(y)  # evalsubmit: ignore[ES109]"]
+    append = suppression_edit(lines, 0, "ES107")
+    assert apply_edits("\n".join(lines), [append]).split("\n")[0] == (
+        "f(x)  # evalsubmit: ignore[ES107]"
+    )
+    merge = suppression_edit(lines, 1, "ES101")
+    assert merge.new_text == "# evalsubmit: ignore[ES101, ES109]"
