@@ -197,3 +197,37 @@ async def test_watched_file_change_rechecks(client: RecordingClient, workspace: 
         )
     )
     assert await published(client, job_uri, 1, after=count) == []
+
+
+RUNNERS_LAMBDA = (
+    "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, "
+    "GymRuntimeConfig\n\n"
+    "runner = GymAgentTaskRunner(config=GymRuntimeConfig(\n"
+    '    agent="a", agent_config="c.yaml", resources_server="mcqa",\n'
+    '    hydra_params={"hook": lambda r: r},\n'
+    "))\n"
+)
+NOT_SUBMITTING = SUBMITTER.replace(
+    'client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner)\n', "print(runner)\n"
+)
+
+
+async def test_cross_file_value_reported_where_written(
+    client: RecordingClient, workspace: Path
+) -> None:
+    """A bad value written in runners.py and submitted by job.py is reported in runners.py;
+    editing job.py (so it no longer submits) re-checks runners.py."""
+    runners_uri = open_doc(client, workspace / "runners.py", RUNNERS_LAMBDA)
+    job_uri = open_doc(client, workspace / "job.py", SUBMITTER)
+    assert await published(client, job_uri, 1) == []
+    await wait_until(
+        lambda: any(
+            codes(list(p.diagnostics)) == ["ES107"] for p in client.published.get(runners_uri, [])
+        )
+    )
+    count = len(client.published[runners_uri])
+    replace_all(client, job_uri, NOT_SUBMITTING, version=2)
+    assert await published(client, runners_uri, 1, after=count) == []
+    count = len(client.published[runners_uri])
+    replace_all(client, job_uri, SUBMITTER, version=3)
+    assert codes(await published(client, runners_uri, 1, after=count)) == ["ES107"]
