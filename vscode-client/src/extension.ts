@@ -21,7 +21,7 @@ import {
 import { PlatformInfo, ServerState, platformFromDebugInfo, serverVersion, statusView } from './status';
 import { JobHistory, SubmitDeps, executeCommandMiddleware, showJob, submitEvaluation } from './submit';
 import { withTimeout } from './tasksets';
-import { Ui, errorText } from './ui';
+import { Progress, Ui, errorText } from './ui';
 import * as api from './vscodeapi';
 
 let manager: ServerManager | undefined;
@@ -60,11 +60,11 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   };
   render();
 
-  const run = (command: string, args: unknown[]) => {
+  const run = (command: string, args: unknown[], progress?: Progress) => {
     if (!manager) {
       return Promise.reject(new Error('the evalsubmit language server is not running'));
     }
-    return manager.execute(command, args);
+    return manager.execute(command, args, progress);
   };
 
   const refreshDebugInfo = async () => {

@@ -10,11 +10,15 @@ import {
   ServerOptions,
   ShowMessageNotification,
   State,
+  WorkDoneProgress,
+  WorkDoneProgressCancelNotification,
 } from 'vscode-languageclient/node';
+import { randomUUID } from 'node:crypto';
 import { CLIENT_ID, CLIENT_NAME, SECTION } from './constants';
 import { PythonCommand, describe, serverArgs } from './python';
 import { NotificationLevel, ServerSettings, shouldNotify } from './settings';
 import { ServerState } from './status';
+import type { Progress } from './ui';
 import type { LogOutputChannel } from './vscodeapi';
 
 export interface ServerHooks {
@@ -73,12 +77,36 @@ export class ServerManager {
   }
 
   /** `workspace/executeCommand` straight to the server (no middleware, no prompts). */
-  async execute(command: string, args: unknown[]): Promise<unknown> {
+  async execute(command: string, args: unknown[], progress?: Progress): Promise<unknown> {
     const client = this.client;
     if (!client || client.state !== State.Running) {
       throw new Error('the evalsubmit language server is not running (see "evalsubmit: Show Logs")');
     }
-    return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+    if (!progress) {
+      return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+    }
+    const token = `evalsubmit-${randomUUID()}`;
+    const sub = client.onProgress(WorkDoneProgress.type, token, (value) => {
+      const text = [value.kind === 'begin' ? value.title : undefined, value.message]
+        .filter(Boolean)
+        .join(': ');
+      if (text) {
+        progress.report(value.kind === 'end' ? `${text} (done)` : text);
+      }
+    });
+    progress.onCancel(() => {
+      this.hooks.log.info(`Cancel requested for ${command} (work-done token ${token}).`);
+      void client.sendNotification(WorkDoneProgressCancelNotification.type, { token });
+    });
+    try {
+      return await client.sendRequest(ExecuteCommandRequest.type, {
+        command,
+        arguments: args,
+        workDoneToken: token,
+      });
+    } finally {
+      sub.dispose();
+    }
   }
 
   /** Whether the running server declared this command in its `executeCommandProvider`. */

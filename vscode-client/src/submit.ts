@@ -119,7 +119,8 @@ export async function reportSubmitted(deps: SubmitDeps, result: unknown): Promis
 
 /** `middleware.executeCommand`: for `evalsubmit.submit` with `tasks: null` (code lens or code action
  * whose taskset is not in the code), asks for the taskset before forwarding. Returns undefined
- * without forwarding when the user cancels. Other commands pass through. */
+ * without forwarding when the user cancels. The submit request is sent with a work-done token, so
+ * its progress shows as a cancellable notification. Other commands pass through. */
 export function executeCommandMiddleware(deps: SubmitDeps) {
   return async (
     command: string,
@@ -143,7 +144,12 @@ export function executeCommandMiddleware(deps: SubmitDeps) {
       forwarded = [{ ...first, tasks }, ...args.slice(1)];
     }
     try {
-      const result = await next(command, forwarded);
+      const tasks = asRecord(forwarded[0])?.tasks;
+      const result = await deps.ui.withProgress(
+        `Submitting evaluation (${String(tasks ?? 'taskset from the code')})…`,
+        (progress) => deps.run(command, forwarded, progress),
+        true,
+      );
       void reportSubmitted(deps, result);
       return result;
     } catch (err) {
@@ -179,8 +185,10 @@ export async function submitEvaluation(deps: SubmitDeps): Promise<unknown> {
   };
   deps.log(`Submitting ${editor.uri}:${editor.line + 1}:${editor.character + 1} with taskset ${tasks}`);
   try {
-    const result = await deps.ui.withProgress(`Submitting evaluation (${tasks})…`, () =>
-      deps.run(SERVER_COMMANDS.submit, [args]),
+    const result = await deps.ui.withProgress(
+      `Submitting evaluation (${tasks})…`,
+      (progress) => deps.run(SERVER_COMMANDS.submit, [args], progress),
+      true,
     );
     await reportSubmitted(deps, result);
     return result;

@@ -28,14 +28,22 @@ export interface Ui {
     value?: string;
     validateInput?: (value: string) => string | undefined;
   }): Promise<string | undefined>;
-  withProgress<T>(title: string, task: () => Promise<T>): Promise<T>;
+  /** A notification with progress; `cancellable` adds a Cancel button that fires `onCancel`. */
+  withProgress<T>(title: string, task: (progress: Progress) => Promise<T>, cancellable?: boolean): Promise<T>;
   activeEditor(): EditorPosition | undefined;
   openUntitled(content: string, language: string): Promise<void>;
   openExternal(url: string): PromiseLike<unknown>;
 }
 
-/** Sends `workspace/executeCommand` to the running server (bypassing the middleware). */
-export type ServerCommandRunner = (command: string, args: unknown[]) => Promise<unknown>;
+export interface Progress {
+  report(message: string): void;
+  onCancel(listener: () => void): void;
+}
+
+/** Sends `workspace/executeCommand` to the running server (bypassing the middleware). With a
+ * `progress`, the request carries a `workDoneToken`: the server's work-done progress is shown
+ * there, and Cancel sends `window/workDoneProgress/cancel` for it. */
+export type ServerCommandRunner = (command: string, args: unknown[], progress?: Progress) => Promise<unknown>;
 
 /** A message from an error of any kind (ResponseError, Error, string). */
 export function errorText(err: unknown): string {

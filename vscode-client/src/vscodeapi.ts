@@ -112,11 +112,24 @@ export function showInputBox(options: {
   );
 }
 
-export function withProgress<T>(title: string, task: () => Promise<T>): Promise<T> {
+export interface Progress {
+  report(message: string): void;
+  onCancel(listener: () => void): void;
+}
+
+export function withProgress<T>(
+  title: string,
+  task: (progress: Progress) => Promise<T>,
+  cancellable = false,
+): Promise<T> {
   return Promise.resolve(
     vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title, cancellable: false },
-      task,
+      { location: vscode.ProgressLocation.Notification, title, cancellable },
+      (progress, token) =>
+        task({
+          report: (message) => progress.report({ message }),
+          onCancel: (listener) => void token.onCancellationRequested(listener),
+        }),
     ),
   );
 }

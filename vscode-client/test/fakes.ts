@@ -25,7 +25,7 @@ export function fakeUi(script: {
       inputCalls.push({ prompt: options.prompt, value: options.value, validate: options.validateInput });
       return script.inputs?.shift();
     }),
-    withProgress: vi.fn(async (_title, task) => task()),
+    withProgress: vi.fn(async (_title, task) => task({ report: () => undefined, onCancel: () => undefined })),
     activeEditor: () => script.editor,
     openUntitled: vi.fn(async (content, language) => {
       opened.push({ content, language });

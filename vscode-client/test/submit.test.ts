@@ -56,25 +56,29 @@ describe('executeCommandMiddleware', () => {
     expect(next).toHaveBeenCalledWith(SERVER_COMMANDS.debugInfo, [1]);
   });
 
-  it('prompts for the taskset when a code lens sends tasks: null, then forwards it', async () => {
+  it('prompts for the taskset when a code lens sends tasks: null, then sends it with a progress', async () => {
     const f = fakeUi({ picks: ['qa/smoke'] });
-    const run = vi.fn(async () => ['qa/smoke']);
-    const next = vi.fn(async () => ({ submitted: true, name: 'job-1', workspace: 'qa', status: 'created' }));
+    const run = vi.fn(async (command: string) =>
+      command === SERVER_COMMANDS.listTasksets ? ['qa/smoke'] : { submitted: true, name: 'job-1', workspace: 'qa', status: 'created' },
+    );
+    const next = vi.fn();
     const mw = executeCommandMiddleware(deps(f.ui, run));
     const arg = { uri: editor.uri, line: 3, character: 0, tasks: null };
     await mw(SERVER_COMMANDS.submit, [arg], next);
-    expect(next).toHaveBeenCalledWith(SERVER_COMMANDS.submit, [{ ...arg, tasks: 'qa/smoke' }]);
+    expect(run).toHaveBeenLastCalledWith(SERVER_COMMANDS.submit, [{ ...arg, tasks: 'qa/smoke' }], expect.anything());
+    expect(f.ui.withProgress).toHaveBeenCalledWith(expect.stringContaining('qa/smoke'), expect.any(Function), true);
     await vi.waitFor(() => expect(f.messages.some((m) => /Submitted evaluation job job-1/.test(m.text))).toBe(true));
   });
 
   it('does not prompt when the taskset is known', async () => {
     const f = fakeUi();
-    const run = vi.fn();
-    const next = vi.fn(async () => undefined);
+    const run = vi.fn(async () => undefined);
     const arg = { uri: editor.uri, line: 3, character: 0, tasks: 'qa/known' };
-    await executeCommandMiddleware(deps(f.ui, run))(SERVER_COMMANDS.submit, [arg], next);
-    expect(run).not.toHaveBeenCalled();
-    expect(next).toHaveBeenCalledWith(SERVER_COMMANDS.submit, [arg]);
+    await executeCommandMiddleware(deps(f.ui, run))(SERVER_COMMANDS.submit, [arg], vi.fn());
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.submit, [arg], expect.anything());
+    expect(f.pickCalls).toHaveLength(0);
+    expect(f.inputCalls).toHaveLength(0);
   });
 
   it('does not forward when the user cancels the prompt', async () => {
@@ -89,10 +93,10 @@ describe('executeCommandMiddleware', () => {
 
   it('turns a failed request into one clear error message', async () => {
     const f = fakeUi();
-    const next = vi.fn(async () => {
+    const run = vi.fn(async () => {
       throw new Error('422: taskset qa/nope not found');
     });
-    await executeCommandMiddleware(deps(f.ui, vi.fn()))(SERVER_COMMANDS.submit, [{ tasks: 'qa/nope' }], next);
+    await executeCommandMiddleware(deps(f.ui, run))(SERVER_COMMANDS.submit, [{ tasks: 'qa/nope' }], vi.fn());
     expect(f.messages).toEqual([
       { level: 'error', text: 'Submit evaluation failed: 422: taskset qa/nope not found', items: [] },
     ]);
@@ -107,9 +111,11 @@ describe('submitEvaluation', () => {
     );
     const d = deps(f.ui, run);
     await submitEvaluation(d);
-    expect(run).toHaveBeenLastCalledWith(SERVER_COMMANDS.submit, [
-      { uri: editor.uri, line: 14, character: 4, tasks: 'qa/smoke' },
-    ]);
+    expect(run).toHaveBeenLastCalledWith(
+      SERVER_COMMANDS.submit,
+      [{ uri: editor.uri, line: 14, character: 4, tasks: 'qa/smoke' }],
+      expect.objectContaining({ report: expect.any(Function), onCancel: expect.any(Function) }),
+    );
     expect(f.messages[0]).toMatchObject({
       level: 'info',
       text: 'Submitted evaluation job nemo-job-1 in workspace qa (status: created).',
