@@ -9,8 +9,9 @@ from pathlib import Path
 
 from evalsubmit.analysis import rules as registry
 from evalsubmit.analysis.derive import Derivation
-from evalsubmit.analysis.facts import ConstructionKind, SubmitFact
+from evalsubmit.analysis.facts import ConstructionKind, FactGroup, SubmitFact
 from evalsubmit.analysis.findings import Finding, Span
+from evalsubmit.analysis.incremental import AnalysisCaches, GroupResult
 from evalsubmit.analysis.interp import Interpreter
 from evalsubmit.analysis.parse import ParsedModule, parse_source
 from evalsubmit.analysis.project import Project
@@ -74,15 +75,18 @@ def analyze_source(
     project: Project | None = None,
     options: AnalysisOptions | None = None,
     reverse: bool = True,
+    caches: AnalysisCaches | None = None,
 ) -> ModuleReport:
     """Analyse one module. With ``reverse``, also collect what sibling modules that import this
-    one report into it (a bad value written here but submitted there)."""
+    one report into it (a bad value written here but submitted there). ``caches`` (kept per
+    document by :class:`~evalsubmit.analysis.incremental.DocumentAnalyzer`) make a re-analysis
+    after a small edit re-parse and re-walk only what the edit can have changed."""
     options = options or AnalysisOptions()
     if len(source) > options.max_bytes:
         return ModuleReport(path=path, skipped=f"file is larger than {options.max_bytes} bytes")
     if not _RELEVANT.search(source):
         return ModuleReport(path=path)
-    parsed = parse_source(source)
+    parsed = parse_source(source, caches.chunks if caches else None)
     if parsed is None:
         return ModuleReport(path=path, skipped="the file could not be parsed")
     resolved = path.resolve() if path is not None else None
@@ -90,12 +94,16 @@ def analyze_source(
     interpreter = Interpreter(
         parsed, path=resolved, module_name=module_name, project=project, collect=True
     )
+    if caches is not None:
+        caches.prepare(interpreter, parsed, project)
     try:
         interpreter.run_module()
     except RecursionError:
         return ModuleReport(path=path, skipped="the file is nested too deeply to analyse")
-    ctx = RuleContext(parsed, resolved, interpreter.facts)
-    findings = _run_rules(ctx)
+    results = [_group_result(group, parsed, resolved, caches) for group in interpreter.groups]
+    if caches is not None:
+        caches.keep(group.key for group in interpreter.groups)
+    findings = [f for result in results for f in result.findings]
     if reverse and project is not None and resolved is not None:
         findings.extend(project.remote_findings_for(resolved, options))
     findings = [f for f in findings if options.enabled(f.code) and not _suppressed(f, parsed)]
@@ -103,11 +111,33 @@ def analyze_source(
     return ModuleReport(
         path=path,
         findings=tuple(_dedupe(findings)),
-        runners=tuple(_runner_previews(ctx)),
-        submits=tuple(_submit_reports(ctx, findings)),
+        runners=tuple(p for result in results for p in result.runners),
+        submits=tuple(s for result in results for s in result.submits),
         dependencies=frozenset(interpreter.dependencies),
-        remote_findings=tuple(ctx.remote),
+        remote_findings=tuple(r for result in results for r in result.remote),
     )
+
+
+def _group_result(
+    group: FactGroup, parsed: ParsedModule, path: Path | None, caches: AnalysisCaches | None
+) -> GroupResult:
+    if group.facts is None:
+        assert caches is not None and group.key is not None
+        caches.reused += 1
+        return caches.groups[group.key]
+    if caches is not None and group.key is not None:
+        caches.walked += 1
+    ctx = RuleContext(parsed, path, group.facts)
+    findings = _run_rules(ctx)
+    result = GroupResult(
+        tuple(findings),
+        tuple(_runner_previews(ctx)),
+        tuple(_submit_reports(ctx, findings)),
+        tuple(ctx.remote),
+    )
+    if caches is not None and group.key is not None:
+        caches.groups[group.key] = result
+    return result
 
 
 def _run_rules(ctx: RuleContext) -> list[Finding]:

@@ -77,3 +77,12 @@ class ModuleFacts:
     constructions: list[ConstructionFact] = field(default_factory=list)
     runner_bindings: list[tuple[Span, Value]] = field(default_factory=list)
     """Names bound to a runner (``runner = GymAgentTaskRunner(...)``: the name's span)."""
+
+
+@dataclass(slots=True)
+class FactGroup:
+    """Facts of one top-level definition's function bodies (``key`` is its cache key), or of
+    the module's top level (``key`` None). ``facts`` is None when the cached results stand."""
+
+    key: str | None
+    facts: ModuleFacts | None

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalsubmit.analysis import sdk
 from evalsubmit.analysis.calls import CallsMixin
-from evalsubmit.analysis.facts import ModuleFacts
+from evalsubmit.analysis.facts import FactGroup, ModuleFacts
 from evalsubmit.analysis.instances import enum_members
 from evalsubmit.analysis.parse import ParsedModule
 from evalsubmit.analysis.scope import Env, ModuleScope
@@ -64,17 +65,45 @@ class Interpreter(CallsMixin):
         self.returns: list[Value] | None = None
         self.async_context = False
         self.dependencies: set[Path] = set()
-        self._deferred: list[tuple[FunctionNode, Env]] = []
+        self._deferred: list[tuple[FunctionNode, Env, int]] = []
+        self._owner = -1
+        self.groups: list[FactGroup] = []
+        self.group_key: Callable[[int], str | None] | None = None
+        """Cache key of a top-level statement's function bodies (set by the incremental
+        analyzer); ``known_keys`` are keys whose results are cached, so their walk is skipped."""
+        self.known_keys: Collection[str] = ()
 
     # ----- entry points -------------------------------------------------------------------
 
     def run_module(self) -> ModuleScope:
-        self.walk(self.parsed.tree.body)
+        for index, statement in enumerate(self.parsed.tree.body):
+            self._owner = index
+            self.walk([statement])
         if self.collect:
-            while self._deferred:
-                function, parent = self._deferred.pop(0)
-                self._walk_function_body(function, parent)
+            self.groups.append(FactGroup(None, self.facts))
+            self._walk_deferred()
         return ModuleScope(self.path, self.module_name, self.parsed, self.module_env)
+
+    def _walk_deferred(self) -> None:
+        """Walk function bodies grouped by the top-level statement that defines them, so the
+        facts of an unchanged definition can be taken from the cache instead."""
+        by_owner: dict[int, list[tuple[FunctionNode, Env]]] = {}
+        for function, parent, owner in self._deferred:
+            by_owner.setdefault(owner, []).append((function, parent))
+        self._deferred = []
+        for owner, pending in by_owner.items():
+            key = self.group_key(owner) if self.group_key is not None else None
+            if key is not None and key in self.known_keys:
+                self.groups.append(FactGroup(key, None))
+                continue
+            self.facts = ModuleFacts()
+            self._owner = owner
+            while pending:
+                function, parent = pending.pop(0)
+                self._walk_function_body(function, parent)
+                pending.extend((f, p) for f, p, _ in self._deferred)
+                self._deferred = []
+            self.groups.append(FactGroup(key, self.facts))
 
     def _walk_function_body(self, function: FunctionNode, parent: Env) -> None:
         saved_env, saved_async = self.env, self.async_context
@@ -231,9 +260,8 @@ class Interpreter(CallsMixin):
         function = FunctionValue(node.name, node, self.origin(node), module=self)
         self.env.names[node.name] = function
         if self.collect:
-            self._deferred.append(
-                (node, self.module_env if self.env is self.module_env else self.env)
-            )
+            parent = self.module_env if self.env is self.module_env else self.env
+            self._deferred.append((node, parent, self._owner))
 
     def define_class(self, node: ast.ClassDef) -> None:
         bases = [self.eval(base) for base in node.bases]
@@ -243,7 +271,7 @@ class Interpreter(CallsMixin):
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 attributes.add(statement.name)
                 if self.collect and not isinstance(statement, ast.ClassDef):
-                    self._deferred.append((statement, self.module_env))
+                    self._deferred.append((statement, self.module_env, self._owner))
             elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
                 targets = (
                     statement.targets if isinstance(statement, ast.Assign) else [statement.target]

@@ -13,6 +13,7 @@ import ast
 import warnings
 from dataclasses import dataclass
 
+from evalsubmit.analysis.chunks import Chunk, ChunkCache, parse_chunks
 from evalsubmit.analysis.findings import Span
 
 MAX_REPAIRS = 25
@@ -26,6 +27,8 @@ class ParsedModule:
     """1-based inclusive line ranges removed because they did not parse."""
     ascii: bool = False
     """The whole text is ASCII, so ast's byte columns are already code-point columns."""
+    chunks: tuple[Chunk, ...] = ()
+    """The top-level pieces it was parsed from (empty when parsed whole)."""
 
     def span(self, node: ast.AST) -> Span:
         """The node's span in code points (ast reports UTF-8 byte columns)."""
@@ -51,17 +54,35 @@ class ParsedModule:
         return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
 
 
-def parse_source(source: str) -> ParsedModule | None:
-    """Parse, repairing syntax errors by blanking statements; ``None`` if nothing is usable."""
+def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule | None:
+    """Parse, repairing syntax errors by blanking statements; ``None`` if nothing is usable.
+
+    Parsed one top-level statement at a time (reusing ``cache``), or whole when the cuts
+    between statements cannot be trusted.
+    """
     source = source.replace("\x00", " ")
     lines = source.splitlines(keepends=True)
+    pieces = parse_chunks(lines, cache)
+    if pieces is not None:
+        body, chunks, blanked = pieces
+        tree = ast.Module(body=body, type_ignores=[])
+        return ParsedModule(tree, tuple(lines), tuple(blanked), source.isascii(), tuple(chunks))
+    repaired = repair_parse(source)
+    if repaired is None:
+        return None
+    tree, blanked = repaired
+    return ParsedModule(tree, tuple(lines), tuple(blanked), source.isascii())
+
+
+def repair_parse(source: str) -> tuple[ast.Module, list[tuple[int, int]]] | None:
+    """``ast.parse`` with broken statements blanked until it parses (at most MAX_REPAIRS)."""
     blanked: list[tuple[int, int]] = []
     text = source
     for _ in range(MAX_REPAIRS):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                tree = ast.parse(text)
+                return ast.parse(text), blanked
         except SyntaxError as error:
             region = _statement_region(text.splitlines(keepends=True), error.lineno or 1)
             if region is None or region in blanked:
@@ -70,8 +91,6 @@ def parse_source(source: str) -> ParsedModule | None:
             text = _blank(text, region)
         except (ValueError, RecursionError, MemoryError):
             return None
-        else:
-            return ParsedModule(tree, tuple(lines), tuple(blanked), source.isascii())
     return None
 
 

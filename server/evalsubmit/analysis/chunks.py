@@ -1,0 +1,171 @@
+"""Parsing by top-level statement, so an edit re-parses only the statement it touched.
+
+The text is cut before every line that starts a new top-level statement (a code line in column
+0 that is not ``else:``/``except``/…, a closing bracket, or the ``def`` under a decorator). Each
+piece is parsed alone and its line numbers shifted into place. A wrong cut (inside a
+triple-quoted string, say) cannot go unnoticed: both halves fail to parse, and the whole text is
+then parsed in one piece. A single broken piece is repaired on its own (see :mod:`parse`).
+
+With a :class:`ChunkCache`, pieces whose text is unchanged since the last parse of the same
+document reuse their trees (shifted when lines above were added or removed).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import warnings
+from dataclasses import dataclass, field
+
+_CONTINUATIONS = ("else", "elif", "except", "finally")
+_CLOSERS = (")", "]", "}")
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    start: int
+    """1-based first line."""
+    end: int
+    """1-based last line, inclusive."""
+    digest: str
+
+
+@dataclass(slots=True)
+class _Parsed:
+    body: list[ast.stmt]
+    offset: int
+    blanked: list[tuple[int, int]]
+
+
+@dataclass(slots=True)
+class ChunkCache:
+    """Trees of the previous parse of one document, by chunk text."""
+
+    entries: dict[str, list[_Parsed]] = field(default_factory=dict)
+    hits: int = 0
+    misses: int = 0
+
+
+def split(lines: list[str]) -> list[tuple[int, int]]:
+    """1-based inclusive line ranges of the top-level statements (comments ride along)."""
+    ranges: list[tuple[int, int]] = []
+    start = 1
+    last_code = ""
+    quote: str | None = None
+    for number, line in enumerate(lines, start=1):
+        if (
+            number > 1
+            and quote is None
+            and _starts_statement(line)
+            and not last_code.startswith("@")
+        ):
+            ranges.append((start, number - 1))
+            start = number
+        if '"""' in line or "'''" in line:
+            quote = _open_triple_quote(line, quote)
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            last_code = line
+    if lines:
+        ranges.append((start, len(lines)))
+    return ranges
+
+
+def _open_triple_quote(line: str, quote: str | None) -> str | None:
+    """The triple quote still open at the end of ``line`` (a cheap scan: a wrong answer only
+    costs a whole-text parse, never a wrong tree)."""
+    index = 0
+    while index < len(line):
+        if quote is None:
+            if line.startswith("#", index):
+                return None
+            for delimiter in ('"""', "'''"):
+                if line.startswith(delimiter, index):
+                    quote = delimiter
+                    index += 3
+                    break
+            else:
+                index += 1
+        elif line.startswith(quote, index):
+            quote = None
+            index += 3
+        else:
+            index += 2 if line[index] == "\\" else 1
+    return quote
+
+
+def _starts_statement(line: str) -> bool:
+    if not line or line[0] in " \t\r\n#\f" or line.startswith(_CLOSERS):
+        return False
+    word = line.split(None, 1)[0].rstrip(":")
+    return word not in _CONTINUATIONS
+
+
+def parse_chunks(
+    lines: list[str], cache: ChunkCache | None
+) -> tuple[list[ast.stmt], list[Chunk], list[tuple[int, int]]] | None:
+    """(statements, chunks, blanked ranges), or ``None`` when the cuts cannot be trusted."""
+    body: list[ast.stmt] = []
+    chunks: list[Chunk] = []
+    blanked: list[tuple[int, int]] = []
+    failures = 0
+    fresh: dict[str, list[_Parsed]] = {}
+    for start, end in split(lines):
+        text = "".join(lines[start - 1 : end])
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+        parsed = _reuse(cache, digest, start) if cache is not None else None
+        if parsed is None:
+            parsed = _parse_piece(text, start)
+            if parsed is None:
+                return None
+            if parsed.blanked:
+                failures += 1
+                if failures > 1:
+                    return None
+            if cache is not None:
+                cache.misses += 1
+        fresh.setdefault(digest, []).append(parsed)
+        body.extend(parsed.body)
+        blanked.extend(parsed.blanked)
+        chunks.append(Chunk(start, end, digest))
+    if cache is not None:
+        cache.entries = fresh
+    return body, chunks, blanked
+
+
+def _reuse(cache: ChunkCache, digest: str, start: int) -> _Parsed | None:
+    candidates = cache.entries.get(digest)
+    if not candidates:
+        return None
+    parsed = min(candidates, key=lambda p: abs(p.offset - (start - 1)))
+    candidates.remove(parsed)
+    delta = start - 1 - parsed.offset
+    if delta:
+        for statement in parsed.body:
+            ast.increment_lineno(statement, delta)
+        parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
+        parsed.offset = start - 1
+    cache.hits += 1
+    return parsed
+
+
+def _parse_piece(text: str, start: int) -> _Parsed | None:
+    from evalsubmit.analysis.parse import repair_parse
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+        blanked: list[tuple[int, int]] = []
+    except SyntaxError:
+        repaired = repair_parse(text)
+        if repaired is None:
+            return None
+        tree, blanked = repaired
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    if start > 1:
+        for statement in tree.body:
+            ast.increment_lineno(statement, start - 1)
+        blanked = [(a + start - 1, b + start - 1) for a, b in blanked]
+    return _Parsed(tree.body, start - 1, blanked)
