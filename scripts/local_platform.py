@@ -337,7 +337,7 @@ def seed_platform(
             http_json(
                 "POST",
                 f"{base_url}/apis/evaluator/v2/workspaces/{workspace}/tasks/{task}",
-                {"spec": {"kind": "evaluator", "intent": f"Smoke task {task}: answer briefly."}},
+                gym_task_body(task),
             ),
             f"create task {task}",
         )
@@ -350,6 +350,26 @@ def seed_platform(
         f"create taskset {taskset}",
     )
     return f"{workspace}/{taskset}"
+
+
+def gym_task_body(task: str) -> dict[str, Any]:
+    """An evaluator task shaped like `discover_gym_tasks` output (a Gym dataset row split into
+    `inputs.gym_row` and the `gym_row_extras` metadata), so a Gym job gets as far as launching
+    the gym CLI."""
+    question = f"Smoke question {task}: what is 2 + 2?"
+    return {
+        "spec": {
+            "kind": "evaluator",
+            "intent": question,
+            "inputs": {
+                "instruction": question,
+                "gym_row": {"input": [{"role": "user", "content": question}]},
+            },
+        },
+        "metadata": [
+            {"key": "gym_row_extras", "value": {"expected_answer": "4", "task_name": task}},
+        ],
+    }
 
 
 def _expect(result: tuple[int, Any], what: str) -> None:

@@ -11,11 +11,14 @@ import httpx
 import pytest
 
 from evalsubmit.platform import (
+    JobStatus,
     PlatformClient,
     PlatformError,
     PlatformErrorKind,
     build_submission_body,
+    extract_error,
     follow_job,
+    job_outcome,
     new_job_name,
 )
 
@@ -501,3 +504,40 @@ async def test_healthy_is_false_when_unhealthy_or_down() -> None:
         assert not await c.healthy()
     async with make_client(raising(httpx.ConnectError("refused"))) as c:
         assert not await c.healthy()
+
+
+def test_extract_error_finds_the_last_exception_line() -> None:
+    lines = [
+        "[stderr] starting",
+        'Traceback (most recent call last):   File "x.py", line 1, in f     raise '
+        "RuntimeError( RuntimeError: The 'gym' CLI was not found on PATH. Install NeMo Gym.",
+        "[stderr] done",
+    ]
+    assert (
+        extract_error(lines)
+        == "RuntimeError: The 'gym' CLI was not found on PATH. Install NeMo Gym."
+    )
+    assert extract_error(["all good"]) is None
+
+
+async def test_job_outcome_of_an_error_fetches_logs() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        assert request.url.path == f"{JOBS}/j1/logs"
+        rows = [{"message": "ValueError: bad row"}, {"message": "[stderr] exiting"}]
+        return httpx.Response(200, json={"data": rows, "total": 2})
+
+    status = JobStatus(name="j1", status="error", error_details={"message": "exit code 1"})
+    async with make_client(handler) as client:
+        outcome = await job_outcome(client, WS, status, log_lines=5)
+    assert outcome.error == "ValueError: bad row"
+    text = outcome.message()
+    assert text.startswith("Job j1 (workspace ws1) ended: error. Platform: exit code 1.")
+    assert f"URL: {BASE}{JOBS}/j1" in text and text.endswith("[stderr] exiting")
+
+
+async def test_job_outcome_when_logs_fail_and_when_completed() -> None:
+    async with make_client(raising(httpx.ReadTimeout("slow"))) as client:
+        failed = await job_outcome(client, WS, JobStatus(name="j1", status="error"))
+        done = await job_outcome(client, WS, JobStatus(name="j1", status="completed"))
+    assert "Logs unavailable" in failed.message() and not failed.log_tail
+    assert done.succeeded and done.log_problem is None

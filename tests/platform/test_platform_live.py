@@ -13,11 +13,13 @@ from evalsubmit.platform import (
     PlatformErrorKind,
     build_submission_body,
     follow_job,
+    job_outcome,
     new_job_name,
 )
 from platform_service import PlatformService, free_port
 
 pytestmark = pytest.mark.platform
+GYM_MISSING = "The 'gym' CLI was not found on PATH."
 
 
 def gym_target(**changes: Any) -> dict[str, Any]:
@@ -75,7 +77,15 @@ async def test_submit_get_follow_to_error_and_logs(platform_service: PlatformSer
         logs = await client.get_logs(platform_service.workspace, job.name, tail=50)
         assert logs and len(logs) <= 50
         assert not any("\x1b[" in line for line in logs)
-        assert any("gym" in line.lower() for line in logs), logs[-10:]
+        assert any(GYM_MISSING in line for line in logs), logs[-5:]
+
+        outcome = await job_outcome(client, platform_service.workspace, final, log_lines=10)
+        message = outcome.message()
+        assert f"Job {job.name} (workspace {platform_service.workspace}) ended: error." in message
+        assert "Platform: Job exited with code 1." in message
+        assert f"Error: RuntimeError: {GYM_MISSING}" in message
+        assert client.job_url(platform_service.workspace, job.name) in message
+        assert 0 < len(outcome.log_tail) <= 10
 
 
 async def test_taskset_lookup(platform_service: PlatformService) -> None:

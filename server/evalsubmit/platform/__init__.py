@@ -6,6 +6,7 @@ Public API:
     PlatformClient(base_url, *, token=None, timeout_s=30.0, ...) / PlatformClient.from_config(cfg)
     follow_job(client, workspace, name, poll_interval_s=2.0) -> AsyncIterator[JobStatus]
     build_submission_body(target, tasks, name) -> dict;  new_job_name() -> str
+    job_outcome(client, workspace, final_status, log_lines=20) -> JobOutcome (.message())
     PlatformError(kind, message, status_code=None, detail=None)
 """
 
@@ -23,12 +24,14 @@ from .config import PlatformSettings, ResolvedPlatformConfig, resolve_platform_c
 from .errors import PlatformError, PlatformErrorKind, summarize_detail
 from .follow import follow_job
 from .models import TERMINAL_STATUSES, Job, JobStatus, Taskset
+from .report import JobOutcome, extract_error, job_outcome
 
 __all__ = [
     "JOB_NAME_PATTERN",
     "SPEC_DEFAULTS",
     "TERMINAL_STATUSES",
     "Job",
+    "JobOutcome",
     "JobStatus",
     "PlatformClient",
     "PlatformError",
@@ -38,8 +41,10 @@ __all__ = [
     "Taskset",
     "TasksetRefParts",
     "build_submission_body",
+    "extract_error",
     "follow_job",
     "is_valid_job_name",
+    "job_outcome",
     "new_job_name",
     "parse_taskset_ref",
     "resolve_platform_config",
