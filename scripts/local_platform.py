@@ -3,7 +3,7 @@
 
 Usage:
     python scripts/local_platform.py install
-    python scripts/local_platform.py start [--port 8080] [--data-dir .cache/local-platform]
+    python scripts/local_platform.py start [--port 8080] [--data-dir DIR] [--fresh]
     python scripts/local_platform.py seed  [--base-url URL] [--workspace W] [--tasks a,b]
                                            [--taskset smoke]
     python scripts/local_platform.py stop  [--data-dir .cache/local-platform]
@@ -23,6 +23,7 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -298,6 +299,11 @@ def stop_platform(data_dir: Path = DEFAULT_DATA_DIR) -> bool:
     if not pid_file.exists():
         return False
     pid = int(pid_file.read_text().strip())
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    with contextlib.suppress(OSError):
+        if b"services\0run" not in cmdline.read_bytes():  # a stale pid file; pid reused
+            pid_file.unlink(missing_ok=True)
+            return False
     stopped = stop_pid(pid)
     pid_file.unlink(missing_ok=True)
     return stopped
@@ -391,6 +397,9 @@ def main(argv: list[str] | None = None) -> int:
     start.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     start.add_argument("--host", default="127.0.0.1")
     start.add_argument("--timeout", type=float, default=90.0)
+    start.add_argument(
+        "--fresh", action="store_true", help="delete the data dir's previous state first"
+    )
     stop = sub.add_parser("stop", help="stop the platform started with the same --data-dir")
     stop.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     seed = sub.add_parser("seed", help="create a workspace, tasks and a taskset")
@@ -404,6 +413,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "install":
             print(sdk_python(install=True))
         elif args.command == "start":
+            if args.fresh:
+                for sub_dir in ("data", "jobs", "tmp", "xdg"):
+                    shutil.rmtree(Path(args.data_dir) / sub_dir, ignore_errors=True)
             running = start_platform(
                 args.port, args.data_dir, host=args.host, timeout_s=args.timeout
             )
