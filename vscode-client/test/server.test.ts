@@ -1,0 +1,171 @@
+import { describe, expect, it, vi } from 'vitest';
+import { SERVER_DEFAULTS } from '../src/settings';
+
+type Handler = (...args: any[]) => unknown;
+
+vi.mock('vscode-languageclient/node', () => {
+  class LanguageClient {
+    static instances: LanguageClient[] = [];
+    state = 1;
+    notifications = new Map<string, Handler>();
+    progress = new Map<string, Handler>();
+    sent: { method: string; params: any; token?: unknown }[] = [];
+    initializeResult = { capabilities: { executeCommandProvider: { commands: ['evalsubmit.debugInfo'] } }, serverInfo: { name: 'evalsubmit', version: '9' } };
+    startError: Error | undefined;
+    constructor(public id: string, public name: string, public serverOptions: any, public clientOptions: any) {
+      LanguageClient.instances.push(this);
+    }
+    onNotification(type: { method: string }, h: Handler) {
+      this.notifications.set(type.method, h);
+      return { dispose() {} };
+    }
+    onDidChangeState() {
+      return { dispose() {} };
+    }
+    onProgress(_t: unknown, token: string, h: Handler) {
+      this.progress.set(token, h);
+      return { dispose: () => this.progress.delete(token) };
+    }
+    async start() {
+      if (LanguageClient.failNext) {
+        LanguageClient.failNext = false;
+        throw new Error('spawn ENOENT');
+      }
+      this.state = 2;
+    }
+    static failNext = false;
+    needsStop() {
+      return this.state === 2;
+    }
+    async stop() {
+      this.state = 1;
+    }
+    async dispose() {
+      this.state = 1;
+    }
+    async sendRequest(type: { method: string }, params: any, token?: unknown) {
+      this.sent.push({ method: type.method, params, token });
+      if (params.workDoneToken) {
+        this.progress.get(params.workDoneToken)?.({ kind: 'begin', title: 'Submitting', message: 'created' });
+      }
+      return { ok: true };
+    }
+    async sendNotification(type: { method: string }, params: any) {
+      this.sent.push({ method: type.method, params });
+    }
+  }
+  return {
+    LanguageClient,
+    State: { Stopped: 1, Running: 2, Starting: 3 },
+    RevealOutputChannelOn: { Never: 4 },
+    MessageType: { Error: 1, Warning: 2, Info: 3, Log: 4 },
+    ShowMessageNotification: { type: { method: 'window/showMessage' } },
+    ExecuteCommandRequest: { type: { method: 'workspace/executeCommand' } },
+    WorkDoneProgress: { type: { method: '$/progress' } },
+    WorkDoneProgressCancelNotification: { type: { method: 'window/workDoneProgress/cancel' } },
+  };
+});
+
+async function setup(opts: { ensure?: 'ok' | 'missing-package'; level?: 'off' | 'always' } = {}) {
+  const { ServerManager } = await import('../src/server');
+  const lc = (await import('vscode-languageclient/node')) as any;
+  const states: string[] = [];
+  const shown: string[] = [];
+  const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn(), trace: vi.fn() } as any;
+  const manager = new ServerManager({
+    log,
+    resolvePython: async () => ({ command: '/py', args: [], source: 'setting' }),
+    ensurePackage: async () => opts.ensure ?? 'ok',
+    serverSettings: (scope) => ({ ...SERVER_DEFAULTS, defaultTaskset: scope ?? null }),
+    notificationLevel: () => opts.level ?? 'onWarning',
+    cwd: () => '/ws',
+    onState: (s) => states.push(s),
+    onRunning: () => undefined,
+    executeCommandMiddleware: (c, a, next) => next(c, a),
+    showMessage: (_l, t) => shown.push(t),
+  });
+  return { manager, lc, states, shown, log, client: () => lc.LanguageClient.instances.at(-1) };
+}
+
+describe('ServerManager', () => {
+  it('starts python -m evalsubmit.lsp in the folder, with the server settings', async () => {
+    const { manager, client, states } = await setup();
+    await manager.start();
+    expect(client().serverOptions).toMatchObject({ command: '/py', args: ['-m', 'evalsubmit.lsp'], options: { cwd: '/ws' } });
+    expect(client().clientOptions.initializationOptions).toEqual({ ...SERVER_DEFAULTS, defaultTaskset: null });
+    expect(states).toEqual(['starting', 'running']);
+    expect(manager.serverHasCommand('evalsubmit.debugInfo')).toBe(true);
+    expect(manager.serverHasCommand('evalsubmit.submit')).toBe(false);
+    await manager.stop();
+  });
+
+  it('answers workspace/configuration for evalsubmit with server keys per scope, leaves others', async () => {
+    const { manager, client } = await setup();
+    await manager.start();
+    const configuration = client().clientOptions.middleware.workspace.configuration;
+    const params = { items: [{ section: 'evalsubmit', scopeUri: 'file:///ws/a' }, { section: 'python' }] };
+    const answer = await configuration(params, undefined, async () => [{ interpreter: ['x'] }, { other: 1 }]);
+    expect(answer).toEqual([{ ...SERVER_DEFAULTS, defaultTaskset: 'file:///ws/a' }, { other: 1 }]);
+    await manager.stop();
+  });
+
+  it('does not start a client when the package is missing', async () => {
+    const { manager, lc, states } = await setup({ ensure: 'missing-package' });
+    const before = lc.LanguageClient.instances.length;
+    await manager.start();
+    expect(lc.LanguageClient.instances.length).toBe(before);
+    expect(states).toEqual(['starting', 'missing-package']);
+    await expect(manager.execute('evalsubmit.debugInfo', [])).rejects.toThrow(/not running/);
+  });
+
+  it('reports a failed start', async () => {
+    const { manager, lc, states, shown } = await setup();
+    lc.LanguageClient.failNext = true;
+    await manager.start();
+    expect(states.at(-1)).toBe('failed');
+    expect(shown[0]).toMatch(/failed to start: Error: spawn ENOENT/);
+  });
+
+  it('filters server window/showMessage by evalsubmit.showNotifications, logging all', async () => {
+    for (const [level, expected] of [['off', 0], ['always', 2]] as const) {
+      const { manager, client, shown, log } = await setup({ level });
+      await manager.start();
+      const h = client().notifications.get('window/showMessage');
+      h({ type: 3, message: 'info msg' });
+      h({ type: 1, message: 'error msg' });
+      expect(shown).toHaveLength(expected);
+      expect(log.info).toHaveBeenCalledWith('[server message] info msg');
+      expect(log.error).toHaveBeenCalledWith('[server message] error msg');
+      await manager.stop();
+    }
+  });
+
+  it('sends a work-done token with progress, relays reports, and cancels through it', async () => {
+    const { manager, client } = await setup();
+    await manager.start();
+    const reports: string[] = [];
+    let cancel: (() => void) | undefined;
+    await manager.execute('evalsubmit.submit', [{ tasks: 'qa/x' }], {
+      report: (m) => reports.push(m),
+      onCancel: (l) => (cancel = l),
+    });
+    const req = client().sent.find((s: any) => s.method === 'workspace/executeCommand');
+    expect(req.params.workDoneToken).toMatch(/^evalsubmit-/);
+    expect(reports).toEqual(['Submitting: created']);
+    cancel?.();
+    expect(client().sent.at(-1)).toEqual({ method: 'window/workDoneProgress/cancel', params: { token: req.params.workDoneToken } });
+    await manager.stop();
+  });
+
+  it('restart stops the old client before starting a new one, one at a time', async () => {
+    const { manager, lc } = await setup();
+    await manager.start();
+    const first = lc.LanguageClient.instances.at(-1);
+    await Promise.all([manager.restart(), manager.restart()]);
+    const all = lc.LanguageClient.instances;
+    expect(first.state).toBe(1);
+    expect(all.filter((c: any) => c.state === 2)).toHaveLength(1);
+    await manager.stop();
+    expect(all.filter((c: any) => c.state === 2)).toHaveLength(0);
+  });
+});
