@@ -73,6 +73,7 @@ class Checker:
     def opened(self, uri: str, version: int | None, text: str) -> None:
         state = DocState(uri=uri, path=uri_to_path(uri), version=version)
         self.documents[uri] = state
+        self._session.projects.note_file(state.path)
         self._session.projects.set_overlay(state.path, text)
         self._schedule(state, 0.0)
         self._recheck_dependents([state.path], exclude=uri)
@@ -295,8 +296,9 @@ class Checker:
             reason = snap.report.skipped
             if reason and (previous is None or previous.report.skipped != reason):
                 log.info("skipped %s: %s", state.uri, reason)
-            if previous is not None and (new := _related(snap) - _related(previous)):
-                # links that appeared with this edit (a new import or submit)
+            before = _related(previous) if previous is not None else set()
+            if new := _related(snap) - before:
+                # links that appeared with this result (a new import or submit)
                 self._recheck_paths(new, exclude=state.uri)
 
         future.add_done_callback(done)

@@ -88,6 +88,12 @@ class ProjectStore:
                 best = root
         return self._projects[best] if best is not None else self._loose
 
+    def note_file(self, path: Path) -> None:
+        """A document was opened: make the project list it if it is new (e.g. just created)."""
+        project = self.for_path(path)
+        if project.root is not None and path.resolve() not in project.python_files():
+            project.forget_files()
+
     def set_overlay(self, path: Path, text: str) -> None:
         self.for_path(path).set_overlay(path, text)
 
