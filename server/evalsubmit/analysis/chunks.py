@@ -13,7 +13,6 @@ document reuse their trees (shifted when lines above were added or removed).
 from __future__ import annotations
 
 import ast
-import hashlib
 import warnings
 from dataclasses import dataclass, field
 
@@ -32,6 +31,7 @@ class Chunk:
 
 @dataclass(slots=True)
 class _Parsed:
+    text: str
     body: list[ast.stmt]
     offset: int
     blanked: list[tuple[int, int]]
@@ -72,26 +72,24 @@ def split(lines: list[str]) -> list[tuple[int, int]]:
 
 
 def _open_triple_quote(line: str, quote: str | None) -> str | None:
-    """The triple quote still open at the end of ``line`` (a cheap scan: a wrong answer only
-    costs a whole-text parse, never a wrong tree)."""
+    """The triple quote still open at the end of ``line`` (a cheap scan that ignores escapes:
+    a wrong answer only costs a whole-text parse, never a wrong tree)."""
     index = 0
-    while index < len(line):
+    while True:
         if quote is None:
-            if line.startswith("#", index):
+            found = [(line.find(mark, index), mark) for mark in ('"""', "'''", "#")]
+            hits = [(position, mark) for position, mark in found if position >= 0]
+            if not hits:
                 return None
-            for delimiter in ('"""', "'''"):
-                if line.startswith(delimiter, index):
-                    quote = delimiter
-                    index += 3
-                    break
-            else:
-                index += 1
-        elif line.startswith(quote, index):
-            quote = None
-            index += 3
+            position, mark = min(hits)
+            if mark == "#":
+                return None
+            quote, index = mark, position + 3
         else:
-            index += 2 if line[index] == "\\" else 1
-    return quote
+            position = line.find(quote, index)
+            if position < 0:
+                return quote
+            quote, index = None, position + 3
 
 
 def _starts_statement(line: str) -> bool:
@@ -112,8 +110,9 @@ def parse_chunks(
     fresh: dict[str, list[_Parsed]] = {}
     for start, end in split(lines):
         text = "".join(lines[start - 1 : end])
-        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
-        parsed = _reuse(cache, digest, start) if cache is not None else None
+        # Within one process a chunk's identity is its text; its hash is computed once by str.
+        digest = f"{hash(text) & 0xFFFFFFFFFFFF:x}.{len(text)}"
+        parsed = _reuse(cache, digest, text, start) if cache is not None else None
         if parsed is None:
             parsed = _parse_piece(text, start)
             if parsed is None:
@@ -133,12 +132,12 @@ def parse_chunks(
     return body, chunks, blanked
 
 
-def _reuse(cache: ChunkCache, digest: str, start: int) -> _Parsed | None:
+def _reuse(cache: ChunkCache, digest: str, text: str, start: int) -> _Parsed | None:
     candidates = cache.entries.get(digest)
-    if not candidates:
+    if not candidates or candidates[0].text != text:
         return None
-    parsed = min(candidates, key=lambda p: abs(p.offset - (start - 1)))
-    candidates.remove(parsed)
+    # Candidates are in document order, so the first unused one is the nearest in practice.
+    parsed = candidates.pop(0)
     delta = start - 1 - parsed.offset
     if delta:
         for statement in parsed.body:
@@ -168,4 +167,4 @@ def _parse_piece(text: str, start: int) -> _Parsed | None:
         for statement in tree.body:
             ast.increment_lineno(statement, start - 1)
         blanked = [(a + start - 1, b + start - 1) for a, b in blanked]
-    return _Parsed(tree.body, start - 1, blanked)
+    return _Parsed(text, tree.body, start - 1, blanked)
