@@ -6,6 +6,7 @@ Use from any conftest:
     from platform_service import platform_service  # noqa: F401  (re-export the fixture)
 
 or `pytest_plugins = ["platform_service"]` in a top-level conftest with tests/ on sys.path.
+Several conftests importing the fixture still share one platform per session.
 
 The fixture `platform_service` starts `nmp services run` on a free loopback port with a fresh
 temporary data dir (via scripts/local_platform.py), seeds workspace `evalsubmit-test` with tasks
@@ -15,6 +16,7 @@ process group at the end of the session.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import glob
 import importlib.util
@@ -109,8 +111,42 @@ def running_platform(data_dir: Path) -> Iterator[PlatformService]:
                 os.rmdir(leftover)
 
 
+class _Shared:
+    """One platform per process, however many conftests import the fixture (each import makes
+    a separate fixture definition; they all share this)."""
+
+    service: PlatformService | None = None
+    stack: contextlib.ExitStack | None = None
+    users = 0
+
+
+@contextlib.contextmanager
+def shared_platform(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlatformService]:
+    if _Shared.service is None:
+        stack = contextlib.ExitStack()
+        _Shared.service = stack.enter_context(
+            running_platform(tmp_path_factory.mktemp("nmp-platform"))
+        )
+        _Shared.stack = stack
+        pid = _Shared.service.pid
+
+        def safety_net() -> None:  # if the session dies without running finalizers
+            load_local_platform().stop_pid(pid, 5.0)
+
+        atexit.register(safety_net)
+        stack.callback(atexit.unregister, safety_net)
+    _Shared.users += 1
+    try:
+        yield _Shared.service
+    finally:
+        _Shared.users -= 1
+        if _Shared.users == 0 and _Shared.stack is not None:
+            stack, _Shared.stack, _Shared.service = _Shared.stack, None, None
+            stack.close()
+
+
 @pytest.fixture(scope="session")
 def platform_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlatformService]:
     """The session's real platform (started on first use, stopped at session end)."""
-    with running_platform(tmp_path_factory.mktemp("nmp-platform")) as service:
+    with shared_platform(tmp_path_factory) as service:
         yield service
