@@ -189,7 +189,7 @@ async def test_auth_errors_never_echo_the_token(
     err = await expect_error(handler, token=SECRET)
     assert err.kind is kind and err.status_code == status
     assert words in err.message and "token" in err.message
-    for text in (err.message, str(err), repr(err), caplog.text):
+    for text in (err.message, str(err), repr(err), str(err.detail), caplog.text):
         assert SECRET not in text
 
 

@@ -174,3 +174,10 @@ def test_token_never_appears_in_repr_debug_info_or_logs(
         assert SECRET not in text
     assert cfg.debug_info()["token"] == "set (evalsubmit setting)"
     assert isinstance(cfg.token, SecretStr)
+
+
+def test_missing_nmp_config_file_is_a_warning(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "NMP_CONFIG_FILE": str(tmp_path / "missing.yaml")}
+    cfg = resolve_platform_config({}, env=env)
+    assert cfg.base_url == "http://localhost:8080"
+    assert any("not found" in w for w in cfg.warnings)

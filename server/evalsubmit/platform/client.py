@@ -8,6 +8,7 @@ the job is looked up by its client-generated name instead.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from typing import Any, ClassVar
@@ -128,10 +129,17 @@ class PlatformClient:
         return self._token.get_secret_value() if self._token is not None else None
 
     def _scrub(self, error: PlatformError) -> PlatformError:
+        """Remove the token from the message and the platform's detail, should it echo it."""
         secret = self._secret()
-        if secret and secret in error.message:
+        if not secret:
+            return error
+        if secret in error.message:
             error.message = redact(error.message, secret)
             error.args = (error.message,)
+        if error.detail is not None:
+            dumped = json.dumps(error.detail, default=str)
+            if secret in dumped:
+                error.detail = json.loads(redact(dumped, secret))
         return error
 
     def _transport_error(self, exc: httpx.HTTPError, action: str) -> PlatformError:

@@ -218,7 +218,7 @@ def resolve_platform_config(
     context = (
         read_context(path, env.get(ENV_CONTEXT) or None) if path.is_file() else _ContextValues()
     )
-    if config_path and not path.is_file():
+    if (config_path or env.get(ENV_CONFIG_FILE)) and not path.is_file():
         context.warnings.append(f"config file {path} not found")
     ctx_label = f"nmp config {path} (context {context.context_name!r})"
 
