@@ -72,6 +72,7 @@ function position(file, needle, occurrence = 0) {
 
 let page;
 let shotNo = 0;
+let submittedJob;
 async function shot(name) {
   const file = path.join(art, `${String(++shotNo).padStart(2, '0')}-${name}.png`);
   await page.screenshot({ path: file }).catch(() => undefined);
@@ -196,6 +197,25 @@ async function main() {
       return text.slice(text.indexOf('evalsubmit'), text.indexOf('evalsubmit') + 120);
     });
 
+    await step('debug-info', async () => {
+      await runCommand('evalsubmit: Debug Info');
+      const text = await waitFor('the debug info document', async () => {
+        const t = await editorText().catch(() => '');
+        return /"client"/.test(t) && /"server"/.test(t) ? t : undefined;
+      }, 30_000, 500);
+      await shot('debug-info');
+      await page.keyboard.press(`${mod}+KeyW`);
+      await sleep(300);
+      // an untitled document asks whether to save: don't
+      if (await page.locator('.monaco-dialog-box').isVisible().catch(() => false)) {
+        await page.keyboard.press('Alt+KeyN').catch(() => undefined);
+        const dont = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ });
+        if (await dont.isVisible().catch(() => false)) await dont.click();
+      }
+      const versions = text.match(/"evalsubmit":\s*"[^"]*"/);
+      return versions ? versions[0] : 'client and server sections present';
+    });
+
     await step('squiggle-mixed-shape', async () => {
       const pos = position('mixed_shape.py', 'submit(');
       await gotoPosition(pos.line, pos.column);
@@ -288,7 +308,28 @@ async function main() {
       const res = await fetch(url);
       if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}`);
       const job = await res.json();
+      submittedJob = name;
       return `job ${name} exists on the platform (status ${job.status})`;
+    });
+
+    await step('show-job', async () => {
+      if (!submittedJob) {
+        return { skipped: 'no job was submitted' };
+      }
+      await pressEscape();
+      await runCommand('evalsubmit: Show Job');
+      await waitFor('the job prompt', quickInputVisible, 15_000);
+      await sleep(300);
+      await page.keyboard.press('Enter');
+      const text = await waitFor('the job status document', async () => {
+        for (const t of await toasts()) {
+          if (/Could not read job/.test(t)) throw new Error(t);
+        }
+        const t = await editorText().catch(() => '');
+        return t.includes(`Job: ${submittedJob}`) && /Status: /.test(t) ? t : undefined;
+      }, 60_000, 500);
+      await shot('show-job');
+      return (text.match(/Status: .*/) || [''])[0];
     });
   } finally {
     await context.close().catch(() => undefined);

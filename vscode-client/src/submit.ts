@@ -257,6 +257,10 @@ export async function showJob(
   }
   try {
     const result = await deps.run(SERVER_COMMANDS.jobStatus, [arg]);
+    const failure = commandError(result);
+    if (failure) {
+      throw new Error(failure);
+    }
     const status = str(asRecord(result)?.status);
     if (status) {
       deps.history.add({ ...job, status });

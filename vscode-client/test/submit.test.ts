@@ -179,6 +179,13 @@ describe('showJob', () => {
     expect(renderJobStatus({ name: 'j' }, {})).toContain('No log lines.');
   });
 
+  it('shows an {error} answer as an error', async () => {
+    const f = fakeUi({ inputs: ['j'] });
+    await showJob(deps(f.ui, async () => ({ error: 'job j not found in workspace qa' })));
+    expect(f.messages[0]).toMatchObject({ level: 'error', text: 'Could not read job j: job j not found in workspace qa' });
+    expect(f.opened).toHaveLength(0);
+  });
+
   it('shows an error when the platform is unreachable', async () => {
     const f = fakeUi({ inputs: ['j'] });
     await showJob(deps(f.ui, async () => {
