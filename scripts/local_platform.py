@@ -92,15 +92,22 @@ def nmp_executable(python: Path) -> Path:
 # --------------------------------------------------------------------------- config
 
 
-def build_config(python: Path, data_dir: Path, base_url: str) -> dict[str, Any]:
-    """The bundled local.yaml reduced to what a self-contained evaluator platform needs."""
+def build_config(
+    python: Path, data_dir: Path, base_url: str, *, auth: bool = False
+) -> dict[str, Any]:
+    """The bundled local.yaml reduced to what a self-contained evaluator platform needs.
+
+    With `auth`, authentication is on (unsigned `alg=none` JWTs accepted, for testing)."""
     out = subprocess.run(
         [str(python), "-c", _DUMP_BUNDLED_CONFIG], check=True, stdout=subprocess.PIPE, text=True
     )
     bundled: dict[str, Any] = json.loads(out.stdout)
     config = {key: bundled.get(key, {}) or {} for key in KEPT_SECTIONS}
     config["platform"] = {**config["platform"], "base_url": base_url}
-    config["auth"] = {**config["auth"], "enabled": False}
+    config["auth"] = {**config["auth"], "enabled": auth}
+    if auth:
+        config["auth"]["allow_unsigned_jwt"] = True
+        config["auth"]["policy_decision_point_base_url"] = base_url
     work_dir = str(data_dir / "jobs")
     jobs = dict(config["jobs"])
     subprocess_executors = [
@@ -175,6 +182,7 @@ def start_platform(
     host: str = "127.0.0.1",
     timeout_s: float = 90.0,
     install: bool = True,
+    auth: bool = False,
 ) -> PlatformProcess:
     """Start `nmp services run` in a new session and wait until `/status` says healthy."""
     data_dir = Path(data_dir).resolve()
@@ -185,7 +193,8 @@ def start_platform(
     python = sdk_python(install=install)
     config_path = data_dir / "platform-config.yaml"
     # JSON is valid YAML.
-    config_path.write_text(json.dumps(build_config(python, data_dir, base_url), indent=2))
+    config = build_config(python, data_dir, base_url, auth=auth)
+    config_path.write_text(json.dumps(config, indent=2))
     log_path = data_dir / "platform.log"
     command = [
         str(nmp_executable(python)), "services", "run",
@@ -400,6 +409,9 @@ def main(argv: list[str] | None = None) -> int:
     start.add_argument(
         "--fresh", action="store_true", help="delete the data dir's previous state first"
     )
+    start.add_argument(
+        "--auth", action="store_true", help="turn authentication on (unsigned JWTs accepted)"
+    )
     stop = sub.add_parser("stop", help="stop the platform started with the same --data-dir")
     stop.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     seed = sub.add_parser("seed", help="create a workspace, tasks and a taskset")
@@ -417,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
                 for sub_dir in ("data", "jobs", "tmp", "xdg"):
                     shutil.rmtree(Path(args.data_dir) / sub_dir, ignore_errors=True)
             running = start_platform(
-                args.port, args.data_dir, host=args.host, timeout_s=args.timeout
+                args.port, args.data_dir, host=args.host, timeout_s=args.timeout, auth=args.auth
             )
             print(running.base_url)
             print(
