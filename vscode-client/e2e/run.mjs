@@ -273,6 +273,18 @@ async function main() {
       return picked.texts[picked.index].replace(/\s+/g, ' ');
     });
 
+    await step('restart-server', async () => {
+      const count = () => (extensionLog().match(/Server running/g) || []).length;
+      const before = count();
+      await runCommand('evalsubmit: Restart Server');
+      await waitFor('a second "Server running" in the log', async () => count() > before, 60_000, 500);
+      await openFile('mixed_shape.py');
+      await waitFor('diagnostics again after the restart', async () =>
+        (await page.locator('.editor-instance .monaco-editor .squiggly-error').count()) > 0, 60_000);
+      await shot('restart-server');
+      return `server started ${count()} times`;
+    });
+
     await step('submit-evaluation', async () => {
       if (!platformUrl) {
         return { skipped: 'EVALSUBMIT_E2E_PLATFORM_URL is not set (set it, or run scripts/vscode-e2e.sh --with-platform)' };
