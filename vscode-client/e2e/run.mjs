@@ -343,6 +343,41 @@ async function main() {
       await shot('show-job');
       return (text.match(/Status: .*/) || [''])[0];
     });
+
+    await step('code-lens-submit', async () => {
+      if (!submittedJob) {
+        return { skipped: 'no job was submitted by the command' };
+      }
+      await pressEscape();
+      await page.locator('.notifications-toasts .codicon-notifications-clear').first().click().catch(() => undefined);
+      await openFile('submit_ok.py');
+      const lenses = page.locator('.codelens-decoration a', { hasText: /Submit evaluation/i });
+      const found = await waitFor('a "Submit evaluation" code lens', async () => (await lenses.count()) > 0, 30_000).catch(() => false);
+      if (!found) {
+        return { skipped: 'the server shows no "Submit evaluation" code lens in submit_ok.py' };
+      }
+      // the topmost lens: the one above the runner construction, whose taskset is not in the code
+      const boxes = await lenses.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().y));
+      const top = boxes.indexOf(Math.min(...boxes));
+      await shot('code-lens');
+      await lenses.nth(top).click();
+      const prompted = await waitFor('the taskset prompt', async () => {
+        const title = await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '');
+        return (await quickInputVisible()) && /taskset/i.test(title);
+      }, 15_000).catch(() => false);
+      if (prompted) {
+        await page.keyboard.type(taskset, { delay: 15 });
+        await page.keyboard.press('Enter');
+      }
+      const toast = await waitFor('a notification naming a new job', async () => {
+        for (const t of await toasts()) {
+          if (/not submitted|not available|refused|could not|failed:/i.test(t)) throw new Error(`notification: ${t}`);
+        }
+        return (await toasts()).find((t) => /Submitted evaluation job \S+/.test(t) && !t.includes(`job ${submittedJob} `));
+      }, 120_000, 500);
+      await shot('code-lens-notification');
+      return `${prompted ? 'prompted for the taskset; ' : ''}${toast.match(/Submitted evaluation job \S+/)[0]}`;
+    });
   } finally {
     await context.close().catch(() => undefined);
   }
