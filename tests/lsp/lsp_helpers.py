@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 from lsprotocol import types
 from pygls.protocol import default_converter
@@ -28,6 +28,9 @@ class RecordingClient(LanguageClient):
 
     published: dict[str, list[types.PublishDiagnosticsParams]]
     registrations: list[types.Registration]
+    message_requests: list[types.ShowMessageRequestParams]
+    message_answers: list[str]
+    """Titles to answer window/showMessageRequest with, in order (none left: dismissed)."""
 
 
 def _record(client: RecordingClient, params: types.PublishDiagnosticsParams) -> None:
@@ -39,13 +42,40 @@ def _register(client: RecordingClient, params: types.RegistrationParams) -> None
     client.registrations += params.registrations
 
 
+def _message_request(
+    client: RecordingClient, params: types.ShowMessageRequestParams
+) -> types.MessageActionItem | None:
+    client.message_requests.append(params)
+    if not client.message_answers:
+        return None
+    return types.MessageActionItem(title=client.message_answers.pop(0))
+
+
+def _code_action_or_command(client: RecordingClient) -> None:
+    """lsprotocol 2025.0.0 reads any code action that has a ``command`` as a Command; VS Code
+    tells them apart by the type of ``command`` (a string only in a Command). Do the same."""
+    converter = client.protocol._converter
+
+    def hook(obj: Any, _: type) -> types.Command | types.CodeAction:
+        if isinstance(obj.get("command"), str):
+            return converter.structure(obj, types.Command)  # type: ignore[no-any-return]
+        return converter.structure(obj, types.CodeAction)  # type: ignore[no-any-return]
+
+    converter.register_structure_hook(types.Command | types.CodeAction, hook)
+    converter.register_structure_hook(Union[types.Command, types.CodeAction], hook)  # noqa: UP007
+
+
 def make_client() -> RecordingClient:
     client = RecordingClient(converter_factory=default_converter)
+    _code_action_or_command(client)
     client.published = {}
     client.registrations = []
+    client.message_requests = []
+    client.message_answers = []
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record
     features[types.CLIENT_REGISTER_CAPABILITY] = _register
+    features[types.WINDOW_SHOW_MESSAGE_REQUEST] = _message_request
     register_lsp_features(client, features)
     return client
 

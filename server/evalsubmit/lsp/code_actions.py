@@ -18,8 +18,10 @@ from lsprotocol import types
 
 from evalsubmit.analysis import Edit, ModuleReport, Span
 from evalsubmit.lsp import convert
+from evalsubmit.lsp.code_lens import submit_command
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.submit import candidates
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -28,6 +30,8 @@ log = logging.getLogger(__name__)
 
 FIX_ALL = "source.fixAll.evalsubmit"
 FIX_ALL_ROUNDS = 5
+SUBMIT_TITLE = "Submit evaluation"
+SUBMIT_KIND = types.CodeActionKind.Empty
 QUICK_FIX = types.CodeActionKind.QuickFix
 _IGNORE = re.compile(r"#\s*evalsubmit:\s*ignore\[(?P<codes>[^\]]*)\]")
 
@@ -47,6 +51,8 @@ async def code_action(
     if _wanted(QUICK_FIX, only):
         actions += quick_fixes(uri, snap, ours, ls.session.encoding, doc_changes)
         actions += ignore_actions(uri, snap, ours, ls.session.encoding, doc_changes)
+    if _wanted(SUBMIT_KIND, only):
+        actions += submit_actions(uri, snap, params.range, ls.session.encoding)
     if _wanted(FIX_ALL, only) and any(f.fixes for f in snap.report.findings):
         analyze = ls.checker.analyzer(uri, snap.settings)
         fixed = await ls.checker.in_pool(fix_all_text, snap, analyze)
@@ -57,6 +63,22 @@ async def code_action(
 
 def _wanted(kind: str, only: Sequence[str] | None) -> bool:
     return only is None or any(kind == o or kind.startswith(f"{o}.") for o in only)
+
+
+def submit_actions(
+    uri: str, snap: Snapshot, rng: types.Range, encoding: convert.Encoding
+) -> list[types.CodeAction]:
+    """ "Submit evaluation" on a submit() call or Gym runner that would be accepted."""
+    line, col = convert.core_position(rng.start, snap.lines, encoding)
+    return [
+        types.CodeAction(
+            title=SUBMIT_TITLE,
+            kind=SUBMIT_KIND,
+            command=submit_command(SUBMIT_TITLE, uri, snap, candidate, encoding),
+        )
+        for candidate in candidates(snap)
+        if candidate.span.contains(line, col)
+    ][:1]
 
 
 def quick_fixes(

@@ -9,10 +9,13 @@ import json
 import logging
 import platform
 import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.lsp import submit
+from evalsubmit.lsp.settings import Settings
+from evalsubmit.platform import PlatformClient, PlatformError
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -48,7 +51,9 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
                 "dependencies": sorted(str(p) for p in snap.report.dependencies) if snap else [],
             }
         )
+    platform_info = await ls.checker.in_pool(_platform, session.settings.global_settings)
     info = {
+        "platform": platform_info,
         "versions": {
             "python": sys.version.split()[0],
             "platform": platform.platform(),
@@ -69,8 +74,67 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     return info
 
 
-async def not_yet(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
-    return {"error": "not available in this version yet"}
+async def list_tasksets(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
+    """The tasksets of the resolved workspace: ``{"workspace", "tasksets": [{"ref", ...}]}``,
+    or ``{"error": message}``. Optional argument ``{"uri"}`` picks that folder's settings."""
+    settings = _settings_for(ls, args)
+    config = await ls.checker.in_pool(submit.platform_config, settings, None)
+    async with PlatformClient.from_config(config) as client:
+        try:
+            found = await client.list_tasksets(config.workspace)
+        except PlatformError as err:
+            return {"error": err.message}
+    return {
+        "workspace": config.workspace,
+        "tasksets": [{"ref": t.ref, "name": t.name, "description": t.description} for t in found],
+    }
+
+
+async def job_status(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
+    """``[{"name", "workspace"?, "uri"?}]`` -> ``{"name", "workspace", "status", "summary",
+    "url"}`` or ``{"error": message}``."""
+    first = args[0] if args and isinstance(args[0], Mapping) else {}
+    name = first.get("name")
+    if not isinstance(name, str) or not name:
+        return {"error": 'expected one argument {"name": <job name>, "workspace"?: <workspace>}'}
+    settings = _settings_for(ls, args)
+    config = await ls.checker.in_pool(submit.platform_config, settings, None)
+    workspace = first.get("workspace") if isinstance(first.get("workspace"), str) else None
+    workspace = workspace or config.workspace
+    async with PlatformClient.from_config(config) as client:
+        try:
+            status = await client.get_status(workspace, name)
+        except PlatformError as err:
+            return {"error": err.message}
+        url = client.job_url(workspace, name)
+    return {
+        "name": name,
+        "workspace": workspace,
+        "status": status.status,
+        "summary": status.summary(),
+        "url": url,
+    }
+
+
+def _settings_for(ls: EvalsubmitServer, args: tuple[Any, ...]) -> Settings:
+    first = args[0] if args and isinstance(args[0], Mapping) else {}
+    uri = first.get("uri")
+    store = ls.session.settings
+    return store.for_uri(uri) if isinstance(uri, str) else store.global_settings
+
+
+def _platform(settings: Settings) -> dict[str, Any]:
+    """Where a submission would go (never the token)."""
+    try:
+        config = submit.platform_config(settings, None)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    return {
+        "baseUrl": config.base_url,
+        "workspace": config.workspace,
+        "source": config.sources.get("base_url"),
+        "resolved": config.debug_info(),
+    }
 
 
 def _version(name: str) -> str | None:

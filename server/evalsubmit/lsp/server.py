@@ -14,6 +14,7 @@ from pygls.lsp.server import LanguageServer
 
 from evalsubmit.lsp import (
     code_actions,
+    code_lens,
     commands,
     configuration,
     diagnostics,
@@ -23,6 +24,7 @@ from evalsubmit.lsp import (
 )
 from evalsubmit.lsp.commands import _version
 from evalsubmit.lsp.diagnostics import Checker
+from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.state import Session
 
 if TYPE_CHECKING:
@@ -39,6 +41,7 @@ class EvalsubmitServer(LanguageServer):
             name=NAME,
             version=_version("evalsubmit") or "0",
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=EvalsubmitProtocol,
         )
         self.session = Session()
         self.checker = Checker(self, self.session)
@@ -78,11 +81,14 @@ def create_server() -> EvalsubmitServer:
             code_action_kinds=[types.CodeActionKind.QuickFix, code_actions.FIX_ALL]
         ),
     )(code_actions.code_action)
+    feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))(
+        code_lens.code_lens
+    )
 
     _command(ls, commands.SUBMIT, commands.run_submit)
     _command(ls, commands.DEBUG_INFO, commands.debug_info)
-    _command(ls, commands.LIST_TASKSETS, commands.not_yet)
-    _command(ls, commands.JOB_STATUS, commands.not_yet)
+    _command(ls, commands.LIST_TASKSETS, commands.list_tasksets)
+    _command(ls, commands.JOB_STATUS, commands.job_status)
 
     feature(types.SHUTDOWN)(_shutdown)
     return ls

@@ -1,24 +1,400 @@
-"""``evalsubmit.submit``: send a runner to the NeMo Platform as a governed job (issue 4).
+"""``evalsubmit.submit``: send a Gym runner to the NeMo Platform as an ``agent-evaluate`` job.
 
-Phase 2: the platform client lives in :mod:`evalsubmit.platform`. Until this module is filled
-in, the command answers with a clear message instead of failing.
+Two halves:
+
+* :func:`plan` (pure, no I/O) decides *what* would be submitted from the analysis report: the
+  taskset-shaped ``submit()`` call or the Gym runner at the position, its derived target, the
+  taskset. It refuses, with reasons, whenever the target is not fully and validly known or the
+  call/runner has an error diagnostic: never a guess, never an HTTP request for a refusal.
+* :func:`run_submit` executes a plan with the platform client (:mod:`evalsubmit.platform`):
+  taskset lookup, submission with a client-generated name, then one work-done progress through
+  status polling. Cancelling the progress offers to cancel the job. The final message names the
+  job, its status and URL (and, on ``error``, the platform's details and the last log lines).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+
+from evalsubmit.analysis import Severity, Shape, Span, TargetPreview
+from evalsubmit.lsp import convert
+from evalsubmit.lsp.protocol import work_done_token
+from evalsubmit.lsp.settings import Settings
+from evalsubmit.lsp.state import Snapshot
+from evalsubmit.platform import (
+    JobStatus,
+    PlatformClient,
+    PlatformError,
+    ResolvedPlatformConfig,
+    build_submission_body,
+    follow_job,
+    job_outcome,
+    new_job_name,
+    parse_taskset_ref,
+    resolve_platform_config,
+)
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
 
 log = logging.getLogger(__name__)
 
+TITLE = "Submit evaluation"
+CANCEL_JOB = "Cancel the job"
+KEEP_JOB = "Keep it running"
+GYM_RUNNER = "GymAgentTaskRunner"
+_BACKGROUND: set[asyncio.Future[None]] = set()
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    uri: str
+    line: int
+    character: int
+    tasks: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What will be sent: the wire target (exactly the SDK's) and the taskset reference."""
+
+    target: dict[str, Any]
+    tasks: str
+    code_workspace: str | None
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    reasons: tuple[str, ...]
+
+    def message(self) -> str:
+        return "Not submitted: " + "; ".join(self.reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A submittable place in a document (for the code lens and the code action)."""
+
+    span: Span
+    tasks: str | None
+    what: str
+
+
+def parse_request(args: tuple[Any, ...]) -> Request | str:
+    first = args[0] if args else None
+    if not isinstance(first, Mapping):
+        return 'expected one argument {"uri", "line", "character", "tasks"}'
+    uri, line, character, tasks = (first.get(k) for k in ("uri", "line", "character", "tasks"))
+    if not isinstance(uri, str) or not isinstance(line, int) or not isinstance(character, int):
+        return '"uri" (string), "line" and "character" (0-based integers) are required'
+    if tasks is not None and not isinstance(tasks, str):
+        return '"tasks" must be a taskset reference string or null'
+    return Request(uri, line, character, tasks.strip() if tasks else None)
+
+
+def candidates(snap: Snapshot) -> list[Candidate]:
+    """Taskset-shaped sync submit() calls and Gym runner constructions that would be accepted
+    (one per line; a call wins over a runner on the same line)."""
+    found: dict[int, Candidate] = {}
+    for submit in snap.report.submits:
+        ok = submit.shape is Shape.TASKSET and not submit.is_async and submit.target is not None
+        if ok and not _refusals(snap, submit.target, submit.span, submit.has_errors):  # type: ignore[arg-type]
+            found.setdefault(submit.span.line, Candidate(submit.span, submit.tasks, "call"))
+    for preview in snap.report.runners:
+        if preview.runner_type == GYM_RUNNER and not _refusals(snap, preview, preview.span):
+            found.setdefault(preview.span.line, Candidate(preview.span, None, "runner"))
+    return [found[line] for line in sorted(found)]
+
+
+def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | Refusal:
+    """Decide what to submit for a core position (1-based line, code-point col)."""
+    report = snap.report
+    if report.skipped:
+        return Refusal((f"the file was not analysed ({report.skipped})",))
+    submit = report.submit_at(line, col)
+    preview: TargetPreview | None
+    if submit is not None:
+        if submit.is_async:
+            return Refusal(("the async evaluator cannot submit a taskset in nemo-platform 0.6.0",))
+        if submit.shape is not Shape.TASKSET:
+            return Refusal((f"this submit() call is not taskset-shaped ({submit.shape.value})",))
+        if submit.target is None:
+            return Refusal(("the target of this call is not a runner evalsubmit can derive",))
+        preview, span, has_errors = submit.target, submit.span, submit.has_errors
+        tasks, what = submit.tasks or tasks_arg, "the submit() call"
+    else:
+        preview = report.preview_at(line, col)
+        if preview is None:
+            return Refusal(("put the cursor on a taskset submit() call or a Gym runner",))
+        span, has_errors, what = preview.span, False, f"the {preview.runner_type or 'runner'}"
+        tasks = tasks_arg
+    reasons = _refusals(snap, preview, span, has_errors)
+    tasks = tasks or snap.settings.default_taskset
+    if not tasks:
+        reasons.append(
+            "no taskset: name one with tasks=, choose one when asked, or set "
+            "evalsubmit.defaultTaskset"
+        )
+    else:
+        try:
+            parse_taskset_ref(tasks)
+        except ValueError as exc:
+            reasons.append(str(exc))
+    if reasons or preview.target is None or tasks is None:
+        return Refusal(tuple(reasons) or ("the target could not be derived",))
+    workspace = submit.workspace if submit is not None else _code_workspace(snap)
+    return Plan(target=preview.target, tasks=tasks, code_workspace=workspace, what=what)
+
+
+def _refusals(
+    snap: Snapshot, preview: TargetPreview, span: Span, has_errors: bool = False
+) -> list[str]:
+    reasons = [f"refused by the SDK: {p}" for p in preview.problems]
+    reasons += [f"not statically known: {u}" for u in preview.unknowns]
+    errors = [
+        f"{f.code} {f.message}"
+        for f in snap.report.findings
+        if f.severity is Severity.ERROR and span.line <= f.span.line <= span.end_line
+    ]
+    reasons += errors
+    if has_errors and not errors:
+        reasons.append("the call has errors (see the diagnostics)")
+    if preview.target is None and not reasons:
+        reasons.append("the target could not be derived")
+    return reasons
+
+
+def _code_workspace(snap: Snapshot) -> str | None:
+    spaces = {s.workspace for s in snap.report.submits if s.workspace}
+    return spaces.pop() if len(spaces) == 1 else None
+
+
+def platform_config(settings: Settings, code_workspace: str | None) -> ResolvedPlatformConfig:
+    p = settings.platform
+    overrides = {
+        "base_url": p.base_url,
+        "workspace": p.workspace,
+        "token": p.token.get_secret_value() if p.token is not None else None,
+        "timeout_s": p.timeout_s,
+    }
+    return resolve_platform_config(overrides, code_workspace=code_workspace)
+
+
+# -- the command --------------------------------------------------------------------------------
+
 
 async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, Any]:
-    message = "evalsubmit: submitting from the editor is not available in this version yet."
-    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
-    log.info("evalsubmit.submit called with %r: not implemented yet", args)
+    request = parse_request(args)
+    if isinstance(request, str):
+        return _refuse(ls, Refusal((request,)))
+    snap = await ls.checker.snapshot(request.uri)
+    if snap is None:
+        return _refuse(ls, Refusal(("the document is not open in the editor",)))
+    position = types.Position(line=request.line, character=request.character)
+    line, col = convert.core_position(position, snap.lines, ls.session.encoding)
+    decided = plan(snap, line, col, request.tasks)
+    if isinstance(decided, Refusal):
+        return _refuse(ls, decided)
+    config = await ls.checker.in_pool(platform_config, snap.settings, decided.code_workspace)
+    async with Progress(ls, f"{TITLE}: {decided.tasks}") as progress:
+        return await _submit(ls, decided, config, snap.settings, progress)
+
+
+async def _submit(
+    ls: EvalsubmitServer,
+    decided: Plan,
+    config: ResolvedPlatformConfig,
+    settings: Settings,
+    progress: Progress,
+) -> dict[str, Any]:
+    workspace, name = config.workspace, new_job_name()
+    log.info(
+        "submitting %s as job %s: taskset %s, workspace %s (%s), platform %s (%s)",
+        decided.what,
+        name,
+        decided.tasks,
+        workspace,
+        config.sources.get("workspace", "?"),
+        config.base_url,
+        config.sources.get("base_url", "?"),
+    )
+    async with PlatformClient.from_config(config) as client:
+        try:
+            progress.report(f"checking taskset {decided.tasks} in {workspace}")
+            await client.get_taskset(workspace, decided.tasks)
+            if progress.cancelled:
+                return _refuse(ls, Refusal(("cancelled before anything was sent",)))
+            progress.report(f"submitting job {name}")
+            body = build_submission_body(decided.target, decided.tasks, name)
+            job = await client.submit_job(workspace, body)
+        except PlatformError as err:
+            return _failed(ls, err.message)
+        url = client.job_url(workspace, job.name)
+        ls.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Info, message=f"job {job.name}: {url}")
+        )
+        final = await _follow(ls, config, client, job.name, settings, progress)
+        if final is None:
+            return _result(job.name, workspace, job.status or "created", url)
+        outcome = await job_outcome(client, workspace, final)
+        kind = types.MessageType.Info if outcome.succeeded else types.MessageType.Error
+        if final.status == "cancelled":
+            kind = types.MessageType.Warning
+        _show(ls, kind, outcome.message())
+        return _result(job.name, workspace, final.status, url)
+
+
+async def _follow(
+    ls: EvalsubmitServer,
+    config: ResolvedPlatformConfig,
+    client: PlatformClient,
+    name: str,
+    settings: Settings,
+    progress: Progress,
+) -> JobStatus | None:
+    """Poll until a terminal status; None when the user stopped following (or polling failed)."""
+    interval, workspace = settings.platform.poll_interval_s, config.workspace
+    final: JobStatus | None = None
+
+    async def poll() -> None:
+        nonlocal final
+        async for status in follow_job(client, workspace, name, interval):
+            final = status
+            progress.report(f"job {name}: {status.summary()}")
+
+    task = asyncio.ensure_future(poll())
+    try:
+        await asyncio.wait({task, progress.cancel_signal}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:  # the client cancelled the request itself
+        task.cancel()
+        offer = asyncio.ensure_future(_offer_cancel(ls, config, name, final))
+        _BACKGROUND.add(offer)
+        offer.add_done_callback(_BACKGROUND.discard)
+        raise
+    if task.done():
+        try:
+            task.result()
+        except PlatformError as err:
+            _show(ls, types.MessageType.Error, f"Job {name} was submitted, but {err.message}")
+            return None
+        return final
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, PlatformError):
+        await task
+    await _offer_cancel(ls, config, name, final)
+    return None
+
+
+async def _offer_cancel(
+    ls: EvalsubmitServer, config: ResolvedPlatformConfig, name: str, last: JobStatus | None
+) -> None:
+    """The user stopped following: ask whether to cancel the job itself, and do it."""
+    status, workspace = (last.status if last is not None else "submitted"), config.workspace
+    async with PlatformClient.from_config(config) as client:
+        url = client.job_url(workspace, name)
+        try:
+            answer = await ls.window_show_message_request_async(
+                types.ShowMessageRequestParams(
+                    type=types.MessageType.Warning,
+                    message=f"Stopped following job {name} ({status}). Cancel the job too?",
+                    actions=[
+                        types.MessageActionItem(title=CANCEL_JOB),
+                        types.MessageActionItem(title=KEEP_JOB),
+                    ],
+                )
+            )
+        except Exception as exc:
+            log.warning("could not ask whether to cancel job %s: %r", name, exc)
+            answer = None
+        if answer is None or answer.title != CANCEL_JOB:
+            _show(ls, types.MessageType.Info, f"Job {name} keeps running ({status}). URL: {url}")
+            return
+        try:
+            job = await client.cancel_job(workspace, name)
+        except PlatformError as err:
+            _show(ls, types.MessageType.Error, f"Could not cancel job {name}: {err.message}")
+            return
+    _show(ls, types.MessageType.Info, f"Job {name}: cancel requested ({job.status}). URL: {url}")
+
+
+def _result(name: str, workspace: str, status: str, url: str) -> dict[str, Any]:
+    return {"submitted": True, "name": name, "workspace": workspace, "status": status, "url": url}
+
+
+def _refuse(ls: EvalsubmitServer, refusal: Refusal) -> dict[str, Any]:
+    _show(ls, types.MessageType.Warning, f"evalsubmit: {refusal.message()}")
+    return {"submitted": False, "reason": "; ".join(refusal.reasons)}
+
+
+def _failed(ls: EvalsubmitServer, message: str) -> dict[str, Any]:
+    _show(ls, types.MessageType.Error, f"evalsubmit: {message}")
     return {"submitted": False, "reason": message}
+
+
+def _show(ls: EvalsubmitServer, kind: types.MessageType, message: str) -> None:
+    log.info("%s", message)
+    ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+
+class Progress:
+    """One work-done progress: on the client's token when the request carried one, else a
+    server-created one (when the client supports it), else silent. ``cancel_signal`` completes
+    when the user cancels it."""
+
+    def __init__(self, ls: EvalsubmitServer, title: str) -> None:
+        self._ls, self._title = ls, title
+        self._token: types.ProgressToken | None = work_done_token()
+        self.cancel_signal: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancel_signal.done()
+
+    async def __aenter__(self) -> Progress:
+        progress = self._ls.work_done_progress
+        if self._token is None and _supports_progress(self._ls):
+            token = f"evalsubmit-submit-{uuid.uuid4().hex[:12]}"
+            try:
+                await asyncio.wait_for(progress.create_async(token), 5.0)
+                self._token = token
+            except Exception as exc:
+                log.debug("no work-done progress: %r", exc)
+        if self._token is None:
+            return self
+        progress.begin(
+            self._token, types.WorkDoneProgressBegin(title=self._title, cancellable=True)
+        )
+        cancel = asyncio.wrap_future(progress.tokens[self._token])
+        cancel.add_done_callback(lambda _: self._cancel())
+        return self
+
+    def _cancel(self) -> None:
+        if not self.cancel_signal.done():
+            self.cancel_signal.set_result(None)
+
+    def report(self, message: str) -> None:
+        log.info("%s", message)
+        if self._token is not None:
+            self._ls.work_done_progress.report(
+                self._token, types.WorkDoneProgressReport(message=message)
+            )
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._token is None:
+            return
+        self._ls.work_done_progress.end(self._token, types.WorkDoneProgressEnd())
+        self._ls.work_done_progress.tokens.pop(self._token, None)
+
+
+def _supports_progress(ls: EvalsubmitServer) -> bool:
+    window = ls.client_capabilities.window
+    return bool(window is not None and window.work_done_progress)

@@ -1,0 +1,50 @@
+"""Code lens "▶ Submit evaluation" above taskset-shaped submit() calls and Gym runners that
+would be accepted; it runs the server command ``evalsubmit.submit``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from evalsubmit.lsp import convert
+from evalsubmit.lsp.logs import guarded
+from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.submit import Candidate, candidates
+
+if TYPE_CHECKING:
+    from evalsubmit.lsp.server import EvalsubmitServer
+
+SUBMIT_COMMAND = "evalsubmit.submit"
+LENS_TITLE = "▶ Submit evaluation"
+
+
+@guarded(default=None)
+async def code_lens(
+    ls: EvalsubmitServer, params: types.CodeLensParams
+) -> list[types.CodeLens] | None:
+    uri = params.text_document.uri
+    snap = await ls.checker.snapshot(uri)
+    if snap is None or not snap.settings.enable:
+        return None
+    encoding = ls.session.encoding
+    return [
+        types.CodeLens(
+            range=convert.lsp_range(c.span, snap.lines, encoding),
+            command=submit_command(LENS_TITLE, uri, snap, c, encoding),
+        )
+        for c in candidates(snap)
+    ]
+
+
+def submit_command(
+    title: str, uri: str, snap: Snapshot, candidate: Candidate, encoding: convert.Encoding
+) -> types.Command:
+    start = convert.lsp_position(candidate.span.line, candidate.span.col, snap.lines, encoding)
+    argument: dict[str, Any] = {
+        "uri": uri,
+        "line": start.line,
+        "character": start.character,
+        "tasks": candidate.tasks,
+    }
+    return types.Command(title=title, command=SUBMIT_COMMAND, arguments=[argument])

@@ -1,0 +1,293 @@
+"""Submit evaluation (issue 4) through the language server, against the real NeMo Platform.
+
+The session's platform comes from tests/platform_service.py (``nmp services run`` with a fresh
+data dir, workspace ``evalsubmit-test``, taskset ``smoke``). No mock: the jobs are real, and the
+target they carry is compared with what the real SDK derives for the same runner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import pytest_lsp
+from lsp_helpers import (
+    CONFIG,
+    RecordingClient,
+    open_doc,
+    published,
+    settings,
+    vscode_capabilities,
+    wait_until,
+)
+from lsprotocol import types
+
+from platform_service import PlatformService
+
+pytestmark = [pytest.mark.platform, pytest.mark.timeout(600)]
+
+RUNNER_CONFIG = {
+    "agent": "simple_agent",
+    "agent_config": "configs/simple_agent.yaml",
+    "resources_server": "mcqa",
+    "concurrency": 2,
+    "startup_timeout_s": 120,
+    "hydra_params": {"temperature": 0.2, "seeds": [0, 7, 14]},
+    "env_vars": {"LOG_LEVEL": "info"},
+}
+
+
+def job_source(service: PlatformService, *, tasks: str | None) -> str:
+    call = (
+        f"job = client.evaluator.submit(tasks=TasksetRef({tasks!r}), target=runner)\n"
+        if tasks is not None
+        else ""
+    )
+    return (
+        "from nemo_evaluator.api.schemas import TasksetRef\n"
+        "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, "
+        "GymRuntimeConfig\n"
+        "from nemo_platform import NeMoPlatform\n\n"
+        f"client = NeMoPlatform(workspace={service.workspace!r})\n"
+        "cfg = GymRuntimeConfig(\n"
+        '    agent="simple_agent",\n'
+        '    agent_config="configs/simple_agent.yaml",\n'
+        '    resources_server="mcqa",\n'
+        "    concurrency=2,\n"
+        "    startup_timeout_s=120,\n"
+        '    hydra_params={"temperature": 0.2, "seeds": [s * 7 for s in range(3)]},\n'
+        '    env_vars={"LOG_LEVEL": "info"},\n'
+        ")\n"
+        "runner = GymAgentTaskRunner(config=cfg)\n" + call
+    )
+
+
+def sdk_target(service: PlatformService) -> dict[str, Any]:
+    """runner_to_target(runner) as JSON, computed by the real SDK for the same runner."""
+    script = (
+        "import json, sys\n"
+        "from nemo_evaluator.jobs.runner_targets import runner_to_target\n"
+        "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, "
+        "GymRuntimeConfig\n"
+        "runner = GymAgentTaskRunner(config=GymRuntimeConfig(**json.load(sys.stdin)))\n"
+        "print(json.dumps(runner_to_target(runner).model_dump(mode='json')))\n"
+    )
+    out = subprocess.run(
+        [str(service.sdk_python), "-c", script],
+        input=json.dumps(RUNNER_CONFIG),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def closed_port_url() -> str:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+def platform_settings(service: PlatformService, **platform: Any) -> dict[str, Any]:
+    values = {"baseUrl": service.base_url, "pollIntervalS": 0.5, **platform}
+    return settings(platform=values)
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def submit_client(
+    lsp_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> AsyncIterator[RecordingClient]:
+    lsp_client.set_configuration(platform_settings(platform_service), section="evalsubmit")
+    folder = types.WorkspaceFolder(uri=tmp_path.as_uri(), name=tmp_path.name)
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=vscode_capabilities(pull=False), workspace_folders=[folder]
+        )
+    )
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+def use_settings(client: RecordingClient, values: dict[str, Any]) -> None:
+    client.set_configuration(values, section="evalsubmit")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={}))
+
+
+async def submit_actions(client: RecordingClient, uri: str, line: int) -> list[types.CodeAction]:
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(
+                start=types.Position(line=line, character=10),
+                end=types.Position(line=line, character=10),
+            ),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    return [a for a in result or [] if isinstance(a, types.CodeAction) and a.command]
+
+
+async def execute(client: RecordingClient, command: types.Command, token: str | None = None) -> Any:
+    if token is not None:
+        client.progress_reports.setdefault(token, [])
+    return await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command=command.command, arguments=command.arguments, work_done_token=token
+        )
+    )
+
+
+def get_job(service: PlatformService, name: str) -> dict[str, Any]:
+    jobs = f"/apis/evaluator/v2/workspaces/{service.workspace}/agent-evaluate/jobs"
+    url = f"{service.base_url}{jobs}/{name}"
+    response = httpx.get(url, timeout=30)
+    response.raise_for_status()
+    return response.json()  # type: ignore[no-any-return]
+
+
+async def test_code_action_submits_and_follows_to_the_end(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    text = job_source(service, tasks=service.taskset)
+    uri = open_doc(client, tmp_path / "job.py", text)
+    assert await published(client, uri, 1) == []
+    submit_line = text.count("\n") - 1
+    (action,) = await submit_actions(client, uri, submit_line)
+    assert action.title == "Submit evaluation" and action.command is not None
+    assert action.command.command == "evalsubmit.submit"
+    assert action.command.arguments == [
+        {"uri": uri, "line": submit_line, "character": 6, "tasks": service.taskset}
+    ]
+    result = await execute(client, action.command, token="submit-1")
+    assert result["submitted"] is True
+    name, status = result["name"], result["status"]
+    # the gym CLI is absent where the platform runs jobs: the job ends in `error`
+    assert status == "error"
+    job = get_job(service, name)
+    assert job["spec"]["target"] == sdk_target(service)
+    assert job["status"] == "error"
+    final = client.messages[-1]
+    assert final.type == types.MessageType.Error
+    assert name in final.message and "error" in final.message and result["url"] in final.message
+    reports = client.progress_reports["submit-1"]
+    assert isinstance(reports[0], types.WorkDoneProgressBegin)
+    assert isinstance(reports[-1], types.WorkDoneProgressEnd)
+    messages = [r.message for r in reports if isinstance(r, types.WorkDoneProgressReport)]
+    assert any(m and "submitting job" in m for m in messages)
+    assert any((m and m.endswith("error")) or "error:" in (m or "") for m in messages)
+
+
+async def test_code_lens_on_the_runner_with_default_taskset(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    use_settings(client, {**platform_settings(service), "defaultTaskset": service.taskset})
+    text = job_source(service, tasks=None)
+    uri = open_doc(client, tmp_path / "job.py", text)
+    await published(client, uri, 1)
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert lenses is not None
+    (lens,) = lenses
+    assert lens.command is not None and lens.command.title == "▶ Submit evaluation"
+    assert lens.range.start.line == text.count("\n") - 1
+    assert lens.command.arguments is not None and lens.command.arguments[0]["tasks"] is None
+    result = await execute(client, lens.command)
+    assert result["submitted"] is True
+    assert get_job(service, result["name"])["spec"]["tasks"] == service.taskset
+
+
+async def test_missing_taskset(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    text = job_source(service, tasks=f"{service.workspace}/no-such-taskset")
+    uri = open_doc(client, tmp_path / "job.py", text)
+    await published(client, uri, 1)
+    (action,) = await submit_actions(client, uri, text.count("\n") - 1)
+    assert action.command is not None
+    result = await execute(client, action.command)
+    assert result["submitted"] is False
+    assert "no-such-taskset" in result["reason"]
+    assert client.messages[-1].type == types.MessageType.Error
+
+
+async def test_platform_down(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    use_settings(client, platform_settings(service, baseUrl=closed_port_url()))
+    text = job_source(service, tasks=service.taskset)
+    uri = open_doc(client, tmp_path / "job.py", text)
+    await published(client, uri, 1)
+    (action,) = await submit_actions(client, uri, text.count("\n") - 1)
+    assert action.command is not None
+    result = await execute(client, action.command)
+    assert result["submitted"] is False
+    assert "refused" in result["reason"].lower()
+    assert "nmp" in result["reason"] or "start" in result["reason"].lower()
+
+
+async def test_invalid_runner_refused_before_any_request(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    # nothing listens there: any HTTP request would fail with "connection refused"
+    use_settings(client, platform_settings(service, baseUrl=closed_port_url()))
+    text = job_source(service, tasks=service.taskset).replace(
+        '"seeds": [s * 7 for s in range(3)]', '"seeds": (s * 7 for s in range(3))'
+    )
+    uri = open_doc(client, tmp_path / "job.py", text)
+    assert [d.code for d in await published(client, uri, 1)] == ["ES107"]
+    assert await submit_actions(client, uri, text.count("\n") - 1) == []  # not offered
+    command = types.Command(
+        title="submit",
+        command="evalsubmit.submit",
+        arguments=[{"uri": uri, "line": text.count("\n") - 1, "character": 6, "tasks": None}],
+    )
+    result = await execute(client, command)
+    assert result["submitted"] is False
+    assert "ES107" in result["reason"] and "generator" in result["reason"]
+    assert "refused" not in result["reason"].lower() or "SDK" in result["reason"]
+
+
+async def test_cancel_offers_to_cancel_the_job(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    use_settings(client, platform_settings(service, pollIntervalS=5.0))
+    text = job_source(service, tasks=service.taskset)
+    uri = open_doc(client, tmp_path / "job.py", text)
+    await published(client, uri, 1)
+    (action,) = await submit_actions(client, uri, text.count("\n") - 1)
+    assert action.command is not None
+    client.message_answers.append("Cancel the job")
+    pending = asyncio.ensure_future(execute(client, action.command, token="submit-cancel"))
+    await wait_until(
+        lambda: any(
+            isinstance(r, types.WorkDoneProgressReport) and "job " in (r.message or "")
+            for r in client.progress_reports.get("submit-cancel", [])
+        ),
+        timeout=120,
+    )
+    client.window_work_done_progress_cancel(
+        types.WorkDoneProgressCancelParams(token="submit-cancel")
+    )
+    result = await pending
+    assert result["submitted"] is True
+    (question,) = client.message_requests
+    assert result["name"] in question.message
+    status = get_job(service, result["name"])["status"]
+    assert status in {"cancelling", "cancelled", "error"}
+    assert any("cancel" in m.message.lower() for m in client.messages)
