@@ -62,8 +62,9 @@ export interface PickItem {
 }
 
 /**
- * A quick pick that also accepts free text: resolves to the chosen item's label, to the typed
- * text when it matches no item, or to undefined when dismissed.
+ * A quick pick that also accepts free text: resolves to the chosen item's label, or to the typed
+ * text (offered as the first item whenever it is not one of the items), or to undefined when
+ * dismissed.
  */
 export function pickOrType(
   items: PickItem[],
@@ -73,8 +74,16 @@ export function pickOrType(
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
     qp.title = options.title;
     qp.placeholder = options.placeholder;
-    qp.items = items;
     qp.matchOnDescription = true;
+    qp.ignoreFocusOut = true;
+    const update = (value: string) => {
+      const typed = value.trim();
+      qp.items =
+        typed && !items.some((i) => i.label === typed)
+          ? [{ label: typed, description: 'typed reference', alwaysShow: true }, ...items]
+          : items;
+    };
+    update(options.value ?? '');
     if (options.value) {
       qp.value = options.value;
     }
@@ -86,14 +95,10 @@ export function pickOrType(
         qp.dispose();
       }
     };
+    qp.onDidChangeValue(update);
     qp.onDidAccept(() => {
-      const typed = qp.value.trim();
       const chosen = qp.selectedItems[0] ?? qp.activeItems[0];
-      if (chosen && (typed === '' || chosen.label.toLowerCase().includes(typed.toLowerCase()))) {
-        finish(chosen.label);
-      } else {
-        finish(typed || undefined);
-      }
+      finish(chosen?.label ?? (qp.value.trim() || undefined));
     });
     qp.onDidHide(() => finish(undefined));
     qp.show();
