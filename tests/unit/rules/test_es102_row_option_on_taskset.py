@@ -125,8 +125,9 @@ CASES: list[tuple[str, str, Result]] = [
     (
         "row calls take these options",
         """
+        from nemo_evaluator_sdk import FieldMapping
         client.evaluator.submit(metric=em, dataset=rows, config=RunConfig(parallelism=4),
-                                field_mapping={"a": "b"})
+                                field_mapping=FieldMapping(reference="a"))
         """,
         [],
     ),
