@@ -24,10 +24,12 @@ export class RecentMessages {
   }
 }
 
+const PREFIX = /^(evalsubmit:|(evaluation )?not submitted:)\s*/i;
+
 function normalize(text: string): string {
-  return text
-    .replace(/^Evaluation not submitted:\s*/i, '')
-    .replace(/^evalsubmit:\s*/i, '')
-    .trim()
-    .toLowerCase();
+  let t = text.trim();
+  while (PREFIX.test(t)) {
+    t = t.replace(PREFIX, '');
+  }
+  return t.toLowerCase();
 }

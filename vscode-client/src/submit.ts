@@ -135,6 +135,7 @@ export function executeCommandMiddleware(deps: SubmitDeps) {
     if (first && (first.tasks === null || first.tasks === undefined)) {
       const tasks = await promptForTaskset(deps.ui, deps.run, {
         defaultTaskset: deps.defaultTaskset(),
+        uri: str(first.uri),
         log: deps.log,
       });
       if (tasks === undefined) {
@@ -172,6 +173,7 @@ export async function submitEvaluation(deps: SubmitDeps): Promise<unknown> {
   }
   const tasks = await promptForTaskset(deps.ui, deps.run, {
     defaultTaskset: deps.defaultTaskset(),
+    uri: editor.uri,
     log: deps.log,
   });
   if (tasks === undefined) {
@@ -208,6 +210,10 @@ export function renderJobStatus(job: JobRef, result: unknown): string {
     lines.push(`Workspace: ${workspace}`);
   }
   lines.push(`Status: ${str(r.status) ?? 'unknown'}`);
+  const summary = str(r.summary);
+  if (summary && summary !== str(r.status)) {
+    lines.push(`Summary: ${summary}`);
+  }
   for (const key of ['status_details', 'statusDetails', 'error_details', 'errorDetails']) {
     if (r[key] !== undefined && r[key] !== null && JSON.stringify(r[key]) !== '{}') {
       lines.push(`${key}: ${typeof r[key] === 'string' ? r[key] : JSON.stringify(r[key], null, 2)}`);
@@ -254,6 +260,10 @@ export async function showJob(
   const arg: Record<string, string> = { name: job.name };
   if (job.workspace) {
     arg.workspace = job.workspace;
+  }
+  const editor = deps.ui.activeEditor();
+  if (editor?.languageId === 'python') {
+    arg.uri = editor.uri; // the server reads that folder's platform settings
   }
   try {
     const result = await deps.run(SERVER_COMMANDS.jobStatus, [arg]);

@@ -80,6 +80,8 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
 
 export interface PromptOptions {
   defaultTaskset?: string | null;
+  /** The document the submission is for: the server lists tasksets with that folder's settings. */
+  uri?: string;
   listTimeoutMs?: number;
   log?: (line: string) => void;
 }
@@ -94,7 +96,7 @@ export async function promptForTaskset(
   let unreachable: string | undefined;
   try {
     const result = await withTimeout(
-      run(SERVER_COMMANDS.listTasksets, []),
+      run(SERVER_COMMANDS.listTasksets, options.uri ? [{ uri: options.uri }] : []),
       options.listTimeoutMs ?? 10_000,
       'Listing tasksets',
     );

@@ -57,6 +57,9 @@ describe('RecentMessages', () => {
     const r = new RecentMessages(1000, () => now);
     expect(r.admit('evalsubmit: taskset missing')).toBe(true);
     expect(r.admit('Evaluation not submitted: evalsubmit: taskset missing')).toBe(false);
+    // the server's refusal and the client's report of the same result
+    expect(r.admit('evalsubmit: Not submitted: ES101 on line 3')).toBe(true);
+    expect(r.admit('Evaluation not submitted: ES101 on line 3')).toBe(false);
     now = 2000;
     expect(r.admit('evalsubmit: taskset missing')).toBe(true);
     expect(r.admit('something else')).toBe(true);

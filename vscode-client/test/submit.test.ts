@@ -111,6 +111,7 @@ describe('submitEvaluation', () => {
     );
     const d = deps(f.ui, run);
     await submitEvaluation(d);
+    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.listTasksets, [{ uri: editor.uri }]);
     expect(run).toHaveBeenLastCalledWith(
       SERVER_COMMANDS.submit,
       [{ uri: editor.uri, line: 14, character: 4, tasks: 'qa/smoke' }],
@@ -177,6 +178,11 @@ describe('showJob', () => {
     expect(renderJobStatus({ name: 'j' }, { status: 'completed', logs: 'a\nb' })).toContain('Last log lines:\na\nb');
     expect(renderJobStatus({ name: 'j' }, {})).toContain('Status: unknown');
     expect(renderJobStatus({ name: 'j' }, {})).toContain('No log lines.');
+    // the server's jobStatus answer: {name, workspace, status, summary, url}
+    const text = renderJobStatus({ name: 'j' }, { name: 'j', workspace: 'qa', status: 'error', summary: 'error: gym: command not found', url: 'http://p/j' });
+    expect(text).toContain('Workspace: qa');
+    expect(text).toContain('Summary: error: gym: command not found');
+    expect(text).toContain('URL: http://p/j');
   });
 
   it('shows an {error} answer as an error', async () => {

@@ -11,6 +11,10 @@ describe('tasksetItems', () => {
       { label: 'qa/c', description: 'three tasks' },
     ]);
     expect(tasksetItems({ data: [{ name: 'd' }] })).toEqual([{ label: 'd' }]);
+    // the server's evalsubmit.listTasksets answer
+    expect(
+      tasksetItems({ workspace: 'qa', tasksets: [{ ref: 'qa/smoke', name: 'smoke', description: null }] }),
+    ).toEqual([{ label: 'qa/smoke' }]);
     expect(tasksetItems(null)).toEqual([]);
     expect(tasksetItems([42, {}])).toEqual([]);
   });
