@@ -1,0 +1,264 @@
+"""Generate the benchmark corpus: realistic evaluator scripts full of submit() calls.
+
+Layout (under ``--out``, default ``benchmarks/results/corpus``)::
+
+    project/                  the LSP workspace folder (a "pyproject.toml" marks its root)
+        runners.py            sibling module: shared configs, runner helpers, module-level runners
+        job_500.py            ~500 lines   \
+        job_5000.py           ~5,000 lines  > import from runners.py, submit in many shapes
+        job_20000.py          ~20,000 lines/
+    tree/                     1,000 files for the CLI: 100 packages of a runners.py + 9 jobs
+
+Everything is deterministic (seeded), so every run measures the same text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+SIZES = {"500": 500, "5000": 5_000, "20000": 20_000}
+TREE_PACKAGES = 100
+TREE_JOBS_PER_PACKAGE = 9  # + runners.py = 10 files per package -> 1,000 files
+
+HEADER = '''"""Nightly and ad-hoc evaluations of the {team} agents (generated, {n} lines)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from nemo_evaluator.api.schemas import TasksetRef
+from nemo_evaluator_sdk import ExactMatchMetric, F1Metric, Model, RunConfig, RunConfigOnlineModel
+from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+from nemo_platform import NeMoPlatform
+from runners import BASE, SMOKE_RUNNER, make_config, nightly_runner
+
+WORKSPACE = os.environ.get("NMP_WORKSPACE", "{team}")
+client = NeMoPlatform(base_url="http://localhost:8080", workspace=WORKSPACE)
+evaluator = client.evaluator
+em = ExactMatchMetric(reference="{{{{item.answer}}}}", candidate="{{{{item.prediction}}}}")
+'''
+
+RUNNERS = '''"""Runner definitions shared by the job scripts of this folder (generated)."""
+
+import nemo_evaluator_sdk.agent_eval.runtimes.gym as gym
+
+BASE = {{
+    "agent": "simple_agent",
+    "agent_config": "configs/simple_agent.yaml",
+    "resources_server": "{server}",
+}}
+
+
+def make_config(concurrency: int = 8, **extra: object) -> gym.GymRuntimeConfig:
+    return gym.GymRuntimeConfig(**BASE, concurrency=concurrency, **extra)
+
+
+def nightly_runner() -> gym.GymAgentTaskRunner:
+    config = gym.GymRuntimeConfig(**BASE, concurrency=16, env_vars={{"HF_HOME": "/models/hf"}})
+    return gym.GymAgentTaskRunner(config=config)
+
+
+SMOKE_RUNNER = gym.GymAgentTaskRunner(
+    config=gym.GymRuntimeConfig(**BASE, num_repeats=2, hydra_params={{"temperature": 0.1}})
+)
+'''
+
+AGENTS = ["simple_agent", "react_agent", "tool_agent", "planner"]
+SERVERS = ["mcqa", "math", "code_exec", "search", "browser"]
+TASKSETS = ["mcqa-nightly", "smoke", "math-hard", "code-lite", "search-qa", "long-context"]
+
+
+def _block_config_fn(i: int, r: random.Random) -> str:
+    return f'''
+
+def build_config_{i}(concurrency: int = {r.choice([4, 8, 16, 32])}) -> GymRuntimeConfig:
+    return GymRuntimeConfig(
+        agent="{r.choice(AGENTS)}",
+        agent_config="configs/agent_{i}.yaml",
+        resources_server="{r.choice(SERVERS)}",
+        concurrency=concurrency,
+        startup_timeout_s={r.choice([60, 120, 300])},
+        env_vars={{"HF_HOME": str(Path("/models/hf")), "LOG_LEVEL": "info", "RUN": "r{i}"}},
+        hydra_params={{"temperature": {r.choice([0.0, 0.2, 0.7])}, "max_turns": {r.randint(2, 12)},
+                      "seeds": [s * {r.randint(2, 9)} for s in range({r.randint(2, 6)})]}},
+    )
+
+
+def make_runner_{i}() -> GymAgentTaskRunner:
+    return GymAgentTaskRunner(config=build_config_{i}())
+'''
+
+
+def _block_submit_fn(i: int, r: random.Random) -> str:
+    taskset = r.choice(TASKSETS)
+    return f"""
+
+def submit_{i}(revision: str = "v{r.randint(1, 9)}") -> None:
+    runner = make_runner_{i}()
+    job = client.evaluator.submit(tasks=TasksetRef(f"{{WORKSPACE}}/{taskset}"), target=runner)
+    print("submitted", job.name)
+    client.evaluator.submit(tasks=f"{{WORKSPACE}}/{taskset}#{{revision}}", target=runner,
+                            config=None)
+    client.evaluator.submit(tasks=TasksetRef("qa/{taskset}"), target=nightly_runner())
+    job.wait_until_done(poll_interval_seconds={r.choice([10.0, 30.0, 60.0])})
+"""
+
+
+def _block_module_runner(i: int, r: random.Random) -> str:
+    return f'''
+
+RUNNER_{i} = GymAgentTaskRunner(
+    config=make_config(
+        concurrency={r.choice([2, 4, 8])},
+        num_repeats={r.randint(1, 4)},
+        env_vars={{"STAGE": "{r.choice(["dev", "prod", "ci"])}", "SHARD": "{i}"}},
+    )
+)
+CONFIG_{i} = GymRuntimeConfig(**BASE, concurrency={r.randint(1, 64)}, startup_timeout_s=90)
+evaluator.submit(tasks=TasksetRef("qa/{r.choice(TASKSETS)}"), target=RUNNER_{i})
+evaluator.submit(tasks=TasksetRef("qa/smoke"), target=SMOKE_RUNNER)
+'''
+
+
+def _block_rows(i: int, r: random.Random) -> str:
+    return f'''
+
+rows_{i} = [
+    {{"question": "{r.randint(1, 99)}+{r.randint(1, 99)}?", "answer": "{r.randint(2, 198)}"}},
+    {{"question": "Capital of France?", "answer": "Paris", "prediction": "Paris"}},
+]
+f1_{i} = F1Metric(reference="{{{{item.answer}}}}", candidate="{{{{item.prediction}}}}")
+evaluator.submit(metric=em, dataset=rows_{i})
+evaluator.submit(metric=f1_{i}, dataset=Path("data/answers_{i}.jsonl"),
+                 config=RunConfig(parallelism={r.choice([4, 8, 16])}))
+llama_{i} = Model(url="http://nim:8000/v1", name="meta/llama-3.1-8b-instruct")
+evaluator.submit(
+    metric=em,
+    dataset=rows_{i},
+    target=llama_{i},
+    config=RunConfigOnlineModel(parallelism={r.choice([2, 8])}, system_prompt="Answer briefly."),
+    prompt_template="{{{{item.question}}}}",
+)
+'''
+
+
+def _block_loop(i: int, r: random.Random) -> str:
+    names = ", ".join(f'"qa/{t}"' for t in r.sample(TASKSETS, 3))
+    return f'''
+
+def sweep_{i}() -> list[str]:
+    """Submit the same runner against several tasksets, with per-run settings."""
+    names = []
+    for ref in ({names}):
+        runner = GymAgentTaskRunner(
+            config=GymRuntimeConfig(
+                **BASE,
+                concurrency={r.choice([4, 8])},
+                env_vars={{"REF": ref, "ATTEMPT": "{i}"}},
+            )
+        )
+        job = evaluator.submit(tasks=TasksetRef(ref), target=runner)
+        names.append(job.name)
+    return names
+'''
+
+
+def _block_mistake(i: int, r: random.Random) -> str:
+    """A planted mistake now and then, as in real code under edit."""
+    kind = r.choice(["row_option", "no_shape", "mixed"])
+    if kind == "row_option":
+        return f"""
+
+def pinned_{i}() -> None:
+    client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=SMOKE_RUNNER,
+                            config=RunConfig(parallelism={r.choice([2, 4])}))
+"""
+    if kind == "no_shape":
+        return f"""
+
+def forgot_tasks_{i}() -> None:
+    evaluator.submit(target=make_runner_{i}())
+"""
+    return f"""
+
+def both_shapes_{i}() -> None:
+    evaluator.submit(tasks=TasksetRef("qa/smoke"), target=SMOKE_RUNNER, metric=em)
+"""
+
+
+def job_source(lines: int, *, seed: int, team: str = "qa") -> str:
+    """A job script of about ``lines`` lines."""
+    r = random.Random(seed)
+    parts = [HEADER.format(team=team, n=lines)]
+    total = parts[0].count("\n")
+    i = 0
+    while total < lines - 10:
+        block = _block_config_fn(i, r) + _block_submit_fn(i, r)
+        extra = r.choice([_block_module_runner, _block_rows, _block_loop])
+        block += extra(i, r)
+        if r.random() < 0.15:
+            block += _block_mistake(i, r)
+        parts.append(block)
+        total += block.count("\n")
+        i += 1
+    parts.append('\n\nif __name__ == "__main__":\n    submit_0()\n')
+    return "".join(parts)
+
+
+def runners_source(server: str = "mcqa") -> str:
+    return RUNNERS.format(server=server)
+
+
+def generate(out: Path, *, tree: bool = True) -> dict[str, Path]:
+    """Write the corpus; returns the paths of the job files by size key, plus 'tree'."""
+    project = out / "project"
+    project.mkdir(parents=True, exist_ok=True)
+    _write(project / "pyproject.toml", '[project]\nname = "bench-project"\nversion = "0"\n')
+    # The corpus lives in the repo's ignored benchmarks/results/: give each root its own
+    # (empty) .gitignore, else evalsubmit's file walker skips everything under it.
+    _write(project / ".gitignore", "# benchmark corpus: nothing ignored\n")
+    _write(project / "runners.py", runners_source())
+    paths: dict[str, Path] = {}
+    for key, lines in SIZES.items():
+        paths[key] = project / f"job_{key}.py"
+        _write(paths[key], job_source(lines, seed=lines))
+    if tree:
+        root = out / "tree"
+        _write(root / "pyproject.toml", '[project]\nname = "bench-tree"\nversion = "0"\n')
+        _write(root / ".gitignore", "# benchmark corpus: nothing ignored\n")
+        r = random.Random(7)
+        for p in range(TREE_PACKAGES):
+            pkg = root / f"team_{p:03d}"
+            _write(pkg / "runners.py", runners_source(r.choice(SERVERS)))
+            for j in range(TREE_JOBS_PER_PACKAGE):
+                size = r.choice([60, 120, 200, 350])
+                _write(pkg / f"job_{j}.py", job_source(size, seed=p * 100 + j, team=f"t{p}"))
+        paths["tree"] = root
+    return paths
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = Path(__file__).resolve().parent / "results" / "corpus"
+    parser.add_argument("--out", type=Path, default=default)
+    args = parser.parse_args()
+    paths = generate(args.out)
+    for key, path in paths.items():
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            print(f"{key:>6}: {path} ({text.count(chr(10))} lines, {len(text) / 1024:.0f} KiB)")
+        else:
+            print(f"{key:>6}: {path} ({sum(1 for _ in path.rglob('*.py'))} files)")
+
+
+if __name__ == "__main__":
+    main()
