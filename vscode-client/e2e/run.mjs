@@ -309,11 +309,11 @@ async function main() {
           }
           if (/not submitted|not available|refused|could not|failed:/i.test(t)) throw new Error(`notification: ${t}`);
         }
-        return [...seen].find((t) => /Submitted evaluation job \S+/.test(t)) ??
-          [...seen].find((t) => /\bjob\b/i.test(t) && /[a-z0-9]+[-.][a-z0-9.-]+/i.test(t));
+        // the client's notification for the command's result (progress toasts also name the job)
+        return [...seen].find((t) => /Submitted evaluation job \S+/.test(t));
       }, 120_000, 500);
       await shot('submit-notification');
-      const m = toast.match(/Submitted evaluation job (\S+?)[.,]?(?:\s|$)/) ?? toast.match(/\bjob\s+([\w.\-]+\w)/i);
+      const m = toast.match(/Submitted evaluation job (\S+?)[.,]?(?:\s|$)/);
       if (!m) throw new Error(`no job name in "${toast}"`);
       const name = m[1];
       const url = `${platformUrl.replace(/\/$/, '')}/apis/evaluator/v2/workspaces/${encodeURIComponent(taskset.split('/')[0])}/agent-evaluate/jobs/${encodeURIComponent(name)}`;
