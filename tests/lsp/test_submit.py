@@ -165,7 +165,7 @@ async def test_code_action_submits_and_follows_to_the_end(
     (action,) = await submit_actions(client, uri, submit_line)
     assert action.title == "Submit evaluation" and action.command is not None
     assert action.command.command == "evalsubmit.submit"
-    assert action.command.arguments == [
+    assert list(action.command.arguments or []) == [
         {"uri": uri, "line": submit_line, "character": 6, "tasks": service.taskset}
     ]
     result = await execute(client, action.command, token="submit-1")
@@ -191,7 +191,10 @@ async def test_code_lens_on_the_runner_with_default_taskset(
     submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
 ) -> None:
     client, service = submit_client, platform_service
-    use_settings(client, {**platform_settings(service), "defaultTaskset": service.taskset})
+    # no submit() in this file: the workspace comes from the settings, the taskset from
+    # defaultTaskset (the VS Code client would have asked)
+    values = platform_settings(service, workspace=service.workspace)
+    use_settings(client, {**values, "defaultTaskset": service.taskset})
     text = job_source(service, tasks=None)
     uri = open_doc(client, tmp_path / "job.py", text)
     await published(client, uri, 1)
@@ -205,7 +208,10 @@ async def test_code_lens_on_the_runner_with_default_taskset(
     assert lens.command.arguments is not None and lens.command.arguments[0]["tasks"] is None
     result = await execute(client, lens.command)
     assert result["submitted"] is True
-    assert get_job(service, result["name"])["spec"]["tasks"] == service.taskset
+    assert result["workspace"] == service.workspace
+    job = get_job(service, result["name"])
+    assert job["spec"]["target"] == sdk_target(service)
+    assert [t["id"] for t in job["spec"]["tasks"]] == list(service.tasks)  # smoke, resolved
 
 
 async def test_missing_taskset(

@@ -165,9 +165,13 @@ def _refusals(
         for f in snap.report.findings
         if f.severity is Severity.ERROR and span.line <= f.span.line <= span.end_line
     ]
+    if has_errors and not errors:  # the error is written elsewhere (e.g. in the runner's config)
+        errors = [
+            f"{f.code} (line {f.span.line}) {f.message}"
+            for f in snap.report.findings
+            if f.severity is Severity.ERROR
+        ] or ["the call has errors (see the diagnostics)"]
     reasons += errors
-    if has_errors and not errors:
-        reasons.append("the call has errors (see the diagnostics)")
     if preview.target is None and not reasons:
         reasons.append("the target could not be derived")
     return reasons
