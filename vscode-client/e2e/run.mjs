@@ -290,13 +290,17 @@ async function main() {
         return { skipped: 'EVALSUBMIT_E2E_PLATFORM_URL is not set (set it, or run scripts/vscode-e2e.sh --with-platform)' };
       }
       await openFile('submit_ok.py');
-      const pos = position('submit_ok.py', 'submit(');
-      await gotoPosition(pos.line, pos.column);
+      // On the runner construction the taskset is not in the code: the command asks for it.
+      const pos = position('submit_ok.py', 'GymAgentTaskRunner(');
+      await gotoPosition(pos.line, pos.column + 2);
       await runCommand('evalsubmit: Submit Evaluation');
       await waitFor('the taskset prompt', async () => {
         const title = await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '');
         return (await quickInputVisible()) && /taskset/i.test(title);
       }, 30_000);
+      // the quick pick lists the platform's tasksets (evalsubmit.listTasksets)
+      await waitFor(`${taskset} listed in the quick pick`, async () =>
+        (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).some((t) => t.includes(taskset)), 20_000);
       await page.keyboard.type(taskset, { delay: 15 });
       await shot('submit-taskset-prompt');
       await page.keyboard.press('Enter');
@@ -356,7 +360,8 @@ async function main() {
       if (!found) {
         return { skipped: 'the server shows no "Submit evaluation" code lens in submit_ok.py' };
       }
-      // the topmost lens: the one above the runner construction, whose taskset is not in the code
+      // the topmost lens: the one above the runner construction, whose taskset is not in the code,
+      // so the client's executeCommand middleware asks for it
       const boxes = await lenses.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().y));
       const top = boxes.indexOf(Math.min(...boxes));
       await shot('code-lens');
@@ -365,10 +370,11 @@ async function main() {
         const title = await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '');
         return (await quickInputVisible()) && /taskset/i.test(title);
       }, 15_000).catch(() => false);
-      if (prompted) {
-        await page.keyboard.type(taskset, { delay: 15 });
-        await page.keyboard.press('Enter');
+      if (!prompted) {
+        throw new Error('the code lens on the runner did not ask for the taskset');
       }
+      await page.keyboard.type(taskset, { delay: 15 });
+      await page.keyboard.press('Enter');
       const toast = await waitFor('a notification naming a new job', async () => {
         for (const t of await toasts()) {
           if (/not submitted|not available|refused|could not|failed:/i.test(t)) throw new Error(`notification: ${t}`);
@@ -376,7 +382,7 @@ async function main() {
         return (await toasts()).find((t) => /Submitted evaluation job \S+/.test(t) && !t.includes(`job ${submittedJob} `));
       }, 120_000, 500);
       await shot('code-lens-notification');
-      return `${prompted ? 'prompted for the taskset; ' : ''}${toast.match(/Submitted evaluation job \S+/)[0]}`;
+      return `prompted for the taskset; ${toast.match(/Submitted evaluation job \S+/)[0]}`;
     });
   } finally {
     await context.close().catch(() => undefined);

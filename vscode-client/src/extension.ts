@@ -43,6 +43,7 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     activeEditor: api.activeEditorPosition,
     openUntitled: api.openUntitled,
     openExternal: api.openExternal,
+    codeLenses: api.codeLenses,
   };
   const config = (scopeUri?: string) => api.getConfiguration(SECTION, scopeUri);
   const history = new JobHistory();

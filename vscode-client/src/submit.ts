@@ -2,7 +2,7 @@
  * `evalsubmit.submit`, and the client commands Submit Evaluation and Show Job. */
 import { SERVER_COMMANDS } from './constants';
 import { commandError, promptForTaskset } from './tasksets';
-import { ServerCommandRunner, Ui, errorText } from './ui';
+import { LensInfo, ServerCommandRunner, Ui, errorText } from './ui';
 
 export interface SubmitArgs {
   uri: string;
@@ -161,7 +161,22 @@ export function executeCommandMiddleware(deps: SubmitDeps) {
   };
 }
 
-/** Client command Submit Evaluation: the active editor's cursor, a taskset, then the server. */
+/** The taskset the server's "Submit evaluation" code lens at this line carries: a string when the
+ * code names it (`tasks=TasksetRef("ws/name")`), null when it does not, undefined when no lens of
+ * ours covers the line. The innermost lens wins. */
+export function tasksetFromLenses(lenses: LensInfo[], line: number): string | null | undefined {
+  const ours = lenses
+    .filter((l) => l.command === SERVER_COMMANDS.submit && l.startLine <= line && line <= l.endLine)
+    .sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine));
+  if (ours.length === 0) {
+    return undefined;
+  }
+  const tasks = asRecord(ours[0].arguments?.[0])?.tasks;
+  return typeof tasks === 'string' && tasks !== '' ? tasks : null;
+}
+
+/** Client command Submit Evaluation: the active editor's cursor, a taskset (from the code when it
+ * names one, else asked for), then the server. */
 export async function submitEvaluation(deps: SubmitDeps): Promise<unknown> {
   const editor = deps.ui.activeEditor();
   if (!editor || editor.languageId !== 'python') {
@@ -171,11 +186,24 @@ export async function submitEvaluation(deps: SubmitDeps): Promise<unknown> {
     );
     return undefined;
   }
-  const tasks = await promptForTaskset(deps.ui, deps.run, {
-    defaultTaskset: deps.defaultTaskset(),
-    uri: editor.uri,
-    log: deps.log,
-  });
+  let fromCode: string | null | undefined;
+  try {
+    fromCode = deps.ui.codeLenses ? tasksetFromLenses(await deps.ui.codeLenses(editor.uri), editor.line) : undefined;
+  } catch (err) {
+    deps.log(`Reading the code lenses failed: ${errorText(err)}`);
+  }
+  let tasks: string | undefined;
+  if (typeof fromCode === 'string') {
+    // The server takes a taskset named in the code over the command's: don't ask for another.
+    deps.log(`Taskset from the code: ${fromCode}`);
+    tasks = fromCode;
+  } else {
+    tasks = await promptForTaskset(deps.ui, deps.run, {
+      defaultTaskset: deps.defaultTaskset(),
+      uri: editor.uri,
+      log: deps.log,
+    });
+  }
   if (tasks === undefined) {
     return undefined;
   }

@@ -15,6 +15,14 @@ export interface EditorPosition {
   character: number;
 }
 
+/** A code lens of the document, as `vscode.executeCodeLensProvider` returns it (0-based lines). */
+export interface LensInfo {
+  startLine: number;
+  endLine: number;
+  command?: string;
+  arguments?: unknown[];
+}
+
 export interface Ui {
   message(level: MessageLevel, text: string, ...items: string[]): PromiseLike<string | undefined>;
   pickOrType(
@@ -33,6 +41,8 @@ export interface Ui {
   activeEditor(): EditorPosition | undefined;
   openUntitled(content: string, language: string): Promise<void>;
   openExternal(url: string): PromiseLike<unknown>;
+  /** The code lenses of a document (all providers); optional, empty when unavailable. */
+  codeLenses?(uri: string): Promise<LensInfo[]>;
 }
 
 export interface Progress {

@@ -195,6 +195,26 @@ export async function openUntitled(content: string, language: string): Promise<v
   await vscode.window.showTextDocument(doc, { preview: true });
 }
 
+export interface LensInfo {
+  startLine: number;
+  endLine: number;
+  command?: string;
+  arguments?: unknown[];
+}
+
+export async function codeLenses(uri: string): Promise<LensInfo[]> {
+  const lenses = await vscode.commands.executeCommand<vscode.CodeLens[] | undefined>(
+    'vscode.executeCodeLensProvider',
+    vscode.Uri.parse(uri),
+  );
+  return (lenses ?? []).map((l) => ({
+    startLine: l.range.start.line,
+    endLine: l.range.end.line,
+    command: l.command?.command,
+    arguments: l.command?.arguments,
+  }));
+}
+
 export function openSettings(query: string): Thenable<unknown> {
   return vscode.commands.executeCommand('workbench.action.openSettings', query);
 }

@@ -8,6 +8,7 @@ import {
   renderJobStatus,
   showJob,
   submitEvaluation,
+  tasksetFromLenses,
 } from '../src/submit';
 import { fakeUi } from './fakes';
 
@@ -140,6 +141,40 @@ describe('submitEvaluation', () => {
     );
     await submitEvaluation(d);
     expect(f.messages).toEqual([{ level: 'warning', text: 'Evaluation not submitted: ES101 on line 15', items: [] }]);
+  });
+
+  it('takes the taskset from the code lens covering the cursor without asking', async () => {
+    const f = fakeUi({ editor });
+    f.ui.codeLenses = async () => [
+      { startLine: 6, endLine: 12, command: SERVER_COMMANDS.submit, arguments: [{ tasks: null }] },
+      { startLine: 13, endLine: 16, command: SERVER_COMMANDS.submit, arguments: [{ uri: editor.uri, line: 13, character: 6, tasks: 'qa/from-code' }] },
+      { startLine: 14, endLine: 14, command: 'other.extension', arguments: [] },
+    ];
+    const run = vi.fn(async () => ({ submitted: true, name: 'j' }));
+    await submitEvaluation(deps(f.ui, run));
+    expect(f.pickCalls).toHaveLength(0);
+    expect(f.inputCalls).toHaveLength(0);
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.submit, [{ ...{ uri: editor.uri, line: 14, character: 4 }, tasks: 'qa/from-code' }], expect.anything());
+  });
+
+  it('asks when the lens at the cursor has no taskset (a runner)', async () => {
+    const f = fakeUi({ editor: { ...editor, line: 8 }, inputs: ['qa/typed'] });
+    f.ui.codeLenses = async () => [{ startLine: 6, endLine: 12, command: SERVER_COMMANDS.submit, arguments: [{ tasks: null }] }];
+    const run = vi.fn(async (c: string) => (c === SERVER_COMMANDS.listTasksets ? [] : { submitted: true, name: 'j' }));
+    await submitEvaluation(deps(f.ui, run));
+    expect(f.inputCalls).toHaveLength(1);
+    expect(run).toHaveBeenLastCalledWith(SERVER_COMMANDS.submit, [expect.objectContaining({ tasks: 'qa/typed' })], expect.anything());
+  });
+
+  it('picks the innermost lens', () => {
+    const lenses = [
+      { startLine: 0, endLine: 20, command: SERVER_COMMANDS.submit, arguments: [{ tasks: 'outer/x' }] },
+      { startLine: 5, endLine: 6, command: SERVER_COMMANDS.submit, arguments: [{ tasks: 'inner/x' }] },
+    ];
+    expect(tasksetFromLenses(lenses, 5)).toBe('inner/x');
+    expect(tasksetFromLenses(lenses, 10)).toBe('outer/x');
+    expect(tasksetFromLenses(lenses, 30)).toBeUndefined();
   });
 
   it('needs a Python editor', async () => {
