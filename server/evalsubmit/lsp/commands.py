@@ -57,7 +57,7 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
         "versions": {
             "python": sys.version.split()[0],
             "platform": platform.platform(),
-            **{name: _version(name) for name in _PACKAGES},
+            **{name: package_version(name) for name in _PACKAGES},
         },
         "server": {
             "diagnostics": "pull" if session.pull_diagnostics else "push",
@@ -137,7 +137,7 @@ def _platform(settings: Settings) -> dict[str, Any]:
     }
 
 
-def _version(name: str) -> str | None:
+def package_version(name: str) -> str | None:
     try:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:

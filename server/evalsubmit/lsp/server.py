@@ -22,7 +22,7 @@ from evalsubmit.lsp import (
     hover,
     logs,
 )
-from evalsubmit.lsp.commands import _version
+from evalsubmit.lsp.commands import package_version
 from evalsubmit.lsp.diagnostics import Checker
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.state import Session
@@ -39,7 +39,7 @@ class EvalsubmitServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(
             name=NAME,
-            version=_version("evalsubmit") or "0",
+            version=package_version("evalsubmit") or "0",
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=EvalsubmitProtocol,
         )
