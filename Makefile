@@ -3,23 +3,26 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 export UV_CACHE_DIR := $(CURDIR)/.cache/uv
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup demo test lint typecheck pytest sdk-venv vscode e2e fuzz bench clean
+.PHONY: setup demo test lint typecheck pytest sdk-venv vscode-unit vscode-e2e fuzz load bench clean
 
 setup: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check uv
+	$(BIN)/pip install --quiet uv
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]'
 	touch $@
 
-sdk-venv: setup
-	scripts/sdk-venv.sh >/dev/null
-
+## The main job: check the bundled examples (exit 1 = findings, which the examples plant).
 demo: setup
-	@echo "== evalsubmit check examples/ (planted mistakes are expected) =="
+	@echo "== evalsubmit check examples/ (the examples plant every kind of mistake) =="
 	@$(BIN)/evalsubmit check examples/; rc=$$?; [ $$rc -le 1 ] || exit $$rc
+
+## Every test: lint, types, the Python suites (unit, SDK contract, LSP, real platform,
+## robustness), the VS Code client's unit tests and its end-to-end test in a real VS Code.
+test: lint typecheck pytest vscode-unit vscode-e2e
 
 lint: setup
 	$(BIN)/ruff check server tests benchmarks
@@ -28,10 +31,27 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
+sdk-venv: setup
+	scripts/sdk-venv.sh >/dev/null
+
 pytest: setup sdk-venv
 	$(BIN)/pytest -q
 
-test: lint typecheck pytest
+vscode-unit: setup
+	scripts/vscode-unit.sh --package
+
+vscode-e2e: setup sdk-venv
+	scripts/vscode-e2e.sh --with-platform
+
+## Long runs, each its own command (not part of `make test`).
+fuzz: setup
+	scripts/fuzz.sh
+
+load: setup
+	scripts/load.sh
+
+bench: setup
+	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info vscode-client/node_modules vscode-client/out
