@@ -537,7 +537,19 @@ async def test_job_outcome_of_an_error_fetches_logs() -> None:
 
 async def test_job_outcome_when_logs_fail_and_when_completed() -> None:
     async with make_client(raising(httpx.ReadTimeout("slow"))) as client:
-        failed = await job_outcome(client, WS, JobStatus(name="j1", status="error"))
+        failed = await job_outcome(client, WS, JobStatus(name="j1", status="error"), settle_s=0)
         done = await job_outcome(client, WS, JobStatus(name="j1", status="completed"))
     assert "Logs unavailable" in failed.message() and not failed.log_tail
     assert done.succeeded and done.log_problem is None
+
+
+async def test_job_outcome_waits_for_late_log_lines() -> None:
+    pages = [["[stderr] starting"], ["[stderr] starting", "RuntimeError: gym missing"]]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        rows = [{"message": m} for m in (pages.pop(0) if len(pages) > 1 else pages[0])]
+        return httpx.Response(200, json={"data": rows, "total": len(rows)})
+
+    async with make_client(handler) as client:
+        outcome = await job_outcome(client, WS, JobStatus(name="j1", status="error"), settle_s=3)
+    assert outcome.error == "RuntimeError: gym missing"

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from evalsubmit.platform import (
+    Job,
     PlatformClient,
     PlatformError,
     PlatformErrorKind,
@@ -52,40 +55,40 @@ def client_for(service: PlatformService, **kwargs: Any) -> PlatformClient:
     return PlatformClient(service.base_url, **kwargs)
 
 
-async def test_submit_get_follow_to_error_and_logs(platform_service: PlatformService) -> None:
-    target = gym_target()
-    body = build_submission_body(target, platform_service.taskset, new_job_name())
+@dataclass(frozen=True)
+class Submitted:
+    body: dict[str, Any]
+    job: Job
+
+
+@pytest.fixture(scope="module")
+def submitted(platform_service: PlatformService) -> Submitted:
+    """One real job, submitted by the first test of this module and followed by the last one,
+    so that it runs while the other tests do."""
+    body = build_submission_body(gym_target(), platform_service.taskset, new_job_name())
+
+    async def submit() -> Job:
+        async with client_for(platform_service) as client:
+            return await client.submit_job(platform_service.workspace, body)
+
+    return Submitted(body, asyncio.run(submit()))
+
+
+async def test_submit_then_get_shows_the_same_target(
+    platform_service: PlatformService, submitted: Submitted
+) -> None:
+    body, job = submitted.body, submitted.job
+    assert job.name == body["name"]
+    assert job.status == "created"
     async with client_for(platform_service) as client:
         assert await client.healthy()
-        job = await client.submit_job(platform_service.workspace, body)
-        assert job.name == body["name"]
-        assert job.status == "created"
-
         stored = await client.get_job(platform_service.workspace, job.name)
-        assert stored.target == target
+        assert stored.target == body["spec"]["target"] == gym_target()
         assert isinstance(stored.spec.get("tasks"), list) and len(stored.spec["tasks"]) == 2
 
-        seen = [
-            s.status async for s in follow_job(client, platform_service.workspace, job.name, 0.5)
-        ]
-        # The job really runs and fails: the gym CLI is not installed here.
-        assert seen[-1] == "error", seen
-        assert seen[0] in ("created", "pending", "active")
-        final = await client.get_status(platform_service.workspace, job.name)
-        assert final.is_terminal and not final.succeeded
-
-        logs = await client.get_logs(platform_service.workspace, job.name, tail=50)
-        assert logs and len(logs) <= 50
-        assert not any("\x1b[" in line for line in logs)
-        assert any(GYM_MISSING in line for line in logs), logs[-5:]
-
-        outcome = await job_outcome(client, platform_service.workspace, final, log_lines=10)
-        message = outcome.message()
-        assert f"Job {job.name} (workspace {platform_service.workspace}) ended: error." in message
-        assert "Platform: Job exited with code 1." in message
-        assert f"Error: RuntimeError: {GYM_MISSING}" in message
-        assert client.job_url(platform_service.workspace, job.name) in message
-        assert 0 < len(outcome.log_tail) <= 10
+        # The same fresh name and target again (e.g. a proxy retry): 409 -> GET, same job.
+        again = await client.submit_job(platform_service.workspace, body)
+        assert again.id == job.id
 
 
 async def test_taskset_lookup(platform_service: PlatformService) -> None:
@@ -151,17 +154,24 @@ async def test_platform_down_says_connection_refused() -> None:
     assert "python scripts/local_platform.py start" in info.value.message
 
 
-async def test_duplicate_name_is_a_409_message(platform_service: PlatformService) -> None:
+async def test_duplicate_name_is_a_409_message_then_cancel(
+    platform_service: PlatformService,
+) -> None:
     name = f"dup-{secrets.token_hex(4)}"
     body = build_submission_body(gym_target(), platform_service.taskset, name)
+    ws = platform_service.workspace
     async with client_for(platform_service) as client:
-        await client.submit_job(platform_service.workspace, body)
+        job = await client.submit_job(ws, body)
         with pytest.raises(PlatformError) as info:
-            await client.submit_job(platform_service.workspace, body)
-        await client.cancel_job(platform_service.workspace, name)
-    err = info.value
-    assert err.kind is PlatformErrorKind.CONFLICT and err.status_code == 409
-    assert f"A job named '{name}' already exists" in err.message
+            await client.submit_job(ws, body)
+        err = info.value
+        assert err.kind is PlatformErrorKind.CONFLICT and err.status_code == 409
+        assert f"A job named '{name}' already exists in workspace '{ws}'" in err.message
+
+        cancelled = await client.cancel_job(ws, job.name)
+        assert cancelled.name == job.name
+        seen = [s.status async for s in follow_job(client, ws, job.name, 0.3)]
+    assert seen[-1] == "cancelled", seen
 
 
 async def test_invalid_name_is_explained(platform_service: PlatformService) -> None:
@@ -173,32 +183,34 @@ async def test_invalid_name_is_explained(platform_service: PlatformService) -> N
     assert "refused the job name 'Bad_Name'" in info.value.message
 
 
-async def test_same_fresh_name_twice_returns_the_existing_job_not_a_duplicate(
-    platform_service: PlatformService,
-) -> None:
-    body = build_submission_body(gym_target(), platform_service.taskset, new_job_name())
-    ws = platform_service.workspace
-    async with client_for(platform_service) as client:
-        first = await client.submit_job(ws, body)
-        again = await client.submit_job(ws, body)  # e.g. a proxy retry: 409 → GET, same job
-        assert again.id == first.id
-        await client.cancel_job(ws, first.name)
-
-
-async def test_cancel(platform_service: PlatformService) -> None:
-    body = build_submission_body(gym_target(), platform_service.taskset, new_job_name())
-    ws = platform_service.workspace
-    async with client_for(platform_service) as client:
-        job = await client.submit_job(ws, body)
-        cancelled = await client.cancel_job(ws, job.name)
-        assert cancelled.name == job.name
-        seen = [s.status async for s in follow_job(client, ws, job.name, 0.3)]
-    assert seen[-1] == "cancelled", seen
-
-
 async def test_unknown_job_is_a_404_message(platform_service: PlatformService) -> None:
     async with client_for(platform_service) as client:
         with pytest.raises(PlatformError) as info:
             await client.get_status(platform_service.workspace, "no-such-job")
     assert info.value.kind is PlatformErrorKind.NOT_FOUND
     assert "Job 'no-such-job' not found" in info.value.message
+
+
+async def test_follow_to_error_and_logs(
+    platform_service: PlatformService, submitted: Submitted
+) -> None:
+    ws, job = platform_service.workspace, submitted.job
+    async with client_for(platform_service) as client:
+        seen = [s.status async for s in follow_job(client, ws, job.name, 0.5)]
+        # The job really runs and fails: the gym CLI is not installed here.
+        assert seen[-1] == "error", seen
+        final = await client.get_status(ws, job.name)
+        assert final.is_terminal and not final.succeeded
+
+        # Logs are collected asynchronously: the traceback may land just after the status.
+        outcome = await job_outcome(client, ws, final, log_lines=10, settle_s=20)
+        logs = await client.get_logs(ws, job.name, tail=50)
+    assert logs and len(logs) <= 50
+    assert not any("\x1b[" in line for line in logs)
+    assert any(GYM_MISSING in line for line in logs), logs[-5:]
+    message = outcome.message()
+    assert f"Job {job.name} (workspace {ws}) ended: error." in message
+    assert "Platform: Job exited with code 1." in message
+    assert f"Error: RuntimeError: {GYM_MISSING}" in message
+    assert client.job_url(ws, job.name) in message
+    assert 0 < len(outcome.log_tail) <= 10

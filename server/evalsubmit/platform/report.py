@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from dataclasses import dataclass, field
 
 from .client import PlatformClient
@@ -58,18 +60,33 @@ class JobOutcome:
 
 
 async def job_outcome(
-    client: PlatformClient, workspace: str, status: JobStatus, *, log_lines: int = 20
+    client: PlatformClient,
+    workspace: str,
+    status: JobStatus,
+    *,
+    log_lines: int = 20,
+    settle_s: float = 5.0,
 ) -> JobOutcome:
-    """Collect the outcome of a finished job; logs are fetched unless it completed."""
+    """Collect the outcome of a finished job; logs are fetched unless it completed.
+
+    The platform collects a job's logs asynchronously, so its last lines (the traceback) can
+    arrive a moment after the status turned terminal: while no error line is found, the logs
+    are read again, once a second, for up to `settle_s` seconds."""
     details_map = status.error_details or status.status_details or {}
     details = details_map.get("message") if isinstance(details_map, dict) else None
     tail: list[str] = []
     problem: str | None = None
     if not status.succeeded:
-        try:
-            tail = await client.get_logs(workspace, status.name, tail=log_lines)
-        except PlatformError as err:
-            problem = err.message
+        deadline = time.monotonic() + settle_s
+        while True:
+            try:
+                tail = await client.get_logs(workspace, status.name, tail=log_lines)
+            except PlatformError as err:
+                problem = err.message
+                break
+            if extract_error(tail) is not None or time.monotonic() >= deadline:
+                break
+            await asyncio.sleep(1.0)
     return JobOutcome(
         name=status.name,
         workspace=workspace,
