@@ -11,11 +11,11 @@ import asyncio
 import json
 import re
 import time
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 from urllib.parse import quote
 
 import httpx
-from pydantic import SecretStr, ValidationError
+from pydantic import BaseModel, SecretStr, ValidationError
 
 from .body import JOB_NAME_RULE, is_generated_job_name, is_valid_job_name, parse_taskset_ref
 from .config import ResolvedPlatformConfig
@@ -32,6 +32,7 @@ from .errors import (
 from .models import Job, JobStatus, Taskset
 
 EVALUATOR_V2 = "/apis/evaluator/v2/workspaces"
+_M = TypeVar("_M", bound=BaseModel)
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
 TRANSIENT_KINDS = frozenset(
@@ -199,7 +200,7 @@ class PlatformClient:
             raise self._transport_error(exc, action) from None
         return self._check(response, action, workspace, job_name)
 
-    def _parse(self, model: type[Any], data: Any, action: str) -> Any:
+    def _parse(self, model: type[_M], data: Any, action: str) -> _M:
         try:
             return model.model_validate(data)
         except ValidationError as exc:
@@ -254,7 +255,7 @@ class PlatformClient:
             if found is not None:
                 return found
         data = self._check(response, action, workspace, name if isinstance(name, str) else None)
-        return self._parse(Job, data, action)  # type: ignore[no-any-return]
+        return self._parse(Job, data, action)
 
     async def _own_existing_job(
         self, workspace: str, name: str, body: dict[str, Any]
@@ -314,14 +315,14 @@ class PlatformClient:
         data = await self._request(
             "GET", self.job_path(workspace, name), action=action, workspace=workspace
         )
-        return self._parse(Job, data, action)  # type: ignore[no-any-return]
+        return self._parse(Job, data, action)
 
     async def get_status(self, workspace: str, name: str) -> JobStatus:
         action = f"read the status of job '{name}'"
         data = await self._request(
             "GET", f"{self.job_path(workspace, name)}/status", action=action, workspace=workspace
         )
-        return self._parse(JobStatus, data, action)  # type: ignore[no-any-return]
+        return self._parse(JobStatus, data, action)
 
     async def get_logs(
         self, workspace: str, name: str, tail: int = 50, *, strip_ansi: bool = True
@@ -350,7 +351,7 @@ class PlatformClient:
         data = await self._request(
             "POST", f"{self.job_path(workspace, name)}/cancel", action=action, workspace=workspace
         )
-        return self._parse(Job, data, action)  # type: ignore[no-any-return]
+        return self._parse(Job, data, action)
 
     async def get_taskset(self, workspace: str, ref: str) -> Taskset:
         """Look up a taskset reference (`name`, `ws/name`, `ws/name#revision`) before submitting.
@@ -367,7 +368,7 @@ class PlatformClient:
             path += f"/revisions/{_seg(parts.revision)}"
         action = f"find taskset '{ws}/{name}{'#' + parts.revision if parts.revision else ''}'"
         data = await self._request("GET", path, action=action, workspace=ws)
-        return self._parse(Taskset, data, action)  # type: ignore[no-any-return]
+        return self._parse(Taskset, data, action)
 
     async def list_tasksets(self, workspace: str, *, max_pages: int = 20) -> list[Taskset]:
         action = f"list the tasksets of workspace '{workspace}'"
