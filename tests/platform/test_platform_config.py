@@ -181,3 +181,18 @@ def test_missing_nmp_config_file_is_a_warning(tmp_path: Path) -> None:
     cfg = resolve_platform_config({}, env=env)
     assert cfg.base_url == "http://localhost:8080"
     assert any("not found" in w for w in cfg.warnings)
+
+
+def test_invalid_setting_values_are_ignored_with_a_warning(home: Path) -> None:
+    cfg = resolve_platform_config(
+        {"timeoutSeconds": 0, "token": 12345, "workspace": "ok-ws"}, env={"HOME": str(home)}
+    )
+    assert cfg.timeout_s == 30.0 and cfg.workspace == "ok-ws" and cfg.token is None
+    assert any("timeoutSeconds=0 ignored" in w for w in cfg.warnings)
+    assert any("token=<hidden> ignored" in w for w in cfg.warnings)
+    assert "12345" not in str(cfg.warnings)
+    snake = resolve_platform_config(
+        {"timeout_s": -1, "base_url": "http://x:1"}, env={"HOME": str(home)}
+    )
+    assert snake.base_url == "http://x:1" and snake.timeout_s == 30.0
+    assert snake.warnings == ("setting timeout_s=-1 ignored: not a valid value",)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 SDK_DEFAULT_BASE_URL = "http://localhost:8080"
 SDK_DEFAULT_WORKSPACE = "default"
@@ -208,10 +208,11 @@ def resolve_platform_config(
     bad config file: its problems are listed in `warnings`.
     """
     env = os.environ if env is None else env
+    setting_warnings: list[str] = []
     settings = (
         overrides
         if isinstance(overrides, PlatformSettings)
-        else PlatformSettings.model_validate(dict(overrides or {}))
+        else _validate_settings(dict(overrides or {}), setting_warnings)
     )
     sources: dict[str, str] = {}
     path = Path(config_path).expanduser() if config_path else default_config_path(env)
@@ -280,5 +281,21 @@ def resolve_platform_config(
         config_path=str(path) if path.is_file() else None,
         context_name=context.context_name,
         sources=sources,
-        warnings=tuple(context.warnings),
+        warnings=tuple(setting_warnings + context.warnings),
     )
+
+
+def _validate_settings(raw: dict[str, Any], warnings: list[str]) -> PlatformSettings:
+    """The settings, minus any value that does not validate (each one becomes a warning)."""
+    for _ in range(len(raw) + 1):
+        try:
+            return PlatformSettings.model_validate(raw)
+        except ValidationError as err:
+            bad = {str(e["loc"][0]) for e in err.errors() if e.get("loc")}
+            if not bad & raw.keys():
+                break
+            for key in bad & raw.keys():
+                shown = "<hidden>" if key == "token" else repr(raw[key])
+                warnings.append(f"setting {key}={shown} ignored: not a valid value")
+                del raw[key]
+    return PlatformSettings()
