@@ -100,12 +100,15 @@ def analyze_source(
         interpreter.run_module()
     except RecursionError:
         return ModuleReport(path=path, skipped="the file is nested too deeply to analyse")
-    results = [_group_result(group, parsed, resolved, caches) for group in interpreter.groups]
-    if caches is not None:
-        caches.keep(group.key for group in interpreter.groups)
-    findings = [f for result in results for f in result.findings]
-    if reverse and project is not None and resolved is not None:
-        findings.extend(project.remote_findings_for(resolved, options))
+    try:
+        results = [_group_result(group, parsed, resolved, caches) for group in interpreter.groups]
+        if caches is not None:
+            caches.keep(group.key for group in interpreter.groups)
+        findings = [f for result in results for f in result.findings]
+        if reverse and project is not None and resolved is not None:
+            findings.extend(project.remote_findings_for(resolved, options))
+    except RecursionError:  # a value nested thousands deep, or one that contains itself
+        return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
     findings = [f for f in findings if options.enabled(f.code) and not _suppressed(f, parsed)]
     findings.sort(key=lambda f: (f.span, f.code))
     return ModuleReport(

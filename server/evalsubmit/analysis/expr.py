@@ -35,7 +35,7 @@ _BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Pow: lambda base, exponent: _bounded_pow(base, exponent),
     ast.Add: operator.add,
     ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
+    ast.Mult: lambda left, right: _bounded_mul(left, right),
     ast.Div: operator.truediv,
     ast.FloorDiv: operator.floordiv,
     ast.Mod: operator.mod,
@@ -305,6 +305,16 @@ def _client_args(client: Instance) -> Any:
 
 def _join(first: Span, last: Span) -> Span:
     return Span(first.line, first.col, last.end_line, last.end_col)
+
+
+def _bounded_mul(left: Any, right: Any) -> Any:
+    """``left * right``, refusing a repeated str/bytes longer than ``_MAX_RESULT`` before it is
+    built (``"a" * 10**10`` would allocate 10 GB)."""
+    for seq, count in ((left, right), (right, left)):
+        repeated = isinstance(seq, (str, bytes)) and isinstance(count, int)
+        if repeated and len(seq) * max(count, 0) > _MAX_RESULT:
+            raise OverflowError("repeated sequence too long to evaluate statically")
+    return operator.mul(left, right)
 
 
 def _bounded_pow(base: Any, exponent: Any) -> Any:
