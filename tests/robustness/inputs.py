@@ -16,6 +16,7 @@ times it and checks the report's invariants. Kinds:
 from __future__ import annotations
 
 import time
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
@@ -24,6 +25,9 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from evalsubmit.analysis import Finding, ModuleReport, Project, analyze_source
+
+# hypothesis cannot see that the extend functions below use their argument (inside closures).
+warnings.filterwarnings("ignore", message=".*can't actually recurse")
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"

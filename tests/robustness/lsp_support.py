@@ -130,7 +130,7 @@ async def running_server(
             await asyncio.wait_for(client.shutdown_session(), 30)
     finally:
         with contextlib.suppress(Exception):
-            await client.stop()
+            await client.stop()  # type: ignore[no-untyped-call]
 
 
 def open_doc(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:

@@ -219,6 +219,7 @@ async def test_huge_inputs_through_the_server(tmp_path: Path) -> None:
         info = await client.workspace_execute_command_async(
             types.ExecuteCommandParams(command="evalsubmit.debugInfo")
         )
+        assert info is not None
         reasons = {d["uri"].rsplit("/", 1)[-1]: d["skipped"] for d in info["documents"]}
         assert "larger than" in (reasons["lines.py"] or "")
         assert server_alive(client)

@@ -148,7 +148,9 @@ async def _exercise(client: Client, ws: Path) -> list[Any]:
             (types.TEXT_DOCUMENT_SIGNATURE_HELP, types.SignatureHelpParams(doc, position)),
         ):
             try:
-                answers.append(await client.protocol.send_request_async(method, params))
+                answers.append(
+                    await client.protocol.send_request_async(method, params)  # type: ignore[no-untyped-call]
+                )
             except Exception as exc:  # not offered by the server: method not found
                 answers.append(repr(exc))
     client.text_document_did_change(
@@ -239,7 +241,7 @@ async def test_token_never_leaks_and_a_failing_platform_leaves_the_server_runnin
     sentinels = tmp_path / "sentinels"
     ws = make_workspace(tmp_path, sentinels)
     async with FaultPlatform("500") as platform:
-        settings = {
+        settings: dict[str, Any] = {
             "debounceMs": 0,
             "logLevel": "debug",
             "platform": {"baseUrl": platform.base_url, "token": TOKEN, "workspace": "qa"},
