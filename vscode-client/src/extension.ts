@@ -1,6 +1,7 @@
 /** Wiring only: builds the pieces and connects them to VS Code through `vscodeapi`. */
 import * as path from 'node:path';
 import { CLIENT_COMMANDS, PYTHON_EXTENSION_ID, SECTION, SERVER_COMMANDS } from './constants';
+import { debounce } from './debounce';
 import { ensureServerPackage } from './install';
 import {
   PythonExtensionApi,
@@ -148,6 +149,11 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     },
   });
 
+  const restartSoon = debounce(() => {
+    log.info('Settings changed: restarting the server.');
+    void manager?.restart();
+  }, 300);
+
   context.subscriptions.push(
     api.registerCommand(CLIENT_COMMANDS.restartServer, () => manager?.restart()),
     api.registerCommand(CLIENT_COMMANDS.showLogs, () => log.show()),
@@ -172,10 +178,10 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     }),
     api.onDidChangeConfiguration((e) => {
       if (needsRestart((key) => e.affectsConfiguration(key))) {
-        log.info('Settings changed: restarting the server.');
-        void manager?.restart();
+        restartSoon();
       }
     }),
+    { dispose: () => restartSoon.cancel() },
   );
 
   // Restart when the Python extension's active environment changes (and evalsubmit.interpreter
