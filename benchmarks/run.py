@@ -490,7 +490,7 @@ async def bench_size(
     cold_rounds: int,
     log_dir: Path,
     budget_s: float | None = None,
-    min_edits: int = 10,
+    min_edits: int = 4,
 ) -> SizeResult:
     text = path.read_text(encoding="utf-8")
     uri = path.as_uri()
@@ -859,18 +859,22 @@ def main() -> int:
     parser.add_argument(
         "--budget-20k",
         type=float,
-        default=120.0,
-        help="seconds of edits on the 20,000-line file (at least 10 edits; it is there for "
+        default=60.0,
+        help="seconds of edits on the 20,000-line file (at least 4 edits; it is there for "
         "peak RSS, the targets use the 5,000-line file)",
     )
     parser.add_argument("--cli-runs", type=int, default=1)
     parser.add_argument(
-        "--cli-timeout", type=float, default=150.0, help="kill `evalsubmit check` after this"
+        "--cli-timeout", type=float, default=90.0, help="kill `evalsubmit check` after this"
     )
     parser.add_argument("--sizes", help="comma-separated subset of 500,5000,20000")
     parser.add_argument("--servers", help="comma-separated subset of the servers")
     parser.add_argument("--no-cli", action="store_true")
+    parser.add_argument("--table", type=Path, help="print the table of a stored JSON result")
     args = parser.parse_args()
+    if args.table:
+        print(table(json.loads(args.table.read_text(encoding="utf-8"))))
+        return 0
     report = asyncio.run(main_async(args))
     RESULTS.mkdir(parents=True, exist_ok=True)
     stamp = report["date"].replace(":", "").replace("-", "")
