@@ -120,8 +120,9 @@ def main(argv: list[str] | None = None) -> int:
         truncation_count = sum(len(p.read_text(encoding="utf-8")) + 1 for p in example_files())
         generated = max(0, args.inputs - truncation_count)
     n = 0
-    for name, share in SHARES.items():
-        remaining = round(generated * share)
+    counts = {name: int(generated * share) for name, share in SHARES.items()}
+    counts["mutation"] += generated - sum(counts.values())  # exactly `generated` in all
+    for name, remaining in counts.items():
         while remaining > 0:
             count = min(CHUNK, remaining)
             jobs.append((run_strategy, (name, count, args.seed * 1_000_003 + n)))
