@@ -285,6 +285,32 @@ async function main() {
       return `server started ${count()} times`;
     });
 
+    await step('settings-change-restart', async () => {
+      const count = () => (extensionLog().match(/Server running/g) || []).length;
+      const before = count();
+      // change evalsubmit.debounceMs in the Settings editor, as a user would
+      await pressEscape();
+      await page.keyboard.press(`${mod}+Comma`);
+      const search = page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .suggest-input-container input').first();
+      await search.waitFor({ timeout: 20_000 });
+      await sleep(500); // the search box has the focus once the editor is open
+      await page.keyboard.type('evalsubmit.debounceMs', { delay: 10 });
+      // wait for the search to filter the list down to the setting (its label is "Debounce Ms")
+      const input = page.locator('.settings-editor .setting-item-number', { hasText: /Debounce Ms/ }).locator('input').first();
+      await input.waitFor({ timeout: 20_000 });
+      await waitFor('the filtered settings list', async () =>
+        !(await page.locator('.settings-editor .setting-item', { hasText: /Font Size/ }).isVisible()), 20_000);
+      await input.fill('60');
+      await input.press('Tab');
+      await shot('settings-editor');
+      await waitFor('"Settings changed" and a new "Server running" in the log', async () =>
+        /Settings changed: restarting the server/.test(extensionLog()) && count() > before, 60_000, 500);
+      await openFile('mixed_shape.py');
+      await waitFor('diagnostics again after the restart', async () =>
+        (await page.locator('.editor-instance .monaco-editor .squiggly-error').count()) > 0, 60_000);
+      return 'evalsubmit.debounceMs changed in the Settings editor: server restarted';
+    });
+
     await step('submit-evaluation', async () => {
       if (!platformUrl) {
         return { skipped: 'EVALSUBMIT_E2E_PLATFORM_URL is not set (set it, or run scripts/vscode-e2e.sh --with-platform)' };
