@@ -20,7 +20,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 SERVER = [sys.executable, "-m", "evalsubmit.lsp"]
-TIMEOUT_S = 15.0
+TIMEOUT_S = 30.0
 
 
 class RecordingClient(LanguageClient):

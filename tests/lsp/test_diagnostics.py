@@ -220,14 +220,13 @@ async def test_cross_file_value_reported_where_written(
     runners_uri = open_doc(client, workspace / "runners.py", RUNNERS_LAMBDA)
     job_uri = open_doc(client, workspace / "job.py", SUBMITTER)
     assert await published(client, job_uri, 1) == []
-    await wait_until(
-        lambda: any(
-            codes(list(p.diagnostics)) == ["ES107"] for p in client.published.get(runners_uri, [])
-        )
-    )
-    count = len(client.published[runners_uri])
+
+    def latest(expected: list[str]) -> bool:
+        history = client.published.get(runners_uri, [])
+        return bool(history) and codes(list(history[-1].diagnostics)) == expected
+
+    await wait_until(lambda: latest(["ES107"]))
     replace_all(client, job_uri, NOT_SUBMITTING, version=2)
-    assert await published(client, runners_uri, 1, after=count) == []
-    count = len(client.published[runners_uri])
+    await wait_until(lambda: latest([]))
     replace_all(client, job_uri, SUBMITTER, version=3)
-    assert codes(await published(client, runners_uri, 1, after=count)) == ["ES107"]
+    await wait_until(lambda: latest(["ES107"]))
