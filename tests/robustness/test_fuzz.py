@@ -88,3 +88,15 @@ def test_every_example_is_analysed_without_skipping() -> None:
     for path in example_files():
         report = analyse(Case("example", path.read_text(encoding="utf-8"), path))
         assert report.skipped is None, (path, report.skipped)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import os\n\x1c",  # IndexError in chunks._starts_statement (found by this fuzzer)
+        "import os\r\u2028from x import y\n",
+        "import os\n\x1d\x1e\x1f\x85\u2029\n",
+    ],
+)
+def test_regressions_found_by_fuzzing(text: str) -> None:
+    analyse(Case("regression", text))

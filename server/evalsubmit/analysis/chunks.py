@@ -95,8 +95,10 @@ def _open_triple_quote(line: str, quote: str | None) -> str | None:
 def _starts_statement(line: str) -> bool:
     if not line or line[0] in " \t\r\n#\f" or line.startswith(_CLOSERS):
         return False
-    word = line.split(None, 1)[0].rstrip(":")
-    return word not in _CONTINUATIONS
+    words = line.split(None, 1)
+    if not words:  # only characters str.split() treats as whitespace (\x1c, \u2028, ...)
+        return False
+    return words[0].rstrip(":") not in _CONTINUATIONS
 
 
 def parse_chunks(
