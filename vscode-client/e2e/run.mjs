@@ -410,6 +410,17 @@ async function main() {
       await shot('code-lens-notification');
       return `prompted for the taskset; ${toast.match(/Submitted evaluation job \S+/)[0]}`;
     });
+
+    await step('no-duplicate-commands', async () => {
+      // after two restarts, the language client re-registered the server's commands each time
+      const logs = findFiles(path.join(work, 'user-data', 'logs'), 'exthost.log')
+        .concat(findFiles(path.join(work, 'user-data', 'logs'), 'remoteexthost.log'))
+        .map((f) => fs.readFileSync(f, 'utf8'))
+        .join('\n');
+      const dup = logs.match(/command '[^']*' already exists/);
+      if (dup) throw new Error(dup[0]);
+      return 'no "command already exists" in the extension host logs';
+    });
   } finally {
     await context.close().catch(() => undefined);
   }
