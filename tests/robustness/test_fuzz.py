@@ -39,8 +39,8 @@ SHORT = settings(
 )
 
 STRATEGIES: dict[str, tuple[Callable[[], st.SearchStrategy[Case]], int]] = {
-    "python": (generated_python, 40),
-    "sdk": (sdk_programs, 80),
+    "python": (generated_python, 25),
+    "sdk": (sdk_programs, 50),
     "mutation": (mutated_examples, 150),
     "bytes": (random_bytes, 80),
     "encoding": (odd_encodings, 80),
