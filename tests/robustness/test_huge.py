@@ -70,7 +70,7 @@ LONG = bool(os.environ.get("EVALSUBMIT_LONG"))
         10_000,
         pytest.param(
             LINES,
-            marks=pytest.mark.skipif(not LONG, reason="long run (~2.5 min): EVALSUBMIT_LONG=1"),
+            marks=pytest.mark.skipif(not LONG, reason="long run (~1 min): EVALSUBMIT_LONG=1"),
         ),
     ],
 )
