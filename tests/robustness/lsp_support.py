@@ -122,12 +122,12 @@ async def running_server(
                     initialization_options={"evalsubmit": dict(settings or {})},
                 )
             ),
-            30,
+            120,  # a busy shared machine: the server's imports alone took 24 s once
         )
         note("initialized")
         yield client
         if server_alive(client):
-            await asyncio.wait_for(client.shutdown_session(), 30)
+            await asyncio.wait_for(client.shutdown_session(), 60)
     finally:
         with contextlib.suppress(Exception):
             await client.stop()  # type: ignore[no-untyped-call]

@@ -24,6 +24,6 @@ async def test_storm_of_changes_while_hovering(tmp_path: Path) -> None:
         # Hovers were answered while the storm was going on, and had content.
         assert result.hovers_answered_during_storm >= 1, result.summary()
         assert result.hovers_with_content == len(result.hover_latencies_s), result.summary()
-        assert max(result.hover_latencies_s) < 30, result.summary()
+        assert max(result.hover_latencies_s) < 60, result.summary()
         # Memory does not grow without bound.
         assert result.rss_end_kb < RSS_FACTOR * result.rss_warm_kb + 64 * 1024, result.summary()
