@@ -1,11 +1,17 @@
 """The evalsubmit language server (pygls 2.x). Start it with ``run_server`` (the CLI's
 ``evalsubmit serve``) or ``python -m evalsubmit.lsp``."""
 
-from __future__ import annotations
+import os
+import sys
+
+if sys.argv[:1] == ["-m"] and sys.path and sys.path[0] in ("", os.getcwd()):
+    # `python -m evalsubmit.lsp` run in the user's workspace (as editors do) put the workspace
+    # first on sys.path: a workspace `logging.py` or `argparse.py` would run inside the server.
+    # Nothing but `os` and `sys` (both loaded at interpreter start) is imported before this.
+    del sys.path[0]
 
 import argparse
 import logging
-import sys
 from collections.abc import Sequence
 
 

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.exceptions import FeatureRequestError, JsonRpcMethodNotFound
 from pygls.lsp.server import LanguageServer
 
 from evalsubmit.lsp import (
@@ -49,7 +50,12 @@ class EvalsubmitServer(LanguageServer):
 
     def report_server_error(self, error: Exception, source: ServerErrors) -> None:
         """Internal errors go to the log (window/logMessage), never to a popup."""
-        log.error("internal error (%s): %s", getattr(source, "__name__", source), error)
+        if isinstance(error, JsonRpcMethodNotFound):  # a client probing a feature we lack
+            log.debug("%s", error)
+        elif source is FeatureRequestError:  # already answered to the client as an error
+            log.warning("request failed: %s", error)
+        else:
+            log.error("internal error (%s): %s", getattr(source, "__name__", source), error)
 
 
 def create_server() -> EvalsubmitServer:
