@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit import __version__
@@ -19,6 +20,7 @@ from evalsubmit.analysis import (
     TargetPreview,
     analyze_source,
 )
+from evalsubmit.analysis.engine import visible
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.output import render
 from evalsubmit.walk import python_files
@@ -85,21 +87,48 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     files = list(python_files(args.paths))
     options = AnalysisOptions(select=args.select, ignore=args.ignore)
-    results = list(_analyse_all(files, options, args.jobs))
-    errors = [(path, error) for path, _, error in results if error]
-    for path, error in errors:
-        print(f"evalsubmit: {path}: {error}", file=sys.stderr)
-    findings = [(path, finding) for path, found, _ in results for finding in found]
+    results = {result.path: result for result in _analyse_all(files, options, args.jobs)}
+    _route_remote_findings(results, options)
+    internal = False
+    for result in results.values():
+        if result.error:
+            internal = internal or not result.error.startswith("skipped")
+            print(f"evalsubmit: {result.path}: {result.error}", file=sys.stderr)
+    findings = [
+        (path, f)
+        for path in files
+        for f in sorted(results[path].findings, key=lambda f: (f.span, f.code))
+    ]
     sys.stdout.write(render(args.format, findings, len(files)))
-    if any(error and not error.startswith("skipped") for _, error in errors):
+    if internal:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings else EXIT_CLEAN
 
 
-Result = tuple[Path, list[Finding], str | None]
+@dataclass(slots=True)
+class FileResult:
+    path: Path
+    findings: list[Finding]
+    error: str | None = None
+    remote: tuple[tuple[Path, Finding], ...] = ()
+    lines: list[str] = field(default_factory=list)
 
 
-def _analyse_all(files: list[Path], options: AnalysisOptions, jobs: int) -> Iterable[Result]:
+def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOptions) -> None:
+    """A bad value written in one checked file but submitted from another is reported in the
+    file that writes it; each file is analysed once (forward), so the check stays linear."""
+    by_resolved = {path.resolve(): result for path, result in results.items()}
+    for result in list(results.values()):
+        for target, finding in result.remote:
+            owner = by_resolved.get(target)
+            if owner is None:
+                continue
+            for kept in visible([finding], owner.lines, options):
+                if kept not in owner.findings:
+                    owner.findings.append(kept)
+
+
+def _analyse_all(files: list[Path], options: AnalysisOptions, jobs: int) -> Iterable[FileResult]:
     workers = jobs or os.cpu_count() or 1
     if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
         chunk = max(1, len(files) // (workers * 8))
@@ -113,19 +142,21 @@ def _analyse_all(files: list[Path], options: AnalysisOptions, jobs: int) -> Iter
 _PROJECTS: dict[Path, Project] = {}
 
 
-def _analyse_one(path: Path, options: AnalysisOptions) -> Result:
+def _analyse_one(path: Path, options: AnalysisOptions) -> FileResult:
     try:
         text = path.read_bytes().decode("utf-8", errors="replace")
     except OSError as error:
-        return path, [], f"cannot read: {error.strerror}"
+        return FileResult(path, [], f"cannot read: {error.strerror}")
     root = _project_root(path)
     project = _PROJECTS.setdefault(root, Project(root))
     try:
-        report = analyze_source(text, path=path, project=project, options=options)
-    except Exception as error:
-        return path, [], f"internal error: {type(error).__name__}: {error}"
+        report = analyze_source(text, path=path, project=project, options=options, reverse=False)
+    except Exception as error:  # one bad file must not stop the run
+        return FileResult(path, [], f"internal error: {type(error).__name__}: {error}")
     skipped = f"skipped: {report.skipped}" if report.skipped else None
-    return path, list(report.findings), skipped
+    return FileResult(
+        path, list(report.findings), skipped, report.remote_findings, text.splitlines()
+    )
 
 
 def _project_root(path: Path) -> Path:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,7 +110,7 @@ def analyze_source(
             findings.extend(project.remote_findings_for(resolved, options))
     except RecursionError:  # a value nested thousands deep, or one that contains itself
         return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
-    findings = [f for f in findings if options.enabled(f.code) and not _suppressed(f, parsed)]
+    findings = visible(findings, parsed.lines, options)
     findings.sort(key=lambda f: (f.span, f.code))
     return ModuleReport(
         path=path,
@@ -169,8 +170,15 @@ def _check_submit(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     return es103_no_shape.check(fact, ctx) or es105_runner_on_row_path.check(fact, ctx)
 
 
-def _suppressed(finding: Finding, parsed: ParsedModule) -> bool:
-    line = parsed.lines[finding.span.line - 1] if finding.span.line <= len(parsed.lines) else ""
+def visible(
+    findings: list[Finding], lines: Sequence[str], options: AnalysisOptions
+) -> list[Finding]:
+    """The findings that ``select``/``ignore`` and the suppression comments let through."""
+    return [f for f in findings if options.enabled(f.code) and not _suppressed(f, lines)]
+
+
+def _suppressed(finding: Finding, lines: Sequence[str]) -> bool:
+    line = lines[finding.span.line - 1] if finding.span.line <= len(lines) else ""
     match = _SUPPRESSION.search(line)
     if match is None:
         return False

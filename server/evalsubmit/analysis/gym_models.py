@@ -342,12 +342,14 @@ def find_unjsonable(value: object, path: FieldPath = ()) -> list[JsonTrouble]:
 def _walk(value: object, path: FieldPath, out: list[JsonTrouble], depth: int) -> None:
     if depth > 200:
         return
-    if isinstance(value, ValueMarker) and not isinstance(value, type):
-        kind = _MARKER_KINDS.get(value.evalsubmit_kind)
-        if kind is not None:
-            out.append((path, value.evalsubmit_reason, kind))
-        return
     if isinstance(value, _FINE_LEAVES) and not isinstance(value, enum.Enum):
+        return
+    # A plain attribute probe: isinstance() against a runtime_checkable Protocol is slow.
+    if hasattr(value, "evalsubmit_kind") and not isinstance(value, type):
+        marker: Any = value
+        kind = _MARKER_KINDS.get(marker.evalsubmit_kind)
+        if kind is not None:
+            out.append((path, marker.evalsubmit_reason, kind))
         return
     if isinstance(value, bytes | bytearray):
         try:
