@@ -315,7 +315,16 @@ class CallsMixin(ExpressionsMixin):
 
 
 def _is_generator(definition: ast.FunctionDef) -> bool:
-    """Whether calling it returns a generator: a ``yield`` in its own body (not nested defs)."""
+    """Whether calling it returns a generator: a ``yield`` in its own body (not nested defs).
+    Remembered on the node itself, which lives exactly as long as the answer is valid."""
+    known: bool | None = getattr(definition, "_evalsubmit_yields", None)
+    if known is None:
+        known = _yields(definition)
+        definition._evalsubmit_yields = known  # type: ignore[attr-defined]
+    return known
+
+
+def _yields(definition: ast.FunctionDef) -> bool:
     pending: list[ast.AST] = list(definition.body)
     while pending:
         node = pending.pop()

@@ -112,8 +112,7 @@ def parse_chunks(
     fresh: dict[str, list[_Parsed]] = {}
     for start, end in split(lines):
         text = "".join(lines[start - 1 : end])
-        # Within one process a chunk's identity is its text; its hash is computed once by str.
-        digest = f"{hash(text) & 0xFFFFFFFFFFFF:x}.{len(text)}"
+        digest = _digest(text)
         parsed = _reuse(cache, digest, text, start) if cache is not None else None
         if parsed is None:
             parsed = _parse_piece(text, start)
@@ -170,3 +169,39 @@ def _parse_piece(text: str, start: int) -> _Parsed | None:
             ast.increment_lineno(statement, start - 1)
         blanked = [(a + start - 1, b + start - 1) for a, b in blanked]
     return _Parsed(text, tree.body, start - 1, blanked)
+
+
+def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chunk, ...]:
+    """Fill the cache from a tree parsed whole; ``()`` when its statements do not fall inside
+    the cuts (then the cuts cannot be trusted for this text and nothing is cached)."""
+    fresh: dict[str, list[_Parsed]] = {}
+    chunks: list[Chunk] = []
+    statements = iter(body)
+    pending = next(statements, None)
+    for start, end in split(lines):
+        own: list[ast.stmt] = []
+        while pending is not None and pending.lineno <= end:
+            first = min([pending.lineno, *(d.lineno for d in _decorators(pending))])
+            if first < start or (pending.end_lineno or pending.lineno) > end:
+                cache.entries = {}
+                return ()
+            own.append(pending)
+            pending = next(statements, None)
+        text = "".join(lines[start - 1 : end])
+        digest = _digest(text)
+        fresh.setdefault(digest, []).append(_Parsed(text, own, start - 1, []))
+        chunks.append(Chunk(start, end, digest))
+    cache.entries = fresh
+    cache.misses += 1
+    return tuple(chunks)
+
+
+def _decorators(statement: ast.stmt) -> list[ast.expr]:
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return statement.decorator_list
+    return []
+
+
+def _digest(text: str) -> str:
+    # Within one process a chunk's identity is its text; its hash is computed once by str.
+    return f"{hash(text) & 0xFFFFFFFFFFFF:x}.{len(text)}"

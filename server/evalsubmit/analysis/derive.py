@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -205,8 +206,13 @@ def preview_from(evaluation: ConfigEvaluation, span: Span, name: str) -> TargetP
         except (gym_models.UnserializableConfig, ValueError) as error:
             text = str(error)
             return TargetPreview(span, name, None, _render_markers({"error": text}), (text,))
-        return TargetPreview(span, name, target, json.dumps(target, indent=2))
-    return TargetPreview(span, name, None, _render_partial(evaluation), problems, unknowns)
+        return TargetPreview(span, name, target, functools.partial(_dumps, target))
+    render = functools.partial(_render_partial, evaluation)
+    return TargetPreview(span, name, None, render, problems, unknowns)
+
+
+def _dumps(target: dict[str, Any]) -> str:
+    return json.dumps(target, indent=2)
 
 
 def _render_partial(evaluation: ConfigEvaluation) -> str:

@@ -216,14 +216,7 @@ def _runner_previews(ctx: RuleContext) -> list[TargetPreview]:
 
 
 def _moved(preview: TargetPreview, span: Span) -> TargetPreview:
-    return TargetPreview(
-        span,
-        preview.runner_type,
-        preview.target,
-        preview.rendered,
-        preview.problems,
-        preview.unknowns,
-    )
+    return preview.moved(span)
 
 
 def _submit_reports(ctx: RuleContext, findings: list[Finding]) -> list[SubmitReport]:

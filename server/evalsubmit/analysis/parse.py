@@ -13,7 +13,7 @@ import ast
 import warnings
 from dataclasses import dataclass
 
-from evalsubmit.analysis.chunks import Chunk, ChunkCache, parse_chunks
+from evalsubmit.analysis.chunks import Chunk, ChunkCache, parse_chunks, seed
 from evalsubmit.analysis.findings import Span
 
 MAX_REPAIRS = 25
@@ -62,16 +62,34 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
     """
     source = source.replace("\x00", " ")
     lines = source.splitlines(keepends=True)
+    if cache is None or not cache.entries:
+        # One ast.parse of the whole text is the cheapest first parse; the per-statement cache
+        # is seeded from its tree. Only broken text takes the per-statement path.
+        whole = _parse_whole(source)
+        if whole is not None:
+            chunks = seed(whole.body, lines, cache) if cache is not None else ()
+            return ParsedModule(whole, tuple(lines), (), source.isascii(), chunks)
     pieces = parse_chunks(lines, cache)
     if pieces is not None:
-        body, chunks, blanked = pieces
+        body, pieces_chunks, blanked = pieces
         tree = ast.Module(body=body, type_ignores=[])
-        return ParsedModule(tree, tuple(lines), tuple(blanked), source.isascii(), tuple(chunks))
+        return ParsedModule(
+            tree, tuple(lines), tuple(blanked), source.isascii(), tuple(pieces_chunks)
+        )
     repaired = repair_parse(source)
     if repaired is None:
         return None
     tree, blanked = repaired
     return ParsedModule(tree, tuple(lines), tuple(blanked), source.isascii())
+
+
+def _parse_whole(source: str) -> ast.Module | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def repair_parse(source: str) -> tuple[ast.Module, list[tuple[int, int]]] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -17,25 +18,57 @@ class Shape(StrEnum):
     NONE = "none"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class TargetPreview:
     """The ``GymRunnerTarget`` JSON the SDK would send for one runner, or why it cannot be derived.
 
     ``target`` is set only when every part is statically known and valid: it is then exactly
-    ``runner_to_target(runner).model_dump(mode="json")``. ``rendered`` is always set: the JSON with
-    unknown parts shown as ``"<unknown: why>"`` and refused parts as ``"<error: why>"``.
+    ``runner_to_target(runner).model_dump(mode="json")``. ``rendered`` is always available: the
+    JSON with unknown parts shown as ``"<unknown: why>"`` and refused parts as ``"<error: why>"``;
+    it is built on first use (only hovers and previews read it, and most edits have neither).
     """
 
     span: Span
     runner_type: str | None
     target: dict[str, Any] | None
-    rendered: str
+    render: str | Callable[[], str]
     problems: tuple[str, ...] = ()
     unknowns: tuple[str, ...] = ()
 
     @property
+    def rendered(self) -> str:
+        render = self.render
+        if not isinstance(render, str):
+            render = render()
+            object.__setattr__(self, "render", render)
+        return render
+
+    @property
     def submittable(self) -> bool:
         return self.target is not None and not self.problems and not self.unknowns
+
+    def moved(self, span: Span) -> TargetPreview:
+        return TargetPreview(
+            span, self.runner_type, self.target, self.render, self.problems, self.unknowns
+        )
+
+    def _identity(self) -> tuple[object, ...]:
+        return (
+            self.span,
+            self.runner_type,
+            self.target,
+            self.rendered,
+            self.problems,
+            self.unknowns,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TargetPreview):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash((self.span, self.runner_type, self.problems, self.unknowns))
 
 
 @dataclass(frozen=True, slots=True)
