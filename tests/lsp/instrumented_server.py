@@ -11,18 +11,19 @@ import re
 import time
 from typing import Any
 
-from evalsubmit.lsp import diagnostics, hover, run_server
+from evalsubmit.analysis.incremental import DocumentAnalyzer
+from evalsubmit.lsp import hover, run_server
 
-_real_analyze = diagnostics.analyze_source
+_real_analyze = DocumentAnalyzer.analyze
 _real_markdown = hover.hover_markdown
 
 
-def analyze_source(text: str, **kwargs: Any) -> Any:
+def analyze(self: DocumentAnalyzer, text: str, **kwargs: Any) -> Any:
     if match := re.search(r"# test: sleep=([\d.]+)", text):
         time.sleep(float(match.group(1)))
     if "# test: crash-analysis" in text:
         raise RuntimeError("injected analysis failure")
-    return _real_analyze(text, **kwargs)
+    return _real_analyze(self, text, **kwargs)
 
 
 def hover_markdown(snap: Any, line: int, col: int) -> Any:
@@ -31,7 +32,7 @@ def hover_markdown(snap: Any, line: int, col: int) -> Any:
     return _real_markdown(snap, line, col)
 
 
-diagnostics.analyze_source = analyze_source
+DocumentAnalyzer.analyze = analyze  # type: ignore[method-assign]
 hover.hover_markdown = hover_markdown
 
 if __name__ == "__main__":

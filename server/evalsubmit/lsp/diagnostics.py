@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 from lsprotocol import types
 
 from evalsubmit.analysis import ModuleReport, Project, analyze_source
+from evalsubmit.analysis.incremental import DocumentAnalyzer
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.settings import Settings
@@ -319,19 +320,22 @@ def _analyze(
     settings: Settings,
     project: Project,
 ) -> Snapshot | None:
-    """Runs in a worker thread. None when the document moved on while this was queued."""
+    """Runs in a worker thread. None when the document moved on while this was queued (or
+    while an analysis of an older version of it held the document's lock)."""
     if state.stamp != stamp:
         return None
     if not settings.enable:
         report = ModuleReport(path=state.path, skipped=DISABLED)
     else:
-        try:
-            report = analyze_source(
-                text, path=state.path, project=project, options=settings.analysis_options()
-            )
-        except Exception:
-            log.exception("analysis of %s failed", state.uri)
-            report = ModuleReport(path=state.path, skipped="internal error (see log)")
+        with state.lock:
+            if state.stamp != stamp:
+                return None
+            try:
+                report = _incremental(state, project, settings).analyze(text)
+            except Exception:
+                log.exception("analysis of %s failed", state.uri)
+                state.analyzer = None  # its caches may be half-updated
+                report = ModuleReport(path=state.path, skipped="internal error (see log)")
     return Snapshot(
         stamp=stamp,
         version=version,
@@ -340,6 +344,16 @@ def _analyze(
         settings=settings,
         report=report,
     )
+
+
+def _incremental(state: DocState, project: Project, settings: Settings) -> DocumentAnalyzer:
+    """The document's analyzer: it keeps what an edit leaves unchanged between analyses. A new
+    one (empty caches) when the project or the options change."""
+    options = settings.analysis_options()
+    analyzer = state.analyzer
+    if analyzer is None or analyzer.project is not project or analyzer.options != options:
+        analyzer = state.analyzer = DocumentAnalyzer(state.path, project, options)
+    return analyzer
 
 
 # -- pull handlers ----------------------------------------------------------------------------

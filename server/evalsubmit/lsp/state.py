@@ -7,12 +7,14 @@ Only the event-loop thread mutates this state; analysis threads receive immutabl
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pygls.uris import to_fs_path
 
 from evalsubmit.analysis import ModuleReport, Project
+from evalsubmit.analysis.incremental import DocumentAnalyzer
 from evalsubmit.lsp.convert import Encoding
 from evalsubmit.lsp.settings import Settings
 
@@ -40,6 +42,9 @@ class DocState:
     published_stamp: int = -1
     debounce: asyncio.Task[None] | None = None
     inflight: dict[int, asyncio.Future[Snapshot | None]] = field(default_factory=dict)
+    analyzer: DocumentAnalyzer | None = None
+    """Incremental analyzer of this document (its caches are not thread-safe: ``lock``)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def current(self) -> Snapshot | None:
