@@ -192,16 +192,6 @@ async def test_the_server_never_imports_user_code(tmp_path: Path) -> None:
     assert fired(sentinels) == []
 
 
-VSCODE_LIKE = pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `python -m evalsubmit.lsp` started with the workspace as its cwd (as the VS "
-    "Code client does) puts the workspace first on sys.path, so a workspace `argparse.py` or "
-    "`logging.py` runs at server start. Fix: start it with `python -P -m evalsubmit.lsp` (or "
-    "PYTHONSAFEPATH=1), see the next test.",
-)
-
-
-@VSCODE_LIKE
 async def test_server_started_in_the_workspace_like_vscode(tmp_path: Path) -> None:
     sentinels = tmp_path / "sentinels"
     ws = make_workspace(tmp_path, sentinels)
