@@ -43,6 +43,7 @@ _DICT_VIEWS = {
 
 class CallsMixin(ExpressionsMixin):
     collect: bool
+    defer: bool
     facts: ModuleFacts
     depth: int
     active_calls: set[int]
@@ -295,10 +296,10 @@ class CallsMixin(ExpressionsMixin):
     ) -> Value:
         from evalsubmit.analysis.scope import Env
 
-        saved = (self.env, self.returns, self.collect)
+        saved = (self.env, self.returns, self.collect, self.defer)
         self.env = Env(parent=self.module_env)
         self.returns = []
-        self.collect = False
+        self.collect = self.defer = False
         self.depth += 1
         self.active_calls.add(id(definition))
         try:
@@ -306,7 +307,7 @@ class CallsMixin(ExpressionsMixin):
             self.walk(definition.body)  # type: ignore[attr-defined]
             returns = self.returns
         finally:
-            self.env, self.returns, self.collect = saved
+            self.env, self.returns, self.collect, self.defer = saved
             self.depth -= 1
             self.active_calls.discard(id(definition))
         if len(returns) == 1 and not isinstance(returns[0], Unknown):

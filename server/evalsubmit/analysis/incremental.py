@@ -16,7 +16,6 @@ sequence, the incremental result with a fresh analysis.
 
 from __future__ import annotations
 
-import ast
 import bisect
 import hashlib
 from collections.abc import Iterable
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.chunks import ChunkCache
+from evalsubmit.analysis.effects import Effects, effects
 from evalsubmit.analysis.findings import Finding
 from evalsubmit.analysis.report import ModuleReport, SubmitReport, TargetPreview
 
@@ -33,8 +33,6 @@ if TYPE_CHECKING:
     from evalsubmit.analysis.interp import Interpreter
     from evalsubmit.analysis.parse import ParsedModule
     from evalsubmit.analysis.project import Project
-
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +47,8 @@ class GroupResult:
 class AnalysisCaches:
     chunks: ChunkCache = field(default_factory=ChunkCache)
     groups: dict[str, GroupResult] = field(default_factory=dict)
-    names: dict[str, frozenset[str]] = field(default_factory=dict)
-    """Names each statement text reads, by chunk digest."""
+    effects: dict[str, Effects] = field(default_factory=dict)
+    """What each statement text reads and writes, by chunk digest and position in the chunk."""
     dependencies: frozenset[Path] = frozenset()
     walked: int = 0
     """Groups of function bodies walked (not taken from the cache) by the last analysis."""
@@ -73,59 +71,124 @@ class AnalysisCaches:
 
 
 class _Keyer:
+    """Cache keys of top-level statements: everything their results can depend on."""
+
     def __init__(self, parsed: ParsedModule, caches: AnalysisCaches, project: Project | None):
-        self.parsed = parsed
         self.caches = caches
         self.project = project
         starts = [chunk.start for chunk in parsed.chunks]
-        body = parsed.tree.body
         self.identity: list[str] = []
-        self.reads: list[frozenset[str]] = []
-        self.definers: dict[str, int] = {}
-        skeleton = hashlib.blake2b(digest_size=16)
-        used: dict[str, frozenset[str]] = {}
-        for index, statement in enumerate(body):
+        self.effects: list[Effects] = []
+        known: dict[str, Effects] = {}
+        for statement in parsed.tree.body:
             chunk = parsed.chunks[bisect.bisect_right(starts, statement.lineno) - 1]
-            identity = f"{chunk.digest}@{chunk.start}:{statement.lineno}"
-            self.identity.append(identity)
+            self.identity.append(f"{chunk.digest}@{chunk.start}:{statement.lineno}")
             text_key = f"{chunk.digest}+{statement.lineno - chunk.start}:{statement.col_offset}"
-            names = caches.names.get(text_key)
-            if names is None:
-                names = frozenset(n.id for n in ast.walk(statement) if isinstance(n, ast.Name))
-            used[text_key] = names
-            self.reads.append(names)
-            if isinstance(statement, _DEFINITIONS):
-                self.definers[statement.name] = index
-            else:
-                skeleton.update(identity.encode())
-        caches.names = used
-        self.skeleton = skeleton.hexdigest()
+            found = caches.effects.get(text_key) or effects(statement)
+            known[text_key] = found
+            self.effects.append(found)
+        caches.effects = known
+        self.writers = self._writers()
         self._dependencies: str | None = None
         self._memo: dict[int, str] = {}
+        self._names: dict[str, bytes] | None = None
+
+    def _writers(self) -> dict[str, list[int]]:
+        """Name -> statements that can change it, including calls of functions that do."""
+        callee_writes = {
+            name: found.writes_when_called
+            for found in self.effects
+            if found.writes_when_called
+            for name in found.writes
+        }
+        writers: dict[str, list[int]] = {}
+        for index, found in enumerate(self.effects):
+            written = set(found.writes)
+            for name in found.reads & callee_writes.keys():
+                written |= callee_writes[name]
+            for name in written:
+                writers.setdefault(name, []).append(index)
+        return writers
 
     def key(self, owner: int) -> str | None:
         if owner < 0 or owner >= len(self.identity):
             return None
         if owner not in self._memo:
-            reached = self._reachable(owner)
+            if self._names is None:
+                self._names = self._name_digests()
             digest = hashlib.blake2b(digest_size=16)
-            digest.update(self.skeleton.encode())
             digest.update(self.dependency_digest().encode())
-            for index in sorted(reached):
-                digest.update(self.identity[index].encode())
+            digest.update(self.identity[owner].encode())
+            for name in sorted(self.effects[owner].reads & self._names.keys()):
+                digest.update(self._names[name])
             self._memo[owner] = digest.hexdigest()
         return self._memo[owner]
 
-    def _reachable(self, owner: int) -> set[int]:
-        reached = {owner}
-        pending = [owner]
-        while pending:
-            for name in self.reads[pending.pop()]:
-                index = self.definers.get(name)
-                if index is not None and index not in reached:
-                    reached.add(index)
-                    pending.append(index)
-        return reached
+    def _name_digests(self) -> dict[str, bytes]:
+        """For each written name, a digest of every statement its value can depend on: its
+        writers, the writers of the names they read, and so on. Names that depend on each
+        other (a strongly connected component, found with Tarjan's algorithm) share one."""
+        reads = {
+            name: {m for i in writers for m in self.effects[i].reads if m in self.writers}
+            for name, writers in self.writers.items()
+        }
+        digests: dict[str, bytes] = {}
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        stack: list[str] = []
+        on_stack: set[str] = set()
+        for root in reads:
+            if root in index:
+                continue
+            work = [(root, iter(sorted(reads[root])))]
+            index[root] = low[root] = len(index)
+            stack.append(root)
+            on_stack.add(root)
+            while work:
+                name, successors = work[-1]
+                for successor in successors:
+                    if successor not in index:
+                        index[successor] = low[successor] = len(index)
+                        stack.append(successor)
+                        on_stack.add(successor)
+                        work.append((successor, iter(sorted(reads[successor]))))
+                        break
+                    if successor in on_stack:
+                        low[name] = min(low[name], index[successor])
+                else:
+                    work.pop()
+                    if work:
+                        parent = work[-1][0]
+                        low[parent] = min(low[parent], low[name])
+                    if low[name] == index[name]:
+                        self._close_component(name, stack, on_stack, reads, digests)
+        return digests
+
+    def _close_component(
+        self,
+        root: str,
+        stack: list[str],
+        on_stack: set[str],
+        reads: dict[str, set[str]],
+        digests: dict[str, bytes],
+    ) -> None:
+        members: list[str] = []
+        while True:
+            member = stack.pop()
+            on_stack.discard(member)
+            members.append(member)
+            if member == root:
+                break
+        component = set(members)
+        digest = hashlib.blake2b(digest_size=16)
+        for statement in sorted({i for m in members for i in self.writers[m]}):
+            digest.update(self.identity[statement].encode())
+        outside = sorted({s for m in members for s in reads[m]} - component)
+        for successor in outside:
+            digest.update(digests[successor])
+        value = digest.digest()
+        for member in members:
+            digests[member] = value
 
     def dependency_digest(self) -> str:
         """Contents of the sibling modules this document read last time (or reads now)."""

@@ -57,6 +57,9 @@ class Interpreter(CallsMixin):
         self.module_name = module_name
         self.project = project
         self.collect = collect
+        self.defer = collect
+        """Walk function bodies after the top level (the module being analysed, not a sibling
+        module read only for its bindings)."""
         self.facts = ModuleFacts()
         self.env = Env()
         self.module_env = self.env
@@ -76,13 +79,34 @@ class Interpreter(CallsMixin):
     # ----- entry points -------------------------------------------------------------------
 
     def run_module(self) -> ModuleScope:
+        if not self.defer:
+            self.walk(self.parsed.tree.body)
+            return ModuleScope(self.path, self.module_name, self.parsed, self.module_env)
         for index, statement in enumerate(self.parsed.tree.body):
             self._owner = index
-            self.walk([statement])
-        if self.collect:
-            self.groups.append(FactGroup(None, self.facts))
-            self._walk_deferred()
+            self._walk_top_level(index, statement)
+        self._walk_deferred()
         return ModuleScope(self.path, self.module_name, self.parsed, self.module_env)
+
+    def _walk_top_level(self, index: int, statement: ast.stmt) -> None:
+        """Each top-level statement is walked every time (it binds what the rest reads); its
+        findings come from the cache when nothing it depends on changed (walked silently)."""
+        key = self._key(index, "top")
+        if key is not None and key in self.known_keys:
+            self.collect = False
+            try:
+                self.walk([statement])
+            finally:
+                self.collect = True
+            self.groups.append(FactGroup(key, None))
+            return
+        self.facts = ModuleFacts()
+        self.walk([statement])
+        self.groups.append(FactGroup(key, self.facts))
+
+    def _key(self, owner: int, part: str) -> str | None:
+        base = self.group_key(owner) if self.group_key is not None else None
+        return f"{base}:{part}" if base is not None else None
 
     def _walk_deferred(self) -> None:
         """Walk function bodies grouped by the top-level statement that defines them, so the
@@ -92,7 +116,7 @@ class Interpreter(CallsMixin):
             by_owner.setdefault(owner, []).append((function, parent))
         self._deferred = []
         for owner, pending in by_owner.items():
-            key = self.group_key(owner) if self.group_key is not None else None
+            key = self._key(owner, "bodies")
             if key is not None and key in self.known_keys:
                 self.groups.append(FactGroup(key, None))
                 continue
@@ -259,7 +283,7 @@ class Interpreter(CallsMixin):
             self.eval(decorator)
         function = FunctionValue(node.name, node, self.origin(node), module=self)
         self.env.names[node.name] = function
-        if self.collect:
+        if self.defer:
             parent = self.module_env if self.env is self.module_env else self.env
             self._deferred.append((node, parent, self._owner))
 
@@ -270,7 +294,7 @@ class Interpreter(CallsMixin):
         for statement in node.body:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 attributes.add(statement.name)
-                if self.collect and not isinstance(statement, ast.ClassDef):
+                if self.defer and not isinstance(statement, ast.ClassDef):
                     self._deferred.append((statement, self.module_env, self._owner))
             elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
                 targets = (
