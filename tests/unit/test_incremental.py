@@ -134,3 +134,34 @@ def test_changed_sibling_module_invalidates_cached_bodies(tmp_path: Path) -> Non
     fresh = analyze_source(text, path=main, project=project)
     assert outcome(incremental) == outcome(fresh)
     assert analyzer.caches.reused == 0  # every cached result depends on the sibling's text
+
+
+MUTATION = """\
+from nemo_platform import NeMoPlatform
+from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+client = NeMoPlatform(workspace="qa")
+PARAMS = {"a": 1}
+def add_hook():
+    PARAMS["cb"] = HOOK
+HOOK = lambda: 0
+add_hook()
+cfg = GymRuntimeConfig(agent="a", agent_config="a.yaml", resources_server="m", hydra_params=PARAMS)
+def go():
+    client.evaluator.submit(tasks="qa/s", target=GymAgentTaskRunner(config=cfg))
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("HOOK = lambda: 0", "HOOK = 0       "),  # a value read through a helper's mutation
+        ('PARAMS["cb"] = HOOK', 'PARAMS["cb"] = 1   '),  # the helper that mutates
+        ("add_hook()", "pass      "),  # the call that runs the mutation
+    ],
+)
+def test_changes_that_reach_a_submit_only_indirectly_invalidate_it(old: str, new: str) -> None:
+    analyzer = DocumentAnalyzer(None, None)
+    assert [f.code for f in analyzer.analyze(MUTATION).findings] == ["ES107"]
+    edited = MUTATION.replace(old, new)
+    assert analyzer.analyze(edited).findings == ()
+    assert outcome(analyzer.analyze(edited)) == outcome(analyze_source(edited))
