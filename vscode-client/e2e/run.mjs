@@ -107,6 +107,21 @@ async function quickInputVisible() {
 }
 
 async function openFile(name) {
+  // Quick open can lose the keystrokes while the workbench is busy (a restart, the Settings
+  // editor closing): try again from scratch rather than fail the step.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await openFileOnce(name);
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      console.log(`[e2e] opening ${name} again (attempt ${attempt + 1}): ${error.message}`);
+      await sleep(1000);
+    }
+  }
+}
+
+async function openFileOnce(name) {
   await pressEscape();
   await page.keyboard.press(`${mod}+KeyP`);
   await waitFor('quick open', quickInputVisible, 10_000);
