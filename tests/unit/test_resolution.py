@@ -794,3 +794,13 @@ def test_sdk_is_never_imported(name: str) -> None:
         """
     )
     assert not any(m == name or m.startswith(name + ".") for m in set(sys.modules) - before)
+
+
+def test_client_workspace_is_reported_without_a_submit() -> None:
+    report = analyze_source(
+        "from nemo_platform import NeMoPlatform\n"
+        "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner\n"
+        "client = NeMoPlatform(workspace='team-a')\n"
+        "other = NeMoPlatform(workspace=WORKSPACE)\n"
+    )
+    assert report.workspaces == ("team-a",)

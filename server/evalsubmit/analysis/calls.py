@@ -34,6 +34,14 @@ _CONSTRUCTION_KINDS = {
     sdk.GYM_RUNNER: ConstructionKind.GYM_RUNNER,
     sdk.TASKSET_REF: ConstructionKind.TASKSET_REF,
 }
+_CLIENTS = frozenset(
+    {
+        sdk.PLATFORM_CLIENT,
+        sdk.ASYNC_PLATFORM_CLIENT,
+        sdk.EVALUATOR_CLIENT,
+        sdk.ASYNC_EVALUATOR_CLIENT,
+    }
+)
 _DICT_VIEWS = {
     "keys": "a dict.keys() view",
     "values": "a dict.values() view",
@@ -163,6 +171,14 @@ class CallsMixin(ExpressionsMixin):
             return namedtuple_instance(args, origin)
         if sdk.is_known_sdk_class(qualname):
             instance = Instance(ClassRef(qualname), args, origin)
+            workspace = args.keywords.get("workspace")
+            if (
+                self.collect
+                and qualname in _CLIENTS
+                and isinstance(workspace, Known)
+                and isinstance(workspace.obj, str)
+            ):
+                self.facts.workspaces.append(workspace.obj)
             self._record_construction(qualname, node, args, spans, instance)
             return instance
         modelled = stdlib.call_stdlib(qualname, args, origin)

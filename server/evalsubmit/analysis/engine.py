@@ -119,6 +119,7 @@ def analyze_source(
         submits=tuple(s for result in results for s in result.submits),
         dependencies=frozenset(interpreter.dependencies),
         remote_findings=tuple(r for result in results for r in result.remote),
+        workspaces=tuple(dict.fromkeys(w for result in results for w in result.workspaces)),
     )
 
 
@@ -138,6 +139,7 @@ def _group_result(
         tuple(_runner_previews(ctx)),
         tuple(_submit_reports(ctx, findings)),
         tuple(ctx.remote),
+        tuple(group.facts.workspaces),
     )
     if caches is not None and group.key is not None:
         caches.groups[group.key] = result

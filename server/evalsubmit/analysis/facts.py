@@ -76,6 +76,8 @@ class ModuleFacts:
     submits: list[SubmitFact] = field(default_factory=list)
     constructions: list[ConstructionFact] = field(default_factory=list)
     runner_bindings: list[tuple[Span, Value]] = field(default_factory=list)
+    workspaces: list[str] = field(default_factory=list)
+    """``workspace=`` literals of platform clients constructed here (submit or not)."""
     """Names bound to a runner (``runner = GymAgentTaskRunner(...)``: the name's span)."""
 
 

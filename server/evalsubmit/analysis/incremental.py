@@ -41,6 +41,7 @@ class GroupResult:
     runners: tuple[TargetPreview, ...]
     submits: tuple[SubmitReport, ...]
     remote: tuple[tuple[Path, Finding], ...]
+    workspaces: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

@@ -98,6 +98,8 @@ class ModuleReport:
     """Sibling modules whose contents this report depends on (for cross-file re-checks)."""
     skipped: str | None = None
     """Why the module was not analysed (too large, not decodable), else ``None``."""
+    workspaces: tuple[str, ...] = ()
+    """Distinct ``workspace=`` literals of platform clients constructed in the module."""
     remote_findings: tuple[tuple[Path, Finding], ...] = ()
     """Findings this module's submits cause in *other* modules (a bad value written in a
     sibling module is reported there, once); the engine hands them to that module's report."""

@@ -179,6 +179,7 @@ def _refusals(
 
 def _code_workspace(snap: Snapshot) -> str | None:
     spaces = {s.workspace for s in snap.report.submits if s.workspace}
+    spaces |= set(snap.report.workspaces)
     return spaces.pop() if len(spaces) == 1 else None
 
 
