@@ -207,7 +207,9 @@ def preview_from(evaluation: ConfigEvaluation, span: Span, name: str) -> TargetP
             text = str(error)
             return TargetPreview(span, name, None, _render_markers({"error": text}), (text,))
         return TargetPreview(span, name, target, functools.partial(_dumps, target))
-    render = functools.partial(_render_partial, evaluation)
+    # Only plain objects go into the deferred rendering: a preview cached for many edits must
+    # not keep the whole interpreter of the analysis that made it alive.
+    render = functools.partial(_render_partial, dict(evaluation.rendered), dict(evaluation.kwargs))
     return TargetPreview(span, name, None, render, problems, unknowns)
 
 
@@ -215,7 +217,7 @@ def _dumps(target: dict[str, Any]) -> str:
     return json.dumps(target, indent=2)
 
 
-def _render_partial(evaluation: ConfigEvaluation) -> str:
+def _render_partial(fields: dict[str, Any], kwargs: dict[str, Any]) -> str:
     defaults = gym_models.GymRuntimeConfigModel.model_fields
     rendered: dict[str, Any] = {"kind": "gym"}
     for field_name in gym_models.GymRunnerTargetModel.model_fields:
@@ -223,8 +225,8 @@ def _render_partial(evaluation: ConfigEvaluation) -> str:
             continue
         if field_name in _WIRE_DEFAULTS:
             rendered[field_name] = _WIRE_DEFAULTS[field_name]
-        elif field_name in evaluation.rendered:
-            rendered[field_name] = _coerced(evaluation, field_name)
+        elif field_name in fields:
+            rendered[field_name] = _coerced(fields[field_name], kwargs.get(field_name), field_name)
         elif field_name in defaults and not defaults[field_name].is_required():
             rendered[field_name] = render_json(
                 defaults[field_name].get_default(call_default_factory=True)
@@ -234,10 +236,8 @@ def _render_partial(evaluation: ConfigEvaluation) -> str:
     return _render_markers(rendered)
 
 
-def _coerced(evaluation: ConfigEvaluation, field_name: str) -> Any:
+def _coerced(raw: Any, value: Any, field_name: str) -> Any:
     """A known field as the SDK would render it (``120`` -> ``120.0``), else with markers."""
-    raw = evaluation.rendered[field_name]
-    value = evaluation.kwargs.get(field_name)
     if _has_marker(value):
         return render_json(raw)
     try:
