@@ -48,7 +48,9 @@ R = TypeVar("R")
 DISABLED = "disabled by the evalsubmit.enable setting"
 
 
+@functools.lru_cache(maxsize=4096)
 def norm(path: Path) -> str:
+    """One spelling per file (re-checks compare these on every edit of every open document)."""
     return os.path.normcase(os.path.abspath(path))
 
 
