@@ -76,7 +76,9 @@ export async function resolveInterpreter(
 }
 
 export function serverArgs(python: PythonCommand): string[] {
-  return [...python.args, '-m', 'evalsubmit.lsp'];
+  // -P (Python 3.11+, which the server requires): the workspace folder, the server's working
+  // directory, is not put on sys.path, so no workspace module can shadow one of the server's.
+  return [...python.args, '-P', '-m', 'evalsubmit.lsp'];
 }
 
 export function describe(python: PythonCommand): string {

@@ -25,7 +25,7 @@ describe('resolveInterpreter', () => {
   it('uses an array setting as program + arguments before -m', async () => {
     const py = await resolveInterpreter(['uv', 'run', 'python'], async () => undefined);
     expect(py.command).toBe('uv');
-    expect(serverArgs(py)).toEqual(['run', 'python', '-m', 'evalsubmit.lsp']);
+    expect(serverArgs(py)).toEqual(['run', 'python', '-P', '-m', 'evalsubmit.lsp']);
   });
 
   it('then the Python extension, then python3', async () => {

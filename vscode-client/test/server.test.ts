@@ -91,7 +91,7 @@ describe('ServerManager', () => {
   it('starts python -m evalsubmit.lsp in the folder, with the server settings', async () => {
     const { manager, client, states } = await setup();
     await manager.start();
-    expect(client().serverOptions).toMatchObject({ command: '/py', args: ['-m', 'evalsubmit.lsp'], options: { cwd: '/ws' } });
+    expect(client().serverOptions).toMatchObject({ command: '/py', args: ['-P', '-m', 'evalsubmit.lsp'], options: { cwd: '/ws' } });
     expect(client().clientOptions.initializationOptions).toEqual({ ...SERVER_DEFAULTS, defaultTaskset: null });
     expect(states).toEqual(['starting', 'running']);
     expect(manager.serverHasCommand('evalsubmit.debugInfo')).toBe(true);
