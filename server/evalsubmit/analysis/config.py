@@ -14,7 +14,6 @@ from typing import Any
 import pydantic_core
 
 from evalsubmit.analysis import gym_models
-from evalsubmit.analysis.findings import Span
 from evalsubmit.analysis.iterables import as_python
 from evalsubmit.analysis.values import (
     CallArgs,
@@ -340,7 +339,3 @@ def _sanitised(value: Any) -> Any:
 
 def _sanitised_key(key: Any) -> Any:
     return key if isinstance(key, (str, int, float, bool)) or key is None else str(key)
-
-
-def span_of(origin: Origin | None) -> Span | None:
-    return origin.span if origin is not None else None

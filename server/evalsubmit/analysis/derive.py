@@ -29,7 +29,6 @@ from evalsubmit.analysis.values import (
     OneShot,
     Refused,
     SeqValue,
-    Unknown,
     Value,
     type_name,
 )
@@ -259,7 +258,3 @@ def _has_marker(value: Any) -> bool:
 
 def _render_markers(value: dict[str, Any]) -> str:
     return json.dumps(render_json(value), indent=2, ensure_ascii=False)
-
-
-def unknown(value: Value) -> bool:
-    return isinstance(value, Unknown)

@@ -14,10 +14,10 @@ from evalsubmit.analysis.iterables import items_of, pairs_to_dict
 from evalsubmit.analysis.parse import ParsedModule
 from evalsubmit.analysis.scope import Env
 from evalsubmit.analysis.values import (
+    CallArgs,
     ClassRef,
     ClassValue,
     DictValue,
-    Entry,
     FunctionValue,
     Instance,
     Known,
@@ -144,9 +144,15 @@ class ExpressionsMixin:
     ) -> Value:
         qualname = ref.qualname
         if name == "evaluator" and qualname == sdk.PLATFORM_CLIENT:
-            return Instance(ClassRef(sdk.EVALUATOR), _client_args(base), self.origin(node))
+            return Instance(
+                ClassRef(sdk.EVALUATOR), CallArgs(keywords={"client": base}), self.origin(node)
+            )
         if name == "evaluator" and qualname == sdk.ASYNC_PLATFORM_CLIENT:
-            return Instance(ClassRef(sdk.ASYNC_EVALUATOR), _client_args(base), self.origin(node))
+            return Instance(
+                ClassRef(sdk.ASYNC_EVALUATOR),
+                CallArgs(keywords={"client": base}),
+                self.origin(node),
+            )
         is_runner = qualname in sdk.RUNNER_CLASSES or ref.user is not None
         if is_runner and name == "config" and "config" in base.args.keywords:
             return base.args.keywords["config"]
@@ -297,12 +303,6 @@ class ExpressionsMixin:
         return Unknown()
 
 
-def _client_args(client: Instance) -> Any:
-    from evalsubmit.analysis.values import CallArgs
-
-    return CallArgs(keywords={"client": client})
-
-
 def _join(first: Span, last: Span) -> Span:
     return Span(first.line, first.col, last.end_line, last.end_col)
 
@@ -333,7 +333,3 @@ def _small(value: object) -> bool:
     if isinstance(value, PurePath):
         return len(str(value)) <= _MAX_RESULT
     return isinstance(value, (float, complex))
-
-
-def entry_of(value: DictValue, key: str) -> Entry | None:
-    return value.get(key)

@@ -63,14 +63,6 @@ class SubmitFact:
         return self.args.keywords.get(name)
 
 
-@dataclass(eq=False, slots=True)
-class MutationFact:
-    """``params["k"] = v`` or ``cfg.field = v``: where a value entered a container later."""
-
-    node: ast.stmt
-    span: Span
-
-
 @dataclass(slots=True)
 class ModuleFacts:
     submits: list[SubmitFact] = field(default_factory=list)

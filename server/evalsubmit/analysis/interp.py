@@ -20,6 +20,7 @@ from evalsubmit.analysis.instances import enum_members
 from evalsubmit.analysis.parse import ParsedModule
 from evalsubmit.analysis.scope import Env, ModuleScope
 from evalsubmit.analysis.values import (
+    CallArgs,
     ClassRef,
     ClassValue,
     DictValue,
@@ -336,7 +337,7 @@ class Interpreter(CallsMixin):
             and kind.ref.user is None
             and sdk.is_sdk_name(kind.ref.qualname)
         ):
-            return Instance(kind.ref, _empty_args(), None)
+            return Instance(kind.ref, CallArgs(), None)
         return Unknown("a parameter")
 
     # ----- imports ------------------------------------------------------------------------
@@ -403,13 +404,3 @@ def _is_runner_like(value: Value) -> bool:
     if not isinstance(value, Instance):
         return False
     return value.ref.qualname in sdk.RUNNER_CLASSES or value.ref.user is not None
-
-
-def _empty_args() -> CallArgsType:
-    from evalsubmit.analysis.values import CallArgs
-
-    return CallArgs()
-
-
-if TYPE_CHECKING:
-    from evalsubmit.analysis.values import CallArgs as CallArgsType
