@@ -158,6 +158,14 @@ class Project:
                 self._files = files
             return list(self._files)
 
+    def note_file(self, path: Path) -> None:
+        """A file that may be new: list the project again if it is missing from the listing.
+        Never walks the tree itself (the next analysis does, off the editor's event loop)."""
+        with self._lock:
+            if self._files is not None and path.resolve() not in self._files:
+                self._files = None
+                self._found.clear()
+
     def forget_files(self) -> None:
         """Call when files are created or deleted, so :meth:`python_files` lists them again."""
         with self._lock:

@@ -95,9 +95,7 @@ class ProjectStore:
 
     def note_file(self, path: Path) -> None:
         """A document was opened: make the project list it if it is new (e.g. just created)."""
-        project = self.for_path(path)
-        if project.root is not None and path.resolve() not in project.python_files():
-            project.forget_files()
+        self.for_path(path).note_file(path)
 
     def set_overlay(self, path: Path, text: str) -> None:
         self.for_path(path).set_overlay(path, text)
