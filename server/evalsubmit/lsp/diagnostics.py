@@ -32,8 +32,9 @@ from evalsubmit.analysis import ModuleReport, Project, analyze_source
 from evalsubmit.analysis.incremental import DocumentAnalyzer
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
+from evalsubmit.lsp.scheduler import DocumentTrack, Job
 from evalsubmit.lsp.settings import Settings
-from evalsubmit.lsp.state import DocState, Session, Snapshot, uri_to_path
+from evalsubmit.lsp.state import Session, Snapshot, uri_to_path
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 READY_TIMEOUT_S = 10.0
+REQUEST_WAIT_S = 1.0
+"""A request (hover, code action, lens, pull) waits at most this long for a result of the
+present text, then answers from the latest result (docs/reliability.md: scheduling)."""
 P = ParamSpec("P")
 R = TypeVar("R")
 DISABLED = "disabled by the evalsubmit.enable setting"
@@ -55,6 +59,8 @@ def norm(path: Path) -> str:
 
 
 class Checker:
+    """Open documents, their analysis owners (:class:`DocumentTrack`), push and pull."""
+
     def __init__(self, server: LanguageServer, session: Session, *, workers: int = 2) -> None:
         self._server = server
         self._session = session
@@ -65,48 +71,58 @@ class Checker:
         """Set once the initial settings are read: no result is computed with stale ones."""
 
     @property
-    def documents(self) -> dict[str, DocState]:
+    def documents(self) -> dict[str, DocumentTrack]:
         return self._session.documents
 
     def shutdown(self) -> None:
+        for track in self.documents.values():
+            track.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     # -- document lifecycle -------------------------------------------------------------------
 
     def opened(self, uri: str, version: int | None, text: str) -> None:
-        state = DocState(uri=uri, path=uri_to_path(uri), version=version)
-        self.documents[uri] = state
-        self._session.projects.note_file(state.path)
-        self._session.projects.set_overlay(state.path, text)
-        self._schedule(state, 0.0)
-        self._recheck_dependents([state.path], exclude=uri)
+        if (old := self.documents.get(uri)) is not None:
+            old.close()
+        track = DocumentTrack(
+            uri,
+            uri_to_path(uri),
+            version,
+            prepare=self._prepare,
+            on_result=self._on_result,
+            executor=self._executor,
+            ready=self.ready,
+        )
+        self.documents[uri] = track
+        self._session.projects.note_file(track.path)
+        self._session.projects.set_overlay(track.path, text)
+        track.invalidate(0.0)
+        self._recheck_dependents([track.path], exclude=uri)
 
     def changed(self, uri: str, version: int | None, text: str) -> None:
-        state = self.documents.get(uri)
-        if state is None:
+        track = self.documents.get(uri)
+        if track is None:
             self.opened(uri, version, text)
             return
-        state.version = version
-        state.stamp += 1
-        self._session.projects.set_overlay(state.path, text)
+        track.version = version
+        self._session.projects.set_overlay(track.path, text)
         delay = self._session.settings.for_uri(uri).debounce_ms / 1000
-        self._schedule(state, delay)
-        self._recheck_dependents([state.path], exclude=uri, delay=delay)
+        track.invalidate(delay)
+        self._recheck_dependents([track.path], exclude=uri, delay=delay)
 
     def saved(self, uri: str) -> None:
-        if (state := self.documents.get(uri)) is not None:
-            self._schedule(state, 0.0)
+        if (track := self.documents.get(uri)) is not None:
+            track.request(0.0)
 
     def closed(self, uri: str) -> None:
-        state = self.documents.pop(uri, None)
-        if state is None:
+        track = self.documents.pop(uri, None)
+        if track is None:
             return
-        if state.debounce is not None:
-            state.debounce.cancel()
-        self._session.projects.drop_overlay(state.path)
+        track.close()
+        self._session.projects.drop_overlay(track.path)
         if not self._session.pull_diagnostics:
             self._publish(uri, None, [])
-        self._recheck_dependents([state.path], exclude=uri)
+        self._recheck_dependents([track.path], exclude=uri)
 
     def files_changed(self, paths: Iterable[Path]) -> None:
         """Files changed on disk (watched files): re-check the open documents using them."""
@@ -114,27 +130,28 @@ class Checker:
 
     def recheck_all(self) -> None:
         """Settings changed: every open document gets a fresh result."""
-        for state in self.documents.values():
-            state.stamp += 1
-            self._schedule(state, 0.0)
+        for track in self.documents.values():
+            track.invalidate(0.0)
         self._request_refresh()
 
     # -- results ------------------------------------------------------------------------------
 
-    async def snapshot(self, uri: str) -> Snapshot | None:
-        """An up-to-date snapshot of an open document (analysing now if needed), else None."""
+    async def snapshot(self, uri: str, *, wait_s: float = REQUEST_WAIT_S) -> Snapshot | None:
+        """The result for the document's present state; when none arrives within ``wait_s``,
+        the latest one (or None: not open, or not analysed yet)."""
+        snap, _ = await self.snapshot_and_freshness(uri, wait_s=wait_s)
+        return snap
+
+    async def snapshot_and_freshness(
+        self, uri: str, *, wait_s: float = REQUEST_WAIT_S
+    ) -> tuple[Snapshot | None, bool]:
         if not self.ready.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.ready.wait(), READY_TIMEOUT_S)
-        state = self.documents.get(uri)
-        if state is None:
-            return None
-        while self.documents.get(uri) is state:
-            if (current := state.current) is not None:
-                return current
-            future = state.inflight.get(state.stamp) or self._start(state)
-            await asyncio.shield(future)
-        return None
+        track = self.documents.get(uri)
+        if track is None:
+            return None, False
+        return await track.snapshot(wait_s)
 
     def render(self, snap: Snapshot) -> list[types.Diagnostic]:
         overrides = snap.settings.severity
@@ -153,7 +170,9 @@ class Checker:
         return f"{self._session_id}:{snap.stamp}"
 
     async def pull(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
-        snap = await self.snapshot(uri)
+        snap, fresh = await self.snapshot_and_freshness(uri)
+        if not fresh and (track := self.documents.get(uri)) is not None:
+            track.refresh_when_fresh = True
         if snap is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         result_id = self.result_id(snap)
@@ -166,9 +185,10 @@ class Checker:
     async def pull_workspace(
         self, previous: dict[str, str]
     ) -> list[types.WorkspaceDocumentDiagnosticReport]:
+        uris = list(self.documents)
+        snaps = await asyncio.gather(*(self.snapshot(uri) for uri in uris))
         reports: list[types.WorkspaceDocumentDiagnosticReport] = []
-        for uri in list(self.documents):
-            snap = await self.snapshot(uri)
+        for uri, snap in zip(uris, snaps, strict=True):
             if snap is None:
                 continue
             result_id = self.result_id(snap)
@@ -201,26 +221,41 @@ class Checker:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
 
-    # -- scheduling ---------------------------------------------------------------------------
+    # -- results arriving (the owner of a document calls this on the event loop) ---------------
 
-    def _schedule(self, state: DocState, delay_s: float) -> None:
-        if state.debounce is not None:
-            state.debounce.cancel()
-        state.debounce = asyncio.create_task(self._check_later(state, delay_s))
+    def _on_result(self, track: DocumentTrack, snap: Snapshot, previous: Snapshot | None) -> None:
+        reason = snap.report.skipped
+        if reason and (previous is None or previous.report.skipped != reason):
+            log.info("skipped %s: %s", track.uri, reason)
+        before = _related(previous) if previous is not None else set()
+        if new := _related(snap) - before:
+            # links that appeared with this result (a new import or submit)
+            self._recheck_paths(new, exclude=track.uri)
+        if snap.stamp != track.stamp:
+            return  # the document moved on: a newer result follows
+        if self._session.pull_diagnostics:
+            if track.refresh_when_fresh:
+                track.refresh_when_fresh = False
+                self._request_refresh()
+        elif snap.stamp > track.published_stamp:
+            track.published_stamp = snap.stamp
+            self._publish(track.uri, snap.version, self.render(snap))
 
-    async def _check_later(self, state: DocState, delay_s: float) -> None:
-        try:
-            await asyncio.sleep(delay_s)
-            snap = await self.snapshot(state.uri)
-            if snap is None or self._session.pull_diagnostics:
-                return
-            if snap.stamp == state.stamp and snap.stamp > state.published_stamp:
-                state.published_stamp = snap.stamp
-                self._publish(state.uri, snap.version, self.render(snap))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("checking %s failed", state.uri)
+    def _prepare(self, track: DocumentTrack) -> Job:
+        """The next analysis of ``track``, its inputs read now, on the event loop. The text
+        and its version are read together (pygls applies an edit before our handler runs)."""
+        document = self._server.workspace.get_text_document(track.uri)
+        return functools.partial(
+            _analyze,
+            track,
+            track.stamp,
+            document.version,
+            document.source,
+            self._session.settings.for_uri(track.uri),
+            self._session.projects.for_path(track.path),
+        )
+
+    # -- re-checks across modules ---------------------------------------------------------------
 
     def _recheck_dependents(
         self, paths: list[Path], *, exclude: str | None, delay: float = 0.0
@@ -229,28 +264,26 @@ class Checker:
         importing them, and those they import (their submits report into those modules)."""
         changed = {norm(p) for p in paths}
         related: set[str] = set()
-        for state in self.documents.values():
-            if state.latest is not None and norm(state.path) in changed:
-                related |= _related(state.latest)
+        for track in self.documents.values():
+            if track.latest is not None and norm(track.path) in changed:
+                related |= _related(track.latest)
         targets = [
-            state
-            for state in self.documents.values()
-            if state.uri != exclude
-            and state.latest is not None
-            and (norm(state.path) in related or changed & _related(state.latest))
+            track
+            for track in self.documents.values()
+            if track.uri != exclude
+            and track.latest is not None
+            and (norm(track.path) in related or changed & _related(track.latest))
         ]
-        for state in targets:
-            log.debug("re-checking %s (a module it is linked with changed)", state.uri)
-            state.stamp += 1
-            self._schedule(state, delay)
+        for track in targets:
+            log.debug("re-checking %s (a module it is linked with changed)", track.uri)
+            track.invalidate(delay)
         if targets:
             self._request_refresh(delay)
 
     def _recheck_paths(self, paths: set[str], *, exclude: str) -> None:
-        targets = [s for s in self.documents.values() if s.uri != exclude and norm(s.path) in paths]
-        for state in targets:
-            state.stamp += 1
-            self._schedule(state, 0.0)
+        targets = [t for t in self.documents.values() if t.uri != exclude and norm(t.path) in paths]
+        for track in targets:
+            track.invalidate(0.0)
         if targets:
             self._request_refresh()
 
@@ -275,38 +308,6 @@ class Checker:
             types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version)
         )
 
-    # -- analysis -----------------------------------------------------------------------------
-
-    def _start(self, state: DocState) -> asyncio.Future[Snapshot | None]:
-        stamp = state.stamp
-        text = self._server.workspace.get_text_document(state.uri).source
-        settings = self._session.settings.for_uri(state.uri)
-        project = self._session.projects.for_path(state.path)
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(
-            self._executor, _analyze, state, stamp, state.version, text, settings, project
-        )
-        state.inflight[stamp] = future
-
-        def done(fut: asyncio.Future[Snapshot | None]) -> None:
-            state.inflight.pop(stamp, None)
-            if fut.cancelled() or fut.exception() is not None:
-                return
-            snap, previous = fut.result(), state.latest
-            if snap is None or (previous is not None and snap.stamp <= previous.stamp):
-                return
-            state.latest = snap
-            reason = snap.report.skipped
-            if reason and (previous is None or previous.report.skipped != reason):
-                log.info("skipped %s: %s", state.uri, reason)
-            before = _related(previous) if previous is not None else set()
-            if new := _related(snap) - before:
-                # links that appeared with this result (a new import or submit)
-                self._recheck_paths(new, exclude=state.uri)
-
-        future.add_done_callback(done)
-        return future
-
 
 def _related(snap: Snapshot) -> set[str]:
     """Modules linked with this one: those it imports and those its submits report into."""
@@ -315,29 +316,24 @@ def _related(snap: Snapshot) -> set[str]:
 
 
 def _analyze(
-    state: DocState,
+    track: DocumentTrack,
     stamp: int,
     version: int | None,
     text: str,
     settings: Settings,
     project: Project,
-) -> Snapshot | None:
-    """Runs in a worker thread. None when the document moved on while this was queued (or
-    while an analysis of an older version of it held the document's lock)."""
-    if state.stamp != stamp:
-        return None
+) -> Snapshot:
+    """Runs in a worker thread, one at a time per document (its owner waits for it). Never
+    raises: a failure is a result that says so (and drops the caches it may have half-updated)."""
     if not settings.enable:
-        report = ModuleReport(path=state.path, skipped=DISABLED)
+        report = ModuleReport(path=track.path, skipped=DISABLED)
     else:
-        with state.lock:
-            if state.stamp != stamp:
-                return None
-            try:
-                report = _incremental(state, project, settings).analyze(text)
-            except Exception:
-                log.exception("analysis of %s failed", state.uri)
-                state.analyzer = None  # its caches may be half-updated
-                report = ModuleReport(path=state.path, skipped="internal error (see log)")
+        try:
+            report = _incremental(track, project, settings).analyze(text)
+        except Exception:
+            log.exception("analysis of %s failed", track.uri)
+            track.analyzer = None
+            report = ModuleReport(path=track.path, skipped="internal error (see log)")
     return Snapshot(
         stamp=stamp,
         version=version,
@@ -348,13 +344,13 @@ def _analyze(
     )
 
 
-def _incremental(state: DocState, project: Project, settings: Settings) -> DocumentAnalyzer:
+def _incremental(track: DocumentTrack, project: Project, settings: Settings) -> DocumentAnalyzer:
     """The document's analyzer: it keeps what an edit leaves unchanged between analyses. A new
     one (empty caches) when the project or the options change."""
     options = settings.analysis_options()
-    analyzer = state.analyzer
+    analyzer = track.analyzer
     if analyzer is None or analyzer.project is not project or analyzer.options != options:
-        analyzer = state.analyzer = DocumentAnalyzer(state.path, project, options)
+        analyzer = track.analyzer = DocumentAnalyzer(track.path, project, options)
     return analyzer
 
 

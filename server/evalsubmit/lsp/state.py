@@ -6,17 +6,18 @@ Only the event-loop thread mutates this state; analysis threads receive immutabl
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pygls.uris import to_fs_path
 
 from evalsubmit.analysis import ModuleReport, Project
-from evalsubmit.analysis.incremental import DocumentAnalyzer
 from evalsubmit.lsp.convert import Encoding
 from evalsubmit.lsp.settings import Settings
+
+if TYPE_CHECKING:
+    from evalsubmit.lsp.scheduler import DocumentTrack
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,29 +30,6 @@ class Snapshot:
     lines: list[str]
     settings: Settings
     report: ModuleReport
-
-
-@dataclass(slots=True)
-class DocState:
-    uri: str
-    path: Path
-    version: int | None
-    stamp: int = 0
-    """Bumped whenever the result may change: text, settings, or a module it depends on."""
-    latest: Snapshot | None = None
-    published_stamp: int = -1
-    debounce: asyncio.Task[None] | None = None
-    inflight: dict[int, asyncio.Future[Snapshot | None]] = field(default_factory=dict)
-    analyzer: DocumentAnalyzer | None = None
-    """Incremental analyzer of this document (its caches are not thread-safe: ``lock``)."""
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def current(self) -> Snapshot | None:
-        """The latest snapshot if it matches the present state of the document."""
-        if self.latest is not None and self.latest.stamp == self.stamp:
-            return self.latest
-        return None
 
 
 def uri_to_path(uri: str) -> Path:
@@ -111,7 +89,7 @@ class ProjectStore:
 class Session:
     settings: SettingsStore = field(default_factory=SettingsStore)
     projects: ProjectStore = field(default_factory=ProjectStore)
-    documents: dict[str, DocState] = field(default_factory=dict)
+    documents: dict[str, DocumentTrack] = field(default_factory=dict)
     encoding: Encoding = "utf-16"
     pull_diagnostics: bool = False
     refresh_support: bool = False

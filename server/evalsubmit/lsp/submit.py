@@ -51,6 +51,8 @@ TITLE = "Submit evaluation"
 CANCEL_JOB = "Cancel the job"
 KEEP_JOB = "Keep it running"
 GYM_RUNNER = "GymAgentTaskRunner"
+SUBMIT_WAIT_S = 15.0
+"""Submit waits this long for the analysis of the present text (it never uses an older one)."""
 _BACKGROUND: set[asyncio.Future[None]] = set()
 
 
@@ -201,9 +203,12 @@ async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, A
     request = parse_request(args)
     if isinstance(request, str):
         return _refuse(ls, Refusal((request,)))
-    snap = await ls.checker.snapshot(request.uri)
+    snap, fresh = await ls.checker.snapshot_and_freshness(request.uri, wait_s=SUBMIT_WAIT_S)
     if snap is None:
         return _refuse(ls, Refusal(("the document is not open in the editor",)))
+    if not fresh:
+        # Never submit what an older text said: the position may point elsewhere now.
+        return _refuse(ls, Refusal(("the document is still being analysed; try again",)))
     position = types.Position(line=request.line, character=request.character)
     line, col = convert.core_position(position, snap.lines, ls.session.encoding)
     decided = plan(snap, line, col, request.tasks)

@@ -1,0 +1,197 @@
+"""One owner per open document: the task that analyses it and hands results to whoever waits.
+
+The design, and why nothing here can spin or wait forever (docs/reliability.md has the long
+form):
+
+* A document's :class:`DocumentTrack` is mutated only on the event loop. Its ``stamp`` grows
+  with every input that can change the result (text, settings, a module it depends on).
+* Exactly one task per document, :meth:`DocumentTrack._run`, starts analyses, and it has at
+  most one in flight. Each turn of its loop either blocks on an event or awaits one analysis in
+  the thread pool; an ``asyncio`` future of ``run_in_executor`` is never done when it is
+  created, so every turn yields to the event loop. Nothing else starts analyses.
+* The owner stores each result itself (no done-callbacks sharing the state) and then resolves
+  the futures of the requests waiting for a stamp it has reached.
+* A request waits on its own future with a deadline: when no result for the current stamp
+  arrives in time it answers from the latest one, and says so in the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from concurrent.futures import Executor
+from pathlib import Path
+
+from evalsubmit.analysis.incremental import DocumentAnalyzer
+from evalsubmit.lsp.state import Snapshot
+
+log = logging.getLogger(__name__)
+
+READY_TIMEOUT_S = 10.0
+"""The first analysis waits at most this long for the session's settings to be read."""
+FAILURE_PAUSE_S = 0.5
+"""After an unexpected failure of a turn of the owner's loop: pause before the next turn."""
+
+
+Job = Callable[[], Snapshot]
+"""One analysis, with every input captured on the event loop; runs in a worker thread and
+never raises (a failure is a snapshot that says so)."""
+
+
+class DocumentTrack:
+    """The analysis state of one open document and the task that owns it."""
+
+    def __init__(
+        self,
+        uri: str,
+        path: Path,
+        version: int | None,
+        *,
+        prepare: Callable[[DocumentTrack], Job],
+        on_result: Callable[[DocumentTrack, Snapshot, Snapshot | None], None],
+        executor: Executor,
+        ready: asyncio.Event,
+    ) -> None:
+        self.uri = uri
+        self.path = path
+        self.version = version
+        self.stamp = 0
+        self.latest: Snapshot | None = None
+        self.published_stamp = -1
+        self.refresh_when_fresh = False
+        """A pull was answered from an older result: ask the client to pull again later."""
+        self.analyzer: DocumentAnalyzer | None = None
+        """Incremental caches; only the analysis in flight (one at a time) touches them."""
+        self._prepare = prepare
+        self._ready = ready
+        self._waited_for_ready = False
+        self._on_result = on_result
+        self._executor = executor
+        self._due = 0.0
+        self._urgent = False
+        self._wake = asyncio.Event()
+        self._waiters: list[tuple[int, asyncio.Future[Snapshot | None]]] = []
+        self._task: asyncio.Task[None] | None = None
+        self.analyses = 0
+
+    # -- inputs (event loop) ------------------------------------------------------------------
+
+    def invalidate(self, delay_s: float) -> None:
+        """The result may have changed: analyse again after ``delay_s`` (debounce)."""
+        self.stamp += 1
+        self.request(delay_s)
+
+    def request(self, delay_s: float) -> None:
+        """Analyse the current state after ``delay_s`` (the last request sets the time; a
+        request with no delay makes it due at once) unless a result for it exists."""
+        self._due = asyncio.get_running_loop().time() + max(0.0, delay_s)
+        self._urgent = self._urgent or delay_s <= 0
+        self._wake.set()
+        self._ensure_running()
+
+    @property
+    def current(self) -> Snapshot | None:
+        """The latest snapshot if it matches the present state of the document."""
+        latest = self.latest
+        return latest if latest is not None and latest.stamp == self.stamp else None
+
+    async def snapshot(self, timeout_s: float) -> tuple[Snapshot | None, bool]:
+        """``(snapshot, fresh)``: the result for the current stamp, or, when none arrives within
+        ``timeout_s``, the latest one (``fresh`` False; None before the first result)."""
+        if (current := self.current) is not None:
+            return current, True
+        wanted = self.stamp
+        waiter: asyncio.Future[Snapshot | None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((wanted, waiter))
+        self._urgent = True
+        self._wake.set()
+        self._ensure_running()
+        try:
+            snap = await asyncio.wait_for(waiter, timeout_s)
+            return snap, snap is not None and snap.stamp >= wanted
+        except TimeoutError:
+            latest = self.latest
+            log.info(
+                "%s: no analysis of version %s within %.1f s; answering from %s",
+                self.path.name,
+                self.version,
+                timeout_s,
+                f"version {latest.version}" if latest is not None else "nothing (not analysed yet)",
+            )
+            return latest, False
+        finally:
+            self._waiters = [(s, f) for s, f in self._waiters if f is not waiter]
+
+    def close(self) -> None:
+        """The document was closed: stop the owner; waiters get the latest result."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        for _, waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(self.latest)
+        self._waiters = []
+
+    # -- the owner (event loop) ---------------------------------------------------------------
+
+    def _ensure_running(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(), name=f"evalsubmit-analysis-owner {self.path.name}"
+            )
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._turn()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("analysis of %s failed unexpectedly", self.uri)
+                await asyncio.sleep(FAILURE_PAUSE_S)
+
+    async def _turn(self) -> None:
+        """One turn: block until there is work, or run one analysis (both yield)."""
+        loop = asyncio.get_running_loop()
+        await self._wake.wait()
+        self._wake.clear()
+        if self.current is not None:
+            self._release_waiters(self.latest)
+            return
+        if not self._urgent and (wait := self._due - loop.time()) > 0:
+            # Debounce: an edit, a request or the deadline ends the wait (it really blocks:
+            # the event was cleared above and nothing ran since).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+            self._wake.set()
+            return
+        if not self._ready.is_set() and not self._waited_for_ready:
+            # No result computed with settings that are about to change (waited for once).
+            self._waited_for_ready = True
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._ready.wait(), READY_TIMEOUT_S)
+            self._wake.set()
+            return
+        self._urgent = False
+        snap = await loop.run_in_executor(self._executor, self._prepare(self))
+        self.analyses += 1
+        previous = self.latest
+        if previous is None or snap.stamp > previous.stamp:
+            self.latest = snap
+            self._release_waiters(snap)
+            self._on_result(self, snap, previous)
+        if self.current is None:
+            self._wake.set()  # edits arrived while it ran: go again (after their debounce)
+
+    def _release_waiters(self, snap: Snapshot | None) -> None:
+        keep: list[tuple[int, asyncio.Future[Snapshot | None]]] = []
+        for wanted, waiter in self._waiters:
+            if waiter.done():
+                continue
+            if snap is not None and snap.stamp >= wanted:
+                waiter.set_result(snap)
+            else:
+                keep.append((wanted, waiter))
+        self._waiters = keep
