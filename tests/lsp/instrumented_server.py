@@ -2,7 +2,8 @@
 
 * a document containing ``# test: sleep=<seconds>`` takes that long to analyse;
 * a document containing ``# test: crash-analysis`` makes the analysis raise;
-* a hover on a line containing ``BOOM`` raises inside the hover handler.
+* a hover on a line containing ``BOOM`` raises inside the hover handler;
+* a hover on a line containing ``STALL=<seconds>`` blocks the event loop that long.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ def analyze(self: DocumentAnalyzer, text: str, **kwargs: Any) -> Any:
 def hover_markdown(snap: Any, line: int, col: int) -> Any:
     if "BOOM" in snap.lines[line - 1]:
         raise RuntimeError("injected hover failure")
+    if match := re.search(r"STALL=([\d.]+)", snap.lines[line - 1]):
+        time.sleep(float(match.group(1)))  # on the event loop: what a stuck handler does
     return _real_markdown(snap, line, col)
 
 

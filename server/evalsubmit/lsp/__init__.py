@@ -26,17 +26,19 @@ def run_server(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    from evalsubmit.lsp.lifeline import WatchedStdin
     from evalsubmit.lsp.server import create_server
 
     server = create_server()
     _tune_garbage_collector()
+    server.lifeline.start()
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
         if not port.isdigit():
             parser.error(f"--tcp expects HOST:PORT, got {args.tcp!r}")
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
-        server.start_io()
+        server.start_io(stdin=WatchedStdin(sys.stdin.buffer, server.lifeline.stdin_closed))  # type: ignore[arg-type]
     return 0
 
 

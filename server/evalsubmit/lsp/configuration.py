@@ -37,6 +37,8 @@ def _cap(obj: Any, dotted: str) -> Any:
 
 
 def initialize(ls: EvalsubmitServer, params: types.InitializeParams) -> None:
+    ls.lifeline.attach(asyncio.get_running_loop())
+    ls.lifeline.watch_parent(params.process_id)
     caps, session = params.capabilities, ls.session
     session.encoding = ls.workspace.position_encoding or types.PositionEncodingKind.Utf16
     session.pull_diagnostics = _cap(caps, "text_document.diagnostic") is not None

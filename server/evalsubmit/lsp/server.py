@@ -25,6 +25,7 @@ from evalsubmit.lsp import (
 )
 from evalsubmit.lsp.commands import package_version
 from evalsubmit.lsp.diagnostics import Checker
+from evalsubmit.lsp.lifeline import Lifeline
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.state import Session
 
@@ -47,6 +48,12 @@ class EvalsubmitServer(LanguageServer):
         self.session = Session()
         self.checker = Checker(self, self.session)
         self.log_handler = logs.install(self)
+        self.lifeline = Lifeline(stop_server=self.stop)
+
+    def stop(self) -> None:
+        """Stop serving (the editor is gone): no new analyses, the read loop ends."""
+        self.checker.shutdown()
+        self.shutdown()  # type: ignore[no-untyped-call]
 
     def report_server_error(self, error: Exception, source: ServerErrors) -> None:
         """Internal errors go to the log (window/logMessage), never to a popup."""
