@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Long load run of the language server (issue 6): 10,000 rapid didChange events across 50
-# documents while hovering; prints events/s, hover latency and RSS. Arguments go to
+# Long load run of the language server: 10,000 rapid didChange events across 50
+# documents while hovering, then 3 minutes of typing with VS Code's request pattern; prints
+# events/s, latencies and RSS. Arguments go to
 # `python -m tests.robustness.load_long` (see --help).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,10 +1,12 @@
-"""The long load run of the language server (issue 6): 10,000 rapid didChange events across 50
-documents while hovering.
+"""The long load run of the language server: 10,000 rapid didChange events across 50
+documents while hovering, then 3 minutes of typing with VS Code's request pattern.
 
-    python -m tests.robustness.load_long [--events 10000] [--docs 50] [--json PATH]
+    python -m tests.robustness.load_long [--events 10000] [--docs 50] [--typing-seconds 180]
+                                         [--json PATH]
 
-(or ``scripts/load.sh``). Prints events/s, hover latency during the storm and the server's RSS
-after warm-up and at the end; exit status 1 if a check of the short test fails.
+(or ``scripts/load.sh``). Prints events/s, hover latency during the storm, the server's RSS
+after warm-up and at the end, and the latency of every kind of request while typing; exit
+status 1 if a check of the short tests fails.
 """
 
 from __future__ import annotations
@@ -17,11 +19,36 @@ import tempfile
 from pathlib import Path
 
 from .lsp_support import running_server, server_alive, storm
+from .typing_sim import expected_codes, final_pull, type_for
 
 RSS_FACTOR = 3.0
+ANSWER_WITHIN_S = 2.0
 
 
-async def run(events: int, docs: int, json_path: Path | None) -> int:
+async def typing(seconds: float) -> list[str]:
+    """The typing simulation; the problems found (none: passed)."""
+    with tempfile.TemporaryDirectory(prefix="evalsubmit-typing-") as tmp:
+        root = Path(tmp)
+        async with running_server(root, {"debounceMs": 150}, pull=True) as client:
+            result = await type_for(client, root, seconds)
+            path = root / "typing.py"
+            final_ok = await final_pull(client, path) == expected_codes(path, result.final_text)
+            alive = server_alive(client)
+    print("== typing summary ==")
+    print(result.summary())
+    problems = []
+    if not alive:
+        problems.append("the server died while typing")
+    if result.unanswered or result.errors:
+        problems.append("requests unanswered or failed while typing")
+    if result.worst_s > ANSWER_WITHIN_S:
+        problems.append(f"a request took {result.worst_s:.1f} s (> {ANSWER_WITHIN_S:g} s)")
+    if not final_ok:
+        problems.append("the final diagnostics differ from a fresh analysis")
+    return problems
+
+
+async def run(events: int, docs: int, typing_s: float, json_path: Path | None) -> int:
     with tempfile.TemporaryDirectory(prefix="evalsubmit-load-") as tmp:
         root = Path(tmp)
         async with running_server(root) as client:
@@ -38,6 +65,8 @@ async def run(events: int, docs: int, json_path: Path | None) -> int:
         problems.append("no hover was answered during the storm")
     if result.rss_end_kb >= RSS_FACTOR * result.rss_warm_kb + 64 * 1024:
         problems.append("RSS grew more than the allowed factor")
+    if typing_s > 0:
+        problems += await typing(typing_s)
     if json_path is not None:
         json_path.parent.mkdir(parents=True, exist_ok=True)
         lat = sorted(result.hover_latencies_s)
@@ -70,9 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.robustness.load_long")
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--docs", type=int, default=50)
+    parser.add_argument("--typing-seconds", type=float, default=180.0)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    return asyncio.run(run(args.events, args.docs, args.json))
+    return asyncio.run(run(args.events, args.docs, args.typing_seconds, args.json))
 
 
 if __name__ == "__main__":
