@@ -20,10 +20,10 @@ from evalsubmit.analysis import (
     TargetPreview,
     analyze_source,
 )
-from evalsubmit.analysis.engine import visible
+from evalsubmit.analysis.engine.analyze import visible
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.output import render
-from evalsubmit.walk import python_files
+from evalsubmit.workspace.walk import python_files
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 PARALLEL_THRESHOLD = 64

@@ -25,7 +25,7 @@ from typing import Any
 import pydantic
 import pytest
 
-from evalsubmit.analysis.gym_models import (
+from evalsubmit.sdk.models import (
     ConfigProblem,
     FilesetRefModel,
     GymRunnerTargetModel,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from evalsubmit.analysis import ModuleReport, Project, analyze_source
-from evalsubmit.analysis.incremental import DocumentAnalyzer
+from evalsubmit.analysis.engine.incremental import DocumentAnalyzer
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"

@@ -8,10 +8,10 @@ Public entry points::
     report.submit_at(line, col)    # SubmitReport for a submit() call at a position
 """
 
-from evalsubmit.analysis.engine import AnalysisOptions, analyze_source
-from evalsubmit.analysis.findings import Edit, Finding, Fix, Severity, Span
-from evalsubmit.analysis.project import Project
+from evalsubmit.analysis.engine.analyze import AnalysisOptions, analyze_source
 from evalsubmit.analysis.report import ModuleReport, Shape, SubmitReport, TargetPreview
+from evalsubmit.core.findings import Edit, Finding, Fix, Severity, Span
+from evalsubmit.workspace.project import Project
 
 __all__ = [
     "AnalysisOptions",

@@ -8,7 +8,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from evalsubmit.analysis.findings import Finding, Span
+from evalsubmit.core.findings import Finding, Span
 
 
 class Shape(StrEnum):

@@ -1,6 +1,6 @@
 """Conversions between the analysis core's positions and LSP positions, stated once.
 
-Core (:mod:`evalsubmit.analysis.findings`): ``line`` 1-based, ``col`` 0-based in Unicode code
+Core (:mod:`evalsubmit.core.findings`): ``line`` 1-based, ``col`` 0-based in Unicode code
 points. LSP: ``line`` 0-based, ``character`` 0-based in the negotiated position encoding (UTF-16
 code units unless the client offered ``utf-8`` or ``utf-32``). Lines are split on ``\\r\\n``,
 ``\\r`` and ``\\n`` only, as both the LSP and Python's tokenizer do (``str.splitlines`` would also

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 from lsprotocol import types
 
 from evalsubmit.analysis import ModuleReport, Project, analyze_source
-from evalsubmit.analysis.incremental import DocumentAnalyzer
+from evalsubmit.analysis.engine.incremental import DocumentAnalyzer
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.scheduler import DocumentTrack, Job

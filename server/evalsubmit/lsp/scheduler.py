@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
 
-from evalsubmit.analysis.incremental import DocumentAnalyzer
+from evalsubmit.analysis.engine.incremental import DocumentAnalyzer
 from evalsubmit.lsp.state import Snapshot
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evalsubmit.analysis.findings import Severity
+from evalsubmit.core.findings import Severity
 
 DOCS_BASE = "https://github.com/evalsubmit/evalsubmit/blob/main/docs/rules.md"
 

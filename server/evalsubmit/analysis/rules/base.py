@@ -6,11 +6,11 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evalsubmit.analysis.facts import ModuleFacts
-from evalsubmit.analysis.findings import Edit, Finding, Fix, Span
-from evalsubmit.analysis.parse import ParsedModule
+from evalsubmit.analysis.interp.facts import ModuleFacts
 from evalsubmit.analysis.rules import Rule
-from evalsubmit.analysis.values import Origin
+from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.values.domain import Origin
+from evalsubmit.core.findings import Edit, Finding, Fix, Span
 
 
 @dataclass(slots=True)

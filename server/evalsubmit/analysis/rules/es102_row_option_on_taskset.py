@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.facts import SubmitFact
-from evalsubmit.analysis.findings import Finding, Fix, Severity
+from evalsubmit.analysis.interp.facts import SubmitFact
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding, remove_arguments
+from evalsubmit.core.findings import Finding, Fix, Severity
 
 ROW_OPTIONS = ("config", "field_mapping", "prompt_template", "metric_bundle_packager")
 

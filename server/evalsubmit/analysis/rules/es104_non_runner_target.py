@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.derive import Derivation, TargetKind
-from evalsubmit.analysis.facts import SubmitFact
-from evalsubmit.analysis.findings import Finding, Severity
+from evalsubmit.analysis.interp.facts import SubmitFact
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding
+from evalsubmit.analysis.target.derive import Derivation, TargetKind
+from evalsubmit.core.findings import Finding, Severity
 
 RULE = register(
     Rule(

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.derive import Derivation
-from evalsubmit.analysis.facts import SubmitFact
-from evalsubmit.analysis.findings import Finding, Fix, Severity
+from evalsubmit.analysis.interp.facts import SubmitFact
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding, remove_arguments
+from evalsubmit.analysis.target.derive import Derivation
+from evalsubmit.core.findings import Finding, Fix, Severity
 
 RULE = register(
     Rule(

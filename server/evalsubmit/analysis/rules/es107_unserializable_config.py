@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.config import ContentProblem
-from evalsubmit.analysis.derive import Derivation
-from evalsubmit.analysis.facts import SubmitFact
-from evalsubmit.analysis.findings import Finding, Fix, Severity
+from evalsubmit.analysis.interp.facts import SubmitFact
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding, wrap
+from evalsubmit.analysis.target.derive import Derivation
+from evalsubmit.analysis.target.gym_config import ContentProblem
+from evalsubmit.core.findings import Finding, Fix, Severity
 
 RULE = register(
     Rule(

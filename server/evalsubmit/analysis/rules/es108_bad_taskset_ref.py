@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from evalsubmit.analysis.facts import ConstructionFact, SubmitFact
-from evalsubmit.analysis.findings import Finding, Severity, Span
+from evalsubmit.analysis.interp.facts import ConstructionFact, SubmitFact
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding
-from evalsubmit.analysis.values import Known, Value
+from evalsubmit.analysis.values.domain import Known, Value
+from evalsubmit.core.findings import Finding, Severity, Span
 
 PATTERN = re.compile(r"^[\w\-.]+(/[\w\-.]+)?(#[\w\-.]+)?$")
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pathlib
 
-from evalsubmit.analysis import sdk
-from evalsubmit.analysis.config import ConfigIssue, evaluate_config
-from evalsubmit.analysis.facts import ConstructionFact, ConstructionKind
-from evalsubmit.analysis.findings import Edit, Finding, Fix, Severity
+from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding, wrap
-from evalsubmit.analysis.values import DictValue, Instance, Known, SeqValue
+from evalsubmit.analysis.target.gym_config import ConfigIssue, evaluate_config
+from evalsubmit.analysis.values.domain import DictValue, Instance, Known, SeqValue
+from evalsubmit.core.findings import Edit, Finding, Fix, Severity
+from evalsubmit.sdk import names as sdk
 
 RULE = register(
     Rule(

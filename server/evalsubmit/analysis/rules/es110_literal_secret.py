@@ -6,11 +6,11 @@ import math
 import re
 from collections import Counter
 
-from evalsubmit.analysis.facts import ConstructionFact, ConstructionKind
-from evalsubmit.analysis.findings import Finding, Severity
+from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind
 from evalsubmit.analysis.rules import Rule, register
 from evalsubmit.analysis.rules.base import RuleContext, finding
-from evalsubmit.analysis.values import DictValue, Known
+from evalsubmit.analysis.values.domain import DictValue, Known
+from evalsubmit.core.findings import Finding, Severity
 
 RULE = register(
     Rule(

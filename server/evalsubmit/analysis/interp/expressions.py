@@ -8,12 +8,9 @@ from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import Any
 
-from evalsubmit.analysis import sdk, stdlib
-from evalsubmit.analysis.findings import Span
-from evalsubmit.analysis.iterables import items_of, pairs_to_dict
-from evalsubmit.analysis.parse import ParsedModule
-from evalsubmit.analysis.scope import Env
-from evalsubmit.analysis.values import (
+from evalsubmit.analysis.models import stdlib
+from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
     ClassValue,
@@ -30,6 +27,10 @@ from evalsubmit.analysis.values import (
     UserClass,
     Value,
 )
+from evalsubmit.analysis.values.env import Env
+from evalsubmit.analysis.values.iterables import items_of, pairs_to_dict
+from evalsubmit.core.findings import Span
+from evalsubmit.sdk import names as sdk
 
 _BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Pow: lambda base, exponent: _bounded_pow(base, exponent),

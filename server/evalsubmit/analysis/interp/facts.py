@@ -6,8 +6,8 @@ import ast
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from evalsubmit.analysis.findings import Span
-from evalsubmit.analysis.values import CallArgs, Instance, Value
+from evalsubmit.analysis.values.domain import CallArgs, Instance, Value
+from evalsubmit.core.findings import Span
 
 
 class ConstructionKind(StrEnum):
@@ -43,15 +43,15 @@ class SubmitFact:
     keyword_spans: dict[str, Span] = field(default_factory=dict)
     keyword_value_spans: dict[str, Span] = field(default_factory=dict)
     derivation: object | None = None
-    """The :class:`~evalsubmit.analysis.derive.Derivation` of the target, taken at this point in
-    the flow (dicts can be mutated later, so it is computed when the call is reached)."""
+    """The ``Derivation`` of the target (:mod:`evalsubmit.analysis.target.derive`), taken at this
+    point in the flow (dicts can be mutated later, so it is computed when the call is reached)."""
 
     def supplied(self, name: str) -> bool | None:
         """True/False when known, ``None`` when it may or may not be supplied."""
         value = self.args.keywords.get(name)
         if value is None:
             return None if self.args.star_unknown else False
-        from evalsubmit.analysis.values import Known, Unknown
+        from evalsubmit.analysis.values.domain import Known, Unknown
 
         if isinstance(value, Known):
             return value.obj is not None

@@ -19,8 +19,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from evalsubmit.analysis.iterables import as_python, items_of, known_range, pairs_to_dict, zipped
-from evalsubmit.analysis.values import (
+from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
     ClassValue,
@@ -33,6 +32,13 @@ from evalsubmit.analysis.values import (
     SeqValue,
     Unknown,
     Value,
+)
+from evalsubmit.analysis.values.iterables import (
+    as_python,
+    items_of,
+    known_range,
+    pairs_to_dict,
+    zipped,
 )
 
 ONE_SHOT = {

@@ -11,7 +11,7 @@ import ast
 import enum
 from typing import Any
 
-from evalsubmit.analysis.values import (
+from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
     ClassValue,
@@ -122,7 +122,7 @@ def str_method(function: FunctionValue, args: CallArgs, origin: Origin) -> Value
         return Unknown("the result of a method call")
     text: str = base.obj
     if method == "join" and len(args.positional) == 1:
-        from evalsubmit.analysis.iterables import items_of
+        from evalsubmit.analysis.values.iterables import items_of
 
         items = items_of(args.positional[0])
         if items is not None and all(

@@ -2,7 +2,7 @@
 
 Two caches survive between analyses of the same document:
 
-* parsed top-level statements, by text (:class:`~evalsubmit.analysis.chunks.ChunkCache`): an
+* parsed top-level statements, by text (:class:`~evalsubmit.analysis.source.chunks.ChunkCache`): an
   edit re-parses only the statements it touched;
 * rule results of each top-level definition's function bodies, by a key made of everything
   those results can depend on: the definition's own text and position, every definition it
@@ -23,16 +23,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.chunks import ChunkCache
-from evalsubmit.analysis.effects import Effects, effects
-from evalsubmit.analysis.findings import Finding
+from evalsubmit.analysis.interp.effects import Effects, effects
 from evalsubmit.analysis.report import ModuleReport, SubmitReport, TargetPreview
+from evalsubmit.analysis.source.chunks import ChunkCache
+from evalsubmit.core.findings import Finding
 
 if TYPE_CHECKING:
-    from evalsubmit.analysis.engine import AnalysisOptions
-    from evalsubmit.analysis.interp import Interpreter
-    from evalsubmit.analysis.parse import ParsedModule
-    from evalsubmit.analysis.project import Project
+    from evalsubmit.analysis.engine.analyze import AnalysisOptions
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+    from evalsubmit.analysis.source.parse import ParsedModule
+    from evalsubmit.workspace.project import Project
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +219,7 @@ class DocumentAnalyzer:
         self.caches = AnalysisCaches()
 
     def analyze(self, text: str, *, reverse: bool = True) -> ModuleReport:
-        from evalsubmit.analysis.engine import analyze_source
+        from evalsubmit.analysis.engine.analyze import analyze_source
 
         report = analyze_source(
             text,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evalsubmit.analysis.values import (
+from evalsubmit.analysis.values.domain import (
     DictValue,
     Known,
     OneShot,

@@ -150,7 +150,7 @@ def _reuse(cache: ChunkCache, digest: str, text: str, start: int) -> _Parsed | N
 
 
 def _parse_piece(text: str, start: int) -> _Parsed | None:
-    from evalsubmit.analysis.parse import repair_parse
+    from evalsubmit.analysis.source.parse import repair_parse
 
     try:
         with warnings.catch_warnings():

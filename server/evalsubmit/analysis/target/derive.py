@@ -9,16 +9,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from evalsubmit.analysis import gym_models, sdk
-from evalsubmit.analysis.config import (
+from evalsubmit.analysis.report import TargetPreview
+from evalsubmit.analysis.target.gym_config import (
     ConfigEvaluation,
     ContentProblem,
     evaluate_config,
     render_json,
 )
-from evalsubmit.analysis.findings import Span
-from evalsubmit.analysis.report import TargetPreview
-from evalsubmit.analysis.values import (
+from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
     DictValue,
@@ -32,6 +30,9 @@ from evalsubmit.analysis.values import (
     Value,
     type_name,
 )
+from evalsubmit.core.findings import Span
+from evalsubmit.sdk import models as gym_models
+from evalsubmit.sdk import names as sdk
 
 RUNNER_METHODS = frozenset({"run_tasks", "runner_info"})
 _WIRE_DEFAULTS: dict[str, Any] = {"environment": None, "agent_ref_name": None, "env_secrets": {}}

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalsubmit.analysis.findings import Span
+from evalsubmit.core.findings import Span
 
 
 @dataclass(frozen=True, slots=True)

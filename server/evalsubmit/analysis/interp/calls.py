@@ -5,12 +5,16 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from evalsubmit.analysis import sdk, stdlib
-from evalsubmit.analysis.expr import ExpressionsMixin
-from evalsubmit.analysis.facts import ConstructionFact, ConstructionKind, ModuleFacts, SubmitFact
-from evalsubmit.analysis.findings import Span
-from evalsubmit.analysis.instances import build_instance, namedtuple_instance, str_method
-from evalsubmit.analysis.values import (
+from evalsubmit.analysis.interp.expressions import ExpressionsMixin
+from evalsubmit.analysis.interp.facts import (
+    ConstructionFact,
+    ConstructionKind,
+    ModuleFacts,
+    SubmitFact,
+)
+from evalsubmit.analysis.models import stdlib
+from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
+from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
     ClassValue,
@@ -25,9 +29,11 @@ from evalsubmit.analysis.values import (
     Unknown,
     Value,
 )
+from evalsubmit.core.findings import Span
+from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:
-    from evalsubmit.analysis.scope import Env
+    from evalsubmit.analysis.values.env import Env
 
 _CONSTRUCTION_KINDS = {
     sdk.GYM_CONFIG: ConstructionKind.GYM_CONFIG,
@@ -131,7 +137,7 @@ class CallsMixin(ExpressionsMixin):
         self, node: ast.Call, receiver: Instance, args: CallArgs, spans: dict[str, Span]
     ) -> Value:
         if self.collect:
-            from evalsubmit.analysis.derive import derive
+            from evalsubmit.analysis.target.derive import derive
 
             assert isinstance(node.func, ast.Attribute)
             end = self.span(node.func)
@@ -246,7 +252,7 @@ class CallsMixin(ExpressionsMixin):
         if not isinstance(built, Instance):
             return built
         instance = built
-        from evalsubmit.analysis.derive import sdk_base
+        from evalsubmit.analysis.target.derive import sdk_base
 
         base = sdk_base(ref)
         if base == sdk.GYM_RUNNER and self.collect:
@@ -310,7 +316,7 @@ class CallsMixin(ExpressionsMixin):
         values: dict[str, Value],
         declared: Value,
     ) -> Value:
-        from evalsubmit.analysis.scope import Env
+        from evalsubmit.analysis.values.env import Env
 
         saved = (self.env, self.returns, self.collect, self.defer)
         self.env = Env(parent=self.module_env)

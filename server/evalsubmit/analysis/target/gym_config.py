@@ -13,9 +13,7 @@ from typing import Any
 
 import pydantic_core
 
-from evalsubmit.analysis import gym_models
-from evalsubmit.analysis.iterables import as_python
-from evalsubmit.analysis.values import (
+from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassValue,
     DictValue,
@@ -30,6 +28,8 @@ from evalsubmit.analysis.values import (
     Unknown,
     Value,
 )
+from evalsubmit.analysis.values.iterables import as_python
+from evalsubmit.sdk import models as gym_models
 
 REQUIRED = ("agent", "agent_config", "resources_server")
 
@@ -231,7 +231,7 @@ def _to_python(
 
 def _refusal(value: Value) -> str | None:
     """Why an object-like value has no JSON form, or ``None`` when its form is just unknown."""
-    from evalsubmit.analysis import stdlib
+    from evalsubmit.analysis.models import stdlib
 
     match value:
         case FunctionValue(node=None, name=name):

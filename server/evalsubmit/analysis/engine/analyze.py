@@ -9,13 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalsubmit.analysis import rules as registry
-from evalsubmit.analysis.derive import Derivation
-from evalsubmit.analysis.facts import ConstructionKind, FactGroup, SubmitFact
-from evalsubmit.analysis.findings import Finding, Span
-from evalsubmit.analysis.incremental import AnalysisCaches, GroupResult
-from evalsubmit.analysis.interp import Interpreter
-from evalsubmit.analysis.parse import ParsedModule, parse_source
-from evalsubmit.analysis.project import Project
+from evalsubmit.analysis.engine.incremental import AnalysisCaches, GroupResult
+from evalsubmit.analysis.interp.facts import ConstructionKind, FactGroup, SubmitFact
+from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.report import ModuleReport, Shape, SubmitReport, TargetPreview
 from evalsubmit.analysis.rules import (
     es101_mixed_shape,
@@ -30,7 +26,11 @@ from evalsubmit.analysis.rules import (
     es110_literal_secret,
 )
 from evalsubmit.analysis.rules.base import RuleContext
-from evalsubmit.analysis.values import Instance, Known
+from evalsubmit.analysis.source.parse import ParsedModule, parse_source
+from evalsubmit.analysis.target.derive import Derivation
+from evalsubmit.analysis.values.domain import Instance, Known
+from evalsubmit.core.findings import Finding, Span
+from evalsubmit.workspace.project import Project
 
 # Cheap pre-filter: a module that never mentions the SDK cannot hold a finding.
 _RELEVANT = re.compile(r"nemo_|TasksetRef|GymRuntimeConfig|GymAgentTaskRunner|import")
@@ -80,8 +80,8 @@ def analyze_source(
 ) -> ModuleReport:
     """Analyse one module. With ``reverse``, also collect what sibling modules that import this
     one report into it (a bad value written here but submitted there). ``caches`` (kept per
-    document by :class:`~evalsubmit.analysis.incremental.DocumentAnalyzer`) make a re-analysis
-    after a small edit re-parse and re-walk only what the edit can have changed."""
+    document by ``DocumentAnalyzer``) make a re-analysis after a small edit re-parse and re-walk
+    only what the edit can have changed."""
     options = options or AnalysisOptions()
     if len(source) > options.max_bytes:
         return ModuleReport(path=path, skipped=f"file is larger than {options.max_bytes} bytes")
@@ -202,7 +202,7 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
 
 
 def _runner_previews(ctx: RuleContext) -> list[TargetPreview]:
-    from evalsubmit.analysis.derive import derive
+    from evalsubmit.analysis.target.derive import derive
 
     previews: list[TargetPreview] = []
     for construction in ctx.facts.constructions:

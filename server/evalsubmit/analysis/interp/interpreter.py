@@ -13,13 +13,11 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis import sdk
-from evalsubmit.analysis.calls import CallsMixin
-from evalsubmit.analysis.facts import FactGroup, ModuleFacts
-from evalsubmit.analysis.instances import enum_members
-from evalsubmit.analysis.parse import ParsedModule
-from evalsubmit.analysis.scope import Env, ModuleScope
-from evalsubmit.analysis.values import (
+from evalsubmit.analysis.interp.calls import CallsMixin
+from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
+from evalsubmit.analysis.models.classes import enum_members
+from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
     ClassValue,
@@ -35,9 +33,11 @@ from evalsubmit.analysis.values import (
     UserClass,
     Value,
 )
+from evalsubmit.analysis.values.env import Env, ModuleScope
+from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:
-    from evalsubmit.analysis.project import Project
+    from evalsubmit.workspace.project import Project
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 MAX_CALL_DEPTH = 6
@@ -362,7 +362,7 @@ class Interpreter(CallsMixin):
         return ModuleValue(sdk.canonical(qualname))
 
     def import_value(self, qualname: str) -> Value:
-        from evalsubmit.analysis import stdlib
+        from evalsubmit.analysis.models import stdlib
 
         head, _, rest = qualname.partition(".")
         if head == "builtins":

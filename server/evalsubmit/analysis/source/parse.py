@@ -13,8 +13,8 @@ import ast
 import warnings
 from dataclasses import dataclass
 
-from evalsubmit.analysis.chunks import Chunk, ChunkCache, parse_chunks, seed
-from evalsubmit.analysis.findings import Span
+from evalsubmit.analysis.source.chunks import Chunk, ChunkCache, parse_chunks, seed
+from evalsubmit.core.findings import Span
 
 MAX_REPAIRS = 25
 

@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.values import Unknown, Value
+from evalsubmit.analysis.values.domain import Unknown, Value
 
 if TYPE_CHECKING:
-    from evalsubmit.analysis.parse import ParsedModule
+    from evalsubmit.analysis.source.parse import ParsedModule
 
 
 @dataclass(slots=True)

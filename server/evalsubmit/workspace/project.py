@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.findings import Finding
-from evalsubmit.analysis.values import ModuleValue, Unknown, Value
+from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
+from evalsubmit.core.findings import Finding
 
 if TYPE_CHECKING:
-    from evalsubmit.analysis.engine import AnalysisOptions
-    from evalsubmit.analysis.interp import Interpreter
-    from evalsubmit.analysis.scope import ModuleScope
+    from evalsubmit.analysis.engine.analyze import AnalysisOptions
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+    from evalsubmit.analysis.values.env import ModuleScope
 
 MAX_MODULE_BYTES = 2_000_000
 MAX_IMPORT_DEPTH = 4
@@ -148,7 +148,7 @@ class Project:
             return []
         with self._lock:
             if self._files is None:
-                from evalsubmit.walk import python_files
+                from evalsubmit.workspace.walk import python_files
 
                 files: list[Path] = []
                 for found in python_files([self.root]):
@@ -186,7 +186,7 @@ class Project:
 
     def remote_findings_for(self, path: Path, options: AnalysisOptions) -> list[Finding]:
         """Findings that other modules' submits place in ``path`` (cached by content)."""
-        from evalsubmit.analysis.engine import analyze_source
+        from evalsubmit.analysis.engine.analyze import analyze_source
 
         results: list[Finding] = []
         for importer in self.importers(path):
@@ -211,8 +211,8 @@ class Project:
         return results
 
     def scope(self, path: Path, depth: int = 0) -> ModuleScope | None:
-        from evalsubmit.analysis.interp import Interpreter
-        from evalsubmit.analysis.parse import parse_source
+        from evalsubmit.analysis.interp.interpreter import Interpreter
+        from evalsubmit.analysis.source.parse import parse_source
 
         text = self.read(path)
         if text is None:
