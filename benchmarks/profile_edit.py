@@ -31,7 +31,7 @@ from evalsubmit.analysis.interp.interpreter import Interpreter  # noqa: E402
 from evalsubmit.analysis.source.parse import parse_source  # noqa: E402
 
 try:  # the engine's per-document caches (landing while this harness was written)
-    from evalsubmit.analysis.engine.incremental import DocumentAnalyzer
+    from evalsubmit.analysis import DocumentAnalyzer
 except ImportError:  # pragma: no cover
     DocumentAnalyzer = None  # type: ignore[assignment,misc]
 

@@ -37,6 +37,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SDK_VENV_SCRIPT = ROOT / "scripts" / "sdk-venv.sh"
 DEFAULT_DATA_DIR = ROOT / ".cache" / "local-platform"
+
+
+def _sdk_version() -> str:
+    """The SDK release evalsubmit targets (read, not imported: this script runs anywhere)."""
+    text = (ROOT / "server" / "evalsubmit" / "sdk" / "version.py").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line.startswith("SDK_VERSION = "):
+            return line.split("=", 1)[1].strip().strip('"')
+    raise RuntimeError("no SDK_VERSION in server/evalsubmit/sdk/version.py")
+
+
+SDK_VERSION = _sdk_version()
 DEFAULT_PORT = 8080
 SERVICES = "auth,entities,files,jobs,secrets,evaluator"
 CONTROLLERS = "jobs,entities"
@@ -74,7 +86,7 @@ def sdk_python(install: bool = True) -> Path:
     if override:
         return Path(override)
     venv_python = ROOT / ".cache" / "sdk-venv" / "bin" / "python"
-    stamp = ROOT / ".cache" / "sdk-venv" / ".complete-0.6.0"
+    stamp = ROOT / ".cache" / "sdk-venv" / f".complete-{SDK_VERSION}"
     if stamp.exists() and venv_python.exists():
         return venv_python
     if not install:

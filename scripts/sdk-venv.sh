@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Creates (once) the cached Python 3.12 venv holding the real NeMo Platform 0.6.0:
+# Creates (once) the cached Python 3.12 venv holding the real NeMo Platform (the release of
+# server/evalsubmit/sdk/version.py):
 # the SDK for the contract tests and the `nmp` service for the submission tests.
 # Prints the venv's python path. Override the interpreter with EVALSUBMIT_PY312.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.cache/sdk-venv"
-stamp="$venv/.complete-0.6.0"
+version=$(sed -n 's/^SDK_VERSION = "\(.*\)"$/\1/p' "$root/server/evalsubmit/sdk/version.py")
+[[ -n $version ]] || { echo "sdk-venv: no SDK_VERSION in server/evalsubmit/sdk/version.py" >&2; exit 1; }
+stamp="$venv/.complete-$version"
 if [[ -f $stamp ]]; then echo "$venv/bin/python"; exit 0; fi
 py="${EVALSUBMIT_PY312:-}"
 if [[ -z $py ]]; then
@@ -22,6 +25,6 @@ uv="$root/.venv/bin/uv"
 rm -rf "$venv"
 "$py" -m venv "$venv" >&2
 UV_CACHE_DIR="$root/.cache/uv" "$uv" pip install --quiet --python "$venv/bin/python" \
-  'nemo-platform[core-service,nemo-evaluator-plugin]==0.6.0' pyleak >&2
+  "nemo-platform[core-service,nemo-evaluator-plugin]==$version" pyleak >&2
 touch "$stamp"
 echo "$venv/bin/python"

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from evalsubmit.sdk.version import SDK_RELEASE
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 CORPUS_FILE = HERE / "corpus.py"
@@ -30,11 +32,11 @@ def _sdk_python() -> Path:
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:  # pragma: no cover - environment
-        pytest.skip(f"SDK venv (Python 3.12 + nemo-platform 0.6.0) cannot be created: {exc}")
+        pytest.skip(f"SDK venv (Python 3.12 + {SDK_RELEASE}) cannot be created: {exc}")
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["scripts/sdk-venv.sh failed"])[-1]
         if "no Python 3.12" in done.stderr:
-            pytest.skip(f"SDK venv (Python 3.12 + nemo-platform 0.6.0) cannot be created: {last}")
+            pytest.skip(f"SDK venv (Python 3.12 + {SDK_RELEASE}) cannot be created: {last}")
         pytest.fail(f"scripts/sdk-venv.sh failed: {done.stderr[-2000:]}")
     return Path(done.stdout.strip().splitlines()[-1])
 

@@ -13,10 +13,6 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: platform_service
-
 from lsp_helpers import CONFIG, RecordingClient, make_client, start
 from pytest_lsp import ClientServerConfig
 

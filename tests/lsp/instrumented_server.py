@@ -12,7 +12,7 @@ import re
 import time
 from typing import Any
 
-from evalsubmit.analysis.engine.incremental import DocumentAnalyzer
+from evalsubmit.analysis import DocumentAnalyzer
 from evalsubmit.lsp import hover, run_server
 
 _real_analyze = DocumentAnalyzer.analyze

@@ -122,10 +122,10 @@ async def test_no_authorization_header_without_token() -> None:
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request)
-        return httpx.Response(200, json={"status": "healthy"})
+        return httpx.Response(200, json={"data": [], "pagination": {"total_pages": 1}})
 
     async with make_client(handler) as client:
-        assert await client.healthy()
+        await client.list_tasksets(WS)
     assert "Authorization" not in seen[0].headers
 
 
@@ -497,13 +497,6 @@ async def test_list_tasksets_follows_pages() -> None:
     async with make_client(handler) as client:
         names = [t.name for t in await client.list_tasksets(WS)]
     assert names == ["t1", "t2"]
-
-
-async def test_healthy_is_false_when_unhealthy_or_down() -> None:
-    async with make_client(lambda r: httpx.Response(200, json={"status": "unhealthy"})) as c:
-        assert not await c.healthy()
-    async with make_client(raising(httpx.ConnectError("refused"))) as c:
-        assert not await c.healthy()
 
 
 def test_extract_error_finds_the_last_exception_line() -> None:

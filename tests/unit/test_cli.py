@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.cli import main, rules_markdown
+from evalsubmit.analysis.rules import rules_markdown
+from evalsubmit.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = """\

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.analysis import ModuleReport, Project, analyze_source
-from evalsubmit.analysis.engine.incremental import DocumentAnalyzer
+from evalsubmit.analysis import DocumentAnalyzer, ModuleReport, Project, analyze_source
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"

@@ -22,11 +22,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SUBMIT = "evalsubmit.submit"
-DEBUG_INFO = "evalsubmit.debugInfo"
-LIST_TASKSETS = "evalsubmit.listTasksets"
-JOB_STATUS = "evalsubmit.jobStatus"
-COMMANDS = (SUBMIT, DEBUG_INFO, LIST_TASKSETS, JOB_STATUS)
 
 _PACKAGES = ("evalsubmit", "pygls", "lsprotocol", "pydantic", "httpx")
 

@@ -12,7 +12,6 @@ stale report) is clamped, never raised.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +19,7 @@ from lsprotocol import types
 
 from evalsubmit.analysis import Edit, Finding, Fix, Severity, Span
 from evalsubmit.analysis.rules import RULES
+from evalsubmit.core.lines import line_starts, split_lines
 
 UTF8 = types.PositionEncodingKind.Utf8
 UTF16 = types.PositionEncodingKind.Utf16
@@ -27,7 +27,6 @@ UTF32 = types.PositionEncodingKind.Utf32
 Encoding = types.PositionEncodingKind | str
 
 SOURCE = "evalsubmit"
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
@@ -35,11 +34,6 @@ _SEVERITY = {
     "information": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
-
-
-def split_lines(text: str) -> list[str]:
-    """The document's lines without their terminators (always at least one line)."""
-    return _NEWLINE.split(text)
 
 
 def _units(char: str, encoding: Encoding) -> int:
@@ -96,12 +90,6 @@ def lsp_range(span: Span, lines: Sequence[str], encoding: Encoding = UTF16) -> t
         start=lsp_position(span.line, span.col, lines, encoding),
         end=lsp_position(span.end_line, span.end_col, lines, encoding),
     )
-
-
-def core_span(rng: types.Range, lines: Sequence[str], encoding: Encoding = UTF16) -> Span:
-    line, col = core_position(rng.start, lines, encoding)
-    end_line, end_col = core_position(rng.end, lines, encoding)
-    return Span(line, col, end_line, end_col)
 
 
 def lsp_severity(finding: Finding, overrides: Mapping[str, str]) -> types.DiagnosticSeverity:
@@ -190,9 +178,7 @@ def workspace_edit(
 def apply_text_edits(text: str, edits: Sequence[types.TextEdit], encoding: Encoding = UTF16) -> str:
     """Apply non-overlapping edits (LSP units) to ``text``; used to verify fixes re-parse."""
     lines = split_lines(text)
-    starts = [0]
-    for match in _NEWLINE.finditer(text):
-        starts.append(match.end())
+    starts = line_starts(text)
 
     def offset(pos: types.Position) -> int:
         line, col = core_position(pos, lines, encoding)

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from lsprotocol import types
 
-from evalsubmit.analysis import ModuleReport, Project, analyze_source
-from evalsubmit.analysis.engine.incremental import DocumentAnalyzer
+from evalsubmit.analysis import DocumentAnalyzer, ModuleReport, Project, analyze_source
+from evalsubmit.core.lines import split_lines
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
@@ -338,7 +338,7 @@ def _analyze(
         stamp=stamp,
         version=version,
         text=text,
-        lines=convert.split_lines(text),
+        lines=split_lines(text),
         settings=settings,
         report=report,
     )

@@ -6,22 +6,22 @@ here.
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from evalsubmit.analysis import Shape, Span, SubmitReport, TargetPreview
 from evalsubmit.analysis.rules import RULES
+from evalsubmit.core.suppression import suppressions
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.state import Snapshot
+from evalsubmit.sdk.version import SDK_RELEASE
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
 
-IGNORE_COMMENT = re.compile(r"#\s*evalsubmit:\s*ignore(?:\[(?P<codes>[^\]]*)\])?")
 ROUTES = {
     Shape.TASKSET: "agent-evaluate/jobs",
     Shape.ROW: "evaluate/jobs",
@@ -85,7 +85,7 @@ def submit_markdown(submit: SubmitReport, settings: Settings) -> str:
     flavour = "`AsyncEvaluator.submit`" if submit.is_async else "`Evaluator.submit`"
     parts = [f"**{flavour}**: {SHAPES[submit.shape]}"]
     if submit.is_async and submit.shape is not Shape.ROW:
-        parts.append("The async evaluator cannot submit a taskset in nemo-platform 0.6.0.")
+        parts.append(f"The async evaluator cannot submit a taskset in {SDK_RELEASE}.")
     workspace, ws_from = _known(submit.workspace, settings.platform.workspace)
     base_url, url_from = _known(submit.base_url, settings.platform.base_url)
     if (route := ROUTES.get(submit.shape)) is not None:
@@ -120,17 +120,18 @@ def _known(from_code: str | None, from_settings: str | None) -> tuple[str | None
 def _suppression_at(lines: list[str], line: int, col: int) -> tuple[str, Span] | None:
     if not 1 <= line <= len(lines):
         return None
-    for match in IGNORE_COMMENT.finditer(lines[line - 1]):
-        if not match.start() <= col <= match.end():
+    for comment in suppressions(lines[line - 1]):
+        if not comment.start <= col <= comment.end:
             continue
-        codes = [c.strip() for c in (match.group("codes") or "").split(",") if c.strip()]
-        if not codes:
+        if comment.codes is None:
             text = "**evalsubmit: ignore**: every evalsubmit rule is silenced on this line."
+        elif not comment.codes:
+            text = "**evalsubmit: ignore[]** names no rule: nothing is silenced on this line."
         else:
             text = "**evalsubmit: ignore** on this line:\n" + "\n".join(
-                _rule_line(code) for code in codes
+                _rule_line(code) for code in comment.codes
             )
-        return text, Span(line, match.start(), line, match.end())
+        return text, Span(line, comment.start, line, comment.end)
     return None
 
 

@@ -43,7 +43,6 @@ class SettingsStore:
     def __init__(self) -> None:
         self.global_settings = Settings()
         self.folders: dict[str, Settings] = {}
-        self.epoch = 0
 
     def for_uri(self, uri: str) -> Settings:
         best: str | None = None

@@ -26,6 +26,7 @@ from lsprotocol import types
 
 from evalsubmit.analysis import Severity, Shape, Span, TargetPreview
 from evalsubmit.lsp import convert
+from evalsubmit.lsp.command_table import SUBMIT
 from evalsubmit.lsp.protocol import work_done_token
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.state import Snapshot
@@ -41,13 +42,13 @@ from evalsubmit.platform import (
     parse_taskset_ref,
     resolve_platform_config,
 )
+from evalsubmit.sdk.version import SDK_RELEASE
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
 
 log = logging.getLogger(__name__)
 
-TITLE = "Submit evaluation"
 CANCEL_JOB = "Cancel the job"
 KEEP_JOB = "Keep it running"
 GYM_RUNNER = "GymAgentTaskRunner"
@@ -126,7 +127,7 @@ def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | R
     preview: TargetPreview | None
     if submit is not None:
         if submit.is_async:
-            return Refusal(("the async evaluator cannot submit a taskset in nemo-platform 0.6.0",))
+            return Refusal((f"the async evaluator cannot submit a taskset in {SDK_RELEASE}",))
         if submit.shape is not Shape.TASKSET:
             return Refusal((f"this submit() call is not taskset-shaped ({submit.shape.value})",))
         if submit.target is None:
@@ -186,14 +187,7 @@ def _code_workspace(snap: Snapshot) -> str | None:
 
 
 def platform_config(settings: Settings, code_workspace: str | None) -> ResolvedPlatformConfig:
-    p = settings.platform
-    overrides = {
-        "base_url": p.base_url,
-        "workspace": p.workspace,
-        "token": p.token.get_secret_value() if p.token is not None else None,
-        "timeout_s": p.timeout_s,
-    }
-    return resolve_platform_config(overrides, code_workspace=code_workspace)
+    return resolve_platform_config(settings.platform, code_workspace=code_workspace)
 
 
 # -- the command --------------------------------------------------------------------------------
@@ -215,7 +209,7 @@ async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, A
     if isinstance(decided, Refusal):
         return _refuse(ls, decided)
     config = await ls.checker.in_pool(platform_config, snap.settings, decided.code_workspace)
-    async with Progress(ls, f"{TITLE}: {decided.tasks}") as progress:
+    async with Progress(ls, f"{SUBMIT.title}: {decided.tasks}") as progress:
         return await _submit(ls, decided, config, snap.settings, progress)
 
 

@@ -17,7 +17,9 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel, SecretStr, ValidationError
 
-from .body import JOB_NAME_RULE, is_generated_job_name, is_valid_job_name, parse_taskset_ref
+from evalsubmit.sdk.grammar import JOB_NAME_RULE, is_valid_job_name, parse_taskset_ref
+
+from .body import is_generated_job_name
 from .config import ResolvedPlatformConfig
 from .errors import (
     PlatformError,
@@ -208,15 +210,6 @@ class PlatformClient:
             raise bad_response(self.base_url, action, summary) from None
 
     # ------------------------------------------------------------------ routes
-
-    async def healthy(self) -> bool:
-        """True when `GET /status` answers and its JSON says `healthy`; never raises."""
-        try:
-            response = await self._http.get("/status")
-            body = response.json() if response.is_success else None
-        except (httpx.HTTPError, ValueError):
-            return False
-        return isinstance(body, dict) and body.get("status") == "healthy"
 
     async def submit_job(self, workspace: str, body: dict[str, Any]) -> Job:
         """POST the job; if the answer is lost, find the job by `body["name"]`, never re-POST."""

@@ -220,7 +220,7 @@ def timed_out(base_url: str, action: str, timeout_s: float) -> PlatformError:
     return PlatformError(
         PlatformErrorKind.TIMEOUT,
         f"The NeMo Platform at {base_url} did not answer in time ({timeout_s:g} s) while trying "
-        f"to {action}. Raise `evalsubmit.platform.timeoutSeconds` or check that the platform "
+        f"to {action}. Raise `evalsubmit.platform.timeoutS` or check that the platform "
         "is healthy.",
     )
 

@@ -1,11 +1,12 @@
 """Our own pydantic models of the Gym runner config and its wire target (reference §6).
 
 ``GymRuntimeConfigModel`` mirrors ``nemo_evaluator_sdk.agent_eval.runtimes.gym.GymRuntimeConfig``
-and ``GymRunnerTargetModel`` mirrors ``nemo_evaluator.jobs.agent_spec.GymRunnerTarget`` of
-nemo-platform 0.6.0: same fields, order, types, defaults, constraints and lax-mode coercions, so
-validating a literal config here gives the SDK's verdict and :func:`derive_target_json` gives the
-exact JSON of ``runner_to_target(runner).model_dump(mode="json")``. The contract test
-(``tests/contract``) checks both against the real SDK.
+and ``GymRunnerTargetModel`` mirrors ``nemo_evaluator.jobs.agent_spec.GymRunnerTarget`` of the
+release in :mod:`evalsubmit.sdk.version`: same fields, order, types, defaults, constraints and
+lax-mode coercions, so validating a literal config here gives the SDK's verdict and
+:func:`derive_target_json` gives the exact JSON of
+``runner_to_target(runner).model_dump(mode="json")``. The contract test (``tests/contract``)
+checks both against the real SDK.
 
 :func:`find_unjsonable` classifies the values that pass construction (``hydra_params`` is
 ``dict[str, Any]``) but cannot travel as JSON (reference §6.4). Nothing here imports or runs user

@@ -1,29 +1,19 @@
-"""The user's project: sibling modules, read (never imported) and cached by content.
+"""The user's project: its files (editor buffers, "overlays", win over the disk), the dotted
+names of its modules, and the listing of its Python files.
 
-A name imported from a module of the project (``from runners import gym_runner``) is resolved
-by walking that module's top level with the same interpreter, silently (its own findings belong
-to its own analysis). Results are cached by the module's content hash; editor buffers
-(overlays) win over the disk.
+Reading is all this does: resolving names imported from these modules is the interpreter's job
+(:mod:`evalsubmit.analysis.interp.modules`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
-from evalsubmit.core.findings import Finding
-
-if TYPE_CHECKING:
-    from evalsubmit.analysis.engine.analyze import AnalysisOptions
-    from evalsubmit.analysis.interp.interpreter import Interpreter
-    from evalsubmit.analysis.values.env import ModuleScope
+from evalsubmit.workspace import walk
 
 MAX_MODULE_BYTES = 2_000_000
-MAX_IMPORT_DEPTH = 4
 MAX_PROJECT_FILES = 2_000
 
 
@@ -33,12 +23,9 @@ class Project:
     def __init__(self, root: Path | None = None, overlays: Mapping[Path, str] | None = None):
         self.root = root.resolve() if root is not None else None
         self._overlays: dict[Path, str] = {p.resolve(): t for p, t in (overlays or {}).items()}
-        self._scopes: dict[tuple[Path, str], ModuleScope] = {}
         self._lock = threading.RLock()
-        self._loading: set[Path] = set()
         self._files: list[Path] | None = None
         self._found: dict[tuple[str, Path | None], Path | None] = {}
-        self._remote: dict[tuple[Path, str], tuple[tuple[Path, Finding], ...]] = {}
 
     def set_overlay(self, path: Path, text: str) -> None:
         with self._lock:
@@ -112,46 +99,14 @@ class Project:
             self._found[key] = found
         return found
 
-    def resolve_import(
-        self, qualname: str, importer: Path | None, interpreter: Interpreter
-    ) -> Value | None:
-        """The value of ``qualname`` when it lives in the project, else ``None``."""
-        parts = qualname.split(".")
-        for cut in range(len(parts), 0, -1):
-            module = ".".join(parts[:cut])
-            path = self.find_module(module, importer)
-            if path is None:
-                continue
-            if path == (importer.resolve() if importer else None):
-                return None
-            rest = parts[cut:]
-            if not rest:
-                return ModuleValue(module)
-            interpreter.dependencies.add(path)
-            scope = self.scope(path, depth=interpreter.depth)
-            if scope is None:
-                return Unknown(f"{module} could not be read")
-            value = scope.env.names.get(rest[0])
-            if value is None:
-                sub = self.find_module(f"{module}.{rest[0]}", importer)
-                return (
-                    ModuleValue(f"{module}.{rest[0]}")
-                    if sub
-                    else Unknown(f"{rest[0]} is not defined in {module}")
-                )
-            return value if len(rest) == 1 else Unknown("attribute of an imported value")
-        return None
-
     def python_files(self, limit: int = MAX_PROJECT_FILES) -> list[Path]:
         """The project's Python files (bounded), listed once and cached."""
         if self.root is None:
             return []
         with self._lock:
             if self._files is None:
-                from evalsubmit.workspace.walk import python_files
-
                 files: list[Path] = []
-                for found in python_files([self.root]):
+                for found in walk.python_files([self.root]):
                     files.append(found.resolve())
                     if len(files) >= limit:
                         break
@@ -171,73 +126,3 @@ class Project:
         with self._lock:
             self._files = None
             self._found.clear()
-
-    def importers(self, path: Path) -> list[Path]:
-        """Project modules that may import ``path`` and submit: they can report into it."""
-        stem = path.stem if path.stem != "__init__" else path.parent.name
-        found = []
-        for candidate in self.python_files():
-            if candidate == path:
-                continue
-            text = self.read(candidate)
-            if text and stem in text and "submit" in text:
-                found.append(candidate)
-        return found
-
-    def remote_findings_for(self, path: Path, options: AnalysisOptions) -> list[Finding]:
-        """Findings that other modules' submits place in ``path`` (cached by content)."""
-        from evalsubmit.analysis.engine.analyze import analyze_source
-
-        results: list[Finding] = []
-        for importer in self.importers(path):
-            text = self.read(importer)
-            if text is None:
-                continue
-            key = (
-                importer,
-                hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16).hexdigest(),
-            )
-            with self._lock:
-                remote = self._remote.get(key)
-            if remote is None:
-                report = analyze_source(
-                    text, path=importer, project=self, options=options, reverse=False
-                )
-                remote = report.remote_findings
-                with self._lock:
-                    self._remote = {k: v for k, v in self._remote.items() if k[0] != importer}
-                    self._remote[key] = remote
-            results.extend(f for target, f in remote if target == path)
-        return results
-
-    def scope(self, path: Path, depth: int = 0) -> ModuleScope | None:
-        from evalsubmit.analysis.interp.interpreter import Interpreter
-        from evalsubmit.analysis.source.parse import parse_source
-
-        text = self.read(path)
-        if text is None:
-            return None
-        digest = hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16).hexdigest()
-        with self._lock:
-            cached = self._scopes.get((path, digest))
-            if cached is not None:
-                return cached
-            if path in self._loading or len(self._loading) >= MAX_IMPORT_DEPTH:
-                return None
-            self._loading.add(path)
-        try:
-            parsed = parse_source(text)
-            if parsed is None:
-                return None
-            interpreter = Interpreter(
-                parsed, path=path, module_name=self.module_name(path), project=self, collect=False
-            )
-            scope = interpreter.run_module()
-            scope.source_hash = digest
-        finally:
-            with self._lock:
-                self._loading.discard(path)
-        with self._lock:
-            self._scopes = {k: v for k, v in self._scopes.items() if k[0] != path}
-            self._scopes[(path, digest)] = scope
-        return scope

@@ -1,19 +1,23 @@
-"""Call evaluation: SDK constructors, submit() sites, stdlib models and the user's helpers."""
+"""Call evaluation: SDK constructors, submit() sites, stdlib models and the user's helpers.
+
+A helper of the user's is evaluated by walking its body with the call's arguments bound
+(silently, in the context of the module that defines it); ``MAX_CALL_DEPTH`` and a guard
+against recursion bound the work."""
 
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
 
-from evalsubmit.analysis.interp.expressions import ExpressionsMixin
 from evalsubmit.analysis.interp.facts import (
     ConstructionFact,
     ConstructionKind,
     ModuleFacts,
     SubmitFact,
 )
+from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, Machine
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
+from evalsubmit.analysis.target.derive import derive, sdk_base
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -31,9 +35,6 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
-
-if TYPE_CHECKING:
-    from evalsubmit.analysis.values.env import Env
 
 _CONSTRUCTION_KINDS = {
     sdk.GYM_CONFIG: ConstructionKind.GYM_CONFIG,
@@ -55,14 +56,27 @@ _DICT_VIEWS = {
 }
 
 
-class CallsMixin(ExpressionsMixin):
-    collect: bool
-    defer: bool
-    facts: ModuleFacts
-    depth: int
-    active_calls: set[int]
-    returns: list[Value] | None
-    module_env: Env
+class Calls:
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+        self.source = machine.source
+
+    def eval(self, node: ast.expr) -> Value:
+        return self.machine.eval(node)
+
+    def origin(self, node: ast.AST) -> Origin:
+        return self.source.origin(node)
+
+    def span(self, node: ast.AST) -> Span:
+        return self.source.span(node)
+
+    @property
+    def collect(self) -> bool:
+        return self.machine.frame.collect
+
+    @property
+    def facts(self) -> ModuleFacts:
+        return self.machine.facts
 
     def call(self, node: ast.Call) -> Value:
         function = self.eval(node.func)
@@ -89,12 +103,8 @@ class CallsMixin(ExpressionsMixin):
         return Unknown("the result of a call")
 
     def _receiver(self, func: ast.Attribute) -> Value:
-        saved = self.collect
-        self.collect = False
-        try:
+        with self.machine.silent():
             return self.eval(func.value)
-        finally:
-            self.collect = saved
 
     def call_args(self, node: ast.Call) -> tuple[CallArgs, dict[str, Span]]:
         args = CallArgs()
@@ -116,7 +126,7 @@ class CallsMixin(ExpressionsMixin):
             args.keywords[keyword.arg] = value
             span = self.span(keyword)
             spans[keyword.arg] = span
-            args.keyword_origins[keyword.arg] = Origin(self.path, span)
+            args.keyword_origins[keyword.arg] = Origin(self.source.path, span)
         return args, spans
 
     def _splat(self, args: CallArgs, value: Value) -> None:
@@ -137,8 +147,6 @@ class CallsMixin(ExpressionsMixin):
         self, node: ast.Call, receiver: Instance, args: CallArgs, spans: dict[str, Span]
     ) -> Value:
         if self.collect:
-            from evalsubmit.analysis.target.derive import derive
-
             assert isinstance(node.func, ast.Attribute)
             end = self.span(node.func)
             name_span = Span(end.end_line, end.end_col - len("submit"), end.end_line, end.end_col)
@@ -155,7 +163,7 @@ class CallsMixin(ExpressionsMixin):
             target = args.keywords.get("target")
             if target is not None:
                 anchor = fact.keyword_value_spans["target"]
-                fact.derivation = derive(target, anchor, self.path)
+                fact.derivation = derive(target, anchor, self.source.path)
             self.facts.submits.append(fact)
         return Unknown("a job resource")
 
@@ -252,8 +260,6 @@ class CallsMixin(ExpressionsMixin):
         if not isinstance(built, Instance):
             return built
         instance = built
-        from evalsubmit.analysis.target.derive import sdk_base
-
         base = sdk_base(ref)
         if base == sdk.GYM_RUNNER and self.collect:
             self.facts.constructions.append(
@@ -297,44 +303,18 @@ class CallsMixin(ExpressionsMixin):
             return OneShot(
                 f"a generator (from calling {definition.name}())", self.origin(definition)
             )
-        if self.depth >= 6 or id(definition) in self.active_calls:
+        frame = self.machine.frame
+        if frame.depth >= MAX_CALL_DEPTH or id(definition) in frame.active:
             return declared
-        interpreter = function.module if function.module is not None else self
+        context = function.defined_in if function.defined_in is not None else self.machine
         values = _bind_arguments(definition.args, args)
-        return interpreter.evaluate_call(definition, values, declared)
+        return context.evaluate_call(definition, values, declared)
 
     def _declared_return(
         self, function: FunctionValue, definition: ast.FunctionDef | ast.AsyncFunctionDef
     ) -> Value:
-        interpreter: Any = function.module if function.module is not None else self
-        result: Value = interpreter.annotated_value(definition.returns)
-        return result
-
-    def evaluate_call(
-        self,
-        definition: ast.FunctionDef | ast.AsyncFunctionDef,
-        values: dict[str, Value],
-        declared: Value,
-    ) -> Value:
-        from evalsubmit.analysis.values.env import Env
-
-        saved = (self.env, self.returns, self.collect, self.defer)
-        self.env = Env(parent=self.module_env)
-        self.returns = []
-        self.collect = self.defer = False
-        self.depth += 1
-        self.active_calls.add(id(definition))
-        try:
-            self.bind_parameters(definition.args, values)  # type: ignore[attr-defined]
-            self.walk(definition.body)  # type: ignore[attr-defined]
-            returns = self.returns
-        finally:
-            self.env, self.returns, self.collect, self.defer = saved
-            self.depth -= 1
-            self.active_calls.discard(id(definition))
-        if len(returns) == 1 and not isinstance(returns[0], Unknown):
-            return returns[0]
-        return declared
+        context = function.defined_in if function.defined_in is not None else self.machine
+        return context.annotated_value(definition.returns)
 
 
 def _is_generator(definition: ast.FunctionDef) -> bool:

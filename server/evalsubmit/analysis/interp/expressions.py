@@ -1,4 +1,5 @@
-"""Expression evaluation of the abstract interpreter (statements are in :mod:`interp`)."""
+"""Expression evaluation of the abstract interpreter (statements are in :mod:`.interpreter`,
+calls in :mod:`.calls`)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import Any
 
+from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.models import stdlib
-from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -50,23 +51,16 @@ _COMPREHENSIONS: dict[type[ast.expr], str] = {
 }
 
 
-class ExpressionsMixin:
-    path: Path | None
-    parsed: ParsedModule
-    env: Env
-
-    # Provided by the interpreter.
-    def call(self, node: ast.Call) -> Value:
-        raise NotImplementedError
-
-    def import_value(self, qualname: str) -> Value:
-        raise NotImplementedError
+class Expressions:
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+        self.source = machine.source
 
     def origin(self, node: ast.AST) -> Origin:
-        return Origin(self.path, self.parsed.span(node))
+        return self.source.origin(node)
 
     def span(self, node: ast.AST) -> Span:
-        return self.parsed.span(node)
+        return self.source.span(node)
 
     def eval(self, node: ast.expr) -> Value:
         try:
@@ -79,12 +73,12 @@ class ExpressionsMixin:
             case ast.Constant(value=value):
                 return Known(value, self.origin(node))
             case ast.Name(id=name):
-                found = self.env.lookup(name)
-                return found if found is not None else self.import_value(f"builtins.{name}")
+                found = self.machine.frame.env.lookup(name)
+                return found if found is not None else self.machine.import_value(f"builtins.{name}")
             case ast.Attribute():
                 return self.attribute(node)
             case ast.Call():
-                return self.call(node)
+                return self.machine.call(node)
             case ast.Lambda():
                 return FunctionValue("<lambda>", node, self.origin(node))
             case ast.Dict():
@@ -106,7 +100,7 @@ class ExpressionsMixin:
                 return Unknown("the result of an await")
             case ast.NamedExpr(target=ast.Name(id=name), value=inner):
                 bound = self.eval(inner)
-                self.env.names[name] = bound
+                self.machine.frame.env.names[name] = bound
                 return bound
             case ast.IfExp(body=body, orelse=orelse):
                 self.eval(node.test)
@@ -124,7 +118,7 @@ class ExpressionsMixin:
         name = node.attr
         match base:
             case ModuleValue(qualname=qualname):
-                return self.import_value(f"{qualname}.{name}")
+                return self.machine.import_value(f"{qualname}.{name}")
             case ClassValue(ref=ClassRef(qualname=qualname, user=None)):
                 found = stdlib.stdlib_constant(f"{qualname}.{name}", self.origin(node))
                 return found if found is not None else ClassValue(ClassRef(f"{qualname}.{name}"))
@@ -178,7 +172,7 @@ class ExpressionsMixin:
                 continue
             key = self.eval(key_node)
             entry_span = _join(self.span(key_node), self.span(value_node))
-            result.set(key, value, Origin(self.path, entry_span))
+            result.set(key, value, Origin(self.source.path, entry_span))
         return result
 
     def sequence_literal(self, node: ast.List | ast.Tuple | ast.Set, kind: type) -> Value:
@@ -219,12 +213,10 @@ class ExpressionsMixin:
         source = items_of(self.eval(clause.iter))
         if source is None or not isinstance(clause.target, ast.Name):
             return None
-        saved = self.env
-        self.env = Env(parent=saved)
         results: list[Value] = []
-        try:
+        with self.machine.scope(Env(parent=self.machine.frame.env)) as frame:
             for item in source:
-                self.env.names[clause.target.id] = item
+                frame.env.names[clause.target.id] = item
                 tests = [self.eval(test) for test in clause.ifs]
                 if not all(isinstance(t, Known) for t in tests):
                     return None
@@ -235,8 +227,6 @@ class ExpressionsMixin:
                     results.append(SeqValue(tuple, pair, self.origin(node)))
                 else:
                     results.append(self.eval(node.elt))
-        finally:
-            self.env = saved
         return results
 
     def fstring(self, node: ast.JoinedStr) -> Value:

@@ -6,7 +6,7 @@ import ast
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from evalsubmit.analysis.values.domain import CallArgs, Instance, Value
+from evalsubmit.analysis.values.domain import CallArgs, Instance, Known, Unknown, Value
 from evalsubmit.core.findings import Span
 
 
@@ -51,8 +51,6 @@ class SubmitFact:
         value = self.args.keywords.get(name)
         if value is None:
             return None if self.args.star_unknown else False
-        from evalsubmit.analysis.values.domain import Known, Unknown
-
         if isinstance(value, Known):
             return value.obj is not None
         if isinstance(value, Unknown):

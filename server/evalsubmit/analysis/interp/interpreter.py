@@ -2,30 +2,33 @@
 
 It never imports or runs the user's code. Function bodies are walked once with unknown
 parameters (that is where their findings come from) and evaluated again, silently, when a call
-needs their return value (helpers that build runners and configs).
+needs their return value (helpers that build runners and configs). Expressions, calls, imports
+and annotations are evaluated by collaborators (:mod:`.machine` says how they meet).
 """
 
 from __future__ import annotations
 
 import ast
-import builtins
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.calls import CallsMixin
+from evalsubmit.analysis.interp.annotated import annotated_value
+from evalsubmit.analysis.interp.calls import Calls
+from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
+from evalsubmit.analysis.interp.imports import ImportResolver, Imports
+from evalsubmit.analysis.interp.machine import Frame, FunctionNode, ModuleSource
 from evalsubmit.analysis.models.classes import enum_members
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
-    CallArgs,
     ClassRef,
     ClassValue,
     DictValue,
     FunctionValue,
     Instance,
     Known,
-    ModuleValue,
     OneShot,
     Origin,
     SeqValue,
@@ -34,79 +37,144 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope
+from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
 
-if TYPE_CHECKING:
-    from evalsubmit.workspace.project import Project
 
-FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
-MAX_CALL_DEPTH = 6
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """How facts are grouped for the incremental caches: ``key(i)`` is the cache key of
+    top-level statement ``i`` (None: not cacheable); groups whose key is in ``known`` have cached
+    results, so they are walked silently (top level) or not at all (function bodies)."""
+
+    key: Callable[[int], str | None]
+    known: Collection[str]
 
 
-class Interpreter(CallsMixin):
+class Interpreter:
     def __init__(
         self,
         parsed: ParsedModule,
         *,
         path: Path | None,
         module_name: str,
-        project: Project | None,
+        resolver: ImportResolver | None,
         collect: bool,
+        grouping: Grouping | None = None,
     ) -> None:
-        self.parsed = parsed
-        self.path = path
-        self.module_name = module_name
-        self.project = project
-        self.collect = collect
-        self.defer = collect
-        """Walk function bodies after the top level (the module being analysed, not a sibling
-        module read only for its bindings)."""
-        self.facts = ModuleFacts()
-        self.env = Env()
-        self.module_env = self.env
-        self.depth = 0
-        self.active_calls: set[int] = set()
-        self.returns: list[Value] | None = None
-        self.async_context = False
-        self.dependencies: set[Path] = set()
+        self._source = ModuleSource(parsed, path, module_name)
+        self._module_env = Env()
+        self._frame = Frame(env=self._module_env, collect=collect, defer=collect)
+        self._facts = ModuleFacts()
+        self._dependencies: set[Path] = set()
+        self._grouping = grouping
         self._deferred: list[tuple[FunctionNode, Env, int]] = []
         self._owner = -1
         self.groups: list[FactGroup] = []
-        self.group_key: Callable[[int], str | None] | None = None
-        """Cache key of a top-level statement's function bodies (set by the incremental
-        analyzer); ``known_keys`` are keys whose results are cached, so their walk is skipped."""
-        self.known_keys: Collection[str] = ()
+        self._expressions = Expressions(self)
+        self._calls = Calls(self)
+        self._imports = Imports(self, resolver)
 
-    # ----- entry points -------------------------------------------------------------------
+    # ----- what collaborators see (machine.Machine) ----------------------------------------
+
+    @property
+    def source(self) -> ModuleSource:
+        return self._source
+
+    @property
+    def frame(self) -> Frame:
+        return self._frame
+
+    @property
+    def facts(self) -> ModuleFacts:
+        return self._facts
+
+    @property
+    def dependencies(self) -> set[Path]:
+        """Sibling modules read to resolve imports."""
+        return self._dependencies
+
+    def eval(self, node: ast.expr) -> Value:
+        return self._expressions.eval(node)
+
+    def call(self, node: ast.Call) -> Value:
+        return self._calls.call(node)
+
+    def import_value(self, qualname: str) -> Value:
+        return self._imports.import_value(qualname)
+
+    def annotated_value(self, annotation: ast.expr | None) -> Value:
+        return annotated_value(self, annotation)
+
+    @contextmanager
+    def scope(self, env: Env) -> Iterator[Frame]:
+        with self._entered(replace(self._frame, env=env)) as frame:
+            yield frame
+
+    @contextmanager
+    def silent(self) -> Iterator[Frame]:
+        with self._entered(replace(self._frame, collect=False)) as frame:
+            yield frame
+
+    @contextmanager
+    def _entered(self, frame: Frame) -> Iterator[Frame]:
+        saved, self._frame = self._frame, frame
+        try:
+            yield frame
+        finally:
+            self._frame = saved
+
+    def evaluate_call(
+        self, definition: FunctionNode, values: dict[str, Value], declared: Value
+    ) -> Value:
+        """The value a call of ``definition`` returns, its body walked silently with ``values``
+        bound; ``declared`` (from the return annotation) when it is not one known value."""
+        returns: list[Value] = []
+        frame = Frame(
+            env=Env(parent=self._module_env),
+            collect=False,
+            defer=False,
+            returns=returns,
+            depth=self._frame.depth + 1,
+            active=self._frame.active | {id(definition)},
+        )
+        with self._entered(frame):
+            self.bind_parameters(definition.args, values)
+            self.walk(definition.body)
+        if len(returns) == 1 and not isinstance(returns[0], Unknown):
+            return returns[0]
+        return declared
+
+    # ----- entry point ---------------------------------------------------------------------
 
     def run_module(self) -> ModuleScope:
-        if not self.defer:
-            self.walk(self.parsed.tree.body)
-            return ModuleScope(self.path, self.module_name, self.parsed, self.module_env)
-        for index, statement in enumerate(self.parsed.tree.body):
-            self._owner = index
-            self._walk_top_level(index, statement)
-        self._walk_deferred()
-        return ModuleScope(self.path, self.module_name, self.parsed, self.module_env)
+        body = self._source.parsed.tree.body
+        if not self._frame.defer:
+            self.walk(body)
+        else:
+            for index, statement in enumerate(body):
+                self._owner = index
+                self._walk_top_level(index, statement)
+            self._walk_deferred()
+        return ModuleScope(
+            self._source.path, self._source.name, self._source.parsed, self._module_env
+        )
 
     def _walk_top_level(self, index: int, statement: ast.stmt) -> None:
         """Each top-level statement is walked every time (it binds what the rest reads); its
         findings come from the cache when nothing it depends on changed (walked silently)."""
         key = self._key(index, "top")
-        if key is not None and key in self.known_keys:
-            self.collect = False
-            try:
+        if key is not None and self._grouping is not None and key in self._grouping.known:
+            with self.silent():
                 self.walk([statement])
-            finally:
-                self.collect = True
             self.groups.append(FactGroup(key, None))
             return
-        self.facts = ModuleFacts()
+        self._facts = ModuleFacts()
         self.walk([statement])
-        self.groups.append(FactGroup(key, self.facts))
+        self.groups.append(FactGroup(key, self._facts))
 
     def _key(self, owner: int, part: str) -> str | None:
-        base = self.group_key(owner) if self.group_key is not None else None
+        base = self._grouping.key(owner) if self._grouping is not None else None
         return f"{base}:{part}" if base is not None else None
 
     def _walk_deferred(self) -> None:
@@ -118,29 +186,24 @@ class Interpreter(CallsMixin):
         self._deferred = []
         for owner, pending in by_owner.items():
             key = self._key(owner, "bodies")
-            if key is not None and key in self.known_keys:
+            if key is not None and self._grouping is not None and key in self._grouping.known:
                 self.groups.append(FactGroup(key, None))
                 continue
-            self.facts = ModuleFacts()
+            self._facts = ModuleFacts()
             self._owner = owner
             while pending:
                 function, parent = pending.pop(0)
                 self._walk_function_body(function, parent)
                 pending.extend((f, p) for f, p, _ in self._deferred)
                 self._deferred = []
-            self.groups.append(FactGroup(key, self.facts))
+            self.groups.append(FactGroup(key, self._facts))
 
     def _walk_function_body(self, function: FunctionNode, parent: Env) -> None:
-        saved_env, saved_async = self.env, self.async_context
-        self.env = Env(parent=parent)
-        self.async_context = isinstance(function, ast.AsyncFunctionDef)
-        self.bind_parameters(function.args, None)
-        try:
+        with self.scope(Env(parent=parent)):
+            self.bind_parameters(function.args, None)
             self.walk(function.body)
-        finally:
-            self.env, self.async_context = saved_env, saved_async
 
-    # ----- statements ---------------------------------------------------------------------
+    # ----- statements ----------------------------------------------------------------------
 
     def walk(self, body: list[ast.stmt]) -> None:
         for statement in body:
@@ -159,13 +222,13 @@ class Interpreter(CallsMixin):
                 self.assign(target, self.eval(value), node)
             case ast.AugAssign(target=ast.Name(id=name), value=value):
                 self.eval(value)
-                self.env.names[name] = Unknown("changed in place")
+                self._frame.env.names[name] = Unknown("changed in place")
             case ast.Expr(value=value):
                 self.eval(value)
             case ast.Return(value=value):
                 result = self.eval(value) if value is not None else Known(None)
-                if self.returns is not None:
-                    self.returns.append(result)
+                if self._frame.returns is not None:
+                    self._frame.returns.append(result)
             case ast.If():
                 self.if_statement(node)
             case ast.For() | ast.AsyncFor() | ast.While():
@@ -186,18 +249,13 @@ class Interpreter(CallsMixin):
             case ast.ClassDef():
                 self.define_class(node)
             case ast.Import():
-                for alias in node.names:
-                    if alias.asname:
-                        self.env.names[alias.asname] = self.module_value(alias.name)
-                    else:
-                        head = alias.name.split(".")[0]
-                        self.env.names[head] = self.module_value(head)
+                self._imports.import_statement(node)
             case ast.ImportFrom():
-                self.import_from(node)
+                self._imports.import_from(node)
             case ast.Delete(targets=targets):
                 for target in targets:
                     if isinstance(target, ast.Name):
-                        self.env.names.pop(target.id, None)
+                        self._frame.env.names.pop(target.id, None)
             case _:
                 for child in ast.iter_child_nodes(node):
                     if isinstance(child, ast.expr):
@@ -206,9 +264,9 @@ class Interpreter(CallsMixin):
     def assign(self, target: ast.expr, value: Value, statement: ast.stmt) -> None:
         match target:
             case ast.Name(id=name):
-                self.env.names[name] = value
-                if self.collect and _is_runner_like(value):
-                    self.facts.runner_bindings.append((self.span(target), value))
+                self._frame.env.names[name] = value
+                if self._frame.collect and _is_runner_like(value):
+                    self._facts.runner_bindings.append((self._span(target), value))
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
                 items = value.items if isinstance(value, SeqValue) else None
                 for index, element in enumerate(elements):
@@ -219,12 +277,12 @@ class Interpreter(CallsMixin):
             case ast.Subscript(value=base_node, slice=key_node):
                 base, key = self.eval(base_node), self.eval(key_node)
                 if isinstance(base, DictValue):
-                    base.set(key, value, Origin(self.path, self.span(statement)))
+                    base.set(key, value, self._origin_of_span(self._span(statement)))
             case ast.Attribute(value=base_node, attr=attr):
                 base = self.eval(base_node)
                 if isinstance(base, Instance) and base.ref.qualname == sdk.GYM_CONFIG:
                     base.args.keywords[attr] = value
-                    base.args.keyword_origins[attr] = Origin(self.path, self.span(statement))
+                    base.args.keyword_origins[attr] = self._origin_of_span(self._span(statement))
             case ast.Starred(value=inner):
                 self.assign(inner, Unknown("unpacked at run time"), statement)
 
@@ -239,15 +297,15 @@ class Interpreter(CallsMixin):
         self.branches([node.body, node.orelse], exhaustive=True)
 
     def branches(self, bodies: list[list[ast.stmt]], *, exhaustive: bool) -> None:
-        start = self.env
+        """Walk each body from the same start; a name bound differently becomes unknown."""
+        start = self._frame.env
         outcomes: list[Env] = []
         for body in bodies:
-            self.env = start.copy()
-            self.walk(body)
-            outcomes.append(self.env)
+            with self.scope(start.copy()) as frame:
+                self.walk(body)
+                outcomes.append(frame.env)
         if not exhaustive:
             outcomes.append(start.copy())
-        self.env = start
         start.join(*outcomes)
 
     def loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
@@ -256,36 +314,43 @@ class Interpreter(CallsMixin):
         else:
             self.eval(node.iter)
             self.assign(node.target, Unknown("a loop variable"), node)
-        before = self.env.copy()
+        env = self._frame.env
+        before = env.copy()
         self.walk(node.body)
-        self.env.join(before, self.env.copy())
+        env.join(before, env.copy())
         self.walk(node.orelse)
 
     def try_statement(self, node: ast.Try | ast.TryStar) -> None:
-        before = self.env.copy()
+        """The body (and ``else``) or any handler may have run: their bindings are joined into
+        the environment the statement started with (the same object, so a module's scope
+        keeps what follows a top-level ``try``)."""
+        env = self._frame.env
+        before = env.copy()
         self.walk(node.body)
         self.walk(node.orelse)
-        outcomes = [self.env.copy()]
+        outcomes = [env.copy()]
         for handler in node.handlers:
-            self.env = before.copy()
-            if handler.name:
-                self.env.names[handler.name] = Unknown("an exception")
-            self.walk(handler.body)
-            outcomes.append(self.env)
-        self.env = outcomes[0]
+            with self.scope(before.copy()) as frame:
+                if handler.name:
+                    frame.env.names[handler.name] = Unknown("an exception")
+                self.walk(handler.body)
+                outcomes.append(frame.env)
+        merged = outcomes[0]
         if len(outcomes) > 1:
-            self.env.join(*outcomes)
+            merged.join(*outcomes)
+        env.names = merged.names
         self.walk(node.finalbody)
 
-    # ----- definitions --------------------------------------------------------------------
+    # ----- definitions ---------------------------------------------------------------------
 
     def define_function(self, node: FunctionNode) -> None:
         for decorator in node.decorator_list:
             self.eval(decorator)
-        function = FunctionValue(node.name, node, self.origin(node), module=self)
-        self.env.names[node.name] = function
-        if self.defer:
-            parent = self.module_env if self.env is self.module_env else self.env
+        function = FunctionValue(node.name, node, self._origin(node), defined_in=self)
+        env = self._frame.env
+        env.names[node.name] = function
+        if self._frame.defer:
+            parent = self._module_env if env is self._module_env else env
             self._deferred.append((node, parent, self._owner))
 
     def define_class(self, node: ast.ClassDef) -> None:
@@ -295,89 +360,39 @@ class Interpreter(CallsMixin):
         for statement in node.body:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 attributes.add(statement.name)
-                if self.defer and not isinstance(statement, ast.ClassDef):
-                    self._deferred.append((statement, self.module_env, self._owner))
+                if self._frame.defer and not isinstance(statement, ast.ClassDef):
+                    self._deferred.append((statement, self._module_env, self._owner))
             elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
                 targets = (
                     statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                 )
                 attributes.update(t.id for t in targets if isinstance(t, ast.Name))
-        user = UserClass(node.name, self.path, node, bases, attributes, decorators)
+        user = UserClass(node.name, self._source.path, node, bases, attributes, decorators)
         user.enum_members = enum_members(node, bases)
-        self.env.names[node.name] = ClassValue(ClassRef(f"{self.module_name}.{node.name}", user))
+        qualname = f"{self._source.name}.{node.name}"
+        self._frame.env.names[node.name] = ClassValue(ClassRef(qualname, user))
 
     def bind_parameters(self, args: ast.arguments, values: dict[str, Value] | None) -> None:
-        every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
-        for parameter in every:
+        names = self._frame.env.names
+        for parameter in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
             value = (values or {}).get(parameter.arg)
             if value is None:
                 value = self.annotated_value(parameter.annotation)
-            self.env.names[parameter.arg] = value
+            names[parameter.arg] = value
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
-                self.env.names[extra.arg] = Unknown("a parameter")
+                names[extra.arg] = Unknown("a parameter")
 
-    def annotated_value(self, annotation: ast.expr | None) -> Value:
-        """A parameter or return typed with an SDK class is an instance of it, contents unknown."""
-        if annotation is None:
-            return Unknown("a parameter")
-        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-            try:
-                annotation = ast.parse(annotation.value, mode="eval").body
-            except SyntaxError:
-                return Unknown("a parameter")
-        saved = self.collect
-        self.collect = False
-        try:
-            kind = self.eval(annotation)
-        finally:
-            self.collect = saved
-        if (
-            isinstance(kind, ClassValue)
-            and kind.ref.user is None
-            and sdk.is_sdk_name(kind.ref.qualname)
-        ):
-            return Instance(kind.ref, CallArgs(), None)
-        return Unknown("a parameter")
+    # ----- positions -----------------------------------------------------------------------
 
-    # ----- imports ------------------------------------------------------------------------
+    def _span(self, node: ast.AST) -> Span:
+        return self._source.span(node)
 
-    def import_from(self, node: ast.ImportFrom) -> None:
-        module = self.absolute_module(node.module or "", node.level)
-        for alias in node.names:
-            if alias.name == "*":
-                continue
-            self.env.names[alias.asname or alias.name] = self.import_value(
-                f"{module}.{alias.name}" if module else alias.name
-            )
+    def _origin(self, node: ast.AST) -> Origin:
+        return self._source.origin(node)
 
-    def absolute_module(self, module: str, level: int) -> str:
-        if level == 0:
-            return module
-        parts = self.module_name.split(".")
-        package = parts[: max(len(parts) - level, 0)]
-        return ".".join([*package, module] if module else package)
-
-    def module_value(self, qualname: str) -> Value:
-        return ModuleValue(sdk.canonical(qualname))
-
-    def import_value(self, qualname: str) -> Value:
-        from evalsubmit.analysis.models import stdlib
-
-        head, _, rest = qualname.partition(".")
-        if head == "builtins":
-            if not hasattr(builtins, rest):
-                return Unknown(f"name {rest} is not defined here")
-            found = stdlib.stdlib_constant(qualname, None)
-            return found if found is not None else ClassValue(ClassRef(qualname))
-        if self.project is not None and not sdk.is_sdk_name(qualname):
-            resolved = self.project.resolve_import(qualname, self.path, self)
-            if resolved is not None:
-                return resolved
-        found = stdlib.stdlib_constant(qualname, None)
-        if found is not None:
-            return found
-        return ClassValue(ClassRef(sdk.canonical(qualname)))
+    def _origin_of_span(self, span: Span) -> Origin:
+        return Origin(self._source.path, span)
 
 
 _SELF_ENTERING = frozenset({sdk.PLATFORM_CLIENT, sdk.ASYNC_PLATFORM_CLIENT})

@@ -25,6 +25,7 @@ from evalsubmit.analysis.values.domain import (
     UserClass,
     Value,
 )
+from evalsubmit.analysis.values.iterables import items_of
 
 _SCALAR_BASES: dict[str, type] = {"builtins.str": str, "builtins.int": int, "builtins.float": float}
 _RECORD_DECORATORS = ("dataclass",)
@@ -122,8 +123,6 @@ def str_method(function: FunctionValue, args: CallArgs, origin: Origin) -> Value
         return Unknown("the result of a method call")
     text: str = base.obj
     if method == "join" and len(args.positional) == 1:
-        from evalsubmit.analysis.values.iterables import items_of
-
         items = items_of(args.positional[0])
         if items is not None and all(
             isinstance(i, Known) and isinstance(i.obj, str) for i in items

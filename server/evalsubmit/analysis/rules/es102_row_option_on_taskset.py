@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from evalsubmit.analysis.interp.facts import SubmitFact
-from evalsubmit.analysis.rules import Rule, register
-from evalsubmit.analysis.rules.base import RuleContext, finding, remove_arguments
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.edits import finding, remove_arguments
+from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
 from evalsubmit.core.findings import Finding, Fix, Severity
 
 ROW_OPTIONS = ("config", "field_mapping", "prompt_template", "metric_bundle_packager")
 
-RULE = register(
-    Rule(
-        code="ES102",
-        kind="row-option-on-taskset",
-        title="row-only option on a taskset submission",
-        severity=Severity.ERROR,
-        docs="""A taskset run is configured entirely by its runner. `config`, `field_mapping`,
+RULE = Rule(
+    code="ES102",
+    kind="row-option-on-taskset",
+    title="row-only option on a taskset submission",
+    severity=Severity.ERROR,
+    docs="""A taskset run is configured entirely by its runner. `config`, `field_mapping`,
 `prompt_template` and `metric_bundle_packager` belong to row evaluations; the SDK raises
 `TypeError` listing every one supplied. Passing `None` is fine.
 
@@ -25,7 +25,6 @@ client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner,
 ```
 
 **Fix:** remove the option (quick fix); set concurrency on the runner's `GymRuntimeConfig`.""",
-    )
 )
 
 
@@ -48,3 +47,6 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
             for f in findings
         ]
     return findings
+
+
+register(RULE, SubmitCheck(Phase.TASKSET_SHAPE, 3, check))

@@ -5,20 +5,20 @@ from __future__ import annotations
 import pathlib
 
 from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind
-from evalsubmit.analysis.rules import Rule, register
-from evalsubmit.analysis.rules.base import RuleContext, finding, wrap
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.edits import finding, wrap
+from evalsubmit.analysis.rules.registry import ConstructionCheck, Rule, register
 from evalsubmit.analysis.target.gym_config import ConfigIssue, evaluate_config
 from evalsubmit.analysis.values.domain import DictValue, Instance, Known, SeqValue
 from evalsubmit.core.findings import Edit, Finding, Fix, Severity
 from evalsubmit.sdk import names as sdk
 
-RULE = register(
-    Rule(
-        code="ES109",
-        kind="invalid-config-value",
-        title="invalid GymRuntimeConfig value",
-        severity=Severity.ERROR,
-        docs="""`GymRuntimeConfig` is a strict pydantic model (`extra="forbid"`): `agent`,
+RULE = Rule(
+    code="ES109",
+    kind="invalid-config-value",
+    title="invalid GymRuntimeConfig value",
+    severity=Severity.ERROR,
+    docs="""`GymRuntimeConfig` is a strict pydantic model (`extra="forbid"`): `agent`,
 `agent_config` and `resources_server` are required strings; `num_repeats` and `concurrency` are
 integers ≥ 1; the timeouts are numbers > 0; `env_vars` maps strings to strings; wire-only fields
 (`environment`, `env_secrets`, `agent_ref_name`) and typos are refused. `GymAgentTaskRunner`
@@ -31,7 +31,6 @@ env_vars={"CUDA_VISIBLE_DEVICES": 0,          # ES109: quote it, "0"
 
 **Fix:** quick fixes quote numbers and wrap `Path`s in `str(...)` inside `env_vars`; otherwise
 correct the value as the message says.""",
-    )
 )
 
 
@@ -110,3 +109,6 @@ def _fixes(issue: ConfigIssue, ctx: RuleContext) -> tuple[Fix, ...]:
         text = ctx.text(span)
         return (Fix(f'Quote it: "{text}"', (Edit(span, f'"{text}"'),)),)
     return ()
+
+
+register(RULE, ConstructionCheck(2, check_construction))

@@ -4,7 +4,7 @@ The text is cut before every line that starts a new top-level statement (a code 
 0 that is not ``else:``/``except``/…, a closing bracket, or the ``def`` under a decorator). Each
 piece is parsed alone and its line numbers shifted into place. A wrong cut (inside a
 triple-quoted string, say) cannot go unnoticed: both halves fail to parse, and the whole text is
-then parsed in one piece. A single broken piece is repaired on its own (see :mod:`parse`).
+then parsed in one piece. A single broken piece is repaired on its own (:mod:`.repair`).
 
 With a :class:`ChunkCache`, pieces whose text is unchanged since the last parse of the same
 document reuse their trees (shifted when lines above were added or removed).
@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 import warnings
 from dataclasses import dataclass, field
+
+from evalsubmit.analysis.source.repair import repair_parse
 
 _CONTINUATIONS = ("else", "elif", "except", "finally")
 _CLOSERS = (")", "]", "}")
@@ -150,8 +152,6 @@ def _reuse(cache: ChunkCache, digest: str, text: str, start: int) -> _Parsed | N
 
 
 def _parse_piece(text: str, start: int) -> _Parsed | None:
-    from evalsubmit.analysis.source.parse import repair_parse
-
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

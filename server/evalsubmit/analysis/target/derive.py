@@ -33,9 +33,9 @@ from evalsubmit.analysis.values.domain import (
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import models as gym_models
 from evalsubmit.sdk import names as sdk
+from evalsubmit.sdk.spec import WIRE_ONLY_DEFAULTS
 
 RUNNER_METHODS = frozenset({"run_tasks", "runner_info"})
-_WIRE_DEFAULTS: dict[str, Any] = {"environment": None, "agent_ref_name": None, "env_secrets": {}}
 
 
 class TargetKind(StrEnum):
@@ -223,8 +223,8 @@ def _render_partial(fields: dict[str, Any], kwargs: dict[str, Any]) -> str:
     for field_name in gym_models.GymRunnerTargetModel.model_fields:
         if field_name == "kind":
             continue
-        if field_name in _WIRE_DEFAULTS:
-            rendered[field_name] = _WIRE_DEFAULTS[field_name]
+        if field_name in WIRE_ONLY_DEFAULTS:
+            rendered[field_name] = WIRE_ONLY_DEFAULTS[field_name]
         elif field_name in fields:
             rendered[field_name] = _coerced(fields[field_name], kwargs.get(field_name), field_name)
         elif field_name in defaults and not defaults[field_name].is_required():

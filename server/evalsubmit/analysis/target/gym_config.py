@@ -13,6 +13,7 @@ from typing import Any
 
 import pydantic_core
 
+from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassValue,
@@ -73,10 +74,6 @@ class ConfigEvaluation:
     model: gym_models.GymRuntimeConfigModel | None = None
     origins: dict[tuple[str | int, ...], Origin] = field(default_factory=dict)
     values: dict[tuple[str | int, ...], Value] = field(default_factory=dict)
-
-    @property
-    def fully_known(self) -> bool:
-        return not self.unknowns and not self.content and self.model is not None
 
 
 def evaluate_config(args: CallArgs, call_origin: Origin | None) -> ConfigEvaluation:
@@ -231,8 +228,6 @@ def _to_python(
 
 def _refusal(value: Value) -> str | None:
     """Why an object-like value has no JSON form, or ``None`` when its form is just unknown."""
-    from evalsubmit.analysis.models import stdlib
-
     match value:
         case FunctionValue(node=None, name=name):
             return f"a {name}"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from evalsubmit.core.findings import Span
 
@@ -150,12 +150,25 @@ class CallArgs:
     """``*args`` / ``**kwargs`` of unknown content were passed."""
 
 
+class FunctionContext(Protocol):
+    """The interpreter of the module that defines a function: its calls are evaluated there."""
+
+    def evaluate_call(
+        self,
+        definition: ast.FunctionDef | ast.AsyncFunctionDef,
+        values: dict[str, Value],
+        declared: Value,
+    ) -> Value: ...
+
+    def annotated_value(self, annotation: ast.expr | None) -> Value: ...
+
+
 @dataclass(eq=False, slots=True)
 class FunctionValue:
     name: str
     node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None
     origin: Origin | None
-    module: Any = None  # the ModuleScope the function was defined in
+    defined_in: FunctionContext | None = None
     bound_self: Value | None = None
 
 

@@ -55,4 +55,3 @@ class ModuleScope:
     name: str
     parsed: ParsedModule
     env: Env
-    source_hash: str = ""

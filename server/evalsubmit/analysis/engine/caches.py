@@ -1,9 +1,9 @@
-"""Incremental re-analysis of one document across edits.
+"""The caches that make re-analysing one document after an edit cost what the edit touched.
 
 Two caches survive between analyses of the same document:
 
-* parsed top-level statements, by text (:class:`~evalsubmit.analysis.source.chunks.ChunkCache`): an
-  edit re-parses only the statements it touched;
+* parsed top-level statements, by text (``ChunkCache`` of :mod:`evalsubmit.analysis.source`):
+  an edit re-parses only the statements it touched;
 * rule results of each top-level definition's function bodies, by a key made of everything
   those results can depend on: the definition's own text and position, every definition it
   reaches by name (transitively), the module's other top-level statements, and the contents of
@@ -21,18 +21,14 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.effects import Effects, effects
-from evalsubmit.analysis.report import ModuleReport, SubmitReport, TargetPreview
+from evalsubmit.analysis.interp.interpreter import Grouping
+from evalsubmit.analysis.report import SubmitReport, TargetPreview
 from evalsubmit.analysis.source.chunks import ChunkCache
+from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.findings import Finding
-
-if TYPE_CHECKING:
-    from evalsubmit.analysis.engine.analyze import AnalysisOptions
-    from evalsubmit.analysis.interp.interpreter import Interpreter
-    from evalsubmit.analysis.source.parse import ParsedModule
-    from evalsubmit.workspace.project import Project
+from evalsubmit.workspace.project import Project
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +51,12 @@ class AnalysisCaches:
     """Groups of function bodies walked (not taken from the cache) by the last analysis."""
     reused: int = 0
 
-    def prepare(
-        self, interpreter: Interpreter, parsed: ParsedModule, project: Project | None
-    ) -> None:
+    def grouping(self, parsed: ParsedModule, project: Project | None) -> Grouping | None:
+        """How the interpreter groups this text's facts for the cache (None: not cacheable)."""
         self.walked = self.reused = 0
         if not parsed.chunks:
-            return  # parsed whole: positions of statements are not tracked, so no group cache
-        keyer = _Keyer(parsed, self, project)
-        interpreter.group_key = keyer.key
-        interpreter.known_keys = self.groups.keys()
+            return None  # parsed whole: positions of statements are not tracked, so no cache
+        return Grouping(key=_Keyer(parsed, self, project).key, known=self.groups.keys())
 
     def keep(self, keys: Iterable[str | None]) -> None:
         """Forget results no longer reachable (bounded memory for a long editing session)."""
@@ -202,32 +195,3 @@ class _Keyer:
                     digest.update(text.encode("utf-8", "surrogatepass"))
             self._dependencies = digest.hexdigest()
         return self._dependencies
-
-
-class DocumentAnalyzer:
-    """Analyses successive versions of one document, reusing what an edit left unchanged."""
-
-    def __init__(
-        self,
-        path: Path | None = None,
-        project: Project | None = None,
-        options: AnalysisOptions | None = None,
-    ) -> None:
-        self.path = path
-        self.project = project
-        self.options = options
-        self.caches = AnalysisCaches()
-
-    def analyze(self, text: str, *, reverse: bool = True) -> ModuleReport:
-        from evalsubmit.analysis.engine.analyze import analyze_source
-
-        report = analyze_source(
-            text,
-            path=self.path,
-            project=self.project,
-            options=self.options,
-            reverse=reverse,
-            caches=self.caches,
-        )
-        self.caches.dependencies = report.dependencies
-        return report

@@ -19,10 +19,10 @@ from evalsubmit.analysis import (
     Project,
     TargetPreview,
     analyze_source,
+    visible,
 )
-from evalsubmit.analysis.engine.analyze import visible
-from evalsubmit.analysis.rules import RULES
-from evalsubmit.output import render
+from evalsubmit.analysis.rules import RULES, rules_markdown
+from evalsubmit.cli.output import render
 from evalsubmit.workspace.walk import python_files
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -222,19 +222,6 @@ def _rule(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     print(f"{found.code} {found.kind} ({found.severity}): {found.title}\n\n{found.docs}")
     return EXIT_CLEAN
-
-
-def rules_markdown() -> str:
-    """docs/rules.md: generated from the registry (a test keeps the file in step)."""
-    parts = ["# evalsubmit rules\n", "| Code | Kind | Severity | Title |", "|---|---|---|---|"]
-    parts += [
-        f"| [{r.code}](#{r.code.lower()}-{r.kind}) | `{r.kind}` | {r.severity} | {r.title} |"
-        for r in RULES.values()
-    ]
-    for rule in RULES.values():
-        parts.append(f"\n## {rule.code} {rule.kind}\n\n**{rule.title}** ({rule.severity})\n")
-        parts.append(rule.docs)
-    return "\n".join(parts) + "\n"
 
 
 def _serve(args: argparse.Namespace) -> int:

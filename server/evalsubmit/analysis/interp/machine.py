@@ -1,0 +1,95 @@
+"""What the interpreter's collaborators share: where they are, the frame they evaluate in, and
+the interface through which they reach each other.
+
+The interpreter is split by concern (statements in :mod:`.interpreter`, expressions in
+:mod:`.expressions`, calls in :mod:`.calls`, imports in :mod:`.imports`, annotations in
+:mod:`.annotated`). Each collaborator holds a :class:`Machine`, the interpreter seen through
+this interface, and never another collaborator's internals.
+"""
+
+from __future__ import annotations
+
+import ast
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from evalsubmit.analysis.interp.facts import ModuleFacts
+from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.values.domain import Origin, Value
+from evalsubmit.analysis.values.env import Env
+from evalsubmit.core.findings import Span
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+MAX_CALL_DEPTH = 6
+"""Nested evaluations of the user's helpers (a helper calling a helper ...) before giving up."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleSource:
+    """The module being walked: its tree, file and dotted name."""
+
+    parsed: ParsedModule
+    path: Path | None
+    name: str
+
+    def span(self, node: ast.AST) -> Span:
+        return self.parsed.span(node)
+
+    def origin(self, node: ast.AST) -> Origin:
+        return Origin(self.path, self.parsed.span(node))
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The evaluation state that changes when the interpreter enters a function body or an
+    evaluation whose facts must not be recorded. Replaced, never mutated, so leaving a context
+    restores the previous frame exactly."""
+
+    env: Env
+    collect: bool
+    """Record facts (submits, constructions) for the rules."""
+    defer: bool
+    """Queue the bodies of functions defined here, to be walked after the top level."""
+    returns: list[Value] | None = None
+    """Where ``return`` statements put their values while a call is evaluated."""
+    depth: int = 0
+    active: frozenset[int] = field(default_factory=frozenset)
+    """Function definitions being evaluated (by id): no recursion into them."""
+
+
+class Machine(Protocol):
+    """The interpreter as its collaborators see it."""
+
+    @property
+    def source(self) -> ModuleSource: ...
+
+    @property
+    def frame(self) -> Frame: ...
+
+    @property
+    def facts(self) -> ModuleFacts: ...
+
+    @property
+    def dependencies(self) -> set[Path]: ...
+
+    def eval(self, node: ast.expr) -> Value: ...
+
+    def call(self, node: ast.Call) -> Value: ...
+
+    def import_value(self, qualname: str) -> Value: ...
+
+    def annotated_value(self, annotation: ast.expr | None) -> Value: ...
+
+    def evaluate_call(
+        self, definition: FunctionNode, values: dict[str, Value], declared: Value
+    ) -> Value: ...
+
+    def scope(self, env: Env) -> AbstractContextManager[Frame]:
+        """Evaluate with ``env`` as the local names (a comprehension, a function body)."""
+        ...
+
+    def silent(self) -> AbstractContextManager[Frame]:
+        """Evaluate without recording facts (a receiver, an annotation, a helper's result)."""
+        ...

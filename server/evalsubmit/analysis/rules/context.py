@@ -1,0 +1,34 @@
+"""What a rule's check reads besides its fact: the module's source and where values live."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evalsubmit.analysis.interp.facts import ModuleFacts
+from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.values.domain import Origin
+from evalsubmit.core.findings import Finding, Span
+
+
+@dataclass(slots=True)
+class RuleContext:
+    parsed: ParsedModule
+    path: Path | None
+    facts: ModuleFacts
+    reported: set[tuple[str, Span]] = field(default_factory=set)
+    remote: list[tuple[Path, Finding]] = field(default_factory=list)
+    """Findings located in another module (reported in that module's analysis)."""
+
+    def here(self, origin: Origin | None) -> bool:
+        """Whether a value was written in the module being checked."""
+        return origin is not None and origin.path == self.path
+
+    def text(self, span: Span) -> str:
+        lines = self.parsed.lines
+        if span.line == span.end_line:
+            return lines[span.line - 1][span.col : span.end_col]
+        parts = [lines[span.line - 1][span.col :]]
+        parts.extend(lines[span.line : span.end_line - 1])
+        parts.append(lines[span.end_line - 1][: span.end_col])
+        return "".join(parts)

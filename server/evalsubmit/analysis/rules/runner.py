@@ -1,0 +1,59 @@
+"""Running the registered checks over a module's facts, in the SDK's order (registry.Phase).
+
+A disabled rule (``enabled(code)`` false) is not run, except in the shape phases: there the
+SDK raises at the first failing check, so a disabled check that finds something still stops
+the call (reporting nothing), exactly as the SDK would never reach the checks after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from evalsubmit.analysis.interp.facts import SubmitFact
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.registry import Phase, construction_checks, submit_checks
+from evalsubmit.core.findings import Finding
+
+Enabled = Callable[[str], bool]
+
+
+def run_rules(ctx: RuleContext, enabled: Enabled) -> list[Finding]:
+    findings: list[Finding] = []
+    checks = [check for rule, check in construction_checks() if enabled(rule.code)]
+    for construction in ctx.facts.constructions:
+        for check in checks:
+            findings.extend(check.run(construction, ctx))
+    for submit in ctx.facts.submits:
+        findings.extend(_check_submit(submit, ctx, enabled))
+    return findings
+
+
+def _check_submit(fact: SubmitFact, ctx: RuleContext, enabled: Enabled) -> list[Finding]:
+    if fact.is_async:
+        return _first_failure(Phase.ROW_SHAPE, fact, ctx, enabled) or []
+    tasks = fact.supplied("tasks")
+    if tasks is None:
+        return []
+    if not tasks:
+        return _first_failure(Phase.ROW_SHAPE, fact, ctx, enabled) or []
+    refused = _first_failure(Phase.TASKSET_SHAPE, fact, ctx, enabled)
+    if refused is not None:
+        return refused
+    return [
+        found
+        for rule, check in submit_checks(Phase.TASKSET_CONTENT)
+        if enabled(rule.code)
+        for found in check.run(fact, ctx)
+    ]
+
+
+def _first_failure(
+    phase: Phase, fact: SubmitFact, ctx: RuleContext, enabled: Enabled
+) -> list[Finding] | None:
+    """The findings of the first check that fails the call (none if its rule is disabled), or
+    None when the call passes every check of the phase."""
+    for rule, check in submit_checks(phase):
+        found = check.run(fact, ctx)
+        if found:
+            return found if enabled(rule.code) else []
+    return None
