@@ -153,7 +153,7 @@ class Expressions:
             return base.args.keywords["config"]
         if qualname == sdk.GYM_CONFIG and name in base.args.keywords:
             return base.args.keywords[name]
-        if ref.user is not None or qualname.startswith("logging."):
+        if ref.user is not None or qualname.startswith("logging.") or _is_submit(qualname, name):
             return FunctionValue(
                 f"bound method {ref.qualname}.{name}", None, self.origin(node), None, base
             )
@@ -292,6 +292,10 @@ class Expressions:
         ):
             return base.items[key.obj]
         return Unknown()
+
+
+def _is_submit(qualname: str, name: str) -> bool:
+    return name == "submit" and qualname in {sdk.EVALUATOR, sdk.ASYNC_EVALUATOR}
 
 
 def _join(first: Span, last: Span) -> Span:

@@ -18,8 +18,15 @@ from evalsubmit.analysis.interp.annotated import annotated_value
 from evalsubmit.analysis.interp.calls import Calls
 from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
+from evalsubmit.analysis.interp.flow import element_label, leaves_loop
 from evalsubmit.analysis.interp.imports import ImportResolver, Imports
-from evalsubmit.analysis.interp.machine import Frame, FunctionNode, ModuleSource
+from evalsubmit.analysis.interp.machine import (
+    MAX_CONTEXTS,
+    MAX_ELEMENT_WALKS,
+    Frame,
+    FunctionNode,
+    ModuleSource,
+)
 from evalsubmit.analysis.models.classes import enum_members
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
@@ -37,7 +44,8 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope
-from evalsubmit.core.findings import Span
+from evalsubmit.analysis.values.iterables import items_of
+from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
 
 
@@ -125,18 +133,27 @@ class Interpreter:
             self._frame = saved
 
     def evaluate_call(
-        self, definition: FunctionNode, values: dict[str, Value], declared: Value
+        self,
+        definition: FunctionNode,
+        values: dict[str, Value],
+        declared: Value,
+        *,
+        context: Walk | None = None,
     ) -> Value:
-        """The value a call of ``definition`` returns, its body walked silently with ``values``
-        bound; ``declared`` (from the return annotation) when it is not one known value."""
+        """The value a call of ``definition`` returns, its body walked with ``values`` bound;
+        ``declared`` (from the return annotation) when it is not one known value. With a
+        ``context`` (a call site) while facts are recorded, the walk records them too, labelled
+        with it; otherwise it is silent."""
         returns: list[Value] = []
+        record = context is not None and self._frame.collect
         frame = Frame(
             env=Env(parent=self._module_env),
-            collect=False,
+            collect=record,
             defer=False,
             returns=returns,
             depth=self._frame.depth + 1,
             active=self._frame.active | {id(definition)},
+            context=(*self._frame.context, context) if record and context else self._frame.context,
         )
         with self._entered(frame):
             self.bind_parameters(definition.args, values)
@@ -265,7 +282,7 @@ class Interpreter:
         match target:
             case ast.Name(id=name):
                 self._frame.env.names[name] = value
-                if self._frame.collect and _is_runner_like(value):
+                if self._frame.collect and not self._frame.context and _is_runner_like(value):
                     self._facts.runner_bindings.append((self._span(target), value))
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
                 items = value.items if isinstance(value, SeqValue) else None
@@ -312,12 +329,42 @@ class Interpreter:
         if isinstance(node, ast.While):
             self.eval(node.test)
         else:
-            self.eval(node.iter)
+            items = items_of(self.eval(node.iter))
+            if items and self._walks_each(node, len(items)):
+                self._loop_each(node, items)
+                return
             self.assign(node.target, Unknown("a loop variable"), node)
         env = self._frame.env
         before = env.copy()
         self.walk(node.body)
         env.join(before, env.copy())
+        self.walk(node.orelse)
+
+    def _walks_each(self, node: ast.For | ast.AsyncFor, count: int) -> bool:
+        """Walk the body once per known element: when facts are recorded, the elements are few,
+        and every element surely reaches the body (no ``break`` or ``return`` in it)."""
+        frame = self._frame
+        return (
+            frame.collect
+            and count <= MAX_ELEMENT_WALKS
+            and len(frame.context) < MAX_CONTEXTS
+            and not leaves_loop(node.body)
+        )
+
+    def _loop_each(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> None:
+        """The body walked for each element, its facts labelled with the element; names it
+        binds differently per element become unknown afterwards."""
+        start = self._frame.env
+        outcomes = [start.copy()]
+        group = f"loop {node.lineno}:{node.col_offset}"
+        for index, item in enumerate(items):
+            walk = Walk(group, index, len(items), element_label(node, index, item))
+            frame = replace(self._frame, env=start.copy(), context=(*self._frame.context, walk))
+            with self._entered(frame):
+                self.assign(node.target, item, node)
+                self.walk(node.body)
+                outcomes.append(frame.env)
+        start.join(*outcomes)
         self.walk(node.orelse)
 
     def try_statement(self, node: ast.Try | ast.TryStar) -> None:
@@ -346,7 +393,9 @@ class Interpreter:
     def define_function(self, node: FunctionNode) -> None:
         for decorator in node.decorator_list:
             self.eval(decorator)
-        function = FunctionValue(node.name, node, self._origin(node), defined_in=self)
+        function = FunctionValue(
+            node.name, node, self._origin(node), defined_in=self, defaults=self._defaults(node.args)
+        )
         env = self._frame.env
         env.names[node.name] = function
         if self._frame.defer:
@@ -371,6 +420,14 @@ class Interpreter:
         user.enum_members = enum_members(node, bases)
         qualname = f"{self._source.name}.{node.name}"
         self._frame.env.names[node.name] = ClassValue(ClassRef(qualname, user))
+
+    def _defaults(self, args: ast.arguments) -> dict[str, Value]:
+        positional = [*args.posonlyargs, *args.args]
+        pairs = list(
+            zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+        )
+        pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+        return {parameter.arg: self.eval(default) for parameter, default in pairs}
 
     def bind_parameters(self, args: ast.arguments, values: dict[str, Value] | None) -> None:
         names = self._frame.env.names

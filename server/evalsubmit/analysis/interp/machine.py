@@ -19,11 +19,15 @@ from evalsubmit.analysis.interp.facts import ModuleFacts
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import Origin, Value
 from evalsubmit.analysis.values.env import Env
-from evalsubmit.core.findings import Span
+from evalsubmit.core.findings import Span, Walk
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 MAX_CALL_DEPTH = 6
 """Nested evaluations of the user's helpers (a helper calling a helper ...) before giving up."""
+MAX_ELEMENT_WALKS = 16
+"""A loop body is walked once per element of a known iterable of at most this many."""
+MAX_CONTEXTS = 3
+"""Walks nested in walks (an element of a loop in a helper called at a call site ...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +61,9 @@ class Frame:
     depth: int = 0
     active: frozenset[int] = field(default_factory=frozenset)
     """Function definitions being evaluated (by id): no recursion into them."""
+    context: tuple[Walk, ...] = ()
+    """Why this walk is one of several of the same code (a loop element, a call site): facts
+    recorded here carry it, and findings name it."""
 
 
 class Machine(Protocol):
@@ -83,7 +90,12 @@ class Machine(Protocol):
     def annotated_value(self, annotation: ast.expr | None) -> Value: ...
 
     def evaluate_call(
-        self, definition: FunctionNode, values: dict[str, Value], declared: Value
+        self,
+        definition: FunctionNode,
+        values: dict[str, Value],
+        declared: Value,
+        *,
+        context: Walk | None = None,
     ) -> Value: ...
 
     def scope(self, env: Env) -> AbstractContextManager[Frame]:

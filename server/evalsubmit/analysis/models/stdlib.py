@@ -238,6 +238,16 @@ def _zip(args: CallArgs, origin: Origin | None) -> Value:
     return zipped(args.positional, origin)
 
 
+def _enumerate(args: CallArgs, origin: Origin | None) -> Value:
+    items = items_of(args.positional[0]) if len(args.positional) == 1 else None
+    if items is None or args.keywords or args.star_unknown:
+        return OneShot(ONE_SHOT["builtins.enumerate"], origin)
+    pairs: list[Value] = [
+        SeqValue(tuple, [Known(index, origin), item], origin) for index, item in enumerate(items)
+    ]
+    return OneShot(ONE_SHOT["builtins.enumerate"], origin, pairs)
+
+
 def _counter(args: CallArgs, origin: Origin | None) -> Value:
     if len(args.positional) == 1 and not args.keywords:
         ok, obj = as_python(args.positional[0])
@@ -273,6 +283,7 @@ NAMEDTUPLE = "<namedtuple class>"
 _SPECIAL: dict[str, Callable[[CallArgs, Origin | None], Value]] = {
     "builtins.range": _range,
     "builtins.zip": _zip,
+    "builtins.enumerate": _enumerate,
     "builtins.sorted": _sorted,
     "collections.Counter": _counter,
     "collections.defaultdict": _defaultdict,

@@ -43,7 +43,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
         )
     else:
         return []
-    return [finding(RULE, fact.keyword_spans["target"], message)]
+    return [finding(RULE, fact.argument_span("target"), message)]
 
 
 register(RULE, SubmitCheck(Phase.TASKSET_CONTENT, 1, check))

@@ -42,7 +42,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
             ctx.remote.append((anchor.path, finding(RULE, anchor.span, _message(problem, True))))
             continue
         here = anchor is not None
-        span = anchor.span if anchor else fact.keyword_spans["target"]
+        span = anchor.span if anchor else fact.argument_span("target")
         key = (RULE.code, span)
         if key in ctx.reported:
             continue

@@ -76,7 +76,7 @@ def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding
 
 def check_submit(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     value = fact.value("tasks")
-    span = fact.keyword_spans.get("tasks", fact.name_span)
+    span = fact.argument_span("tasks")
     if isinstance(value, Known) and isinstance(value.obj, str):
         return _check_value(value, span, "`tasks=`", ctx)
     return []

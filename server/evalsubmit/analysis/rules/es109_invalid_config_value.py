@@ -85,7 +85,7 @@ def _check_runner(fact: ConstructionFact) -> list[Finding]:
     return [
         finding(
             RULE,
-            fact.keyword_spans["config"],
+            fact.argument_span("config"),
             f"`config=` must be a GymRuntimeConfig, got {kind}: the runner stores it "
             f"and the SDK fails at submit; use GymRuntimeConfig(**...)",
         )

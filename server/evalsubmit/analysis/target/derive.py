@@ -25,6 +25,7 @@ from evalsubmit.analysis.values.domain import (
     Known,
     ModuleValue,
     OneShot,
+    PartialValue,
     Refused,
     SeqValue,
     Value,
@@ -121,7 +122,15 @@ def classify(value: Value) -> tuple[TargetKind, str]:
             if attributes is not None or sdk.is_known_sdk_class(ref.qualname):
                 return TargetKind.NOT_RUNNER, "type"
             return TargetKind.UNKNOWN, "type"
-        case Known() | DictValue() | SeqValue() | FunctionValue() | ModuleValue() | Refused():
+        case (
+            Known()
+            | DictValue()
+            | SeqValue()
+            | FunctionValue()
+            | PartialValue()
+            | ModuleValue()
+            | Refused()
+        ):
             return TargetKind.NOT_RUNNER, type_name(value)
         case OneShot():
             return TargetKind.NOT_RUNNER, "generator"

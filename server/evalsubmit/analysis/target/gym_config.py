@@ -24,6 +24,7 @@ from evalsubmit.analysis.values.domain import (
     ModuleValue,
     OneShot,
     Origin,
+    PartialValue,
     Refused,
     SeqValue,
     Unknown,
@@ -221,7 +222,9 @@ def _to_python(
         result.unknowns.append(_text(path))
         return _Placeholder(), "<unknown>"
     if in_hydra:
-        origin = value.origin if isinstance(value, (Instance, FunctionValue)) else None
+        origin = (
+            value.origin if isinstance(value, (Instance, FunctionValue, PartialValue)) else None
+        )
         result.content.append(ContentProblem(anchor, origin, refusal, "refused"))
     return _Opaque(), f"<error: {refusal}>"
 
@@ -229,6 +232,8 @@ def _to_python(
 def _refusal(value: Value) -> str | None:
     """Why an object-like value has no JSON form, or ``None`` when its form is just unknown."""
     match value:
+        case PartialValue():
+            return "a functools.partial"
         case FunctionValue(node=None, name=name):
             return f"a {name}"
         case FunctionValue(name="<lambda>"):

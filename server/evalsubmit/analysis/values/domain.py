@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from evalsubmit.core.findings import Span
+from evalsubmit.core.findings import Span, Walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +158,8 @@ class FunctionContext(Protocol):
         definition: ast.FunctionDef | ast.AsyncFunctionDef,
         values: dict[str, Value],
         declared: Value,
+        *,
+        context: Walk | None = None,
     ) -> Value: ...
 
     def annotated_value(self, annotation: ast.expr | None) -> Value: ...
@@ -170,6 +172,18 @@ class FunctionValue:
     origin: Origin | None
     defined_in: FunctionContext | None = None
     bound_self: Value | None = None
+    defaults: dict[str, Value] = field(default_factory=dict)
+    """Parameter defaults, evaluated where the function is defined."""
+
+
+@dataclass(eq=False, slots=True)
+class PartialValue:
+    """``functools.partial(function, *args, **keywords)``: calling it calls ``function`` with
+    these arguments first (its keywords overridden by the call's). Refused as a JSON value."""
+
+    function: Value
+    args: CallArgs
+    origin: Origin | None = None
 
 
 @dataclass(eq=False, slots=True)
@@ -187,6 +201,7 @@ Value = (
     | ClassValue
     | Instance
     | FunctionValue
+    | PartialValue
     | ModuleValue
 )
 
@@ -206,6 +221,8 @@ def type_name(value: Value) -> str:
             return "type"
         case FunctionValue():
             return "function"
+        case PartialValue():
+            return "partial"
         case ModuleValue():
             return "module"
         case Unknown(type_name=name):
