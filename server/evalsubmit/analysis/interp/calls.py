@@ -279,6 +279,7 @@ class Calls:
         if not isinstance(built, Instance):
             return built
         instance = built
+        self.machine.construct(instance, args, node)
         base = sdk_base(ref)
         if base == sdk.GYM_RUNNER and self.collect:
             self.facts.constructions.append(

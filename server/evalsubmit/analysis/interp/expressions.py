@@ -10,6 +10,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from evalsubmit.analysis.interp.machine import Machine
+from evalsubmit.analysis.interp.objects import sdk_class_of, user_mro
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -125,6 +126,11 @@ class Expressions:
             case ClassValue(ref=ClassRef(user=UserClass() as user)):
                 if name in user.enum_members:
                     return Known(user.enum_members[name], self.origin(node))
+                for cls in user_mro(user):
+                    if name in cls.class_values and name not in cls.methods:
+                        return cls.class_values[name]
+                    if name in cls.methods:
+                        return cls.methods[name]
                 return Unknown(f"attribute of class {user.name}")
             case Instance(ref=ref):
                 return self.instance_attribute(base, ref, name, node)
@@ -137,7 +143,11 @@ class Expressions:
     def instance_attribute(
         self, base: Instance, ref: ClassRef, name: str, node: ast.Attribute
     ) -> Value:
-        qualname = ref.qualname
+        if ref.user is not None:
+            found = self.machine.user_attribute(base, name)
+            if found is not None:
+                return found
+        qualname = sdk_class_of(ref)
         if name == "evaluator" and qualname == sdk.PLATFORM_CLIENT:
             return Instance(
                 ClassRef(sdk.EVALUATOR), CallArgs(keywords={"client": base}), self.origin(node)
@@ -153,11 +163,11 @@ class Expressions:
             return base.args.keywords["config"]
         if qualname == sdk.GYM_CONFIG and name in base.args.keywords:
             return base.args.keywords[name]
-        if ref.user is not None or qualname.startswith("logging.") or _is_submit(qualname, name):
+        if qualname.startswith("logging.") or _is_submit(qualname, name):
             return FunctionValue(
                 f"bound method {ref.qualname}.{name}", None, self.origin(node), None, base
             )
-        return Unknown(f"attribute {name} of {qualname.rsplit('.', 1)[-1]}")
+        return Unknown(f"attribute {name} of {ref.qualname.rsplit('.', 1)[-1]}")
 
     def dict_literal(self, node: ast.Dict) -> DictValue:
         result = DictValue(origin=self.origin(node))

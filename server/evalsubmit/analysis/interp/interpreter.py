@@ -15,21 +15,34 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from evalsubmit.analysis.interp.annotated import annotated_value
-from evalsubmit.analysis.interp.calls import Calls
+from evalsubmit.analysis.interp.calls import Calls, bind_arguments
 from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
 from evalsubmit.analysis.interp.flow import element_label, leaves_loop
 from evalsubmit.analysis.interp.imports import ImportResolver, Imports
 from evalsubmit.analysis.interp.machine import (
+    MAX_CALL_DEPTH,
     MAX_CONTEXTS,
     MAX_ELEMENT_WALKS,
     Frame,
     FunctionNode,
     ModuleSource,
 )
+from evalsubmit.analysis.interp.objects import (
+    Objects,
+    attribute_key,
+    bound,
+    instance_writes,
+    is_classmethod,
+    is_property,
+    is_record,
+    is_static,
+    user_mro,
+)
 from evalsubmit.analysis.models.classes import enum_members
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
+    CallArgs,
     ClassRef,
     ClassValue,
     DictValue,
@@ -47,6 +60,17 @@ from evalsubmit.analysis.values.env import Env, ModuleScope
 from evalsubmit.analysis.values.iterables import items_of
 from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
+
+
+@dataclass(frozen=True, slots=True)
+class Deferred:
+    """A function body to walk after the top level: its enclosing scope, the top-level
+    statement that defines it (its cache group) and, for a method, its class."""
+
+    function: FunctionNode
+    parent: Env
+    owner: int
+    cls: ClassValue | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +100,14 @@ class Interpreter:
         self._facts = ModuleFacts()
         self._dependencies: set[Path] = set()
         self._grouping = grouping
-        self._deferred: list[tuple[FunctionNode, Env, int]] = []
+        self._deferred: list[Deferred] = []
+        self._written: list[Instance] = []
         self._owner = -1
         self.groups: list[FactGroup] = []
         self._expressions = Expressions(self)
         self._calls = Calls(self)
         self._imports = Imports(self, resolver)
+        self._objects = Objects(self)
 
     # ----- what collaborators see (machine.Machine) ----------------------------------------
 
@@ -145,7 +171,27 @@ class Interpreter:
         ``context`` (a call site) while facts are recorded, the walk records them too, labelled
         with it; otherwise it is silent."""
         returns: list[Value] = []
+        self._call(definition, values, returns, context)
+        if len(returns) == 1 and not isinstance(returns[0], Unknown):
+            return returns[0]
+        return declared
+
+    def walk_body(
+        self, definition: FunctionNode, values: dict[str, Value], *, context: Walk | None = None
+    ) -> Env:
+        return self._call(definition, values, [], context)
+
+    def _call(
+        self,
+        definition: FunctionNode,
+        values: dict[str, Value],
+        returns: list[Value],
+        context: Walk | None,
+    ) -> Env:
+        if self._frame.depth >= MAX_CALL_DEPTH or id(definition) in self._frame.active:
+            return Env()
         record = context is not None and self._frame.collect
+        caller = self._frame.env
         frame = Frame(
             env=Env(parent=self._module_env),
             collect=record,
@@ -158,9 +204,44 @@ class Interpreter:
         with self._entered(frame):
             self.bind_parameters(definition.args, values)
             self.walk(definition.body)
-        if len(returns) == 1 and not isinstance(returns[0], Unknown):
-            return returns[0]
-        return declared
+        # attributes it stored on objects it was given are the caller's to see
+        caller.names.update((k, v) for k, v in frame.env.names.items() if k.startswith("@"))
+        return frame.env
+
+    def user_attribute(self, base: Instance, name: str) -> Value | None:
+        return self._objects.attribute(base, name)
+
+    def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:
+        """Run ``__init__`` (and a dataclass's ``__post_init__``) of a user-class instance
+        built at ``node`` with ``args``; what they store becomes its attributes."""
+        user = instance.ref.user
+        assert user is not None
+        written: dict[str, Value] = {}
+        if instance.fields is not None:
+            for entry in instance.fields.entries:
+                if isinstance(entry.key, Known) and isinstance(entry.key.obj, str):
+                    written[entry.key.obj] = entry.value
+        for cls in user_mro(user):
+            if "__init__" in cls.methods:
+                init = cls.methods["__init__"]
+                if isinstance(init.node, ast.FunctionDef):
+                    values = bind_arguments(init.node.args, args, bound(init, instance))
+                    walk = None
+                    if any(
+                        not isinstance(v, Unknown) for k, v in values.items() if v is not instance
+                    ):
+                        label = f"when {user.name}() is constructed at line {node.lineno}"
+                        walk = Walk(f"new {node.lineno}:{node.col_offset}", 0, 0, label)
+                    env = self.walk_body(init.node, values, context=walk)
+                    written.update(instance_writes(env, instance))
+                break
+        post = next(
+            (c.methods["__post_init__"] for c in user_mro(user) if "__post_init__" in c.methods),
+            None,
+        )
+        if post is not None:
+            written.update(self._objects.run_method(post, instance, {}))
+        instance.attributes = self._objects.trusted(written)
 
     # ----- entry point ---------------------------------------------------------------------
 
@@ -197,9 +278,9 @@ class Interpreter:
     def _walk_deferred(self) -> None:
         """Walk function bodies grouped by the top-level statement that defines them, so the
         facts of an unchanged definition can be taken from the cache instead."""
-        by_owner: dict[int, list[tuple[FunctionNode, Env]]] = {}
-        for function, parent, owner in self._deferred:
-            by_owner.setdefault(owner, []).append((function, parent))
+        by_owner: dict[int, list[Deferred]] = {}
+        for deferred in self._deferred:
+            by_owner.setdefault(deferred.owner, []).append(deferred)
         self._deferred = []
         for owner, pending in by_owner.items():
             key = self._key(owner, "bodies")
@@ -209,15 +290,27 @@ class Interpreter:
             self._facts = ModuleFacts()
             self._owner = owner
             while pending:
-                function, parent = pending.pop(0)
-                self._walk_function_body(function, parent)
-                pending.extend((f, p) for f, p, _ in self._deferred)
+                self._walk_function_body(pending.pop(0))
+                pending.extend(self._deferred)
                 self._deferred = []
             self.groups.append(FactGroup(key, self._facts))
 
-    def _walk_function_body(self, function: FunctionNode, parent: Env) -> None:
-        with self.scope(Env(parent=parent)):
-            self.bind_parameters(function.args, None)
+    def _walk_function_body(self, deferred: Deferred) -> None:
+        """A body walked once with unknown arguments; a method's ``self`` is its class's
+        generic instance (``cls`` the class)."""
+        function = deferred.function
+        with self.scope(Env(parent=deferred.parent)):
+            values: dict[str, Value] = {}
+            parameters = [*function.args.posonlyargs, *function.args.args]
+            cls = deferred.cls
+            if cls is not None and parameters and not is_static(function.decorator_list):
+                receiver: Value = (
+                    cls
+                    if is_classmethod(function.decorator_list)
+                    else self._objects.generic_self(cls)
+                )
+                values[parameters[0].arg] = receiver
+            self.bind_parameters(function.args, values)
             self.walk(function.body)
 
     # ----- statements ----------------------------------------------------------------------
@@ -240,6 +333,9 @@ class Interpreter:
             case ast.AugAssign(target=ast.Name(id=name), value=value):
                 self.eval(value)
                 self._frame.env.names[name] = Unknown("changed in place")
+            case ast.AugAssign(target=ast.Attribute() as target, value=value):
+                self.eval(value)
+                self.assign(target, Unknown("changed in place"), node)
             case ast.Expr(value=value):
                 self.eval(value)
             case ast.Return(value=value):
@@ -300,6 +396,9 @@ class Interpreter:
                 if isinstance(base, Instance) and base.ref.qualname == sdk.GYM_CONFIG:
                     base.args.keywords[attr] = value
                     base.args.keyword_origins[attr] = self._origin_of_span(self._span(statement))
+                elif isinstance(base, Instance) and base.ref.user is not None:
+                    self._frame.env.names[attribute_key(base, attr)] = value
+                    self._written.append(base)  # keeps its id unique while the key lives
             case ast.Starred(value=inner):
                 self.assign(inner, Unknown("unpacked at run time"), statement)
 
@@ -400,26 +499,48 @@ class Interpreter:
         env.names[node.name] = function
         if self._frame.defer:
             parent = self._module_env if env is self._module_env else env
-            self._deferred.append((node, parent, self._owner))
+            self._deferred.append(Deferred(node, parent, self._owner, None))
 
     def define_class(self, node: ast.ClassDef) -> None:
+        """The class body runs now, in a scope of its own (methods do not see it); methods are
+        deferred with the class, to be walked with ``self``."""
         bases = [self.eval(base) for base in node.bases]
         decorators = [self.eval(decorator) for decorator in node.decorator_list]
-        attributes: set[str] = set()
-        for statement in node.body:
-            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                attributes.add(statement.name)
-                if self._frame.defer and not isinstance(statement, ast.ClassDef):
-                    self._deferred.append((statement, self._module_env, self._owner))
-            elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
-                targets = (
-                    statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                )
-                attributes.update(t.id for t in targets if isinstance(t, ast.Name))
-        user = UserClass(node.name, self._source.path, node, bases, attributes, decorators)
+        user = UserClass(node.name, self._source.path, node, bases, set(), decorators)
         user.enum_members = enum_members(node, bases)
-        qualname = f"{self._source.name}.{node.name}"
-        self._frame.env.names[node.name] = ClassValue(ClassRef(qualname, user))
+        cls = ClassValue(ClassRef(f"{self._source.name}.{node.name}", user))
+        outer = self._frame.env
+        parent = self._module_env if outer is self._module_env else outer
+        record = is_record(node, bases)
+        fields: set[str] = set()
+        properties: set[str] = set()
+        with self.scope(Env(parent=outer)) as frame:
+            for statement in node.body:
+                if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    for decorator in statement.decorator_list:
+                        self.eval(decorator)
+                    user.methods[statement.name] = FunctionValue(
+                        statement.name,
+                        statement,
+                        self._origin(statement),
+                        defined_in=self,
+                        defaults=self._defaults(statement.args),
+                    )
+                    if is_property(statement.decorator_list):
+                        properties.add(statement.name)
+                    if self._frame.defer:
+                        self._deferred.append(Deferred(statement, parent, self._owner, cls))
+                    continue
+                if record and isinstance(statement, ast.AnnAssign):
+                    target = statement.target
+                    fields |= {target.id} if isinstance(target, ast.Name) else set()
+                self.statement(statement)
+            scope = frame.env.names
+        user.class_values = {k: v for k, v in scope.items() if not k.startswith("@")}
+        user.attributes = set(user.class_values) | set(user.methods) | fields
+        user.fields = frozenset(fields)
+        user.properties = frozenset(properties)
+        outer.names[node.name] = cls
 
     def _defaults(self, args: ast.arguments) -> dict[str, Value]:
         positional = [*args.posonlyargs, *args.args]

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from evalsubmit.analysis.interp.facts import ModuleFacts
 from evalsubmit.analysis.source.parse import ParsedModule
-from evalsubmit.analysis.values.domain import Origin, Value
+from evalsubmit.analysis.values.domain import CallArgs, Instance, Origin, Value
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.core.findings import Span, Walk
 
@@ -97,6 +97,21 @@ class Machine(Protocol):
         *,
         context: Walk | None = None,
     ) -> Value: ...
+
+    def walk_body(
+        self, definition: FunctionNode, values: dict[str, Value], *, context: Walk | None = None
+    ) -> Env:
+        """Walk a function body with ``values`` bound (recording facts only with a
+        ``context``, as ``evaluate_call``); the environment it ends with."""
+        ...
+
+    def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:
+        """Run the constructor of a user-class instance built at ``node`` with ``args``."""
+        ...
+
+    def user_attribute(self, base: Instance, name: str) -> Value | None:
+        """``base.name`` for an instance of a user class, or None when not known."""
+        ...
 
     def scope(self, env: Env) -> AbstractContextManager[Frame]:
         """Evaluate with ``env`` as the local names (a comprehension, a function body)."""

@@ -123,8 +123,16 @@ class UserClass:
     node: ast.ClassDef
     bases: list[Value]
     attributes: set[str]
+    """Names the class body defines (methods, class attributes, fields)."""
     decorators: list[Value]
     enum_members: dict[str, Any] = field(default_factory=dict)
+    class_values: dict[str, Value] = field(default_factory=dict)
+    """Class attributes, as the class body binds them (not fields a constructor sets)."""
+    methods: dict[str, FunctionValue] = field(default_factory=dict)
+    properties: frozenset[str] = frozenset()
+    """Methods read as attributes (``@property``, ``@cached_property``)."""
+    fields: frozenset[str] = frozenset()
+    """Dataclass or pydantic-model fields: set by the constructor, unknown without it."""
 
 
 @dataclass(eq=False, slots=True)
@@ -139,6 +147,9 @@ class Instance:
     origin: Origin | None = None
     fields: DictValue | None = None
     """For dataclass and pydantic-model instances: the JSON object they serialise to."""
+    attributes: dict[str, Value] | None = None
+    """For instances of the user's classes: what construction set on it (``self.x = v`` in
+    ``__init__`` and the test set-up methods, dataclass fields), as far as known."""
 
 
 @dataclass(eq=False, slots=True)
