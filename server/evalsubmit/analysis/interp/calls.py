@@ -327,7 +327,7 @@ class Calls:
         declared = self._declared_return(function, definition)
         if isinstance(definition, ast.AsyncFunctionDef):
             return Unknown("a coroutine")
-        if _is_generator(definition):
+        if is_generator(definition):
             return OneShot(
                 f"a generator (from calling {definition.name}())", self.origin(definition)
             )
@@ -350,17 +350,17 @@ class Calls:
         return context.annotated_value(definition.returns)
 
 
-def _is_generator(definition: ast.FunctionDef) -> bool:
+def is_generator(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether calling it returns a generator: a ``yield`` in its own body (not nested defs).
     Remembered on the node itself, which lives exactly as long as the answer is valid."""
     known: bool | None = getattr(definition, "_evalsubmit_yields", None)
     if known is None:
         known = _yields(definition)
-        definition._evalsubmit_yields = known  # type: ignore[attr-defined]
+        definition._evalsubmit_yields = known  # type: ignore[union-attr]
     return known
 
 
-def _yields(definition: ast.FunctionDef) -> bool:
+def _yields(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     pending: list[ast.AST] = list(definition.body)
     while pending:
         node = pending.pop()

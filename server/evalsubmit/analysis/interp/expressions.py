@@ -96,6 +96,12 @@ class Expressions:
                 return self.unaryop(node)
             case ast.Subscript():
                 return self.subscript(node)
+            case ast.Yield(value=inner):
+                frame = self.machine.frame
+                yielded = self.eval(inner) if inner is not None else Known(None)
+                if frame.yields and frame.returns is not None and not frame.returns:
+                    frame.returns.append(yielded)
+                return Unknown("what a generator is sent")
             case ast.Await(value=inner):
                 self.eval(inner)
                 return Unknown("the result of an await")

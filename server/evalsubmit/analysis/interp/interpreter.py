@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from evalsubmit.analysis.interp.annotated import annotated_value
-from evalsubmit.analysis.interp.calls import Calls, bind_arguments
+from evalsubmit.analysis.interp.calls import Calls, bind_arguments, is_generator
 from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
 from evalsubmit.analysis.interp.flow import element_label, leaves_loop
@@ -39,6 +39,7 @@ from evalsubmit.analysis.interp.objects import (
     is_static,
     user_mro,
 )
+from evalsubmit.analysis.interp.testcode import TestCode
 from evalsubmit.analysis.models.classes import enum_members
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
@@ -108,6 +109,7 @@ class Interpreter:
         self._calls = Calls(self)
         self._imports = Imports(self, resolver)
         self._objects = Objects(self)
+        self._tests = TestCode(self, resolver)
 
     # ----- what collaborators see (machine.Machine) ----------------------------------------
 
@@ -122,6 +124,10 @@ class Interpreter:
     @property
     def facts(self) -> ModuleFacts:
         return self._facts
+
+    @property
+    def module_env(self) -> Env:
+        return self._module_env
 
     @property
     def dependencies(self) -> set[Path]:
@@ -181,12 +187,28 @@ class Interpreter:
     ) -> Env:
         return self._call(definition, values, [], context)
 
+    def fixture_value(self, fixture: FunctionValue, values: dict[str, Value]) -> Value:
+        definition = fixture.node
+        context = fixture.defined_in
+        if not isinstance(definition, ast.FunctionDef) or not isinstance(context, Interpreter):
+            return Unknown("a fixture")
+        if fixture.bound_self is not None:
+            parameters = [*definition.args.posonlyargs, *definition.args.args]
+            values = {parameters[0].arg: fixture.bound_self, **values} if parameters else values
+        returns: list[Value] = []
+        context._call(definition, values, returns, None, yields=is_generator(definition))
+        if len(returns) == 1 and not isinstance(returns[0], Unknown):
+            return returns[0]
+        return context.annotated_value(definition.returns)
+
     def _call(
         self,
         definition: FunctionNode,
         values: dict[str, Value],
         returns: list[Value],
         context: Walk | None,
+        *,
+        yields: bool = False,
     ) -> Env:
         if self._frame.depth >= MAX_CALL_DEPTH or id(definition) in self._frame.active:
             return Env()
@@ -197,6 +219,7 @@ class Interpreter:
             collect=record,
             defer=False,
             returns=returns,
+            yields=yields,
             depth=self._frame.depth + 1,
             active=self._frame.active | {id(definition)},
             context=(*self._frame.context, context) if record and context else self._frame.context,
@@ -296,22 +319,28 @@ class Interpreter:
             self.groups.append(FactGroup(key, self._facts))
 
     def _walk_function_body(self, deferred: Deferred) -> None:
-        """A body walked once with unknown arguments; a method's ``self`` is its class's
-        generic instance (``cls`` the class)."""
+        """A body walked with unknown arguments, or, for a pytest test or fixture, with its
+        fixtures and once per parametrize case; a method's ``self`` is its class's generic
+        instance (``cls`` the class)."""
         function = deferred.function
-        with self.scope(Env(parent=deferred.parent)):
-            values: dict[str, Value] = {}
-            parameters = [*function.args.posonlyargs, *function.args.args]
-            cls = deferred.cls
-            if cls is not None and parameters and not is_static(function.decorator_list):
-                receiver: Value = (
-                    cls
-                    if is_classmethod(function.decorator_list)
-                    else self._objects.generic_self(cls)
-                )
-                values[parameters[0].arg] = receiver
-            self.bind_parameters(function.args, values)
-            self.walk(function.body)
+        values: dict[str, Value] = {}
+        parameters = [*function.args.posonlyargs, *function.args.args]
+        cls = deferred.cls
+        if cls is not None and parameters and not is_static(function.decorator_list):
+            classmethod_ = is_classmethod(function.decorator_list)
+            values[parameters[0].arg] = cls if classmethod_ else self._objects.generic_self(cls)
+        plan = self._tests.plan(function, cls)
+        cases: list[tuple[Walk | None, dict[str, Value]]] = [(None, {})]
+        if plan is not None:
+            values.update(plan.fixtures)
+            cases = plan.cases
+        for walk, case in cases:
+            frame = replace(self._frame, env=Env(parent=deferred.parent))
+            if walk is not None:
+                frame = replace(frame, context=(*frame.context, walk))
+            with self._entered(frame):
+                self.bind_parameters(function.args, {**values, **case})
+                self.walk(function.body)
 
     # ----- statements ----------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from evalsubmit.analysis.interp.facts import ModuleFacts
 from evalsubmit.analysis.source.parse import ParsedModule
-from evalsubmit.analysis.values.domain import CallArgs, Instance, Origin, Value
+from evalsubmit.analysis.values.domain import CallArgs, FunctionValue, Instance, Origin, Value
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.core.findings import Span, Walk
 
@@ -58,6 +58,8 @@ class Frame:
     """Queue the bodies of functions defined here, to be walked after the top level."""
     returns: list[Value] | None = None
     """Where ``return`` statements put their values while a call is evaluated."""
+    yields: bool = False
+    """A fixture generator is being evaluated: its first ``yield`` is its value."""
     depth: int = 0
     active: frozenset[int] = field(default_factory=frozenset)
     """Function definitions being evaluated (by id): no recursion into them."""
@@ -77,6 +79,9 @@ class Machine(Protocol):
 
     @property
     def facts(self) -> ModuleFacts: ...
+
+    @property
+    def module_env(self) -> Env: ...
 
     @property
     def dependencies(self) -> set[Path]: ...
@@ -107,6 +112,10 @@ class Machine(Protocol):
 
     def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:
         """Run the constructor of a user-class instance built at ``node`` with ``args``."""
+        ...
+
+    def fixture_value(self, fixture: FunctionValue, values: dict[str, Value]) -> Value:
+        """What a pytest fixture provides: its return value, or what it first yields."""
         ...
 
     def user_attribute(self, base: Instance, name: str) -> Value | None:
