@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.facts import (
     ConstructionFact,
     ConstructionKind,
@@ -33,6 +34,7 @@ from evalsubmit.analysis.values.domain import (
     SeqValue,
     Unknown,
     Value,
+    typed_instance,
 )
 from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
@@ -100,8 +102,14 @@ class Calls:
                 return self.instantiate_user_class(ref, node, args, keyword_spans, origin)
             case FunctionValue(bound_self=DictValue() as base, name=name):
                 return self.dict_method(base, name, args, origin)
+            case FunctionValue(bound_self=Unknown(type_name="dict") as base):
+                return _typed_view(base, function.name)
             case FunctionValue(bound_self=Known()):
                 return str_method(function, args, origin)
+            case FunctionValue(bound_self=Instance() as model, node=None) if model_method(
+                function.name
+            ):
+                return self._pydantic_method(model, model_method(function.name), args, origin)
             case FunctionValue(node=ast.FunctionDef() | ast.AsyncFunctionDef() as definition):
                 return self.call_function(function, definition, args, node)
         return Unknown("the result of a call")
@@ -133,15 +141,7 @@ class Calls:
         if not isinstance(value, DictValue):
             args.star_unknown = True
             return
-        for entry in value.entries:
-            if isinstance(entry.key, Known) and isinstance(entry.key.obj, str):
-                args.keywords[entry.key.obj] = entry.value
-                if entry.origin is not None:
-                    args.keyword_origins[entry.key.obj] = entry.origin
-            else:
-                args.star_unknown = True
-        if not value.complete:
-            args.star_unknown = True
+        _splat_into(args, value)
 
     def submit_call(
         self, node: ast.Call, receiver: Instance, args: CallArgs, spans: dict[str, Span]
@@ -190,6 +190,14 @@ class Calls:
             )
         if qualname == stdlib.NAMEDTUPLE:
             return namedtuple_instance(args, origin)
+        modelled_method = self._model_method(qualname, args, origin)
+        if modelled_method is not None:
+            return modelled_method
+        if qualname == "typing.cast" and len(args.positional) == 2:
+            value = args.positional[1]
+            return (
+                of_class(self.machine, args.positional[0]) if isinstance(value, Unknown) else value
+            )
         if qualname == "functools.partial" and args.positional:
             stored = CallArgs(
                 args.positional[1:],
@@ -213,7 +221,21 @@ class Calls:
         modelled = stdlib.call_stdlib(qualname, args, origin)
         if modelled is not None:
             return modelled
-        return Unknown(f"the result of {qualname.rsplit('.', 1)[-1]}()")
+        name = qualname.rsplit(".", 1)[-1]
+        if sdk.is_sdk_name(qualname) and name[:1].isupper():
+            # an SDK class we do not model: its instance, whatever it holds, is never None
+            return Unknown(f"the result of {name}()", name)
+        return Unknown(f"the result of {name}()")
+
+    def _model_method(self, qualname: str, args: CallArgs, origin: Origin) -> Value | None:
+        """``Cls.__new__(Cls)`` and ``GymRuntimeConfig.model_construct(...)``: instances built
+        without their constructor (the latter unvalidated until it is submitted)."""
+        owner, _, method = qualname.rpartition(".")
+        if method == "__new__" and sdk.is_sdk_name(owner):
+            return typed_instance(ClassRef(owner))
+        if method == "model_construct" and owner == sdk.GYM_CONFIG:
+            return Instance(ClassRef(owner), args, origin, validated=False)
+        return None
 
     def _config_from_dict(self, node: ast.Call, args: CallArgs, origin: Origin) -> Value:
         source = args.positional[0] if args.positional else args.keywords.get("obj")
@@ -295,6 +317,31 @@ class Calls:
                 )
             )
         return instance
+
+    def _pydantic_method(
+        self, model: Instance, method: str | None, args: CallArgs, origin: Origin
+    ) -> Value:
+        """``cfg.model_dump()`` is the config as a dict; ``cfg.model_copy(update={...})`` a copy
+        with the update applied, not validated (pydantic does not validate updates)."""
+        if model.ref.qualname != sdk.GYM_CONFIG or model.args.star_unknown:
+            return Unknown(f"the result of {method}()")
+        if method == "model_dump" and not args.positional and not args.keywords:
+            dumped = DictValue(origin=origin)
+            for key, value in model.args.keywords.items():
+                dumped.set(Known(key), value, model.args.keyword_origins.get(key))
+            return dumped
+        if method == "model_copy":
+            update = args.keywords.get("update")
+            copied = CallArgs(
+                [], dict(model.args.keywords), dict(model.args.keyword_origins), False
+            )
+            if isinstance(update, DictValue):
+                _splat_into(copied, update)
+            elif update is not None:
+                copied.star_unknown = True
+            validated = model.validated and update is None
+            return Instance(ClassRef(sdk.GYM_CONFIG), copied, origin, validated=validated)
+        return Unknown(f"the result of {method}()")
 
     def dict_method(self, base: DictValue, name: str, args: CallArgs, origin: Origin) -> Value:
         method = name.rsplit(".", 1)[-1].rstrip("()")
@@ -404,6 +451,36 @@ def is_submit(function: FunctionValue) -> bool:
         and receiver.ref.qualname in _EVALUATORS
         and function.name == f"bound method {receiver.ref.qualname}.submit"
     )
+
+
+def _splat_into(args: CallArgs, value: DictValue) -> None:
+    """``**value``: its string-keyed entries become keywords (where they were written)."""
+    for entry in value.entries:
+        if isinstance(entry.key, Known) and isinstance(entry.key.obj, str):
+            args.keywords[entry.key.obj] = entry.value
+            if entry.origin is not None:
+                args.keyword_origins[entry.key.obj] = entry.origin
+        else:
+            args.star_unknown = True
+    if not value.complete:
+        args.star_unknown = True
+
+
+def model_method(name: str) -> str | None:
+    """``model_dump`` / ``model_copy`` from a bound-method name, else None."""
+    method = name.rsplit(".", 1)[-1]
+    return method if method in {"model_dump", "model_copy"} else None
+
+
+def _typed_view(base: Unknown, name: str) -> Value:
+    """``.values()`` / ``.items()`` of a dict known only by its value type."""
+    method = name.rsplit(".", 1)[-1].rstrip("()")
+    if method == "values":
+        return Unknown("a dict view", "list", base.element)
+    if method == "items" and base.element is not None:
+        pair = SeqValue(tuple, [Unknown("a dict key"), base.element])
+        return Unknown("a dict view", "list", pair)
+    return Unknown("the result of a method call")
 
 
 def _view_items(base: DictValue, method: str, origin: Origin) -> list[Value] | None:

@@ -91,7 +91,10 @@ class SubmitFact:
         if isinstance(value, Known):
             return value.obj is not None
         if isinstance(value, Unknown):
-            return None if value.type_name in (None, "NoneType|str") else True
+            types = value.types()
+            return None if types is None or "None" in types or "NoneType" in types else True
+        if isinstance(value, Instance) and value.maybe_none:
+            return None
         return True
 
     def value(self, name: str) -> Value | None:

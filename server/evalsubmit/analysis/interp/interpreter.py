@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from evalsubmit.analysis.interp.annotated import annotated_value
+from evalsubmit.analysis.interp.annotated import annotated_value, of_class
 from evalsubmit.analysis.interp.calls import Calls, bind_arguments, is_generator
 from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
@@ -185,7 +185,7 @@ class Interpreter:
     def walk_body(
         self, definition: FunctionNode, values: dict[str, Value], *, context: Walk | None = None
     ) -> Env:
-        return self._call(definition, values, [], context)
+        return self._call(definition, values, [], context, propagate=False)
 
     def fixture_value(self, fixture: FunctionValue, values: dict[str, Value]) -> Value:
         definition = fixture.node
@@ -209,6 +209,7 @@ class Interpreter:
         context: Walk | None,
         *,
         yields: bool = False,
+        propagate: bool = True,
     ) -> Env:
         if self._frame.depth >= MAX_CALL_DEPTH or id(definition) in self._frame.active:
             return Env()
@@ -227,9 +228,13 @@ class Interpreter:
         with self._entered(frame):
             self.bind_parameters(definition.args, values)
             self.walk(definition.body)
-        # attributes it stored on objects it was given are the caller's to see
-        caller.names.update((k, v) for k, v in frame.env.names.items() if k.startswith("@"))
+        if propagate:
+            # attributes it stored on objects it was given are the caller's to see
+            caller.names.update((k, v) for k, v in frame.env.names.items() if k.startswith("@"))
         return frame.env
+
+    def generic_instance(self, cls: ClassValue) -> Instance:
+        return self._objects.generic_self(cls)
 
     def user_attribute(self, base: Instance, name: str) -> Value | None:
         return self._objects.attribute(base, name)
@@ -239,11 +244,7 @@ class Interpreter:
         built at ``node`` with ``args``; what they store becomes its attributes."""
         user = instance.ref.user
         assert user is not None
-        written: dict[str, Value] = {}
-        if instance.fields is not None:
-            for entry in instance.fields.entries:
-                if isinstance(entry.key, Known) and isinstance(entry.key.obj, str):
-                    written[entry.key.obj] = entry.value
+        written: dict[str, Value] = self._record_fields(user, args)
         for cls in user_mro(user):
             if "__init__" in cls.methods:
                 init = cls.methods["__init__"]
@@ -265,6 +266,43 @@ class Interpreter:
         if post is not None:
             written.update(self._objects.run_method(post, instance, {}))
         instance.attributes = self._objects.trusted(written)
+
+    def _record_fields(self, user: UserClass, args: CallArgs) -> dict[str, Value]:
+        """A dataclass's (or pydantic model's) fields from the call, else their defaults
+        (``field(default=...)`` and ``field(default_factory=...)`` understood)."""
+        if not user.fields or any("__init__" in c.methods for c in user_mro(user)):
+            return {}
+        declared = [
+            s
+            for cls in reversed(list(user_mro(user)))
+            for s in cls.node.body
+            if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+        ]
+        values: dict[str, Value] = {}
+        names = [s.target.id for s in declared if isinstance(s.target, ast.Name)]
+        for name, value in zip(names, args.positional, strict=False):
+            values[name] = value
+        values.update(args.keywords)
+        for statement in declared:
+            name = statement.target.id if isinstance(statement.target, ast.Name) else ""
+            if name in values or args.star_unknown or statement.value is None:
+                continue
+            values[name] = self._field_default(statement.value)
+        return values
+
+    def _field_default(self, default: ast.expr) -> Value:
+        with self.silent():
+            if not (isinstance(default, ast.Call) and _called_name(default.func) == "field"):
+                return self.eval(default)
+            for keyword in default.keywords:
+                if keyword.arg == "default":
+                    return self.eval(keyword.value)
+                if keyword.arg == "default_factory":
+                    factory = self.eval(keyword.value)
+                    if isinstance(factory, FunctionValue) and isinstance(factory.node, ast.Lambda):
+                        return self.eval(factory.node.body)
+                    return self._calls.apply(factory, default, CallArgs(), {})
+        return Unknown("a field without a default")
 
     # ----- entry point ---------------------------------------------------------------------
 
@@ -433,13 +471,52 @@ class Interpreter:
 
     def if_statement(self, node: ast.If) -> None:
         test = self.eval(node.test)
-        if _is_main_guard(node.test) or (isinstance(test, Known) and test.obj is True):
+        if _is_main_guard(node.test) or _is_type_checking(node.test):
+            # TYPE_CHECKING: its imports exist for annotations, which is all they are used for
+            self.walk(node.body)
+            return
+        if isinstance(test, Known) and test.obj is True:
             self.walk(node.body)
             return
         if isinstance(test, Known) and test.obj is False:
             self.walk(node.orelse)
             return
-        self.branches([node.body, node.orelse], exhaustive=True)
+        narrowed = self._narrowing(node.test)
+        if narrowed is None:
+            self.branches([node.body, node.orelse], exhaustive=True)
+            return
+        name, value, positive = narrowed
+        start = self._frame.env
+        outcomes: list[Env] = []
+        for body, narrow in ((node.body, positive), (node.orelse, not positive)):
+            with self.scope(start.copy()) as frame:
+                if narrow:
+                    frame.env.names[name] = value
+                self.walk(body)
+                outcomes.append(frame.env)
+        start.join(*outcomes)
+
+    def _narrowing(self, test: ast.expr) -> tuple[str, Value, bool] | None:
+        """``isinstance(name, Cls)`` (or its ``not``) on a name whose value is unknown: the
+        name, an instance of Cls, and whether it holds in the ``if`` branch."""
+        positive = True
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, positive = test.operand, False
+        if not (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+        ):
+            return None
+        name = test.args[0].id
+        if not isinstance(self._frame.env.lookup(name), Unknown):
+            return None
+        with self.silent():
+            kind = self.eval(test.args[1])
+        value = of_class(self, kind)
+        return (name, value, positive) if not isinstance(value, Unknown) else None
 
     def branches(self, bodies: list[list[ast.stmt]], *, exhaustive: bool) -> None:
         """Walk each body from the same start; a name bound differently becomes unknown."""
@@ -457,11 +534,13 @@ class Interpreter:
         if isinstance(node, ast.While):
             self.eval(node.test)
         else:
-            items = items_of(self.eval(node.iter))
+            iterable = self.eval(node.iter)
+            items = items_of(iterable)
             if items and self._walks_each(node, len(items)):
                 self._loop_each(node, items)
                 return
-            self.assign(node.target, Unknown("a loop variable"), node)
+            element = iterable.element if isinstance(iterable, Unknown) else None
+            self.assign(node.target, element or Unknown("a loop variable"), node)
         env = self._frame.env
         before = env.copy()
         self.walk(node.body)
@@ -612,6 +691,18 @@ def _entered(context: Value) -> Value:
     if isinstance(context, Instance) and context.ref.qualname in _SELF_ENTERING:
         return context
     return Unknown("a context value")
+
+
+def _called_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _is_main_guard(test: ast.expr) -> bool:

@@ -17,7 +17,14 @@ from typing import Protocol
 
 from evalsubmit.analysis.interp.facts import ModuleFacts
 from evalsubmit.analysis.source.parse import ParsedModule
-from evalsubmit.analysis.values.domain import CallArgs, FunctionValue, Instance, Origin, Value
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    ClassValue,
+    FunctionValue,
+    Instance,
+    Origin,
+    Value,
+)
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.core.findings import Span, Walk
 
@@ -107,11 +114,16 @@ class Machine(Protocol):
         self, definition: FunctionNode, values: dict[str, Value], *, context: Walk | None = None
     ) -> Env:
         """Walk a function body with ``values`` bound (recording facts only with a
-        ``context``, as ``evaluate_call``); the environment it ends with."""
+        ``context``, as ``evaluate_call``); the environment it ends with. Unlike a call, its
+        attribute writes stay in that environment (a constructor's are the object's state)."""
         ...
 
     def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:
         """Run the constructor of a user-class instance built at ``node`` with ``args``."""
+        ...
+
+    def generic_instance(self, cls: ClassValue) -> Instance:
+        """An instance of a user class whoever built it (what construction surely stores)."""
         ...
 
     def fixture_value(self, fixture: FunctionValue, values: dict[str, Value]) -> Value:

@@ -55,6 +55,9 @@ class Derivation:
     preview: TargetPreview | None = None
     content: list[ContentProblem] = field(default_factory=list)
     config: ConfigEvaluation | None = None
+    unvalidated: bool = False
+    """The config was built without validation (``model_construct``, ``model_copy(update=)``):
+    its problems surface only when the runner is submitted."""
 
     @property
     def is_runner(self) -> bool | None:
@@ -102,6 +105,8 @@ def classify(value: Value) -> tuple[TargetKind, str]:
     match value:
         case Known(obj=None):
             return TargetKind.NONE, "NoneType"
+        case Instance(maybe_none=True, ref=ref):
+            return TargetKind.UNKNOWN, ref.qualname.rsplit(".", 1)[-1]
         case Instance(ref=ref):
             if sdk_base(ref) == sdk.GYM_RUNNER:
                 return TargetKind.GYM, ref.qualname.rsplit(".", 1)[-1]
@@ -202,6 +207,7 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
         preview_from(evaluation, span, name),
         list(evaluation.content),
         evaluation,
+        unvalidated=not config.validated,
     )
 
 

@@ -41,7 +41,15 @@ class Known:
 class Unknown:
     reason: str = "not statically known"
     type_name: str | None = None
-    """When the type is known but not the content (an f-string is a ``str``)."""
+    """When the type is known but not the content (an f-string is a ``str``); alternatives
+    are joined with ``|`` (``int|None`` for ``os.cpu_count()``)."""
+    element: Value | None = None
+    """For a container of unknown length typed ``list[X]``/``dict[str, X]``: an element (a
+    value of a dict)."""
+
+    def types(self) -> frozenset[str] | None:
+        """The possible type names, or None when nothing is known of the type."""
+        return frozenset(self.type_name.split("|")) if self.type_name else None
 
 
 @dataclass(eq=False, slots=True)
@@ -150,6 +158,16 @@ class Instance:
     attributes: dict[str, Value] | None = None
     """For instances of the user's classes: what construction set on it (``self.x = v`` in
     ``__init__`` and the test set-up methods, dataclass fields), as far as known."""
+    maybe_none: bool = False
+    """Typed ``Optional[X]``: an instance of X when used as one, but possibly None."""
+    validated: bool = True
+    """False for a pydantic model built without validation (``model_construct``,
+    ``model_copy(update=...)``): the SDK validates it only when it is submitted."""
+
+
+def typed_instance(ref: ClassRef) -> Instance:
+    """An instance of ``ref`` whose content is not known (from a type, not a call)."""
+    return Instance(ref, CallArgs(star_unknown=True))
 
 
 @dataclass(eq=False, slots=True)
