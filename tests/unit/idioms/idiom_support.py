@@ -8,9 +8,8 @@ import re
 import textwrap
 from pathlib import Path
 
-from unit.rules.rule_support import HEADER, HEADER_LINES
-
 from evalsubmit.analysis import Finding, Project, analyze_source
+from unit.rules.rule_support import HEADER, HEADER_LINES
 
 MARKER = re.compile(r"#\s*expect:\s*(ES\d{3}(?:\s*,\s*ES\d{3})*)")
 
@@ -24,7 +23,9 @@ def expected(snippet: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
-def findings(snippet: str, *, path: Path | None = None, project: Project | None = None) -> list[Finding]:
+def findings(
+    snippet: str, *, path: Path | None = None, project: Project | None = None
+) -> list[Finding]:
     source = HEADER + textwrap.dedent(snippet).lstrip("\n")
     report = analyze_source(source, path=path or Path("snippet.py"), project=project or Project())
     assert report.skipped is None, report.skipped

@@ -6,7 +6,7 @@ from idiom_support import check, reported
 
 
 def test_keyword_dicts_never_crash_and_are_checked() -> None:
-    check('''
+    check("""
     kw = dict(tasks=TasksetRef("qa/smoke"), target=gym_runner)
     client.evaluator.submit(**kw)
     client.evaluator.submit(tasks=T, target=gym_runner, **{"prompt_template": "p"})  # expect: ES102
@@ -18,11 +18,11 @@ def test_keyword_dicts_never_crash_and_are_checked() -> None:
     row_kw = {}
     row_kw["config"] = RunConfig(parallelism=2)  # expect: ES102
     client.evaluator.submit(tasks=T, target=gym_runner, **row_kw)
-    ''')
+    """)
 
 
 def test_unknown_kwargs_make_the_shape_unknown() -> None:
-    check('''
+    check("""
     import json
 
     extra = json.loads("{}")
@@ -30,11 +30,11 @@ def test_unknown_kwargs_make_the_shape_unknown() -> None:
 
     def forward(**options):
         return client.evaluator.submit(**options)
-    ''')
+    """)
 
 
 def test_aliases_and_partials() -> None:
-    check('''
+    check("""
     import functools
 
     submit = client.evaluator.submit
@@ -45,14 +45,17 @@ def test_aliases_and_partials() -> None:
     nightly(target=harbor)  # expect: ES106
     with_config = functools.partial(client.evaluator.submit, config=RunConfig())  # expect: ES102
     with_config(tasks=T, target=gym_runner)
-    ''')
+    """)
 
 
 def test_no_internal_error_on_odd_kwargs() -> None:
     # duplicate keys, non-string keys, nested splats: never an internal error
-    assert reported('''
+    assert (
+        reported("""
     weird = {1: "x", "tasks": T}
     client.evaluator.submit(target=gym_runner, **weird)
     client.evaluator.submit(**{**{"tasks": T}, "target": gym_runner})
     client.evaluator.submit(**dict(**{"tasks": T}), target=gym_runner)
-    ''') == []
+    """)
+        == []
+    )

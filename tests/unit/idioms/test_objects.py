@@ -6,7 +6,7 @@ from idiom_support import check
 
 
 def test_client_and_runner_stored_in_init_sync_and_async() -> None:
-    check('''
+    check("""
     class EvalService:
         def __init__(self, workspace: str = "qa"):
             self.client = NeMoPlatform(workspace=workspace)
@@ -25,11 +25,11 @@ def test_client_and_runner_stored_in_init_sync_and_async() -> None:
 
         async def smoke_async(self):
             return await self.async_client.evaluator.submit(tasks=T, target=self.runner)  # expect: ES103
-    ''')
+    """)
 
 
 def test_unittest_setup_and_pytest_setup_method() -> None:
-    check('''
+    check("""
     import unittest
 
     class TestSubmission(unittest.TestCase):
@@ -48,11 +48,11 @@ def test_unittest_setup_and_pytest_setup_method() -> None:
 
         def test_rows_with_runner(self):
             self.client.evaluator.submit(metric=em, dataset=rows, target=gym_runner)  # expect: ES105
-    ''')
+    """)
 
 
 def test_dataclass_fields_properties_and_class_attributes() -> None:
-    check('''
+    check("""
     from dataclasses import dataclass, field
     from functools import cached_property
 
@@ -82,22 +82,22 @@ def test_dataclass_fields_properties_and_class_attributes() -> None:
 
         def go(self):
             self.client.evaluator.submit(tasks=self.DEFAULT_TASKS, target=self.runner)  # expect: ES106
-    ''')
+    """)
 
 
 def test_subclass_of_the_platform_client() -> None:
-    check('''
+    check("""
     class TeamClient(NeMoPlatform):
         def describe(self):
             return "team"
 
     team = TeamClient(workspace="qa")
     team.evaluator.submit(target=gym_runner)  # expect: ES103
-    ''')
+    """)
 
 
 def test_attributes_set_outside_construction_stay_unknown() -> None:
-    check('''
+    check("""
     class Job:
         def __init__(self):
             self.runner = None
@@ -120,11 +120,11 @@ def test_attributes_set_outside_construction_stay_unknown() -> None:
 
         def run(self):
             client.evaluator.submit(tasks=T, target=self.runner)
-    ''')
+    """)
 
 
 def test_an_instance_built_with_arguments_is_checked_with_them() -> None:
-    check('''
+    check("""
     class Launcher:
         def __init__(self, runner, suite="qa/smoke"):
             self.runner = runner
@@ -136,4 +136,4 @@ def test_an_instance_built_with_arguments_is_checked_with_them() -> None:
     Launcher(gym_runner).launch()
     Launcher(harbor).launch()
     Launcher(gym_runner, suite="qa team/smoke").launch()  # expect: ES108
-    ''')
+    """)

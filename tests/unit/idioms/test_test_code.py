@@ -11,7 +11,7 @@ from evalsubmit.analysis import Project, analyze_source
 
 
 def test_fixtures_in_the_same_file_return_and_yield() -> None:
-    check('''
+    check("""
     import pytest
 
     @pytest.fixture
@@ -36,11 +36,11 @@ def test_fixtures_in_the_same_file_return_and_yield() -> None:
 
     def test_unknown_fixture(tmp_path, monkeypatch, evaluator_client, something_else):
         evaluator_client.evaluator.submit(tasks=T, target=something_else)
-    ''')
+    """)
 
 
 def test_parametrize_cases_are_checked_one_by_one() -> None:
-    check('''
+    check("""
     import pytest
 
     @pytest.mark.parametrize(
@@ -61,11 +61,11 @@ def test_parametrize_cases_are_checked_one_by_one() -> None:
     @pytest.mark.parametrize("runner", [harbor], indirect=True)
     def test_indirect(runner):
         client.evaluator.submit(tasks=T, target=runner)
-    ''')
+    """)
 
 
 def test_parametrize_findings_are_named_like_pytest_names_the_case() -> None:
-    source = textwrap.dedent('''
+    source = textwrap.dedent("""
     import pytest
     from nemo_platform import NeMoPlatform
     from nemo_evaluator_sdk.agent_eval.runtimes.harbor_runtime import HarborAgentTaskRunner
@@ -75,7 +75,7 @@ def test_parametrize_findings_are_named_like_pytest_names_the_case() -> None:
     @pytest.mark.parametrize("runner", [pytest.param(HarborAgentTaskRunner(), id="harbor")])
     def test_submit(runner):
         client.evaluator.submit(tasks="qa/smoke", target=runner)
-    ''')
+    """)
     report = analyze_source(source, path=Path("test_x.py"), project=Project())
     (finding,) = report.findings
     assert finding.code == "ES106"
@@ -87,7 +87,8 @@ def test_fixtures_from_conftest_in_a_parent_folder(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("")
     tests = tmp_path / "tests" / "integration"
     tests.mkdir(parents=True)
-    (tmp_path / "tests" / "conftest.py").write_text(textwrap.dedent('''
+    (tmp_path / "tests" / "conftest.py").write_text(
+        textwrap.dedent("""
         import pytest
         from nemo_platform import NeMoPlatform
         from nemo_evaluator_sdk.agent_eval.runtimes.harbor_runtime import HarborAgentTaskRunner
@@ -99,21 +100,24 @@ def test_fixtures_from_conftest_in_a_parent_folder(tmp_path: Path) -> None:
         @pytest.fixture
         def runner():
             yield HarborAgentTaskRunner()
-    '''))
+    """)
+    )
     test = tests / "test_nightly.py"
-    test.write_text(textwrap.dedent('''
+    test.write_text(
+        textwrap.dedent("""
         from nemo_evaluator.api.schemas import TasksetRef
 
         def test_nightly(client, runner):
             client.evaluator.submit(tasks=TasksetRef("qa/nightly"), target=runner)
-    '''))
+    """)
+    )
     report = analyze_source(test.read_text(), path=test, project=Project(tmp_path))
     assert [(f.span.line, f.code) for f in report.findings] == [(5, "ES106")]
     assert (tmp_path / "tests" / "conftest.py").resolve() in report.dependencies
 
 
 def test_nothing_fires_on_a_fixture_or_parameter_declaration() -> None:
-    check('''
+    check("""
     import pytest
 
     @pytest.fixture
@@ -123,4 +127,4 @@ def test_nothing_fires_on_a_fixture_or_parameter_declaration() -> None:
     @pytest.mark.parametrize("runner", [harbor])
     def test_runs_locally(runner):
         AgentEvaluator().run(tasks=[], target=runner)
-    ''')
+    """)

@@ -6,7 +6,7 @@ from idiom_support import check
 
 
 def test_annotations_in_every_form() -> None:
-    check('''
+    check("""
     from typing import TYPE_CHECKING, Optional, Union
 
     if TYPE_CHECKING:
@@ -40,11 +40,11 @@ def test_annotations_in_every_form() -> None:
 
     evaluator, count = make()
     evaluator.submit(tasks=T, target=gym_runner, metric=em)  # expect: ES101
-    ''')
+    """)
 
 
 def test_new_cast_and_isinstance() -> None:
-    check('''
+    check("""
     from typing import cast
     from nemo_evaluator.sdk import Evaluator
 
@@ -58,11 +58,11 @@ def test_new_cast_and_isinstance() -> None:
             client.evaluator.submit(tasks=T, target=thing)  # expect: ES106
         else:
             client.evaluator.submit(tasks=T, target=thing)
-    ''')
+    """)
 
 
 def test_a_constructor_call_is_never_none() -> None:
-    check('''
+    check("""
     from nemo_evaluator_sdk import FieldMapping
 
     client.evaluator.submit(
@@ -70,11 +70,11 @@ def test_a_constructor_call_is_never_none() -> None:
         target=gym_runner,
         field_mapping=FieldMapping(question="prompt"),  # expect: ES102
     )
-    ''')
+    """)
 
 
 def test_stdlib_results_have_types() -> None:
-    check('''
+    check("""
     import random
     import uuid
 
@@ -93,11 +93,11 @@ def test_stdlib_results_have_types() -> None:
         num_repeats=os.cpu_count(),
     )
     client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
-    ''')
+    """)
 
 
 def test_unknown_stays_silent() -> None:
-    check('''
+    check("""
     import json
     import sys
 
@@ -108,4 +108,4 @@ def test_unknown_stays_silent() -> None:
 
     def anything(x, y):
         client.evaluator.submit(tasks=x, target=y)
-    ''')
+    """)
