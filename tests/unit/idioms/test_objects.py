@@ -137,3 +137,19 @@ def test_an_instance_built_with_arguments_is_checked_with_them() -> None:
     Launcher(harbor).launch()
     Launcher(gym_runner, suite="qa team/smoke").launch()  # expect: ES108
     """)
+
+
+def test_attributes_a_base_class_stores_through_super() -> None:
+    check('''
+    class Base:
+        def __init__(self, workspace):
+            self.client = NeMoPlatform(workspace=workspace)
+
+    class Nightly(Base):
+        def __init__(self):
+            super().__init__("qa")
+            self.runner = harbor
+
+        def run(self):
+            self.client.evaluator.submit(tasks=T, target=self.runner)  # expect: ES106
+    ''')

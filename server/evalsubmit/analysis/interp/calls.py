@@ -388,7 +388,9 @@ class Calls:
             # what the body does with these arguments is checked too, at this call site
             label = f"when {definition.name}() is called at line {node.lineno}"
             walk = Walk(f"call {node.lineno}:{node.col_offset}", 0, 0, label)
-        return context.evaluate_call(definition, values, declared, context=walk)
+        return context.evaluate_call(
+            definition, values, declared, context=walk, owner=function.owner
+        )
 
     def _declared_return(
         self, function: FunctionValue, definition: ast.FunctionDef | ast.AsyncFunctionDef

@@ -10,7 +10,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from evalsubmit.analysis.interp.machine import Machine
-from evalsubmit.analysis.interp.objects import sdk_class_of, user_mro
+from evalsubmit.analysis.interp.objects import sdk_class_of, super_attribute, user_mro
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -137,6 +137,10 @@ class Expressions:
         return values[-1]
 
     def attribute(self, node: ast.Attribute) -> Value:
+        frame = self.machine.frame
+        if _is_super_call(node.value) and frame.owner is not None and frame.receiver is not None:
+            found = super_attribute(frame.owner, frame.receiver, node.attr)
+            return found if found is not None else Unknown("an attribute of a base class")
         base = self.eval(node.value)
         name = node.attr
         match base:
@@ -333,6 +337,15 @@ class Expressions:
         ):
             return base.items[key.obj]
         return Unknown()
+
+
+def _is_super_call(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "super"
+        and not node.args
+    )
 
 
 def _simple_target(target: ast.expr) -> bool:

@@ -171,21 +171,27 @@ class Interpreter:
         declared: Value,
         *,
         context: Walk | None = None,
+        owner: ClassValue | None = None,
     ) -> Value:
         """The value a call of ``definition`` returns, its body walked with ``values`` bound;
         ``declared`` (from the return annotation) when it is not one known value. With a
         ``context`` (a call site) while facts are recorded, the walk records them too, labelled
         with it; otherwise it is silent."""
         returns: list[Value] = []
-        self._call(definition, values, returns, context)
+        self._call(definition, values, returns, context, owner=owner)
         if len(returns) == 1 and not isinstance(returns[0], Unknown):
             return returns[0]
         return declared
 
     def walk_body(
-        self, definition: FunctionNode, values: dict[str, Value], *, context: Walk | None = None
+        self,
+        definition: FunctionNode,
+        values: dict[str, Value],
+        *,
+        context: Walk | None = None,
+        owner: ClassValue | None = None,
     ) -> Env:
-        return self._call(definition, values, [], context, propagate=False)
+        return self._call(definition, values, [], context, propagate=False, owner=owner)
 
     def fixture_value(self, fixture: FunctionValue, values: dict[str, Value]) -> Value:
         definition = fixture.node
@@ -210,6 +216,7 @@ class Interpreter:
         *,
         yields: bool = False,
         propagate: bool = True,
+        owner: ClassValue | None = None,
     ) -> Env:
         if self._frame.depth >= MAX_CALL_DEPTH or id(definition) in self._frame.active:
             return Env()
@@ -224,6 +231,8 @@ class Interpreter:
             depth=self._frame.depth + 1,
             active=self._frame.active | {id(definition)},
             context=(*self._frame.context, context) if record and context else self._frame.context,
+            owner=owner,
+            receiver=_first_argument(definition, values) if owner is not None else None,
         )
         with self._entered(frame):
             self.bind_parameters(definition.args, values)
@@ -256,7 +265,7 @@ class Interpreter:
                     ):
                         label = f"when {user.name}() is constructed at line {node.lineno}"
                         walk = Walk(f"new {node.lineno}:{node.col_offset}", 0, 0, label)
-                    env = self.walk_body(init.node, values, context=walk)
+                    env = self.walk_body(init.node, values, context=walk, owner=init.owner)
                     written.update(instance_writes(env, instance))
                 break
         post = next(
@@ -372,8 +381,11 @@ class Interpreter:
         if plan is not None:
             values.update(plan.fixtures)
             cases = plan.cases
+        receiver = values.get(parameters[0].arg) if cls is not None and parameters else None
         for walk, case in cases:
-            frame = replace(self._frame, env=Env(parent=deferred.parent))
+            frame = replace(
+                self._frame, env=Env(parent=deferred.parent), owner=cls, receiver=receiver
+            )
             if walk is not None:
                 frame = replace(frame, context=(*frame.context, walk))
             with self._entered(frame):
@@ -633,6 +645,7 @@ class Interpreter:
                         self._origin(statement),
                         defined_in=self,
                         defaults=self._defaults(statement.args),
+                        owner=cls,
                     )
                     if is_property(statement.decorator_list):
                         properties.add(statement.name)
@@ -691,6 +704,11 @@ def _entered(context: Value) -> Value:
     if isinstance(context, Instance) and context.ref.qualname in _SELF_ENTERING:
         return context
     return Unknown("a context value")
+
+
+def _first_argument(definition: FunctionNode, values: dict[str, Value]) -> Value | None:
+    parameters = [*definition.args.posonlyargs, *definition.args.args]
+    return values.get(parameters[0].arg) if parameters else None
 
 
 def _called_name(node: ast.expr) -> str | None:

@@ -73,6 +73,9 @@ class Frame:
     context: tuple[Walk, ...] = ()
     """Why this walk is one of several of the same code (a loop element, a call site): facts
     recorded here carry it, and findings name it."""
+    owner: ClassValue | None = None
+    """In a method: its class, and ``receiver`` its ``self`` (for ``super()``)."""
+    receiver: Value | None = None
 
 
 class Machine(Protocol):
@@ -108,10 +111,16 @@ class Machine(Protocol):
         declared: Value,
         *,
         context: Walk | None = None,
+        owner: ClassValue | None = None,
     ) -> Value: ...
 
     def walk_body(
-        self, definition: FunctionNode, values: dict[str, Value], *, context: Walk | None = None
+        self,
+        definition: FunctionNode,
+        values: dict[str, Value],
+        *,
+        context: Walk | None = None,
+        owner: ClassValue | None = None,
     ) -> Env:
         """Walk a function body with ``values`` bound (recording facts only with a
         ``context``, as ``evaluate_call``); the environment it ends with. Unlike a call, its

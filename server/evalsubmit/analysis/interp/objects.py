@@ -114,7 +114,7 @@ class Objects:
         parameters = [*node.args.posonlyargs, *node.args.args]
         values: dict[str, Value] = {parameters[0].arg: instance} if parameters else {}
         declared = context.annotated_value(node.returns)
-        return context.evaluate_call(node, values, declared)
+        return context.evaluate_call(node, values, declared, owner=getter.owner)
 
     # ----- the generic instance ------------------------------------------------------------
 
@@ -160,7 +160,7 @@ class Objects:
         if not parameters:
             return {}
         values = {**method.defaults, **arguments, parameters[0].arg: instance}
-        env = self.machine.walk_body(node, values)
+        env = self.machine.walk_body(node, values, owner=method.owner)
         return instance_writes(env, instance)
 
     # ----- what may change an attribute behind the flow's back -----------------------------
@@ -188,7 +188,22 @@ def bound(method: FunctionValue, instance: Value) -> FunctionValue:
         method.defined_in,
         instance,
         method.defaults,
+        method.owner,
     )
+
+
+def super_attribute(owner: ClassValue, receiver: Value, name: str) -> Value | None:
+    """``super().name`` in a method of ``owner``: the first definition after ``owner`` in its
+    user-class bases, bound to ``receiver``."""
+    user = owner.ref.user
+    if user is None:
+        return None
+    for cls in list(user_mro(user))[1:]:
+        if name in cls.methods:
+            return bound(cls.methods[name], receiver)
+        if name in cls.class_values:
+            return cls.class_values[name]
+    return None
 
 
 def is_property(decorators: list[ast.expr]) -> bool:

@@ -189,6 +189,7 @@ class FunctionContext(Protocol):
         declared: Value,
         *,
         context: Walk | None = None,
+        owner: ClassValue | None = None,
     ) -> Value: ...
 
     def annotated_value(self, annotation: ast.expr | None) -> Value: ...
@@ -203,6 +204,8 @@ class FunctionValue:
     bound_self: Value | None = None
     defaults: dict[str, Value] = field(default_factory=dict)
     """Parameter defaults, evaluated where the function is defined."""
+    owner: ClassValue | None = None
+    """For a method: the class that defines it (``super()`` starts after it)."""
 
 
 @dataclass(eq=False, slots=True)
