@@ -465,6 +465,7 @@ _submit_calls = st.builds(
     st.booleans(),
 )
 
+
 def _splat_submit(args: list[tuple[str, str]], how: int) -> str:
     """submit() with its keywords passed indirectly (issue 11's idioms, issue 15's crash)."""
     pairs = ", ".join(f"{k!r}: {v}" for k, v in args)

@@ -53,6 +53,8 @@ class Walk:
     total: int
     label: str
     """How a message names it: ``for the 2nd runner of RUNNERS``."""
+    lines: tuple[int, int] | None = None
+    """The lines of the call site (for a call): a finding there needs no label."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,27 +7,31 @@ from idiom_support import check, findings
 
 def test_a_helper_is_checked_per_call_site() -> None:
     snippet = """
-    def launch(target, suite="qa/smoke"):
-        return client.evaluator.submit(tasks=TasksetRef(suite), target=target)  # expect: ES106
+    def launch(target, suite="qa/smoke", config=None):
+        return client.evaluator.submit(tasks=TasksetRef(suite), target=target, config=config)
+
+    def relaunch(target):
+        return launch(target, config=RunConfig())  # expect: ES102
 
     launch(gym_runner)
-    launch(harbor)
+    launch(harbor)  # expect: ES106
     launch(gym_runner, suite="qa team/smoke")  # expect: ES108
+    relaunch(harbor)  # the SDK refuses config= first (ES102 above), before the runner
     """
     check(snippet)
-    es106 = next(f for f in findings(snippet) if f.code == "ES106")
-    assert "when launch() is called at line" in es106.message
+    # reported at the argument that is wrong: that call site needs no naming
+    assert all("when launch()" not in f.message for f in findings(snippet))
 
 
 def test_defaults_and_or_empty() -> None:
     check("""
-    def build(settings=None, *, repeats=0):
+    def build(settings=None, *, repeats=0):  # expect: ES109
         settings = settings or {}
         return GymRuntimeConfig(
             agent="a",
             agent_config="c.yaml",
             resources_server="r",
-            num_repeats=repeats,  # expect: ES109
+            num_repeats=repeats,
             **settings,
         )
 

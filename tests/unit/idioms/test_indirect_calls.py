@@ -59,3 +59,24 @@ def test_no_internal_error_on_odd_kwargs() -> None:
     """)
         == []
     )
+
+
+def test_command_line_options_and_lambda_wrappers() -> None:
+    check("""
+    import argparse
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--taskset", default="qa/tb")
+        args = parser.parse_args()
+        client.evaluator.submit(tasks=TasksetRef(args.taskset), target=gym_runner)
+        client.evaluator.submit(
+            tasks=TasksetRef(args.taskset),
+            target=gym_runner,
+            config=RunConfig(parallelism=2),  # expect: ES102
+        )
+
+    submit_rows = lambda dataset: client.evaluator.submit(metric=em, dataset=dataset, target=gym_runner)  # expect: ES105
+    submit_rows(rows)
+    submit_rows(rows)
+    """)

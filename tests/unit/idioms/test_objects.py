@@ -140,7 +140,7 @@ def test_an_instance_built_with_arguments_is_checked_with_them() -> None:
 
 
 def test_attributes_a_base_class_stores_through_super() -> None:
-    check('''
+    check("""
     class Base:
         def __init__(self, workspace):
             self.client = NeMoPlatform(workspace=workspace)
@@ -152,4 +152,54 @@ def test_attributes_a_base_class_stores_through_super() -> None:
 
         def run(self):
             self.client.evaluator.submit(tasks=T, target=self.runner)  # expect: ES106
-    ''')
+    """)
+
+
+def test_state_a_test_class_stores_on_cls_before_its_tests() -> None:
+    check("""
+    import unittest
+
+    class SharedClient(unittest.TestCase):
+        @classmethod
+        def setUpClass(cls):
+            cls.client = NeMoPlatform(workspace="qa")
+            cls.runner = gym_runner
+
+        def test_row_option(self):
+            self.client.evaluator.submit(
+                tasks=T,
+                target=self.runner,
+                config=RunConfig(parallelism=2),  # expect: ES102
+            )
+
+
+    class TestPytestStyle:
+        @classmethod
+        def setup_class(cls):
+            cls.client = NeMoPlatform(workspace="qa")
+
+        def test_runner_on_rows(self):
+            self.client.evaluator.submit(metric=em, dataset=rows, target=gym_runner)  # expect: ES105
+    """)
+
+
+def test_class_attributes_reassigned_elsewhere_stay_unknown() -> None:
+    check("""
+    class Settings:
+        runner = harbor
+
+    def switch():
+        Settings.runner = gym_runner
+
+    class Job:
+        runner = harbor
+
+        def run(self):
+            client.evaluator.submit(tasks=T, target=self.runner)
+
+    def reconfigure(job: Job):
+        job.runner = gym_runner
+
+    Settings.runner = gym_runner
+    client.evaluator.submit(tasks=T, target=Settings.runner)
+    """)

@@ -109,3 +109,21 @@ def test_unknown_stays_silent() -> None:
     def anything(x, y):
         client.evaluator.submit(tasks=x, target=y)
     """)
+
+
+def test_a_union_reports_only_what_every_member_shares() -> None:
+    check("""
+    from typing import Union
+
+    def local_only(runner: Union[HarborAgentTaskRunner, CallableAgentTaskRunner]):
+        client.evaluator.submit(tasks=T, target=runner)  # expect: ES106
+
+    def not_runners(target: RunConfig | Model):
+        client.evaluator.submit(tasks=T, target=target)  # expect: ES104
+
+    def maybe_gym(runner: GymAgentTaskRunner | HarborAgentTaskRunner):
+        client.evaluator.submit(tasks=T, target=runner)
+
+    def mixed(target: HarborAgentTaskRunner | RunConfig):
+        client.evaluator.submit(tasks=T, target=target)
+    """)

@@ -170,10 +170,20 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
         if () in contexts:
             unique.append(replace(members[0], context=()))
             continue
-        walks = "; ".join(", ".join(w.label for w in context) for context in contexts)
         first = members[0]
-        unique.append(replace(first, message=f"{first.message} ({walks})", context=()))
+        labels = [_labels(context, first.span) for context in contexts]
+        if "" in labels:  # found at a call site it was walked for: holds there, plainly
+            unique.append(replace(first, context=()))
+            continue
+        message = f"{first.message} ({'; '.join(labels)})"
+        unique.append(replace(first, message=message, context=()))
     return unique
+
+
+def _labels(context: tuple[Walk, ...], span: Span) -> str:
+    """The walks a finding was found in, but a call site it is reported at."""
+    named = [w.label for w in context if not (w.lines and w.lines[0] <= span.line <= w.lines[1])]
+    return ", ".join(named)
 
 
 def _covering(contexts: list[tuple[Walk, ...]]) -> list[tuple[Walk, ...]]:

@@ -155,4 +155,6 @@ def _union(machine: Machine, members: list[ast.expr], depth: int) -> Value:
     names = [v.type_name for v in values if isinstance(v, Unknown) and v.type_name]
     if len(names) == len(values):
         return Unknown("a parameter", "|".join(names))
+    if all(isinstance(v, Instance) for v in values):
+        return Unknown("a parameter", alternatives=tuple(values))
     return Unknown("a parameter")

@@ -15,7 +15,7 @@ from evalsubmit.analysis.interp.facts import (
     ModuleFacts,
     SubmitFact,
 )
-from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, Machine
+from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Machine
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
 from evalsubmit.analysis.target.derive import derive, sdk_base
@@ -36,6 +36,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
     typed_instance,
 )
+from evalsubmit.analysis.values.env import ModuleSource
 from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
 
@@ -62,7 +63,11 @@ _DICT_VIEWS = {
 class Calls:
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
-        self.source = machine.source
+
+    @property
+    def source(self) -> ModuleSource:
+        """The module whose code is being walked (a helper's own, in its body)."""
+        return self.machine.frame.source
 
     def eval(self, node: ast.expr) -> Value:
         return self.machine.eval(node)
@@ -106,11 +111,15 @@ class Calls:
                 return _typed_view(base, function.name)
             case FunctionValue(bound_self=Known()):
                 return str_method(function, args, origin)
+            case FunctionValue(bound_self=Instance(ref=ClassRef(qualname=stdlib.ARGUMENT_PARSER))):
+                return stdlib.parsed_arguments(origin)
             case FunctionValue(bound_self=Instance() as model, node=None) if model_method(
                 function.name
             ):
                 return self._pydantic_method(model, model_method(function.name), args, origin)
-            case FunctionValue(node=ast.FunctionDef() | ast.AsyncFunctionDef() as definition):
+            case FunctionValue(
+                node=ast.FunctionDef() | ast.AsyncFunctionDef() | ast.Lambda() as definition
+            ):
                 return self.call_function(function, definition, args, node)
         return Unknown("the result of a call")
 
@@ -132,6 +141,11 @@ class Calls:
                 self._splat(args, value)
                 continue
             args.keywords[keyword.arg] = value
+            passed = self.machine.frame.passed
+            if isinstance(keyword.value, ast.Name) and keyword.value.id in passed:
+                # a parameter of this call-site walk: what is wrong was written at the call
+                args.keyword_origins[keyword.arg] = passed[keyword.value.id]
+                continue
             span = self.span(keyword)
             spans[keyword.arg] = span
             args.keyword_origins[keyword.arg] = Origin(self.source.path, span)
@@ -157,6 +171,7 @@ class Calls:
                 keyword_spans=spans,
                 keyword_value_spans={k.arg: self.span(k.value) for k in node.keywords if k.arg},
                 path=self.source.path,
+                home=self.machine.home,
                 context=self.machine.frame.context,
             )
             target = args.keywords.get("target")
@@ -255,6 +270,7 @@ class Calls:
                     instance,
                     via_dict=True,
                     path=self.source.path,
+                    home=self.machine.home,
                     context=self.machine.frame.context,
                 )
             )
@@ -285,6 +301,7 @@ class Calls:
                 [self.span(a) for a in node.args],
                 via_dict=via_dict,
                 path=self.source.path,
+                home=self.machine.home,
                 context=self.machine.frame.context,
             )
         )
@@ -313,6 +330,7 @@ class Calls:
                     instance,
                     spans,
                     path=self.source.path,
+                    home=self.machine.home,
                     context=self.machine.frame.context,
                 )
             )
@@ -367,36 +385,79 @@ class Calls:
     def call_function(
         self,
         function: FunctionValue,
-        definition: ast.FunctionDef | ast.AsyncFunctionDef,
+        definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
         args: CallArgs,
         node: ast.Call,
     ) -> Value:
-        declared = self._declared_return(function, definition)
         if isinstance(definition, ast.AsyncFunctionDef):
             return Unknown("a coroutine")
-        if is_generator(definition):
+        if not isinstance(definition, ast.Lambda) and is_generator(definition):
             return OneShot(
                 f"a generator (from calling {definition.name}())", self.origin(definition)
             )
         frame = self.machine.frame
         if frame.depth >= MAX_CALL_DEPTH or id(definition) in frame.active:
-            return declared
-        context = function.defined_in if function.defined_in is not None else self.machine
-        values = bind_arguments(definition.args, args, function)
+            return self.machine.declared_return(function)
+        values, passed = self.bind_call(function, definition.args, args, node)
         walk = None
-        if any(not isinstance(value, Unknown) for value in values.values()):
+        receiver = function.bound_self
+        generic = isinstance(receiver, Instance) and receiver.generic
+        given = [v for v in values.values() if not (generic and v is receiver)]
+        if any(not isinstance(value, Unknown) for value in given):
             # what the body does with these arguments is checked too, at this call site
-            label = f"when {definition.name}() is called at line {node.lineno}"
-            walk = Walk(f"call {node.lineno}:{node.col_offset}", 0, 0, label)
-        return context.evaluate_call(
-            definition, values, declared, context=walk, owner=function.owner
-        )
+            name = function.name if isinstance(definition, ast.Lambda) else definition.name
+            label = f"when {name}() is called at line {node.lineno}"
+            lines = (node.lineno, node.end_lineno or node.lineno)
+            walk = Walk(f"call {node.lineno}:{node.col_offset}", 0, 0, label, lines)
+        return self.machine.evaluate_call(function, values, site=CallSite(walk, passed))
 
-    def _declared_return(
-        self, function: FunctionValue, definition: ast.FunctionDef | ast.AsyncFunctionDef
-    ) -> Value:
-        context = function.defined_in if function.defined_in is not None else self.machine
-        return context.annotated_value(definition.returns)
+    def bind_call(
+        self, function: FunctionValue, arguments: ast.arguments, args: CallArgs, node: ast.Call
+    ) -> tuple[dict[str, Value], dict[str, Origin]]:
+        """Parameter -> value for a call at ``node``, and where each value was written: the
+        argument at this call (followed back when it is itself a parameter of the caller's
+        call-site walk), or the parameter's default in the definition."""
+        values = bind_arguments(arguments, args, function)
+        passed: dict[str, Origin] = {}
+        names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
+        tail = names[len(names) - len(arguments.defaults) :]
+        defaults = list(zip(tail, arguments.defaults, strict=True))
+        kwonly = zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+        defaults += [(a.arg, d) for a, d in kwonly if d]
+        module = function.module
+        for name, default in defaults:
+            if module is not None:
+                passed[name] = module.origin(default)
+        offset = 1 if function.bound_self is not None else 0
+        plain = [a for a in node.args if not isinstance(a, ast.Starred)]
+        if len(plain) == len(node.args):
+            for name, argument in zip(names[offset:], plain, strict=False):
+                passed[name] = self._written(argument, argument)
+        for keyword in node.keywords:
+            if keyword.arg is not None:
+                passed[keyword.arg] = self._written(keyword.value, keyword)
+        for name, origin in args.keyword_origins.items():
+            passed.setdefault(name, origin)
+        # a parameter the helper annotates declares what it takes: a finding about its value
+        # stays in the helper, where the declared type is used
+        for parameter in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+            if parameter.annotation is not None:
+                passed.pop(parameter.arg, None)
+        if arguments.kwarg is not None and not args.star_unknown:
+            known = {*names, *(a.arg for a in arguments.kwonlyargs)}
+            extra = DictValue(origin=self.origin(node))
+            for name, value in args.keywords.items():
+                if name not in known:
+                    extra.set(Known(name), value, passed.get(name))
+            values[arguments.kwarg.arg] = extra
+        return values, passed
+
+    def _written(self, value: ast.expr, argument: ast.AST) -> Origin:
+        """Where an argument's value was written: a parameter of the walk this call is in
+        takes it from that walk's call site; anything else is written here."""
+        if isinstance(value, ast.Name) and value.id in self.machine.frame.passed:
+            return self.machine.frame.passed[value.id]
+        return self.origin(argument)
 
 
 def is_generator(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

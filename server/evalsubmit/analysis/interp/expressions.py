@@ -10,7 +10,12 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from evalsubmit.analysis.interp.machine import Machine
-from evalsubmit.analysis.interp.objects import sdk_class_of, super_attribute, user_mro
+from evalsubmit.analysis.interp.objects import (
+    attribute_key,
+    sdk_class_of,
+    super_attribute,
+    user_mro,
+)
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -30,7 +35,7 @@ from evalsubmit.analysis.values.domain import (
     UserClass,
     Value,
 )
-from evalsubmit.analysis.values.env import Env
+from evalsubmit.analysis.values.env import Env, ModuleSource
 from evalsubmit.analysis.values.iterables import items_of, pairs_to_dict
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
@@ -56,7 +61,11 @@ _COMPREHENSIONS: dict[type[ast.expr], str] = {
 class Expressions:
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
-        self.source = machine.source
+
+    @property
+    def source(self) -> ModuleSource:
+        """The module whose code is being walked (a helper's own, in its body)."""
+        return self.machine.frame.source
 
     def origin(self, node: ast.AST) -> Origin:
         return self.source.origin(node)
@@ -82,7 +91,23 @@ class Expressions:
             case ast.Call():
                 return self.machine.call(node)
             case ast.Lambda():
-                return FunctionValue("<lambda>", node, self.origin(node))
+                frame = self.machine.frame
+                defaults = {
+                    a.arg: self.eval(d)
+                    for a, d in zip(
+                        node.args.args[len(node.args.args) - len(node.args.defaults) :],
+                        node.args.defaults,
+                        strict=True,
+                    )
+                }
+                return FunctionValue(
+                    "<lambda>",
+                    node,
+                    self.origin(node),
+                    module=frame.source,
+                    defaults=defaults,
+                    closure=frame.env,
+                )
             case ast.Dict():
                 return self.dict_literal(node)
             case ast.List() | ast.Tuple() | ast.Set():
@@ -150,6 +175,9 @@ class Expressions:
                 found = stdlib.stdlib_constant(f"{qualname}.{name}", self.origin(node))
                 return found if found is not None else ClassValue(ClassRef(f"{qualname}.{name}"))
             case ClassValue(ref=ClassRef(user=UserClass() as user)):
+                written = self.machine.frame.env.lookup(attribute_key(user, name))
+                if written is not None:
+                    return written
                 if name in user.enum_members:
                     return Known(user.enum_members[name], self.origin(node))
                 for cls in user_mro(user):
@@ -192,6 +220,7 @@ class Expressions:
         if qualname == sdk.GYM_CONFIG and name in base.args.keywords:
             return base.args.keywords[name]
         modelled = qualname == sdk.GYM_CONFIG and name in {"model_dump", "model_copy"}
+        modelled = modelled or (qualname == stdlib.ARGUMENT_PARSER and name in stdlib.PARSE_METHODS)
         if qualname.startswith("logging.") or _is_submit(qualname, name) or modelled:
             return FunctionValue(
                 f"bound method {ref.qualname}.{name}", None, self.origin(node), None, base

@@ -20,14 +20,21 @@ class ConstructionKind(StrEnum):
 
 
 def _argument_span(
-    name: str, explicit: dict[str, Span], args: CallArgs, path: Path | None, fallback: Span
+    name: str,
+    explicit: dict[str, Span],
+    args: CallArgs,
+    path: Path | None,
+    home: Path | None,
+    fallback: Span,
 ) -> Span:
-    """Where an argument was written: its ``name=`` keyword in the call, else the entry that
-    supplied it when that is in this module (``**{"name": v}``, ``kw["name"] = v``, a
-    ``partial``'s keyword), else ``fallback``."""
+    """Where an argument was written: the place in the analysed module it came from (a call
+    site passing it to a helper, a ``**{"name": v}`` entry, a ``partial``'s keyword), else its
+    ``name=`` keyword in the call, else ``fallback``."""
+    origin = args.keyword_origins.get(name)
+    if origin is not None and origin.path == home:
+        return origin.span
     if name in explicit:
         return explicit[name]
-    origin = args.keyword_origins.get(name)
     if origin is not None and origin.path == path:
         return origin.span
     return fallback
@@ -47,11 +54,14 @@ class ConstructionFact:
     """Built from a dict (``model_validate({...})`` / ``**settings``): entries carry origins."""
     path: Path | None = None
     """The module of the call."""
+    home: Path | None = None
+    """The module being analysed (not ``path`` when a helper of a sibling module is walked
+    for a call made here: only what this module wrote can be reported then)."""
     context: tuple[Walk, ...] = ()
     """Where this walk came from when it is one of several (a loop element, a call site)."""
 
     def argument_span(self, name: str) -> Span:
-        return _argument_span(name, self.keyword_spans, self.args, self.path, self.span)
+        return _argument_span(name, self.keyword_spans, self.args, self.path, self.home, self.span)
 
 
 @dataclass(eq=False, slots=True)
@@ -70,12 +80,16 @@ class SubmitFact:
     point in the flow (dicts can be mutated later, so it is computed when the call is reached)."""
     path: Path | None = None
     """The module of the call."""
+    home: Path | None = None
+    """The module being analysed (see ``ConstructionFact.home``)."""
     context: tuple[Walk, ...] = ()
     """Where this walk came from when it is one of several (a loop element, a call site)."""
 
     def argument_span(self, name: str) -> Span:
         """Where argument ``name`` was written (the submit name when not in this module)."""
-        return _argument_span(name, self.keyword_spans, self.args, self.path, self.name_span)
+        return _argument_span(
+            name, self.keyword_spans, self.args, self.path, self.home, self.name_span
+        )
 
     def target_value_span(self) -> Span:
         """The span of the ``target=`` value, for previews and derivations."""

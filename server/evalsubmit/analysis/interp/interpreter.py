@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from evalsubmit.analysis.interp.annotated import annotated_value, of_class
-from evalsubmit.analysis.interp.calls import Calls, bind_arguments, is_generator
+from evalsubmit.analysis.interp.calls import Calls, is_generator
 from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
 from evalsubmit.analysis.interp.flow import element_label, leaves_loop
@@ -24,9 +24,9 @@ from evalsubmit.analysis.interp.machine import (
     MAX_CALL_DEPTH,
     MAX_CONTEXTS,
     MAX_ELEMENT_WALKS,
+    CallSite,
     Frame,
     FunctionNode,
-    ModuleSource,
 )
 from evalsubmit.analysis.interp.objects import (
     Objects,
@@ -57,7 +57,7 @@ from evalsubmit.analysis.values.domain import (
     UserClass,
     Value,
 )
-from evalsubmit.analysis.values.env import Env, ModuleScope
+from evalsubmit.analysis.values.env import Env, ModuleScope, ModuleSource
 from evalsubmit.analysis.values.iterables import items_of
 from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
@@ -97,7 +97,9 @@ class Interpreter:
     ) -> None:
         self._source = ModuleSource(parsed, path, module_name)
         self._module_env = Env()
-        self._frame = Frame(env=self._module_env, collect=collect, defer=collect)
+        self._frame = Frame(
+            env=self._module_env, source=self._source, collect=collect, defer=collect
+        )
         self._facts = ModuleFacts()
         self._dependencies: set[Path] = set()
         self._grouping = grouping
@@ -116,6 +118,10 @@ class Interpreter:
     @property
     def source(self) -> ModuleSource:
         return self._source
+
+    @property
+    def home(self) -> Path | None:
+        return self._source.path
 
     @property
     def frame(self) -> Frame:
@@ -165,78 +171,88 @@ class Interpreter:
             self._frame = saved
 
     def evaluate_call(
-        self,
-        definition: FunctionNode,
-        values: dict[str, Value],
-        declared: Value,
-        *,
-        context: Walk | None = None,
-        owner: ClassValue | None = None,
+        self, function: FunctionValue, values: dict[str, Value], *, site: CallSite | None = None
     ) -> Value:
-        """The value a call of ``definition`` returns, its body walked with ``values`` bound;
-        ``declared`` (from the return annotation) when it is not one known value. With a
-        ``context`` (a call site) while facts are recorded, the walk records them too, labelled
-        with it; otherwise it is silent."""
+        """The value a call of ``function`` returns, its body walked with ``values`` bound; the
+        return annotation's value when it is not one known value. With a ``site`` whose walk
+        is set while facts are recorded, the walk records them too, labelled with it;
+        otherwise it is silent."""
         returns: list[Value] = []
-        self._call(definition, values, returns, context, owner=owner)
+        self._call(function, values, returns, site)
         if len(returns) == 1 and not isinstance(returns[0], Unknown):
             return returns[0]
-        return declared
+        return self.declared_return(function)
+
+    def declared_return(self, function: FunctionValue) -> Value:
+        """The value of ``function``'s return annotation, read in its own module."""
+        node = function.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.returns is None:
+            return Unknown("a parameter")
+        frame = replace(
+            self._frame,
+            env=Env(parent=function.closure or self._module_env),
+            source=function.module or self._frame.source,
+        )
+        with self._entered(frame):
+            return self.annotated_value(node.returns)
 
     def walk_body(
-        self,
-        definition: FunctionNode,
-        values: dict[str, Value],
-        *,
-        context: Walk | None = None,
-        owner: ClassValue | None = None,
+        self, function: FunctionValue, values: dict[str, Value], *, site: CallSite | None = None
     ) -> Env:
-        return self._call(definition, values, [], context, propagate=False, owner=owner)
+        return self._call(function, values, [], site, propagate=False)
 
     def fixture_value(self, fixture: FunctionValue, values: dict[str, Value]) -> Value:
         definition = fixture.node
-        context = fixture.defined_in
-        if not isinstance(definition, ast.FunctionDef) or not isinstance(context, Interpreter):
+        if not isinstance(definition, ast.FunctionDef):
             return Unknown("a fixture")
         if fixture.bound_self is not None:
             parameters = [*definition.args.posonlyargs, *definition.args.args]
             values = {parameters[0].arg: fixture.bound_self, **values} if parameters else values
         returns: list[Value] = []
-        context._call(definition, values, returns, None, yields=is_generator(definition))
+        self._call(fixture, values, returns, None, yields=is_generator(definition))
         if len(returns) == 1 and not isinstance(returns[0], Unknown):
             return returns[0]
-        return context.annotated_value(definition.returns)
+        return self.declared_return(fixture)
 
     def _call(
         self,
-        definition: FunctionNode,
+        function: FunctionValue,
         values: dict[str, Value],
         returns: list[Value],
-        context: Walk | None,
+        site: CallSite | None,
         *,
         yields: bool = False,
         propagate: bool = True,
-        owner: ClassValue | None = None,
     ) -> Env:
+        """Walk ``function``'s body, in its own module and scope, with ``values`` bound."""
+        definition = function.node
+        if definition is None:
+            return Env()
         if self._frame.depth >= MAX_CALL_DEPTH or id(definition) in self._frame.active:
             return Env()
-        record = context is not None and self._frame.collect
+        walk = site.walk if site is not None else None
+        record = walk is not None and self._frame.collect
         caller = self._frame.env
         frame = Frame(
-            env=Env(parent=self._module_env),
+            env=Env(parent=function.closure or self._module_env),
+            source=function.module or self._frame.source,
             collect=record,
             defer=False,
             returns=returns,
             yields=yields,
             depth=self._frame.depth + 1,
             active=self._frame.active | {id(definition)},
-            context=(*self._frame.context, context) if record and context else self._frame.context,
-            owner=owner,
-            receiver=_first_argument(definition, values) if owner is not None else None,
+            context=(*self._frame.context, walk) if record and walk else self._frame.context,
+            owner=function.owner,
+            receiver=_first_argument(definition, values) if function.owner is not None else None,
+            passed=dict(site.passed) if site is not None else {},
         )
         with self._entered(frame):
             self.bind_parameters(definition.args, values)
-            self.walk(definition.body)
+            if isinstance(definition, ast.Lambda):
+                returns.append(self.eval(definition.body))
+            else:
+                self.walk(definition.body)
         if propagate:
             # attributes it stored on objects it was given are the caller's to see
             caller.names.update((k, v) for k, v in frame.env.names.items() if k.startswith("@"))
@@ -258,14 +274,15 @@ class Interpreter:
             if "__init__" in cls.methods:
                 init = cls.methods["__init__"]
                 if isinstance(init.node, ast.FunctionDef):
-                    values = bind_arguments(init.node.args, args, bound(init, instance))
+                    receiver = bound(init, instance)
+                    values, passed = self._calls.bind_call(receiver, init.node.args, args, node)
                     walk = None
-                    if any(
-                        not isinstance(v, Unknown) for k, v in values.items() if v is not instance
-                    ):
+                    given = [v for v in values.values() if v is not instance]
+                    if any(not isinstance(v, Unknown) for v in given):
                         label = f"when {user.name}() is constructed at line {node.lineno}"
-                        walk = Walk(f"new {node.lineno}:{node.col_offset}", 0, 0, label)
-                    env = self.walk_body(init.node, values, context=walk, owner=init.owner)
+                        lines = (node.lineno, node.end_lineno or node.lineno)
+                        walk = Walk(f"new {node.lineno}:{node.col_offset}", 0, 0, label, lines)
+                    env = self.walk_body(init, values, site=CallSite(walk, passed))
                     written.update(instance_writes(env, instance))
                 break
         post = next(
@@ -478,6 +495,8 @@ class Interpreter:
                 elif isinstance(base, Instance) and base.ref.user is not None:
                     self._frame.env.names[attribute_key(base, attr)] = value
                     self._written.append(base)  # keeps its id unique while the key lives
+                elif isinstance(base, ClassValue) and base.ref.user is not None:
+                    self._frame.env.names[attribute_key(base.ref.user, attr)] = value
             case ast.Starred(value=inner):
                 self.assign(inner, Unknown("unpacked at run time"), statement)
 
@@ -612,10 +631,15 @@ class Interpreter:
     def define_function(self, node: FunctionNode) -> None:
         for decorator in node.decorator_list:
             self.eval(decorator)
-        function = FunctionValue(
-            node.name, node, self._origin(node), defined_in=self, defaults=self._defaults(node.args)
-        )
         env = self._frame.env
+        function = FunctionValue(
+            node.name,
+            node,
+            self._origin(node),
+            module=self._frame.source,
+            defaults=self._defaults(node.args),
+            closure=env,
+        )
         env.names[node.name] = function
         if self._frame.defer:
             parent = self._module_env if env is self._module_env else env
@@ -643,9 +667,10 @@ class Interpreter:
                         statement.name,
                         statement,
                         self._origin(statement),
-                        defined_in=self,
+                        module=self._frame.source,
                         defaults=self._defaults(statement.args),
                         owner=cls,
+                        closure=parent,
                     )
                     if is_property(statement.decorator_list):
                         properties.add(statement.name)
@@ -680,18 +705,18 @@ class Interpreter:
             names[parameter.arg] = value
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
-                names[extra.arg] = Unknown("a parameter")
+                names[extra.arg] = (values or {}).get(extra.arg) or Unknown("a parameter")
 
     # ----- positions -----------------------------------------------------------------------
 
     def _span(self, node: ast.AST) -> Span:
-        return self._source.span(node)
+        return self._frame.source.span(node)
 
     def _origin(self, node: ast.AST) -> Origin:
-        return self._source.origin(node)
+        return self._frame.source.origin(node)
 
     def _origin_of_span(self, span: Span) -> Origin:
-        return Origin(self._source.path, span)
+        return Origin(self._frame.source.path, span)
 
 
 _SELF_ENTERING = frozenset({sdk.PLATFORM_CLIENT, sdk.ASYNC_PLATFORM_CLIENT})
@@ -706,7 +731,9 @@ def _entered(context: Value) -> Value:
     return Unknown("a context value")
 
 
-def _first_argument(definition: FunctionNode, values: dict[str, Value]) -> Value | None:
+def _first_argument(
+    definition: FunctionNode | ast.Lambda, values: dict[str, Value]
+) -> Value | None:
     parameters = [*definition.args.posonlyargs, *definition.args.args]
     return values.get(parameters[0].arg) if parameters else None
 

@@ -10,13 +10,13 @@ this interface, and never another collaborator's internals.
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from evalsubmit.analysis.interp.facts import ModuleFacts
-from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassValue,
@@ -25,8 +25,8 @@ from evalsubmit.analysis.values.domain import (
     Origin,
     Value,
 )
-from evalsubmit.analysis.values.env import Env
-from evalsubmit.core.findings import Span, Walk
+from evalsubmit.analysis.values.env import Env, ModuleSource
+from evalsubmit.core.findings import Walk
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 MAX_CALL_DEPTH = 6
@@ -38,18 +38,13 @@ MAX_CONTEXTS = 3
 
 
 @dataclass(frozen=True, slots=True)
-class ModuleSource:
-    """The module being walked: its tree, file and dotted name."""
+class CallSite:
+    """How a call of the user's function is walked: labelled ``walk`` (recording facts while
+    the caller records), and where each parameter's value was written (``passed``: the
+    argument at the call, a default in the definition) so findings about it land there."""
 
-    parsed: ParsedModule
-    path: Path | None
-    name: str
-
-    def span(self, node: ast.AST) -> Span:
-        return self.parsed.span(node)
-
-    def origin(self, node: ast.AST) -> Origin:
-        return Origin(self.path, self.parsed.span(node))
+    walk: Walk | None = None
+    passed: Mapping[str, Origin] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +54,9 @@ class Frame:
     restores the previous frame exactly."""
 
     env: Env
+    source: ModuleSource
+    """The module whose code is being walked (a helper imported from a sibling module is
+    walked with its own module's source: spans and origins are in that file)."""
     collect: bool
     """Record facts (submits, constructions) for the rules."""
     defer: bool
@@ -76,6 +74,8 @@ class Frame:
     owner: ClassValue | None = None
     """In a method: its class, and ``receiver`` its ``self`` (for ``super()``)."""
     receiver: Value | None = None
+    passed: Mapping[str, Origin] = field(default_factory=dict)
+    """In a call-site walk: where each parameter's value was written."""
 
 
 class Machine(Protocol):
@@ -83,6 +83,11 @@ class Machine(Protocol):
 
     @property
     def source(self) -> ModuleSource: ...
+
+    @property
+    def home(self) -> Path | None:
+        """The module being analysed (a helper's body may be another module's code)."""
+        ...
 
     @property
     def frame(self) -> Frame: ...
@@ -105,25 +110,16 @@ class Machine(Protocol):
     def annotated_value(self, annotation: ast.expr | None) -> Value: ...
 
     def evaluate_call(
-        self,
-        definition: FunctionNode,
-        values: dict[str, Value],
-        declared: Value,
-        *,
-        context: Walk | None = None,
-        owner: ClassValue | None = None,
+        self, function: FunctionValue, values: dict[str, Value], *, site: CallSite | None = None
     ) -> Value: ...
 
+    def declared_return(self, function: FunctionValue) -> Value: ...
+
     def walk_body(
-        self,
-        definition: FunctionNode,
-        values: dict[str, Value],
-        *,
-        context: Walk | None = None,
-        owner: ClassValue | None = None,
+        self, function: FunctionValue, values: dict[str, Value], *, site: CallSite | None = None
     ) -> Env:
-        """Walk a function body with ``values`` bound (recording facts only with a
-        ``context``, as ``evaluate_call``); the environment it ends with. Unlike a call, its
+        """Walk a function body with ``values`` bound (recording facts only with a site's
+        walk, as ``evaluate_call``); the environment it ends with. Unlike a call, its
         attribute writes stay in that environment (a constructor's are the object's state)."""
         ...
 

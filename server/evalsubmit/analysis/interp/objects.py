@@ -34,18 +34,22 @@ from evalsubmit.sdk import names as sdk
 
 SETUP_METHODS = ("__init__", "__post_init__", "setUp", "setup_method", "asyncSetUp")
 """Run before a method of an instance can be: what they store on ``self`` is its state."""
+CLASS_SETUP_METHODS = ("setUpClass", "setup_class")
+"""Run (with ``cls``) before any test method of the class: what they store on ``cls`` every
+instance sees."""
 _PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
 MAX_BASES = 10
 
 
-def attribute_key(instance: Instance, name: str) -> str:
-    """The environment key of an attribute write (never a valid Python name)."""
-    return f"@{id(instance)}.{name}"
+def attribute_key(owner: Instance | UserClass, name: str) -> str:
+    """The environment key of an attribute write on an instance or a user class (never a
+    valid Python name)."""
+    return f"@{id(owner)}.{name}"
 
 
-def instance_writes(env: Env, instance: Instance) -> dict[str, Value]:
-    """Attributes of ``instance`` assigned in ``env`` itself (not its parents)."""
-    prefix = f"@{id(instance)}."
+def instance_writes(env: Env, owner: Instance | UserClass) -> dict[str, Value]:
+    """Attributes of ``owner`` assigned in ``env`` itself (not its parents)."""
+    prefix = f"@{id(owner)}."
     return {k[len(prefix) :]: v for k, v in env.names.items() if k.startswith(prefix)}
 
 
@@ -101,20 +105,16 @@ class Objects:
             if name in cls.methods:
                 return bound(cls.methods[name], base)
             if name in cls.class_values and name not in cls.fields:
-                return cls.class_values[name]
+                return None if name in self.volatile() else cls.class_values[name]
         return None
 
     def _property(self, getter: FunctionValue, instance: Instance) -> Value:
         node = getter.node
-        context = getter.defined_in
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or context is None:
+        if not isinstance(node, ast.FunctionDef):
             return Unknown("a property")
-        if isinstance(node, ast.AsyncFunctionDef):
-            return Unknown("a coroutine")
         parameters = [*node.args.posonlyargs, *node.args.args]
         values: dict[str, Value] = {parameters[0].arg: instance} if parameters else {}
-        declared = context.annotated_value(node.returns)
-        return context.evaluate_call(node, values, declared, owner=getter.owner)
+        return self.machine.evaluate_call(getter, values)
 
     # ----- the generic instance ------------------------------------------------------------
 
@@ -125,10 +125,12 @@ class Objects:
         found = self._generic.get(id(user))
         if found is not None:
             return found
-        instance = Instance(cls.ref, CallArgs(), None, attributes={})
+        instance = Instance(cls.ref, CallArgs(), None, attributes={}, generic=True)
         self._generic[id(user)] = instance  # set-up code reading self sees it, not a loop
         written: dict[str, Value] = {}
-        for method in self._setup_methods(user):
+        for method in self._setup_methods(user, CLASS_SETUP_METHODS):
+            written.update(self.run_class_method(method, cls))
+        for method in self._setup_methods(user, SETUP_METHODS):
             written.update(self.run_method(method, instance, {}))
         instance.attributes = self.trusted(written)
         return instance
@@ -140,27 +142,38 @@ class Objects:
             return {}
         return {k: v for k, v in written.items() if k not in volatile}
 
-    def _setup_methods(self, user: UserClass) -> list[FunctionValue]:
+    def _setup_methods(self, user: UserClass, names: tuple[str, ...]) -> list[FunctionValue]:
         found: dict[str, FunctionValue] = {}
         for cls in user_mro(user):
-            for name in SETUP_METHODS:
+            for name in names:
                 if name in cls.methods and name not in found:
                     found[name] = cls.methods[name]
-        return [found[name] for name in SETUP_METHODS if name in found]
+        return [found[name] for name in names if name in found]
+
+    def run_class_method(self, method: FunctionValue, cls: ClassValue) -> dict[str, Value]:
+        """Walk a class set-up method silently with ``cls``; the attributes it stores on it."""
+        node = method.node
+        user = cls.ref.user
+        if not isinstance(node, ast.FunctionDef) or user is None:
+            return {}
+        parameters = [*node.args.posonlyargs, *node.args.args]
+        if not parameters:
+            return {}
+        env = self.machine.walk_body(method, {**method.defaults, parameters[0].arg: cls})
+        return instance_writes(env, user)
 
     def run_method(
         self, method: FunctionValue, instance: Instance, arguments: dict[str, Value]
     ) -> dict[str, Value]:
         """Walk ``method`` silently with ``self`` = ``instance``; the attributes it stores."""
         node = method.node
-        context = method.defined_in
-        if not isinstance(node, ast.FunctionDef) or context is None:
+        if not isinstance(node, ast.FunctionDef):
             return {}
         parameters = [*node.args.posonlyargs, *node.args.args]
         if not parameters:
             return {}
         values = {**method.defaults, **arguments, parameters[0].arg: instance}
-        env = self.machine.walk_body(node, values, owner=method.owner)
+        env = self.machine.walk_body(method, values)
         return instance_writes(env, instance)
 
     # ----- what may change an attribute behind the flow's back -----------------------------
@@ -172,7 +185,7 @@ class Objects:
             names: set[str] = set()
             tree = self.machine.source.parsed.tree
             for owner, store in _attribute_stores(tree):
-                if owner is None or owner.name not in SETUP_METHODS:
+                if owner is None or owner.name not in SETUP_METHODS + CLASS_SETUP_METHODS:
                     names.add(store)
             self._dynamic = _sets_attributes_dynamically(tree)
             self._volatile = frozenset(names)
@@ -185,10 +198,11 @@ def bound(method: FunctionValue, instance: Value) -> FunctionValue:
         method.name,
         method.node,
         method.origin,
-        method.defined_in,
+        method.module,
         instance,
         method.defaults,
         method.owner,
+        method.closure,
     )
 
 

@@ -83,6 +83,7 @@ REFUSED_CALLS = {
     "datetime.timezone": ("a datetime.timezone", None),
     "logging.getLogger": ("a logging.Logger", None),
     "random.Random": ("a random.Random", None),
+    "argparse.Namespace": ("an argparse.Namespace", None),
     "random.SystemRandom": ("a random.SystemRandom", None),
     "logging.Logger": ("a logging.Logger", None),
 }
@@ -140,6 +141,8 @@ def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value |
     special = _SPECIAL.get(qualname)
     if special is not None:
         return special(args, origin)
+    if qualname == ARGUMENT_PARSER:
+        return Instance(ClassRef(qualname), args, origin)
     if _is_exception_class(qualname):
         return Refused("an exception object", origin)
     if qualname in ONE_SHOT:
@@ -233,6 +236,7 @@ _MODULES = {
     "typing",
     "pydantic",
     "random",
+    "argparse",
     "tempfile",
     "socket",
     "getpass",
@@ -319,6 +323,16 @@ def _known_dict(obj: dict[Any, Any], origin: Origin | None) -> DictValue:
 
 
 NAMEDTUPLE = "<namedtuple class>"
+ARGUMENT_PARSER = "argparse.ArgumentParser"
+PARSE_METHODS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
+
+
+def parsed_arguments(origin: Origin | None) -> Value:
+    """What ``ArgumentParser.parse_args()`` returns: a Namespace, its attributes unknown
+    (refused as a JSON value, like any plain object)."""
+    return Instance(ClassRef("argparse.Namespace"), CallArgs(star_unknown=True), origin)
+
+
 _SPECIAL: dict[str, Callable[[CallArgs, Origin | None], Value]] = {
     "builtins.range": _range,
     "builtins.zip": _zip,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from evalsubmit.analysis.interp.facts import SubmitFact
+from evalsubmit.analysis.interp.facts import ConstructionFact, SubmitFact
 from evalsubmit.analysis.rules.context import RuleContext
 from evalsubmit.analysis.rules.registry import Phase, construction_checks, submit_checks
 from evalsubmit.core.findings import Finding, Walk
@@ -23,10 +23,23 @@ def run_rules(ctx: RuleContext, enabled: Enabled) -> list[Finding]:
     checks = [check for rule, check in construction_checks() if enabled(rule.code)]
     for construction in ctx.facts.constructions:
         for check in checks:
-            findings.extend(_in(construction.context, check.run(construction, ctx)))
+            found = check.run(construction, ctx)
+            findings.extend(_in(construction.context, _here(construction, found, ctx)))
     for submit in ctx.facts.submits:
-        findings.extend(_in(submit.context, _check_submit(submit, ctx, enabled)))
+        found = _check_submit(submit, ctx, enabled)
+        findings.extend(_in(submit.context, _here(submit, found, ctx)))
     return findings
+
+
+def _here(
+    fact: ConstructionFact | SubmitFact, findings: list[Finding], ctx: RuleContext
+) -> list[Finding]:
+    """Findings of a fact in another module's code (a sibling's helper walked for a call made
+    here) count only where they point at something written here (the argument at the call)."""
+    if fact.path == ctx.path:
+        return findings
+    written = {o.span for o in fact.args.keyword_origins.values() if o.path == ctx.path}
+    return [f for f in findings if f.span in written]
 
 
 def _in(context: tuple[Walk, ...], findings: list[Finding]) -> list[Finding]:

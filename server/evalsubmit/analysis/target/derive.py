@@ -28,6 +28,7 @@ from evalsubmit.analysis.values.domain import (
     PartialValue,
     Refused,
     SeqValue,
+    Unknown,
     Value,
     type_name,
 )
@@ -139,7 +140,19 @@ def classify(value: Value) -> tuple[TargetKind, str]:
             return TargetKind.NOT_RUNNER, type_name(value)
         case OneShot():
             return TargetKind.NOT_RUNNER, "generator"
+        case Unknown(alternatives=alternatives) if alternatives:
+            return _shared_kind(alternatives)
     return TargetKind.UNKNOWN, type_name(value)
+
+
+def _shared_kind(alternatives: tuple[Value, ...]) -> tuple[TargetKind, str]:
+    """What every member of a union is, when that is a failure; otherwise unknown."""
+    kinds = [classify(alternative) for alternative in alternatives]
+    shared = {kind for kind, _ in kinds}
+    names = " | ".join(dict.fromkeys(name for _, name in kinds))
+    if len(shared) == 1 and shared <= {TargetKind.UNSUBMITTABLE, TargetKind.NOT_RUNNER}:
+        return shared.pop(), names
+    return TargetKind.UNKNOWN, names
 
 
 def derive(value: Value, anchor: Span, path: Path | None) -> Derivation:

@@ -18,9 +18,12 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from evalsubmit.core.findings import Span, Walk
+from evalsubmit.core.findings import Span
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.values.env import Env, ModuleSource
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,9 @@ class Unknown:
     element: Value | None = None
     """For a container of unknown length typed ``list[X]``/``dict[str, X]``: an element (a
     value of a dict)."""
+    alternatives: tuple[Value, ...] = ()
+    """For a ``Union[A, B]`` annotation: a value of each member type, so a rule can report
+    what every alternative shares (two local-only runners are unsubmittable either way)."""
 
     def types(self) -> frozenset[str] | None:
         """The possible type names, or None when nothing is known of the type."""
@@ -160,6 +166,8 @@ class Instance:
     ``__init__`` and the test set-up methods, dataclass fields), as far as known."""
     maybe_none: bool = False
     """Typed ``Optional[X]``: an instance of X when used as one, but possibly None."""
+    generic: bool = False
+    """A class's generic instance (what any instance surely holds), not one built here."""
     validated: bool = True
     """False for a pydantic model built without validation (``model_construct``,
     ``model_copy(update=...)``): the SDK validates it only when it is submitted."""
@@ -179,33 +187,20 @@ class CallArgs:
     """``*args`` / ``**kwargs`` of unknown content were passed."""
 
 
-class FunctionContext(Protocol):
-    """The interpreter of the module that defines a function: its calls are evaluated there."""
-
-    def evaluate_call(
-        self,
-        definition: ast.FunctionDef | ast.AsyncFunctionDef,
-        values: dict[str, Value],
-        declared: Value,
-        *,
-        context: Walk | None = None,
-        owner: ClassValue | None = None,
-    ) -> Value: ...
-
-    def annotated_value(self, annotation: ast.expr | None) -> Value: ...
-
-
 @dataclass(eq=False, slots=True)
 class FunctionValue:
     name: str
     node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None
     origin: Origin | None
-    defined_in: FunctionContext | None = None
+    module: ModuleSource | None = None
+    """The module that defines it: its body is walked with that module's source."""
     bound_self: Value | None = None
     defaults: dict[str, Value] = field(default_factory=dict)
     """Parameter defaults, evaluated where the function is defined."""
     owner: ClassValue | None = None
     """For a method: the class that defines it (``super()`` starts after it)."""
+    closure: Env | None = None
+    """The scope it was defined in (a module's, or an enclosing function's)."""
 
 
 @dataclass(eq=False, slots=True)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.values.domain import Unknown, Value
-
-if TYPE_CHECKING:
-    from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.values.domain import Origin, Unknown, Value
+from evalsubmit.core.findings import Span
 
 
 @dataclass(slots=True)
@@ -45,6 +44,21 @@ class Env:
             else:
                 merged[key] = Unknown("bound differently on different paths")
         self.names = merged
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleSource:
+    """A module's code: its tree, file and dotted name (spans of its nodes, in code points)."""
+
+    parsed: ParsedModule
+    path: Path | None
+    name: str
+
+    def span(self, node: ast.AST) -> Span:
+        return self.parsed.span(node)
+
+    def origin(self, node: ast.AST) -> Origin:
+        return Origin(self.path, self.parsed.span(node))
 
 
 @dataclass(slots=True)
