@@ -55,6 +55,7 @@ from typing import Any
 from idiom_corpus import IdiomCase, Key
 
 Site = dict[str, Any]
+Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,88 @@ class Source:
         if after:
             return site["file"], min(after, key=lambda n: (n.lineno, n.col_offset))
         return None
+
+    def function_at(self, frame: Site) -> Function | None:
+        """The definition of the frame's function (``co_firstlineno`` is its first decorator)."""
+        tree = self.trees.get(frame["file"])
+        name = frame["function"].rsplit(".", 1)[-1]
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+                first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+                if first == frame["first_line"]:
+                    return node
+            elif (
+                isinstance(node, ast.Lambda)
+                and name == "<lambda>"
+                and node.lineno == frame["first_line"]
+            ):
+                return node
+        return None
+
+    @staticmethod
+    def _reassigned(func: Function, name: str) -> bool:
+        body: list[ast.AST] = [*func.body] if isinstance(func.body, list) else [func.body]
+        return any(
+            isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
+            for statement in body
+            for node in ast.walk(statement)
+        )
+
+    @staticmethod
+    def _annotated(func: Function, name: str) -> bool:
+        args = func.args
+        return any(
+            a.arg == name and a.annotation is not None
+            for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        )
+
+    @staticmethod
+    def _default(func: Function, name: str) -> ast.expr | None:
+        args = func.args
+        positional = [a.arg for a in [*args.posonlyargs, *args.args]]
+        with_defaults = positional[len(positional) - len(args.defaults) :]
+        defaults = dict(zip(with_defaults, args.defaults, strict=True))
+        for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+            if default is not None:
+                defaults[arg.arg] = default
+        return defaults.get(name)
+
+    def follow(self, file: str, expr: ast.expr, line: int, frame: Site) -> tuple[str, int]:
+        """Where the value of ``expr`` (written at ``file:line``) was written: an unannotated
+        parameter of a helper called from the case's own code is followed to the argument of that
+        call (its default when the call omits it), recursively, so that a helper called from
+        several places is reported at the call that passes the wrong value. An annotated
+        parameter declares the type in the helper itself (a wrong type is the helper's mistake,
+        whoever calls it): it stays where it is used. So do the parameters of test functions and
+        fixtures, which pytest calls, not the case."""
+        callers = frame.get("callers") or []
+        if not isinstance(expr, ast.Name) or not callers:
+            return file, line
+        name = expr.id
+        if name not in frame["params"] and name not in frame["kwonly"]:
+            return file, line
+        func = self.function_at(frame)
+        if func is None or self._reassigned(func, name) or self._annotated(func, name):
+            return file, line
+        caller = {**callers[0], "callers": callers[1:]}
+        located = self.call_at(caller)
+        if located is None:
+            return file, line
+        caller_file, call = located
+        for keyword in call.keywords:
+            if keyword.arg == name:
+                return self.follow(caller_file, keyword.value, keyword.lineno, caller)
+        if any(k.arg is None for k in call.keywords) or any(
+            isinstance(a, ast.Starred) for a in call.args
+        ):
+            return file, line
+        params = frame["params"]
+        shift = 1 if params and params[0] in ("self", "cls") else 0
+        if name in params and 0 <= params.index(name) - shift < len(call.args):
+            argument = call.args[params.index(name) - shift]
+            return self.follow(caller_file, argument, argument.lineno, caller)
+        default = self._default(func, name)
+        return (frame["file"], default.lineno) if default is not None else (file, line)
 
     @staticmethod
     def callee_line(call: ast.Call) -> int:
@@ -356,7 +439,7 @@ def _place(
         if found is not None:
             keywords = [kw for kw in found[1].keywords if kw.arg == name]
             if keywords:
-                return {(found[0], keywords[0].lineno)}, ""
+                return {source.follow(found[0], keywords[0].value, keywords[0].lineno, site)}, ""
         return source.key_writes(name, exclude), f"no written key {name!r}"
     if kind == "hydra":
         key = _deepest_key(behaviour.anchor[1])
@@ -372,7 +455,7 @@ def _place(
         if found is not None and loc:
             keywords = [kw for kw in found[1].keywords if kw.arg == loc[0]]
             if keywords and len(loc) == 1:
-                return {(found[0], keywords[0].lineno)}, ""
+                return {source.follow(found[0], keywords[0].value, keywords[0].lineno, site)}, ""
             if keywords and key is not None:
                 inner = {
                     (found[0], k.lineno)

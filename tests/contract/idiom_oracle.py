@@ -160,23 +160,40 @@ class Recorder:
     def _is_case_file(self, filename: str) -> bool:
         return os.path.realpath(filename).startswith(self.root + os.sep)
 
-    def site(self, frame: types.FrameType | None) -> dict[str, Any] | None:
-        """The call instruction of the innermost frame that belongs to the case."""
-        while frame is not None and not self._is_case_file(frame.f_code.co_filename):
-            frame = frame.f_back
-        if frame is None:
-            return None
-        positions = list(frame.f_code.co_positions())
+    def _frame(self, frame: types.FrameType) -> dict[str, Any]:
+        code = frame.f_code
+        positions = list(code.co_positions())
         line, end_line, col, end_col = positions[frame.f_lasti // 2]
-        rel = os.path.relpath(os.path.realpath(frame.f_code.co_filename), self.root)
+        rel = os.path.relpath(os.path.realpath(code.co_filename), self.root)
+        positional = code.co_argcount
         return {
             "file": Path(rel).as_posix(),
             "line": line,
             "end_line": end_line,
             "col": col,
             "end_col": end_col,
-            "function": frame.f_code.co_qualname,
+            "function": code.co_qualname,
+            "first_line": code.co_firstlineno,
+            "params": list(code.co_varnames[:positional]),
+            "kwonly": list(code.co_varnames[positional : positional + code.co_kwonlyargcount]),
         }
+
+    def site(self, frame: types.FrameType | None) -> dict[str, Any] | None:
+        """The call instruction of the innermost frame that belongs to the case, with the chain
+        of its callers as long as they belong to the case too (``callers``, innermost first):
+        where a parameter's value came from."""
+        while frame is not None and not self._is_case_file(frame.f_code.co_filename):
+            frame = frame.f_back
+        if frame is None:
+            return None
+        site = self._frame(frame)
+        callers = []
+        outer = frame.f_back
+        while outer is not None and self._is_case_file(outer.f_code.co_filename):
+            callers.append(self._frame(outer))
+            outer = outer.f_back
+        site["callers"] = callers
+        return site
 
     # ------------------------------------------------------------------ HTTP
 

@@ -6,8 +6,8 @@ from nemo_platform import NeMoPlatform
 
 client = NeMoPlatform(base_url="http://localhost:8080", workspace="qa")
 smoke = lambda runner: client.evaluator.submit(tasks=TasksetRef("qa/smoke"),  # noqa: E731
-                                               target=runner)  # expect: ES104
+                                               target=runner)
 
 config = GymRuntimeConfig(agent="simple_agent", agent_config="a.yaml", resources_server="mcqa")
 smoke(GymAgentTaskRunner(config=config))
-smoke(config)
+smoke(config)  # expect: ES104
