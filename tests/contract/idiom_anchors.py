@@ -48,6 +48,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,16 @@ from typing import Any
 from idiom_corpus import IdiomCase, Key
 
 Site = dict[str, Any]
+_UNKNOWN: Any = object()
+
+
+def _literal(node: ast.expr | None) -> Any:
+    try:
+        return _UNKNOWN if node is None else ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _UNKNOWN
+
+
 Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
 
@@ -170,15 +181,15 @@ class Source:
         for keyword in call.keywords:
             if keyword.arg == name:
                 return self.follow(caller_file, keyword.value, keyword.lineno, caller)
-        if any(k.arg is None for k in call.keywords) or any(
-            isinstance(a, ast.Starred) for a in call.args
-        ):
-            return file, line
         params = frame["params"]
         shift = 1 if params and params[0] in ("self", "cls") else 0
-        if name in params and 0 <= params.index(name) - shift < len(call.args):
-            argument = call.args[params.index(name) - shift]
+        index = params.index(name) - shift if name in params else -1
+        starred = [i for i, a in enumerate(call.args) if isinstance(a, ast.Starred)]
+        if 0 <= index < len(call.args) and not [i for i in starred if i <= index]:
+            argument = call.args[index]
             return self.follow(caller_file, argument, argument.lineno, caller)
+        if starred or any(k.arg is None for k in call.keywords):
+            return file, line  # may come through *args / **kwargs: not followed
         default = self._default(func, name)
         return (frame["file"], default.lineno) if default is not None else (file, line)
 
@@ -189,41 +200,85 @@ class Source:
             return func.lineno
         return func.end_lineno or func.lineno
 
-    def key_writes(self, name: str, exclude: set[int]) -> set[tuple[str, int]]:
-        """Lines where the key ``name`` is written: ``name=`` keywords (outside the calls in
-        ``exclude``), dict literal keys, ``x["name"] = ...``, ``x.name = ...``, class fields."""
-        found: set[tuple[str, int]] = set()
-        for file, tree in self.trees.items():
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call) and id(node) not in exclude:
-                    found.update((file, kw.lineno) for kw in node.keywords if kw.arg == name)
-                elif isinstance(node, ast.Dict):
-                    found.update(
-                        (file, key.lineno)
-                        for key in node.keys
-                        if isinstance(key, ast.Constant) and key.value == name
-                    )
-                elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
-                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                    for target in targets:
-                        if (
-                            isinstance(target, ast.Subscript)
-                            and isinstance(target.slice, ast.Constant)
-                            and target.slice.value == name
-                        ) or (isinstance(target, ast.Attribute) and target.attr == name):
-                            found.add((file, target.lineno))
-                elif isinstance(node, ast.ClassDef):
-                    for statement in node.body:
-                        names: list[ast.expr] = (
+    @staticmethod
+    def _writes(
+        file: str, nodes: Iterable[ast.AST], name: str, exclude: set[int]
+    ) -> Iterator[tuple[str, int, ast.expr | None]]:
+        """``(file, line, value)`` of each place among ``nodes`` where the key ``name`` is
+        written: ``name=`` keywords (outside the calls in ``exclude``), dict literal keys,
+        ``x["name"] = ...``, ``x.name = ...``, class fields."""
+        for node in nodes:
+            if isinstance(node, ast.Call) and id(node) not in exclude:
+                yield from ((file, k.lineno, k.value) for k in node.keywords if k.arg == name)
+            elif isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values, strict=True):
+                    if isinstance(key, ast.Constant) and key.value == name:
+                        yield file, key.lineno, value
+            elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if (
+                        isinstance(target, ast.Subscript)
+                        and isinstance(target.slice, ast.Constant)
+                        and target.slice.value == name
+                    ) or (isinstance(target, ast.Attribute) and target.attr == name):
+                        yield file, target.lineno, node.value
+            elif isinstance(node, ast.ClassDef):
+                for statement in node.body:
+                    if isinstance(statement, ast.AnnAssign | ast.Assign):
+                        names = (
                             [statement.target]
                             if isinstance(statement, ast.AnnAssign)
                             else statement.targets
-                            if isinstance(statement, ast.Assign)
-                            else []
                         )
                         if any(isinstance(t, ast.Name) and t.id == name for t in names):
-                            found.add((file, statement.lineno))
-        return found
+                            yield file, statement.lineno, statement.value
+
+    @staticmethod
+    def _select(
+        writes: Iterable[tuple[str, int, ast.expr | None]], value: Any
+    ) -> set[tuple[str, int]]:
+        """The lines of ``writes``; with a known ``value`` (the input pydantic refused), only
+        the writes whose expression is that literal, when any is."""
+        writes = list(writes)
+        if value is not _UNKNOWN:
+            same = [w for w in writes if _literal(w[2]) == value]
+            if same:
+                writes = same
+        return {(file, line) for file, line, _ in writes}
+
+    def chain_writes(
+        self, site: Site | None, name: str, exclude: set[int], value: Any = _UNKNOWN
+    ) -> set[tuple[str, int]]:
+        """The key ``name`` written inside the calls that led to ``site`` (the call itself, then
+        each caller's call into the helper, innermost first): ``name=`` keywords and dict literal
+        keys in that call's arguments. The innermost call that writes it wins."""
+        if site is None:
+            return set()
+        frames = [site, *site.get("callers", [])]
+        for index, frame in enumerate(frames):
+            located = self.call_at({**frame, "callers": frames[index + 1 :]})
+            if located is None:
+                continue
+            file, call = located
+            nodes = [n for n in ast.walk(call) if isinstance(n, ast.Call | ast.Dict)]
+            writes = list(self._writes(file, nodes, name, exclude - {id(call)}))
+            if writes:
+                return self._select(writes, value)
+        return set()
+
+    def key_writes(
+        self, name: str, exclude: set[int], value: Any = _UNKNOWN
+    ) -> set[tuple[str, int]]:
+        """Every line of the case's files where the key ``name`` is written."""
+        return self._select(
+            (
+                write
+                for file, tree in self.trees.items()
+                for write in self._writes(file, ast.walk(tree), name, exclude)
+            ),
+            value,
+        )
 
     def literals(self, value: str) -> set[tuple[str, int]]:
         return {
@@ -258,6 +313,10 @@ def _where(site: Site | None) -> str:
     return "?" if site is None else f"{site['file']}:{site['line']}"
 
 
+def _input(error: dict[str, Any]) -> Any:
+    return error.get("input", _UNKNOWN)
+
+
 def _deepest_key(loc: list[Any]) -> str | None:
     for part in reversed(loc):
         if isinstance(part, str):
@@ -277,7 +336,12 @@ def _conversion(
         if not refused:
             return None
         return [
-            Behaviour("ES107", repr(path), ("hydra", path), f"{what} (hydra_params at {path})")
+            Behaviour(
+                "ES107",
+                repr(path),
+                ("hydra", path, record.get("config_site")),
+                f"{what} (hydra_params at {path})",
+            )
             for path in refused
         ]
     if exc["type"] == "ValidationError" and exc.get("title") == "AgentEvalInputSpec":
@@ -289,7 +353,7 @@ def _conversion(
         return None
     if exc["type"] == "ValidationError" and exc.get("title") == "GymRunnerTarget":
         return [
-            Behaviour("ES109", repr(e["loc"]), ("loc", None, e["loc"]), f"{what} ({e['type']})")
+            Behaviour("ES109", repr(e["loc"]), ("loc", None, e["loc"], _input(e)), what)
             for e in exc["errors"]
         ]
     if (
@@ -307,7 +371,8 @@ def _sent_iterators(record: dict[str, Any], sent: list[Any] | None, what: str) -
     found = []
     for path, value in zip(record.get("iterators") or [], sent or [], strict=False):
         if value == []:
-            found.append(Behaviour("ES107", repr(path), ("hydra", path), f"{what}: {path} sent []"))
+            anchor = ("hydra", path, record.get("config_site"))
+            found.append(Behaviour("ES107", repr(path), anchor, f"{what}: {path} sent []"))
     return found
 
 
@@ -388,7 +453,7 @@ def classify_construction(record: dict[str, Any]) -> tuple[list[Behaviour], list
         if error["type"] == "missing":
             anchor: tuple[Any, ...] = ("callee", site)
         else:
-            anchor = ("loc", site, loc)
+            anchor = ("loc", site, loc, _input(error))
         subject = f"{_where(site)} {loc!r}"
         found.append(Behaviour("ES109", subject, anchor, f"{what} ({error['type']} at {loc})"))
     return found, []
@@ -424,7 +489,7 @@ def classify(result: dict[str, Any]) -> tuple[list[Behaviour], list[str]]:
 
 
 def _place(
-    behaviour: Behaviour, source: Source, exclude: set[int], markers: Counter[Key]
+    behaviour: Behaviour, source: Source, exclude: set[int]
 ) -> tuple[set[tuple[str, int]], str]:
     """Candidate anchor lines of a behaviour (an empty set and a reason when none)."""
     kind = behaviour.anchor[0]
@@ -440,16 +505,19 @@ def _place(
             keywords = [kw for kw in found[1].keywords if kw.arg == name]
             if keywords:
                 return {source.follow(found[0], keywords[0].value, keywords[0].lineno, site)}, ""
-        return source.key_writes(name, exclude), f"no written key {name!r}"
+        written = source.chain_writes(site, name, exclude)
+        return written or source.key_writes(name, exclude), f"no written key {name!r}"
     if kind == "hydra":
-        key = _deepest_key(behaviour.anchor[1])
+        _, path, config_site = behaviour.anchor
+        key = _deepest_key(path)
         if key is None:
             return set(), "hydra path without a str key"
-        return source.key_writes(key, set()), f"no written key {key!r}"
+        written = source.chain_writes(config_site, key, set())
+        return written or source.key_writes(key, set()), f"no written key {key!r}"
     if kind == "literal":
         return source.literals(behaviour.anchor[1]), f"no literal {behaviour.anchor[1]!r}"
     if kind == "loc":
-        _, site, loc = behaviour.anchor
+        _, site, loc, value = behaviour.anchor
         key = _deepest_key(loc)
         found = source.call_at(site)
         if found is not None and loc:
@@ -457,18 +525,15 @@ def _place(
             if keywords and len(loc) == 1:
                 return {source.follow(found[0], keywords[0].value, keywords[0].lineno, site)}, ""
             if keywords and key is not None:
-                inner = {
-                    (found[0], k.lineno)
-                    for node in ast.walk(keywords[0].value)
-                    if isinstance(node, ast.Dict)
-                    for k in node.keys
-                    if isinstance(k, ast.Constant) and k.value == key
-                }
+                inner = source._select(
+                    source._writes(found[0], ast.walk(keywords[0].value), key, set()), value
+                )
                 if inner:
                     return inner, ""
         if key is None:
             return set(), f"no str key in {loc}"
-        return source.key_writes(key, set()), f"no written key {key!r}"
+        written = source.chain_writes(site, key, exclude, value)
+        return written or source.key_writes(key, set(), value), f"no written key {key!r}"
     raise AssertionError(behaviour)
 
 
@@ -477,7 +542,6 @@ def expected_findings(
 ) -> tuple[Counter[Key], list[str], list[Behaviour]]:
     """The findings the SDK's behaviour calls for, and every problem of the case."""
     source = Source(case)
-    markers = case.markers()
     behaviours, problems = classify(result)
     exclude: set[int] = set()
     for record in [*result.get("submits", []), *result.get("runners", [])]:
@@ -486,10 +550,7 @@ def expected_findings(
             exclude.add(id(found[1]))
     anchored: set[tuple[str, int, str, str]] = set()
     for behaviour in behaviours:
-        candidates, reason = _place(behaviour, source, exclude, markers)
-        if len(candidates) > 1:
-            marked = {c for c in candidates if markers[(c[0], c[1], behaviour.code)]}
-            candidates = marked if marked else candidates
+        candidates, reason = _place(behaviour, source, exclude)
         if len(candidates) != 1:
             lines = sorted(candidates)
             problems.append(

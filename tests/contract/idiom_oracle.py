@@ -105,10 +105,17 @@ def _describe(exc: BaseException) -> dict[str, Any]:
     }
     if isinstance(exc, pydantic.ValidationError):
         out["title"] = exc.title
-        out["errors"] = [
-            {"loc": [_jkey(p) for p in e["loc"]], "type": e["type"], "msg": e["msg"][:200]}
-            for e in exc.errors()
-        ]
+        out["errors"] = []
+        for error in exc.errors():
+            entry = {
+                "loc": [_jkey(p) for p in error["loc"]],
+                "type": error["type"],
+                "msg": error["msg"][:200],
+            }
+            value = error.get("input")
+            if value is None or isinstance(value, bool | int | float | str):
+                entry["input"] = value  # a scalar: tells which of several writes was refused
+            out["errors"].append(entry)
     return out
 
 
@@ -151,6 +158,7 @@ class Recorder:
         self.tests: dict[str, dict[str, Any]] = {}
         self.requests: list[dict[str, Any]] = []
         self._runner_index: dict[int, int] = {}
+        self._config_sites: dict[int, dict[str, Any] | None] = {}
         self._keep: list[Any] = []
         self._tainted: set[int] = set()
         self._recorded_exceptions: set[int] = set()
@@ -226,6 +234,7 @@ class Recorder:
         tainted = id(tasks) in self._tainted
         if isinstance(target, GymAgentTaskRunner):
             config = target.config
+            record["config_site"] = self._config_sites.get(id(config))
             tainted = tainted or id(config) in self._tainted
             if isinstance(config, GymRuntimeConfig):
                 iterators: list[list[Any]] = []
@@ -343,6 +352,12 @@ class Recorder:
         self._tainted.add(id(instance))
         self._keep.append(instance)
 
+    def _constructed(self, instance: Any, frame: types.FrameType) -> None:
+        """Where a config was built (its hydra_params / env_vars entries are written there)."""
+        if isinstance(instance, GymRuntimeConfig):
+            self._config_sites[id(instance)] = self.site(frame)
+            self._keep.append(instance)
+
     def model_init(self, cls: type[Any], what: str) -> None:
         recorder = self
         original_init = cls.__init__
@@ -351,6 +366,7 @@ class Recorder:
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
             try:
                 original_init(self, *args, **kwargs)
+                recorder._constructed(self, sys._getframe(1))
             except pydantic.ValidationError as exc:
                 value = args[0] if args else kwargs.get("root")
                 recorder._failed_construction(what, "__init__", exc, value)
@@ -364,7 +380,9 @@ class Recorder:
 
         def model_validate(klass: type[Any], obj: Any, *args: Any, **kwargs: Any) -> Any:
             try:
-                return original_validate(klass, obj, *args, **kwargs)
+                instance = original_validate(klass, obj, *args, **kwargs)
+                recorder._constructed(instance, sys._getframe(1))
+                return instance
             except pydantic.ValidationError as exc:
                 recorder._failed_construction(what, "model_validate", exc, obj)
                 if recorder.mode == "pytest":
@@ -505,42 +523,68 @@ def _child(case: dict[str, Any], out_path: str, log_path: str) -> None:
         Path(out_path).write_text(json.dumps(result, default=repr))
 
 
-def run_case(case: dict[str, Any], scratch: Path) -> dict[str, Any]:
-    out_path = scratch / "result.json"
-    log_path = scratch / "log.txt"
-    out_path.unlink(missing_ok=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    start = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        code = 0
-        try:
-            _child(case, str(out_path), str(log_path))
-        except BaseException:
-            code = 3
-        finally:
-            os._exit(code)
-    deadline = start + CASE_TIMEOUT_S
-    status = None
-    while status is None:
-        done, wait_status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            status = wait_status
-        elif time.perf_counter() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            status = -1
-        else:
+class Child:
+    """One case running in a forked child."""
+
+    def __init__(self, case: dict[str, Any], scratch: Path) -> None:
+        self.case = case
+        self.out_path = scratch / "result.json"
+        self.log_path = scratch / "log.txt"
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.start = time.perf_counter()
+        self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover - the child
+            code = 0
+            try:
+                _child(case, str(self.out_path), str(self.log_path))
+            except BaseException:
+                code = 3
+            finally:
+                os._exit(code)
+        self.status: int | None = None
+
+    def poll(self) -> bool:
+        """True once the child has ended (killed after ``CASE_TIMEOUT_S``)."""
+        if self.status is None:
+            done, wait_status = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                self.status = wait_status
+            elif time.perf_counter() - self.start > CASE_TIMEOUT_S:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+                self.status = -1
+        return self.status is not None
+
+    def result(self) -> dict[str, Any]:
+        elapsed = round(time.perf_counter() - self.start, 3)
+        log = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        if self.status != 0 or not self.out_path.exists():
+            return {"crash": f"child status {self.status}", "log": log[-3000:], "seconds": elapsed}
+        result = dict(json.loads(self.out_path.read_text()))
+        result["seconds"] = elapsed
+        result["log_tail"] = log[-1500:]
+        return result
+
+
+def run_cases(cases: list[dict[str, Any]], scratch: Path, jobs: int) -> dict[str, Any]:
+    """Run the cases, ``jobs`` children at a time; results in the order of ``cases``."""
+    pending = list(enumerate(cases))
+    running: list[Child] = []
+    results: dict[str, Any] = {}
+    while pending or running:
+        while pending and len(running) < jobs:
+            index, case = pending.pop(0)
+            folder = scratch / str(index)
+            folder.mkdir()
+            running.append(Child(case, folder))
+        finished = [child for child in running if child.poll()]
+        for child in finished:
+            running.remove(child)
+            results[child.case["id"]] = child.result()
+        if not finished:
             time.sleep(0.01)
-    elapsed = round(time.perf_counter() - start, 3)
-    log = log_path.read_text(errors="replace") if log_path.exists() else ""
-    if status == -1 or not out_path.exists():
-        return {"crash": f"child status {status}", "log": log[-3000:], "seconds": elapsed}
-    result = dict(json.loads(out_path.read_text()))
-    result["seconds"] = elapsed
-    result["log_tail"] = log[-1500:]
-    return result
+    return {case["id"]: results[case["id"]] for case in cases}
 
 
 def _warm_up() -> None:
@@ -564,10 +608,9 @@ def main() -> None:
     start = time.perf_counter()
     _warm_up()
     warm = time.perf_counter() - start
-    results: dict[str, Any] = {}
+    jobs = max(1, min(int(os.environ.get("IDIOM_ORACLE_JOBS", "2")), os.cpu_count() or 1))
     with tempfile.TemporaryDirectory() as scratch:
-        for case in request["cases"]:
-            results[case["id"]] = run_case(case, Path(scratch))
+        results = run_cases(request["cases"], Path(scratch), jobs)
     report = {
         "sdk": {
             "python": sys.version.split()[0],
@@ -575,6 +618,7 @@ def main() -> None:
             "pydantic": pydantic.VERSION,
             "pytest": pytest.__version__,
         },
+        "jobs": jobs,
         "import_seconds": round(warm, 3),
         "oracle_seconds": round(time.perf_counter() - start, 3),
         "cases": results,
