@@ -36,9 +36,12 @@ ES109         ``GymRuntimeConfig`` construction                  the field's key
                                                                  ``config=``
 ============  ================================================  ==================================
 
-Where the anchor is "where the key/literal is written" and the case writes it in several places,
-the candidates are narrowed to the ones carrying a marker of that code; still ambiguous, the case
-must be rewritten. One finding per (line, code, subject): a value reached by several calls is
+A keyword whose value is an unannotated parameter of a helper called from the case's own code is
+followed to the argument of the call that passed it (``Source.follow``). A key that arrives
+through ``**kwargs`` / ``partial`` is looked for first inside the calls of the recorded call chain,
+then anywhere in the case; among several writes, the one whose literal is the refused input wins.
+The markers are never used to choose: an anchor still ambiguous means the case must be rewritten.
+One finding per (line, code, subject): a value reached by several calls is
 reported once (§8). Anything else the oracle saw (an exception of no kind, a test that failed for
 another reason, a ``submit`` call the run never reached) is a problem of the case.
 """

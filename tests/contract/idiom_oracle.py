@@ -107,7 +107,7 @@ def _describe(exc: BaseException) -> dict[str, Any]:
         out["title"] = exc.title
         out["errors"] = []
         for error in exc.errors():
-            entry = {
+            entry: dict[str, Any] = {
                 "loc": [_jkey(p) for p in error["loc"]],
                 "type": error["type"],
                 "msg": error["msg"][:200],
@@ -428,10 +428,14 @@ class Recorder:
         async def handle_async_request(transport: Any, request: httpx.Request) -> httpx.Response:
             return recorder.handle(request)
 
-        httpx.HTTPTransport.handle_request = handle_request  # type: ignore[method-assign]
-        httpx.AsyncHTTPTransport.handle_async_request = handle_async_request  # type: ignore[method-assign]
-        Evaluator.submit = self.sync_submit(Evaluator.submit)  # type: ignore[method-assign]
-        AsyncEvaluator.submit = self.async_submit(AsyncEvaluator.submit)  # type: ignore[method-assign]
+        patches: list[tuple[type[Any], str, Any]] = [
+            (httpx.HTTPTransport, "handle_request", handle_request),
+            (httpx.AsyncHTTPTransport, "handle_async_request", handle_async_request),
+            (Evaluator, "submit", self.sync_submit(Evaluator.submit)),
+            (AsyncEvaluator, "submit", self.async_submit(AsyncEvaluator.submit)),
+        ]
+        for owner, name, replacement in patches:
+            setattr(owner, name, replacement)
         self.model_init(TasksetRef, "TasksetRef")
         self.model_init(GymRuntimeConfig, "GymRuntimeConfig")
         self.runner_init()

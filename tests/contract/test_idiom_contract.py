@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from idiom_anchors import describe_counter, expected_findings
-from idiom_corpus import GROUPS, IdiomCase, Key, all_cases, corpus_cases
+from idiom_corpus import EXAMPLE_CASES, GROUPS, IdiomCase, Key, all_cases, corpus_cases
 
 from evalsubmit.analysis import Project, analyze_source
 
@@ -36,6 +36,8 @@ def _id(case: IdiomCase) -> str:
 def test_corpus_covers_every_idiom_class() -> None:
     assert len(CASES) >= 60
     assert len({c.id for c in ALL}) == len(ALL), "case ids must be unique"
+    examples = {c.id for c in ALL if c.id.startswith("examples/")}
+    assert examples == {f"examples/{name}" for name in EXAMPLE_CASES.values()}, "missing examples"
     for group in GROUPS:
         kinds = Counter(c.kind for c in CASES if c.group == group)
         assert kinds["wrong"] >= 5 and kinds["right"] >= 1 and kinds["unknown"] >= 1, (group, kinds)
