@@ -9,7 +9,7 @@ report into this one (:mod:`.crossfile`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from evalsubmit.analysis.engine.caches import AnalysisCaches, GroupResult
@@ -80,11 +80,13 @@ def analyze_module(
     if parsed is None:
         return ModuleReport(path=path, skipped="the file could not be parsed"), None
     resolved = path.resolve() if path is not None else None
+    resolver = ModuleResolver.of(project) if project is not None else None
+    outside = resolver.outside if resolver is not None else _nowhere
     interpreter = Interpreter(
         parsed,
         path=resolved,
         module_name=project.module_name(resolved) if project and resolved else "__main__",
-        resolver=ModuleResolver.of(project) if project is not None else None,
+        resolver=resolver,
         collect=True,
         grouping=caches.grouping(parsed, project) if caches is not None else None,
     )
@@ -94,7 +96,8 @@ def analyze_module(
         return ModuleReport(path=path, skipped="the file is nested too deeply to analyse"), None
     try:
         results = [
-            _group_result(group, parsed, resolved, options, caches) for group in interpreter.groups
+            _group_result(group, parsed, resolved, options, caches, outside)
+            for group in interpreter.groups
         ]
     except RecursionError:  # a value nested thousands deep, or one that contains itself
         return ModuleReport(path=path, skipped="a value is nested too deeply to analyse"), None
@@ -108,10 +111,14 @@ def analyze_module(
         runners=tuple(p for result in results for p in result.runners),
         submits=tuple(s for result in results for s in result.submits),
         dependencies=frozenset(interpreter.dependencies),
-        remote_findings=tuple(r for result in results for r in result.remote),
+        remote_findings=tuple(r for result in results for r in result.remote if not outside(r[0])),
         workspaces=tuple(dict.fromkeys(w for result in results for w in result.workspaces)),
     )
     return report, parsed
+
+
+def _nowhere(path: Path) -> bool:
+    return False
 
 
 def _group_result(
@@ -120,6 +127,7 @@ def _group_result(
     path: Path | None,
     options: AnalysisOptions,
     caches: AnalysisCaches | None,
+    outside: Callable[[Path], bool],
 ) -> GroupResult:
     if group.facts is None:
         assert caches is not None and group.key is not None
@@ -127,7 +135,7 @@ def _group_result(
         return caches.groups[group.key]
     if caches is not None and group.key is not None:
         caches.walked += 1
-    ctx = RuleContext(parsed, path, group.facts)
+    ctx = RuleContext(parsed, path, group.facts, outside=outside)
     findings = run_rules(ctx, options.enabled)
     result = GroupResult(
         tuple(findings),

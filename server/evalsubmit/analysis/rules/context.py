@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,8 @@ class RuleContext:
     reported: set[tuple[str, Span]] = field(default_factory=set)
     remote: list[tuple[Path, Finding]] = field(default_factory=list)
     """Findings located in another module (reported in that module's analysis)."""
+    outside: Callable[[Path], bool] = field(default=lambda _path: False)
+    """Whether a module is installed outside the workspace: nothing is reported there."""
 
     def here(self, origin: Origin | None) -> bool:
         """Whether a value was written in the module being checked."""
