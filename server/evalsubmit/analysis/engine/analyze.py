@@ -20,11 +20,12 @@ from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.modules import ModuleResolver
 from evalsubmit.analysis.report import ModuleReport
-from evalsubmit.analysis.rules import run_rules
-from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules import run_module_rules, run_rules
+from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.core.findings import Finding, Span
 from evalsubmit.core.suppression import suppressed
+from evalsubmit.sdk.releases import SDK_DISTRIBUTIONS
 from evalsubmit.workspace.project import Project
 
 # Cheap pre-filter: a module with no import and no SDK name cannot hold a finding (a value it
@@ -103,7 +104,10 @@ def analyze_module(
         return ModuleReport(path=path, skipped="a value is nested too deeply to analyse"), None
     if caches is not None:
         caches.keep(group.key for group in interpreter.groups)
-    findings = visible([f for result in results for f in result.findings], parsed.lines, options)
+    module = ModuleContext(parsed, resolved, installed_sdk(project))
+    findings = [f for result in results for f in result.findings]
+    findings += run_module_rules(module, options.enabled)
+    findings = visible(findings, parsed.lines, options)
     findings.sort(key=lambda f: (f.span, f.code))
     report = ModuleReport(
         path=path,
@@ -115,6 +119,16 @@ def analyze_module(
         workspaces=tuple(dict.fromkeys(w for result in results for w in result.workspaces)),
     )
     return report, parsed
+
+
+def installed_sdk(project: Project | None) -> dict[str, str]:
+    """The SDK's distributions installed in the project's environment, with their versions
+    (read from their metadata; empty without an environment)."""
+    environment = project.environment if project is not None else None
+    if environment is None:
+        return {}
+    versions = {name: environment.version(name) for name in SDK_DISTRIBUTIONS}
+    return {name: version for name, version in versions.items() if version is not None}
 
 
 def _nowhere(path: Path) -> bool:

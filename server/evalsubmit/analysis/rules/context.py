@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,3 +35,14 @@ class RuleContext:
         parts.extend(lines[span.line : span.end_line - 1])
         parts.append(lines[span.end_line - 1][: span.end_col])
         return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleContext:
+    """What a module check reads: the module, and what is installed in the user's
+    environment."""
+
+    parsed: ParsedModule
+    path: Path | None
+    installed_sdk: Mapping[str, str] = field(default_factory=dict)
+    """Installed versions of the SDK's distributions (``{"nemo-platform": "0.7.1"}``)."""

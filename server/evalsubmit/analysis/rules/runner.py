@@ -10,8 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from evalsubmit.analysis.interp.facts import SubmitFact
-from evalsubmit.analysis.rules.context import RuleContext
-from evalsubmit.analysis.rules.registry import Phase, construction_checks, submit_checks
+from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
+from evalsubmit.analysis.rules.registry import (
+    Phase,
+    construction_checks,
+    module_checks,
+    submit_checks,
+)
 from evalsubmit.core.findings import Finding
 
 Enabled = Callable[[str], bool]
@@ -26,6 +31,13 @@ def run_rules(ctx: RuleContext, enabled: Enabled) -> list[Finding]:
     for submit in ctx.facts.submits:
         findings.extend(_check_submit(submit, ctx, enabled))
     return findings
+
+
+def run_module_rules(ctx: ModuleContext, enabled: Enabled) -> list[Finding]:
+    """The module checks: once per analysis of a module, not per statement group."""
+    return [
+        found for rule, check in module_checks() if enabled(rule.code) for found in check.run(ctx)
+    ]
 
 
 def _check_submit(fact: SubmitFact, ctx: RuleContext, enabled: Enabled) -> list[Finding]:
