@@ -44,6 +44,18 @@ class Fix:
 
 
 @dataclass(frozen=True, slots=True)
+class Walk:
+    """One of several walks of the same code: the ``index``-th of ``total`` in ``group`` (the
+    elements of one loop), or one of an open-ended set (``total`` 0: call sites)."""
+
+    group: str
+    index: int
+    total: int
+    label: str
+    """How a message names it: ``for the 2nd runner of RUNNERS``."""
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     code: str
     kind: str
@@ -51,3 +63,6 @@ class Finding:
     message: str
     span: Span
     fixes: tuple[Fix, ...] = field(default=())
+    context: tuple[Walk, ...] = field(default=())
+    """When the mistake holds only for some of the ways the code runs (a loop element, a call
+    site, a test parameter): those ways, outermost first. Reports merge them into the message."""

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 READY_TIMEOUT_S = 10.0
-REQUEST_WAIT_S = 1.0
+REQUEST_WAIT_S = 0.75
 """A request (hover, code action, lens, pull) waits at most this long for a result of the
 present text, then answers from the latest result (docs/reliability.md: scheduling)."""
 P = ParamSpec("P")

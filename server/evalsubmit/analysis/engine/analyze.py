@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from evalsubmit.analysis.engine.caches import AnalysisCaches, GroupResult
@@ -23,7 +24,7 @@ from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.analysis.rules import run_module_rules, run_rules
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
-from evalsubmit.core.findings import Finding, Span
+from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.core.suppression import suppressed
 from evalsubmit.sdk.releases import SDK_DISTRIBUTIONS
 from evalsubmit.workspace.project import Project
@@ -179,11 +180,46 @@ def _line(lines: Sequence[str], number: int) -> str:
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
-    seen: set[tuple[str, Span, str]] = set()
-    unique = []
+    """One finding per (code, span, message). One that holds however the code runs wins over
+    the same one found only in some walks; walks that cover every element of a loop count as
+    the loop itself; the walks left are named together in the message."""
+    groups: dict[tuple[str, Span, str], list[Finding]] = {}
     for finding in findings:
-        key = (finding.code, finding.span, finding.message)
-        if key not in seen:
-            seen.add(key)
-            unique.append(finding)
+        groups.setdefault((finding.code, finding.span, finding.message), []).append(finding)
+    unique = []
+    for members in groups.values():
+        contexts = _covering(list(dict.fromkeys(f.context for f in members)))
+        if () in contexts:
+            unique.append(replace(members[0], context=()))
+            continue
+        walks = "; ".join(", ".join(w.label for w in context) for context in contexts)
+        first = members[0]
+        unique.append(replace(first, message=f"{first.message} ({walks})", context=()))
     return unique
+
+
+def _covering(contexts: list[tuple[Walk, ...]]) -> list[tuple[Walk, ...]]:
+    """Replace the innermost walks of a loop by the loop's outer context when every element of
+    that loop is there (repeatedly, for nested loops)."""
+    while True:
+        by_outer: dict[tuple[tuple[Walk, ...], str], set[int]] = {}
+        for context in contexts:
+            if context and context[-1].total:
+                by_outer.setdefault((context[:-1], context[-1].group), set()).add(context[-1].index)
+        complete = {key for key, seen in by_outer.items() if _total(contexts, key) == len(seen)}
+        if not complete:
+            return contexts
+        folded: list[tuple[Walk, ...]] = []
+        for context in contexts:
+            key = (context[:-1], context[-1].group) if context else None
+            shorter = context[:-1] if key in complete else context
+            if shorter not in folded:
+                folded.append(shorter)
+        contexts = folded
+
+
+def _total(contexts: list[tuple[Walk, ...]], key: tuple[tuple[Walk, ...], str]) -> int:
+    for context in contexts:
+        if context and (context[:-1], context[-1].group) == key:
+            return context[-1].total
+    return -1

@@ -15,8 +15,14 @@ from evalsubmit.sdk.grammar import taskset_ref_problem
 
 
 def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
+    """One preview per runner construction (of a walk repeated for loop elements or call
+    sites, the first: hover shows one target per place)."""
     previews: list[TargetPreview] = []
+    seen: set[int] = set()
     for construction in ctx.facts.constructions:
+        if construction.context and id(construction.node) in seen:
+            continue
+        seen.add(id(construction.node))
         if construction.kind in {ConstructionKind.GYM_RUNNER, ConstructionKind.RUNNER}:
             preview = derive(construction.value, construction.span, ctx.path).preview
             if preview is not None:
@@ -31,11 +37,15 @@ def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
 def submit_reports(ctx: RuleContext, findings: list[Finding]) -> list[SubmitReport]:
     reports = []
     error_lines = sorted(f.span.line for f in findings if f.severity == "error")
+    seen: set[int] = set()
     for fact in ctx.facts.submits:
+        if fact.context and id(fact.node) in seen:
+            continue  # one summary per call (the first walk of a repeated one)
+        seen.add(id(fact.node))
         derivation = fact.derivation if isinstance(fact.derivation, Derivation) else None
         preview = derivation.preview if derivation else None
-        if preview is not None and "target" in fact.keyword_value_spans:
-            preview = preview.moved(fact.keyword_value_spans["target"])
+        if preview is not None and "target" in fact.args.keywords:
+            preview = preview.moved(fact.target_value_span())
         first = bisect.bisect_left(error_lines, fact.span.line)
         has_errors = first < len(error_lines) and error_lines[first] <= fact.span.end_line
         if derivation and derivation.content:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.facts import (
     ConstructionFact,
     ConstructionKind,
@@ -28,12 +29,14 @@ from evalsubmit.analysis.values.domain import (
     Known,
     OneShot,
     Origin,
+    PartialValue,
     Refused,
     SeqValue,
     Unknown,
     Value,
+    typed_instance,
 )
-from evalsubmit.core.findings import Span
+from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
 
 _CONSTRUCTION_KINDS = {
@@ -81,30 +84,35 @@ class Calls:
     def call(self, node: ast.Call) -> Value:
         function = self.eval(node.func)
         args, keyword_spans = self.call_args(node)
+        return self.apply(function, node, args, keyword_spans)
+
+    def apply(
+        self, function: Value, node: ast.Call, args: CallArgs, keyword_spans: dict[str, Span]
+    ) -> Value:
+        """The value of calling ``function`` with ``args`` at ``node``."""
         origin = self.origin(node)
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "submit":
-            receiver = self._receiver(node.func)
-            if isinstance(receiver, Instance) and receiver.ref.qualname in {
-                sdk.EVALUATOR,
-                sdk.ASYNC_EVALUATOR,
-            }:
-                return self.submit_call(node, receiver, args, keyword_spans)
         match function:
+            case FunctionValue(bound_self=Instance() as receiver) if is_submit(function):
+                return self.submit_call(node, receiver, args, keyword_spans)
+            case PartialValue(function=inner, args=stored):
+                return self.apply(inner, node, merged_arguments(stored, args), keyword_spans)
             case ClassValue(ref=ClassRef(user=None, qualname=qualname)):
                 return self.call_named(qualname, node, args, keyword_spans, origin)
             case ClassValue(ref=ref):
                 return self.instantiate_user_class(ref, node, args, keyword_spans, origin)
             case FunctionValue(bound_self=DictValue() as base, name=name):
                 return self.dict_method(base, name, args, origin)
+            case FunctionValue(bound_self=Unknown(type_name="dict") as base):
+                return _typed_view(base, function.name)
             case FunctionValue(bound_self=Known()):
                 return str_method(function, args, origin)
+            case FunctionValue(bound_self=Instance() as model, node=None) if model_method(
+                function.name
+            ):
+                return self._pydantic_method(model, model_method(function.name), args, origin)
             case FunctionValue(node=ast.FunctionDef() | ast.AsyncFunctionDef() as definition):
-                return self.call_function(function, definition, args)
+                return self.call_function(function, definition, args, node)
         return Unknown("the result of a call")
-
-    def _receiver(self, func: ast.Attribute) -> Value:
-        with self.machine.silent():
-            return self.eval(func.value)
 
     def call_args(self, node: ast.Call) -> tuple[CallArgs, dict[str, Span]]:
         args = CallArgs()
@@ -133,39 +141,38 @@ class Calls:
         if not isinstance(value, DictValue):
             args.star_unknown = True
             return
-        for entry in value.entries:
-            if isinstance(entry.key, Known) and isinstance(entry.key.obj, str):
-                args.keywords[entry.key.obj] = entry.value
-                if entry.origin is not None:
-                    args.keyword_origins[entry.key.obj] = entry.origin
-            else:
-                args.star_unknown = True
-        if not value.complete:
-            args.star_unknown = True
+        _splat_into(args, value)
 
     def submit_call(
         self, node: ast.Call, receiver: Instance, args: CallArgs, spans: dict[str, Span]
     ) -> Value:
         if self.collect:
-            assert isinstance(node.func, ast.Attribute)
-            end = self.span(node.func)
-            name_span = Span(end.end_line, end.end_col - len("submit"), end.end_line, end.end_col)
             fact = SubmitFact(
                 node=node,
                 span=self.span(node),
-                name_span=name_span,
+                name_span=self._name_span(node),
                 is_async=receiver.ref.qualname == sdk.ASYNC_EVALUATOR,
                 evaluator=receiver,
                 args=args,
                 keyword_spans=spans,
                 keyword_value_spans={k.arg: self.span(k.value) for k in node.keywords if k.arg},
+                path=self.source.path,
+                context=self.machine.frame.context,
             )
             target = args.keywords.get("target")
             if target is not None:
-                anchor = fact.keyword_value_spans["target"]
-                fact.derivation = derive(target, anchor, self.source.path)
+                fact.derivation = derive(target, fact.target_value_span(), self.source.path)
             self.facts.submits.append(fact)
         return Unknown("a job resource")
+
+    def _name_span(self, node: ast.Call) -> Span:
+        """The called name: ``submit`` in ``client.evaluator.submit(...)``, the whole callee
+        otherwise (an alias ``send(...)``, a partial ``run(...)``)."""
+        func = self.span(node.func)
+        if isinstance(node.func, ast.Attribute):
+            attr = node.func.attr
+            return Span(func.end_line, func.end_col - len(attr), func.end_line, func.end_col)
+        return func
 
     def call_named(
         self, qualname: str, node: ast.Call, args: CallArgs, spans: dict[str, Span], origin: Origin
@@ -183,6 +190,22 @@ class Calls:
             )
         if qualname == stdlib.NAMEDTUPLE:
             return namedtuple_instance(args, origin)
+        modelled_method = self._model_method(qualname, args, origin)
+        if modelled_method is not None:
+            return modelled_method
+        if qualname == "typing.cast" and len(args.positional) == 2:
+            value = args.positional[1]
+            return (
+                of_class(self.machine, args.positional[0]) if isinstance(value, Unknown) else value
+            )
+        if qualname == "functools.partial" and args.positional:
+            stored = CallArgs(
+                args.positional[1:],
+                dict(args.keywords),
+                dict(args.keyword_origins),
+                args.star_unknown,
+            )
+            return PartialValue(args.positional[0], stored, origin)
         if sdk.is_known_sdk_class(qualname):
             instance = Instance(ClassRef(qualname), args, origin)
             workspace = args.keywords.get("workspace")
@@ -198,7 +221,21 @@ class Calls:
         modelled = stdlib.call_stdlib(qualname, args, origin)
         if modelled is not None:
             return modelled
-        return Unknown(f"the result of {qualname.rsplit('.', 1)[-1]}()")
+        name = qualname.rsplit(".", 1)[-1]
+        if sdk.is_sdk_name(qualname) and name[:1].isupper():
+            # an SDK class we do not model: its instance, whatever it holds, is never None
+            return Unknown(f"the result of {name}()", name)
+        return Unknown(f"the result of {name}()")
+
+    def _model_method(self, qualname: str, args: CallArgs, origin: Origin) -> Value | None:
+        """``Cls.__new__(Cls)`` and ``GymRuntimeConfig.model_construct(...)``: instances built
+        without their constructor (the latter unvalidated until it is submitted)."""
+        owner, _, method = qualname.rpartition(".")
+        if method == "__new__" and sdk.is_sdk_name(owner):
+            return typed_instance(ClassRef(owner))
+        if method == "model_construct" and owner == sdk.GYM_CONFIG:
+            return Instance(ClassRef(owner), args, origin, validated=False)
+        return None
 
     def _config_from_dict(self, node: ast.Call, args: CallArgs, origin: Origin) -> Value:
         source = args.positional[0] if args.positional else args.keywords.get("obj")
@@ -217,6 +254,8 @@ class Calls:
                     config_args,
                     instance,
                     via_dict=True,
+                    path=self.source.path,
+                    context=self.machine.frame.context,
                 )
             )
         return instance
@@ -245,6 +284,8 @@ class Calls:
                 spans,
                 [self.span(a) for a in node.args],
                 via_dict=via_dict,
+                path=self.source.path,
+                context=self.machine.frame.context,
             )
         )
 
@@ -260,19 +301,52 @@ class Calls:
         if not isinstance(built, Instance):
             return built
         instance = built
+        self.machine.construct(instance, args, node)
         base = sdk_base(ref)
         if base == sdk.GYM_RUNNER and self.collect:
             self.facts.constructions.append(
                 ConstructionFact(
-                    ConstructionKind.GYM_RUNNER, node, self.span(node), args, instance, spans
+                    ConstructionKind.GYM_RUNNER,
+                    node,
+                    self.span(node),
+                    args,
+                    instance,
+                    spans,
+                    path=self.source.path,
+                    context=self.machine.frame.context,
                 )
             )
         return instance
 
+    def _pydantic_method(
+        self, model: Instance, method: str | None, args: CallArgs, origin: Origin
+    ) -> Value:
+        """``cfg.model_dump()`` is the config as a dict; ``cfg.model_copy(update={...})`` a copy
+        with the update applied, not validated (pydantic does not validate updates)."""
+        if model.ref.qualname != sdk.GYM_CONFIG or model.args.star_unknown:
+            return Unknown(f"the result of {method}()")
+        if method == "model_dump" and not args.positional and not args.keywords:
+            dumped = DictValue(origin=origin)
+            for key, value in model.args.keywords.items():
+                dumped.set(Known(key), value, model.args.keyword_origins.get(key))
+            return dumped
+        if method == "model_copy":
+            update = args.keywords.get("update")
+            copied = CallArgs(
+                [], dict(model.args.keywords), dict(model.args.keyword_origins), False
+            )
+            if isinstance(update, DictValue):
+                _splat_into(copied, update)
+            elif update is not None:
+                copied.star_unknown = True
+            validated = model.validated and update is None
+            return Instance(ClassRef(sdk.GYM_CONFIG), copied, origin, validated=validated)
+        return Unknown(f"the result of {method}()")
+
     def dict_method(self, base: DictValue, name: str, args: CallArgs, origin: Origin) -> Value:
         method = name.rsplit(".", 1)[-1].rstrip("()")
         if method in _DICT_VIEWS:
-            return Refused(_DICT_VIEWS[method], origin, materialize="list")
+            return Refused(_DICT_VIEWS[method], origin, "list", _view_items(base, method, origin))
         if method == "copy":
             return DictValue(list(base.entries), origin, base.complete)
         if method == "update":
@@ -295,11 +369,12 @@ class Calls:
         function: FunctionValue,
         definition: ast.FunctionDef | ast.AsyncFunctionDef,
         args: CallArgs,
+        node: ast.Call,
     ) -> Value:
         declared = self._declared_return(function, definition)
         if isinstance(definition, ast.AsyncFunctionDef):
             return Unknown("a coroutine")
-        if _is_generator(definition):
+        if is_generator(definition):
             return OneShot(
                 f"a generator (from calling {definition.name}())", self.origin(definition)
             )
@@ -307,8 +382,15 @@ class Calls:
         if frame.depth >= MAX_CALL_DEPTH or id(definition) in frame.active:
             return declared
         context = function.defined_in if function.defined_in is not None else self.machine
-        values = _bind_arguments(definition.args, args)
-        return context.evaluate_call(definition, values, declared)
+        values = bind_arguments(definition.args, args, function)
+        walk = None
+        if any(not isinstance(value, Unknown) for value in values.values()):
+            # what the body does with these arguments is checked too, at this call site
+            label = f"when {definition.name}() is called at line {node.lineno}"
+            walk = Walk(f"call {node.lineno}:{node.col_offset}", 0, 0, label)
+        return context.evaluate_call(
+            definition, values, declared, context=walk, owner=function.owner
+        )
 
     def _declared_return(
         self, function: FunctionValue, definition: ast.FunctionDef | ast.AsyncFunctionDef
@@ -317,17 +399,17 @@ class Calls:
         return context.annotated_value(definition.returns)
 
 
-def _is_generator(definition: ast.FunctionDef) -> bool:
+def is_generator(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether calling it returns a generator: a ``yield`` in its own body (not nested defs).
     Remembered on the node itself, which lives exactly as long as the answer is valid."""
     known: bool | None = getattr(definition, "_evalsubmit_yields", None)
     if known is None:
         known = _yields(definition)
-        definition._evalsubmit_yields = known  # type: ignore[attr-defined]
+        definition._evalsubmit_yields = known  # type: ignore[union-attr]
     return known
 
 
-def _yields(definition: ast.FunctionDef) -> bool:
+def _yields(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     pending: list[ast.AST] = list(definition.body)
     while pending:
         node = pending.pop()
@@ -339,20 +421,86 @@ def _yields(definition: ast.FunctionDef) -> bool:
     return False
 
 
-def _bind_arguments(arguments: ast.arguments, args: CallArgs) -> dict[str, Value]:
+def bind_arguments(
+    arguments: ast.arguments, args: CallArgs, function: FunctionValue
+) -> dict[str, Value]:
+    """Parameter -> value for a call: the call's arguments, else the parameter's default (as
+    evaluated when the function was defined); the receiver first for a bound method."""
     names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
-    values: dict[str, Value] = {}
-    defaults = arguments.defaults
-    for name, default in zip(names[len(names) - len(defaults) :], defaults, strict=True):
-        if isinstance(default, ast.Constant):
-            values[name] = Known(default.value)
-    for kw_arg, kw_default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
-        if isinstance(kw_default, ast.Constant):
-            values[kw_arg.arg] = Known(kw_default.value)
-    for name, value in zip(names, args.positional, strict=False):
+    values: dict[str, Value] = dict(function.defaults)
+    positional = list(args.positional)
+    if function.bound_self is not None and names:
+        positional.insert(0, function.bound_self)
+    for name, value in zip(names, positional, strict=False):
         values[name] = value
     for name, value in args.keywords.items():
         values[name] = value
     if args.star_unknown:
-        return {name: value for name, value in values.items() if name in args.keywords}
+        # which parameter a *args / **kwargs of unknown content fills is not known
+        explicit = set(args.keywords) | set(names[: len(positional)])
+        return {name: value for name, value in values.items() if name in explicit}
     return values
+
+
+_EVALUATORS = frozenset({sdk.EVALUATOR, sdk.ASYNC_EVALUATOR})
+
+
+def is_submit(function: FunctionValue) -> bool:
+    """``<evaluator>.submit``, however it is reached (``client.evaluator.submit``, an alias)."""
+    receiver = function.bound_self
+    return (
+        isinstance(receiver, Instance)
+        and receiver.ref.qualname in _EVALUATORS
+        and function.name == f"bound method {receiver.ref.qualname}.submit"
+    )
+
+
+def _splat_into(args: CallArgs, value: DictValue) -> None:
+    """``**value``: its string-keyed entries become keywords (where they were written)."""
+    for entry in value.entries:
+        if isinstance(entry.key, Known) and isinstance(entry.key.obj, str):
+            args.keywords[entry.key.obj] = entry.value
+            if entry.origin is not None:
+                args.keyword_origins[entry.key.obj] = entry.origin
+        else:
+            args.star_unknown = True
+    if not value.complete:
+        args.star_unknown = True
+
+
+def model_method(name: str) -> str | None:
+    """``model_dump`` / ``model_copy`` from a bound-method name, else None."""
+    method = name.rsplit(".", 1)[-1]
+    return method if method in {"model_dump", "model_copy"} else None
+
+
+def _typed_view(base: Unknown, name: str) -> Value:
+    """``.values()`` / ``.items()`` of a dict known only by its value type."""
+    method = name.rsplit(".", 1)[-1].rstrip("()")
+    if method == "values":
+        return Unknown("a dict view", "list", base.element)
+    if method == "items" and base.element is not None:
+        pair = SeqValue(tuple, [Unknown("a dict key"), base.element])
+        return Unknown("a dict view", "list", pair)
+    return Unknown("the result of a method call")
+
+
+def _view_items(base: DictValue, method: str, origin: Origin) -> list[Value] | None:
+    """What iterating ``base.keys()`` / ``.values()`` / ``.items()`` yields, when known."""
+    if not base.complete:
+        return None
+    if method == "keys":
+        return [entry.key for entry in base.entries]
+    if method == "values":
+        return [entry.value for entry in base.entries]
+    return [SeqValue(tuple, [entry.key, entry.value], origin) for entry in base.entries]
+
+
+def merged_arguments(stored: CallArgs, call: CallArgs) -> CallArgs:
+    """A partial's arguments then the call's; the call's keywords win."""
+    return CallArgs(
+        [*stored.positional, *call.positional],
+        {**stored.keywords, **call.keywords},
+        {**stored.keyword_origins, **call.keyword_origins},
+        stored.star_unknown or call.star_unknown,
+    )

@@ -10,6 +10,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from evalsubmit.analysis.interp.machine import Machine
+from evalsubmit.analysis.interp.objects import sdk_class_of, super_attribute, user_mro
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -22,6 +23,7 @@ from evalsubmit.analysis.values.domain import (
     ModuleValue,
     OneShot,
     Origin,
+    PartialValue,
     Refused,
     SeqValue,
     Unknown,
@@ -95,6 +97,12 @@ class Expressions:
                 return self.unaryop(node)
             case ast.Subscript():
                 return self.subscript(node)
+            case ast.Yield(value=inner):
+                frame = self.machine.frame
+                yielded = self.eval(inner) if inner is not None else Known(None)
+                if frame.yields and frame.returns is not None and not frame.returns:
+                    frame.returns.append(yielded)
+                return Unknown("what a generator is sent")
             case ast.Await(value=inner):
                 self.eval(inner)
                 return Unknown("the result of an await")
@@ -103,9 +111,13 @@ class Expressions:
                 self.machine.frame.env.names[name] = bound
                 return bound
             case ast.IfExp(body=body, orelse=orelse):
-                self.eval(node.test)
+                test = truthiness(self.eval(node.test))
                 first, second = self.eval(body), self.eval(orelse)
+                if test is not None:
+                    return first if test else second
                 return first if first is second else Unknown("depends on a condition")
+            case ast.BoolOp(op=op, values=operands):
+                return self.boolean(isinstance(op, ast.Or), [self.eval(v) for v in operands])
             case ast.Starred(value=inner):
                 return self.eval(inner)
         for child in ast.iter_child_nodes(node):
@@ -113,7 +125,22 @@ class Expressions:
                 self.eval(child)  # submit calls can hide inside any expression
         return Unknown()
 
+    def boolean(self, is_or: bool, values: list[Value]) -> Value:
+        """``a or b`` / ``a and b``: the operand Python would return, when truthiness is
+        known up to it (``param or {}`` with ``param=None`` is the ``{}``)."""
+        for value in values[:-1]:
+            truth = truthiness(value)
+            if truth is None:
+                return Unknown("depends on a condition")
+            if truth is is_or:
+                return value
+        return values[-1]
+
     def attribute(self, node: ast.Attribute) -> Value:
+        frame = self.machine.frame
+        if _is_super_call(node.value) and frame.owner is not None and frame.receiver is not None:
+            found = super_attribute(frame.owner, frame.receiver, node.attr)
+            return found if found is not None else Unknown("an attribute of a base class")
         base = self.eval(node.value)
         name = node.attr
         match base:
@@ -125,10 +152,17 @@ class Expressions:
             case ClassValue(ref=ClassRef(user=UserClass() as user)):
                 if name in user.enum_members:
                     return Known(user.enum_members[name], self.origin(node))
+                for cls in user_mro(user):
+                    if name in cls.class_values and name not in cls.methods:
+                        return cls.class_values[name]
+                    if name in cls.methods:
+                        return cls.methods[name]
                 return Unknown(f"attribute of class {user.name}")
             case Instance(ref=ref):
                 return self.instance_attribute(base, ref, name, node)
             case DictValue() | SeqValue() | Known():
+                return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
+            case Unknown(element=element) if element is not None:
                 return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
             case Refused(reason=reason) if not reason.startswith("os.environ"):
                 return Refused(f"a bound method .{name} of {reason}", self.origin(node))
@@ -137,7 +171,11 @@ class Expressions:
     def instance_attribute(
         self, base: Instance, ref: ClassRef, name: str, node: ast.Attribute
     ) -> Value:
-        qualname = ref.qualname
+        if ref.user is not None:
+            found = self.machine.user_attribute(base, name)
+            if found is not None:
+                return found
+        qualname = sdk_class_of(ref)
         if name == "evaluator" and qualname == sdk.PLATFORM_CLIENT:
             return Instance(
                 ClassRef(sdk.EVALUATOR), CallArgs(keywords={"client": base}), self.origin(node)
@@ -153,11 +191,12 @@ class Expressions:
             return base.args.keywords["config"]
         if qualname == sdk.GYM_CONFIG and name in base.args.keywords:
             return base.args.keywords[name]
-        if ref.user is not None or qualname.startswith("logging."):
+        modelled = qualname == sdk.GYM_CONFIG and name in {"model_dump", "model_copy"}
+        if qualname.startswith("logging.") or _is_submit(qualname, name) or modelled:
             return FunctionValue(
                 f"bound method {ref.qualname}.{name}", None, self.origin(node), None, base
             )
-        return Unknown(f"attribute {name} of {qualname.rsplit('.', 1)[-1]}")
+        return Unknown(f"attribute {name} of {ref.qualname.rsplit('.', 1)[-1]}")
 
     def dict_literal(self, node: ast.Dict) -> DictValue:
         result = DictValue(origin=self.origin(node))
@@ -211,12 +250,13 @@ class Expressions:
             return None
         clause = node.generators[0]
         source = items_of(self.eval(clause.iter))
-        if source is None or not isinstance(clause.target, ast.Name):
+        if source is None or not _simple_target(clause.target):
             return None
         results: list[Value] = []
         with self.machine.scope(Env(parent=self.machine.frame.env)) as frame:
             for item in source:
-                frame.env.names[clause.target.id] = item
+                if not _bind_target(frame.env.names, clause.target, item):
+                    return None
                 tests = [self.eval(test) for test in clause.ifs]
                 if not all(isinstance(t, Known) for t in tests):
                     return None
@@ -261,7 +301,10 @@ class Expressions:
                 return Unknown()
             if _small(result):
                 return Known(result, self.origin(node))
-        if isinstance(node.op, ast.Div) and isinstance(left, Known) and isinstance(left.obj, Path):
+        path = isinstance(left, Known) and isinstance(left.obj, Path)
+        if isinstance(left, Unknown) and left.type_name in {"PosixPath", "WindowsPath"}:
+            path = True
+        if isinstance(node.op, ast.Div) and path:
             return Unknown("a path computed at run time", "PosixPath")
         return Unknown()
 
@@ -284,6 +327,8 @@ class Expressions:
         if isinstance(base, DictValue) and isinstance(key, Known):
             entry = base.get(key.obj)
             return entry.value if entry is not None else Unknown()
+        if isinstance(base, Unknown) and base.element is not None:
+            return base.element
         if (
             isinstance(base, SeqValue)
             and isinstance(key, Known)
@@ -292,6 +337,65 @@ class Expressions:
         ):
             return base.items[key.obj]
         return Unknown()
+
+
+def _is_super_call(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "super"
+        and not node.args
+    )
+
+
+def _simple_target(target: ast.expr) -> bool:
+    """A name, or a tuple of names (``for name, value in ...``)."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return all(isinstance(e, ast.Name) for e in target.elts)
+    return isinstance(target, ast.Name)
+
+
+def _bind_target(names: dict[str, Value], target: ast.expr, item: Value) -> bool:
+    """Bind a comprehension's target; False when a tuple cannot be unpacked statically."""
+    if isinstance(target, ast.Name):
+        names[target.id] = item
+        return True
+    assert isinstance(target, (ast.Tuple, ast.List))
+    if not isinstance(item, SeqValue) or len(item.items) != len(target.elts):
+        return False
+    for element, value in zip(target.elts, item.items, strict=True):
+        assert isinstance(element, ast.Name)
+        names[element.id] = value
+    return True
+
+
+def truthiness(value: Value) -> bool | None:
+    """``bool(value)`` when statically certain, else None."""
+    match value:
+        case Known(obj=obj):
+            try:
+                return bool(obj)
+            except Exception:  # a __bool__ that raises: not certain
+                return None
+        case DictValue(entries=entries, complete=complete):
+            return True if entries else (False if complete else None)
+        case SeqValue(items=items):
+            return bool(items)
+        case Instance(maybe_none=True):
+            return None
+        case Instance(ref=ClassRef(user=None)):
+            return True  # SDK objects define neither __bool__ nor __len__
+        case Instance(ref=ClassRef(user=UserClass() as user)):
+            defines = {"__bool__", "__len__"} & {m for c in user_mro(user) for m in c.methods}
+            known_bases = all(isinstance(b, ClassValue) for b in user.bases)
+            return None if defines or not known_bases else True
+        case FunctionValue() | ClassValue() | ModuleValue() | PartialValue():
+            return True
+    return None
+
+
+def _is_submit(qualname: str, name: str) -> bool:
+    return name == "submit" and qualname in {sdk.EVALUATOR, sdk.ASYNC_EVALUATOR}
 
 
 def _join(first: Span, last: Span) -> Span:

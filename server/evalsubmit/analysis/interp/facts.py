@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 
 from evalsubmit.analysis.values.domain import CallArgs, Instance, Known, Unknown, Value
-from evalsubmit.core.findings import Span
+from evalsubmit.core.findings import Span, Walk
 
 
 class ConstructionKind(StrEnum):
@@ -18,6 +19,20 @@ class ConstructionKind(StrEnum):
     """Any other runner construction (Harbor, callable, a user runner class)."""
 
 
+def _argument_span(
+    name: str, explicit: dict[str, Span], args: CallArgs, path: Path | None, fallback: Span
+) -> Span:
+    """Where an argument was written: its ``name=`` keyword in the call, else the entry that
+    supplied it when that is in this module (``**{"name": v}``, ``kw["name"] = v``, a
+    ``partial``'s keyword), else ``fallback``."""
+    if name in explicit:
+        return explicit[name]
+    origin = args.keyword_origins.get(name)
+    if origin is not None and origin.path == path:
+        return origin.span
+    return fallback
+
+
 @dataclass(eq=False, slots=True)
 class ConstructionFact:
     kind: ConstructionKind
@@ -26,10 +41,17 @@ class ConstructionFact:
     args: CallArgs
     value: Value
     keyword_spans: dict[str, Span] = field(default_factory=dict)
-    """Span of each ``name=value`` keyword of the call."""
+    """Span of each ``name=value`` keyword written in the call itself."""
     positional_spans: list[Span] = field(default_factory=list)
     via_dict: bool = False
     """Built from a dict (``model_validate({...})`` / ``**settings``): entries carry origins."""
+    path: Path | None = None
+    """The module of the call."""
+    context: tuple[Walk, ...] = ()
+    """Where this walk came from when it is one of several (a loop element, a call site)."""
+
+    def argument_span(self, name: str) -> Span:
+        return _argument_span(name, self.keyword_spans, self.args, self.path, self.span)
 
 
 @dataclass(eq=False, slots=True)
@@ -41,10 +63,25 @@ class SubmitFact:
     evaluator: Instance
     args: CallArgs
     keyword_spans: dict[str, Span] = field(default_factory=dict)
+    """Span of each ``name=value`` keyword written in the call itself (not ``**`` entries)."""
     keyword_value_spans: dict[str, Span] = field(default_factory=dict)
     derivation: object | None = None
     """The ``Derivation`` of the target (:mod:`evalsubmit.analysis.target.derive`), taken at this
     point in the flow (dicts can be mutated later, so it is computed when the call is reached)."""
+    path: Path | None = None
+    """The module of the call."""
+    context: tuple[Walk, ...] = ()
+    """Where this walk came from when it is one of several (a loop element, a call site)."""
+
+    def argument_span(self, name: str) -> Span:
+        """Where argument ``name`` was written (the submit name when not in this module)."""
+        return _argument_span(name, self.keyword_spans, self.args, self.path, self.name_span)
+
+    def target_value_span(self) -> Span:
+        """The span of the ``target=`` value, for previews and derivations."""
+        if "target" in self.keyword_value_spans:
+            return self.keyword_value_spans["target"]
+        return self.argument_span("target")
 
     def supplied(self, name: str) -> bool | None:
         """True/False when known, ``None`` when it may or may not be supplied."""
@@ -54,7 +91,10 @@ class SubmitFact:
         if isinstance(value, Known):
             return value.obj is not None
         if isinstance(value, Unknown):
-            return None if value.type_name in (None, "NoneType|str") else True
+            types = value.types()
+            return None if types is None or "None" in types or "NoneType" in types else True
+        if isinstance(value, Instance) and value.maybe_none:
+            return None
         return True
 
     def value(self, name: str) -> Value | None:

@@ -16,11 +16,16 @@ from typing import Protocol
 from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.values.domain import ClassRef, ClassValue, ModuleValue, Unknown, Value
+from evalsubmit.analysis.values.env import ModuleScope
 from evalsubmit.sdk import names as sdk
 
 
 class ImportResolver(Protocol):
-    """Finds names defined in the user's own modules."""
+    """Finds names defined in the user's own modules (and the conftest.py files that apply)."""
+
+    def conftests(self, importer: Path | None, dependencies: set[Path]) -> list[ModuleScope]:
+        """The ``conftest.py`` modules that apply to ``importer``, nearest first."""
+        ...
 
     def resolve(
         self, qualname: str, importer: Path | None, dependencies: set[Path]

@@ -14,15 +14,36 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from evalsubmit.analysis.interp.annotated import annotated_value
-from evalsubmit.analysis.interp.calls import Calls
+from evalsubmit.analysis.interp.annotated import annotated_value, of_class
+from evalsubmit.analysis.interp.calls import Calls, bind_arguments, is_generator
 from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
+from evalsubmit.analysis.interp.flow import element_label, leaves_loop
 from evalsubmit.analysis.interp.imports import ImportResolver, Imports
-from evalsubmit.analysis.interp.machine import Frame, FunctionNode, ModuleSource
+from evalsubmit.analysis.interp.machine import (
+    MAX_CALL_DEPTH,
+    MAX_CONTEXTS,
+    MAX_ELEMENT_WALKS,
+    Frame,
+    FunctionNode,
+    ModuleSource,
+)
+from evalsubmit.analysis.interp.objects import (
+    Objects,
+    attribute_key,
+    bound,
+    instance_writes,
+    is_classmethod,
+    is_property,
+    is_record,
+    is_static,
+    user_mro,
+)
+from evalsubmit.analysis.interp.testcode import TestCode
 from evalsubmit.analysis.models.classes import enum_members
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
+    CallArgs,
     ClassRef,
     ClassValue,
     DictValue,
@@ -37,8 +58,20 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope
-from evalsubmit.core.findings import Span
+from evalsubmit.analysis.values.iterables import items_of
+from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
+
+
+@dataclass(frozen=True, slots=True)
+class Deferred:
+    """A function body to walk after the top level: its enclosing scope, the top-level
+    statement that defines it (its cache group) and, for a method, its class."""
+
+    function: FunctionNode
+    parent: Env
+    owner: int
+    cls: ClassValue | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +101,15 @@ class Interpreter:
         self._facts = ModuleFacts()
         self._dependencies: set[Path] = set()
         self._grouping = grouping
-        self._deferred: list[tuple[FunctionNode, Env, int]] = []
+        self._deferred: list[Deferred] = []
+        self._written: list[Instance] = []
         self._owner = -1
         self.groups: list[FactGroup] = []
         self._expressions = Expressions(self)
         self._calls = Calls(self)
         self._imports = Imports(self, resolver)
+        self._objects = Objects(self)
+        self._tests = TestCode(self, resolver)
 
     # ----- what collaborators see (machine.Machine) ----------------------------------------
 
@@ -88,6 +124,10 @@ class Interpreter:
     @property
     def facts(self) -> ModuleFacts:
         return self._facts
+
+    @property
+    def module_env(self) -> Env:
+        return self._module_env
 
     @property
     def dependencies(self) -> set[Path]:
@@ -125,25 +165,153 @@ class Interpreter:
             self._frame = saved
 
     def evaluate_call(
-        self, definition: FunctionNode, values: dict[str, Value], declared: Value
+        self,
+        definition: FunctionNode,
+        values: dict[str, Value],
+        declared: Value,
+        *,
+        context: Walk | None = None,
+        owner: ClassValue | None = None,
     ) -> Value:
-        """The value a call of ``definition`` returns, its body walked silently with ``values``
-        bound; ``declared`` (from the return annotation) when it is not one known value."""
+        """The value a call of ``definition`` returns, its body walked with ``values`` bound;
+        ``declared`` (from the return annotation) when it is not one known value. With a
+        ``context`` (a call site) while facts are recorded, the walk records them too, labelled
+        with it; otherwise it is silent."""
         returns: list[Value] = []
+        self._call(definition, values, returns, context, owner=owner)
+        if len(returns) == 1 and not isinstance(returns[0], Unknown):
+            return returns[0]
+        return declared
+
+    def walk_body(
+        self,
+        definition: FunctionNode,
+        values: dict[str, Value],
+        *,
+        context: Walk | None = None,
+        owner: ClassValue | None = None,
+    ) -> Env:
+        return self._call(definition, values, [], context, propagate=False, owner=owner)
+
+    def fixture_value(self, fixture: FunctionValue, values: dict[str, Value]) -> Value:
+        definition = fixture.node
+        context = fixture.defined_in
+        if not isinstance(definition, ast.FunctionDef) or not isinstance(context, Interpreter):
+            return Unknown("a fixture")
+        if fixture.bound_self is not None:
+            parameters = [*definition.args.posonlyargs, *definition.args.args]
+            values = {parameters[0].arg: fixture.bound_self, **values} if parameters else values
+        returns: list[Value] = []
+        context._call(definition, values, returns, None, yields=is_generator(definition))
+        if len(returns) == 1 and not isinstance(returns[0], Unknown):
+            return returns[0]
+        return context.annotated_value(definition.returns)
+
+    def _call(
+        self,
+        definition: FunctionNode,
+        values: dict[str, Value],
+        returns: list[Value],
+        context: Walk | None,
+        *,
+        yields: bool = False,
+        propagate: bool = True,
+        owner: ClassValue | None = None,
+    ) -> Env:
+        if self._frame.depth >= MAX_CALL_DEPTH or id(definition) in self._frame.active:
+            return Env()
+        record = context is not None and self._frame.collect
+        caller = self._frame.env
         frame = Frame(
             env=Env(parent=self._module_env),
-            collect=False,
+            collect=record,
             defer=False,
             returns=returns,
+            yields=yields,
             depth=self._frame.depth + 1,
             active=self._frame.active | {id(definition)},
+            context=(*self._frame.context, context) if record and context else self._frame.context,
+            owner=owner,
+            receiver=_first_argument(definition, values) if owner is not None else None,
         )
         with self._entered(frame):
             self.bind_parameters(definition.args, values)
             self.walk(definition.body)
-        if len(returns) == 1 and not isinstance(returns[0], Unknown):
-            return returns[0]
-        return declared
+        if propagate:
+            # attributes it stored on objects it was given are the caller's to see
+            caller.names.update((k, v) for k, v in frame.env.names.items() if k.startswith("@"))
+        return frame.env
+
+    def generic_instance(self, cls: ClassValue) -> Instance:
+        return self._objects.generic_self(cls)
+
+    def user_attribute(self, base: Instance, name: str) -> Value | None:
+        return self._objects.attribute(base, name)
+
+    def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:
+        """Run ``__init__`` (and a dataclass's ``__post_init__``) of a user-class instance
+        built at ``node`` with ``args``; what they store becomes its attributes."""
+        user = instance.ref.user
+        assert user is not None
+        written: dict[str, Value] = self._record_fields(user, args)
+        for cls in user_mro(user):
+            if "__init__" in cls.methods:
+                init = cls.methods["__init__"]
+                if isinstance(init.node, ast.FunctionDef):
+                    values = bind_arguments(init.node.args, args, bound(init, instance))
+                    walk = None
+                    if any(
+                        not isinstance(v, Unknown) for k, v in values.items() if v is not instance
+                    ):
+                        label = f"when {user.name}() is constructed at line {node.lineno}"
+                        walk = Walk(f"new {node.lineno}:{node.col_offset}", 0, 0, label)
+                    env = self.walk_body(init.node, values, context=walk, owner=init.owner)
+                    written.update(instance_writes(env, instance))
+                break
+        post = next(
+            (c.methods["__post_init__"] for c in user_mro(user) if "__post_init__" in c.methods),
+            None,
+        )
+        if post is not None:
+            written.update(self._objects.run_method(post, instance, {}))
+        instance.attributes = self._objects.trusted(written)
+
+    def _record_fields(self, user: UserClass, args: CallArgs) -> dict[str, Value]:
+        """A dataclass's (or pydantic model's) fields from the call, else their defaults
+        (``field(default=...)`` and ``field(default_factory=...)`` understood)."""
+        if not user.fields or any("__init__" in c.methods for c in user_mro(user)):
+            return {}
+        declared = [
+            s
+            for cls in reversed(list(user_mro(user)))
+            for s in cls.node.body
+            if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+        ]
+        values: dict[str, Value] = {}
+        names = [s.target.id for s in declared if isinstance(s.target, ast.Name)]
+        for name, value in zip(names, args.positional, strict=False):
+            values[name] = value
+        values.update(args.keywords)
+        for statement in declared:
+            name = statement.target.id if isinstance(statement.target, ast.Name) else ""
+            if name in values or args.star_unknown or statement.value is None:
+                continue
+            values[name] = self._field_default(statement.value)
+        return values
+
+    def _field_default(self, default: ast.expr) -> Value:
+        with self.silent():
+            if not (isinstance(default, ast.Call) and _called_name(default.func) == "field"):
+                return self.eval(default)
+            for keyword in default.keywords:
+                if keyword.arg == "default":
+                    return self.eval(keyword.value)
+                if keyword.arg == "default_factory":
+                    factory = self.eval(keyword.value)
+                    if isinstance(factory, FunctionValue) and isinstance(factory.node, ast.Lambda):
+                        return self.eval(factory.node.body)
+                    return self._calls.apply(factory, default, CallArgs(), {})
+        return Unknown("a field without a default")
 
     # ----- entry point ---------------------------------------------------------------------
 
@@ -180,9 +348,9 @@ class Interpreter:
     def _walk_deferred(self) -> None:
         """Walk function bodies grouped by the top-level statement that defines them, so the
         facts of an unchanged definition can be taken from the cache instead."""
-        by_owner: dict[int, list[tuple[FunctionNode, Env]]] = {}
-        for function, parent, owner in self._deferred:
-            by_owner.setdefault(owner, []).append((function, parent))
+        by_owner: dict[int, list[Deferred]] = {}
+        for deferred in self._deferred:
+            by_owner.setdefault(deferred.owner, []).append(deferred)
         self._deferred = []
         for owner, pending in by_owner.items():
             key = self._key(owner, "bodies")
@@ -192,16 +360,37 @@ class Interpreter:
             self._facts = ModuleFacts()
             self._owner = owner
             while pending:
-                function, parent = pending.pop(0)
-                self._walk_function_body(function, parent)
-                pending.extend((f, p) for f, p, _ in self._deferred)
+                self._walk_function_body(pending.pop(0))
+                pending.extend(self._deferred)
                 self._deferred = []
             self.groups.append(FactGroup(key, self._facts))
 
-    def _walk_function_body(self, function: FunctionNode, parent: Env) -> None:
-        with self.scope(Env(parent=parent)):
-            self.bind_parameters(function.args, None)
-            self.walk(function.body)
+    def _walk_function_body(self, deferred: Deferred) -> None:
+        """A body walked with unknown arguments, or, for a pytest test or fixture, with its
+        fixtures and once per parametrize case; a method's ``self`` is its class's generic
+        instance (``cls`` the class)."""
+        function = deferred.function
+        values: dict[str, Value] = {}
+        parameters = [*function.args.posonlyargs, *function.args.args]
+        cls = deferred.cls
+        if cls is not None and parameters and not is_static(function.decorator_list):
+            classmethod_ = is_classmethod(function.decorator_list)
+            values[parameters[0].arg] = cls if classmethod_ else self._objects.generic_self(cls)
+        plan = self._tests.plan(function, cls)
+        cases: list[tuple[Walk | None, dict[str, Value]]] = [(None, {})]
+        if plan is not None:
+            values.update(plan.fixtures)
+            cases = plan.cases
+        receiver = values.get(parameters[0].arg) if cls is not None and parameters else None
+        for walk, case in cases:
+            frame = replace(
+                self._frame, env=Env(parent=deferred.parent), owner=cls, receiver=receiver
+            )
+            if walk is not None:
+                frame = replace(frame, context=(*frame.context, walk))
+            with self._entered(frame):
+                self.bind_parameters(function.args, {**values, **case})
+                self.walk(function.body)
 
     # ----- statements ----------------------------------------------------------------------
 
@@ -223,6 +412,9 @@ class Interpreter:
             case ast.AugAssign(target=ast.Name(id=name), value=value):
                 self.eval(value)
                 self._frame.env.names[name] = Unknown("changed in place")
+            case ast.AugAssign(target=ast.Attribute() as target, value=value):
+                self.eval(value)
+                self.assign(target, Unknown("changed in place"), node)
             case ast.Expr(value=value):
                 self.eval(value)
             case ast.Return(value=value):
@@ -265,7 +457,7 @@ class Interpreter:
         match target:
             case ast.Name(id=name):
                 self._frame.env.names[name] = value
-                if self._frame.collect and _is_runner_like(value):
+                if self._frame.collect and not self._frame.context and _is_runner_like(value):
                     self._facts.runner_bindings.append((self._span(target), value))
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
                 items = value.items if isinstance(value, SeqValue) else None
@@ -283,18 +475,60 @@ class Interpreter:
                 if isinstance(base, Instance) and base.ref.qualname == sdk.GYM_CONFIG:
                     base.args.keywords[attr] = value
                     base.args.keyword_origins[attr] = self._origin_of_span(self._span(statement))
+                elif isinstance(base, Instance) and base.ref.user is not None:
+                    self._frame.env.names[attribute_key(base, attr)] = value
+                    self._written.append(base)  # keeps its id unique while the key lives
             case ast.Starred(value=inner):
                 self.assign(inner, Unknown("unpacked at run time"), statement)
 
     def if_statement(self, node: ast.If) -> None:
         test = self.eval(node.test)
-        if _is_main_guard(node.test) or (isinstance(test, Known) and test.obj is True):
+        if _is_main_guard(node.test) or _is_type_checking(node.test):
+            # TYPE_CHECKING: its imports exist for annotations, which is all they are used for
+            self.walk(node.body)
+            return
+        if isinstance(test, Known) and test.obj is True:
             self.walk(node.body)
             return
         if isinstance(test, Known) and test.obj is False:
             self.walk(node.orelse)
             return
-        self.branches([node.body, node.orelse], exhaustive=True)
+        narrowed = self._narrowing(node.test)
+        if narrowed is None:
+            self.branches([node.body, node.orelse], exhaustive=True)
+            return
+        name, value, positive = narrowed
+        start = self._frame.env
+        outcomes: list[Env] = []
+        for body, narrow in ((node.body, positive), (node.orelse, not positive)):
+            with self.scope(start.copy()) as frame:
+                if narrow:
+                    frame.env.names[name] = value
+                self.walk(body)
+                outcomes.append(frame.env)
+        start.join(*outcomes)
+
+    def _narrowing(self, test: ast.expr) -> tuple[str, Value, bool] | None:
+        """``isinstance(name, Cls)`` (or its ``not``) on a name whose value is unknown: the
+        name, an instance of Cls, and whether it holds in the ``if`` branch."""
+        positive = True
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, positive = test.operand, False
+        if not (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+        ):
+            return None
+        name = test.args[0].id
+        if not isinstance(self._frame.env.lookup(name), Unknown):
+            return None
+        with self.silent():
+            kind = self.eval(test.args[1])
+        value = of_class(self, kind)
+        return (name, value, positive) if not isinstance(value, Unknown) else None
 
     def branches(self, bodies: list[list[ast.stmt]], *, exhaustive: bool) -> None:
         """Walk each body from the same start; a name bound differently becomes unknown."""
@@ -312,12 +546,44 @@ class Interpreter:
         if isinstance(node, ast.While):
             self.eval(node.test)
         else:
-            self.eval(node.iter)
-            self.assign(node.target, Unknown("a loop variable"), node)
+            iterable = self.eval(node.iter)
+            items = items_of(iterable)
+            if items and self._walks_each(node, len(items)):
+                self._loop_each(node, items)
+                return
+            element = iterable.element if isinstance(iterable, Unknown) else None
+            self.assign(node.target, element or Unknown("a loop variable"), node)
         env = self._frame.env
         before = env.copy()
         self.walk(node.body)
         env.join(before, env.copy())
+        self.walk(node.orelse)
+
+    def _walks_each(self, node: ast.For | ast.AsyncFor, count: int) -> bool:
+        """Walk the body once per known element: when facts are recorded, the elements are few,
+        and every element surely reaches the body (no ``break`` or ``return`` in it)."""
+        frame = self._frame
+        return (
+            frame.collect
+            and count <= MAX_ELEMENT_WALKS
+            and len(frame.context) < MAX_CONTEXTS
+            and not leaves_loop(node.body)
+        )
+
+    def _loop_each(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> None:
+        """The body walked for each element, its facts labelled with the element; names it
+        binds differently per element become unknown afterwards."""
+        start = self._frame.env
+        outcomes = [start.copy()]
+        group = f"loop {node.lineno}:{node.col_offset}"
+        for index, item in enumerate(items):
+            walk = Walk(group, index, len(items), element_label(node, index, item))
+            frame = replace(self._frame, env=start.copy(), context=(*self._frame.context, walk))
+            with self._entered(frame):
+                self.assign(node.target, item, node)
+                self.walk(node.body)
+                outcomes.append(frame.env)
+        start.join(*outcomes)
         self.walk(node.orelse)
 
     def try_statement(self, node: ast.Try | ast.TryStar) -> None:
@@ -346,31 +612,64 @@ class Interpreter:
     def define_function(self, node: FunctionNode) -> None:
         for decorator in node.decorator_list:
             self.eval(decorator)
-        function = FunctionValue(node.name, node, self._origin(node), defined_in=self)
+        function = FunctionValue(
+            node.name, node, self._origin(node), defined_in=self, defaults=self._defaults(node.args)
+        )
         env = self._frame.env
         env.names[node.name] = function
         if self._frame.defer:
             parent = self._module_env if env is self._module_env else env
-            self._deferred.append((node, parent, self._owner))
+            self._deferred.append(Deferred(node, parent, self._owner, None))
 
     def define_class(self, node: ast.ClassDef) -> None:
+        """The class body runs now, in a scope of its own (methods do not see it); methods are
+        deferred with the class, to be walked with ``self``."""
         bases = [self.eval(base) for base in node.bases]
         decorators = [self.eval(decorator) for decorator in node.decorator_list]
-        attributes: set[str] = set()
-        for statement in node.body:
-            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                attributes.add(statement.name)
-                if self._frame.defer and not isinstance(statement, ast.ClassDef):
-                    self._deferred.append((statement, self._module_env, self._owner))
-            elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
-                targets = (
-                    statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                )
-                attributes.update(t.id for t in targets if isinstance(t, ast.Name))
-        user = UserClass(node.name, self._source.path, node, bases, attributes, decorators)
+        user = UserClass(node.name, self._source.path, node, bases, set(), decorators)
         user.enum_members = enum_members(node, bases)
-        qualname = f"{self._source.name}.{node.name}"
-        self._frame.env.names[node.name] = ClassValue(ClassRef(qualname, user))
+        cls = ClassValue(ClassRef(f"{self._source.name}.{node.name}", user))
+        outer = self._frame.env
+        parent = self._module_env if outer is self._module_env else outer
+        record = is_record(node, bases)
+        fields: set[str] = set()
+        properties: set[str] = set()
+        with self.scope(Env(parent=outer)) as frame:
+            for statement in node.body:
+                if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    for decorator in statement.decorator_list:
+                        self.eval(decorator)
+                    user.methods[statement.name] = FunctionValue(
+                        statement.name,
+                        statement,
+                        self._origin(statement),
+                        defined_in=self,
+                        defaults=self._defaults(statement.args),
+                        owner=cls,
+                    )
+                    if is_property(statement.decorator_list):
+                        properties.add(statement.name)
+                    if self._frame.defer:
+                        self._deferred.append(Deferred(statement, parent, self._owner, cls))
+                    continue
+                if record and isinstance(statement, ast.AnnAssign):
+                    target = statement.target
+                    fields |= {target.id} if isinstance(target, ast.Name) else set()
+                self.statement(statement)
+            scope = frame.env.names
+        user.class_values = {k: v for k, v in scope.items() if not k.startswith("@")}
+        user.attributes = set(user.class_values) | set(user.methods) | fields
+        user.fields = frozenset(fields)
+        user.properties = frozenset(properties)
+        outer.names[node.name] = cls
+
+    def _defaults(self, args: ast.arguments) -> dict[str, Value]:
+        positional = [*args.posonlyargs, *args.args]
+        pairs = list(
+            zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+        )
+        pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+        return {parameter.arg: self.eval(default) for parameter, default in pairs}
 
     def bind_parameters(self, args: ast.arguments, values: dict[str, Value] | None) -> None:
         names = self._frame.env.names
@@ -405,6 +704,23 @@ def _entered(context: Value) -> Value:
     if isinstance(context, Instance) and context.ref.qualname in _SELF_ENTERING:
         return context
     return Unknown("a context value")
+
+
+def _first_argument(definition: FunctionNode, values: dict[str, Value]) -> Value | None:
+    parameters = [*definition.args.posonlyargs, *definition.args.args]
+    return values.get(parameters[0].arg) if parameters else None
+
+
+def _called_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _is_main_guard(test: ast.expr) -> bool:

@@ -17,13 +17,24 @@ from typing import Protocol
 
 from evalsubmit.analysis.interp.facts import ModuleFacts
 from evalsubmit.analysis.source.parse import ParsedModule
-from evalsubmit.analysis.values.domain import Origin, Value
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    ClassValue,
+    FunctionValue,
+    Instance,
+    Origin,
+    Value,
+)
 from evalsubmit.analysis.values.env import Env
-from evalsubmit.core.findings import Span
+from evalsubmit.core.findings import Span, Walk
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 MAX_CALL_DEPTH = 6
 """Nested evaluations of the user's helpers (a helper calling a helper ...) before giving up."""
+MAX_ELEMENT_WALKS = 16
+"""A loop body is walked once per element of a known iterable of at most this many."""
+MAX_CONTEXTS = 3
+"""Walks nested in walks (an element of a loop in a helper called at a call site ...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +65,17 @@ class Frame:
     """Queue the bodies of functions defined here, to be walked after the top level."""
     returns: list[Value] | None = None
     """Where ``return`` statements put their values while a call is evaluated."""
+    yields: bool = False
+    """A fixture generator is being evaluated: its first ``yield`` is its value."""
     depth: int = 0
     active: frozenset[int] = field(default_factory=frozenset)
     """Function definitions being evaluated (by id): no recursion into them."""
+    context: tuple[Walk, ...] = ()
+    """Why this walk is one of several of the same code (a loop element, a call site): facts
+    recorded here carry it, and findings name it."""
+    owner: ClassValue | None = None
+    """In a method: its class, and ``receiver`` its ``self`` (for ``super()``)."""
+    receiver: Value | None = None
 
 
 class Machine(Protocol):
@@ -72,6 +91,9 @@ class Machine(Protocol):
     def facts(self) -> ModuleFacts: ...
 
     @property
+    def module_env(self) -> Env: ...
+
+    @property
     def dependencies(self) -> set[Path]: ...
 
     def eval(self, node: ast.expr) -> Value: ...
@@ -83,8 +105,43 @@ class Machine(Protocol):
     def annotated_value(self, annotation: ast.expr | None) -> Value: ...
 
     def evaluate_call(
-        self, definition: FunctionNode, values: dict[str, Value], declared: Value
+        self,
+        definition: FunctionNode,
+        values: dict[str, Value],
+        declared: Value,
+        *,
+        context: Walk | None = None,
+        owner: ClassValue | None = None,
     ) -> Value: ...
+
+    def walk_body(
+        self,
+        definition: FunctionNode,
+        values: dict[str, Value],
+        *,
+        context: Walk | None = None,
+        owner: ClassValue | None = None,
+    ) -> Env:
+        """Walk a function body with ``values`` bound (recording facts only with a
+        ``context``, as ``evaluate_call``); the environment it ends with. Unlike a call, its
+        attribute writes stay in that environment (a constructor's are the object's state)."""
+        ...
+
+    def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:
+        """Run the constructor of a user-class instance built at ``node`` with ``args``."""
+        ...
+
+    def generic_instance(self, cls: ClassValue) -> Instance:
+        """An instance of a user class whoever built it (what construction surely stores)."""
+        ...
+
+    def fixture_value(self, fixture: FunctionValue, values: dict[str, Value]) -> Value:
+        """What a pytest fixture provides: its return value, or what it first yields."""
+        ...
+
+    def user_attribute(self, base: Instance, name: str) -> Value | None:
+        """``base.name`` for an instance of a user class, or None when not known."""
+        ...
 
     def scope(self, env: Env) -> AbstractContextManager[Frame]:
         """Evaluate with ``env`` as the local names (a comprehension, a function body)."""

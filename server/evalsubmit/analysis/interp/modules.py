@@ -182,6 +182,25 @@ class ModuleResolver:
         dependencies.add(path)
         return self.scope(path, found.name, installed=True)
 
+    def conftests(self, importer: Path | None, dependencies: set[Path]) -> list[ModuleScope]:
+        """The ``conftest.py`` files from the importer's folder up to the project root."""
+        root = self.project.root
+        if importer is None or root is None:
+            return []
+        scopes = []
+        folder = importer.resolve().parent
+        while folder.is_relative_to(root):
+            candidate = folder / "conftest.py"
+            if candidate != importer.resolve() and self.project.read(candidate) is not None:
+                dependencies.add(candidate)
+                scope = self.scope(candidate)
+                if scope is not None:
+                    scopes.append(scope)
+            if folder == root or folder.parent == folder:
+                break
+            folder = folder.parent
+        return scopes
+
     def scope(
         self, path: Path, name: str | None = None, *, installed: bool = False
     ) -> ModuleScope | None:

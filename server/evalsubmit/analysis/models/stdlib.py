@@ -82,6 +82,8 @@ REFUSED_CALLS = {
     "pathlib.PurePath": ("a pathlib.PurePath (only concrete Path serialises)", "str"),
     "datetime.timezone": ("a datetime.timezone", None),
     "logging.getLogger": ("a logging.Logger", None),
+    "random.Random": ("a random.Random", None),
+    "random.SystemRandom": ("a random.SystemRandom", None),
     "logging.Logger": ("a logging.Logger", None),
 }
 
@@ -156,13 +158,36 @@ def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value |
     if qualname in _LITERAL_CONSTRUCTORS:
         return _construct(qualname, args, origin)
     if qualname in {"os.getenv", "os.environ.get"}:
-        return Unknown("read from the environment", "NoneType|str")
+        return Unknown("read from the environment", "None|str")
+    if qualname in TYPED_RESULTS:
+        reason, type_name = TYPED_RESULTS[qualname]
+        return Unknown(reason, type_name)
     if qualname in _STR_FUNCS:
         return Unknown("computed at run time", "str")
     if qualname == "math.inf":
         return Known(math.inf, origin)
     return None
 
+
+TYPED_RESULTS: dict[str, tuple[str, str]] = {
+    "os.cpu_count": ("the number of CPUs", "int|None"),
+    "os.getpid": ("a process id", "int"),
+    "uuid.uuid1": ("a fresh UUID", "UUID"),
+    "uuid.uuid4": ("a fresh UUID", "UUID"),
+    "datetime.datetime.now": ("the current time", "datetime"),
+    "datetime.datetime.utcnow": ("the current time", "datetime"),
+    "datetime.datetime.today": ("the current time", "datetime"),
+    "datetime.date.today": ("today's date", "date"),
+    "time.time": ("the current time", "float"),
+    "pathlib.Path.home": ("the home folder", "PosixPath"),
+    "pathlib.Path.cwd": ("the current folder", "PosixPath"),
+    "tempfile.mkdtemp": ("a temporary folder", "str"),
+    "tempfile.gettempdir": ("the temporary folder", "str"),
+    "socket.gethostname": ("the host name", "str"),
+    "getpass.getuser": ("the user name", "str"),
+    "platform.node": ("the host name", "str"),
+}
+"""Callables whose result's type is known, never its value."""
 
 _DICT_LIKE = {"collections.OrderedDict"}
 _STR_FUNCS = {"os.path.join", "os.path.expanduser", "os.path.abspath", "os.getcwd", "json.dumps"}
@@ -207,6 +232,12 @@ _MODULES = {
     "ipaddress",
     "typing",
     "pydantic",
+    "random",
+    "tempfile",
+    "socket",
+    "getpass",
+    "platform",
+    "time",
 }
 
 
@@ -238,6 +269,16 @@ def _zip(args: CallArgs, origin: Origin | None) -> Value:
     return zipped(args.positional, origin)
 
 
+def _enumerate(args: CallArgs, origin: Origin | None) -> Value:
+    items = items_of(args.positional[0]) if len(args.positional) == 1 else None
+    if items is None or args.keywords or args.star_unknown:
+        return OneShot(ONE_SHOT["builtins.enumerate"], origin)
+    pairs: list[Value] = [
+        SeqValue(tuple, [Known(index, origin), item], origin) for index, item in enumerate(items)
+    ]
+    return OneShot(ONE_SHOT["builtins.enumerate"], origin, pairs)
+
+
 def _counter(args: CallArgs, origin: Origin | None) -> Value:
     if len(args.positional) == 1 and not args.keywords:
         ok, obj = as_python(args.positional[0])
@@ -258,6 +299,14 @@ def _deque(args: CallArgs, origin: Origin | None) -> Value:
     return SeqValue(list, items, origin) if items is not None else Unknown(type_name="deque")
 
 
+def _asdict(args: CallArgs, origin: Origin | None) -> Value:
+    """``dataclasses.asdict(instance)``: the fields of a dataclass instance known by value."""
+    source = args.positional[0] if len(args.positional) == 1 else None
+    if isinstance(source, Instance) and source.fields is not None:
+        return DictValue(list(source.fields.entries), origin, source.fields.complete)
+    return Unknown("a dataclass as a dict", "dict")
+
+
 def _namedtuple(args: CallArgs, origin: Origin | None) -> Value:
     return ClassValue(ClassRef(NAMEDTUPLE))
 
@@ -273,11 +322,13 @@ NAMEDTUPLE = "<namedtuple class>"
 _SPECIAL: dict[str, Callable[[CallArgs, Origin | None], Value]] = {
     "builtins.range": _range,
     "builtins.zip": _zip,
+    "builtins.enumerate": _enumerate,
     "builtins.sorted": _sorted,
     "collections.Counter": _counter,
     "collections.defaultdict": _defaultdict,
     "collections.deque": _deque,
     "collections.namedtuple": _namedtuple,
+    "dataclasses.asdict": _asdict,
 }
 
 
@@ -325,25 +376,31 @@ def _dict(args: CallArgs, origin: Origin | None) -> Value:
     return result
 
 
+def _type_of(qualname: str) -> str:
+    """The run-time type name of what a modelled constructor returns."""
+    name = qualname.rsplit(".", 1)[1]
+    return "PosixPath" if name == "Path" else name
+
+
 def _construct(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
     if args.star_unknown:
-        return Unknown(type_name=qualname.rsplit(".", 1)[1])
+        return Unknown(type_name=_type_of(qualname))
     positional: list[Any] = []
     for value in args.positional:
         if not isinstance(value, Known):
-            return Unknown(type_name=qualname.rsplit(".", 1)[1])
+            return Unknown(type_name=_type_of(qualname))
         positional.append(value.obj)
     keywords: dict[str, Any] = {}
     for key, value in args.keywords.items():
         if not isinstance(value, Known):
-            return Unknown(type_name=qualname.rsplit(".", 1)[1])
+            return Unknown(type_name=_type_of(qualname))
         keywords[key] = value.obj
     if any(isinstance(v, (str, bytes)) and len(v) > _MAX_LITERAL for v in positional):
-        return Unknown(type_name=qualname.rsplit(".", 1)[1])
+        return Unknown(type_name=_type_of(qualname))
     try:
         return Known(_LITERAL_CONSTRUCTORS[qualname](*positional, **keywords), origin)
     except (TypeError, ValueError, OverflowError, decimal.InvalidOperation):
-        return Unknown(type_name=qualname.rsplit(".", 1)[1])
+        return Unknown(type_name=_type_of(qualname))
 
 
 def is_refused_instance(instance: Instance) -> str | None:

@@ -37,11 +37,15 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
             f"`{name}=` is a row-evaluation option; a taskset run is configured by its "
             f"runner, so the SDK refuses it: remove `{name}=`"
         )
-        fix = Fix(f"Remove `{name}=`", remove_arguments(ctx.parsed, fact.node, {name}))
-        findings.append(finding(RULE, fact.keyword_spans[name], message, fix))
-    if len(offending) > 1:
+        fixes: tuple[Fix, ...] = ()
+        if name in fact.keyword_spans:
+            edits = remove_arguments(ctx.parsed, fact.node, {name})
+            fixes = (Fix(f"Remove `{name}=`", edits),)
+        findings.append(finding(RULE, fact.argument_span(name), message, *fixes))
+    explicit = [name for name in offending if name in fact.keyword_spans]
+    if len(explicit) > 1:
         every = Fix(
-            "Remove all row-only options", remove_arguments(ctx.parsed, fact.node, set(offending))
+            "Remove all row-only options", remove_arguments(ctx.parsed, fact.node, set(explicit))
         )
         findings = [
             f.__class__(f.code, f.kind, f.severity, f.message, f.span, (*f.fixes, every))

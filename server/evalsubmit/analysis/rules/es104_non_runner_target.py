@@ -52,7 +52,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     return [
         finding(
             RULE,
-            fact.keyword_spans["target"],
+            fact.argument_span("target"),
             f"`target=` must be an agent runner for a taskset run, got "
             f"{derivation.type_name}: {hint}",
         )

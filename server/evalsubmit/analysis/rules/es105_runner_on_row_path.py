@@ -34,7 +34,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
         f"rows: pass `tasks=TasksetRef(...)` instead of `metric=` and `dataset=`"
     )
     fixes = []
-    if not fact.is_async:
+    if not fact.is_async and {"metric", "dataset"} <= fact.keyword_spans.keys():
         edits = remove_arguments(
             ctx.parsed,
             fact.node,
@@ -42,7 +42,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
             replacement='tasks="<workspace>/<taskset>"',
         )
         fixes.append(Fix("Use `tasks=` instead of `metric=` and `dataset=`", edits))
-    return [finding(RULE, fact.keyword_spans["target"], message, *fixes)]
+    return [finding(RULE, fact.argument_span("target"), message, *fixes)]
 
 
 register(RULE, SubmitCheck(Phase.ROW_SHAPE, 2, check))

@@ -29,7 +29,7 @@ client.evaluator.submit(tasks=TasksetRef("qa/tb"), target=harbor)  # ES106
 
 def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     derivation = fact.derivation
-    if not isinstance(derivation, Derivation) or "target" not in fact.keyword_spans:
+    if not isinstance(derivation, Derivation) or "target" not in fact.args.keywords:
         return []
     if derivation.kind is TargetKind.RUNNER_CLASS:
         message = (
@@ -43,7 +43,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
         )
     else:
         return []
-    return [finding(RULE, fact.keyword_spans["target"], message)]
+    return [finding(RULE, fact.argument_span("target"), message)]
 
 
 register(RULE, SubmitCheck(Phase.TASKSET_CONTENT, 1, check))

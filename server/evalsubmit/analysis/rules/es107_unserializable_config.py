@@ -46,7 +46,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
                 continue
             anchor = None  # written in an installed package: reported here, at `target=`
         here = anchor is not None
-        span = anchor.span if anchor else fact.keyword_spans["target"]
+        span = anchor.span if anchor else fact.argument_span("target")
         key = (RULE.code, span)
         if key in ctx.reported:
             continue

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.interp.facts import ConstructionFact, SubmitFact
+from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind, SubmitFact
 from evalsubmit.analysis.rules.context import RuleContext
 from evalsubmit.analysis.rules.edits import finding
 from evalsubmit.analysis.rules.registry import ConstructionCheck, Phase, Rule, SubmitCheck, register
@@ -61,6 +61,8 @@ def _check_value(value: Value | None, span: Span, what: str, ctx: RuleContext) -
 
 
 def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding]:
+    if fact.kind is not ConstructionKind.TASKSET_REF:
+        return []
     args = fact.args
     value = args.positional[0] if args.positional else args.keywords.get("root")
     if value is None and not args.positional and not args.keywords and not args.star_unknown:
@@ -76,7 +78,7 @@ def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding
 
 def check_submit(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     value = fact.value("tasks")
-    span = fact.keyword_spans.get("tasks", fact.name_span)
+    span = fact.argument_span("tasks")
     if isinstance(value, Known) and isinstance(value.obj, str):
         return _check_value(value, span, "`tasks=`", ctx)
     return []

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pathlib
 
-from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind
+from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind, SubmitFact
 from evalsubmit.analysis.rules.context import RuleContext
 from evalsubmit.analysis.rules.edits import finding, wrap
-from evalsubmit.analysis.rules.registry import ConstructionCheck, Rule, register
+from evalsubmit.analysis.rules.registry import (
+    ConstructionCheck,
+    Phase,
+    Rule,
+    SubmitCheck,
+    register,
+)
+from evalsubmit.analysis.target.derive import Derivation
 from evalsubmit.analysis.target.gym_config import ConfigIssue, evaluate_config
 from evalsubmit.analysis.values.domain import DictValue, Instance, Known, SeqValue
 from evalsubmit.core.findings import Edit, Finding, Fix, Severity
@@ -51,6 +58,24 @@ def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding
     return findings
 
 
+def check_submit(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
+    """A config built without validation (``model_construct``, ``model_copy(update=...)``)
+    is validated when its runner is submitted: its problems are reported there."""
+    derivation = fact.derivation
+    if not isinstance(derivation, Derivation) or not derivation.unvalidated:
+        return []
+    evaluation = derivation.config
+    if evaluation is None:
+        return []
+    findings = []
+    for issue in evaluation.issues:
+        here = issue.anchor is not None and ctx.here(issue.anchor)
+        span = issue.anchor.span if here and issue.anchor else fact.argument_span("target")
+        message = f"{issue.message} (this config skipped validation; the SDK refuses it at submit)"
+        findings.append(finding(RULE, span, message))
+    return findings
+
+
 def _check_runner(fact: ConstructionFact) -> list[Finding]:
     if fact.positional_spans:
         return [
@@ -85,7 +110,7 @@ def _check_runner(fact: ConstructionFact) -> list[Finding]:
     return [
         finding(
             RULE,
-            fact.keyword_spans["config"],
+            fact.argument_span("config"),
             f"`config=` must be a GymRuntimeConfig, got {kind}: the runner stores it "
             f"and the SDK fails at submit; use GymRuntimeConfig(**...)",
         )
@@ -111,4 +136,8 @@ def _fixes(issue: ConfigIssue, ctx: RuleContext) -> tuple[Fix, ...]:
     return ()
 
 
-register(RULE, ConstructionCheck(2, check_construction))
+register(
+    RULE,
+    ConstructionCheck(2, check_construction),
+    SubmitCheck(Phase.TASKSET_CONTENT, 4, check_submit),
+)

@@ -8,6 +8,7 @@ the call (reporting nothing), exactly as the SDK would never reach the checks af
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from evalsubmit.analysis.interp.facts import SubmitFact
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
@@ -17,7 +18,7 @@ from evalsubmit.analysis.rules.registry import (
     module_checks,
     submit_checks,
 )
-from evalsubmit.core.findings import Finding
+from evalsubmit.core.findings import Finding, Walk
 
 Enabled = Callable[[str], bool]
 
@@ -27,9 +28,9 @@ def run_rules(ctx: RuleContext, enabled: Enabled) -> list[Finding]:
     checks = [check for rule, check in construction_checks() if enabled(rule.code)]
     for construction in ctx.facts.constructions:
         for check in checks:
-            findings.extend(check.run(construction, ctx))
+            findings.extend(_in(construction.context, check.run(construction, ctx)))
     for submit in ctx.facts.submits:
-        findings.extend(_check_submit(submit, ctx, enabled))
+        findings.extend(_in(submit.context, _check_submit(submit, ctx, enabled)))
     return findings
 
 
@@ -38,6 +39,13 @@ def run_module_rules(ctx: ModuleContext, enabled: Enabled) -> list[Finding]:
     return [
         found for rule, check in module_checks() if enabled(rule.code) for found in check.run(ctx)
     ]
+
+
+def _in(context: tuple[Walk, ...], findings: list[Finding]) -> list[Finding]:
+    """The findings of a fact recorded in a walk of ``context`` (a loop element, a call site)."""
+    if not context:
+        return findings
+    return [replace(f, context=context) for f in findings]
 
 
 def _check_submit(fact: SubmitFact, ctx: RuleContext, enabled: Enabled) -> list[Finding]:

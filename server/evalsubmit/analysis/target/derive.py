@@ -25,6 +25,7 @@ from evalsubmit.analysis.values.domain import (
     Known,
     ModuleValue,
     OneShot,
+    PartialValue,
     Refused,
     SeqValue,
     Value,
@@ -54,6 +55,9 @@ class Derivation:
     preview: TargetPreview | None = None
     content: list[ContentProblem] = field(default_factory=list)
     config: ConfigEvaluation | None = None
+    unvalidated: bool = False
+    """The config was built without validation (``model_construct``, ``model_copy(update=)``):
+    its problems surface only when the runner is submitted."""
 
     @property
     def is_runner(self) -> bool | None:
@@ -101,6 +105,8 @@ def classify(value: Value) -> tuple[TargetKind, str]:
     match value:
         case Known(obj=None):
             return TargetKind.NONE, "NoneType"
+        case Instance(maybe_none=True, ref=ref):
+            return TargetKind.UNKNOWN, ref.qualname.rsplit(".", 1)[-1]
         case Instance(ref=ref):
             if sdk_base(ref) == sdk.GYM_RUNNER:
                 return TargetKind.GYM, ref.qualname.rsplit(".", 1)[-1]
@@ -121,7 +127,15 @@ def classify(value: Value) -> tuple[TargetKind, str]:
             if attributes is not None or sdk.is_known_sdk_class(ref.qualname):
                 return TargetKind.NOT_RUNNER, "type"
             return TargetKind.UNKNOWN, "type"
-        case Known() | DictValue() | SeqValue() | FunctionValue() | ModuleValue() | Refused():
+        case (
+            Known()
+            | DictValue()
+            | SeqValue()
+            | FunctionValue()
+            | PartialValue()
+            | ModuleValue()
+            | Refused()
+        ):
             return TargetKind.NOT_RUNNER, type_name(value)
         case OneShot():
             return TargetKind.NOT_RUNNER, "generator"
@@ -193,6 +207,7 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
         preview_from(evaluation, span, name),
         list(evaluation.content),
         evaluation,
+        unvalidated=not config.validated,
     )
 
 

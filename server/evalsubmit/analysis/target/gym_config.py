@@ -14,6 +14,7 @@ from typing import Any
 import pydantic_core
 
 from evalsubmit.analysis.models import stdlib
+from evalsubmit.analysis.target import typed
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassValue,
@@ -24,6 +25,7 @@ from evalsubmit.analysis.values.domain import (
     ModuleValue,
     OneShot,
     Origin,
+    PartialValue,
     Refused,
     SeqValue,
     Unknown,
@@ -74,6 +76,8 @@ class ConfigEvaluation:
     model: gym_models.GymRuntimeConfigModel | None = None
     origins: dict[tuple[str | int, ...], Origin] = field(default_factory=dict)
     values: dict[tuple[str | int, ...], Value] = field(default_factory=dict)
+    typed_issues: list[ConfigIssue] = field(default_factory=list)
+    """Values of a known type the field surely refuses (their content is unknown)."""
 
 
 def evaluate_config(args: CallArgs, call_origin: Origin | None) -> ConfigEvaluation:
@@ -94,6 +98,7 @@ def evaluate_config(args: CallArgs, call_origin: Origin | None) -> ConfigEvaluat
     if args.star_unknown:
         result.unknowns.append("**kwargs")
     _validate(result, call_origin, partial=args.star_unknown)
+    result.issues.extend(result.typed_issues)
     return result
 
 
@@ -201,6 +206,10 @@ def _to_python(
                 result.unknowns.append(_text(path))
                 return _Placeholder(), "<unknown>"
         case Unknown(reason=reason):
+            types = value.types()
+            refused = typed.refusal(path, types, reason) if types else None
+            if refused is not None:
+                result.typed_issues.append(ConfigIssue(anchor, refused, "typed", value))
             result.unknowns.append(_text(path))
             return _Placeholder(), f"<unknown: {reason}>"
         case OneShot(reason=reason):
@@ -221,7 +230,9 @@ def _to_python(
         result.unknowns.append(_text(path))
         return _Placeholder(), "<unknown>"
     if in_hydra:
-        origin = value.origin if isinstance(value, (Instance, FunctionValue)) else None
+        origin = (
+            value.origin if isinstance(value, (Instance, FunctionValue, PartialValue)) else None
+        )
         result.content.append(ContentProblem(anchor, origin, refusal, "refused"))
     return _Opaque(), f"<error: {refusal}>"
 
@@ -229,6 +240,8 @@ def _to_python(
 def _refusal(value: Value) -> str | None:
     """Why an object-like value has no JSON form, or ``None`` when its form is just unknown."""
     match value:
+        case PartialValue():
+            return "a functools.partial"
         case FunctionValue(node=None, name=name):
             return f"a {name}"
         case FunctionValue(name="<lambda>"):

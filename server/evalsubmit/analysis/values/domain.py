@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from evalsubmit.core.findings import Span
+from evalsubmit.core.findings import Span, Walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,15 @@ class Known:
 class Unknown:
     reason: str = "not statically known"
     type_name: str | None = None
-    """When the type is known but not the content (an f-string is a ``str``)."""
+    """When the type is known but not the content (an f-string is a ``str``); alternatives
+    are joined with ``|`` (``int|None`` for ``os.cpu_count()``)."""
+    element: Value | None = None
+    """For a container of unknown length typed ``list[X]``/``dict[str, X]``: an element (a
+    value of a dict)."""
+
+    def types(self) -> frozenset[str] | None:
+        """The possible type names, or None when nothing is known of the type."""
+        return frozenset(self.type_name.split("|")) if self.type_name else None
 
 
 @dataclass(eq=False, slots=True)
@@ -123,8 +131,16 @@ class UserClass:
     node: ast.ClassDef
     bases: list[Value]
     attributes: set[str]
+    """Names the class body defines (methods, class attributes, fields)."""
     decorators: list[Value]
     enum_members: dict[str, Any] = field(default_factory=dict)
+    class_values: dict[str, Value] = field(default_factory=dict)
+    """Class attributes, as the class body binds them (not fields a constructor sets)."""
+    methods: dict[str, FunctionValue] = field(default_factory=dict)
+    properties: frozenset[str] = frozenset()
+    """Methods read as attributes (``@property``, ``@cached_property``)."""
+    fields: frozenset[str] = frozenset()
+    """Dataclass or pydantic-model fields: set by the constructor, unknown without it."""
 
 
 @dataclass(eq=False, slots=True)
@@ -139,6 +155,19 @@ class Instance:
     origin: Origin | None = None
     fields: DictValue | None = None
     """For dataclass and pydantic-model instances: the JSON object they serialise to."""
+    attributes: dict[str, Value] | None = None
+    """For instances of the user's classes: what construction set on it (``self.x = v`` in
+    ``__init__`` and the test set-up methods, dataclass fields), as far as known."""
+    maybe_none: bool = False
+    """Typed ``Optional[X]``: an instance of X when used as one, but possibly None."""
+    validated: bool = True
+    """False for a pydantic model built without validation (``model_construct``,
+    ``model_copy(update=...)``): the SDK validates it only when it is submitted."""
+
+
+def typed_instance(ref: ClassRef) -> Instance:
+    """An instance of ``ref`` whose content is not known (from a type, not a call)."""
+    return Instance(ref, CallArgs(star_unknown=True))
 
 
 @dataclass(eq=False, slots=True)
@@ -158,6 +187,9 @@ class FunctionContext(Protocol):
         definition: ast.FunctionDef | ast.AsyncFunctionDef,
         values: dict[str, Value],
         declared: Value,
+        *,
+        context: Walk | None = None,
+        owner: ClassValue | None = None,
     ) -> Value: ...
 
     def annotated_value(self, annotation: ast.expr | None) -> Value: ...
@@ -170,6 +202,20 @@ class FunctionValue:
     origin: Origin | None
     defined_in: FunctionContext | None = None
     bound_self: Value | None = None
+    defaults: dict[str, Value] = field(default_factory=dict)
+    """Parameter defaults, evaluated where the function is defined."""
+    owner: ClassValue | None = None
+    """For a method: the class that defines it (``super()`` starts after it)."""
+
+
+@dataclass(eq=False, slots=True)
+class PartialValue:
+    """``functools.partial(function, *args, **keywords)``: calling it calls ``function`` with
+    these arguments first (its keywords overridden by the call's). Refused as a JSON value."""
+
+    function: Value
+    args: CallArgs
+    origin: Origin | None = None
 
 
 @dataclass(eq=False, slots=True)
@@ -187,6 +233,7 @@ Value = (
     | ClassValue
     | Instance
     | FunctionValue
+    | PartialValue
     | ModuleValue
 )
 
@@ -206,6 +253,8 @@ def type_name(value: Value) -> str:
             return "type"
         case FunctionValue():
             return "function"
+        case PartialValue():
+            return "partial"
         case ModuleValue():
             return "module"
         case Unknown(type_name=name):
