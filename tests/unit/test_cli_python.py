@@ -1,6 +1,6 @@
-"""``evalsubmit check --python`` (and ``VIRTUAL_ENV``) as CI runs it, in a subprocess: imports
-from the environment's installed packages are followed, another SDK version is noted (ES111 and
-a summary line) without failing the run."""
+"""``evalsubmit check --python`` (and ``VIRTUAL_ENV``) as CI runs it (a subprocess; the other
+cases in-process): imports from the environment's installed packages are followed, another SDK
+version is noted (ES111 and a summary line) without failing the run."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from evalsubmit.cli import main
 from evalsubmit.sdk.version import SDK_VERSION
 from fake_env import JOB, FakeEnv, sdk_env
 
@@ -50,29 +53,38 @@ def test_python_option_follows_installed_packages_and_notes_the_sdk(
     assert installed_env.fired() == []
 
 
-def test_the_active_virtualenv_is_the_default(installed_env: FakeEnv, tmp_path: Path) -> None:
+def test_the_active_virtualenv_is_the_default(
+    installed_env: FakeEnv, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ws = workspace(tmp_path)
     done = evalsubmit("check", "--format", "json", str(ws), virtual_env=installed_env.root / "venv")
     codes = [f["code"] for f in json.loads(done.stdout)["findings"]]
     assert codes == ["ES111", "ES106"]
     # without it, the interpreter running evalsubmit: no teamlib there, nothing to report
-    done = evalsubmit("check", str(ws))
-    assert (done.returncode, done.stdout) == (0, "All checks passed (1 file).\n")
+    assert run(capsys, "check", str(ws)) == (0, "All checks passed (1 file).\n")
 
 
-def test_an_sdk_note_alone_does_not_fail_the_run(tmp_path: Path) -> None:
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().out
+
+
+def test_an_sdk_note_alone_does_not_fail_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ws = workspace(tmp_path)
     python = sdk_env(tmp_path / "venv", nemo_platform="0.7.1")
-    done = evalsubmit("check", "--python", str(tmp_path / "venv"), str(ws))
-    assert done.returncode == 0 and done.stdout.endswith(f"Note: {NOTE}.\n")
-    done = evalsubmit("check", "--python", str(python), "--ignore", "ES111", str(ws))
-    assert (done.returncode, done.stdout) == (0, "All checks passed (1 file).\n")
+    code, out = run(capsys, "check", "--python", str(tmp_path / "venv"), str(ws))
+    assert code == 0 and out.endswith(f"Note: {NOTE}.\n")
+    clean = (0, "All checks passed (1 file).\n")
+    assert run(capsys, "check", "--python", str(python), "--ignore", "ES111", str(ws)) == clean
     same = sdk_env(tmp_path / "same", nemo_platform=SDK_VERSION)
-    done = evalsubmit("check", "--python", str(same), str(ws))
-    assert (done.returncode, done.stdout) == (0, "All checks passed (1 file).\n")
+    assert run(capsys, "check", "--python", str(same), str(ws)) == clean
 
 
-def test_a_missing_interpreter_is_a_usage_error(tmp_path: Path) -> None:
+def test_a_missing_interpreter_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ws = workspace(tmp_path)
-    done = evalsubmit("check", "--python", str(tmp_path / "nope"), str(ws))
-    assert done.returncode == 2 and "no Python interpreter" in done.stderr
+    assert main(["check", "--python", str(tmp_path / "nope"), str(ws)]) == 2
+    assert "no Python interpreter" in capsys.readouterr().err

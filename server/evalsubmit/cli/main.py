@@ -176,7 +176,8 @@ def _analyse_all(
             yield _analyse_one(path, options, python)
 
 
-_PROJECTS: dict[Path, Project] = {}
+_PROJECTS: dict[tuple[Path, Path], Project] = {}
+"""Per worker process: one project per (root, interpreter), reused across its files."""
 
 
 def _analyse_one(path: Path, options: AnalysisOptions, python: Path) -> FileResult:
@@ -185,7 +186,9 @@ def _analyse_one(path: Path, options: AnalysisOptions, python: Path) -> FileResu
     except OSError as error:
         return FileResult(path, [], f"cannot read: {error.strerror}")
     root = _project_root(path)
-    project = _PROJECTS.setdefault(root, Project(root, python=python))
+    project = _PROJECTS.get((root, python))
+    if project is None:
+        project = _PROJECTS[(root, python)] = Project(root, python=python)
     try:
         report = analyze_source(text, path=path, project=project, options=options, reverse=False)
     except Exception as error:  # one bad file must not stop the run
