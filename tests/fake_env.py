@@ -15,7 +15,8 @@ dev venv), three local packages:
 
 and, written by hand into site-packages: ``nemo_platform-0.7.1.dist-info`` (another SDK than the
 rules'), ``fastlib`` (compiled only: an ``.so`` and no source), ``biglib`` (a module larger than
-evalsubmit reads) and ``evil.pth`` (an import line). Every module and the ``.pth`` line leave a
+evalsubmit reads), ``typing_extensions`` (named like a package modelled by name) and
+``evil.pth`` (an import line). Every module and the ``.pth`` line leave a
 file in ``sentinels`` when imported or run: the tests assert that none ever appears.
 
 :func:`sdk_env` makes a bare venv with only an SDK's ``dist-info`` (milliseconds).
@@ -175,10 +176,16 @@ def build_installed_env(root: Path) -> FakeEnv:
         + "def make_runner():\n    return HarborAgentTaskRunner()\n"
     )
     (site / "evil.pth").write_text("import os; " + sentinel(sentinels, "evil.pth"))
+    # Named like a package the checker models by name: never read.
+    (site / "typing_extensions.py").write_text(
+        sentinel(sentinels, "typing_extensions") + RUNNERS.format(sentinel="", package="teamlib")
+    )
     return FakeEnv(root, python, site, sentinels)
 
 
 CACHE = Path(__file__).resolve().parents[1] / ".cache" / "test-envs"
+_SOURCE = Path(__file__).read_bytes()
+"""This file as imported: the cache key must describe the code that builds the environment."""
 
 
 @contextlib.contextmanager
@@ -197,7 +204,7 @@ def _locked(path: Path) -> Iterator[None]:
 def installed_env(tmp_path_factory: pytest.TempPathFactory) -> FakeEnv:
     """Built once (pip and setuptools take ~10 s on a busy machine), then reused."""
     key = hashlib.sha256(
-        Path(__file__).read_bytes()
+        _SOURCE
         + f"{sys.version}|{sys.base_prefix}|{importlib.metadata.version('setuptools')}".encode()
     ).hexdigest()[:16]
     root = CACHE.resolve() / f"installed-{key}" if CACHE.parent.is_dir() else None
