@@ -16,6 +16,7 @@ import pytest_lsp
 from lsp_helpers import CONFIG, RecordingClient, make_client, start
 from pytest_lsp import ClientServerConfig
 
+from fake_env import installed_env  # noqa: F401  (a venv with fake installed packages)
 from platform_service import platform_service  # noqa: F401  (the real platform, session-wide)
 
 

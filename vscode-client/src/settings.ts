@@ -31,6 +31,7 @@ export interface ServerSettings {
   logLevel: LogLevel;
   maxFileSizeKb: number;
   defaultTaskset: string | null;
+  python: string | null;
   platform: PlatformSettings;
 }
 
@@ -43,6 +44,7 @@ export const SERVER_DEFAULTS: ServerSettings = {
   logLevel: 'info',
   maxFileSizeKb: 2048,
   defaultTaskset: null,
+  python: null,
   platform: { baseUrl: null, workspace: null, token: null, timeoutS: 30, pollIntervalS: 2 },
 };
 
@@ -56,6 +58,7 @@ export const SERVER_KEYS = [
   'logLevel',
   'maxFileSizeKb',
   'defaultTaskset',
+  'python',
   'platform.baseUrl',
   'platform.workspace',
   'platform.token',
@@ -90,6 +93,7 @@ export function readServerSettings(config: ConfigReader): ServerSettings {
     logLevel: pick(config, 'logLevel', d.logLevel),
     maxFileSizeKb: pick(config, 'maxFileSizeKb', d.maxFileSizeKb),
     defaultTaskset: emptyToNull(config.get('defaultTaskset')),
+    python: emptyToNull(config.get('python')),
     platform: {
       baseUrl: emptyToNull(config.get('platform.baseUrl')),
       workspace: emptyToNull(config.get('platform.workspace')),

@@ -11,7 +11,7 @@ Public entry points::
     analyzer.analyze(text)     # the same report, reusing what an edit left unchanged
 """
 
-from evalsubmit.analysis.engine.analyze import analyze_source, visible
+from evalsubmit.analysis.engine.analyze import analyze_source, installed_sdk, visible
 from evalsubmit.analysis.engine.document import DocumentAnalyzer
 from evalsubmit.analysis.engine.options import AnalysisOptions
 from evalsubmit.analysis.report import ModuleReport, Shape, SubmitReport, TargetPreview
@@ -32,5 +32,6 @@ __all__ = [
     "SubmitReport",
     "TargetPreview",
     "analyze_source",
+    "installed_sdk",
     "visible",
 ]

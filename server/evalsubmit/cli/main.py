@@ -17,12 +17,16 @@ from evalsubmit.analysis import (
     Finding,
     ModuleReport,
     Project,
+    Severity,
     TargetPreview,
     analyze_source,
+    installed_sdk,
     visible,
 )
 from evalsubmit.analysis.rules import RULES, rules_markdown
 from evalsubmit.cli.output import render
+from evalsubmit.sdk.releases import version_note
+from evalsubmit.workspace.interpreter import default_interpreter, interpreter_from_setting
 from evalsubmit.workspace.walk import python_files
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -55,10 +59,12 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--select", type=_codes, default=frozenset(), help="codes to report")
     check.add_argument("--ignore", type=_codes, default=frozenset(), help="codes to skip")
     check.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core)")
+    _python_option(check)
     check.set_defaults(handler=_check)
 
     preview = commands.add_parser("preview", help="print the target JSON for a runner")
     preview.add_argument("location", help="PATH:LINE[:COL] (1-based)")
+    _python_option(preview)
     preview.set_defaults(handler=_preview)
 
     rule = commands.add_parser("rule", help="print a rule's documentation")
@@ -70,6 +76,27 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
     serve.set_defaults(handler=_serve)
     return parser
+
+
+def _python_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the Python (an interpreter or its virtualenv folder) whose installed packages "
+        "imports are read from and whose SDK version is compared; read, never imported "
+        "(default: the active $VIRTUAL_ENV, else the Python running evalsubmit)",
+    )
+
+
+def _interpreter(value: str | None) -> Path | None:
+    """The interpreter of ``--python`` (None and a message when it does not exist)."""
+    if value is None:
+        return default_interpreter()
+    python = interpreter_from_setting(value, Path.cwd())
+    if python is None or not python.is_file():
+        print(f"evalsubmit: --python: no Python interpreter at {value}", file=sys.stderr)
+        return None
+    return python
 
 
 def _codes(text: str) -> frozenset[str]:
@@ -85,9 +112,12 @@ def _check(args: argparse.Namespace) -> int:
     if missing:
         print(f"evalsubmit: no such file or directory: {', '.join(missing)}", file=sys.stderr)
         return EXIT_ERROR
+    python = _interpreter(args.python)
+    if python is None:
+        return EXIT_ERROR
     files = list(python_files(args.paths))
     options = AnalysisOptions(select=args.select, ignore=args.ignore)
-    results = {result.path: result for result in _analyse_all(files, options, args.jobs)}
+    results = {result.path: result for result in _analyse_all(files, options, args.jobs, python)}
     _route_remote_findings(results, options)
     internal = False
     for result in results.values():
@@ -99,10 +129,14 @@ def _check(args: argparse.Namespace) -> int:
         for path in files
         for f in sorted(results[path].findings, key=lambda f: (f.span, f.code))
     ]
-    sys.stdout.write(render(args.format, findings, len(files)))
+    note = version_note(installed_sdk(Project(python=python)))
+    notes = [note] if note and options.enabled("ES111") else []
+    sys.stdout.write(render(args.format, findings, len(files), notes))
     if internal:
         return EXIT_ERROR
-    return EXIT_FINDINGS if findings else EXIT_CLEAN
+    # Information (ES111: another SDK installed) is shown, never a reason to fail a CI run.
+    failing = [f for _, f in findings if f.severity is not Severity.INFORMATION]
+    return EXIT_FINDINGS if failing else EXIT_CLEAN
 
 
 @dataclass(slots=True)
@@ -128,27 +162,33 @@ def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOpt
                     owner.findings.append(kept)
 
 
-def _analyse_all(files: list[Path], options: AnalysisOptions, jobs: int) -> Iterable[FileResult]:
+def _analyse_all(
+    files: list[Path], options: AnalysisOptions, jobs: int, python: Path
+) -> Iterable[FileResult]:
     workers = jobs or os.cpu_count() or 1
     if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
         chunk = max(1, len(files) // (workers * 8))
+        n = len(files)
         with ProcessPoolExecutor(workers) as pool:
-            yield from pool.map(_analyse_one, files, [options] * len(files), chunksize=chunk)
+            yield from pool.map(_analyse_one, files, [options] * n, [python] * n, chunksize=chunk)
     else:
         for path in files:
-            yield _analyse_one(path, options)
+            yield _analyse_one(path, options, python)
 
 
-_PROJECTS: dict[Path, Project] = {}
+_PROJECTS: dict[tuple[Path, Path], Project] = {}
+"""Per worker process: one project per (root, interpreter), reused across its files."""
 
 
-def _analyse_one(path: Path, options: AnalysisOptions) -> FileResult:
+def _analyse_one(path: Path, options: AnalysisOptions, python: Path) -> FileResult:
     try:
         text = path.read_bytes().decode("utf-8", errors="replace")
     except OSError as error:
         return FileResult(path, [], f"cannot read: {error.strerror}")
     root = _project_root(path)
-    project = _PROJECTS.setdefault(root, Project(root))
+    project = _PROJECTS.get((root, python))
+    if project is None:
+        project = _PROJECTS[(root, python)] = Project(root, python=python)
     try:
         report = analyze_source(text, path=path, project=project, options=options, reverse=False)
     except Exception as error:  # one bad file must not stop the run
@@ -184,7 +224,10 @@ def _preview(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"evalsubmit: cannot read {path}: {error.strerror}", file=sys.stderr)
         return EXIT_ERROR
-    report = analyze_source(text, path=path, project=Project(_project_root(path)))
+    python = _interpreter(args.python)
+    if python is None:
+        return EXIT_ERROR
+    report = analyze_source(text, path=path, project=Project(_project_root(path), python=python))
     preview = _preview_on_line(report, line, col)
     if preview is None:
         print(f"evalsubmit: no runner or target= at {location}", file=sys.stderr)

@@ -21,15 +21,18 @@ _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note"}
 Located = tuple[Path, Finding]
 
 
-def render(fmt: str, findings: list[Located], files_checked: int) -> str:
+def render(
+    fmt: str, findings: list[Located], files_checked: int, notes: list[str] | None = None
+) -> str:
+    """``notes`` (about the environment, e.g. another SDK installed) end the text summary."""
     if fmt == "json":
         return json.dumps(as_json(findings, files_checked), indent=2) + "\n"
     if fmt == "sarif":
         return json.dumps(as_sarif(findings), indent=2) + "\n"
-    return as_text(findings, files_checked)
+    return as_text(findings, files_checked, notes or [])
 
 
-def as_text(findings: list[Located], files_checked: int) -> str:
+def as_text(findings: list[Located], files_checked: int, notes: list[str] | None = None) -> str:
     lines = [f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}" for path, f in findings]
     noun = "file" if files_checked == 1 else "files"
     if findings:
@@ -37,6 +40,7 @@ def as_text(findings: list[Located], files_checked: int) -> str:
         lines.append(f"Found {count} problem{'s' if count != 1 else ''} in {files_checked} {noun}.")
     else:
         lines.append(f"All checks passed ({files_checked} {noun}).")
+    lines += [f"Note: {note}." for note in notes or []]
     return "\n".join(lines) + "\n"
 
 

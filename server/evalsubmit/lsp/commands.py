@@ -12,6 +12,7 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.analysis import Project, installed_sdk
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.lsp import submit
 from evalsubmit.lsp.settings import Settings
@@ -47,6 +48,7 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
             }
         )
     platform_info = await ls.checker.in_pool(_platform, session.settings.global_settings)
+    environments = await ls.checker.in_pool(_environments, session.projects.all())
     info = {
         "platform": platform_info,
         "versions": {
@@ -63,6 +65,7 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
             "global": session.settings.global_settings.redacted(),
             "folders": {uri: s.redacted() for uri, s in session.settings.folders.items()},
         },
+        "environments": environments,
         "documents": documents,
     }
     log.info("debug info:\n%s", json.dumps(info, indent=2))
@@ -130,6 +133,23 @@ def _platform(settings: Settings) -> dict[str, Any]:
         "source": config.sources.get("base_url"),
         "resolved": config.debug_info(),
     }
+
+
+def _environments(projects: list[Project]) -> list[dict[str, Any]]:
+    """The Python environment each project's imports fall back to, and its SDK."""
+    found = []
+    for project in projects:
+        environment = project.environment
+        if environment is None:
+            continue
+        found.append(
+            {
+                "folder": str(project.root) if project.root else None,
+                **environment.describe(),
+                "sdk": installed_sdk(project),
+            }
+        )
+    return found
 
 
 def package_version(name: str) -> str | None:

@@ -245,14 +245,17 @@ class Checker:
         """The next analysis of ``track``, its inputs read now, on the event loop. The text
         and its version are read together (pygls applies an edit before our handler runs)."""
         document = self._server.workspace.get_text_document(track.uri)
+        settings = self._session.settings.for_uri(track.uri)
+        project = self._session.projects.for_path(track.path)
+        self._session.projects.use_python(project, settings.python)
         return functools.partial(
             _analyze,
             track,
             track.stamp,
             document.version,
             document.source,
-            self._session.settings.for_uri(track.uri),
-            self._session.projects.for_path(track.path),
+            settings,
+            project,
         )
 
     # -- re-checks across modules ---------------------------------------------------------------

@@ -55,6 +55,12 @@ class Settings(SettingsModel):
         default=None,
         description="Taskset used by 'Submit evaluation' when the call does not name one.",
     )
+    python: str | None = Field(
+        default=None,
+        description="Python interpreter (or its virtual environment folder) whose installed "
+        "packages imports are read from and whose nemo-platform version is compared; read, "
+        "never imported. Empty: the Python running the server.",
+    )
     platform: PlatformSettings = Field(
         default_factory=PlatformSettings, description="NeMo Platform connection."
     )

@@ -1,5 +1,6 @@
 """The user's project: its files (editor buffers, "overlays", win over the disk), the dotted
-names of its modules, and the listing of its Python files.
+names of its modules, the listing of its Python files, and the Python environment its imports
+come from when they are not its own (:mod:`.environment`).
 
 Reading is all this does: resolving names imported from these modules is the interpreter's job
 (:mod:`evalsubmit.analysis.interp.modules`).
@@ -12,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from evalsubmit.workspace import walk
+from evalsubmit.workspace.environment import PythonEnvironment, environment_of
 
 MAX_MODULE_BYTES = 2_000_000
 MAX_PROJECT_FILES = 2_000
@@ -20,12 +22,44 @@ MAX_PROJECT_FILES = 2_000
 class Project:
     """Workspace root plus unsaved editor contents (overlays) that win over the disk."""
 
-    def __init__(self, root: Path | None = None, overlays: Mapping[Path, str] | None = None):
+    def __init__(
+        self,
+        root: Path | None = None,
+        overlays: Mapping[Path, str] | None = None,
+        *,
+        python: Path | None = None,
+    ):
         self.root = root.resolve() if root is not None else None
+        self._python = python
         self._overlays: dict[Path, str] = {p.resolve(): t for p, t in (overlays or {}).items()}
         self._lock = threading.RLock()
         self._files: list[Path] | None = None
         self._found: dict[tuple[str, Path | None], Path | None] = {}
+
+    @property
+    def python(self) -> Path | None:
+        """The interpreter whose installed packages imports fall back to (None: only the
+        project's own modules are read)."""
+        return self._python
+
+    def set_python(self, python: Path | None) -> bool:
+        """Use another interpreter's packages; True when it changed."""
+        with self._lock:
+            changed = python != self._python
+            self._python = python
+            return changed
+
+    @property
+    def environment(self) -> PythonEnvironment | None:
+        """The installed packages of :attr:`python`, read again when they change."""
+        python = self._python
+        return environment_of(python) if python is not None else None
+
+    def environment_stamp(self) -> str:
+        """Changes when what imports of installed packages resolve to can change (another
+        interpreter, a package installed): part of every cache key that depends on them."""
+        environment = self.environment
+        return f"{self._python}:{environment.stamp}" if environment is not None else ""
 
     def set_overlay(self, path: Path, text: str) -> None:
         with self._lock:

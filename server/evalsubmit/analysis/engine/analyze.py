@@ -9,7 +9,7 @@ report into this one (:mod:`.crossfile`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,11 +21,12 @@ from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.modules import ModuleResolver
 from evalsubmit.analysis.report import ModuleReport
-from evalsubmit.analysis.rules import run_rules
-from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules import run_module_rules, run_rules
+from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.core.suppression import suppressed
+from evalsubmit.sdk.releases import SDK_DISTRIBUTIONS
 from evalsubmit.workspace.project import Project
 
 # Cheap pre-filter: a module with no import and no SDK name cannot hold a finding (a value it
@@ -81,11 +82,13 @@ def analyze_module(
     if parsed is None:
         return ModuleReport(path=path, skipped="the file could not be parsed"), None
     resolved = path.resolve() if path is not None else None
+    resolver = ModuleResolver.of(project) if project is not None else None
+    outside = resolver.outside if resolver is not None else _nowhere
     interpreter = Interpreter(
         parsed,
         path=resolved,
         module_name=project.module_name(resolved) if project and resolved else "__main__",
-        resolver=ModuleResolver.of(project) if project is not None else None,
+        resolver=resolver,
         collect=True,
         grouping=caches.grouping(parsed, project) if caches is not None else None,
     )
@@ -95,13 +98,17 @@ def analyze_module(
         return ModuleReport(path=path, skipped="the file is nested too deeply to analyse"), None
     try:
         results = [
-            _group_result(group, parsed, resolved, options, caches) for group in interpreter.groups
+            _group_result(group, parsed, resolved, options, caches, outside)
+            for group in interpreter.groups
         ]
     except RecursionError:  # a value nested thousands deep, or one that contains itself
         return ModuleReport(path=path, skipped="a value is nested too deeply to analyse"), None
     if caches is not None:
         caches.keep(group.key for group in interpreter.groups)
-    findings = visible([f for result in results for f in result.findings], parsed.lines, options)
+    module = ModuleContext(parsed, resolved, installed_sdk(project))
+    findings = [f for result in results for f in result.findings]
+    findings += run_module_rules(module, options.enabled)
+    findings = visible(findings, parsed.lines, options)
     findings.sort(key=lambda f: (f.span, f.code))
     report = ModuleReport(
         path=path,
@@ -109,10 +116,24 @@ def analyze_module(
         runners=tuple(p for result in results for p in result.runners),
         submits=tuple(s for result in results for s in result.submits),
         dependencies=frozenset(interpreter.dependencies),
-        remote_findings=tuple(r for result in results for r in result.remote),
+        remote_findings=tuple(r for result in results for r in result.remote if not outside(r[0])),
         workspaces=tuple(dict.fromkeys(w for result in results for w in result.workspaces)),
     )
     return report, parsed
+
+
+def installed_sdk(project: Project | None) -> dict[str, str]:
+    """The SDK's distributions installed in the project's environment, with their versions
+    (read from their metadata; empty without an environment)."""
+    environment = project.environment if project is not None else None
+    if environment is None:
+        return {}
+    versions = {name: environment.version(name) for name in SDK_DISTRIBUTIONS}
+    return {name: version for name, version in versions.items() if version is not None}
+
+
+def _nowhere(path: Path) -> bool:
+    return False
 
 
 def _group_result(
@@ -121,6 +142,7 @@ def _group_result(
     path: Path | None,
     options: AnalysisOptions,
     caches: AnalysisCaches | None,
+    outside: Callable[[Path], bool],
 ) -> GroupResult:
     if group.facts is None:
         assert caches is not None and group.key is not None
@@ -128,7 +150,7 @@ def _group_result(
         return caches.groups[group.key]
     if caches is not None and group.key is not None:
         caches.walked += 1
-    ctx = RuleContext(parsed, path, group.facts)
+    ctx = RuleContext(parsed, path, group.facts, outside=outside)
     findings = run_rules(ctx, options.enabled)
     result = GroupResult(
         tuple(findings),

@@ -185,10 +185,12 @@ class _Keyer:
             digests[member] = value
 
     def dependency_digest(self) -> str:
-        """Contents of the sibling modules this document read last time (or reads now)."""
+        """Contents of the sibling modules this document read last time (or reads now), and
+        the state of the installed packages its imports may resolve to."""
         if self._dependencies is None:
             digest = hashlib.blake2b(digest_size=16)
             if self.project is not None:
+                digest.update(self.project.environment_stamp().encode())
                 for path in sorted(self.caches.dependencies):
                     text = self.project.read(path) or ""
                     digest.update(str(path).encode())

@@ -75,8 +75,9 @@ def remote_findings_for(
         text = project.read(importer)
         if text is None:
             continue
-        digest = hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16).hexdigest()
-        key = (importer, digest, options)
+        digest = hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16)
+        digest.update(project.environment_stamp().encode())  # what its imports resolve to
+        key = (importer, digest.hexdigest(), options)
         with cache.lock:
             remote = cache.entries.get(key)
         if remote is None:

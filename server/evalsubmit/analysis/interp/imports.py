@@ -63,6 +63,9 @@ class Imports:
         if level == 0:
             return module
         parts = self.machine.source.name.split(".")
+        path = self.machine.source.path
+        if path is not None and path.name == "__init__.py":
+            parts.append("__init__")  # in a package's own __init__, "." is the package
         package = parts[: max(len(parts) - level, 0)]
         return ".".join([*package, module] if module else package)
 

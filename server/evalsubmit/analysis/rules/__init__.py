@@ -15,8 +15,9 @@ from evalsubmit.analysis.rules import (  # noqa: F401  (each registers itself)
     es108_bad_taskset_ref,
     es109_invalid_config_value,
     es110_literal_secret,
+    es111_sdk_version_mismatch,
 )
 from evalsubmit.analysis.rules.registry import RULES, Phase, Rule, rules_markdown
-from evalsubmit.analysis.rules.runner import run_rules
+from evalsubmit.analysis.rules.runner import run_module_rules, run_rules
 
-__all__ = ["RULES", "Phase", "Rule", "rules_markdown", "run_rules"]
+__all__ = ["RULES", "Phase", "Rule", "rules_markdown", "run_module_rules", "run_rules"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,8 @@ class RuleContext:
     reported: set[tuple[str, Span]] = field(default_factory=set)
     remote: list[tuple[Path, Finding]] = field(default_factory=list)
     """Findings located in another module (reported in that module's analysis)."""
+    outside: Callable[[Path], bool] = field(default=lambda _path: False)
+    """Whether a module is installed outside the workspace: nothing is reported there."""
 
     def here(self, origin: Origin | None) -> bool:
         """Whether a value was written in the module being checked."""
@@ -32,3 +35,14 @@ class RuleContext:
         parts.extend(lines[span.line : span.end_line - 1])
         parts.append(lines[span.end_line - 1][: span.end_col])
         return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleContext:
+    """What a module check reads: the module, and what is installed in the user's
+    environment."""
+
+    parsed: ParsedModule
+    path: Path | None
+    installed_sdk: Mapping[str, str] = field(default_factory=dict)
+    """Installed versions of the SDK's distributions (``{"nemo-platform": "0.7.1"}``)."""

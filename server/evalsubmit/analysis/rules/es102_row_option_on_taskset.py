@@ -7,8 +7,9 @@ from evalsubmit.analysis.rules.context import RuleContext
 from evalsubmit.analysis.rules.edits import finding, remove_arguments
 from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
 from evalsubmit.core.findings import Finding, Fix, Severity
+from evalsubmit.sdk.releases import SUPPORTED
 
-ROW_OPTIONS = ("config", "field_mapping", "prompt_template", "metric_bundle_packager")
+ROW_OPTIONS = SUPPORTED.row_options
 
 RULE = Rule(
     code="ES102",

@@ -39,8 +39,12 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     for problem in derivation.content:
         anchor = problem.anchor
         if anchor is not None and anchor.path is not None and not ctx.here(anchor):
-            ctx.remote.append((anchor.path, finding(RULE, anchor.span, _message(problem, True))))
-            continue
+            if not ctx.outside(anchor.path):
+                ctx.remote.append(
+                    (anchor.path, finding(RULE, anchor.span, _message(problem, True)))
+                )
+                continue
+            anchor = None  # written in an installed package: reported here, at `target=`
         here = anchor is not None
         span = anchor.span if anchor else fact.argument_span("target")
         key = (RULE.code, span)

@@ -10,6 +10,8 @@ Phases follow the SDK's own order of checks (reference §4, §8):
 * ``TASKSET_CONTENT``: a sync taskset call that passed the shape checks; independent checks of
   the runner's content and the plain-string taskset.
 * ``ROW_SHAPE``: a call without ``tasks=`` (and every async call); first failure only.
+* ``MODULE``: once per analysed module, about the module and its environment (the installed
+  SDK), whatever its statements hold.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from evalsubmit.analysis.interp.facts import ConstructionFact, SubmitFact
-from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.core.findings import Finding, Severity
 
 DOCS_BASE = "https://github.com/evalsubmit/evalsubmit/blob/main/docs/rules.md"
@@ -30,6 +32,7 @@ class Phase(StrEnum):
     TASKSET_SHAPE = "taskset-shape"
     TASKSET_CONTENT = "taskset-content"
     ROW_SHAPE = "row-shape"
+    MODULE = "module"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +54,16 @@ class SubmitCheck:
     run: Callable[[SubmitFact, RuleContext], list[Finding]]
 
 
-Check = ConstructionCheck | SubmitCheck
+@dataclass(frozen=True, slots=True)
+class ModuleCheck:
+    """A check of a whole module, run once per analysis (phase ``MODULE``)."""
+
+    order: int
+    run: Callable[[ModuleContext], list[Finding]]
+    phase: Phase = Phase.MODULE
+
+
+Check = ConstructionCheck | SubmitCheck | ModuleCheck
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +111,17 @@ def submit_checks(phase: Phase) -> list[tuple[Rule, SubmitCheck]]:
         for rule in RULES.values()
         for check in rule.checks
         if isinstance(check, SubmitCheck) and check.phase is phase
+    ]
+    return sorted(found, key=lambda pair: (pair[1].order, pair[0].code))
+
+
+def module_checks() -> list[tuple[Rule, ModuleCheck]]:
+    """Every module check with its rule, in order."""
+    found = [
+        (rule, check)
+        for rule in RULES.values()
+        for check in rule.checks
+        if isinstance(check, ModuleCheck)
     ]
     return sorted(found, key=lambda pair: (pair[1].order, pair[0].code))
 

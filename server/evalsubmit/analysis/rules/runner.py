@@ -11,8 +11,13 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from evalsubmit.analysis.interp.facts import ConstructionFact, SubmitFact
-from evalsubmit.analysis.rules.context import RuleContext
-from evalsubmit.analysis.rules.registry import Phase, construction_checks, submit_checks
+from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
+from evalsubmit.analysis.rules.registry import (
+    Phase,
+    construction_checks,
+    module_checks,
+    submit_checks,
+)
 from evalsubmit.core.findings import Finding, Walk
 
 Enabled = Callable[[str], bool]
@@ -40,6 +45,13 @@ def _here(
         return findings
     written = {o.span for o in fact.args.keyword_origins.values() if o.path == ctx.path}
     return [f for f in findings if f.span in written]
+
+
+def run_module_rules(ctx: ModuleContext, enabled: Enabled) -> list[Finding]:
+    """The module checks: once per analysis of a module, not per statement group."""
+    return [
+        found for rule, check in module_checks() if enabled(rule.code) for found in check.run(ctx)
+    ]
 
 
 def _in(context: tuple[Walk, ...], findings: list[Finding]) -> list[Finding]:
