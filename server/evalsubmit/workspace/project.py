@@ -17,6 +17,12 @@ from evalsubmit.workspace.environment import PythonEnvironment, environment_of
 
 MAX_MODULE_BYTES = 2_000_000
 MAX_PROJECT_FILES = 2_000
+MAX_CONFTEST_DEPTH = 12
+
+
+def _is_pytest_module(path: Path) -> bool:
+    name = path.name
+    return name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
 
 
 class Project:
@@ -105,6 +111,8 @@ class Project:
                 folder = folder.parent
             roots.append(folder)
             roots.append(importer.resolve().parent)
+            if _is_pytest_module(importer):
+                roots.extend(self._conftest_roots(importer.resolve().parent))
         if self.root is not None:
             roots.append(self.root)
             roots.append(self.root / "src")
@@ -113,6 +121,21 @@ class Project:
             if root not in seen:
                 seen.append(root)
         return seen
+
+    def _conftest_roots(self, folder: Path) -> list[Path]:
+        """pytest (its default ``prepend`` import mode) puts the base folder of every
+        ``conftest.py`` above a test on ``sys.path`` before importing the test."""
+        roots: list[Path] = []
+        for ancestor in [folder, *folder.parents][:MAX_CONFTEST_DEPTH]:
+            conftest = ancestor / "conftest.py"
+            if conftest in self._overlays or conftest.is_file():
+                base = ancestor
+                while (base / "__init__.py").exists() and base.parent != base:
+                    base = base.parent
+                roots.append(base)
+            if self.root is not None and ancestor == self.root.resolve():
+                break
+        return roots
 
     def find_module(self, dotted: str, importer: Path | None) -> Path | None:
         key = (dotted, importer.parent if importer else None)
