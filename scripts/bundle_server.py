@@ -82,9 +82,18 @@ def write_lock() -> None:
     """Pin the server's dependencies (not evalsubmit itself) for every supported Python."""
     run(
         [
-            *tool("uv"), "pip", "compile", str(ROOT / "pyproject.toml"), "--universal",
-            "--python-version", PYTHONS[0], "--no-header", "--no-annotate", "--quiet",
-            "-o", str(LOCK),
+            *tool("uv"),
+            "pip",
+            "compile",
+            str(ROOT / "pyproject.toml"),
+            "--universal",
+            "--python-version",
+            PYTHONS[0],
+            "--no-header",
+            "--no-annotate",
+            "--quiet",
+            "-o",
+            str(LOCK),
         ]
     )
     print(f"wrote {LOCK.relative_to(ROOT)}")
@@ -117,10 +126,26 @@ def download(target: str) -> Path:
             platforms = [arg for tag in tags for arg in ("--platform", tag)]
             run(
                 [
-                    *tool("pip"), "download", "--quiet", "--no-deps", "--only-binary=:all:",
-                    *platforms, "--python-version", version, "--implementation", "cp",
-                    "--abi", abi, "--abi", "abi3", "--abi", "none",
-                    "-r", req.name, "-d", str(folder),
+                    *tool("pip"),
+                    "download",
+                    "--quiet",
+                    "--no-deps",
+                    "--only-binary=:all:",
+                    *platforms,
+                    "--python-version",
+                    version,
+                    "--implementation",
+                    "cp",
+                    "--abi",
+                    abi,
+                    "--abi",
+                    "abi3",
+                    "--abi",
+                    "none",
+                    "-r",
+                    req.name,
+                    "-d",
+                    str(folder),
                 ]
             )
     finally:
@@ -181,8 +206,11 @@ def bundle(target: str, out: Path) -> dict[str, object]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--target", default=os.environ.get("EVALSUBMIT_VSIX_TARGET") or host_target(),
-                        choices=sorted(TARGETS))
+    parser.add_argument(
+        "--target",
+        default=os.environ.get("EVALSUBMIT_VSIX_TARGET") or host_target(),
+        choices=sorted(TARGETS),
+    )
     parser.add_argument("--out", type=Path, default=CLIENT / "bundled")
     parser.add_argument("--lock", action="store_true", help="refresh the pinned requirements")
     args = parser.parse_args(argv)
