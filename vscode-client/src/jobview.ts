@@ -239,6 +239,10 @@ export interface JobViewDeps {
 export class JobViews {
   private readonly texts = new Map<string, string>();
   private readonly status = new Map<string, string>();
+  /** Per document: the workspace the server found the job in, and the Python document whose
+   * folder settings were used when it was opened (the job view itself becomes the active
+   * editor, so later reads must not depend on it). */
+  private readonly where = new Map<string, { workspace?: string; scope?: string }>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: JobViewDeps) {}
@@ -258,13 +262,14 @@ export class JobViews {
     if (!key) {
       return `Not a job: ${uri}\n`;
     }
+    const known = this.where.get(uri) ?? { workspace: key.workspace, scope: this.deps.scopeUri() };
+    this.where.set(uri, known);
     const arg: Record<string, unknown> = { name: key.name, logs: key.logsOnly ? 1000 : 200 };
-    if (key.workspace) {
-      arg.workspace = key.workspace;
+    if (known.workspace) {
+      arg.workspace = known.workspace;
     }
-    const scope = this.deps.scopeUri();
-    if (scope) {
-      arg.uri = scope;
+    if (known.scope) {
+      arg.uri = known.scope;
     }
     let text: string;
     try {
@@ -275,6 +280,7 @@ export class JobViews {
       }
       const details = jobDetails(key, raw);
       this.status.set(uri, details.status ?? 'unknown');
+      known.workspace = details.workspace ?? known.workspace;
       text = renderJob(details, { refreshS: this.deps.refreshS(), logsOnly: key.logsOnly });
     } catch (err) {
       this.deps.log(`Reading job ${key.name} failed: ${errorText(err)}`);
@@ -294,6 +300,7 @@ export class JobViews {
   closed(uri: string): void {
     this.texts.delete(uri);
     this.status.delete(uri);
+    this.where.delete(uri);
   }
 
   private schedule(): void {

@@ -53,6 +53,7 @@ export async function setPlatformToken(ui: Ui, token: PlatformToken, baseUrl: st
   }
   await token.set(value);
   const what = value.trim() === '' ? 'removed' : 'set';
-  await ui.message('info', what === 'set' ? 'evalsubmit: platform token saved in the secret storage.' : 'evalsubmit: platform token removed.');
+  // not awaited: an information message settles only when it is closed
+  void ui.message('info', what === 'set' ? 'evalsubmit: platform token saved in the secret storage.' : 'evalsubmit: platform token removed.');
   return what;
 }

@@ -117,12 +117,15 @@ describe('JobViews', () => {
       const answers = [{ status: 'pending' }, { status: 'active' }, { ...failedAnswer }];
       const run = vi.fn(async () => ({ name: 'j', workspace: 'ws1', ...answers.shift() }));
       const changed = vi.fn();
-      const views = new JobViews({ run, changed, isOpen: () => true, refreshS: () => 2, scopeUri: () => 'file:///ws/a.py', log: () => undefined });
-      const uri = jobUri({ name: 'j', workspace: 'ws1' });
+      const scope = vi.fn<() => string | undefined>().mockReturnValueOnce('file:///ws/a.py').mockReturnValue(undefined);
+      const views = new JobViews({ run, changed, isOpen: () => true, refreshS: () => 2, scopeUri: scope, log: () => undefined });
+      const uri = jobUri({ name: 'j' }); // typed by name: the server finds its workspace
       expect(await views.provide(uri)).toMatch(/^Status {5}pending$/m);
-      expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.jobStatus, [{ name: 'j', logs: 200, workspace: 'ws1', uri: 'file:///ws/a.py' }]);
+      expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.jobStatus, [{ name: 'j', logs: 200, uri: 'file:///ws/a.py' }]);
       await vi.advanceTimersByTimeAsync(2000);
       expect(changed).toHaveBeenCalledTimes(1);
+      // refreshed with the workspace the server answered and the scope of the first read
+      expect(run).toHaveBeenLastCalledWith(SERVER_COMMANDS.jobStatus, [{ name: 'j', logs: 200, workspace: 'ws1', uri: 'file:///ws/a.py' }]);
       expect(await views.provide(uri)).toMatch(/^Status {5}active$/m);
       await vi.advanceTimersByTimeAsync(2000);
       expect(await views.provide(uri)).toMatch(/^Status {5}error — The 'gym' CLI/m);
