@@ -191,3 +191,33 @@ async def test_no_ignore_action_inside_multiline_string(
         pytest.skip("the core does not report this spelling")
     actions = await actions_for(client, uri, bad)
     assert not [a for a in actions if a.title.startswith("Ignore")]
+
+
+async def test_submit_action_only_when_asked_on_every_line_of_the_call(
+    client: RecordingClient, workspace: Path
+) -> None:
+    text = HEADER + (
+        'job = client.evaluator.submit(\n    tasks=TasksetRef("qa/smoke"),\n    target=runner,\n)\n'
+    )
+    uri = open_doc(client, workspace / "job.py", text)
+    assert await published(client, uri, 1) == []
+    first = text.count("\n") - 4
+
+    async def submits(line: int, kind: types.CodeActionTriggerKind | None) -> list[str]:
+        at = types.Position(line=line, character=0)
+        result = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=types.Range(start=at, end=at),
+                context=types.CodeActionContext(diagnostics=[], trigger_kind=kind),
+            )
+        )
+        return [a.title for a in result or [] if isinstance(a, types.CodeAction) and a.command]
+
+    invoked = types.CodeActionTriggerKind.Invoked
+    # column 0 of each line of the call, on request (Ctrl+.)
+    for line in range(first, first + 4):
+        assert await submits(line, invoked) == ["Submit evaluation"], line
+    # the automatic request (the lightbulb) gets nothing on a clean line
+    assert await submits(first, types.CodeActionTriggerKind.Automatic) == []
+    assert await submits(first - 1, invoked) == []  # the metric line above: nothing to submit

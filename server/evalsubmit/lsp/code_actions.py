@@ -33,6 +33,7 @@ FIX_ALL_ROUNDS = 5
 SUBMIT_TITLE = "Submit evaluation"
 SUBMIT_KIND = types.CodeActionKind.Empty
 QUICK_FIX = types.CodeActionKind.QuickFix
+AUTOMATIC = types.CodeActionTriggerKind.Automatic
 _IGNORE = re.compile(r"#\s*evalsubmit:\s*ignore\[(?P<codes>[^\]]*)\]")
 
 
@@ -51,7 +52,8 @@ async def code_action(
     if _wanted(QUICK_FIX, only):
         actions += quick_fixes(uri, snap, ours, ls.session.encoding, doc_changes)
         actions += ignore_actions(uri, snap, ours, ls.session.encoding, doc_changes)
-    if _wanted(SUBMIT_KIND, only):
+    # Submit only on request (Ctrl+.), never for the automatic lightbulb: clean lines show none.
+    if _wanted(SUBMIT_KIND, only) and params.context.trigger_kind != AUTOMATIC:
         actions += submit_actions(uri, snap, params.range, ls.session.encoding)
     if _wanted(FIX_ALL, only) and any(f.fixes for f in snap.report.findings):
         analyze = ls.checker.analyzer(uri, snap.settings)
@@ -68,8 +70,9 @@ def _wanted(kind: str, only: Sequence[str] | None) -> bool:
 def submit_actions(
     uri: str, snap: Snapshot, rng: types.Range, encoding: convert.Encoding
 ) -> list[types.CodeAction]:
-    """ "Submit evaluation" on a submit() call or Gym runner that would be accepted."""
-    line, col = convert.core_position(rng.start, snap.lines, encoding)
+    """ "Submit evaluation" anywhere on the lines of a submit() call or Gym runner that would be
+    accepted (column 0 included)."""
+    line, _ = convert.core_position(rng.start, snap.lines, encoding)
     return [
         types.CodeAction(
             title=SUBMIT_TITLE,
@@ -77,7 +80,7 @@ def submit_actions(
             command=submit_command(SUBMIT_TITLE, uri, snap, candidate, encoding),
         )
         for candidate in candidates(snap)
-        if candidate.span.contains(line, col)
+        if candidate.span.line <= line <= candidate.span.end_line
     ][:1]
 
 
