@@ -55,12 +55,23 @@ async def code_action(
     # Submit only on request (Ctrl+.), never for the automatic lightbulb: clean lines show none.
     if _wanted(SUBMIT_KIND, only) and params.context.trigger_kind != AUTOMATIC:
         actions += submit_actions(uri, snap, params.range, ls.session.encoding)
-    if _wanted(FIX_ALL, only) and any(f.fixes for f in snap.report.findings):
+    # "Fix all": as a source action (on save, Source Action...), and in the quick-fix menu at a
+    # fixable problem; never computed for the automatic lightbulb request.
+    asked = params.context.trigger_kind != AUTOMATIC
+    as_source = _wanted(FIX_ALL, only) and (only is not None or asked)
+    as_quick_fix = _wanted(QUICK_FIX, only) and asked and any(_fixable(d) for d in ours)
+    if (as_source or as_quick_fix) and any(f.fixes for f in snap.report.findings):
         analyze = ls.checker.analyzer(uri, snap.settings)
         fixed = await ls.checker.in_pool(fix_all_text, snap, analyze)
-        if fixed is not None:
-            actions.append(fix_all_action(uri, snap, fixed, ls.session.encoding, doc_changes))
+        for kind, wanted in ((FIX_ALL, as_source), (QUICK_FIX, as_quick_fix)):
+            if fixed is not None and wanted:
+                enc = ls.session.encoding
+                actions.append(fix_all_action(uri, snap, fixed, enc, doc_changes, kind))
     return actions
+
+
+def _fixable(diag: types.Diagnostic) -> bool:
+    return isinstance(diag.data, Mapping) and bool(diag.data.get("fixes"))
 
 
 def _wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -106,7 +117,7 @@ def quick_fixes(
                 continue
             actions.append(
                 types.CodeAction(
-                    title=str(fix.get("title", "Fix")),
+                    title=f"evalsubmit ({diag.code}): {fix.get('title', 'Fix')}",
                     kind=QUICK_FIX,
                     diagnostics=[diag],
                     is_preferred=index == 0,
@@ -143,13 +154,18 @@ def fix_all_text(snap: Snapshot, analyze: Callable[[str], ModuleReport]) -> str 
 
 
 def fix_all_action(
-    uri: str, snap: Snapshot, fixed: str, encoding: convert.Encoding, document_changes: bool
+    uri: str,
+    snap: Snapshot,
+    fixed: str,
+    encoding: convert.Encoding,
+    document_changes: bool,
+    kind: str = FIX_ALL,
 ) -> types.CodeAction:
     """One edit covering the changed region (common prefix and suffix trimmed)."""
     edit = convert.text_edit(minimal_edit(snap.text, fixed), snap.lines, encoding)
     return types.CodeAction(
         title="Fix all evalsubmit problems",
-        kind=FIX_ALL,
+        kind=kind,
         edit=convert.workspace_edit(uri, snap.version, [edit], document_changes=document_changes),
     )
 
@@ -192,7 +208,7 @@ def ignore_actions(
         edit = suppression_edit(snap.lines, index, code)
         actions.append(
             types.CodeAction(
-                title=f"Ignore {code} on this line",
+                title=f"evalsubmit ({code}): Ignore on this line",
                 kind=QUICK_FIX,
                 diagnostics=[diag],
                 edit=convert.workspace_edit(
