@@ -107,10 +107,10 @@ def candidates(snap: Snapshot) -> list[Candidate]:
     found: dict[int, Candidate] = {}
     for submit in snap.report.submits:
         ok = submit.shape is Shape.TASKSET and not submit.is_async and submit.target is not None
-        if ok and not _refusals(snap, submit.target, submit.span, submit.has_errors):  # type: ignore[arg-type]
+        if ok and not refusal_reasons(snap, submit.target, submit.span, submit.has_errors):  # type: ignore[arg-type]
             found.setdefault(submit.span.line, Candidate(submit.span, submit.tasks, "call"))
     for preview in snap.report.runners:
-        if preview.runner_type == GYM_RUNNER and not _refusals(snap, preview, preview.span):
+        if preview.runner_type == GYM_RUNNER and not refusal_reasons(snap, preview, preview.span):
             found.setdefault(preview.span.line, Candidate(preview.span, None, "runner"))
     return [found[line] for line in sorted(found)]
 
@@ -137,7 +137,7 @@ def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | R
             return Refusal(("put the cursor on a taskset submit() call or a Gym runner",))
         span, has_errors, what = preview.span, False, f"the {preview.runner_type or 'runner'}"
         tasks = tasks_arg
-    reasons = _refusals(snap, preview, span, has_errors)
+    reasons = refusal_reasons(snap, preview, span, has_errors)
     tasks = tasks or snap.settings.default_taskset
     if not tasks:
         reasons.append(
@@ -155,7 +155,7 @@ def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | R
     return Plan(target=preview.target, tasks=tasks, code_workspace=workspace, what=what)
 
 
-def _refusals(
+def refusal_reasons(
     snap: Snapshot, preview: TargetPreview, span: Span, has_errors: bool = False
 ) -> list[str]:
     reasons = [f"refused by the SDK: {p}" for p in preview.problems]
