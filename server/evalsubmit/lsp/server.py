@@ -95,6 +95,7 @@ def create_server() -> EvalsubmitServer:
     _command(ls, commands.DEBUG_INFO, commands.debug_info)
     _command(ls, commands.LIST_TASKSETS, commands.list_tasksets)
     _command(ls, commands.JOB_STATUS, commands.job_status)
+    _command(ls, commands.PLATFORM_INFO, commands.platform_info)
 
     feature(types.SHUTDOWN)(_shutdown)
     return ls

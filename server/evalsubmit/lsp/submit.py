@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from evalsubmit.platform import (
     parse_taskset_ref,
     resolve_platform_config,
 )
+from evalsubmit.platform.config import SOURCE_CODE, SOURCE_SETTING
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -51,6 +53,7 @@ TITLE = "Submit evaluation"
 CANCEL_JOB = "Cancel the job"
 KEEP_JOB = "Keep it running"
 GYM_RUNNER = "GymAgentTaskRunner"
+
 _BACKGROUND: set[asyncio.Future[None]] = set()
 
 
@@ -60,6 +63,7 @@ class Request:
     line: int
     character: int
     tasks: str | None
+    client_reports_outcome: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +102,8 @@ def parse_request(args: tuple[Any, ...]) -> Request | str:
         return '"uri" (string), "line" and "character" (0-based integers) are required'
     if tasks is not None and not isinstance(tasks, str):
         return '"tasks" must be a taskset reference string or null'
-    return Request(uri, line, character, tasks.strip() if tasks else None)
+    quiet = first.get("clientReportsOutcome") is True  # the client shows the outcome itself
+    return Request(uri, line, character, tasks.strip() if tasks else None, quiet)
 
 
 def candidates(snap: Snapshot) -> list[Candidate]:
@@ -183,6 +188,38 @@ def _code_workspace(snap: Snapshot) -> str | None:
     return spaces.pop() if len(spaces) == 1 else None
 
 
+_TASKSET_REF = re.compile(r"""TasksetRef\(\s*(?:name\s*=\s*)?(['"])([^'"\n]+)\1""")
+
+
+def workspace_in_code(snap: Snapshot | None, line: int | None = None) -> str | None:
+    """The workspace the code names for a submission at 1-based `line` (its submit() call's
+    client, else the one `NeMoPlatform(workspace=...)` of the document)."""
+    if snap is None:
+        return None
+    if line is not None:
+        for submit in snap.report.submits:
+            if submit.workspace and submit.span.line <= line <= submit.span.end_line:
+                return submit.workspace
+    return _code_workspace(snap)
+
+
+def nearby_taskset(snap: Snapshot, line: int) -> str | None:
+    """The taskset reference written closest to 1-based `line` (a submit()'s `tasks=`, or any
+    `TasksetRef("...")` literal), for pre-filling the taskset prompt of a runner."""
+    found = [(s.span.line, s.tasks) for s in snap.report.submits if s.tasks]
+    for index, text in enumerate(snap.lines, start=1):
+        found += [(index, m.group(2)) for m in _TASKSET_REF.finditer(text)]
+    if not found:
+        return None
+    return min(found, key=lambda f: (abs(f[0] - line), f[0] < line))[1]
+
+
+def workspace_source(source: str) -> str:
+    """Where a resolved workspace comes from, in the words the hover uses."""
+    words = {SOURCE_CODE: "the code", SOURCE_SETTING: "the evalsubmit settings"}
+    return words.get(source, source)
+
+
 def platform_config(settings: Settings, code_workspace: str | None) -> ResolvedPlatformConfig:
     p = settings.platform
     overrides = {
@@ -211,7 +248,7 @@ async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, A
         return _refuse(ls, decided)
     config = await ls.checker.in_pool(platform_config, snap.settings, decided.code_workspace)
     async with Progress(ls, f"{TITLE}: {decided.tasks}") as progress:
-        return await _submit(ls, decided, config, snap.settings, progress)
+        return await _submit(ls, decided, config, snap.settings, progress, request)
 
 
 async def _submit(
@@ -220,6 +257,7 @@ async def _submit(
     config: ResolvedPlatformConfig,
     settings: Settings,
     progress: Progress,
+    request: Request,
 ) -> dict[str, Any]:
     workspace, name = config.workspace, new_job_name()
     log.info(
@@ -254,8 +292,12 @@ async def _submit(
         kind = types.MessageType.Info if outcome.succeeded else types.MessageType.Error
         if final.status == "cancelled":
             kind = types.MessageType.Warning
-        _show(ls, kind, outcome.message())
-        return _result(job.name, workspace, final.status, url)
+        if request.client_reports_outcome:
+            log.info("%s", outcome.message())
+        else:
+            _show(ls, kind, outcome.message())
+        told = {"error": outcome.error, "details": outcome.details, "message": outcome.message()}
+        return {**_result(job.name, workspace, final.status, url), "outcome": told}
 
 
 async def _follow(
@@ -274,7 +316,7 @@ async def _follow(
         nonlocal final
         async for status in follow_job(client, workspace, name, interval):
             final = status
-            progress.report(f"job {name}: {status.summary()}")
+            progress.report(f"job {name}: {state_words(status)}")
 
     task = asyncio.ensure_future(poll())
     try:
@@ -329,6 +371,20 @@ async def _offer_cancel(
             _show(ls, types.MessageType.Error, f"Could not cancel job {name}: {err.message}")
             return
     _show(ls, types.MessageType.Info, f"Job {name}: cancel requested ({job.status}). URL: {url}")
+
+
+_STATE_WORDS = {
+    "created": "created, waiting to be scheduled",
+    "pending": "pending: scheduled",
+    "active": "active: running",
+    "cancelling": "cancelling",
+}
+
+
+def state_words(status: JobStatus) -> str:
+    """The job's state in words; the platform's message only once the job has ended (while it
+    runs, the job's message can lag behind its status, e.g. "pending" with "Job is running")."""
+    return _STATE_WORDS.get(status.status) or status.summary()
 
 
 def _result(name: str, workspace: str, status: str, url: str) -> dict[str, Any]:
