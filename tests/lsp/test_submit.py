@@ -359,3 +359,26 @@ async def test_outcome_told_by_the_client_and_the_job_view(
     assert completed["status"] == "completed"
     assert completed["results"] == ["summary"]
     assert completed["result_summary"]["task_count"] == 2
+
+
+async def test_other_editors_are_asked_for_the_taskset(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    text = job_source(service, tasks=None)  # a runner, no submit(), no default taskset
+    uri = open_doc(client, tmp_path / "job.py", text)
+    await published(client, uri, 1)
+    runner = text.splitlines().index("runner = GymAgentTaskRunner(config=cfg)")
+    at = {"uri": uri, "line": runner, "character": 0, "tasks": None}
+    # dismissed: not submitted, and nothing was sent
+    result = await execute(client, command("evalsubmit.submit", **at))
+    assert result["submitted"] is False and "no taskset" in result["reason"]
+    (question,) = client.message_requests
+    assert service.workspace in question.message
+    assert service.taskset in [a.title for a in question.actions or []]
+    # answered: submitted with that taskset
+    client.message_answers.append(service.taskset)
+    result = await execute(client, command("evalsubmit.submit", **at))
+    assert result["submitted"] is True and result["workspace"] == service.workspace
+    job = get_job(service, result["name"])
+    assert [t["id"] for t in job["spec"]["tasks"]] == list(service.tasks)

@@ -53,7 +53,10 @@ TITLE = "Submit evaluation"
 CANCEL_JOB = "Cancel the job"
 KEEP_JOB = "Keep it running"
 GYM_RUNNER = "GymAgentTaskRunner"
-
+NO_TASKSET = (
+    "no taskset: name one with tasks=, choose one when asked, or set evalsubmit.defaultTaskset"
+)
+MAX_TASKSET_CHOICES = 20
 _BACKGROUND: set[asyncio.Future[None]] = set()
 
 
@@ -79,6 +82,8 @@ class Plan:
 @dataclass(frozen=True, slots=True)
 class Refusal:
     reasons: tuple[str, ...]
+    needs_taskset: bool = False
+    """The only reason is that no taskset is known: asking for one can make it a Plan."""
 
     def message(self) -> str:
         return "Not submitted: " + "; ".join(self.reasons)
@@ -145,17 +150,15 @@ def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | R
     reasons = refusal_reasons(snap, preview, span, has_errors)
     tasks = tasks or snap.settings.default_taskset
     if not tasks:
-        reasons.append(
-            "no taskset: name one with tasks=, choose one when asked, or set "
-            "evalsubmit.defaultTaskset"
-        )
+        reasons.append(NO_TASKSET)
     else:
         try:
             parse_taskset_ref(tasks)
         except ValueError as exc:
             reasons.append(str(exc))
     if reasons or preview.target is None or tasks is None:
-        return Refusal(tuple(reasons) or ("the target could not be derived",))
+        only_taskset = reasons == [NO_TASKSET] and preview.target is not None
+        return Refusal(tuple(reasons) or ("the target could not be derived",), only_taskset)
     workspace = submit.workspace if submit is not None else _code_workspace(snap)
     return Plan(target=preview.target, tasks=tasks, code_workspace=workspace, what=what)
 
@@ -244,11 +247,45 @@ async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, A
     position = types.Position(line=request.line, character=request.character)
     line, col = convert.core_position(position, snap.lines, ls.session.encoding)
     decided = plan(snap, line, col, request.tasks)
+    if isinstance(decided, Refusal) and decided.needs_taskset:
+        chosen, problem = await _ask_taskset(ls, snap, line)
+        if chosen is not None:
+            decided = plan(snap, line, col, chosen)
+        elif problem is not None:
+            decided = Refusal((*decided.reasons, problem))
     if isinstance(decided, Refusal):
         return _refuse(ls, decided)
     config = await ls.checker.in_pool(platform_config, snap.settings, decided.code_workspace)
     async with Progress(ls, f"{TITLE}: {decided.tasks}") as progress:
         return await _submit(ls, decided, config, snap.settings, progress, request)
+
+
+async def _ask_taskset(
+    ls: EvalsubmitServer, snap: Snapshot, line: int
+) -> tuple[str | None, str | None]:
+    """No taskset is known (an editor without the VS Code client's prompt): ask with
+    ``window/showMessageRequest``, one button per taskset of the workspace the code's job would
+    go to. Returns (the reference chosen, or None; why none could be offered, or None)."""
+    config = await ls.checker.in_pool(platform_config, snap.settings, workspace_in_code(snap, line))
+    async with PlatformClient.from_config(config) as client:
+        try:
+            found = await client.list_tasksets(config.workspace)
+        except PlatformError as err:
+            return None, f"the tasksets could not be listed: {err.message}"
+    if not found:
+        return None, f"workspace {config.workspace} has no taskset"
+    try:
+        answer = await ls.window_show_message_request_async(
+            types.ShowMessageRequestParams(
+                type=types.MessageType.Info,
+                message=f"{TITLE}: which taskset of workspace {config.workspace}?",
+                actions=[types.MessageActionItem(title=t.ref) for t in found[:MAX_TASKSET_CHOICES]],
+            )
+        )
+    except Exception as exc:
+        log.warning("could not ask for the taskset: %r", exc)
+        return None, None
+    return (answer.title if answer is not None else None), None
 
 
 async def _submit(
