@@ -133,7 +133,13 @@ class Checker:
             if (current := state.current) is not None:
                 return current
             future = state.inflight.get(state.stamp) or self._start(state)
-            await asyncio.shield(future)
+            if future.done():
+                # Finished, but its callback (which records the result and drops it from
+                # `inflight`) has not run yet: awaiting it would not yield, and this loop would
+                # spin forever holding the event loop. Let the callback run first.
+                await asyncio.sleep(0)
+            else:
+                await asyncio.shield(future)
         return None
 
     def render(self, snap: Snapshot) -> list[types.Diagnostic]:
