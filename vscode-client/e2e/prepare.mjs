@@ -83,6 +83,9 @@ const settings = {
   'editor.wordBasedSuggestions': 'off',
   'editor.parameterHints.enabled': false,
 };
+if (process.env.EVALSUBMIT_E2E_TRACE) {
+  settings['evalsubmit.trace.server'] = 'messages'; // debugging only: the LSP traffic in the log
+}
 const userDir = path.join(work, 'user-data', 'User');
 fs.mkdirSync(userDir, { recursive: true });
 fs.writeFileSync(path.join(userDir, 'settings.json'), JSON.stringify(settings, null, 2));

@@ -57,7 +57,13 @@ let wb;
 let page;
 const state = {};
 
+const only = env.EVALSUBMIT_E2E_STEPS ? new Set(env.EVALSUBMIT_E2E_STEPS.split(',')) : undefined;
+
 async function step(name, fn, needs) {
+  if (only && !only.has(name)) {
+    results.push({ name, status: 'skipped', detail: 'not selected (EVALSUBMIT_E2E_STEPS)' });
+    return;
+  }
   if (needs && !state[needs]) {
     results.push({ name, status: 'skipped', detail: `needs ${needs}` });
     log(`SKIP ${name}: needs ${needs}`);
@@ -77,6 +83,11 @@ async function step(name, fn, needs) {
     }
   } catch (err) {
     await wb.shot(`${name}-FAILED`);
+    if (env.EVALSUBMIT_E2E_PAUSE_ON_FAILURE) {
+      // for debugging: time to look at the live processes (py-spy dump, ...)
+      log(`FAIL ${name}: pausing ${env.EVALSUBMIT_E2E_PAUSE_ON_FAILURE} s`);
+      await sleep(Number(env.EVALSUBMIT_E2E_PAUSE_ON_FAILURE) * 1000);
+    }
     results.push({ name, status: 'failed', error: String(err?.message ?? err) });
     log(`FAIL ${name}: ${err?.message ?? err}`);
   }
@@ -134,7 +145,8 @@ async function main() {
     await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
 
     await step('first-install', async () => {
-      if (/"evalsubmit\./.test(userSettings())) throw new Error('the profile is not clean: it has evalsubmit.* settings');
+      // (EVALSUBMIT_E2E_TRACE, for debugging, adds evalsubmit.trace.server: the LSP traffic in the log)
+      if (/"evalsubmit\.(?!trace\.server)/.test(userSettings())) throw new Error('the profile is not clean: it has evalsubmit.* settings');
       await wb.openFile('mixed_shape.py');
       const pos = position('mixed_shape.py', 'submit(');
       await wb.goto(pos.line, pos.column);
