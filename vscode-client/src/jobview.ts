@@ -57,7 +57,7 @@ export function jobDetails(key: JobKey, raw: unknown): JobDetails {
     summary: str(r.summary),
     url: str(r.url),
     createdAt: str(pick('createdAt', 'created_at')),
-    updatedAt: str(pick('updatedAt', 'updated_at')),
+    updatedAt: latest([pick('updatedAt', 'updated_at'), ...(Array.isArray(r.steps) ? r.steps.map((st) => rec(st)?.updated_at) : [])]),
     statusDetails: rec(pick('statusDetails', 'status_details')) ?? null,
     errorDetails: rec(pick('errorDetails', 'error_details')) ?? null,
     steps: Array.isArray(r.steps) ? (r.steps as JobDetails['steps']) : undefined,
@@ -70,6 +70,13 @@ export function jobDetails(key: JobKey, raw: unknown): JobDetails {
     resultSummary: pick('resultSummary', 'result_summary'),
     resultsError: str(pick('resultsError', 'results_error')) ?? null,
   };
+}
+
+/** The latest of ISO timestamps (the platform leaves a job's own updated_at at its creation and
+ * moves its steps'). */
+function latest(values: unknown[]): string | undefined {
+  const times = values.filter((v): v is string => typeof v === 'string' && v !== '');
+  return times.sort().at(-1);
 }
 
 /** The cause of a failure in one sentence: "RuntimeError: The 'gym' CLI was not found on PATH.

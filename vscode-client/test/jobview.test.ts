@@ -59,7 +59,7 @@ describe('renderJob', () => {
     expect(text).toContain(`evalsubmit job ${errorStatus.name} (read-only)`);
     expect(text).toMatch(/^Status {5}error — The 'gym' CLI was not found on PATH\.$/m);
     expect(text).toMatch(/^Created {4}2026-11-30 15:49:09 UTC$/m);
-    expect(text).toMatch(/^Updated {4}2026-11-30 15:49:10 UTC$/m);
+    expect(text).toMatch(/^Updated {4}2026-11-30 15:49:29 UTC$/m); // its step's, the job's own stays put
     expect(text).toMatch(/^Taskset {4}2 tasks \(task-a, task-b\)$/m);
     expect(text).toContain('URL        http://127.0.0.1:18080/apis/evaluator/v2/workspaces/ws1/agent-evaluate/jobs/');
     expect(text).toContain('error_details: {\n    "message": "Job exited with code 1"\n  }');

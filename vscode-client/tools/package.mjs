@@ -19,5 +19,29 @@ const target = process.env.EVALSUBMIT_VSIX_TARGET || `${system}-${arch}`;
 
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: client, stdio: 'inherit' });
 run(python, [path.join(root, 'scripts', 'bundle_server.py'), '--target', target]);
+
+// The README (the extension's page) links the project's docs: they travel in the .vsix, in docs/.
+const docs = path.join(client, 'docs');
+fs.rmSync(docs, { recursive: true, force: true });
+fs.mkdirSync(docs);
+for (const name of ['vscode.md', 'lsp.md', 'rules.md', 'platform.md']) {
+  fs.copyFileSync(path.join(root, 'docs', name), path.join(docs, name));
+}
+
 const vsce = path.join(client, 'node_modules', '.bin', process.platform === 'win32' ? 'vsce.cmd' : 'vsce');
-run(vsce, ['package', '--target', target, '--allow-missing-repository', '--skip-license', '-o', out]);
+// every relative link of the README must be a file of the package
+const packaged = new Set(
+  execFileSync(vsce, ['ls', '--no-dependencies'], { cwd: client, encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean),
+);
+const readme = fs.readFileSync(path.join(client, 'README.md'), 'utf8');
+const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]).filter((l) => !/^[a-z]+:/i.test(l));
+const broken = links.filter((l) => !packaged.has(path.normalize(l)));
+if (broken.length) {
+  console.error(`README.md links files the .vsix would not contain: ${broken.join(', ')}`);
+  process.exit(1);
+}
+// relative links stay relative: VS Code resolves them in the installed extension's folder
+run(vsce, ['package', '--target', target, '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links', '-o', out]);
