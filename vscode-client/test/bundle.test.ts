@@ -121,7 +121,7 @@ describe('ensureBundledServer (real install, offline)', () => {
     const again = quietDeps(storage);
     expect(await ensureBundledServer(b, py, again.deps)).toMatchObject({ ok: true, fresh: false, dir: a.dir });
     expect(again.progress).not.toHaveBeenCalled();
-  }, 120_000);
+  }, 300_000);
 
   it('two windows starting at once end with one complete venv', async () => {
     const storage = tmp();
@@ -131,7 +131,7 @@ describe('ensureBundledServer (real install, offline)', () => {
     expect(x.ok && y.ok).toBe(true);
     const entries = fs.readdirSync(path.join(storage, 'server'));
     expect(entries).toHaveLength(1);
-  }, 120_000);
+  }, 300_000);
 
   it('reports a failed install with pip\'s last words, and leaves no half venv', async () => {
     const storage = tmp();
@@ -143,5 +143,5 @@ describe('ensureBundledServer (real install, offline)', () => {
     if (!r.ok) expect(r.detail).toMatch(/Installing the bundled wheels failed.*evalsubmit==999/);
     expect(lines.join('\n')).toMatch(/No matching distribution|Could not find a version/);
     expect(fs.readdirSync(path.join(storage, 'server'))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
