@@ -25,7 +25,8 @@ const tmp = () => {
   tmpDirs.push(d);
   return d;
 };
-afterAll(() => tmpDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+// removing three venvs (thousands of files) can take a while on a busy machine
+afterAll(() => tmpDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })), 120_000);
 
 function bundle(): Bundle {
   const b = readBundle(EXTENSION);
