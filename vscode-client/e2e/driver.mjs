@@ -130,6 +130,19 @@ export class Workbench {
     return (await this.page.locator('.editor-instance .monaco-editor .view-line').allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' '));
   }
 
+  /** How many times the active editor contains `text` (its find widget's count), whatever is in view. */
+  async countInEditor(text) {
+    await this.page.keyboard.press(`${mod}+KeyF`);
+    const input = this.page.locator('.editor-instance .find-widget textarea, .editor-instance .find-widget input').first();
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(text);
+    await sleep(400);
+    const count = (await this.page.locator('.editor-instance .find-widget .matchesCount').innerText().catch(() => '')).trim();
+    await this.page.keyboard.press('Escape');
+    const m = /of (\d+)/.exec(count);
+    return m ? Number(m[1]) : 0;
+  }
+
   async squiggles(kind = 'error') {
     return this.page.locator(`.editor-instance .monaco-editor .squiggly-${kind}`).count();
   }
