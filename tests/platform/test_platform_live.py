@@ -19,7 +19,7 @@ from evalsubmit.platform import (
     job_outcome,
     new_job_name,
 )
-from platform_service import PlatformService, free_port
+from platform_service import PlatformService, free_port, load_local_platform
 
 pytestmark = pytest.mark.platform
 GYM_MISSING = "The 'gym' CLI was not found on PATH."
@@ -212,3 +212,17 @@ async def test_follow_to_error_and_logs(
     assert f"Error: RuntimeError: {GYM_MISSING}" in message
     assert client.job_url(ws, job.name) in message
     assert 0 < len(outcome.log_tail) <= 10
+
+
+async def test_completed_job_results(platform_service: PlatformService) -> None:
+    """A completed job with a summary, made with the platform's own APIs (scripts/
+    local_platform.py complete-job: the local platform cannot run a Gym job to the end)."""
+    service = platform_service
+    name = load_local_platform().complete_job(service.base_url, service.workspace, service.taskset)
+    async with client_for(service) as client:
+        status = await client.get_status(service.workspace, name)
+        assert status.status == "completed"
+        assert await client.list_results(service.workspace, name) == ["summary"]
+        summary = await client.get_result(service.workspace, name, "summary")
+    assert summary["task_count"] == 2
+    assert summary["scores"]["scores"][0]["name"] == "gym_reward.reward"

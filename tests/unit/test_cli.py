@@ -191,3 +191,13 @@ def test_console_script_runs() -> None:
         timeout=60,
     )
     assert proc.returncode == 0 and proc.stdout.startswith("evalsubmit ")
+
+
+def test_summary_counts_the_files_with_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path, "bad.py", BAD)
+    write(tmp_path, "good.py", GOOD)
+    code, out, _ = run(capsys, "check", str(tmp_path))
+    assert code == 1
+    assert out.splitlines()[-1] == "Found 2 problems in 1 file."

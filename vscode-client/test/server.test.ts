@@ -66,16 +66,26 @@ vi.mock('vscode-languageclient/node', () => {
   };
 });
 
-async function setup(opts: { ensure?: 'ok' | 'missing-package'; level?: 'off' | 'always' } = {}) {
+const launch = {
+  command: '/venv/bin/python',
+  args: ['-E', '-s', '-P', '-u', '-m', 'evalsubmit.lsp'],
+  env: { PATH: '/bin', PYTHONUNBUFFERED: '1' },
+  python: { command: { command: 'python3', args: [], source: 'path' as const }, version: [3, 11, 7] as [number, number, number], executable: '/usr/bin/python3.11', freeThreaded: false },
+  server: 'bundled' as const,
+  summary: 'bundled evalsubmit',
+};
+
+async function setup(opts: { prepare?: () => Promise<any>; level?: 'off' | 'always' } = {}) {
   const { ServerManager } = await import('../src/server');
   const lc = (await import('vscode-languageclient/node')) as any;
   const states: string[] = [];
   const shown: string[] = [];
-  const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn(), trace: vi.fn() } as any;
+  const problems: any[] = [];
+  const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn(), trace: vi.fn(), show: vi.fn(), hide: vi.fn() } as any;
   const manager = new ServerManager({
     log,
-    resolvePython: async () => ({ command: '/py', args: [], source: 'setting' }),
-    ensurePackage: async () => opts.ensure ?? 'ok',
+    prepare: opts.prepare ?? (async () => launch),
+    onProblem: (p) => problems.push(p),
     serverSettings: (scope) => ({ ...SERVER_DEFAULTS, defaultTaskset: scope ?? null }),
     notificationLevel: () => opts.level ?? 'onWarning',
     cwd: () => '/ws',
@@ -84,14 +94,16 @@ async function setup(opts: { ensure?: 'ok' | 'missing-package'; level?: 'off' | 
     executeCommandMiddleware: (c, a, next) => next(c, a),
     showMessage: (_l, t) => shown.push(t),
   });
-  return { manager, lc, states, shown, log, client: () => lc.LanguageClient.instances.at(-1) };
+  return { manager, lc, states, shown, log, problems, client: () => lc.LanguageClient.instances.at(-1) };
 }
 
 describe('ServerManager', () => {
-  it('starts python -m evalsubmit.lsp in the folder, with the server settings', async () => {
+  it('starts the prepared command in the folder, with the server settings', async () => {
     const { manager, client, states } = await setup();
     await manager.start();
-    expect(client().serverOptions).toMatchObject({ command: '/py', args: ['-P', '-m', 'evalsubmit.lsp'], options: { cwd: '/ws' } });
+    expect(client().serverOptions).toEqual({ command: '/venv/bin/python', args: launch.args, options: { cwd: '/ws', env: launch.env } });
+    expect(manager.current).toBe(launch);
+    expect(manager.serverVersion).toBe('9');
     expect(client().clientOptions.initializationOptions).toEqual({ ...SERVER_DEFAULTS, defaultTaskset: null });
     expect(states).toEqual(['starting', 'running']);
     expect(manager.serverHasCommand('evalsubmit.debugInfo')).toBe(true);
@@ -109,13 +121,51 @@ describe('ServerManager', () => {
     await manager.stop();
   });
 
-  it('does not start a client when the package is missing', async () => {
-    const { manager, lc, states } = await setup({ ensure: 'missing-package' });
+  it('reports a problem without waiting for the user, and starts no client', async () => {
+    const problem = { state: 'no-python', message: 'evalsubmit needs Python 3.11', details: ['python3: not found'] };
+    const { manager, lc, states, problems, log } = await setup({ prepare: async () => problem });
     const before = lc.LanguageClient.instances.length;
-    await manager.start();
+    await manager.start(); // resolves although nobody answers the notification
     expect(lc.LanguageClient.instances.length).toBe(before);
-    expect(states).toEqual(['starting', 'missing-package']);
+    expect(states).toEqual(['starting', 'no-python']);
+    expect(problems).toEqual([problem]);
+    expect(log.error).toHaveBeenCalledWith('evalsubmit needs Python 3.11');
+    expect(log.info).toHaveBeenCalledWith('  python3: not found');
     await expect(manager.execute('evalsubmit.debugInfo', [])).rejects.toThrow(/not running/);
+  });
+
+  it('a restart after a problem (the user fixed the setting) starts at once', async () => {
+    let fixed = false;
+    const { manager, states } = await setup({
+      prepare: async () => (fixed ? launch : { state: 'no-python', message: 'no Python', details: [] }),
+    });
+    await manager.start();
+    fixed = true;
+    await manager.restart();
+    expect(states).toEqual(['starting', 'no-python', 'starting', 'running']);
+    expect(manager.running).toBe(true);
+    await manager.stop();
+  });
+
+  it('joins restarts asked for while one waits: a burst restarts once', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    let prepares = 0;
+    const { manager } = await setup({
+      prepare: async () => {
+        prepares++;
+        if (prepares === 1) await gate; // the first start is slow (a first install)
+        return launch;
+      },
+    });
+    const start = manager.start();
+    const r1 = manager.restart();
+    const r2 = manager.restart();
+    expect(r1).toBe(r2);
+    release();
+    await Promise.all([start, r1, r2]);
+    expect(prepares).toBe(2);
+    await manager.stop();
   });
 
   it('reports a failed start', async () => {

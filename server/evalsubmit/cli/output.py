@@ -36,8 +36,9 @@ def as_text(findings: list[Located], files_checked: int, notes: list[str] | None
     lines = [f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}" for path, f in findings]
     noun = "file" if files_checked == 1 else "files"
     if findings:
-        count = len(findings)
-        lines.append(f"Found {count} problem{'s' if count != 1 else ''} in {files_checked} {noun}.")
+        count, with_problems = len(findings), len({path for path, _ in findings})
+        where = f"{with_problems} file{'s' if with_problems != 1 else ''}"
+        lines.append(f"Found {count} problem{'s' if count != 1 else ''} in {where}.")
     else:
         lines.append(f"All checks passed ({files_checked} {noun}).")
     lines += [f"Note: {note}." for note in notes or []]

@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 FIX_ALL = "source.fixAll.evalsubmit"
 SUBMIT_KIND = types.CodeActionKind.Empty
 QUICK_FIX = types.CodeActionKind.QuickFix
+AUTOMATIC = types.CodeActionTriggerKind.Automatic
 
 
 @guarded(default=None)
@@ -51,14 +52,26 @@ async def code_action(
     if _wanted(QUICK_FIX, only):
         actions += quick_fixes(uri, snap, ours, ls.session.encoding, doc_changes)
         actions += ignore_actions(uri, snap, ours, ls.session.encoding, doc_changes)
-    if _wanted(SUBMIT_KIND, only):
+    # Submit only on request (Ctrl+.), never for the automatic lightbulb: clean lines show none.
+    if _wanted(SUBMIT_KIND, only) and params.context.trigger_kind != AUTOMATIC:
         actions += submit_actions(uri, snap, params.range, ls.session.encoding)
-    if _wanted(FIX_ALL, only) and any(f.fixes for f in snap.report.findings):
+    # "Fix all": as a source action (on save, Source Action...), and in the quick-fix menu at a
+    # fixable problem; never computed for the automatic lightbulb request.
+    asked = params.context.trigger_kind != AUTOMATIC
+    as_source = _wanted(FIX_ALL, only) and (only is not None or asked)
+    as_quick_fix = _wanted(QUICK_FIX, only) and asked and any(_fixable(d) for d in ours)
+    if (as_source or as_quick_fix) and any(f.fixes for f in snap.report.findings):
         analyze = ls.checker.analyzer(uri, snap.settings)
         fixed = await ls.checker.in_pool(fix_all, snap.text, snap.report, analyze)
-        if fixed is not None:
-            actions.append(fix_all_action(uri, snap, fixed, ls.session.encoding, doc_changes))
+        for kind, wanted in ((FIX_ALL, as_source), (QUICK_FIX, as_quick_fix)):
+            if fixed is not None and wanted:
+                enc = ls.session.encoding
+                actions.append(fix_all_action(uri, snap, fixed, enc, doc_changes, kind))
     return actions
+
+
+def _fixable(diag: types.Diagnostic) -> bool:
+    return isinstance(diag.data, Mapping) and bool(diag.data.get("fixes"))
 
 
 def _wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -68,8 +81,9 @@ def _wanted(kind: str, only: Sequence[str] | None) -> bool:
 def submit_actions(
     uri: str, snap: Snapshot, rng: types.Range, encoding: convert.Encoding
 ) -> list[types.CodeAction]:
-    """ "Submit evaluation" on a submit() call or Gym runner that would be accepted."""
-    line, col = convert.core_position(rng.start, snap.lines, encoding)
+    """ "Submit evaluation" anywhere on the lines of a submit() call or Gym runner that would be
+    accepted (column 0 included)."""
+    line, _ = convert.core_position(rng.start, snap.lines, encoding)
     return [
         types.CodeAction(
             title=SUBMIT.title,
@@ -77,7 +91,7 @@ def submit_actions(
             command=submit_command(SUBMIT.title, uri, snap, candidate, encoding),
         )
         for candidate in candidates(snap)
-        if candidate.span.contains(line, col)
+        if candidate.span.line <= line <= candidate.span.end_line
     ][:1]
 
 
@@ -103,7 +117,7 @@ def quick_fixes(
                 continue
             actions.append(
                 types.CodeAction(
-                    title=str(fix.get("title", "Fix")),
+                    title=f"evalsubmit ({diag.code}): {fix.get('title', 'Fix')}",
                     kind=QUICK_FIX,
                     diagnostics=[diag],
                     is_preferred=index == 0,
@@ -116,13 +130,18 @@ def quick_fixes(
 
 
 def fix_all_action(
-    uri: str, snap: Snapshot, fixed: str, encoding: convert.Encoding, document_changes: bool
+    uri: str,
+    snap: Snapshot,
+    fixed: str,
+    encoding: convert.Encoding,
+    document_changes: bool,
+    kind: str = FIX_ALL,
 ) -> types.CodeAction:
     """One edit covering the changed region (common prefix and suffix trimmed)."""
     edit = convert.text_edit(minimal_edit(snap.text, fixed), snap.lines, encoding)
     return types.CodeAction(
         title="Fix all evalsubmit problems",
-        kind=FIX_ALL,
+        kind=kind,
         edit=convert.workspace_edit(uri, snap.version, [edit], document_changes=document_changes),
     )
 
@@ -145,7 +164,7 @@ def ignore_actions(
         edit = suppression_edit(snap.lines, index, code)
         actions.append(
             types.CodeAction(
-                title=f"Ignore {code} on this line",
+                title=f"evalsubmit ({code}): Ignore on this line",
                 kind=QUICK_FIX,
                 diagnostics=[diag],
                 edit=convert.workspace_edit(

@@ -17,5 +17,6 @@ SUBMIT = ServerCommand("evalsubmit.submit", "Submit evaluation")
 DEBUG_INFO = ServerCommand("evalsubmit.debugInfo", "Debug info")
 LIST_TASKSETS = ServerCommand("evalsubmit.listTasksets", "List tasksets")
 JOB_STATUS = ServerCommand("evalsubmit.jobStatus", "Job status")
+PLATFORM_INFO = ServerCommand("evalsubmit.platformInfo", "Platform info")
 
 SUBMIT_LENS_TITLE = f"▶ {SUBMIT.title}"

@@ -16,13 +16,14 @@ from evalsubmit.analysis import Project, installed_sdk
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.lsp import submit
 from evalsubmit.lsp.settings import Settings
-from evalsubmit.platform import PlatformClient, PlatformError
+from evalsubmit.platform import PlatformClient, PlatformError, extract_error
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
 
 log = logging.getLogger(__name__)
 
+LOG_LINES = 200
 
 _PACKAGES = ("evalsubmit", "pygls", "lsprotocol", "pydantic", "httpx")
 
@@ -73,45 +74,109 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
 
 
 async def list_tasksets(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
-    """The tasksets of the resolved workspace: ``{"workspace", "tasksets": [{"ref", ...}]}``,
-    or ``{"error": message}``. Optional argument ``{"uri"}`` picks that folder's settings."""
+    """The tasksets of the workspace a submission would go to: ``{"workspace", "tasksets":
+    [{"ref", ...}], "suggested"}``, or ``{"error", "workspace", "suggested"}``. Optional argument
+    ``{"uri", "line"?, "character"?}`` (0-based): that document's folder settings and the
+    workspace its code names (``NeMoPlatform(workspace=...)``), and ``suggested``, the taskset
+    reference written nearest to that line."""
     settings = _settings_for(ls, args)
-    config = await ls.checker.in_pool(submit.platform_config, settings, None)
+    snap, line = await _document_at(ls, args)
+    config = await ls.checker.in_pool(
+        submit.platform_config, settings, submit.workspace_in_code(snap, line)
+    )
+    answer: dict[str, Any] = {
+        "workspace": config.workspace,
+        "workspaceSource": submit.workspace_source(config.sources.get("workspace", "")),
+        "suggested": submit.nearby_taskset(snap, line or 1) if snap is not None else None,
+    }
     async with PlatformClient.from_config(config) as client:
         try:
             found = await client.list_tasksets(config.workspace)
         except PlatformError as err:
-            return {"error": err.message}
+            return {**answer, "error": err.message}
+    answer["tasksets"] = [
+        {"ref": t.ref, "name": t.name, "description": t.description} for t in found
+    ]
+    return answer
+
+
+async def platform_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
+    """Where a submission from the document ``{"uri"}`` would go (the status bar's line):
+    ``{"baseUrl", "baseUrlSource", "workspace", "workspaceSource", "codeWorkspace"}``."""
+    settings = _settings_for(ls, args)
+    snap, line = await _document_at(ls, args)
+    code = submit.workspace_in_code(snap, line)
+    config = await ls.checker.in_pool(submit.platform_config, settings, code)
     return {
+        "baseUrl": config.base_url,
+        "baseUrlSource": config.sources.get("base_url"),
         "workspace": config.workspace,
-        "tasksets": [{"ref": t.ref, "name": t.name, "description": t.description} for t in found],
+        "workspaceSource": submit.workspace_source(config.sources.get("workspace", "")),
+        "codeWorkspace": code,
     }
 
 
 async def job_status(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
-    """``[{"name", "workspace"?, "uri"?}]`` -> ``{"name", "workspace", "status", "summary",
-    "url"}`` or ``{"error": message}``."""
+    """``[{"name", "workspace"?, "uri"?, "logs"?}]`` -> the job for the job view: ``{"name",
+    "workspace", "status", "summary", "url", "created_at", "updated_at", "status_details",
+    "error_details", "steps", "target", "tasks", "cause", "logs", "logs_error", "results",
+    "result_summary", "results_error"}``, or ``{"error": message}``. Without ``workspace``,
+    the one a submission from document ``uri`` would go to."""
     first = args[0] if args and isinstance(args[0], Mapping) else {}
     name = first.get("name")
     if not isinstance(name, str) or not name:
         return {"error": 'expected one argument {"name": <job name>, "workspace"?: <workspace>}'}
+    logs_arg = first.get("logs")
+    tail = logs_arg if isinstance(logs_arg, int) and logs_arg > 0 else LOG_LINES
     settings = _settings_for(ls, args)
-    config = await ls.checker.in_pool(submit.platform_config, settings, None)
+    snap, line = await _document_at(ls, args)
+    code = submit.workspace_in_code(snap, line)
+    config = await ls.checker.in_pool(submit.platform_config, settings, code)
     workspace = first.get("workspace") if isinstance(first.get("workspace"), str) else None
     workspace = workspace or config.workspace
     async with PlatformClient.from_config(config) as client:
         try:
+            job = await client.get_job(workspace, name)
             status = await client.get_status(workspace, name)
         except PlatformError as err:
             return {"error": err.message}
-        url = client.job_url(workspace, name)
-    return {
-        "name": name,
-        "workspace": workspace,
-        "status": status.status,
-        "summary": status.summary(),
-        "url": url,
-    }
+        answer: dict[str, Any] = {
+            "name": name,
+            "workspace": workspace,
+            "status": status.status,
+            "summary": status.summary(),
+            "url": client.job_url(workspace, name),
+            "created_at": job.created_at,
+            "updated_at": status.updated_at or job.updated_at,
+            "status_details": status.status_details,
+            "error_details": status.error_details,
+            "steps": [{k: v for k, v in step.items() if k != "tasks"} for step in status.steps],
+            "target": job.target,
+            "tasks": job.spec.get("tasks"),
+        }
+        try:
+            logs = await client.get_logs(workspace, name, tail=tail, timestamps=True)
+            answer.update(logs=logs, cause=extract_error(logs))
+        except PlatformError as err:
+            answer["logs_error"] = err.message
+        if status.succeeded:
+            try:
+                results = await client.list_results(workspace, name)
+                answer["results"] = results
+                if "summary" in results:
+                    answer["result_summary"] = await client.get_result(workspace, name, "summary")
+            except PlatformError as err:
+                answer["results_error"] = err.message
+    return answer
+
+
+async def _document_at(ls: EvalsubmitServer, args: tuple[Any, ...]) -> tuple[Any, int | None]:
+    """The open document ``{"uri"}`` names (None when not open) and the 1-based line of its
+    ``"line"`` (0-based, optional)."""
+    first = args[0] if args and isinstance(args[0], Mapping) else {}
+    uri, line = first.get("uri"), first.get("line")
+    snap = await ls.checker.snapshot(uri) if isinstance(uri, str) else None
+    return snap, (line + 1 if isinstance(line, int) and snap is not None else None)
 
 
 def _settings_for(ls: EvalsubmitServer, args: tuple[Any, ...]) -> Settings:

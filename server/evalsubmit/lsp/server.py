@@ -103,6 +103,7 @@ def create_server() -> EvalsubmitServer:
     _command(ls, command_table.DEBUG_INFO.id, commands.debug_info)
     _command(ls, command_table.LIST_TASKSETS.id, commands.list_tasksets)
     _command(ls, command_table.JOB_STATUS.id, commands.job_status)
+    _command(ls, command_table.PLATFORM_INFO.id, commands.platform_info)
 
     feature(types.SHUTDOWN)(_shutdown)
     return ls

@@ -318,9 +318,16 @@ class PlatformClient:
         return self._parse(JobStatus, data, action)
 
     async def get_logs(
-        self, workspace: str, name: str, tail: int = 50, *, strip_ansi: bool = True
+        self,
+        workspace: str,
+        name: str,
+        tail: int = 50,
+        *,
+        strip_ansi: bool = True,
+        timestamps: bool = False,
     ) -> list[str]:
-        """The last `tail` log messages of the job (ANSI colour codes removed by default)."""
+        """The last `tail` log messages of the job (ANSI colour codes removed by default;
+        `timestamps`: each prefixed with the platform's timestamp of the entry)."""
         action = f"read the logs of job '{name}'"
         data = await self._request(
             "GET",
@@ -336,8 +343,27 @@ class PlatformClient:
         for entry in entries:
             message = entry.get("message") if isinstance(entry, dict) else entry
             text = str(message if message is not None else "")
-            lines.append(_ANSI.sub("", text) if strip_ansi else text)
+            text = _ANSI.sub("", text) if strip_ansi else text
+            when = entry.get("timestamp") if timestamps and isinstance(entry, dict) else None
+            lines.append(f"{when} {text}" if when else text)
         return lines[-tail:] if tail > 0 else lines
+
+    async def list_results(self, workspace: str, name: str) -> list[str]:
+        """The names of the results the job published (`summary`, ... for agent-evaluate)."""
+        action = f"list the results of job '{name}'"
+        data = await self._request(
+            "GET", f"{self.job_path(workspace, name)}/results", action=action, workspace=workspace
+        )
+        items = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            raise bad_response(self.base_url, action, "no 'data' list in the results")
+        return [str(i["name"]) for i in items if isinstance(i, dict) and i.get("name")]
+
+    async def get_result(self, workspace: str, name: str, result: str) -> Any:
+        """A JSON result of the job, downloaded (e.g. the agent-eval `summary`)."""
+        action = f"download result '{result}' of job '{name}'"
+        path = f"{self.job_path(workspace, name)}/results/{_seg(result)}/download"
+        return await self._request("GET", path, action=action, workspace=workspace)
 
     async def cancel_job(self, workspace: str, name: str) -> Job:
         action = f"cancel job '{name}'"
