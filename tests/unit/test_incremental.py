@@ -28,6 +28,14 @@ SNIPPETS = [
     "    ",
     "def f():\n",
     '"""',
+    "\f",
+    "\r",
+    "\u2028",
+    "\x0c# evalsubmit: ignore\n",
+    ".append(lambda: 0)",
+    'del hp["seed"]\n',
+    'hp.pop("seed")\n',
+    "hp |= {'cb': print}\n",
 ]
 
 

@@ -79,3 +79,78 @@ def test_dict_merges_copies_and_dumps() -> None:
     unvalidated = cfg.model_copy(update={"num_repeats": 0})  # expect: ES109
     client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=unvalidated))
     """)
+
+
+def test_containers_changed_in_place_are_followed() -> None:
+    check("""
+    callbacks = []
+    callbacks.append(lambda event: event)
+    hp = {"callbacks": callbacks}  # expect: ES107
+    env = {}
+    env.setdefault("WORKERS", 4)  # expect: ES109
+    env.update(LEVEL="debug")
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", env_vars=env, hydra_params=hp)))
+
+    extra = []
+    extra += [lambda: 0]
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params={"extra": extra})))  # expect: ES107
+
+    flags = {}
+    flags |= {"on_done": print}  # expect: ES107
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=flags)))
+    """)
+
+
+def test_what_is_removed_or_changed_unseen_is_never_reported() -> None:
+    check("""
+    hp = {"on_done": print, "seed": 1}
+    del hp["on_done"]
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=hp)))
+
+    hooks = {"hook": lambda: 0, "seed": 2}
+    hooks.pop("hook")
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=hooks)))
+
+    items = [lambda: 0, 1]
+    items.pop(0)
+    items.clear()
+    items.append(2)
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params={"items": items})))
+
+    def name_of(key):
+        return key
+
+    unknown_key = {"cb": print}
+    unknown_key.pop(name_of(os.environ["KEY"]))
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=unknown_key)))
+
+    ordered = [print, 1]
+    ordered.sort(key=str)
+    ordered.remove(print)
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params={"o": ordered})))
+
+    values = {"A": 1}
+    values.popitem()
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", env_vars=values)))
+    """)
+
+
+SELF_REFERENCES = """
+    loop = {}
+    loop["self"] = loop
+    first, second = {}, {}
+    first["second"] = second  # expect: ES109
+    second["first"] = first
+    nested = []
+    nested.append(nested)
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=loop)))
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params={"n": nested})))
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", env_vars=first)))
+    client.evaluator.submit(tasks=T, target=gym_runner, config=RunConfig(parallelism=2))  # expect: ES102
+"""
+
+
+def test_a_value_inside_itself_cuts_that_value_not_the_file() -> None:
+    check(SELF_REFERENCES)
+    (finding,) = [f for f in findings(SELF_REFERENCES) if f.code == "ES109"]
+    assert "`env_vars['second']` is {'first': …}" in finding.message

@@ -16,7 +16,7 @@ from evalsubmit.analysis.interp.facts import (
     SubmitFact,
 )
 from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Machine
-from evalsubmit.analysis.models import stdlib
+from evalsubmit.analysis.models import containers, stdlib
 from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
 from evalsubmit.analysis.target.derive import derive, sdk_base
 from evalsubmit.analysis.values.domain import (
@@ -30,7 +30,6 @@ from evalsubmit.analysis.values.domain import (
     OneShot,
     Origin,
     PartialValue,
-    Refused,
     SeqValue,
     Unknown,
     Value,
@@ -53,11 +52,6 @@ _CLIENTS = frozenset(
         sdk.ASYNC_EVALUATOR_CLIENT,
     }
 )
-_DICT_VIEWS = {
-    "keys": "a dict.keys() view",
-    "values": "a dict.values() view",
-    "items": "a dict.items() view",
-}
 
 
 class Calls:
@@ -106,9 +100,11 @@ class Calls:
             case ClassValue(ref=ref):
                 return self.instantiate_user_class(ref, node, args, keyword_spans, origin)
             case FunctionValue(bound_self=DictValue() as base, name=name):
-                return self.dict_method(base, name, args, origin)
+                return containers.dict_method(base, containers.method_name(name), args, origin)
+            case FunctionValue(bound_self=SeqValue() as base, name=name):
+                return containers.seq_method(base, containers.method_name(name), args, origin)
             case FunctionValue(bound_self=Unknown(type_name="dict") as base):
-                return _typed_view(base, function.name)
+                return containers.typed_view(base, containers.method_name(function.name))
             case FunctionValue(bound_self=Known()):
                 return str_method(function, args, origin)
             case FunctionValue(bound_self=Instance(ref=ClassRef(qualname=stdlib.ARGUMENT_PARSER))):
@@ -129,7 +125,7 @@ class Calls:
         for argument in node.args:
             value = self.eval(argument)
             if isinstance(argument, ast.Starred):
-                if isinstance(value, SeqValue):
+                if isinstance(value, SeqValue) and value.complete:
                     args.positional.extend(value.items)
                 else:
                     args.star_unknown = True
@@ -361,27 +357,6 @@ class Calls:
             return Instance(ClassRef(sdk.GYM_CONFIG), copied, origin, validated=validated)
         return Unknown(f"the result of {method}()")
 
-    def dict_method(self, base: DictValue, name: str, args: CallArgs, origin: Origin) -> Value:
-        method = name.rsplit(".", 1)[-1].rstrip("()")
-        if method in _DICT_VIEWS:
-            return Refused(_DICT_VIEWS[method], origin, "list", _view_items(base, method, origin))
-        if method == "copy":
-            return DictValue(list(base.entries), origin, base.complete)
-        if method == "update":
-            for value in args.positional:
-                if isinstance(value, DictValue):
-                    base.entries.extend(value.entries)
-                else:
-                    base.complete = False
-            for key, value in args.keywords.items():
-                base.set(Known(key), value, args.keyword_origins.get(key))
-            return Known(None)
-        if method == "get" and args.positional and isinstance(args.positional[0], Known):
-            entry = base.get(args.positional[0].obj)
-            if entry is not None:
-                return entry.value
-        return Unknown()
-
     def call_function(
         self,
         function: FunctionValue,
@@ -533,28 +508,6 @@ def model_method(name: str) -> str | None:
     """``model_dump`` / ``model_copy`` from a bound-method name, else None."""
     method = name.rsplit(".", 1)[-1]
     return method if method in {"model_dump", "model_copy"} else None
-
-
-def _typed_view(base: Unknown, name: str) -> Value:
-    """``.values()`` / ``.items()`` of a dict known only by its value type."""
-    method = name.rsplit(".", 1)[-1].rstrip("()")
-    if method == "values":
-        return Unknown("a dict view", "list", base.element)
-    if method == "items" and base.element is not None:
-        pair = SeqValue(tuple, [Unknown("a dict key"), base.element])
-        return Unknown("a dict view", "list", pair)
-    return Unknown("the result of a method call")
-
-
-def _view_items(base: DictValue, method: str, origin: Origin) -> list[Value] | None:
-    """What iterating ``base.keys()`` / ``.values()`` / ``.items()`` yields, when known."""
-    if not base.complete:
-        return None
-    if method == "keys":
-        return [entry.key for entry in base.entries]
-    if method == "values":
-        return [entry.value for entry in base.entries]
-    return [SeqValue(tuple, [entry.key, entry.value], origin) for entry in base.entries]
 
 
 def merged_arguments(stored: CallArgs, call: CallArgs) -> CallArgs:

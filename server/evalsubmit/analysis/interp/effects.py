@@ -15,7 +15,14 @@ from dataclasses import dataclass
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-_MUTATING_METHODS = frozenset({"update", "setdefault", "pop", "popitem", "clear"})
+_MUTATING_METHODS = frozenset(
+    {
+        *("update", "setdefault", "pop", "popitem", "clear"),
+        *("append", "extend", "insert", "remove", "sort", "reverse"),
+        *("add", "discard", "difference_update", "intersection_update"),
+        "symmetric_difference_update",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)

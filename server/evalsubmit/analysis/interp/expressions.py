@@ -249,7 +249,7 @@ class Expressions:
         for element in node.elts:
             value = self.eval(element)
             if isinstance(element, ast.Starred):
-                if isinstance(value, SeqValue):
+                if isinstance(value, SeqValue) and value.complete:
                     items.extend(value.items)
                     origins.extend(value.item_origins or [None] * len(value.items))
                     continue
@@ -360,6 +360,7 @@ class Expressions:
             return base.element
         if (
             isinstance(base, SeqValue)
+            and base.complete
             and isinstance(key, Known)
             and isinstance(key.obj, int)
             and -len(base.items) <= key.obj < len(base.items)
@@ -390,7 +391,7 @@ def _bind_target(names: dict[str, Value], target: ast.expr, item: Value) -> bool
         names[target.id] = item
         return True
     assert isinstance(target, (ast.Tuple, ast.List))
-    if not isinstance(item, SeqValue) or len(item.items) != len(target.elts):
+    if not isinstance(item, SeqValue) or not item.complete or len(item.items) != len(target.elts):
         return False
     for element, value in zip(target.elts, item.items, strict=True):
         assert isinstance(element, ast.Name)
@@ -408,7 +409,7 @@ def truthiness(value: Value) -> bool | None:
                 return None
         case DictValue(entries=entries, complete=complete):
             return True if entries else (False if complete else None)
-        case SeqValue(items=items):
+        case SeqValue(items=items, complete=True):
             return bool(items)
         case Instance(maybe_none=True):
             return None

@@ -41,6 +41,7 @@ from evalsubmit.analysis.interp.objects import (
 )
 from evalsubmit.analysis.interp.testcode import TestCode
 from evalsubmit.analysis.models.classes import enum_members
+from evalsubmit.analysis.models.containers import delete_item, in_place, keeps_identity
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -426,12 +427,20 @@ class Interpreter:
                     self.assign(target, result, node)
             case ast.AnnAssign(target=target, value=value) if value is not None:
                 self.assign(target, self.eval(value), node)
-            case ast.AugAssign(target=ast.Name(id=name), value=value):
-                self.eval(value)
-                self._frame.env.names[name] = Unknown("changed in place")
-            case ast.AugAssign(target=ast.Attribute() as target, value=value):
-                self.eval(value)
-                self.assign(target, Unknown("changed in place"), node)
+            case ast.AugAssign(target=ast.Name(id=name), op=op, value=value):
+                operand = self.eval(value)
+                current = self._frame.env.lookup(name)
+                if current is not None and keeps_identity(current):
+                    in_place(current, op, operand, self._origin_of_span(self._span(node)))
+                else:
+                    self._frame.env.names[name] = Unknown("changed in place")
+            case ast.AugAssign(target=ast.Attribute() | ast.Subscript() as target, op=op):
+                operand = self.eval(node.value)
+                current = self.eval(target)
+                if keeps_identity(current):
+                    in_place(current, op, operand, self._origin_of_span(self._span(node)))
+                else:
+                    self.assign(target, Unknown("changed in place"), node)
             case ast.Expr(value=value):
                 self.eval(value)
             case ast.Return(value=value):
@@ -463,8 +472,7 @@ class Interpreter:
                 self._imports.import_from(node)
             case ast.Delete(targets=targets):
                 for target in targets:
-                    if isinstance(target, ast.Name):
-                        self._frame.env.names.pop(target.id, None)
+                    self.delete(target)
             case _:
                 for child in ast.iter_child_nodes(node):
                     if isinstance(child, ast.expr):
@@ -477,7 +485,7 @@ class Interpreter:
                 if self._frame.collect and not self._frame.context and _is_runner_like(value):
                     self._facts.runner_bindings.append((self._span(target), value))
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
-                items = value.items if isinstance(value, SeqValue) else None
+                items = value.items if isinstance(value, SeqValue) and value.complete else None
                 for index, element in enumerate(elements):
                     if items is not None and len(items) == len(elements):
                         self.assign(element, items[index], statement)
@@ -499,6 +507,21 @@ class Interpreter:
                     self._frame.env.names[attribute_key(base.ref.user, attr)] = value
             case ast.Starred(value=inner):
                 self.assign(inner, Unknown("unpacked at run time"), statement)
+
+    def delete(self, target: ast.expr) -> None:
+        match target:
+            case ast.Name(id=name):
+                self._frame.env.names.pop(name, None)
+            case ast.Subscript(value=base_node, slice=key_node):
+                delete_item(self.eval(base_node), self.eval(key_node))
+            case ast.Attribute(value=base_node, attr=attr):
+                base = self.eval(base_node)
+                if isinstance(base, Instance) and base.ref.user is not None:
+                    self._frame.env.names[attribute_key(base, attr)] = Unknown("deleted")
+                    self._written.append(base)
+            case ast.Tuple(elts=elements) | ast.List(elts=elements):
+                for element in elements:
+                    self.delete(element)
 
     def if_statement(self, node: ast.If) -> None:
         test = self.eval(node.test)

@@ -276,7 +276,7 @@ def _ids(decorator: ast.Call) -> list[str] | None:
 def _unpack(value: Value, width: int) -> list[Value] | None:
     if width == 1:
         return [value]
-    if isinstance(value, SeqValue) and len(value.items) == width:
+    if isinstance(value, SeqValue) and value.complete and len(value.items) == width:
         return list(value.items)
     return None
 

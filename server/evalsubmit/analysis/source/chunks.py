@@ -120,12 +120,12 @@ def parse_chunks(
             parsed = _parse_piece(text, start)
             if parsed is None:
                 return None
-            if parsed.blanked:
-                failures += 1
-                if failures > 1:
-                    return None
             if cache is not None:
                 cache.misses += 1
+        if parsed.blanked:  # counted for reused pieces too: a fresh parse must agree
+            failures += 1
+            if failures > 1:
+                return None
         fresh.setdefault(digest, []).append(parsed)
         body.extend(parsed.body)
         blanked.extend(parsed.blanked)

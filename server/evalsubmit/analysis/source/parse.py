@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from evalsubmit.analysis.source.chunks import Chunk, ChunkCache, parse_chunks, seed
 from evalsubmit.analysis.source.repair import repair_parse
 from evalsubmit.core.findings import Span
+from evalsubmit.core.lines import split_lines_keepends
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,9 @@ class ParsedModule:
         return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
 
 
+BOM = "\ufeff"
+
+
 def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule | None:
     """Parse, repairing syntax errors by blanking statements; ``None`` if nothing is usable.
 
@@ -57,7 +61,11 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
     between statements cannot be trusted.
     """
     source = source.replace("\x00", " ")
-    lines = source.splitlines(keepends=True)
+    if source.startswith(BOM):
+        # An encoding mark, not code (Python ignores it; editors do not show it): columns of
+        # line 1 are counted without it.
+        source = source[1:]
+    lines = split_lines_keepends(source)
     if cache is None or not cache.entries:
         # One ast.parse of the whole text is the cheapest first parse; the per-statement cache
         # is seeded from its tree. Only broken text takes the per-statement path.

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import warnings
 
+from evalsubmit.core.lines import split_lines_keepends
+
 MAX_REPAIRS = 25
 
 
@@ -23,7 +25,7 @@ def repair_parse(source: str) -> tuple[ast.Module, list[tuple[int, int]]] | None
                 warnings.simplefilter("ignore")
                 return ast.parse(text), blanked
         except SyntaxError as error:
-            region = _statement_region(text.splitlines(keepends=True), error.lineno or 1)
+            region = _statement_region(split_lines_keepends(text), error.lineno or 1)
             if region is None or region in blanked:
                 return None
             blanked.append(region)
@@ -34,7 +36,7 @@ def repair_parse(source: str) -> tuple[ast.Module, list[tuple[int, int]]] | None
 
 
 def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
+    return len(line) - len(line.lstrip(" \t\f"))
 
 
 def _is_code(line: str) -> bool:
@@ -87,12 +89,12 @@ def _statement_region(lines: list[str], error_line: int) -> tuple[int, int] | No
 
 
 def _blank(text: str, region: tuple[int, int]) -> str:
-    lines = text.splitlines(keepends=True)
+    lines = split_lines_keepends(text)
     start, end = region
     first = lines[start - 1]
     indent = first[: _indent(first)]
     for index in range(start, end + 1):
         line = lines[index - 1]
-        newline = "\n" if line.endswith("\n") else ""
+        newline = line[len(line.rstrip("\r\n")) :]
         lines[index - 1] = (indent + "pass" if index == start else "") + newline
     return "".join(lines)

@@ -61,6 +61,9 @@ class ConfigIssue:
 class _Placeholder:
     """Stands for an unknown value during validation; errors at it are dropped."""
 
+    def __repr__(self) -> str:  # how a message shows a container holding an unknown part
+        return "…"
+
 
 class _Opaque:
     """Stands for a refused or one-shot value: not a str, so ``env_vars`` validation refuses it."""
@@ -78,6 +81,11 @@ class ConfigEvaluation:
     values: dict[tuple[str | int, ...], Value] = field(default_factory=dict)
     typed_issues: list[ConfigIssue] = field(default_factory=list)
     """Values of a known type the field surely refuses (their content is unknown)."""
+    converting: set[int] = field(default_factory=set)
+    """The containers being converted (a container met inside itself is a cycle)."""
+
+
+MAX_CONFIG_DEPTH = 64
 
 
 def evaluate_config(args: CallArgs, call_origin: Origin | None) -> ConfigEvaluation:
@@ -163,6 +171,22 @@ def _to_python(
     value: Value, path: tuple[str | int, ...], anchor: Origin | None, result: ConfigEvaluation
 ) -> tuple[Any, Any]:
     """(object for validation, object for the rendered preview)."""
+    if isinstance(value, (DictValue, SeqValue)):
+        if id(value) in result.converting or len(path) > MAX_CONFIG_DEPTH:
+            # A container inside itself, or absurdly deep: this value is unknown, nothing more.
+            result.unknowns.append(_text(path))
+            return _Placeholder(), "<unknown: contains itself or nested too deeply>"
+        result.converting.add(id(value))
+        try:
+            return _convert(value, path, anchor, result)
+        finally:
+            result.converting.discard(id(value))
+    return _convert(value, path, anchor, result)
+
+
+def _convert(
+    value: Value, path: tuple[str | int, ...], anchor: Origin | None, result: ConfigEvaluation
+) -> tuple[Any, Any]:
     in_hydra = path[0] == "hydra_params" and len(path) > 1
     match value:
         case Known(obj=obj):
@@ -196,6 +220,9 @@ def _to_python(
             if not value.complete:
                 result.unknowns.append(_text(path) + "[…]")
             return converted, rendered
+        case SeqValue(complete=False):
+            result.unknowns.append(_text(path))
+            return _Placeholder(), "<unknown: changed at run time>"
         case SeqValue(kind=kind, items=items):
             pairs = [
                 _to_python(item, (*path, index), anchor, result) for index, item in enumerate(items)

@@ -120,6 +120,9 @@ class SeqValue:
     items: list[Value]
     origin: Origin | None = None
     item_origins: list[Origin | None] = field(default_factory=list)
+    complete: bool = True
+    """False once a change not followed statically (``lst.sort(key=f)``, ``lst.extend(x)`` of
+    an unknown ``x``) may have changed the items: they are no longer known."""
 
 
 @dataclass(frozen=True, slots=True)

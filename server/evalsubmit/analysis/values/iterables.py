@@ -25,7 +25,7 @@ MAX_ITEMS = 1_000
 def items_of(value: Value) -> list[Value] | None:
     """The values iteration yields, in order, or ``None`` when not known."""
     match value:
-        case SeqValue(items=items):
+        case SeqValue(items=items, complete=True):
             return list(items) if len(items) <= MAX_ITEMS else None
         case OneShot(items=items) | Refused(items=items):
             return list(items) if items is not None else None
@@ -63,7 +63,7 @@ def as_python(value: Value) -> tuple[bool, Any]:
     match value:
         case Known(obj=obj):
             return True, obj
-        case SeqValue(kind=kind, items=items):
+        case SeqValue(kind=kind, items=items, complete=True):
             parts = [as_python(item) for item in items]
             if all(ok for ok, _ in parts):
                 try:
