@@ -199,8 +199,22 @@ async function main() {
         return /"client"/.test(t) && /"server"/.test(t) ? t : undefined;
       }, 30_000, 500);
       await wb.shot('debug-info');
+      // evalsubmit.python is empty: the server reads the user's Python (the clean PATH's), sent
+      // as its `python` setting, not the private venv the bundled server runs in
+      const venv = (extensionLog().match(/Server: bundled evalsubmit \S+ in (\S+), made from/) || [])[1];
+      if (!venv) throw new Error('no "Server: bundled evalsubmit ... in <venv>" line in the log');
+      const user = `${path.join(work, 'clean-python', 'bin')}${path.sep}`;
+      const counts = {
+        sent: await wb.countInEditor(`"python": "${user}`), // the client's settings and the server's
+        environment: await wb.countInEditor(`"interpreter": "${user}`), // the server's environments
+        privateSent: await wb.countInEditor(`"python": "${venv}`),
+        privateEnvironment: await wb.countInEditor(`"interpreter": "${venv}`),
+      };
       await wb.closeEditorExpectingNoDialog();
-      return `${(text.match(/"source": "[^"]*"/) || ['?'])[0]}; closed without a save prompt`;
+      if (counts.sent < 2 || counts.environment < 1 || counts.privateSent + counts.privateEnvironment > 0) {
+        throw new Error(`the server's environment is not the user's Python ${user}*: ${JSON.stringify(counts)}`);
+      }
+      return `${(text.match(/"source": "[^"]*"/) || ['?'])[0]}; environment ${user}* (python sent ${counts.sent}x), not the private venv; closed without a save prompt`;
     }, 'installed');
 
     await step('squiggle-problems', async () => {

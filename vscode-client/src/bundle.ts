@@ -48,11 +48,16 @@ export function readBundle(extensionPath: string): Bundle | string {
   return { manifest, wheels: path.join(dir, 'wheels') };
 }
 
+/** The folder holding every private venv (of every bundle and interpreter). */
+export function venvsDir(storage: string): string {
+  return path.join(storage, 'server');
+}
+
 /** The folder of the private venv for this bundle and interpreter. */
 export function venvDir(storage: string, bundle: Bundle, python: PythonInfo): string {
   const [major, minor] = python.version;
   const who = createHash('sha256').update(python.executable).digest('hex').slice(0, 10);
-  return path.join(storage, 'server', `${bundle.manifest.id}-py${major}${minor}-${who}`);
+  return path.join(venvsDir(storage), `${bundle.manifest.id}-py${major}${minor}-${who}`);
 }
 
 export function venvPython(dir: string, platform: NodeJS.Platform = process.platform): string {

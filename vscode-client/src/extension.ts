@@ -3,7 +3,7 @@ import { readBundle } from './bundle';
 import { CLIENT_COMMANDS, PYTHON_EXTENSION_ID, SECTION, SERVER_COMMANDS } from './constants';
 import { debounce } from './debounce';
 import { JOB_SCHEME, JobViews, jobUri } from './jobview';
-import { prepareLaunch } from './launch';
+import { followsPythonExtension, prepareLaunch } from './launch';
 import { RecentMessages } from './notify';
 import { selectInterpreter } from './picker';
 import { PythonExtensionApi, interpreterFromPythonExtension, knownToPythonExtension } from './python';
@@ -250,7 +250,8 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
         server: launch ? { command: [launch.command, ...launch.args], source: launch.server, summary: launch.summary } : undefined,
         python: launch?.python,
         state,
-        settings: redact(serverSettings()),
+        // what the server gets: `python` is the interpreter found when evalsubmit.python is empty
+        settings: redact(manager?.settings() ?? serverSettings()),
         importStrategy: importStrategy(config()),
       };
       let server: unknown;
@@ -277,10 +278,11 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     { dispose: () => refreshPlatformSoon.cancel() },
   );
 
-  // Restart when the Python extension's active environment changes and it is the one in use.
+  // Restart when the Python extension's active environment changes and it is the one in use:
+  // the new server runs from it and gets it as `python` (unless evalsubmit.python is set).
   void pythonApi().then((py) => {
     const sub = py?.environments?.onDidChangeActiveEnvironmentPath?.(() => {
-      if (manager?.current?.python.command.source !== 'setting') {
+      if (followsPythonExtension(manager?.current)) {
         log.info('Python environment changed: restarting the server.');
         void manager?.restart();
       }

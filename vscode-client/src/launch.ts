@@ -3,10 +3,13 @@
  * private venv (bundle.ts, the default) or, with `evalsubmit.importStrategy: fromEnvironment`,
  * the `evalsubmit` installed in that Python (falling back to the bundle when it has none, as
  * Ruff's extension does). Never asks the user anything: a problem is returned, to be shown
- * without waiting for an answer. No `vscode` import.
+ * without waiting for an answer. Also which Python environment the server reads installed
+ * packages from when `evalsubmit.python` is empty (`withEnvironmentPython`). No `vscode` import.
  */
-import { Bundle, BUNDLED_SERVER_ARGS, InstallDeps, ensureBundledServer } from './bundle';
+import * as path from 'node:path';
+import { Bundle, BUNDLED_SERVER_ARGS, InstallDeps, ensureBundledServer, venvsDir } from './bundle';
 import { Exec, PythonInfo, describe, findPython, nodeExec, versionText } from './python';
+import type { ServerSettings } from './settings';
 
 export type ImportStrategy = 'useBundled' | 'fromEnvironment';
 
@@ -18,6 +21,9 @@ export interface Launch {
   python: PythonInfo;
   /** Where the server's code comes from. */
   server: 'bundled' | 'environment';
+  /** The folder of the extension's private venvs (the bundled server's, of every build and
+   * interpreter): no Python in it is the user's. */
+  privateVenvs: string;
   /** One line for the log and the status item. */
   summary: string;
 }
@@ -65,6 +71,7 @@ export async function prepareLaunch(deps: LaunchDeps): Promise<Launch | Problem>
         env,
         python,
         server: 'environment',
+        privateVenvs: venvsDir(deps.install.storage),
         summary: `evalsubmit ${python.evalsubmit.version} from the environment of ${where}`,
       };
     }
@@ -87,6 +94,48 @@ export async function prepareLaunch(deps: LaunchDeps): Promise<Launch | Problem>
     env,
     python,
     server: 'bundled',
+    privateVenvs: venvsDir(deps.install.storage),
     summary: `bundled evalsubmit ${deps.bundle.manifest.evalsubmit} in ${installed.dir}, made from ${where}`,
   };
+}
+
+/**
+ * The user's Python the server reads installed packages from (imports, ES111) when
+ * `evalsubmit.python` is empty: the interpreter found for the server (`evalsubmit.interpreter`,
+ * else the Python extension's environment, else PATH), as its probed `sys.executable` — the
+ * Python the user chose, never the private venv made from it that runs the bundled server.
+ * Undefined when there is none usable: not an absolute path (the server would resolve a bare
+ * name against the workspace folder), or inside the extension's private venvs.
+ */
+export function environmentPython(launch: Launch): string | undefined {
+  const exe = launch.python.executable;
+  if (!exe || !path.isAbsolute(exe)) {
+    return undefined;
+  }
+  if (launch.server === 'bundled' && path.resolve(exe) === path.resolve(launch.command)) {
+    return undefined;
+  }
+  const rel = path.relative(path.resolve(launch.privateVenvs), path.resolve(exe));
+  const outside = rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+  if (!outside) {
+    return undefined;
+  }
+  return exe;
+}
+
+/** The settings sent to the server (`initializationOptions`, answers to
+ * `workspace/configuration` per folder): a non-empty `evalsubmit.python` wins, else the user's
+ * Python found for the server (`environmentPython`). */
+export function withEnvironmentPython(settings: ServerSettings, launch: Launch | undefined): ServerSettings {
+  if (settings.python !== null || !launch) {
+    return settings;
+  }
+  const python = environmentPython(launch);
+  return python ? { ...settings, python } : settings;
+}
+
+/** Whether a change of the Python extension's active environment changes the server's
+ * interpreter (and so the `python` sent): yes unless `evalsubmit.interpreter` names it. */
+export function followsPythonExtension(launch: Launch | undefined): boolean {
+  return launch?.python.command.source !== 'setting';
 }

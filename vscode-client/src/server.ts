@@ -15,7 +15,7 @@ import {
 } from 'vscode-languageclient/node';
 import { randomUUID } from 'node:crypto';
 import { CLIENT_ID, CLIENT_NAME, SECTION } from './constants';
-import { Launch, Problem, isProblem } from './launch';
+import { Launch, Problem, environmentPython, isProblem, withEnvironmentPython } from './launch';
 import { NotificationLevel, ServerSettings, shouldNotify } from './settings';
 import { ServerState } from './status';
 import type { Progress } from './ui';
@@ -59,6 +59,12 @@ export class ServerManager {
   /** The version the running server announced in `serverInfo`. */
   get serverVersion(): string | undefined {
     return this.client?.initializeResult?.serverInfo?.version;
+  }
+
+  /** The settings the running (or last started) server gets for this scope: the user's, with
+   * the interpreter found for the server as `python` when `evalsubmit.python` is empty. */
+  settings(scopeUri?: string): ServerSettings {
+    return withEnvironmentPython(this.hooks.serverSettings(scopeUri), this.launch);
   }
 
   get running(): boolean {
@@ -148,6 +154,16 @@ export class ServerManager {
     }
     this.launch = prepared;
     log.info(`Server: ${prepared.summary}`);
+    const settingsFor = (scopeUri?: string) => withEnvironmentPython(this.hooks.serverSettings(scopeUri), prepared);
+    const chosen = this.hooks.serverSettings().python;
+    const derived = environmentPython(prepared);
+    if (chosen !== null) {
+      log.info(`Installed packages are read from "evalsubmit.python": ${chosen}`);
+    } else if (derived) {
+      log.info(`Installed packages are read from ${derived} (the interpreter found for the server; set "evalsubmit.python" to read another).`);
+    } else {
+      log.warn(`"evalsubmit.python" is empty and ${prepared.python.executable} cannot stand for the user's environment: the server reads installed packages from its own Python.`);
+    }
     const serverOptions: ServerOptions = {
       command: prepared.command,
       args: prepared.args,
@@ -162,7 +178,7 @@ export class ServerManager {
       outputChannel: sink as unknown as OutputChannel,
       traceOutputChannel: sink as unknown as OutputChannel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: this.hooks.serverSettings(),
+      initializationOptions: settingsFor(),
       middleware: {
         executeCommand: (command, args, next) =>
           this.hooks.executeCommandMiddleware(command, args, (c, a) => next(c, a)),
@@ -173,7 +189,7 @@ export class ServerManager {
               return answer;
             }
             return params.items.map((item, i) =>
-              item.section === SECTION ? this.hooks.serverSettings(item.scopeUri) : answer[i],
+              item.section === SECTION ? settingsFor(item.scopeUri) : answer[i],
             );
           },
         },

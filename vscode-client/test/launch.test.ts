@@ -3,7 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Bundle } from '../src/bundle';
-import { isProblem, prepareLaunch } from '../src/launch';
+import { environmentPython, followsPythonExtension, isProblem, prepareLaunch, withEnvironmentPython } from '../src/launch';
+import { SERVER_DEFAULTS } from '../src/settings';
 import type { Exec } from '../src/python';
 
 const bundle: Bundle = {
@@ -91,5 +92,38 @@ describe('prepareLaunch', () => {
   it('is a failed problem when the extension carries no bundle', async () => {
     const r = await prepareLaunch(deps('useBundled', exec(false), 'the extension has no bundled server (x)').deps);
     expect(r).toMatchObject({ state: 'failed', message: 'evalsubmit: the extension has no bundled server (x).' });
+  });
+
+  it('with the bundled server, the `python` sent is the user\'s interpreter, never the private venv\'s', async () => {
+    // the Python extension's selection is a project venv; its probe reports that venv's python
+    const userPython = '/home/u/proj/.venv/bin/python';
+    const e = vi.fn<Exec>(async (command, args) => {
+      if (args.some((a) => a.includes('EVALSUBMIT-PROBE'))) {
+        if (command !== userPython) return { code: null, stdout: '', stderr: '', error: 'ENOENT' };
+        const info = { version: [3, 12, 1], executable: userPython, freeThreaded: false };
+        return { code: 0, stdout: `EVALSUBMIT-PROBE ${JSON.stringify(info)}\n`, stderr: '' };
+      }
+      if (args.includes('venv')) fs.mkdirSync(args[args.length - 1], { recursive: true });
+      return { code: 0, stdout: '', stderr: '' };
+    });
+    const dir = storage();
+    const { deps: d } = deps('useBundled', e, { ...bundle, manifest: { ...bundle.manifest, pythons: ['3.12'] } }, dir);
+    const r = await prepareLaunch({ ...d, pythonExtension: async () => [userPython] });
+    expect(isProblem(r)).toBe(false);
+    if (isProblem(r)) return;
+    expect(r.command.startsWith(path.join(dir, 'server') + path.sep)).toBe(true); // the private venv runs it
+    expect(r.privateVenvs).toBe(path.join(dir, 'server'));
+    expect(environmentPython(r)).toBe(userPython);
+    expect(withEnvironmentPython({ ...SERVER_DEFAULTS }, r).python).toBe(userPython);
+    expect(withEnvironmentPython({ ...SERVER_DEFAULTS, python: '/opt/sdk' }, r).python).toBe('/opt/sdk');
+    expect(followsPythonExtension(r)).toBe(true);
+  });
+
+  it('follows the Python extension\'s environment unless evalsubmit.interpreter names the Python', async () => {
+    const r = await prepareLaunch({ ...deps('fromEnvironment', exec(true)).deps, interpreter: ['python3'] });
+    expect(!isProblem(r) && r.python.command.source).toBe('setting');
+    expect(followsPythonExtension(isProblem(r) ? undefined : r)).toBe(false);
+    expect(!isProblem(r) && environmentPython(r)).toBe('/usr/bin/python3.11');
+    expect(followsPythonExtension(undefined)).toBe(true); // no server yet: a new environment may fix that
   });
 });

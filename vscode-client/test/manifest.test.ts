@@ -165,8 +165,13 @@ describe('activate', () => {
     const client = lc.LanguageClient.instances.at(-1)!;
     expect(client.serverOptions.command).toBe(process.execPath);
     expect(client.serverOptions.args.slice(-3)).toEqual(['-P', '-m', 'evalsubmit.lsp']);
-    // the token from the secret storage goes to the server, never from settings
-    expect(client.clientOptions.initializationOptions).toEqual({ ...SERVER_DEFAULTS, platform: { ...SERVER_DEFAULTS.platform, token: 'tok' } });
+    // the token from the secret storage goes to the server, never from settings; evalsubmit.python
+    // is empty, so `python` is the interpreter found for the server (its probed sys.executable)
+    expect(client.clientOptions.initializationOptions).toEqual({
+      ...SERVER_DEFAULTS,
+      python: '/fake/bin/python3.11',
+      platform: { ...SERVER_DEFAULTS.platform, token: 'tok' },
+    });
     expect(client.clientOptions.documentSelector).toEqual([
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
@@ -175,5 +180,36 @@ describe('activate', () => {
       d.dispose();
     }
     expect(mock.registeredCommands).toEqual([]);
+  });
+
+  it('sends a set evalsubmit.python as is, in initializationOptions and workspace/configuration', async () => {
+    const vscode = await import('vscode');
+    const mock = vscode as unknown as typeof import('./mocks/vscode');
+    Object.assign(mock.configValues, {
+      interpreter: [process.execPath, path.join(__dirname, 'fixtures', 'fake-python.js')],
+      importStrategy: 'fromEnvironment',
+      python: '/opt/envs/sdk/bin/python',
+    });
+    const lc = (await import('vscode-languageclient/node')) as unknown as {
+      LanguageClient: { instances: { clientOptions: any }[] };
+    };
+    const ext = await import('../src/extension');
+    const secrets = { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) };
+    const context = { subscriptions: [] as { dispose(): unknown }[], extensionPath: '/nonexistent/ext', globalStorageUri: { fsPath: '/nonexistent/storage' }, secrets };
+    try {
+      await ext.activate(context as never);
+      const client = lc.LanguageClient.instances.at(-1)!;
+      expect(client.clientOptions.initializationOptions.python).toBe('/opt/envs/sdk/bin/python');
+      const answer = await client.clientOptions.middleware.workspace.configuration(
+        { items: [{ section: 'evalsubmit', scopeUri: 'file:///ws' }] }, undefined, async () => [{}]);
+      expect(answer[0].python).toBe('/opt/envs/sdk/bin/python');
+      mock.configValues.python = ''; // emptied: the interpreter found for the server
+      const again = await client.clientOptions.middleware.workspace.configuration(
+        { items: [{ section: 'evalsubmit', scopeUri: 'file:///ws' }] }, undefined, async () => [{}]);
+      expect(again[0].python).toBe('/fake/bin/python3.11');
+    } finally {
+      for (const d of context.subscriptions) d.dispose();
+      for (const k of ['interpreter', 'importStrategy', 'python']) delete mock.configValues[k];
+    }
   });
 });

@@ -72,10 +72,23 @@ const launch = {
   env: { PATH: '/bin', PYTHONUNBUFFERED: '1' },
   python: { command: { command: 'python3', args: [], source: 'path' as const }, version: [3, 11, 7] as [number, number, number], executable: '/usr/bin/python3.11', freeThreaded: false },
   server: 'bundled' as const,
+  privateVenvs: '/storage/server',
   summary: 'bundled evalsubmit',
 };
+/** The bundled server's launch as prepareLaunch makes it: the private venv's python runs the
+ * server; `python` is the user's interpreter it was made from. */
+const bundled = (executable: string, source: 'setting' | 'python-extension' | 'path' = 'python-extension') => ({
+  ...launch,
+  command: '/storage/server/b1-py312-0123456789/bin/python',
+  python: { ...launch.python, command: { command: executable, args: [], source }, version: [3, 12, 1] as [number, number, number], executable },
+});
 
-async function setup(opts: { prepare?: () => Promise<any>; level?: 'off' | 'always' } = {}) {
+async function setup(opts: {
+  prepare?: () => Promise<any>;
+  level?: 'off' | 'always';
+  /** `evalsubmit.python` per scope (undefined: the window's); null when empty. */
+  python?: (scope?: string) => string | null;
+} = {}) {
   const { ServerManager } = await import('../src/server');
   const lc = (await import('vscode-languageclient/node')) as any;
   const states: string[] = [];
@@ -86,7 +99,7 @@ async function setup(opts: { prepare?: () => Promise<any>; level?: 'off' | 'alwa
     log,
     prepare: opts.prepare ?? (async () => launch),
     onProblem: (p) => problems.push(p),
-    serverSettings: (scope) => ({ ...SERVER_DEFAULTS, defaultTaskset: scope ?? null }),
+    serverSettings: (scope) => ({ ...SERVER_DEFAULTS, defaultTaskset: scope ?? null, python: opts.python?.(scope) ?? null }),
     notificationLevel: () => opts.level ?? 'onWarning',
     cwd: () => '/ws',
     onState: (s) => states.push(s),
@@ -104,7 +117,8 @@ describe('ServerManager', () => {
     expect(client().serverOptions).toEqual({ command: '/venv/bin/python', args: launch.args, options: { cwd: '/ws', env: launch.env } });
     expect(manager.current).toBe(launch);
     expect(manager.serverVersion).toBe('9');
-    expect(client().clientOptions.initializationOptions).toEqual({ ...SERVER_DEFAULTS, defaultTaskset: null });
+    // evalsubmit.python is empty: the interpreter found for the server is sent as `python`
+    expect(client().clientOptions.initializationOptions).toEqual({ ...SERVER_DEFAULTS, defaultTaskset: null, python: '/usr/bin/python3.11' });
     expect(states).toEqual(['starting', 'running']);
     expect(manager.serverHasCommand('evalsubmit.debugInfo')).toBe(true);
     expect(manager.serverHasCommand('evalsubmit.submit')).toBe(false);
@@ -117,8 +131,94 @@ describe('ServerManager', () => {
     const configuration = client().clientOptions.middleware.workspace.configuration;
     const params = { items: [{ section: 'evalsubmit', scopeUri: 'file:///ws/a' }, { section: 'python' }] };
     const answer = await configuration(params, undefined, async () => [{ interpreter: ['x'] }, { other: 1 }]);
-    expect(answer).toEqual([{ ...SERVER_DEFAULTS, defaultTaskset: 'file:///ws/a' }, { other: 1 }]);
+    expect(answer).toEqual([{ ...SERVER_DEFAULTS, defaultTaskset: 'file:///ws/a', python: '/usr/bin/python3.11' }, { other: 1 }]);
     await manager.stop();
+  });
+
+  describe('the `python` setting sent (the environment of installed packages, ES111)', () => {
+    const answers = async (client: any, scopes: (string | undefined)[]) => {
+      const configuration = client.clientOptions.middleware.workspace.configuration;
+      const items = scopes.map((scopeUri) => ({ section: 'evalsubmit', ...(scopeUri ? { scopeUri } : {}) }));
+      return (await configuration({ items }, undefined, async () => items.map(() => ({})))) as { python: string | null }[];
+    };
+
+    it('evalsubmit.python empty: the user\'s interpreter found for the server, in initializationOptions and every folder\'s answer', async () => {
+      const { manager, client, log } = await setup({ prepare: async () => bundled('/home/u/proj/.venv/bin/python') });
+      await manager.start();
+      expect(client().clientOptions.initializationOptions.python).toBe('/home/u/proj/.venv/bin/python');
+      const got = await answers(client(), [undefined, 'file:///ws/a', 'file:///ws/b']);
+      expect(got.map((a) => a.python)).toEqual(Array(3).fill('/home/u/proj/.venv/bin/python'));
+      expect(manager.settings('file:///ws/a').python).toBe('/home/u/proj/.venv/bin/python'); // Debug Info
+      expect(log.info).toHaveBeenCalledWith(expect.stringMatching(/^Installed packages are read from \/home\/u\/proj\/\.venv\/bin\/python \(the interpreter found/));
+      await manager.stop();
+    });
+
+    it('a set evalsubmit.python wins, per folder; an empty one in another folder still gets the interpreter', async () => {
+      const python = (scope?: string) => (scope === 'file:///ws/b' ? null : scope === 'file:///ws/a' ? '.venv-a' : '/opt/envs/sdk');
+      const { manager, client, log } = await setup({ prepare: async () => bundled('/home/u/proj/.venv/bin/python'), python });
+      await manager.start();
+      expect(client().clientOptions.initializationOptions.python).toBe('/opt/envs/sdk');
+      const got = await answers(client(), [undefined, 'file:///ws/a', 'file:///ws/b']);
+      expect(got.map((a) => a.python)).toEqual(['/opt/envs/sdk', '.venv-a', '/home/u/proj/.venv/bin/python']);
+      expect(log.info).toHaveBeenCalledWith('Installed packages are read from "evalsubmit.python": /opt/envs/sdk');
+      await manager.stop();
+    });
+
+    it('never sends the private venv\'s python (which runs the bundled server)', async () => {
+      const l = bundled('/usr/bin/python3.12', 'path');
+      const { manager, client } = await setup({ prepare: async () => l });
+      await manager.start();
+      const sent = [client().clientOptions.initializationOptions, ...(await answers(client(), [undefined, 'file:///ws/a']))];
+      expect(client().serverOptions.command).toBe(l.command);
+      for (const s of sent) {
+        expect(s.python).toBe('/usr/bin/python3.12');
+        expect(JSON.stringify(s)).not.toContain('/storage/server');
+      }
+      await manager.stop();
+    });
+
+    it('sends nothing rather than a private venv, a bare name or a relative path', async () => {
+      const cases = [
+        bundled('/storage/server/b0-py312-aaaaaaaaaa/bin/python', 'setting'), // evalsubmit.interpreter names an old private venv
+        { ...bundled('/x'), python: { ...launch.python, executable: '/storage/server/b1-py312-0123456789/bin/python' } },
+        bundled('python3', 'path'), // the server would look for it in the workspace folder
+        bundled('venv/bin/python', 'setting'),
+      ];
+      for (const l of cases) {
+        const { manager, client, log } = await setup({ prepare: async () => l });
+        await manager.start();
+        expect(client().clientOptions.initializationOptions.python).toBeNull();
+        expect((await answers(client(), ['file:///ws/a']))[0].python).toBeNull();
+        expect(log.warn).toHaveBeenCalledWith(expect.stringMatching(/cannot stand for the user's environment/));
+        await manager.stop();
+      }
+    });
+
+    it('importStrategy fromEnvironment: the server runs in the user\'s interpreter, which is still sent', async () => {
+      const l = { ...launch, command: 'python3', args: ['-P', '-m', 'evalsubmit.lsp'], server: 'environment' as const };
+      const { manager, client } = await setup({ prepare: async () => l });
+      await manager.start();
+      expect(client().clientOptions.initializationOptions.python).toBe('/usr/bin/python3.11');
+      await manager.stop();
+    });
+
+    it('a restart (the Python extension\'s environment changed) sends the new interpreter', async () => {
+      let selected = '/home/u/a/.venv/bin/python';
+      const { manager, client } = await setup({ prepare: async () => bundled(selected) });
+      await manager.start();
+      expect(client().clientOptions.initializationOptions.python).toBe('/home/u/a/.venv/bin/python');
+      selected = '/home/u/b/.venv/bin/python';
+      await manager.restart();
+      expect(client().clientOptions.initializationOptions.python).toBe('/home/u/b/.venv/bin/python');
+      expect((await answers(client(), ['file:///ws/a']))[0].python).toBe('/home/u/b/.venv/bin/python');
+      await manager.stop();
+    });
+
+    it('no server (no Python found): nothing is derived', async () => {
+      const { manager } = await setup({ prepare: async () => ({ state: 'no-python', message: 'no Python', details: [] }) });
+      await manager.start();
+      expect(manager.settings().python).toBeNull();
+    });
   });
 
   it('reports a problem without waiting for the user, and starts no client', async () => {
