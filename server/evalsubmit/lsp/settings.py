@@ -59,7 +59,8 @@ class Settings(SettingsModel):
         default=None,
         description="Python interpreter (or its virtual environment folder) whose installed "
         "packages imports are read from and whose nemo-platform version is compared; read, "
-        "never imported. Empty: the Python running the server.",
+        "never imported. Empty: the interpreter the editor's client sends (the VS Code "
+        "extension sends the Python it found), else the Python running the server.",
     )
     platform: PlatformSettings = Field(
         default_factory=PlatformSettings, description="NeMo Platform connection."
