@@ -16,7 +16,7 @@ from evalsubmit.analysis.interp.facts import (
     SubmitFact,
 )
 from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Machine
-from evalsubmit.analysis.models import containers, stdlib
+from evalsubmit.analysis.models import containers, stdlib, stdlib_names
 from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
 from evalsubmit.analysis.target.derive import derive, sdk_base
 from evalsubmit.analysis.values.domain import (
@@ -107,7 +107,9 @@ class Calls:
                 return containers.typed_view(base, containers.method_name(function.name))
             case FunctionValue(bound_self=Known()):
                 return str_method(function, args, origin)
-            case FunctionValue(bound_self=Instance(ref=ClassRef(qualname=stdlib.ARGUMENT_PARSER))):
+            case FunctionValue(
+                bound_self=Instance(ref=ClassRef(qualname=stdlib_names.ARGUMENT_PARSER))
+            ):
                 return stdlib.parsed_arguments(origin)
             case FunctionValue(bound_self=Instance() as model, node=None) if model_method(
                 function.name
@@ -199,7 +201,7 @@ class Calls:
             return Instance(
                 ClassRef(evaluator), CallArgs(keywords={"client": client or Unknown()}), origin
             )
-        if qualname == stdlib.NAMEDTUPLE:
+        if qualname == stdlib_names.NAMEDTUPLE:
             return namedtuple_instance(args, origin)
         modelled_method = self._model_method(qualname, args, origin)
         if modelled_method is not None:

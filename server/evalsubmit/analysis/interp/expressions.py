@@ -17,6 +17,7 @@ from evalsubmit.analysis.interp.objects import (
     user_mro,
 )
 from evalsubmit.analysis.models import stdlib
+from evalsubmit.analysis.models.stdlib_names import ARGUMENT_PARSER, PARSE_METHODS
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -220,7 +221,7 @@ class Expressions:
         if qualname == sdk.GYM_CONFIG and name in base.args.keywords:
             return base.args.keywords[name]
         modelled = qualname == sdk.GYM_CONFIG and name in {"model_dump", "model_copy"}
-        modelled = modelled or (qualname == stdlib.ARGUMENT_PARSER and name in stdlib.PARSE_METHODS)
+        modelled = modelled or (qualname == ARGUMENT_PARSER and name in PARSE_METHODS)
         if qualname.startswith("logging.") or _is_submit(qualname, name) or modelled:
             return FunctionValue(
                 f"bound method {ref.qualname}.{name}", None, self.origin(node), None, base
