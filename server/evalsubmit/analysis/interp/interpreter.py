@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from evalsubmit.analysis.interp.annotated import annotated_value, of_class
+from evalsubmit.analysis.interp.binding import bind_call
 from evalsubmit.analysis.interp.calls import Calls, is_generator
 from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
@@ -276,7 +277,7 @@ class Interpreter:
                 init = cls.methods["__init__"]
                 if isinstance(init.node, ast.FunctionDef):
                     receiver = bound(init, instance)
-                    values, passed = self._calls.bind_call(receiver, init.node.args, args, node)
+                    values, passed = bind_call(self, receiver, init.node.args, args, node)
                     walk = None
                     given = [v for v in values.values() if v is not instance]
                     if any(not isinstance(v, Unknown) for v in given):
