@@ -18,6 +18,7 @@ from evalsubmit.analysis.values.domain import (
     FunctionValue,
     Known,
     Origin,
+    Unknown,
     Value,
 )
 
@@ -95,6 +96,20 @@ def _written_at(machine: Machine, value: ast.expr, argument: ast.AST) -> Origin:
     if isinstance(value, ast.Name) and value.id in machine.frame.passed:
         return machine.frame.passed[value.id]
     return machine.frame.source.origin(argument)
+
+
+def bind_parameters(machine: Machine, args: ast.arguments, values: dict[str, Value] | None) -> None:
+    """Bind a body's parameters in the current frame: the values given, else what each
+    parameter's annotation says (``*args``/``**kwargs`` unknown)."""
+    names = machine.frame.env.names
+    for parameter in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+        value = (values or {}).get(parameter.arg)
+        if value is None:
+            value = machine.annotated_value(parameter.annotation)
+        names[parameter.arg] = value
+    for extra in (args.vararg, args.kwarg):
+        if extra is not None:
+            names[extra.arg] = (values or {}).get(extra.arg) or Unknown("a parameter")
 
 
 def splat_into(args: CallArgs, value: DictValue) -> None:
