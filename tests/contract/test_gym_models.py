@@ -11,16 +11,9 @@ from typing import Any
 
 import pytest
 
-from evalsubmit.sdk.models import (
-    CONFIG_FIELDS,
-    GymRunnerTargetModel,
-    GymRuntimeConfigModel,
-    UnserializableConfig,
-    derive_target_json,
-    find_unjsonable,
-    format_path,
-    validate_config,
-)
+from evalsubmit.sdk.models import CONFIG_FIELDS, GymRunnerTargetModel, GymRuntimeConfigModel
+from evalsubmit.sdk.serialization import UnserializableConfig, derive_target_json, find_unjsonable
+from evalsubmit.sdk.validation import format_path, validate_config
 
 REQ: dict[str, Any] = {"agent": "simple_agent", "agent_config": "c.yaml", "resources_server": "m"}
 

@@ -25,16 +25,9 @@ from typing import Any
 import pydantic
 import pytest
 
-from evalsubmit.sdk.models import (
-    ConfigProblem,
-    FilesetRefModel,
-    GymRunnerTargetModel,
-    GymRuntimeConfigModel,
-    UnserializableConfig,
-    derive_target_json,
-    find_unjsonable,
-    validate_config,
-)
+from evalsubmit.sdk.models import FilesetRefModel, GymRunnerTargetModel, GymRuntimeConfigModel
+from evalsubmit.sdk.serialization import UnserializableConfig, derive_target_json, find_unjsonable
+from evalsubmit.sdk.validation import ConfigProblem, validate_config
 from evalsubmit.sdk.version import SDK_VERSION
 
 pytestmark = pytest.mark.sdk

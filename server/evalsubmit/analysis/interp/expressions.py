@@ -1,55 +1,35 @@
-"""Expression evaluation of the abstract interpreter (statements are in :mod:`.interpreter`,
-calls in :mod:`.calls`)."""
+"""Expression evaluation of the abstract interpreter: names, literals, comprehensions,
+f-strings, subscripts and the dispatch of every other kind of expression.
+
+Statements are walked in :mod:`.statements`, calls evaluated in :mod:`.calls`, attribute reads in
+:mod:`.attributes` and operators in :mod:`.operators`; an expression nobody models is unknown, but
+its parts are still evaluated, because a ``submit()`` call can hide inside any expression.
+"""
 
 from __future__ import annotations
 
 import ast
-import operator
-from collections.abc import Callable
-from pathlib import Path, PurePath
-from typing import Any
+from pathlib import Path
 
+from evalsubmit.analysis.interp.attributes import Attributes
 from evalsubmit.analysis.interp.machine import Machine
-from evalsubmit.analysis.interp.objects import (
-    attribute_key,
-    sdk_class_of,
-    super_attribute,
-    user_mro,
-)
-from evalsubmit.analysis.models import stdlib
+from evalsubmit.analysis.interp.objects import super_attribute
+from evalsubmit.analysis.interp.operators import MAX_RESULT, binary, boolean, truthiness, unary
 from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassRef,
-    ClassValue,
     DictValue,
     FunctionValue,
-    Instance,
     Known,
-    ModuleValue,
     OneShot,
     Origin,
-    PartialValue,
     Refused,
     SeqValue,
     Unknown,
-    UserClass,
     Value,
 )
 from evalsubmit.analysis.values.env import Env, ModuleSource
 from evalsubmit.analysis.values.iterables import items_of, pairs_to_dict
 from evalsubmit.core.findings import Span
-from evalsubmit.sdk import names as sdk
 
-_BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Pow: lambda base, exponent: _bounded_pow(base, exponent),
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: lambda left, right: _bounded_mul(left, right),
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-}
-_MAX_RESULT = 10_000
 _SEQ_KINDS: dict[type[ast.expr], type] = {ast.List: list, ast.Tuple: tuple, ast.Set: set}
 _COMPREHENSIONS: dict[type[ast.expr], str] = {
     ast.ListComp: "list",
@@ -61,6 +41,7 @@ _COMPREHENSIONS: dict[type[ast.expr], str] = {
 class Expressions:
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
+        self.attributes = Attributes(machine)
 
     @property
     def source(self) -> ModuleSource:
@@ -117,9 +98,9 @@ class Expressions:
             case ast.JoinedStr():
                 return self.fstring(node)
             case ast.BinOp():
-                return self.binop(node)
+                return binary(node, self.eval(node.left), self.eval(node.right), self.source)
             case ast.UnaryOp():
-                return self.unaryop(node)
+                return unary(node, self.eval(node.operand), self.source)
             case ast.Subscript():
                 return self.subscript(node)
             case ast.Yield(value=inner):
@@ -142,7 +123,7 @@ class Expressions:
                     return first if test else second
                 return first if first is second else Unknown("depends on a condition")
             case ast.BoolOp(op=op, values=operands):
-                return self.boolean(isinstance(op, ast.Or), [self.eval(v) for v in operands])
+                return boolean(isinstance(op, ast.Or), [self.eval(v) for v in operands])
             case ast.Starred(value=inner):
                 return self.eval(inner)
         for child in ast.iter_child_nodes(node):
@@ -150,82 +131,12 @@ class Expressions:
                 self.eval(child)  # submit calls can hide inside any expression
         return Unknown()
 
-    def boolean(self, is_or: bool, values: list[Value]) -> Value:
-        """``a or b`` / ``a and b``: the operand Python would return, when truthiness is
-        known up to it (``param or {}`` with ``param=None`` is the ``{}``)."""
-        for value in values[:-1]:
-            truth = truthiness(value)
-            if truth is None:
-                return Unknown("depends on a condition")
-            if truth is is_or:
-                return value
-        return values[-1]
-
     def attribute(self, node: ast.Attribute) -> Value:
         frame = self.machine.frame
         if _is_super_call(node.value) and frame.owner is not None and frame.receiver is not None:
             found = super_attribute(frame.owner, frame.receiver, node.attr)
             return found if found is not None else Unknown("an attribute of a base class")
-        base = self.eval(node.value)
-        name = node.attr
-        match base:
-            case ModuleValue(qualname=qualname):
-                return self.machine.import_value(f"{qualname}.{name}")
-            case ClassValue(ref=ClassRef(qualname=qualname, user=None)):
-                found = stdlib.stdlib_constant(f"{qualname}.{name}", self.origin(node))
-                return found if found is not None else ClassValue(ClassRef(f"{qualname}.{name}"))
-            case ClassValue(ref=ClassRef(user=UserClass() as user)):
-                written = self.machine.frame.env.lookup(attribute_key(user, name))
-                if written is not None:
-                    return written
-                if name in user.enum_members:
-                    return Known(user.enum_members[name], self.origin(node))
-                for cls in user_mro(user):
-                    if name in cls.class_values and name not in cls.methods:
-                        return cls.class_values[name]
-                    if name in cls.methods:
-                        return cls.methods[name]
-                return Unknown(f"attribute of class {user.name}")
-            case Instance(ref=ref):
-                return self.instance_attribute(base, ref, name, node)
-            case DictValue() | SeqValue() | Known():
-                return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
-            case Unknown(element=element) if element is not None:
-                return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
-            case Refused(reason=reason) if not reason.startswith("os.environ"):
-                return Refused(f"a bound method .{name} of {reason}", self.origin(node))
-        return Unknown()
-
-    def instance_attribute(
-        self, base: Instance, ref: ClassRef, name: str, node: ast.Attribute
-    ) -> Value:
-        if ref.user is not None:
-            found = self.machine.user_attribute(base, name)
-            if found is not None:
-                return found
-        qualname = sdk_class_of(ref)
-        if name == "evaluator" and qualname == sdk.PLATFORM_CLIENT:
-            return Instance(
-                ClassRef(sdk.EVALUATOR), CallArgs(keywords={"client": base}), self.origin(node)
-            )
-        if name == "evaluator" and qualname == sdk.ASYNC_PLATFORM_CLIENT:
-            return Instance(
-                ClassRef(sdk.ASYNC_EVALUATOR),
-                CallArgs(keywords={"client": base}),
-                self.origin(node),
-            )
-        is_runner = qualname in sdk.RUNNER_CLASSES or ref.user is not None
-        if is_runner and name == "config" and "config" in base.args.keywords:
-            return base.args.keywords["config"]
-        if qualname == sdk.GYM_CONFIG and name in base.args.keywords:
-            return base.args.keywords[name]
-        modelled = qualname == sdk.GYM_CONFIG and name in {"model_dump", "model_copy"}
-        modelled = modelled or (qualname == stdlib.ARGUMENT_PARSER and name in stdlib.PARSE_METHODS)
-        if qualname.startswith("logging.") or _is_submit(qualname, name) or modelled:
-            return FunctionValue(
-                f"bound method {ref.qualname}.{name}", None, self.origin(node), None, base
-            )
-        return Unknown(f"attribute {name} of {ref.qualname.rsplit('.', 1)[-1]}")
+        return self.attributes.attribute(self.eval(node.value), node)
 
     def dict_literal(self, node: ast.Dict) -> DictValue:
         result = DictValue(origin=self.origin(node))
@@ -316,37 +227,8 @@ class Expressions:
             return None
         if isinstance(value, Known) and isinstance(value.obj, (str, int, float, bool, Path)):
             text = str(value.obj)
-            return text if len(text) <= _MAX_RESULT else None
+            return text if len(text) <= MAX_RESULT else None
         return None
-
-    def binop(self, node: ast.BinOp) -> Value:
-        left, right = self.eval(node.left), self.eval(node.right)
-        function = _BINOPS.get(type(node.op))
-        known = isinstance(left, Known) and isinstance(right, Known)
-        if function and known and _small(left.obj) and _small(right.obj):  # type: ignore[union-attr]
-            try:
-                result = function(left.obj, right.obj)  # type: ignore[union-attr]
-            except Exception:  # any arithmetic failure only means the result is unknown
-                return Unknown()
-            if _small(result):
-                return Known(result, self.origin(node))
-        path = isinstance(left, Known) and isinstance(left.obj, Path)
-        if isinstance(left, Unknown) and left.type_name in {"PosixPath", "WindowsPath"}:
-            path = True
-        if isinstance(node.op, ast.Div) and path:
-            return Unknown("a path computed at run time", "PosixPath")
-        return Unknown()
-
-    def unaryop(self, node: ast.UnaryOp) -> Value:
-        operand = self.eval(node.operand)
-        if isinstance(operand, Known) and isinstance(operand.obj, (int, float, bool)):
-            if isinstance(node.op, ast.USub):
-                return Known(-operand.obj, self.origin(node))
-            if isinstance(node.op, ast.UAdd):
-                return Known(+operand.obj, self.origin(node))
-            if isinstance(node.op, ast.Not):
-                return Known(not operand.obj, self.origin(node))
-        return Unknown()
 
     def subscript(self, node: ast.Subscript) -> Value:
         base = self.eval(node.value)
@@ -399,62 +281,5 @@ def _bind_target(names: dict[str, Value], target: ast.expr, item: Value) -> bool
     return True
 
 
-def truthiness(value: Value) -> bool | None:
-    """``bool(value)`` when statically certain, else None."""
-    match value:
-        case Known(obj=obj):
-            try:
-                return bool(obj)
-            except Exception:  # a __bool__ that raises: not certain
-                return None
-        case DictValue(entries=entries, complete=complete):
-            return True if entries else (False if complete else None)
-        case SeqValue(items=items, complete=True):
-            return bool(items)
-        case Instance(maybe_none=True):
-            return None
-        case Instance(ref=ClassRef(user=None)):
-            return True  # SDK objects define neither __bool__ nor __len__
-        case Instance(ref=ClassRef(user=UserClass() as user)):
-            defines = {"__bool__", "__len__"} & {m for c in user_mro(user) for m in c.methods}
-            known_bases = all(isinstance(b, ClassValue) for b in user.bases)
-            return None if defines or not known_bases else True
-        case FunctionValue() | ClassValue() | ModuleValue() | PartialValue():
-            return True
-    return None
-
-
-def _is_submit(qualname: str, name: str) -> bool:
-    return name == "submit" and qualname in {sdk.EVALUATOR, sdk.ASYNC_EVALUATOR}
-
-
 def _join(first: Span, last: Span) -> Span:
     return Span(first.line, first.col, last.end_line, last.end_col)
-
-
-def _bounded_mul(left: Any, right: Any) -> Any:
-    """``left * right``, refusing a repeated str/bytes longer than ``_MAX_RESULT`` before it is
-    built (``"a" * 10**10`` would allocate 10 GB)."""
-    for seq, count in ((left, right), (right, left)):
-        repeated = isinstance(seq, (str, bytes)) and isinstance(count, int)
-        if repeated and len(seq) * max(count, 0) > _MAX_RESULT:
-            raise OverflowError("repeated sequence too long to evaluate statically")
-    return operator.mul(left, right)
-
-
-def _bounded_pow(base: Any, exponent: Any) -> Any:
-    if isinstance(exponent, (int, float)) and abs(exponent) <= 256:
-        return base**exponent
-    raise OverflowError("exponent too large to evaluate statically")
-
-
-def _small(value: object) -> bool:
-    if isinstance(value, (str, bytes)):
-        return len(value) <= _MAX_RESULT
-    if isinstance(value, bool) or value is None:
-        return True
-    if isinstance(value, int):
-        return value.bit_length() <= 4096
-    if isinstance(value, PurePath):
-        return len(str(value)) <= _MAX_RESULT
-    return isinstance(value, (float, complex))

@@ -1,10 +1,13 @@
 """What the interpreter's collaborators share: where they are, the frame they evaluate in, and
 the interface through which they reach each other.
 
-The interpreter is split by concern (statements in :mod:`.interpreter`, expressions in
-:mod:`.expressions`, calls in :mod:`.calls`, imports in :mod:`.imports`, annotations in
+The interpreter is split by concern (frames and the module walk in :mod:`.interpreter`,
+statements in :mod:`.statements`, expressions in :mod:`.expressions`, calls in :mod:`.calls`,
+imports in :mod:`.imports`, the user's objects in :mod:`.objects`, annotations in
 :mod:`.annotated`). Each collaborator holds a :class:`Machine`, the interpreter seen through
-this interface, and never another collaborator's internals.
+this interface, and never another collaborator's internals; a collaborator may own helpers of
+its own concern (``Statements`` its ``Definitions``, ``Calls`` its ``SdkCalls``), which hold
+the same machine.
 """
 
 from __future__ import annotations
@@ -105,6 +108,19 @@ class Machine(Protocol):
 
     def call(self, node: ast.Call) -> Value: ...
 
+    def apply(self, function: Value, node: ast.Call, args: CallArgs) -> Value:
+        """The value of calling an already evaluated ``function`` with ``args`` at ``node``."""
+        ...
+
+    def statement(self, node: ast.stmt) -> None:
+        """Walk one statement in the current frame (a class body is walked statement by
+        statement)."""
+        ...
+
+    def import_names(self, node: ast.Import | ast.ImportFrom) -> None:
+        """Bind the names an import statement imports."""
+        ...
+
     def import_value(self, qualname: str) -> Value: ...
 
     def annotated_value(self, annotation: ast.expr | None) -> Value: ...
@@ -137,6 +153,16 @@ class Machine(Protocol):
 
     def user_attribute(self, base: Instance, name: str) -> Value | None:
         """``base.name`` for an instance of a user class, or None when not known."""
+        ...
+
+    def defer(self, function: FunctionNode, parent: Env, cls: ClassValue | None) -> None:
+        """Queue a function body (a method's with its class) to be walked after the top level,
+        in ``parent``'s scope, with the top-level statement being walked (its cache group)."""
+        ...
+
+    def enter(self, frame: Frame) -> AbstractContextManager[Frame]:
+        """Evaluate in ``frame`` (a copy of the current one with some fields replaced); the
+        current frame is restored on leaving."""
         ...
 
     def scope(self, env: Env) -> AbstractContextManager[Frame]:

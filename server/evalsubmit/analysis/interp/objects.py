@@ -6,7 +6,9 @@ and the test set-up methods (``setUp``, ``setup_method``, ``asyncSetUp``) store 
 unknown arguments, plus class attributes, properties (evaluated when read) and methods. An
 attribute that any other code may assign (anywhere in the module, outside those set-up
 methods) is not trusted from construction: it is unknown unless the flow being walked assigned
-it. A class instantiated with known arguments runs ``__init__`` with them at the call site.
+it. A class instantiated with known arguments runs ``__init__`` with them at the call site
+(:meth:`Objects.construct`; a dataclass's or pydantic model's fields come from the call, else
+their defaults).
 
 Attribute writes are tracked in the environment under a key of the object and the attribute
 (``attribute_key``), so branches and loops join them like names, and a helper that mutates an
@@ -18,7 +20,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from evalsubmit.analysis.interp.machine import Machine
+from evalsubmit.analysis.interp.binding import bind_call
+from evalsubmit.analysis.interp.machine import CallSite, Machine
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -30,6 +33,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
+from evalsubmit.core.findings import Walk
 from evalsubmit.sdk import names as sdk
 
 SETUP_METHODS = ("__init__", "__post_init__", "setUp", "setup_method", "asyncSetUp")
@@ -176,6 +180,74 @@ class Objects:
         env = self.machine.walk_body(method, values)
         return instance_writes(env, instance)
 
+    # ----- construction at a call site ------------------------------------------------------
+
+    def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:
+        """Run ``__init__`` (and a dataclass's ``__post_init__``) of a user-class instance
+        built at ``node`` with ``args``; what they store becomes its attributes."""
+        user = instance.ref.user
+        assert user is not None
+        written: dict[str, Value] = self._record_fields(user, args)
+        for cls in user_mro(user):
+            if "__init__" in cls.methods:
+                init = cls.methods["__init__"]
+                if isinstance(init.node, ast.FunctionDef):
+                    receiver = bound(init, instance)
+                    values, passed = bind_call(self.machine, receiver, init.node.args, args, node)
+                    walk = None
+                    given = [v for v in values.values() if v is not instance]
+                    if any(not isinstance(v, Unknown) for v in given):
+                        label = f"when {user.name}() is constructed at line {node.lineno}"
+                        lines = (node.lineno, node.end_lineno or node.lineno)
+                        walk = Walk(f"new {node.lineno}:{node.col_offset}", 0, 0, label, lines)
+                    env = self.machine.walk_body(init, values, site=CallSite(walk, passed))
+                    written.update(instance_writes(env, instance))
+                break
+        post = next(
+            (c.methods["__post_init__"] for c in user_mro(user) if "__post_init__" in c.methods),
+            None,
+        )
+        if post is not None:
+            written.update(self.run_method(post, instance, {}))
+        instance.attributes = self.trusted(written)
+
+    def _record_fields(self, user: UserClass, args: CallArgs) -> dict[str, Value]:
+        """A dataclass's (or pydantic model's) fields from the call, else their defaults
+        (``field(default=...)`` and ``field(default_factory=...)`` understood)."""
+        if not user.fields or any("__init__" in c.methods for c in user_mro(user)):
+            return {}
+        declared = [
+            s
+            for cls in reversed(list(user_mro(user)))
+            for s in cls.node.body
+            if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+        ]
+        values: dict[str, Value] = {}
+        names = [s.target.id for s in declared if isinstance(s.target, ast.Name)]
+        for name, value in zip(names, args.positional, strict=False):
+            values[name] = value
+        values.update(args.keywords)
+        for statement in declared:
+            name = statement.target.id if isinstance(statement.target, ast.Name) else ""
+            if name in values or args.star_unknown or statement.value is None:
+                continue
+            values[name] = self._field_default(statement.value)
+        return values
+
+    def _field_default(self, default: ast.expr) -> Value:
+        with self.machine.silent():
+            if not (isinstance(default, ast.Call) and _called_name(default.func) == "field"):
+                return self.machine.eval(default)
+            for keyword in default.keywords:
+                if keyword.arg == "default":
+                    return self.machine.eval(keyword.value)
+                if keyword.arg == "default_factory":
+                    factory = self.machine.eval(keyword.value)
+                    if isinstance(factory, FunctionValue) and isinstance(factory.node, ast.Lambda):
+                        return self.machine.eval(factory.node.body)
+                    return self.machine.apply(factory, default, CallArgs())
+        return Unknown("a field without a default")
+
     # ----- what may change an attribute behind the flow's back -----------------------------
 
     def volatile(self) -> frozenset[str]:
@@ -246,6 +318,12 @@ def is_record(node: ast.ClassDef, bases: list[Value]) -> bool:
 
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _called_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _attribute_stores(tree: ast.Module) -> Iterator[tuple[Function | None, str]]:

@@ -1,7 +1,10 @@
 """Models of builtins and standard-library callables whose results matter to the JSON rule.
 
 Only literal arguments are ever turned into real objects here (``Path("/x")``, ``datetime(2024,
-1, 1)``); nothing from the user's code is executed. Everything not modelled is unknown.
+1, 1)``); nothing from the user's code is executed. Everything not modelled is unknown. Which
+names are modelled, and as what, is listed in :mod:`.stdlib_names`; this module turns a call or
+a read of one of them into a value, and holds the models whose result depends on the arguments
+(``range``, ``zip``, ``sorted``, ``dict(...)``, ``Counter``...).
 """
 
 from __future__ import annotations
@@ -10,15 +13,25 @@ import builtins
 import collections
 import datetime as dt
 import decimal
-import fractions
-import ipaddress
 import math
 import pathlib
-import re
-import uuid
 from collections.abc import Callable
 from typing import Any
 
+from evalsubmit.analysis.models.stdlib_names import (
+    ARGUMENT_PARSER,
+    CONVERTERS,
+    DICT_LIKE,
+    LITERAL_CONSTRUCTORS,
+    MATERIALIZING,
+    MODELLED_MODULES,
+    NAMEDTUPLE,
+    ONE_SHOT,
+    REFUSED_CALLS,
+    REFUSED_NAMES,
+    STR_FUNCTIONS,
+    TYPED_RESULTS,
+)
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -41,98 +54,6 @@ from evalsubmit.analysis.values.iterables import (
     zipped,
 )
 
-ONE_SHOT = {
-    "builtins.map": "a map() iterator",
-    "builtins.zip": "a zip() iterator",
-    "builtins.filter": "a filter() iterator",
-    "builtins.iter": "an iter() iterator",
-    "builtins.reversed": "a reversed() iterator",
-    "builtins.enumerate": "an enumerate() iterator",
-    "builtins.open": "an open file handle",
-    "io.open": "an open file handle",
-    "io.StringIO": "an io.StringIO stream",
-    "io.BytesIO": "an io.BytesIO stream",
-    "itertools.count": "an itertools iterator",
-    "itertools.cycle": "an itertools iterator",
-    "itertools.chain": "an itertools iterator",
-    "itertools.islice": "an itertools iterator",
-    "itertools.repeat": "an itertools iterator",
-    "itertools.product": "an itertools iterator",
-}
-
-REFUSED_CALLS = {
-    "builtins.object": ("a plain object()", None),
-    "builtins.slice": ("a slice object", None),
-    "builtins.memoryview": ("a memoryview", None),
-    "threading.Lock": ("a threading.Lock", None),
-    "threading.RLock": ("a threading.RLock", None),
-    "threading.Event": ("a threading.Event", None),
-    "threading.Semaphore": ("a threading.Semaphore", None),
-    "threading.Condition": ("a threading.Condition", None),
-    "multiprocessing.Lock": ("a multiprocessing.Lock", None),
-    "asyncio.Lock": ("an asyncio.Lock", None),
-    "asyncio.Event": ("an asyncio.Event", None),
-    "functools.partial": ("a functools.partial", None),
-    "types.SimpleNamespace": ("a types.SimpleNamespace", None),
-    "types.MappingProxyType": ("a types.MappingProxyType", None),
-    "collections.UserDict": ("a collections.UserDict", None),
-    "array.array": ("an array.array", None),
-    "pathlib.PurePosixPath": ("a pathlib.PurePosixPath (only concrete Path serialises)", "str"),
-    "pathlib.PureWindowsPath": ("a pathlib.PureWindowsPath (only concrete Path serialises)", "str"),
-    "pathlib.PurePath": ("a pathlib.PurePath (only concrete Path serialises)", "str"),
-    "datetime.timezone": ("a datetime.timezone", None),
-    "logging.getLogger": ("a logging.Logger", None),
-    "random.Random": ("a random.Random", None),
-    "argparse.Namespace": ("an argparse.Namespace", None),
-    "random.SystemRandom": ("a random.SystemRandom", None),
-    "logging.Logger": ("a logging.Logger", None),
-}
-
-REFUSED_NAMES = {
-    "builtins.Ellipsis": "Ellipsis",
-    "builtins.NotImplemented": "NotImplemented",
-    "os.environ": "os.environ itself (an os._Environ mapping)",
-    "sys.stdout": "a stream (sys.stdout)",
-    "sys.stderr": "a stream (sys.stderr)",
-    "sys.stdin": "a stream (sys.stdin)",
-}
-
-MATERIALIZING = {
-    "builtins.list": list,
-    "builtins.tuple": tuple,
-    "builtins.set": set,
-    "builtins.frozenset": frozenset,
-}
-
-_LITERAL_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
-    "pathlib.Path": pathlib.Path,
-    "pathlib.PosixPath": pathlib.PosixPath,
-    "datetime.datetime": dt.datetime,
-    "datetime.date": dt.date,
-    "datetime.time": dt.time,
-    "datetime.timedelta": dt.timedelta,
-    "decimal.Decimal": decimal.Decimal,
-    "uuid.UUID": uuid.UUID,
-    "builtins.complex": complex,
-    "fractions.Fraction": fractions.Fraction,
-    "ipaddress.ip_address": ipaddress.ip_address,
-    "ipaddress.ip_network": ipaddress.ip_network,
-    "ipaddress.ip_interface": ipaddress.ip_interface,
-    "ipaddress.IPv4Address": ipaddress.IPv4Address,
-    "ipaddress.IPv6Address": ipaddress.IPv6Address,
-    "ipaddress.IPv4Network": ipaddress.IPv4Network,
-    "re.compile": re.compile,
-    "builtins.bytes": bytes,
-    "builtins.bytearray": bytearray,
-}
-
-_CONVERTERS: dict[str, Callable[[Any], Any]] = {
-    "builtins.str": str,
-    "builtins.int": int,
-    "builtins.float": float,
-    "builtins.bool": bool,
-}
-
 _MAX_LITERAL = 100_000
 
 
@@ -152,48 +73,24 @@ def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value |
         return Refused(reason, origin, materialize=fix)
     if qualname in MATERIALIZING:
         return _materialize(MATERIALIZING[qualname], args, origin)
-    if qualname in _CONVERTERS:
+    if qualname in CONVERTERS:
         return _convert(qualname, args, origin)
-    if qualname == "builtins.dict" or qualname in _DICT_LIKE:
+    if qualname == "builtins.dict" or qualname in DICT_LIKE:
         return _dict(args, origin)
     if qualname == "datetime.timezone.utc":
         return Known(dt.UTC, origin)
-    if qualname in _LITERAL_CONSTRUCTORS:
+    if qualname in LITERAL_CONSTRUCTORS:
         return _construct(qualname, args, origin)
     if qualname in {"os.getenv", "os.environ.get"}:
         return Unknown("read from the environment", "None|str")
     if qualname in TYPED_RESULTS:
         reason, type_name = TYPED_RESULTS[qualname]
         return Unknown(reason, type_name)
-    if qualname in _STR_FUNCS:
+    if qualname in STR_FUNCTIONS:
         return Unknown("computed at run time", "str")
     if qualname == "math.inf":
         return Known(math.inf, origin)
     return None
-
-
-TYPED_RESULTS: dict[str, tuple[str, str]] = {
-    "os.cpu_count": ("the number of CPUs", "int|None"),
-    "os.getpid": ("a process id", "int"),
-    "uuid.uuid1": ("a fresh UUID", "UUID"),
-    "uuid.uuid4": ("a fresh UUID", "UUID"),
-    "datetime.datetime.now": ("the current time", "datetime"),
-    "datetime.datetime.utcnow": ("the current time", "datetime"),
-    "datetime.datetime.today": ("the current time", "datetime"),
-    "datetime.date.today": ("today's date", "date"),
-    "time.time": ("the current time", "float"),
-    "pathlib.Path.home": ("the home folder", "PosixPath"),
-    "pathlib.Path.cwd": ("the current folder", "PosixPath"),
-    "tempfile.mkdtemp": ("a temporary folder", "str"),
-    "tempfile.gettempdir": ("the temporary folder", "str"),
-    "socket.gethostname": ("the host name", "str"),
-    "getpass.getuser": ("the user name", "str"),
-    "platform.node": ("the host name", "str"),
-}
-"""Callables whose result's type is known, never its value."""
-
-_DICT_LIKE = {"collections.OrderedDict"}
-_STR_FUNCS = {"os.path.join", "os.path.expanduser", "os.path.abspath", "os.getcwd", "json.dumps"}
 
 
 def stdlib_constant(qualname: str, origin: Origin | None) -> Value | None:
@@ -203,46 +100,11 @@ def stdlib_constant(qualname: str, origin: Origin | None) -> Value | None:
         return Known(dt.UTC, origin)
     if qualname in {"math.inf", "math.nan", "math.pi", "math.e"}:
         return Known(getattr(math, qualname.split(".")[1]), origin)
-    if qualname.startswith("builtins.") or ("." in qualname and qualname.split(".")[0] in _MODULES):
+    if qualname.startswith("builtins.") or (
+        "." in qualname and qualname.split(".")[0] in MODELLED_MODULES
+    ):
         return ClassValue(ClassRef(qualname))
     return None
-
-
-_MODULES = {
-    "builtins",
-    "threading",
-    "pathlib",
-    "datetime",
-    "functools",
-    "types",
-    "collections",
-    "array",
-    "logging",
-    "io",
-    "itertools",
-    "os",
-    "sys",
-    "math",
-    "decimal",
-    "uuid",
-    "asyncio",
-    "multiprocessing",
-    "json",
-    "enum",
-    "dataclasses",
-    "fractions",
-    "re",
-    "ipaddress",
-    "typing",
-    "pydantic",
-    "random",
-    "argparse",
-    "tempfile",
-    "socket",
-    "getpass",
-    "platform",
-    "time",
-}
 
 
 def _materialize(kind: type, args: CallArgs, origin: Origin | None) -> Value:
@@ -322,11 +184,6 @@ def _known_dict(obj: dict[Any, Any], origin: Origin | None) -> DictValue:
     return result
 
 
-NAMEDTUPLE = "<namedtuple class>"
-ARGUMENT_PARSER = "argparse.ArgumentParser"
-PARSE_METHODS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
-
-
 def parsed_arguments(origin: Origin | None) -> Value:
     """What ``ArgumentParser.parse_args()`` returns: a Namespace, its attributes unknown
     (refused as a JSON value, like any plain object)."""
@@ -362,7 +219,7 @@ def _convert(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
             if name == "str" and isinstance(source.obj, (int, float)) and abs(source.obj) > 1e300:
                 return Unknown(type_name="str")
             try:
-                return Known(_CONVERTERS[qualname](source.obj), origin)
+                return Known(CONVERTERS[qualname](source.obj), origin)
             except (ValueError, TypeError, OverflowError):
                 return Unknown(type_name=name)
     if not args.positional and not args.keywords:
@@ -412,7 +269,7 @@ def _construct(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
     if any(isinstance(v, (str, bytes)) and len(v) > _MAX_LITERAL for v in positional):
         return Unknown(type_name=_type_of(qualname))
     try:
-        return Known(_LITERAL_CONSTRUCTORS[qualname](*positional, **keywords), origin)
+        return Known(LITERAL_CONSTRUCTORS[qualname](*positional, **keywords), origin)
     except (TypeError, ValueError, OverflowError, decimal.InvalidOperation):
         return Unknown(type_name=_type_of(qualname))
 

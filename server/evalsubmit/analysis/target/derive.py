@@ -35,6 +35,7 @@ from evalsubmit.analysis.values.domain import (
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import models as gym_models
 from evalsubmit.sdk import names as sdk
+from evalsubmit.sdk import serialization
 from evalsubmit.sdk.spec import WIRE_ONLY_DEFAULTS
 
 RUNNER_METHODS = frozenset({"run_tasks", "runner_info"})
@@ -230,8 +231,8 @@ def preview_from(evaluation: ConfigEvaluation, span: Span, name: str) -> TargetP
     unknowns = tuple(evaluation.unknowns)
     if evaluation.model is not None and not problems and not unknowns:
         try:
-            target = gym_models.derive_target_json(evaluation.model)
-        except (gym_models.UnserializableConfig, ValueError) as error:
+            target = serialization.derive_target_json(evaluation.model)
+        except (serialization.UnserializableConfig, ValueError) as error:
             text = str(error)
             return TargetPreview(span, name, None, _render_markers({"error": text}), (text,))
         return TargetPreview(span, name, target, functools.partial(_dumps, target))

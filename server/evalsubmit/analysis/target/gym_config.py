@@ -33,6 +33,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.iterables import as_python
 from evalsubmit.sdk import models as gym_models
+from evalsubmit.sdk import serialization, validation
 
 REQUIRED = ("agent", "agent_config", "resources_server")
 
@@ -118,7 +119,7 @@ def _validate(result: ConfigEvaluation, call_origin: Origin | None, *, partial: 
     for name, value in list(kwargs.items()):
         if isinstance(value, _Placeholder):
             del kwargs[name]
-    verdict = gym_models.validate_config(_strip(kwargs))
+    verdict = validation.validate_config(_strip(kwargs))
     if verdict.config is not None:
         if not result.unknowns and not result.content:
             result.model = verdict.config
@@ -191,7 +192,7 @@ def _convert(
     match value:
         case Known(obj=obj):
             if in_hydra and not isinstance(obj, (str, int, float, type(None))):
-                for _, reason, kind in gym_models.find_unjsonable(obj):
+                for _, reason, kind in serialization.find_unjsonable(obj):
                     result.content.append(ContentProblem(anchor, value.origin, reason, kind))
             return obj, obj
         case Instance(fields=DictValue() as fields):
@@ -205,7 +206,7 @@ def _convert(
                     result.unknowns.append(_text(path) + "[<key>]")
                     continue
                 if in_hydra and not isinstance(key, (str, int, float, type(None))):
-                    for _, reason, kind in gym_models.find_unjsonable({key: None}):
+                    for _, reason, kind in serialization.find_unjsonable({key: None}):
                         result.content.append(
                             ContentProblem(entry.origin or anchor, None, reason, kind)
                         )
@@ -345,7 +346,7 @@ def _render_key(key: Any) -> Any:
 
 
 def _text(path: tuple[str | int, ...]) -> str:
-    return gym_models.format_path(path)
+    return validation.format_path(path)
 
 
 def render_json(value: Any) -> Any:

@@ -4,7 +4,7 @@ refused in ``env_vars``, unknown for ``num_repeats``)."""
 
 from __future__ import annotations
 
-from evalsubmit.sdk import models as gym_models
+from evalsubmit.sdk import validation
 
 _STRINGS = frozenset({"str", "bytes"})
 _NUMBERS = frozenset({"int", "float", "bool", "str", "Decimal"})
@@ -52,7 +52,7 @@ def refusal(path: tuple[str | int, ...], types: frozenset[str], reason: str) -> 
     if len(path) == 2 and path[0] == "env_vars":
         if any(not _refused("str", t) for t in types):
             return None
-        shown = gym_models.format_path(path)
+        shown = validation.format_path(path)
         return (
             f"environment variable values must be strings: `{shown}` is {_article(types)} "
             f"({reason}); write it as a string, e.g. str(...)"

@@ -1,0 +1,115 @@
+"""Attribute reads: what ``value.name`` is, on modules, classes, the SDK's objects and the user's
+instances.
+
+What an attribute is decides much of what the rules see: ``client.evaluator`` is the evaluator
+whose ``submit`` is checked, ``runner.config`` the config given to the runner, ``os.environ`` a
+refused value. Reads of the user's instances are answered by :mod:`.objects` (through the
+machine); ``super().name`` is read in :mod:`.expressions`, before ``super()`` would be
+evaluated; an attribute nobody models is unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from evalsubmit.analysis.interp.machine import Machine
+from evalsubmit.analysis.interp.objects import (
+    attribute_key,
+    sdk_class_of,
+    user_mro,
+)
+from evalsubmit.analysis.models import stdlib
+from evalsubmit.analysis.models.stdlib_names import ARGUMENT_PARSER, PARSE_METHODS
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    DictValue,
+    FunctionValue,
+    Instance,
+    Known,
+    ModuleValue,
+    Origin,
+    Refused,
+    SeqValue,
+    Unknown,
+    UserClass,
+    Value,
+)
+from evalsubmit.sdk import names as sdk
+
+
+class Attributes:
+    """The attribute reads of :class:`.expressions.Expressions`."""
+
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+
+    def origin(self, node: ast.AST) -> Origin:
+        return self.machine.frame.source.origin(node)
+
+    def attribute(self, base: Value, node: ast.Attribute) -> Value:
+        """``base.name`` read at ``node`` (``base`` the value of ``node.value``)."""
+        name = node.attr
+        match base:
+            case ModuleValue(qualname=qualname):
+                return self.machine.import_value(f"{qualname}.{name}")
+            case ClassValue(ref=ClassRef(qualname=qualname, user=None)):
+                found = stdlib.stdlib_constant(f"{qualname}.{name}", self.origin(node))
+                return found if found is not None else ClassValue(ClassRef(f"{qualname}.{name}"))
+            case ClassValue(ref=ClassRef(user=UserClass() as user)):
+                written = self.machine.frame.env.lookup(attribute_key(user, name))
+                if written is not None:
+                    return written
+                if name in user.enum_members:
+                    return Known(user.enum_members[name], self.origin(node))
+                for cls in user_mro(user):
+                    if name in cls.class_values and name not in cls.methods:
+                        return cls.class_values[name]
+                    if name in cls.methods:
+                        return cls.methods[name]
+                return Unknown(f"attribute of class {user.name}")
+            case Instance(ref=ref):
+                return self.instance_attribute(base, ref, name, node)
+            case DictValue() | SeqValue() | Known():
+                return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
+            case Unknown(element=element) if element is not None:
+                return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
+            case Refused(reason=reason) if not reason.startswith("os.environ"):
+                return Refused(f"a bound method .{name} of {reason}", self.origin(node))
+        return Unknown()
+
+    def instance_attribute(
+        self, base: Instance, ref: ClassRef, name: str, node: ast.Attribute
+    ) -> Value:
+        if ref.user is not None:
+            found = self.machine.user_attribute(base, name)
+            if found is not None:
+                return found
+        qualname = sdk_class_of(ref)
+        if name == "evaluator" and qualname == sdk.PLATFORM_CLIENT:
+            return Instance(
+                ClassRef(sdk.EVALUATOR), CallArgs(keywords={"client": base}), self.origin(node)
+            )
+        if name == "evaluator" and qualname == sdk.ASYNC_PLATFORM_CLIENT:
+            return Instance(
+                ClassRef(sdk.ASYNC_EVALUATOR),
+                CallArgs(keywords={"client": base}),
+                self.origin(node),
+            )
+        is_runner = qualname in sdk.RUNNER_CLASSES or ref.user is not None
+        if is_runner and name == "config" and "config" in base.args.keywords:
+            return base.args.keywords["config"]
+        if qualname == sdk.GYM_CONFIG and name in base.args.keywords:
+            return base.args.keywords[name]
+        modelled = qualname == sdk.GYM_CONFIG and name in {"model_dump", "model_copy"}
+        modelled = modelled or (qualname == ARGUMENT_PARSER and name in PARSE_METHODS)
+        if qualname.startswith("logging.") or _is_submit(qualname, name) or modelled:
+            return FunctionValue(
+                f"bound method {ref.qualname}.{name}", None, self.origin(node), None, base
+            )
+        return Unknown(f"attribute {name} of {ref.qualname.rsplit('.', 1)[-1]}")
+
+
+def _is_submit(qualname: str, name: str) -> bool:
+    return name == "submit" and qualname in {sdk.EVALUATOR, sdk.ASYNC_EVALUATOR}

@@ -1,0 +1,135 @@
+"""Binding a call's arguments to the called function's parameters, and where each came from.
+
+The interpreter binds arguments in three places: a call of the user's helper (:mod:`.calls`), a
+constructor run for a user-class instance (:mod:`.objects`), and a body walked with its
+parameters (:mod:`.interpreter`). One home keeps the rules the same in all three: defaults as
+evaluated at the definition, ``*args``/``**kwargs`` of unknown content, a bound receiver, and the
+origin of each value (where a finding about it should land).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from evalsubmit.analysis.interp.machine import Machine
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    DictValue,
+    FunctionValue,
+    Known,
+    Origin,
+    Unknown,
+    Value,
+)
+
+
+def bind_arguments(
+    arguments: ast.arguments, args: CallArgs, function: FunctionValue
+) -> dict[str, Value]:
+    """Parameter -> value for a call: the call's arguments, else the parameter's default (as
+    evaluated when the function was defined); the receiver first for a bound method."""
+    names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
+    values: dict[str, Value] = dict(function.defaults)
+    positional = list(args.positional)
+    if function.bound_self is not None and names:
+        positional.insert(0, function.bound_self)
+    for name, value in zip(names, positional, strict=False):
+        values[name] = value
+    for name, value in args.keywords.items():
+        values[name] = value
+    if args.star_unknown:
+        # which parameter a *args / **kwargs of unknown content fills is not known
+        explicit = set(args.keywords) | set(names[: len(positional)])
+        return {name: value for name, value in values.items() if name in explicit}
+    return values
+
+
+def bind_call(
+    machine: Machine,
+    function: FunctionValue,
+    arguments: ast.arguments,
+    args: CallArgs,
+    node: ast.Call,
+) -> tuple[dict[str, Value], dict[str, Origin]]:
+    """Parameter -> value for a call at ``node``, and where each value was written: the
+    argument at this call (followed back when it is itself a parameter of the caller's
+    call-site walk), or the parameter's default in the definition."""
+    values = bind_arguments(arguments, args, function)
+    passed: dict[str, Origin] = {}
+    names = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
+    tail = names[len(names) - len(arguments.defaults) :]
+    defaults = list(zip(tail, arguments.defaults, strict=True))
+    kwonly = zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+    defaults += [(a.arg, d) for a, d in kwonly if d]
+    module = function.module
+    for name, default in defaults:
+        if module is not None:
+            passed[name] = module.origin(default)
+    offset = 1 if function.bound_self is not None else 0
+    plain = [a for a in node.args if not isinstance(a, ast.Starred)]
+    if len(plain) == len(node.args):
+        for name, argument in zip(names[offset:], plain, strict=False):
+            passed[name] = _written_at(machine, argument, argument)
+    for keyword in node.keywords:
+        if keyword.arg is not None:
+            passed[keyword.arg] = _written_at(machine, keyword.value, keyword)
+    for name, origin in args.keyword_origins.items():
+        passed.setdefault(name, origin)
+    # a parameter the helper annotates declares what it takes: a finding about its value
+    # stays in the helper, where the declared type is used
+    for parameter in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+        if parameter.annotation is not None:
+            passed.pop(parameter.arg, None)
+    if arguments.kwarg is not None and not args.star_unknown:
+        known = {*names, *(a.arg for a in arguments.kwonlyargs)}
+        extra = DictValue(origin=machine.frame.source.origin(node))
+        for name, value in args.keywords.items():
+            if name not in known:
+                extra.set(Known(name), value, passed.get(name))
+        values[arguments.kwarg.arg] = extra
+    return values, passed
+
+
+def _written_at(machine: Machine, value: ast.expr, argument: ast.AST) -> Origin:
+    """Where an argument's value was written: a parameter of the walk this call is in
+    takes it from that walk's call site; anything else is written here."""
+    if isinstance(value, ast.Name) and value.id in machine.frame.passed:
+        return machine.frame.passed[value.id]
+    return machine.frame.source.origin(argument)
+
+
+def bind_parameters(machine: Machine, args: ast.arguments, values: dict[str, Value] | None) -> None:
+    """Bind a body's parameters in the current frame: the values given, else what each
+    parameter's annotation says (``*args``/``**kwargs`` unknown)."""
+    names = machine.frame.env.names
+    for parameter in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+        value = (values or {}).get(parameter.arg)
+        if value is None:
+            value = machine.annotated_value(parameter.annotation)
+        names[parameter.arg] = value
+    for extra in (args.vararg, args.kwarg):
+        if extra is not None:
+            names[extra.arg] = (values or {}).get(extra.arg) or Unknown("a parameter")
+
+
+def splat_into(args: CallArgs, value: DictValue) -> None:
+    """``**value``: its string-keyed entries become keywords (where they were written)."""
+    for entry in value.entries:
+        if isinstance(entry.key, Known) and isinstance(entry.key.obj, str):
+            args.keywords[entry.key.obj] = entry.value
+            if entry.origin is not None:
+                args.keyword_origins[entry.key.obj] = entry.origin
+        else:
+            args.star_unknown = True
+    if not value.complete:
+        args.star_unknown = True
+
+
+def merged_arguments(stored: CallArgs, call: CallArgs) -> CallArgs:
+    """A partial's arguments then the call's; the call's keywords win."""
+    return CallArgs(
+        [*stored.positional, *call.positional],
+        {**stored.keywords, **call.keywords},
+        {**stored.keyword_origins, **call.keyword_origins},
+        stored.star_unknown or call.star_unknown,
+    )

@@ -1,0 +1,272 @@
+"""Calls into the SDK: the constructions and ``submit()`` sites the rules check.
+
+A construction of ``GymRuntimeConfig``, a runner or a ``TaskSetRef`` (also through
+``model_validate`` and a user class deriving from ``GymAgentTaskRunner``) is recorded as a
+:class:`.facts.ConstructionFact`; a call of ``<evaluator>.submit`` as a :class:`.facts.SubmitFact`
+with its target derived. Facts are recorded only while the frame collects them (never in a
+helper evaluated for its value). The pydantic methods a config is used through
+(``model_dump``, ``model_copy``) are modelled here too. :mod:`.calls` decides which call is which;
+this module knows what each means to the SDK.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from evalsubmit.analysis.interp.binding import splat_into
+from evalsubmit.analysis.interp.facts import (
+    ConstructionFact,
+    ConstructionKind,
+    ModuleFacts,
+    SubmitFact,
+)
+from evalsubmit.analysis.interp.machine import Machine
+from evalsubmit.analysis.target.derive import derive, sdk_base
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    ClassRef,
+    DictValue,
+    FunctionValue,
+    Instance,
+    Known,
+    Origin,
+    Unknown,
+    Value,
+    typed_instance,
+)
+from evalsubmit.analysis.values.env import ModuleSource
+from evalsubmit.core.findings import Span
+from evalsubmit.sdk import names as sdk
+
+_CONSTRUCTION_KINDS = {
+    sdk.GYM_CONFIG: ConstructionKind.GYM_CONFIG,
+    sdk.GYM_RUNNER: ConstructionKind.GYM_RUNNER,
+    sdk.TASKSET_REF: ConstructionKind.TASKSET_REF,
+}
+_CLIENTS = frozenset(
+    {
+        sdk.PLATFORM_CLIENT,
+        sdk.ASYNC_PLATFORM_CLIENT,
+        sdk.EVALUATOR_CLIENT,
+        sdk.ASYNC_EVALUATOR_CLIENT,
+    }
+)
+
+
+class SdkCalls:
+    """The SDK side of call evaluation, reached from :class:`.calls.Calls`."""
+
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+
+    @property
+    def source(self) -> ModuleSource:
+        """The module whose code is being walked (a helper's own, in its body)."""
+        return self.machine.frame.source
+
+    def span(self, node: ast.AST) -> Span:
+        return self.source.span(node)
+
+    @property
+    def collect(self) -> bool:
+        return self.machine.frame.collect
+
+    @property
+    def facts(self) -> ModuleFacts:
+        return self.machine.facts
+
+    def submit(
+        self, node: ast.Call, receiver: Instance, args: CallArgs, spans: dict[str, Span]
+    ) -> Value:
+        """A ``submit()`` call: recorded with its target derived; its value is the job."""
+        if self.collect:
+            fact = SubmitFact(
+                node=node,
+                span=self.span(node),
+                name_span=self._name_span(node),
+                is_async=receiver.ref.qualname == sdk.ASYNC_EVALUATOR,
+                evaluator=receiver,
+                args=args,
+                keyword_spans=spans,
+                keyword_value_spans={k.arg: self.span(k.value) for k in node.keywords if k.arg},
+                path=self.source.path,
+                home=self.machine.home,
+                context=self.machine.frame.context,
+            )
+            target = args.keywords.get("target")
+            if target is not None:
+                fact.derivation = derive(target, fact.target_value_span(), self.source.path)
+            self.facts.submits.append(fact)
+        return Unknown("a job resource")
+
+    def _name_span(self, node: ast.Call) -> Span:
+        """The called name: ``submit`` in ``client.evaluator.submit(...)``, the whole callee
+        otherwise (an alias ``send(...)``, a partial ``run(...)``)."""
+        func = self.span(node.func)
+        if isinstance(node.func, ast.Attribute):
+            attr = node.func.attr
+            return Span(func.end_line, func.end_col - len(attr), func.end_line, func.end_col)
+        return func
+
+    def construct(
+        self, qualname: str, node: ast.Call, args: CallArgs, spans: dict[str, Span], origin: Origin
+    ) -> Instance:
+        """An SDK class called by name: its instance, recorded when the rules check it (and a
+        platform client's literal ``workspace``)."""
+        instance = Instance(ClassRef(qualname), args, origin)
+        workspace = args.keywords.get("workspace")
+        if (
+            self.collect
+            and qualname in _CLIENTS
+            and isinstance(workspace, Known)
+            and isinstance(workspace.obj, str)
+        ):
+            self.facts.workspaces.append(workspace.obj)
+        self.record_construction(qualname, node, args, spans, instance)
+        return instance
+
+    def config_from_dict(self, node: ast.Call, args: CallArgs, origin: Origin) -> Value:
+        """``GymRuntimeConfig.model_validate(obj)``: a config with the dict's entries as its
+        arguments, recorded as built from a dict."""
+        source = args.positional[0] if args.positional else args.keywords.get("obj")
+        config_args = CallArgs()
+        if isinstance(source, DictValue):
+            splat_into(config_args, source)
+        else:
+            config_args.star_unknown = True
+        instance = Instance(ClassRef(sdk.GYM_CONFIG), config_args, origin)
+        if self.collect:
+            self.facts.constructions.append(
+                ConstructionFact(
+                    ConstructionKind.GYM_CONFIG,
+                    node,
+                    self.span(node),
+                    config_args,
+                    instance,
+                    via_dict=True,
+                    path=self.source.path,
+                    home=self.machine.home,
+                    context=self.machine.frame.context,
+                )
+            )
+        return instance
+
+    def record_construction(
+        self,
+        qualname: str,
+        node: ast.Call,
+        args: CallArgs,
+        spans: dict[str, Span],
+        instance: Instance,
+    ) -> None:
+        """A construction of an SDK class the rules check (a config, a runner, a taskset
+        reference), recorded while facts are."""
+        kind = _CONSTRUCTION_KINDS.get(qualname)
+        if kind is None and qualname in sdk.RUNNER_CLASSES:
+            kind = ConstructionKind.RUNNER
+        if kind is None or not self.collect:
+            return
+        via_dict = any(k.arg is None for k in node.keywords)
+        self.facts.constructions.append(
+            ConstructionFact(
+                kind,
+                node,
+                self.span(node),
+                args,
+                instance,
+                spans,
+                [self.span(a) for a in node.args],
+                via_dict=via_dict,
+                path=self.source.path,
+                home=self.machine.home,
+                context=self.machine.frame.context,
+            )
+        )
+
+    def record_user_class(
+        self,
+        ref: ClassRef,
+        node: ast.Call,
+        args: CallArgs,
+        spans: dict[str, Span],
+        instance: Instance,
+    ) -> None:
+        """An instance of a user class built at ``node``: recorded as a runner construction when
+        the class derives from ``GymAgentTaskRunner``."""
+        base = sdk_base(ref)
+        if base == sdk.GYM_RUNNER and self.collect:
+            self.facts.constructions.append(
+                ConstructionFact(
+                    ConstructionKind.GYM_RUNNER,
+                    node,
+                    self.span(node),
+                    args,
+                    instance,
+                    spans,
+                    path=self.source.path,
+                    home=self.machine.home,
+                    context=self.machine.frame.context,
+                )
+            )
+
+    def pydantic_method(
+        self, model: Instance, method: str | None, args: CallArgs, origin: Origin
+    ) -> Value:
+        """``cfg.model_dump()`` is the config as a dict; ``cfg.model_copy(update={...})`` a copy
+        with the update applied, not validated (pydantic does not validate updates)."""
+        if model.ref.qualname != sdk.GYM_CONFIG or model.args.star_unknown:
+            return Unknown(f"the result of {method}()")
+        if method == "model_dump" and not args.positional and not args.keywords:
+            dumped = DictValue(origin=origin)
+            for key, value in model.args.keywords.items():
+                dumped.set(Known(key), value, model.args.keyword_origins.get(key))
+            return dumped
+        if method == "model_copy":
+            update = args.keywords.get("update")
+            copied = CallArgs(
+                [], dict(model.args.keywords), dict(model.args.keyword_origins), False
+            )
+            if isinstance(update, DictValue):
+                splat_into(copied, update)
+            elif update is not None:
+                copied.star_unknown = True
+            validated = model.validated and update is None
+            return Instance(ClassRef(sdk.GYM_CONFIG), copied, origin, validated=validated)
+        return Unknown(f"the result of {method}()")
+
+
+def evaluator_from_sdk(qualname: str, args: CallArgs, origin: Origin) -> Instance:
+    """``Evaluator.from_sdk(client)``: the evaluator of that client."""
+    client = args.positional[0] if args.positional else args.keywords.get("client")
+    evaluator = qualname.rsplit(".", 1)[0]
+    return Instance(ClassRef(evaluator), CallArgs(keywords={"client": client or Unknown()}), origin)
+
+
+def built_without_constructor(qualname: str, args: CallArgs, origin: Origin) -> Value | None:
+    """``Cls.__new__(Cls)`` and ``GymRuntimeConfig.model_construct(...)``: instances built
+    without their constructor (the latter unvalidated until it is submitted)."""
+    owner, _, method = qualname.rpartition(".")
+    if method == "__new__" and sdk.is_sdk_name(owner):
+        return typed_instance(ClassRef(owner))
+    if method == "model_construct" and owner == sdk.GYM_CONFIG:
+        return Instance(ClassRef(owner), args, origin, validated=False)
+    return None
+
+
+_EVALUATORS = frozenset({sdk.EVALUATOR, sdk.ASYNC_EVALUATOR})
+
+
+def is_submit(function: FunctionValue) -> bool:
+    """``<evaluator>.submit``, however it is reached (``client.evaluator.submit``, an alias)."""
+    receiver = function.bound_self
+    return (
+        isinstance(receiver, Instance)
+        and receiver.ref.qualname in _EVALUATORS
+        and function.name == f"bound method {receiver.ref.qualname}.submit"
+    )
+
+
+def model_method(name: str) -> str | None:
+    """``model_dump`` / ``model_copy`` from a bound-method name, else None."""
+    method = name.rsplit(".", 1)[-1]
+    return method if method in {"model_dump", "model_copy"} else None

@@ -1,0 +1,326 @@
+"""Statement walking: statements in flow order, names bound to abstract values.
+
+Branches are walked from the same start and joined (a name bound differently becomes unknown);
+a loop over a few known elements is walked once per element, its facts labelled with the
+element, while facts are recorded; ``try`` joins the body with every handler. ``def`` and
+``class`` statements are the :class:`~.definitions.Definitions`' to bind, imports the
+interpreter's. Kept apart from :mod:`.interpreter` (frames, calls of the user's functions, the
+module walk) so the rules of flow can be read in one place.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from evalsubmit.analysis.interp.annotated import of_class
+from evalsubmit.analysis.interp.definitions import Definitions
+from evalsubmit.analysis.interp.flow import element_label, leaves_loop
+from evalsubmit.analysis.interp.machine import MAX_CONTEXTS, MAX_ELEMENT_WALKS, Machine
+from evalsubmit.analysis.interp.objects import attribute_key
+from evalsubmit.analysis.models.containers import delete_item, in_place, keeps_identity
+from evalsubmit.analysis.values.domain import (
+    ClassValue,
+    DictValue,
+    Instance,
+    Known,
+    OneShot,
+    Origin,
+    SeqValue,
+    Unknown,
+    Value,
+)
+from evalsubmit.analysis.values.env import Env
+from evalsubmit.analysis.values.iterables import items_of
+from evalsubmit.core.findings import Span, Walk
+from evalsubmit.sdk import names as sdk
+
+
+class Statements:
+    """The statement walker behind ``Machine.statement``."""
+
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+        self.definitions = Definitions(machine)
+        # instances whose attributes were written, kept alive: the id in their attribute keys
+        # (objects.attribute_key) must not be reused while a key lives
+        self._written: list[Instance] = []
+
+    def walk(self, body: list[ast.stmt]) -> None:
+        for statement in body:
+            try:
+                self.statement(statement)
+            except RecursionError:
+                continue
+
+    def statement(self, node: ast.stmt) -> None:
+        match node:
+            case ast.Assign(targets=targets, value=value):
+                result = self.machine.eval(value)
+                for target in targets:
+                    self.assign(target, result, node)
+            case ast.AnnAssign(target=target, value=value) if value is not None:
+                self.assign(target, self.machine.eval(value), node)
+            case ast.AugAssign(target=ast.Name(id=name), op=op, value=value):
+                operand = self.machine.eval(value)
+                current = self.machine.frame.env.lookup(name)
+                if current is not None and keeps_identity(current):
+                    in_place(current, op, operand, self._origin_of_span(self._span(node)))
+                else:
+                    self.machine.frame.env.names[name] = Unknown("changed in place")
+            case ast.AugAssign(target=ast.Attribute() | ast.Subscript() as target, op=op):
+                operand = self.machine.eval(node.value)
+                current = self.machine.eval(target)
+                if keeps_identity(current):
+                    in_place(current, op, operand, self._origin_of_span(self._span(node)))
+                else:
+                    self.assign(target, Unknown("changed in place"), node)
+            case ast.Expr(value=value):
+                self.machine.eval(value)
+            case ast.Return(value=value):
+                result = self.machine.eval(value) if value is not None else Known(None)
+                if self.machine.frame.returns is not None:
+                    self.machine.frame.returns.append(result)
+            case ast.If():
+                self.if_statement(node)
+            case ast.For() | ast.AsyncFor() | ast.While():
+                self.loop(node)
+            case ast.With() | ast.AsyncWith():
+                for item in node.items:
+                    context = self.machine.eval(item.context_expr)
+                    if item.optional_vars is not None:
+                        self.assign(item.optional_vars, _entered_value(context), node)
+                self.walk(node.body)
+            case ast.Try() | ast.TryStar():
+                self.try_statement(node)
+            case ast.Match():
+                self.machine.eval(node.subject)
+                self.branches([case.body for case in node.cases], exhaustive=False)
+            case ast.FunctionDef() | ast.AsyncFunctionDef():
+                self.definitions.define_function(node)
+            case ast.ClassDef():
+                self.definitions.define_class(node)
+            case ast.Import() | ast.ImportFrom():
+                self.machine.import_names(node)
+            case ast.Delete(targets=targets):
+                for target in targets:
+                    self.delete(target)
+            case _:
+                for child in ast.iter_child_nodes(node):
+                    if isinstance(child, ast.expr):
+                        self.machine.eval(child)
+
+    def assign(self, target: ast.expr, value: Value, statement: ast.stmt) -> None:
+        match target:
+            case ast.Name(id=name):
+                self.machine.frame.env.names[name] = value
+                if (
+                    self.machine.frame.collect
+                    and not self.machine.frame.context
+                    and _is_runner_like(value)
+                ):
+                    self.machine.facts.runner_bindings.append((self._span(target), value))
+            case ast.Tuple(elts=elements) | ast.List(elts=elements):
+                items = value.items if isinstance(value, SeqValue) and value.complete else None
+                for index, element in enumerate(elements):
+                    if items is not None and len(items) == len(elements):
+                        self.assign(element, items[index], statement)
+                    else:
+                        self.assign(element, Unknown("unpacked at run time"), statement)
+            case ast.Subscript(value=base_node, slice=key_node):
+                base, key = self.machine.eval(base_node), self.machine.eval(key_node)
+                if isinstance(base, DictValue):
+                    base.set(key, value, self._origin_of_span(self._span(statement)))
+            case ast.Attribute(value=base_node, attr=attr):
+                base = self.machine.eval(base_node)
+                if isinstance(base, Instance) and base.ref.qualname == sdk.GYM_CONFIG:
+                    base.args.keywords[attr] = value
+                    base.args.keyword_origins[attr] = self._origin_of_span(self._span(statement))
+                elif isinstance(base, Instance) and base.ref.user is not None:
+                    self.machine.frame.env.names[attribute_key(base, attr)] = value
+                    self._written.append(base)  # keeps its id unique while the key lives
+                elif isinstance(base, ClassValue) and base.ref.user is not None:
+                    self.machine.frame.env.names[attribute_key(base.ref.user, attr)] = value
+            case ast.Starred(value=inner):
+                self.assign(inner, Unknown("unpacked at run time"), statement)
+
+    def delete(self, target: ast.expr) -> None:
+        match target:
+            case ast.Name(id=name):
+                self.machine.frame.env.names.pop(name, None)
+            case ast.Subscript(value=base_node, slice=key_node):
+                delete_item(self.machine.eval(base_node), self.machine.eval(key_node))
+            case ast.Attribute(value=base_node, attr=attr):
+                base = self.machine.eval(base_node)
+                if isinstance(base, Instance) and base.ref.user is not None:
+                    self.machine.frame.env.names[attribute_key(base, attr)] = Unknown("deleted")
+                    self._written.append(base)
+            case ast.Tuple(elts=elements) | ast.List(elts=elements):
+                for element in elements:
+                    self.delete(element)
+
+    def if_statement(self, node: ast.If) -> None:
+        test = self.machine.eval(node.test)
+        if _is_main_guard(node.test) or _is_type_checking(node.test):
+            # TYPE_CHECKING: its imports exist for annotations, which is all they are used for
+            self.walk(node.body)
+            return
+        if isinstance(test, Known) and test.obj is True:
+            self.walk(node.body)
+            return
+        if isinstance(test, Known) and test.obj is False:
+            self.walk(node.orelse)
+            return
+        narrowed = self._narrowing(node.test)
+        if narrowed is None:
+            self.branches([node.body, node.orelse], exhaustive=True)
+            return
+        name, value, positive = narrowed
+        start = self.machine.frame.env
+        outcomes: list[Env] = []
+        for body, narrow in ((node.body, positive), (node.orelse, not positive)):
+            with self.machine.scope(start.copy()) as frame:
+                if narrow:
+                    frame.env.names[name] = value
+                self.walk(body)
+                outcomes.append(frame.env)
+        start.join(*outcomes)
+
+    def _narrowing(self, test: ast.expr) -> tuple[str, Value, bool] | None:
+        """``isinstance(name, Cls)`` (or its ``not``) on a name whose value is unknown: the
+        name, an instance of Cls, and whether it holds in the ``if`` branch."""
+        positive = True
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, positive = test.operand, False
+        if not (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+        ):
+            return None
+        name = test.args[0].id
+        if not isinstance(self.machine.frame.env.lookup(name), Unknown):
+            return None
+        with self.machine.silent():
+            kind = self.machine.eval(test.args[1])
+        value = of_class(self.machine, kind)
+        return (name, value, positive) if not isinstance(value, Unknown) else None
+
+    def branches(self, bodies: list[list[ast.stmt]], *, exhaustive: bool) -> None:
+        """Walk each body from the same start; a name bound differently becomes unknown."""
+        start = self.machine.frame.env
+        outcomes: list[Env] = []
+        for body in bodies:
+            with self.machine.scope(start.copy()) as frame:
+                self.walk(body)
+                outcomes.append(frame.env)
+        if not exhaustive:
+            outcomes.append(start.copy())
+        start.join(*outcomes)
+
+    def loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
+        if isinstance(node, ast.While):
+            self.machine.eval(node.test)
+        else:
+            iterable = self.machine.eval(node.iter)
+            items = items_of(iterable)
+            if items and self._walks_each(node, len(items)):
+                self._loop_each(node, items)
+                return
+            element = iterable.element if isinstance(iterable, Unknown) else None
+            self.assign(node.target, element or Unknown("a loop variable"), node)
+        env = self.machine.frame.env
+        before = env.copy()
+        self.walk(node.body)
+        env.join(before, env.copy())
+        self.walk(node.orelse)
+
+    def _walks_each(self, node: ast.For | ast.AsyncFor, count: int) -> bool:
+        """Walk the body once per known element: when facts are recorded, the elements are few,
+        and every element surely reaches the body (no ``break`` or ``return`` in it)."""
+        frame = self.machine.frame
+        return (
+            frame.collect
+            and count <= MAX_ELEMENT_WALKS
+            and len(frame.context) < MAX_CONTEXTS
+            and not leaves_loop(node.body)
+        )
+
+    def _loop_each(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> None:
+        """The body walked for each element, its facts labelled with the element; names it
+        binds differently per element become unknown afterwards."""
+        start = self.machine.frame.env
+        outcomes = [start.copy()]
+        group = f"loop {node.lineno}:{node.col_offset}"
+        for index, item in enumerate(items):
+            walk = Walk(group, index, len(items), element_label(node, index, item))
+            frame = replace(
+                self.machine.frame, env=start.copy(), context=(*self.machine.frame.context, walk)
+            )
+            with self.machine.enter(frame):
+                self.assign(node.target, item, node)
+                self.walk(node.body)
+                outcomes.append(frame.env)
+        start.join(*outcomes)
+        self.walk(node.orelse)
+
+    def try_statement(self, node: ast.Try | ast.TryStar) -> None:
+        """The body (and ``else``) or any handler may have run: their bindings are joined into
+        the environment the statement started with (the same object, so a module's scope
+        keeps what follows a top-level ``try``)."""
+        env = self.machine.frame.env
+        before = env.copy()
+        self.walk(node.body)
+        self.walk(node.orelse)
+        outcomes = [env.copy()]
+        for handler in node.handlers:
+            with self.machine.scope(before.copy()) as frame:
+                if handler.name:
+                    frame.env.names[handler.name] = Unknown("an exception")
+                self.walk(handler.body)
+                outcomes.append(frame.env)
+        merged = outcomes[0]
+        if len(outcomes) > 1:
+            merged.join(*outcomes)
+        env.names = merged.names
+        self.walk(node.finalbody)
+
+    def _span(self, node: ast.AST) -> Span:
+        return self.machine.frame.source.span(node)
+
+    def _origin_of_span(self, span: Span) -> Origin:
+        return Origin(self.machine.frame.source.path, span)
+
+
+_SELF_ENTERING = frozenset({sdk.PLATFORM_CLIENT, sdk.ASYNC_PLATFORM_CLIENT})
+
+
+def _entered_value(context: Value) -> Value:
+    """What ``with context as name`` binds: files and the platform clients return themselves."""
+    if isinstance(context, OneShot):
+        return context
+    if isinstance(context, Instance) and context.ref.qualname in _SELF_ENTERING:
+        return context
+    return Unknown("a context value")
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+    )
+
+
+def _is_runner_like(value: Value) -> bool:
+    if not isinstance(value, Instance):
+        return False
+    return value.ref.qualname in sdk.RUNNER_CLASSES or value.ref.user is not None

@@ -1,0 +1,207 @@
+"""What a config becomes on the wire, and which values have no JSON form.
+
+:func:`derive_target_json` gives, step for step, what the SDK sends for a runner built from a
+config. :func:`find_unjsonable` classifies the values that pass construction (``hydra_params`` is
+``dict[str, Any]``) but cannot travel as JSON (reference §6.4). Nothing here imports or runs user
+code: it only ever sees Python objects the caller built itself.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import enum
+import functools
+import io
+import os
+import pathlib
+import types
+from collections.abc import Iterator
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import pydantic_core
+from pydantic import BaseModel
+
+from evalsubmit.sdk.models import FieldPath, GymRunnerTargetModel, GymRuntimeConfigModel
+from evalsubmit.sdk.validation import format_path, short_repr
+
+UnjsonableKind = Literal["refused", "iterator", "non-utf8"]
+JsonTrouble = tuple[FieldPath, str, UnjsonableKind]
+
+
+class UnserializableConfig(Exception):
+    """The runner's config has no JSON form (the SDK's ``UnsubmittableRunnerError`` case, and the
+    ``UnicodeDecodeError`` / ``io.UnsupportedOperation`` crashes that escape its probe)."""
+
+    def __init__(self, path: FieldPath, reason: str) -> None:
+        super().__init__(f"{format_path(path)}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def derive_target_json(config: GymRuntimeConfigModel) -> dict[str, Any]:
+    """``runner_to_target(GymAgentTaskRunner(config=config)).model_dump(mode="json")``.
+
+    Same steps as the SDK: a target built from the config's Python-mode dump, one JSON probe dump,
+    then the dump that is returned (so one-shot iterators come out as ``[]``, as they are sent).
+    A ``ValidationError`` of the target (a config mutated after construction) propagates.
+    """
+    target = GymRunnerTargetModel(**config.model_dump())
+    troubles = find_unjsonable(config.hydra_params, ("hydra_params",))
+    try:
+        target.model_dump(mode="json")
+    except (pydantic_core.PydanticSerializationError, ValueError, TypeError, OSError) as exc:
+        bad = [t for t in troubles if t[2] != "iterator"]
+        path, reason = (bad[0][0], bad[0][1]) if bad else (("hydra_params",), str(exc))
+        raise UnserializableConfig(path, reason) from exc
+    return target.model_dump(mode="json")
+
+
+@runtime_checkable
+class ValueMarker(Protocol):
+    """A stand-in the static evaluator puts where it knows only what kind of value is there.
+
+    ``evalsubmit_kind`` is ``"refused"``, ``"iterator"``, ``"non-utf8"`` (reported with
+    ``evalsubmit_reason``) or ``"unknown"`` (never reported).
+    """
+
+    @property
+    def evalsubmit_kind(self) -> str: ...
+
+    @property
+    def evalsubmit_reason(self) -> str: ...
+
+
+_MARKER_KINDS: dict[str, UnjsonableKind] = {k: k for k in ("refused", "iterator", "non-utf8")}
+_FINE_LEAVES: tuple[type, ...] = (str, int, float, type(None))
+_REFUSED_TYPES: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (range, "a range is not JSON; wrap it in list(...)"),
+    (
+        (type({}.keys()), type({}.values()), type({}.items())),
+        "a dict view is not JSON; wrap it in list(...)",
+    ),
+    (type(os.environ), "os.environ is not JSON; use dict(os.environ) or pick the variables"),
+    (
+        (collections.UserDict, types.MappingProxyType),
+        "this mapping type is not JSON; use dict(...)",
+    ),
+    ((memoryview,), "a memoryview is not JSON; use bytes(...).decode() or a list"),
+    (types.ModuleType, "a module has no JSON form"),
+    (BaseException, "an exception object has no JSON form"),
+    (slice, "a slice has no JSON form"),
+)
+_CALLABLES: tuple[type, ...] = (types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+_CALLABLES += (functools.partial, types.BuiltinMethodType, staticmethod, classmethod, property)
+_SYNC_TYPE_NAMES = frozenset(
+    {"lock", "RLock", "Event", "Condition", "Semaphore", "BoundedSemaphore", "Barrier"}
+)
+
+
+def find_unjsonable(value: object, path: FieldPath = ()) -> list[JsonTrouble]:
+    """Every place inside ``value`` (dicts, lists, tuples, sets, dataclasses, at any depth) whose
+    JSON serialisation fails or is silently wrong, as ``(path, reason, kind)``.
+
+    ``kind`` is ``"refused"`` (the SDK raises ``UnsubmittableRunnerError`` or another exception),
+    ``"iterator"`` (drained by the SDK's probe: sent as ``[]``) or ``"non-utf8"`` (bytes that
+    are not UTF-8: ``UnicodeDecodeError``). Never consumes an iterator.
+    """
+    out: list[JsonTrouble] = []
+    _walk(value, path, out, depth=0)
+    return out
+
+
+def _walk(value: object, path: FieldPath, out: list[JsonTrouble], depth: int) -> None:
+    if depth > 200:
+        return
+    if isinstance(value, _FINE_LEAVES) and not isinstance(value, enum.Enum):
+        return
+    # A plain attribute probe: isinstance() against a runtime_checkable Protocol is slow.
+    if hasattr(value, "evalsubmit_kind") and not isinstance(value, type):
+        marker: Any = value
+        kind = _MARKER_KINDS.get(marker.evalsubmit_kind)
+        if kind is not None:
+            out.append((path, marker.evalsubmit_reason, kind))
+        return
+    if isinstance(value, bytes | bytearray):
+        try:
+            bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            out.append((path, "bytes that are not valid UTF-8 cannot be sent", "non-utf8"))
+        return
+    if isinstance(value, enum.Enum):
+        _walk(value.value, path, out, depth + 1)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            key_trouble = _key_trouble(key)
+            if key_trouble is not None:
+                out.append((path, key_trouble, "refused"))
+            _walk(item, (*path, key if isinstance(key, str | int) else repr(key)), out, depth + 1)
+        return
+    if isinstance(value, list | tuple | set | frozenset | collections.deque):
+        for index, item in enumerate(value):
+            _walk(item, (*path, index), out, depth + 1)
+        return
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            _walk(getattr(value, f.name), (*path, f.name), out, depth + 1)
+        return
+    if isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            _walk(getattr(value, name, None), (*path, name), out, depth + 1)
+        return
+    if isinstance(value, io.IOBase):
+        if not _readable(value):
+            out.append((path, "an unreadable stream cannot be serialised", "refused"))
+        else:
+            out.append((path, "an open file/stream is read once and sent as []", "iterator"))
+        return
+    if isinstance(value, Iterator):
+        out.append(
+            (path, f"a one-shot {_type_name(value)} is sent as []; use list(...)", "iterator")
+        )
+        return
+    reason = _refused_reason(value)
+    if reason is not None:
+        out.append((path, reason, "refused"))
+
+
+def _readable(stream: io.IOBase) -> bool:
+    try:
+        return bool(stream.readable())
+    except Exception:
+        return False
+
+
+def _type_name(value: object) -> str:
+    name = type(value).__name__
+    return {"generator": "generator", "map": "map(...)", "zip": "zip(...)"}.get(name, name)
+
+
+def _key_trouble(key: object) -> str | None:
+    if isinstance(key, str | int | float | type(None)):
+        return None
+    try:
+        pydantic_core.to_json({key: None})
+    except Exception:
+        return f"dict key {short_repr(key)} has no JSON form"
+    return None
+
+
+def _refused_reason(value: object) -> str | None:
+    if isinstance(value, type):
+        return f"the class {value.__name__} itself has no JSON form; instantiate it or use a string"
+    if isinstance(value, _CALLABLES):
+        return "a function/callable has no JSON form; pass data, not code"
+    for kinds, reason in _REFUSED_TYPES:
+        if isinstance(value, kinds):
+            return reason
+    if isinstance(value, pathlib.PurePath) and not isinstance(value, pathlib.Path):
+        return "a pure path is not JSON (only concrete Path is); use str(...)"
+    if type(value).__name__ in _SYNC_TYPE_NAMES:
+        return "a synchronisation object has no JSON form"
+    try:
+        pydantic_core.to_json(value)
+    except Exception:
+        return f"a {_type_name(value)} object has no JSON form"
+    return None
