@@ -1,0 +1,59 @@
+"""Lines as the LSP and Python's tokenizer see them: broken only at ``\\r\\n``, ``\\r``, ``\\n``.
+
+``str.splitlines()`` also breaks at ``\\v``, ``\\f``, ``\\x1c``-``\\x1e``, ``\\x85``, ``\\u2028``
+and ``\\u2029``. A form feed is legal Python whitespace and some formatters emit it; splitting there
+shifts every later line by one, so an editor's position (or a finding's line) lands on the wrong
+text. Everything in evalsubmit that turns text into lines uses this module instead.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+"""The only line terminators of the LSP (3.17, "Position") and of Python source."""
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` without their terminators; always at least one (maybe empty) line.
+
+    ``"a\\nb"`` -> ``["a", "b"]``; ``"a\\n"`` -> ``["a", ""]`` (the empty last line is where an
+    editor's cursor can be); ``"a\\fb"`` -> ``["a\\fb"]``.
+    """
+    return LINE_BREAK.split(text)
+
+
+def split_lines_keepends(text: str) -> list[str]:
+    """The lines of ``text`` with their terminators, like ``str.splitlines(True)`` but breaking
+    only at LSP line breaks. Joined, they give ``text`` back. No empty last line is added."""
+    lines: list[str] = []
+    start = 0
+    for match in LINE_BREAK.finditer(text):
+        lines.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
+
+
+def line_starts(text: str) -> list[int]:
+    """Offset (in code points) where each line of :func:`split_lines` begins."""
+    return [0, *(match.end() for match in LINE_BREAK.finditer(text))]
+
+
+def offset_at(text: str, starts: list[int], line: int, column: int) -> int:
+    """The offset of 0-based ``line`` and code-point ``column``, clamped into the text: a column
+    past the end of its line stops before the line's terminator, a line past the end of the text
+    is the end of the text (the LSP asks servers to clamp, never to fail)."""
+    if line < 0:
+        return 0
+    if line >= len(starts):
+        return len(text)
+    start = starts[line]
+    end = starts[line + 1] if line + 1 < len(starts) else len(text)
+    content_end = end
+    while content_end > start and text[content_end - 1] in "\r\n":
+        content_end -= 1
+    return start + max(0, min(column, content_end - start))
