@@ -1,7 +1,9 @@
 """Code actions: quick fixes carried in ``Diagnostic.data``, ``source.fixAll.evalsubmit``, and
 "Ignore ES10x on this line" (appends or merges a ``# evalsubmit: ignore[...]`` comment).
 
-Every edit offered is checked to leave a parseable module when the module parsed before.
+Every edit offered is checked to leave a parseable module when the module parsed before, and
+is offered only when it was computed on the very text the editor has now: an edit computed on an
+older text would land on the wrong place in a client that does not check versions.
 """
 
 from __future__ import annotations
@@ -46,19 +48,32 @@ async def code_action(
         return None
     only = params.context.only
     doc_changes = ls.session.document_changes
-    ours = [d for d in params.context.diagnostics if d.source == convert.SOURCE]
+    current = snap.text == ls.workspace.get_text_document(uri).source
+    if not current:
+        log.debug("%s changed since its last analysis: no edits offered yet", uri)
+    ours = [
+        d
+        for d in params.context.diagnostics
+        if d.source == convert.SOURCE and _data_version(d) == snap.version
+    ]
     actions: list[types.CodeAction] = []
-    if _wanted(QUICK_FIX, only):
+    if _wanted(QUICK_FIX, only) and current:
         actions += quick_fixes(uri, snap, ours, ls.session.encoding, doc_changes)
         actions += ignore_actions(uri, snap, ours, ls.session.encoding, doc_changes)
     if _wanted(SUBMIT_KIND, only):
         actions += submit_actions(uri, snap, params.range, ls.session.encoding)
-    if _wanted(FIX_ALL, only) and any(f.fixes for f in snap.report.findings):
+    if _wanted(FIX_ALL, only) and current and any(f.fixes for f in snap.report.findings):
         analyze = ls.checker.analyzer(uri, snap.settings)
         fixed = await ls.checker.in_pool(fix_all_text, snap, analyze)
         if fixed is not None:
             actions.append(fix_all_action(uri, snap, fixed, ls.session.encoding, doc_changes))
     return actions
+
+
+def _data_version(diagnostic: types.Diagnostic) -> object:
+    """The document version a diagnostic of ours was computed for (its fixes' too)."""
+    data = diagnostic.data if isinstance(diagnostic.data, Mapping) else {}
+    return data.get("version", "missing")
 
 
 def _wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -98,7 +113,9 @@ def quick_fixes(
             except (KeyError, TypeError, ValueError):
                 log.debug("ignoring malformed fix data on %s", diag.code)
                 continue
-            if version == snap.version and not _still_parses(snap.text, edits, encoding):
+            if version != snap.version:
+                continue  # computed for another text
+            if not _still_parses(snap.text, edits, encoding):
                 log.warning("quick fix %r would break the syntax; not offered", fix.get("title"))
                 continue
             actions.append(
@@ -257,9 +274,11 @@ def _still_parses(text: str, edits: Sequence[types.TextEdit], encoding: convert.
 def _lines_ending_in_strings(text: str) -> set[int]:
     """1-based lines whose end lies inside a string or after a backslash continuation: a
     comment appended there would change the program."""
-    unsafe = {i + 1 for i, line in enumerate(convert.split_lines(text)) if line.endswith("\\")}
+    lines = convert.split_lines(text)
+    unsafe = {i + 1 for i, line in enumerate(lines) if line.endswith("\\")}
+    # The tokenizer's line numbers must be the LSP's: one "\n" per LSP line break.
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline):
             if tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
                 unsafe.update(range(tok.start[0], tok.end[0]))
     except (tokenize.TokenError, SyntaxError):

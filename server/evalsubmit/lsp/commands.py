@@ -4,10 +4,11 @@ them and must not register them itself.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import json
 import logging
-import platform
+import os
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -41,10 +42,14 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     documents = []
     for state in session.documents.values():
         snap = state.latest
+        text = ls.workspace.get_text_document(state.uri).source
         documents.append(
             {
                 "uri": state.uri,
                 "version": state.version,
+                # The server's copy of the text, to compare with the editor's (sync problems).
+                "textLength": len(text),
+                "textSha256": text_digest(text),
                 "analysedVersion": snap.version if snap else None,
                 "findings": [f.code for f in snap.report.findings] if snap else None,
                 "skipped": snap.report.skipped if snap else None,
@@ -56,7 +61,7 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
         "platform": platform_info,
         "versions": {
             "python": sys.version.split()[0],
-            "platform": platform.platform(),
+            "platform": system_description(),
             **{name: package_version(name) for name in _PACKAGES},
         },
         "server": {
@@ -135,6 +140,35 @@ def _platform(settings: Settings) -> dict[str, Any]:
         "source": config.sources.get("base_url"),
         "resolved": config.debug_info(),
     }
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def system_description() -> str:
+    """The operating system, read without starting any process. (``platform.platform()`` runs
+    ``uname`` through ``PATH``: with ``.`` in ``PATH``, a workspace's ``uname`` would run.)"""
+    if not hasattr(os, "uname"):
+        return sys.platform
+    name = os.uname()
+    described = f"{name.sysname} {name.release} {name.machine}"
+    release = _os_release_name()
+    return f"{described} ({release})" if release else described
+
+
+def _os_release_name() -> str | None:
+    for path in ("/etc/os-release", "/usr/lib/os-release"):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as file:
+                lines = file.read(16_384).splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            key, _, value = line.partition("=")
+            if key.strip() == "PRETTY_NAME":
+                return value.strip().strip("\"'")[:200] or None
+    return None
 
 
 def package_version(name: str) -> str | None:

@@ -3,8 +3,9 @@
 Core (:mod:`evalsubmit.analysis.findings`): ``line`` 1-based, ``col`` 0-based in Unicode code
 points. LSP: ``line`` 0-based, ``character`` 0-based in the negotiated position encoding (UTF-16
 code units unless the client offered ``utf-8`` or ``utf-32``). Lines are split on ``\\r\\n``,
-``\\r`` and ``\\n`` only, as both the LSP and Python's tokenizer do (``str.splitlines`` would also
-split on form feeds and ``\\u2028``, which would shift every later line).
+``\\r`` and ``\\n`` only (:mod:`evalsubmit.core.lines`), as both the LSP and Python's tokenizer
+do (``str.splitlines`` would also split on form feeds and ``\\u2028``, shifting later lines).
+The server's copy of a document is kept with the same splitting (:mod:`.text_sync`).
 
 Out-of-range input (a span past the end of a line or of the document, as can happen with a
 stale report) is clamped, never raised.
@@ -12,7 +13,6 @@ stale report) is clamped, never raised.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +20,8 @@ from lsprotocol import types
 
 from evalsubmit.analysis import Edit, Finding, Fix, Severity, Span
 from evalsubmit.analysis.rules import RULES
+from evalsubmit.core.lines import line_starts
+from evalsubmit.core.lines import split_lines as split_lines
 
 UTF8 = types.PositionEncodingKind.Utf8
 UTF16 = types.PositionEncodingKind.Utf16
@@ -27,7 +29,6 @@ UTF32 = types.PositionEncodingKind.Utf32
 Encoding = types.PositionEncodingKind | str
 
 SOURCE = "evalsubmit"
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
@@ -35,11 +36,6 @@ _SEVERITY = {
     "information": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
-
-
-def split_lines(text: str) -> list[str]:
-    """The document's lines without their terminators (always at least one line)."""
-    return _NEWLINE.split(text)
 
 
 def _units(char: str, encoding: Encoding) -> int:
@@ -190,9 +186,7 @@ def workspace_edit(
 def apply_text_edits(text: str, edits: Sequence[types.TextEdit], encoding: Encoding = UTF16) -> str:
     """Apply non-overlapping edits (LSP units) to ``text``; used to verify fixes re-parse."""
     lines = split_lines(text)
-    starts = [0]
-    for match in _NEWLINE.finditer(text):
-        starts.append(match.end())
+    starts = line_starts(text)
 
     def offset(pos: types.Position) -> int:
         line, col = core_position(pos, lines, encoding)
