@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.lsp import submit
 from evalsubmit.lsp.settings import Settings
-from evalsubmit.platform import PlatformClient, PlatformError
+from evalsubmit.platform import PlatformError
+from evalsubmit.platform.connection import check_config
+from evalsubmit.platform.safety import display_url
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -38,6 +40,7 @@ async def run_submit(ls: EvalsubmitServer, *args: Any) -> Any:
 
 async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     """Versions, settings in effect (token redacted) and open documents; also logged."""
+    await ls.checker.wait_ready()
     session = ls.session
     documents = []
     for state in session.documents.values():
@@ -82,9 +85,14 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
 async def list_tasksets(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     """The tasksets of the resolved workspace: ``{"workspace", "tasksets": [{"ref", ...}]}``,
     or ``{"error": message}``. Optional argument ``{"uri"}`` picks that folder's settings."""
+    await ls.checker.wait_ready()
     settings = _settings_for(ls, args)
     config = await ls.checker.in_pool(submit.platform_config, settings, None)
-    async with PlatformClient.from_config(config) as client:
+    try:
+        client = submit.open_client(ls, config)
+    except PlatformError as err:
+        return {"error": err.message}
+    async with client:
         try:
             found = await client.list_tasksets(config.workspace)
         except PlatformError as err:
@@ -102,11 +110,16 @@ async def job_status(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     name = first.get("name")
     if not isinstance(name, str) or not name:
         return {"error": 'expected one argument {"name": <job name>, "workspace"?: <workspace>}'}
+    await ls.checker.wait_ready()
     settings = _settings_for(ls, args)
     config = await ls.checker.in_pool(submit.platform_config, settings, None)
     workspace = first.get("workspace") if isinstance(first.get("workspace"), str) else None
     workspace = workspace or config.workspace
-    async with PlatformClient.from_config(config) as client:
+    try:
+        client = submit.open_client(ls, config)
+    except PlatformError as err:
+        return {"error": err.message}
+    async with client:
         try:
             status = await client.get_status(workspace, name)
         except PlatformError as err:
@@ -134,12 +147,20 @@ def _platform(settings: Settings) -> dict[str, Any]:
         config = submit.platform_config(settings, None)
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}"}
-    return {
-        "baseUrl": config.base_url,
+    info: dict[str, Any] = {
+        "baseUrl": display_url(config.base_url),
         "workspace": config.workspace,
         "source": config.sources.get("base_url"),
         "resolved": config.debug_info(),
     }
+    try:
+        warning = check_config(config)
+    except PlatformError as err:
+        info["problem"] = err.message
+    else:
+        if warning is not None:
+            info["warning"] = warning
+    return info
 
 
 def text_digest(text: str) -> str:

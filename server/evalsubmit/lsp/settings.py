@@ -53,10 +53,19 @@ class PlatformSettings(_Model):
         description="Access token for the platform. Never logged or shown.",
     )
     timeout_s: float = Field(
-        default=30.0, gt=0, description="Timeout in seconds of each HTTP request."
+        default=30.0,
+        ge=0.1,
+        le=3600,
+        allow_inf_nan=False,
+        description="Time limit in seconds of each HTTP request, from connecting to the last "
+        "byte of the answer.",
     )
     poll_interval_s: float = Field(
-        default=2.0, gt=0, description="Seconds between job status polls after a submission."
+        default=2.0,
+        ge=0.1,
+        le=3600,
+        allow_inf_nan=False,
+        description="Seconds between job status polls after a submission.",
     )
 
 
@@ -76,13 +85,13 @@ class Settings(_Model):
         description='Per-code severity override, e.g. {"ES110": "error"}.',
     )
     debounce_ms: int = Field(
-        default=200, ge=0, description="Delay in ms after an edit before re-checking."
+        default=200, ge=0, le=60_000, description="Delay in ms after an edit before re-checking."
     )
     log_level: LogLevel = Field(
         default="info", description="Lowest level of messages sent to the output channel."
     )
     max_file_size_kb: int = Field(
-        default=2048, ge=1, description="Files larger than this (KiB) are skipped."
+        default=2048, ge=1, le=65_536, description="Files larger than this (KiB) are skipped."
     )
     default_taskset: str | None = Field(
         default=None,
