@@ -195,8 +195,9 @@ async def test_the_server_never_imports_user_code(tmp_path: Path) -> None:
 async def test_server_started_in_the_workspace_like_vscode(tmp_path: Path) -> None:
     sentinels = tmp_path / "sentinels"
     ws = make_workspace(tmp_path, sentinels)
+    command = [sys.executable, "-m", "evalsubmit.lsp"]  # without -P: the guard must act
     try:
-        async with running_server(ws, {"debounceMs": 0}, cwd=ws) as client:
+        async with running_server(ws, {"debounceMs": 0}, cwd=ws, command=command) as client:
             await _exercise(client, ws)
     except Exception:
         pass  # a shadowed module may break the server; the sentinel decides
