@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.findings import Finding
 from evalsubmit.analysis.values import ModuleValue, Unknown, Value
+from evalsubmit.core.sourcefile import UnreadableSource, read_source
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.engine import AnalysisOptions
@@ -52,11 +53,9 @@ class Project:
         with self._lock:
             if path in self._overlays:
                 return self._overlays[path]
-        try:
-            if path.stat().st_size > MAX_MODULE_BYTES:
-                return None
-            return path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        try:  # decoded as Python does; only bounded regular files (never a FIFO)
+            return read_source(path, max_bytes=MAX_MODULE_BYTES).text
+        except UnreadableSource:
             return None
 
     def module_name(self, path: Path | None) -> str:
