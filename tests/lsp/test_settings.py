@@ -161,6 +161,24 @@ async def test_debug_info_redacts_the_token(client: RecordingClient, workspace: 
     assert "s3cret-token" not in everything
 
 
+async def test_debug_info_hides_a_password_in_the_base_url(
+    client: RecordingClient, workspace: Path
+) -> None:
+    change_configuration(client, platform={"baseUrl": "http://admin:hunter2@127.0.0.1:9"})
+    uri = open_doc(client, workspace / "job.py", TWO_PROBLEMS)
+    await published(client, uri, 1)
+    info = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="evalsubmit.debugInfo")
+    )
+    listed = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="evalsubmit.listTasksets")
+    )
+    assert info["platform"]["baseUrl"] == "http://***@127.0.0.1:9"
+    assert "http://***@127.0.0.1:9" in listed["error"]
+    everything = json.dumps([info, listed]) + "".join(m.message for m in client.log_messages)
+    assert "hunter2" not in everything
+
+
 # -- pure settings ------------------------------------------------------------------------------
 
 

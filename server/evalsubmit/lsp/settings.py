@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from pydantic.alias_generators import to_camel
 
 from evalsubmit.analysis import AnalysisOptions
+from evalsubmit.platform.safety import display_url
 
 log = logging.getLogger(__name__)
 
@@ -109,10 +110,13 @@ class Settings(_Model):
         )
 
     def redacted(self) -> dict[str, Any]:
-        """JSON form with the token replaced, safe to log and show."""
+        """JSON form with the token and any password in the base URL replaced, safe to log and
+        show."""
         data = self.model_dump(mode="json", by_alias=True)
         if self.platform.token is not None:
             data["platform"]["token"] = "<redacted>"
+        if self.platform.base_url is not None:  # http://user:password@host
+            data["platform"]["baseUrl"] = display_url(self.platform.base_url)
         return data
 
 

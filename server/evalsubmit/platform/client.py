@@ -208,7 +208,7 @@ class PlatformClient(PlatformConnection):
         lines = []
         for entry in entries:
             message = entry.get("message") if isinstance(entry, dict) else entry
-            text = str(message if message is not None else "")
+            text = self._redact(str(message if message is not None else ""))
             lines.append(_ANSI.sub("", text) if strip_ansi else text)
         return lines[-tail:] if tail > 0 else lines
 

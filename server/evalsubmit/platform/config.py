@@ -331,7 +331,7 @@ def _validate_settings(raw: dict[str, Any], warnings: list[str]) -> PlatformSett
             if not bad & raw.keys():
                 break
             for key in bad & raw.keys():
-                shown = "<hidden>" if key == "token" else repr(raw[key])
+                shown = "<hidden>" if key == "token" else display_url(repr(raw[key]))
                 warnings.append(f"setting {key}={shown} ignored: not a valid value")
                 del raw[key]
     return PlatformSettings()
