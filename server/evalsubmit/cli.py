@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -35,6 +36,9 @@ MAX_JOBS = 256
 
 def main(argv: Sequence[str] | None = None) -> int:
     _never_fail_on_output()
+    # What the CLI skips is in its output; the library's own log lines (e.g. the project
+    # listing's walk) would only repeat them on stderr.
+    logging.getLogger("evalsubmit").addHandler(logging.NullHandler())
     parser = _parser()
     try:
         args = parser.parse_args(argv)
