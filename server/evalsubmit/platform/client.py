@@ -152,20 +152,21 @@ class PlatformClient(PlatformConnection):
             try:
                 job = await self.get_job(workspace, name)
             except PlatformError as err:
-                if err.kind not in _RECOVERABLE:
-                    raise
                 last = err
+                if err.kind not in _RECOVERABLE:
+                    break  # the lookup itself fails for good: say so, with what is known
             else:
                 self._lost_submissions.discard((self.base_url, workspace, name))
                 return job
             if time.monotonic() >= deadline:
                 break
             await asyncio.sleep(self._recover_poll_s)
-        state = (
-            "it does not exist"
-            if last is not None and last.kind == PlatformErrorKind.NOT_FOUND
-            else "the platform could not be asked"
-        )
+        if last is not None and last.kind == PlatformErrorKind.NOT_FOUND:
+            state = "it does not exist"
+        elif last is not None and last.kind not in _RECOVERABLE:
+            state = f"the lookup failed ({last.message.rstrip('.')})"
+        else:
+            state = "the platform could not be asked"
         raise PlatformError(
             PlatformErrorKind.UNKNOWN_OUTCOME,
             f"The answer to the submission of job '{name}' was lost "
