@@ -119,3 +119,20 @@ def test_the_docs_show_only_the_safe_command_lines() -> None:
         if unsafe.search(line) and "without" not in line
     ]
     assert found == []
+
+
+def test_the_unsafe_form_says_so_and_only_it(tmp_path: Path) -> None:
+    def stderr_of(*args: str) -> str:
+        proc = subprocess.run(
+            [sys.executable, *args],
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return proc.stderr
+
+    assert "without -P" in stderr_of("-m", "evalsubmit.lsp")
+    assert "without -P" not in stderr_of("-P", "-m", "evalsubmit.lsp")
+    assert "without -P" not in stderr_of("-m", "evalsubmit.lsp.settings", "--schema")

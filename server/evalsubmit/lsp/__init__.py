@@ -14,16 +14,26 @@ import sys
 if sys.argv[:1] == ["-m"] and sys.path and sys.path[0] in ("", os.getcwd()):
     # Nothing but `os` and `sys` (both loaded at interpreter start) is imported before this.
     del sys.path[0]
-    sys.stderr.write(
-        "evalsubmit: warning: started as `python -m` without -P, so modules of the working "
-        "directory named like the standard library may already have run. Start the server "
-        "with `evalsubmit serve` or `python -P -m evalsubmit.lsp`.\n"
-    )
 
 import argparse
 import gc
 import logging
 from collections.abc import Sequence
+
+
+def _warn_if_started_unsafely() -> None:
+    """`python -m evalsubmit.lsp` without -P: say how to start the server safely."""
+    original = getattr(sys, "orig_argv", [])
+    target = original[original.index("-m") + 1 :][:1] if "-m" in original else []
+    if target == ["evalsubmit.lsp"] and not sys.flags.safe_path:
+        sys.stderr.write(
+            "evalsubmit: warning: started as `python -m` without -P, so modules of the working "
+            "directory named like the standard library may already have run. Start the server "
+            "with `evalsubmit serve` or `python -P -m evalsubmit.lsp`.\n"
+        )
+
+
+_warn_if_started_unsafely()
 
 
 def run_server(argv: Sequence[str] | None = None) -> int:
