@@ -27,6 +27,7 @@ test: lint typecheck pytest vscode-unit vscode-e2e
 lint: setup
 	$(BIN)/ruff check server tests benchmarks
 	$(BIN)/ruff format --check server tests benchmarks
+	$(BIN)/lint-imports --no-cache
 
 typecheck: setup
 	$(BIN)/mypy

@@ -27,11 +27,11 @@ import generate  # noqa: E402
 from run import RESULTS, make_edits  # noqa: E402
 
 from evalsubmit.analysis import AnalysisOptions, Project, analyze_source  # noqa: E402
-from evalsubmit.analysis.interp import Interpreter  # noqa: E402
-from evalsubmit.analysis.parse import parse_source  # noqa: E402
+from evalsubmit.analysis.interp.interpreter import Interpreter  # noqa: E402
+from evalsubmit.analysis.source.parse import parse_source  # noqa: E402
 
 try:  # the engine's per-document caches (landing while this harness was written)
-    from evalsubmit.analysis.incremental import DocumentAnalyzer
+    from evalsubmit.analysis import DocumentAnalyzer
 except ImportError:  # pragma: no cover
     DocumentAnalyzer = None  # type: ignore[assignment,misc]
 

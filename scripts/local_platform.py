@@ -7,6 +7,7 @@ Usage:
     python scripts/local_platform.py seed  [--base-url URL] [--workspace W] [--tasks a,b]
                                            [--taskset smoke]
     python scripts/local_platform.py stop  [--data-dir .cache/local-platform]
+    python scripts/local_platform.py complete-job --base-url URL --workspace W --taskset T
 
 `start` runs `nmp services run` from the cached Python 3.12 venv (`scripts/sdk-venv.sh`) in its
 own session (process group), with every piece of state (SQLite store, files, job working
@@ -37,6 +38,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SDK_VENV_SCRIPT = ROOT / "scripts" / "sdk-venv.sh"
 DEFAULT_DATA_DIR = ROOT / ".cache" / "local-platform"
+
+
+def _sdk_version() -> str:
+    """The SDK release evalsubmit targets (read, not imported: this script runs anywhere)."""
+    text = (ROOT / "server" / "evalsubmit" / "sdk" / "version.py").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line.startswith("SDK_VERSION = "):
+            return line.split("=", 1)[1].strip().strip('"')
+    raise RuntimeError("no SDK_VERSION in server/evalsubmit/sdk/version.py")
+
+
+SDK_VERSION = _sdk_version()
 DEFAULT_PORT = 8080
 SERVICES = "auth,entities,files,jobs,secrets,evaluator"
 CONTROLLERS = "jobs,entities"
@@ -74,7 +87,7 @@ def sdk_python(install: bool = True) -> Path:
     if override:
         return Path(override)
     venv_python = ROOT / ".cache" / "sdk-venv" / "bin" / "python"
-    stamp = ROOT / ".cache" / "sdk-venv" / ".complete-0.6.0"
+    stamp = ROOT / ".cache" / "sdk-venv" / f".complete-{SDK_VERSION}"
     if stamp.exists() and venv_python.exists():
         return venv_python
     if not install:
@@ -367,6 +380,88 @@ def seed_platform(
     return f"{workspace}/{taskset}"
 
 
+#: The `summary` result a completed agent-evaluate job publishes (its `summary.json`): an
+#: `AgentEvalSummary` of nemo-evaluator-sdk (nemo-platform 0.6.0), made with that model for two
+#: tasks scored by `gym_reward.reward`.
+AGENT_EVAL_SUMMARY: dict[str, Any] = {
+    "scores": {
+        "scores": [
+            {
+                "name": "gym_reward.reward",
+                "count": 2,
+                "nan_count": 0,
+                "sum": 1.0,
+                "mean": 0.5,
+                "min": 0.0,
+                "max": 1.0,
+                "score_type": "range",
+            }
+        ]
+    },
+    "metric_coverage": {},
+    "task_metric_values": {},
+    "error_trial_ids": {},
+    "task_count": 2,
+    "trial_count": 2,
+    "score_count": 2,
+    "error_count": 0,
+}
+
+
+def complete_job(base_url: str, workspace: str, taskset: str, name: str | None = None) -> str:
+    """A completed agent-evaluate job with a `summary` result, made through the platform's own
+    APIs (the local platform cannot complete a Gym job: it has no gym CLI).
+
+    The job is submitted like any other, then its one step is moved created -> pending ->
+    active -> completed with the jobs service's step-status route before the controller starts
+    it (the controller leaves a completed job alone), and the summary is stored in the job's
+    fileset and registered as its `summary` result, as the job itself would. Returns its name.
+    """
+    base_url = base_url.rstrip("/")
+    name = name or f"evalsubmit-completed-{int(time.time() * 1000) % 10**9}"
+    target = {
+        "kind": "gym",
+        "agent": "simple_agent",
+        "agent_config": "configs/agent.yaml",
+        "resources_server": "mcqa",
+    }
+    jobs = f"{base_url}/apis/evaluator/v2/workspaces/{workspace}/agent-evaluate/jobs"
+    _expect(
+        http_json("POST", jobs, {"name": name, "spec": {"tasks": taskset, "target": target}}),
+        f"submit job {name}",
+    )
+    core = f"{base_url}/apis/jobs/v2/workspaces/{workspace}/jobs/{name}"
+    for status in ("pending", "active", "completed"):
+        code, body = http_json(
+            "PATCH",
+            f"{core}/steps/agent-evaluate/status",
+            {"status": status, "status_details": {"message": f"set by complete-job ({status})"}},
+        )
+        if code != 200:  # 409: the controller started the job first
+            raise RuntimeError(f"move job {name} to {status} failed: HTTP {code}: {body}")
+    code, job = http_json("GET", core)
+    _expect((code, job), f"read job {name}")
+    fileset = job["fileset"]
+    path = "results/summary/summary.json"
+    _expect(
+        http_json(
+            "PUT",
+            f"{base_url}/apis/files/v2/workspaces/{workspace}/filesets/{fileset}/-/{path}",
+            AGENT_EVAL_SUMMARY,
+        ),
+        f"store the summary of {name}",
+    )
+    _expect(
+        http_json(
+            "POST",
+            f"{core}/results/summary",
+            {"artifact_url": f"{workspace}/{fileset}#{path}", "artifact_storage_type": "fileset"},
+        ),
+        f"register the summary result of {name}",
+    )
+    return name
+
+
 def gym_task_body(task: str) -> dict[str, Any]:
     """An evaluator task shaped like `discover_gym_tasks` output (a Gym dataset row split into
     `inputs.gym_row` and the `gym_row_extras` metadata), so a Gym job gets as far as launching
@@ -419,6 +514,13 @@ def main(argv: list[str] | None = None) -> int:
     seed.add_argument("--workspace", default="evalsubmit-demo")
     seed.add_argument("--tasks", default="task-a,task-b", help="comma-separated task names")
     seed.add_argument("--taskset", default="smoke")
+    done = sub.add_parser(
+        "complete-job", help="make a completed agent-evaluate job with a summary; print its name"
+    )
+    done.add_argument("--base-url", default=f"http://127.0.0.1:{DEFAULT_PORT}")
+    done.add_argument("--workspace", default="evalsubmit-demo")
+    done.add_argument("--taskset", default="evalsubmit-demo/smoke")
+    done.add_argument("--name", default=None)
     args = parser.parse_args(argv)
 
     try:
@@ -444,6 +546,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "seed":
             tasks = tuple(t for t in args.tasks.split(",") if t)
             print(seed_platform(args.base_url, args.workspace, tasks, args.taskset))
+        elif args.command == "complete-job":
+            print(complete_job(args.base_url, args.workspace, args.taskset, args.name))
     except (PlatformStartError, RuntimeError, OSError, subprocess.CalledProcessError) as err:
         print(f"local_platform: {err}", file=sys.stderr)
         return 1

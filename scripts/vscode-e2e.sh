@@ -5,15 +5,17 @@
 #   scripts/vscode-e2e.sh [--with-platform]
 #
 # Installs what it needs (apt: chromium libkrb5-dev ripgrep; code-server into .cache/code-server;
-# the client's npm packages with the cache in .cache/npm), packages the .vsix, installs it into a
-# temp extensions dir, opens a temp workspace of example files and asserts:
-#   1. an error squiggle on a mixed-shape submit() call
-#   2. the hover with the derived target JSON ("kind": "gym")
-#   3. the ES102 quick fix removing a row-only option (config=RunConfig(...))
-#   4. Submit Evaluation against a real local platform: a notification naming the job
-# Step 4 needs EVALSUBMIT_E2E_PLATFORM_URL (+ EVALSUBMIT_E2E_WORKSPACE, EVALSUBMIT_E2E_TASKSET),
-# or --with-platform, which starts, seeds and stops one with scripts/local_platform.py.
-# Screenshots and logs go to artifacts/vscode-e2e/. Every process started here is stopped.
+# the client's npm packages with the cache in .cache/npm), packages the .vsix (the server's
+# wheels bundled), installs it into a temp extensions dir of a fresh profile with no evalsubmit.*
+# setting, and starts code-server with a PATH whose only Pythons have no evalsubmit (a fresh
+# venv first, then Debian's python3): the extension must set its server up by itself.
+# The steps (vscode-client/e2e/run.mjs) cover the first install, diagnostics, hover, quick fix,
+# restarts, 60 s of typing, Select Interpreter, the platform token, and with a platform the
+# taskset prompt of the code's workspace, a failed job (toast + job view) and a completed one.
+# The platform steps need EVALSUBMIT_E2E_PLATFORM_URL (+ EVALSUBMIT_E2E_WORKSPACE,
+# EVALSUBMIT_E2E_TASKSET), or --with-platform, which starts, seeds and stops one with
+# scripts/local_platform.py. Screenshots and logs go to artifacts/vscode-e2e/. Every process
+# started here is stopped.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,7 +24,7 @@ ART="$ROOT/artifacts/vscode-e2e"
 CS_VERSION=4.100.3
 CS_DIR="$ROOT/.cache/code-server"
 CS_BIN="$CS_DIR/node_modules/.bin/code-server"
-PYTHON_BIN="${EVALSUBMIT_E2E_PYTHON:-$ROOT/.venv/bin/python}"
+PYTHON_BIN="$ROOT/.venv/bin/python"  # runs local_platform.py (not the server)
 WITH_PLATFORM=0
 for arg in "$@"; do
   case "$arg" in
@@ -123,15 +125,33 @@ if [ "$WITH_PLATFORM" = 1 ] && [ -z "${EVALSUBMIT_E2E_PLATFORM_URL:-}" ]; then
   ref=$("$PYTHON_BIN" "$ROOT/scripts/local_platform.py" seed --base-url "$EVALSUBMIT_E2E_PLATFORM_URL" \
     --workspace "$EVALSUBMIT_E2E_WORKSPACE" --taskset "${EVALSUBMIT_E2E_TASKSET:-smoke}")
   export EVALSUBMIT_E2E_TASKSET="$ref"
+  # a decoy in the default workspace: the prompt must list the code's workspace, not this one
+  "$PYTHON_BIN" "$ROOT/scripts/local_platform.py" seed --base-url "$EVALSUBMIT_E2E_PLATFORM_URL" \
+    --workspace default --taskset decoy >/dev/null
+  EVALSUBMIT_E2E_COMPLETED_JOB=$("$PYTHON_BIN" "$ROOT/scripts/local_platform.py" complete-job \
+    --base-url "$EVALSUBMIT_E2E_PLATFORM_URL" --workspace "$EVALSUBMIT_E2E_WORKSPACE" --taskset "$ref")
+  export EVALSUBMIT_E2E_COMPLETED_JOB
 fi
 
 say "installing the .vsix into a temp extensions dir"
 "$CS_BIN" --user-data-dir "$WORK/user-data" --extensions-dir "$WORK/extensions" \
   --install-extension "$VSIX" >"$WORK/install-ext.log" 2>&1 || { cat "$WORK/install-ext.log"; exit 1; }
 
-# workspace files and user settings are written by the driver (it knows the markers it needs)
+# workspace files and user settings (none of evalsubmit) are written by the driver's helper
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-node "$CLIENT/e2e/prepare.mjs" "$WORK" "$PYTHON_BIN"
+node "$CLIENT/e2e/prepare.mjs" "$WORK"
+
+# A PATH whose Pythons know nothing of evalsubmit: a fresh venv first, then the system's.
+/usr/bin/python3 -m venv --without-pip "$WORK/clean-python"
+CLEAN_PATH="$WORK/clean-python/bin:$(dirname "$(command -v node)"):/usr/bin:/bin"
+for py in python3 python python3.15 python3.14 python3.13 python3.12 python3.11; do
+  exe=$(PATH="$CLEAN_PATH" command -v "$py" || true)
+  [ -n "$exe" ] || continue
+  if "$exe" -c 'import evalsubmit' 2>/dev/null; then
+    echo "vscode-e2e: $exe can import evalsubmit; the first-install step needs a clean PATH" >&2; exit 1
+  fi
+  say "on the extension host's PATH: $py -> $exe ($("$exe" -c 'import sys; print(sys.version.split()[0])'))"
+done
 cat >"$WORK/config.yaml" <<YAML
 bind-addr: 127.0.0.1:$PORT
 auth: none
@@ -139,7 +159,9 @@ cert: false
 YAML
 
 say "starting code-server on 127.0.0.1:$PORT"
-setsid "$CS_BIN" --config "$WORK/config.yaml" --user-data-dir "$WORK/user-data" \
+# VSCODE_CLI=1: the server keeps this environment instead of asking a login shell for one
+# (whose ~/.bashrc would put pyenv's Pythons back on PATH).
+PATH="$CLEAN_PATH" VSCODE_CLI=1 setsid "$CS_BIN" --config "$WORK/config.yaml" --user-data-dir "$WORK/user-data" \
   --extensions-dir "$WORK/extensions" --disable-telemetry --disable-update-check \
   --disable-workspace-trust --ignore-last-opened "$WORK/workspace" >"$WORK/code-server.log" 2>&1 &
 CS_PID=$!

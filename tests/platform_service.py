@@ -1,11 +1,8 @@
-"""pytest plugin: one real NeMo Platform (nemo-platform 0.6.0) per test session.
+"""pytest plugin: one real NeMo Platform (the SDK release of evalsubmit.sdk.version) per test
+session. ``tests/`` is on sys.path (``pythonpath`` in pyproject.toml), so any conftest can do
 
-Use from any conftest:
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # the tests/ folder
     from platform_service import platform_service  # noqa: F401  (re-export the fixture)
 
-or `pytest_plugins = ["platform_service"]` in a top-level conftest with tests/ on sys.path.
 Several conftests importing the fixture still share one platform per session.
 
 The fixture `platform_service` starts `nmp services run` on a free loopback port with a fresh

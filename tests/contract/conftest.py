@@ -12,11 +12,18 @@ from typing import Any
 
 import pytest
 
+from evalsubmit.sdk.version import SDK_RELEASE
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 CORPUS_FILE = HERE / "corpus.py"
 ORACLE_FILE = HERE / "sdk_oracle.py"
 CACHE_DIR = ROOT / ".cache" / "contract"
+IDIOM_ORACLE_FILE = HERE / "idiom_oracle.py"
+IDIOM_CACHES_KEPT = 4
+
+#: The idiom corpus is input data (other projects' code, run by the oracle), not tests.
+collect_ignore = ["idioms"]
 
 
 def _sdk_python() -> Path:
@@ -30,11 +37,11 @@ def _sdk_python() -> Path:
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:  # pragma: no cover - environment
-        pytest.skip(f"SDK venv (Python 3.12 + nemo-platform 0.6.0) cannot be created: {exc}")
+        pytest.skip(f"SDK venv (Python 3.12 + {SDK_RELEASE}) cannot be created: {exc}")
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["scripts/sdk-venv.sh failed"])[-1]
         if "no Python 3.12" in done.stderr:
-            pytest.skip(f"SDK venv (Python 3.12 + nemo-platform 0.6.0) cannot be created: {last}")
+            pytest.skip(f"SDK venv (Python 3.12 + {SDK_RELEASE}) cannot be created: {last}")
         pytest.fail(f"scripts/sdk-venv.sh failed: {done.stderr[-2000:]}")
     return Path(done.stdout.strip().splitlines()[-1])
 
@@ -77,6 +84,52 @@ def oracle() -> dict[str, Any]:
     report["oracle_wall_seconds"] = round(time.perf_counter() - start, 3)
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     for stale in CACHE_DIR.glob("oracle-*.json"):
+        stale.unlink(missing_ok=True)
+    tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(report, indent=1))
+    tmp.replace(cache)
+    return report
+
+
+@pytest.fixture(scope="session")
+def idiom_oracle() -> dict[str, Any]:
+    """What the real SDK does in every idiom case and new example (``idiom_oracle.py``), cached
+    under ``.cache/contract/`` by a hash of the cases, the oracle and the SDK versions."""
+    from idiom_corpus import REPO, input_files, oracle_request
+
+    python = _sdk_python()
+    digest = hashlib.sha256()
+    for path in input_files():
+        digest.update(path.relative_to(REPO).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    digest.update((HERE / "idiom_corpus.py").read_bytes())
+    digest.update(IDIOM_ORACLE_FILE.read_bytes())
+    digest.update(_sdk_fingerprint(python).encode())
+    cache = CACHE_DIR / f"idioms-{digest.hexdigest()[:20]}.json"
+    if cache.is_file():
+        return dict(json.loads(cache.read_text()))
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    request = cache.with_suffix(f".request.{os.getpid()}")
+    request.write_text(json.dumps(oracle_request()))
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [str(python), str(IDIOM_ORACLE_FILE), str(request)],
+            capture_output=True,
+            text=True,
+            timeout=1800,
+            check=False,
+            cwd=ROOT,
+            env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")},
+        )
+    finally:
+        request.unlink(missing_ok=True)
+    assert done.returncode == 0, f"idiom oracle failed:\n{done.stderr[-4000:]}"
+    report = dict(json.loads(done.stdout))
+    report["oracle_wall_seconds"] = round(time.perf_counter() - start, 3)
+    # Keep a few (worktrees share the cache), newest first.
+    old = sorted(CACHE_DIR.glob("idioms-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for stale in old[IDIOM_CACHES_KEPT - 1 :]:
         stale.unlink(missing_ok=True)
     tmp = cache.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(report, indent=1))

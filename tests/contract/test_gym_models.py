@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from evalsubmit.analysis.gym_models import (
+from evalsubmit.sdk.models import (
     CONFIG_FIELDS,
     GymRunnerTargetModel,
     GymRuntimeConfigModel,

@@ -25,7 +25,7 @@ from typing import Any
 import pydantic
 import pytest
 
-from evalsubmit.analysis.gym_models import (
+from evalsubmit.sdk.models import (
     ConfigProblem,
     FilesetRefModel,
     GymRunnerTargetModel,
@@ -35,6 +35,7 @@ from evalsubmit.analysis.gym_models import (
     find_unjsonable,
     validate_config,
 )
+from evalsubmit.sdk.version import SDK_VERSION
 
 pytestmark = pytest.mark.sdk
 
@@ -167,7 +168,7 @@ def test_corpus_size_and_coverage(oracle: dict[str, Any]) -> None:
     assert len(CASES) == len(CORPUS.CASES) >= 40, "case ids must be unique, at least 40"
     counts = collections.Counter(r["verdict"] for r in oracle["cases"].values())
     assert set(counts) == set(VERDICTS), counts
-    assert oracle["sdk"]["nemo_platform"] == "0.6.0"
+    assert oracle["sdk"]["nemo_platform"] == SDK_VERSION
 
 
 @pytest.mark.parametrize("case_id", IDS)

@@ -13,13 +13,10 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: platform_service
-
 from lsp_helpers import CONFIG, RecordingClient, make_client, start
 from pytest_lsp import ClientServerConfig
 
+from fake_env import installed_env  # noqa: F401  (a venv with fake installed packages)
 from platform_service import platform_service  # noqa: F401  (the real platform, session-wide)
 
 

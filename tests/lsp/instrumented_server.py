@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from evalsubmit.analysis.incremental import DocumentAnalyzer
+from evalsubmit.analysis import DocumentAnalyzer
 from evalsubmit.lsp import hover, run_server
 
 _real_analyze = DocumentAnalyzer.analyze

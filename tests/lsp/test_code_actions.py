@@ -84,8 +84,10 @@ async def test_quick_fix_applied_and_rechecked(
     (diag,) = find(diagnostics, code)
     assert isinstance(diag.data, dict) and diag.data["fixes"], "the rule offers a fix"
     actions = await actions_for(client, uri, [diag], only=[types.CodeActionKind.QuickFix])
-    fixes = [a for a in actions if not a.title.startswith("Ignore")]
+    fixes = [a for a in actions if a.title != f"evalsubmit ({code}): Ignore on this line"]
+    fixes = [a for a in fixes if a.title != "Fix all evalsubmit problems"]
     assert fixes and fixes[0].is_preferred
+    assert all(a.title.startswith(f"evalsubmit ({code}): ") for a in fixes)
     for version, action in enumerate(fixes, start=2):
         assert action.kind == types.CodeActionKind.QuickFix
         assert list(action.diagnostics or []) == [diag]
@@ -130,6 +132,33 @@ async def test_fix_all(client: RecordingClient, workspace: Path) -> None:
     assert codes(await published(client, uri, 2)) == ["ES103"]
 
 
+async def test_fix_all_in_the_quick_fix_menu(client: RecordingClient, workspace: Path) -> None:
+    text = FIXABLE["ES102"]
+    uri = open_doc(client, workspace / "job.py", text)
+    (diag,) = find(await published(client, uri, 1), "ES102")
+    actions = await actions_for(client, uri, [diag])
+    titles = [a.title for a in actions]
+    assert titles[0] == "evalsubmit (ES102): Remove `config=`"
+    (quick,) = [
+        a for a in actions if a.title == "Fix all evalsubmit problems" and a.kind == "quickfix"
+    ]
+    assert quick.edit is not None and "RunConfig(" not in apply_edit(text, quick.edit)
+    # the automatic request behind the lightbulb gets the quick fixes, not the costly fix-all
+    automatic = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diag.range,
+            context=types.CodeActionContext(
+                diagnostics=[diag], trigger_kind=types.CodeActionTriggerKind.Automatic
+            ),
+        )
+    )
+    assert automatic is not None
+    auto_titles = [a.title for a in automatic]
+    assert "evalsubmit (ES102): Remove `config=`" in auto_titles
+    assert "Fix all evalsubmit problems" not in auto_titles
+
+
 async def test_fix_all_absent_when_nothing_to_fix(client: RecordingClient, workspace: Path) -> None:
     text = HEADER + "client.evaluator.submit(target=runner)\n"
     uri = open_doc(client, workspace / "job.py", text)
@@ -148,7 +177,7 @@ async def test_ignore_on_this_line_appends_and_merges(
     diagnostics = await published(client, uri, 1)
     assert codes(diagnostics) == ["ES102", "ES102"]
     actions = await actions_for(client, uri, diagnostics[:1])
-    (ignore,) = [a for a in actions if a.title == "Ignore ES102 on this line"]
+    (ignore,) = [a for a in actions if a.title == "evalsubmit (ES102): Ignore on this line"]
     assert ignore.edit is not None
     suppressed = apply_edit(text, ignore.edit)
     assert "# keep this note  # evalsubmit: ignore[ES102]" in suppressed
@@ -171,7 +200,7 @@ async def test_ignore_merges_into_existing_comment(
     diagnostics = await published(client, uri, 1)
     assert codes(diagnostics) == ["ES107"]
     actions = await actions_for(client, uri, diagnostics)
-    (ignore,) = [a for a in actions if a.title == "Ignore ES107 on this line"]
+    (ignore,) = [a for a in actions if a.title == "evalsubmit (ES107): Ignore on this line"]
     assert ignore.edit is not None
     merged = apply_edit(text, ignore.edit)
     assert "# evalsubmit: ignore[ES107, ES109]" in merged
@@ -190,4 +219,34 @@ async def test_no_ignore_action_inside_multiline_string(
     if not bad:
         pytest.skip("the core does not report this spelling")
     actions = await actions_for(client, uri, bad)
-    assert not [a for a in actions if a.title.startswith("Ignore")]
+    assert not [a for a in actions if a.title.endswith("Ignore on this line")]
+
+
+async def test_submit_action_only_when_asked_on_every_line_of_the_call(
+    client: RecordingClient, workspace: Path
+) -> None:
+    text = HEADER + (
+        'job = client.evaluator.submit(\n    tasks=TasksetRef("qa/smoke"),\n    target=runner,\n)\n'
+    )
+    uri = open_doc(client, workspace / "job.py", text)
+    assert await published(client, uri, 1) == []
+    first = text.count("\n") - 4
+
+    async def submits(line: int, kind: types.CodeActionTriggerKind | None) -> list[str]:
+        at = types.Position(line=line, character=0)
+        result = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=types.Range(start=at, end=at),
+                context=types.CodeActionContext(diagnostics=[], trigger_kind=kind),
+            )
+        )
+        return [a.title for a in result or [] if isinstance(a, types.CodeAction) and a.command]
+
+    invoked = types.CodeActionTriggerKind.Invoked
+    # column 0 of each line of the call, on request (Ctrl+.)
+    for line in range(first, first + 4):
+        assert await submits(line, invoked) == ["Submit evaluation"], line
+    # the automatic request (the lightbulb) gets nothing on a clean line
+    assert await submits(first, types.CodeActionTriggerKind.Automatic) == []
+    assert await submits(first - 1, invoked) == []  # the metric line above: nothing to submit

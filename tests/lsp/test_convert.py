@@ -6,8 +6,9 @@ import pytest
 from lsprotocol import types
 
 from evalsubmit.analysis import Edit, Finding, Fix, Severity, Span
+from evalsubmit.core.edits import apply_edits, minimal_edit
 from evalsubmit.lsp import convert
-from evalsubmit.lsp.code_actions import apply_edits, minimal_edit, suppression_edit
+from evalsubmit.lsp.code_actions import suppression_edit
 
 LINE = "x = '🙂é'  # a"  # 🙂 is outside the BMP: 2 UTF-16 units, 4 UTF-8 bytes
 

@@ -14,6 +14,7 @@ from lsp_helpers import (
     line_of,
     open_doc,
     published,
+    settings,
 )
 from lsprotocol import types
 
@@ -144,3 +145,44 @@ async def test_hover_utf16_columns(client: RecordingClient, workspace: Path) -> 
     )
     assert hover is not None and hover.range is not None
     assert hover.range.start == types.Position(line=line, character=character)
+
+
+async def test_hover_target_keyword_shows_the_json(
+    client: RecordingClient, workspace: Path
+) -> None:
+    uri = open_doc(client, workspace / "job.py", SUBMIT)
+    await published(client, uri, 1)
+    hover = await hover_at(client, uri, SUBMIT, "target=runner)", 2)  # on the word `target`
+    assert json_block(markdown(hover)) == DEFAULT_TARGET
+    assert hover is not None and hover.range is not None
+    start = col_of(SUBMIT, "target=runner)")
+    assert (hover.range.start.character, hover.range.end.character) == (start, start + 6)
+
+
+async def test_hover_unsubmittable_runner_leads_with_the_reason(
+    client: RecordingClient, workspace: Path
+) -> None:
+    text = HEADER + (
+        "bad = GymAgentTaskRunner(config=GymRuntimeConfig(\n"
+        '    agent="a", agent_config="c", resources_server="m",\n'
+        '    hydra_params={"seeds": (s * 7 for s in range(4))},\n'
+        "))\n"
+    )
+    uri = open_doc(client, workspace / "job.py", text)
+    await published(client, uri, 1)
+    value = markdown(await hover_at(client, uri, text, "GymAgentTaskRunner(config=GymRuntime", 3))
+    first, _, rest = value.partition("\n\n")
+    assert first.startswith("**Cannot be submitted:**") and "generator" in first, value
+    assert "```json" in rest
+
+
+async def test_hover_says_where_submit_sends_a_call_whose_workspace_the_settings_override(
+    client: RecordingClient, workspace: Path
+) -> None:
+    client.set_configuration(settings(platform={"workspace": "team-b"}), section="evalsubmit")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={}))
+    uri = open_doc(client, workspace / "job.py", SUBMIT)
+    await published(client, uri, 1)
+    value = markdown(await hover_at(client, uri, SUBMIT, "submit(", 2))
+    assert "Workspace: `qa` (from the code)" in value
+    assert "Submit evaluation sends it to `team-b` (evalsubmit.platform.workspace)" in value

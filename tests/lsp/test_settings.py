@@ -200,6 +200,7 @@ def test_schema_cli_matches_the_model() -> None:
         "logLevel",
         "maxFileSizeKb",
         "defaultTaskset",
+        "python",
         "platform",
     }
     assert all(p.get("description") for p in props.values())

@@ -29,7 +29,7 @@ from lsp_helpers import (
 )
 from lsprotocol import types
 
-from platform_service import PlatformService
+from platform_service import PlatformService, load_local_platform
 
 pytestmark = [pytest.mark.platform, pytest.mark.timeout(600)]
 
@@ -297,3 +297,88 @@ async def test_cancel_offers_to_cancel_the_job(
     status = get_job(service, result["name"])["status"]
     assert status in {"cancelling", "cancelled", "error"}
     assert any("cancel" in m.message.lower() for m in client.messages)
+
+
+def command(command_id: str, **arg: Any) -> types.Command:
+    return types.Command(title=command_id, command=command_id, arguments=[arg])
+
+
+async def test_tasksets_and_platform_of_the_codes_workspace(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    text = job_source(service, tasks=service.taskset)  # no workspace in the settings
+    uri = open_doc(client, tmp_path / "job.py", text)
+    await published(client, uri, 1)
+    runner = text.splitlines().index("runner = GymAgentTaskRunner(config=cfg)")
+    listed = await execute(
+        client, command("evalsubmit.listTasksets", uri=uri, line=runner, character=0)
+    )
+    assert listed["workspace"] == service.workspace
+    assert listed["workspaceSource"] == "the code"
+    assert service.taskset in [t["ref"] for t in listed["tasksets"]]
+    assert listed["suggested"] == service.taskset  # the TasksetRef written below the runner
+    info = await execute(client, command("evalsubmit.platformInfo", uri=uri))
+    assert info["workspace"] == service.workspace and info["workspaceSource"] == "the code"
+    assert info["baseUrl"] == service.base_url
+
+
+async def test_outcome_told_by_the_client_and_the_job_view(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    text = job_source(service, tasks=service.taskset)
+    uri = open_doc(client, tmp_path / "job.py", text)
+    await published(client, uri, 1)
+    (action,) = await submit_actions(client, uri, text.count("\n") - 1)
+    assert action.command is not None and action.command.arguments
+    quiet = types.Command(
+        title=action.command.title,
+        command=action.command.command,
+        arguments=[{**action.command.arguments[0], "clientReportsOutcome": True}],
+    )
+    result = await execute(client, quiet, token="submit-quiet")
+    assert result["status"] == "error"
+    assert "The 'gym' CLI was not found on PATH" in result["outcome"]["error"]
+    # the client tells the outcome: no second notification from the server
+    assert not [m for m in client.messages if "ended: error" in m.message]
+    reports = client.progress_reports["submit-quiet"]
+    said = [r.message for r in reports if isinstance(r, types.WorkDoneProgressReport)]
+    assert not [m for m in said if m and "pending: Job is running" in m]
+
+    job = await execute(client, command("evalsubmit.jobStatus", name=result["name"], uri=uri))
+    assert job["status"] == "error" and job["workspace"] == service.workspace
+    assert "The 'gym' CLI was not found on PATH" in job["cause"]
+    assert job["target"] == get_job(service, result["name"])["spec"]["target"]
+    assert job["created_at"] and job["url"] == result["url"]
+    assert job["logs"] and all(line[:4].isdigit() for line in job["logs"])  # timestamped
+    assert all("tasks" not in step for step in job["steps"])
+
+    done = load_local_platform().complete_job(service.base_url, service.workspace, service.taskset)
+    completed = await execute(client, command("evalsubmit.jobStatus", name=done, uri=uri))
+    assert completed["status"] == "completed"
+    assert completed["results"] == ["summary"]
+    assert completed["result_summary"]["task_count"] == 2
+
+
+async def test_other_editors_are_asked_for_the_taskset(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    text = job_source(service, tasks=None)  # a runner, no submit(), no default taskset
+    uri = open_doc(client, tmp_path / "job.py", text)
+    await published(client, uri, 1)
+    runner = text.splitlines().index("runner = GymAgentTaskRunner(config=cfg)")
+    at = {"uri": uri, "line": runner, "character": 0, "tasks": None}
+    # dismissed: not submitted, and nothing was sent
+    result = await execute(client, command("evalsubmit.submit", **at))
+    assert result["submitted"] is False and "no taskset" in result["reason"]
+    (question,) = client.message_requests
+    assert service.workspace in question.message
+    assert service.taskset in [a.title for a in question.actions or []]
+    # answered: submitted with that taskset
+    client.message_answers.append(service.taskset)
+    result = await execute(client, command("evalsubmit.submit", **at))
+    assert result["submitted"] is True and result["workspace"] == service.workspace
+    job = get_job(service, result["name"])
+    assert [t["id"] for t in job["spec"]["tasks"]] == list(service.tasks)

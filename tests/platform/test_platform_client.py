@@ -122,10 +122,10 @@ async def test_no_authorization_header_without_token() -> None:
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request)
-        return httpx.Response(200, json={"status": "healthy"})
+        return httpx.Response(200, json={"data": [], "pagination": {"total_pages": 1}})
 
     async with make_client(handler) as client:
-        assert await client.healthy()
+        await client.list_tasksets(WS)
     assert "Authorization" not in seen[0].headers
 
 
@@ -499,13 +499,6 @@ async def test_list_tasksets_follows_pages() -> None:
     assert names == ["t1", "t2"]
 
 
-async def test_healthy_is_false_when_unhealthy_or_down() -> None:
-    async with make_client(lambda r: httpx.Response(200, json={"status": "unhealthy"})) as c:
-        assert not await c.healthy()
-    async with make_client(raising(httpx.ConnectError("refused"))) as c:
-        assert not await c.healthy()
-
-
 def test_extract_error_finds_the_last_exception_line() -> None:
     lines = [
         "[stderr] starting",
@@ -553,3 +546,21 @@ async def test_job_outcome_waits_for_late_log_lines() -> None:
     async with make_client(handler) as client:
         outcome = await job_outcome(client, WS, JobStatus(name="j1", status="error"), settle_s=3)
     assert outcome.error == "RuntimeError: gym missing"
+
+
+async def test_logs_with_timestamps_and_results() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path.endswith("/logs"):
+            rows = [{"timestamp": "2026-11-30T15:49:25.6", "message": "\x1b[2mx\x1b[0m"}]
+            return httpx.Response(200, json={"data": rows, "total": 1})
+        if path.endswith("/results"):
+            return httpx.Response(200, json={"data": [{"name": "summary"}, {"other": 1}]})
+        if path.endswith("/results/summary/download"):
+            return httpx.Response(200, json={"task_count": 2})
+        return httpx.Response(404, json={"detail": "no"})
+
+    async with make_client(handler) as client:
+        assert await client.get_logs(WS, "j1", timestamps=True) == ["2026-11-30T15:49:25.6 x"]
+        assert await client.list_results(WS, "j1") == ["summary"]
+        assert await client.get_result(WS, "j1", "summary") == {"task_count": 2}

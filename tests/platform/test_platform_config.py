@@ -104,7 +104,7 @@ def test_settings_beat_everything(home: Path) -> None:
         "NMP_WORKSPACE": "env-ws",
     }
     settings = {"baseUrl": "http://set:9", "workspace": "set-ws", "token": SECRET}
-    cfg = resolve_platform_config(settings | {"timeoutSeconds": 5}, env=env)
+    cfg = resolve_platform_config(settings | {"timeoutS": 5}, env=env)
     assert (cfg.base_url, cfg.workspace, cfg.timeout_s) == ("http://set:9", "set-ws", 5.0)
     assert cfg.token is not None and cfg.token.get_secret_value() == SECRET
     assert {cfg.sources[k] for k in ("base_url", "workspace", "token", "timeout_s")} == {
@@ -185,10 +185,10 @@ def test_missing_nmp_config_file_is_a_warning(tmp_path: Path) -> None:
 
 def test_invalid_setting_values_are_ignored_with_a_warning(home: Path) -> None:
     cfg = resolve_platform_config(
-        {"timeoutSeconds": 0, "token": 12345, "workspace": "ok-ws"}, env={"HOME": str(home)}
+        {"timeoutS": 0, "token": 12345, "workspace": "ok-ws"}, env={"HOME": str(home)}
     )
     assert cfg.timeout_s == 30.0 and cfg.workspace == "ok-ws" and cfg.token is None
-    assert any("timeoutSeconds=0 ignored" in w for w in cfg.warnings)
+    assert any("timeoutS=0 ignored" in w for w in cfg.warnings)
     assert any("token=<hidden> ignored" in w for w in cfg.warnings)
     assert "12345" not in str(cfg.warnings)
     snake = resolve_platform_config(

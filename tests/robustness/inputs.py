@@ -36,7 +36,12 @@ TARGET_S = 1.0
 """The issue's bound on the time of one input."""
 
 SDK_HEADER = """\
+import dataclasses
+import functools
 import os
+import unittest
+
+import pytest
 from nemo_evaluator.api.schemas import TasksetRef
 from nemo_evaluator_sdk import ExactMatchMetric, RunConfig
 from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
@@ -460,7 +465,31 @@ _submit_calls = st.builds(
     st.booleans(),
 )
 
+
+def _splat_submit(args: list[tuple[str, str]], how: int) -> str:
+    """submit() with its keywords passed indirectly (issue 11's idioms, issue 15's crash)."""
+    pairs = ", ".join(f"{k!r}: {v}" for k, v in args)
+    keywords = ", ".join(f"{k}={v}" for k, v in args)
+    forms = (
+        f"client.evaluator.submit(**{{{pairs}}})",
+        f"client.evaluator.submit(**dict({keywords}))",
+        f"functools.partial(client.evaluator.submit, {keywords})()",
+        f"send = client.evaluator.submit\nsend({keywords})",
+        f"kw = {{}}\nkw[{args[0][0]!r}] = {args[0][1]}\nclient.evaluator.submit(**kw, **extra)"
+        if args
+        else "client.evaluator.submit(**kw)",
+    )
+    return forms[how % len(forms)]
+
+
+_indirect_submits = st.builds(
+    _splat_submit,
+    st.lists(st.tuples(st.sampled_from(SUBMIT_KEYS), expressions), max_size=4),
+    st.integers(0, 4),
+)
+
 _simple_statements = st.one_of(
+    _indirect_submits,
     st.tuples(st.sampled_from(("cfg", "runner", "x", "tasks", "metric", "extra")), expressions).map(
         lambda t: f"{t[0]} = {t[1]}"
     ),
@@ -483,6 +512,12 @@ _simple_statements = st.one_of(
             "raise SystemExit",
             "pass",
             "break",
+            "hp = {}\nhp['a'] = hp",
+            "items = []\nitems.append(items)\nitems.append(runner)",
+            "self.client = NeMoPlatform(workspace='qa')",
+            "self.runner = runner",
+            "self.client.evaluator.submit(tasks=tasks, target=self.runner)",
+            "x = runner or {}",
         )
     ),
 )
@@ -509,6 +544,14 @@ def _compound(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
                 "except Exception as exc:",
                 "match x:",
                 "case {'a': 1}:",
+                "class TestJob(unittest.TestCase):",
+                "def setUp(self):",
+                "def setup_method(self):",
+                "@pytest.fixture\ndef runner():",
+                "@pytest.mark.parametrize('runner', [runner, cfg, None])\ndef test_submit(runner):",
+                "@dataclasses.dataclass\nclass Holder:",
+                "for name, value in {'a': runner, 'b': cfg}.items():",
+                "for item in [runner, cfg, {'k': lambda: 1}]:",
             )
         ),
     )

@@ -129,8 +129,23 @@ async def running_server(
         if server_alive(client):
             await asyncio.wait_for(client.shutdown_session(), 60)
     finally:
+        await stop_server(client)
+
+
+async def stop_server(client: LanguageClient) -> None:
+    """End the server however the test ended: closing its stdin makes it leave (its lifeline),
+    and it is killed if it is still there 15 s later (pygls's stop() only waits)."""
+    process = client._server
+    if process is not None and process.returncode is None:
         with contextlib.suppress(Exception):
-            await client.stop()  # type: ignore[no-untyped-call]
+            if process.stdin is not None:
+                process.stdin.close()
+        try:
+            await asyncio.wait_for(process.wait(), 15)
+        except TimeoutError:
+            process.kill()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(client.stop(), 15)  # type: ignore[no-untyped-call]
 
 
 def open_doc(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:

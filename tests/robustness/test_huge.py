@@ -76,7 +76,7 @@ LONG = bool(os.environ.get("EVALSUBMIT_LONG"))
 )
 def test_huge_file_below_the_limit_is_analysed(lines: int) -> None:
     text = many_lines(lines)
-    assert text.count("\n") == lines and len(text) < AnalysisOptions().max_bytes
+    assert text.count("\n") == lines and len(text) < AnalysisOptions().max_chars
     report, seconds = timed(text)
     print(f"\n[huge] {lines} lines ({len(text)} chars) analysed in {seconds:.1f} s")
     assert report.skipped is None
@@ -87,9 +87,9 @@ def test_huge_file_below_the_limit_is_analysed(lines: int) -> None:
 
 def test_200k_line_file_above_the_limit_is_skipped_with_a_reason() -> None:
     text = many_lines()
-    report, seconds = timed(text, max_bytes=1_000_000)
+    report, seconds = timed(text, max_chars=1_000_000)
     print(f"\n[huge] {LINES} lines over the limit skipped in {1000 * seconds:.1f} ms")
-    assert report.skipped == "file is larger than 1000000 bytes"
+    assert report.skipped == "file is larger than 1000000 characters"
     assert report.findings == ()
     assert seconds < 1
 
@@ -100,7 +100,7 @@ def test_1mb_string_literal() -> None:
     print(f"\n[huge] 1 MB string literal analysed in {1000 * seconds:.0f} ms")
     assert report.skipped is None and codes(report) == ["ES102", "ES102"]
     assert seconds < 30
-    skipped, _ = timed(text, max_bytes=512 * 1024)
+    skipped, _ = timed(text, max_chars=512 * 1024)
     assert skipped.skipped is not None and "larger than" in skipped.skipped
 
 
@@ -210,7 +210,7 @@ async def test_huge_inputs_through_the_server(tmp_path: Path) -> None:
         assert published_codes("literal.py") == ["ES102", "ES102"]
         assert published_codes("small.py") == ["ES102"]
         logs = "\n".join(m.message for m in client.log_messages)
-        assert "skipped" in logs and "larger than 1048576 bytes" in logs, logs[-2000:]
+        assert "skipped" in logs and "larger than 1048576 characters" in logs, logs[-2000:]
 
         # Still answering: a hover on the small document, and debugInfo names the reason.
         line = PREFIX.count("\n") - 1

@@ -5,7 +5,10 @@ The workspace's modules create a sentinel file when imported or run: top-level c
 package ``__init__.py``, a module imported by the analysed file, a ``conftest.py``,
 ``sitecustomize``/``usercustomize``, a ``.pth`` file, a workspace ``.venv/bin/python`` (what a
 jedi-style environment lookup would execute), and modules named like the standard library.
-A positive control proves each trick fires when the code *is* imported.
+The selected Python environment (the ``python`` setting) holds an installed package and an
+editable install the job imports, the editable install's finder module, a ``.pth`` import
+line and a ``sitecustomize``: they are read, never run. A positive control proves each trick
+fires when the code *is* imported.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import pytest
 from lsprotocol import types
 
 from evalsubmit.analysis import Project, analyze_source
+from fake_env import make_venv, write_dist_info
 
 from .fault_server import FaultPlatform
 from .lsp_support import (
@@ -52,6 +56,21 @@ client = NeMoPlatform(workspace="qa")
 client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=gym_runner)
 client.evaluator.submit(tasks="qa/smoke", target=gym_runner, config=RunConfig(parallelism=2))
 helpers.run(gym_runner)
+from teamlib import make_runner
+import teamedit
+client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=make_runner())
+teamedit.build()
+"""
+INSTALLED = """\
+{sentinel}from nemo_evaluator_sdk.agent_eval.runtimes.harbor_runtime import HarborAgentTaskRunner
+
+
+def make_runner():
+    return HarborAgentTaskRunner()
+
+
+def build():
+    return make_runner()
 """
 RUNNERS = """\
 {sentinel}from nemo_evaluator_sdk.agent_eval.runtimes.gym import (
@@ -87,7 +106,50 @@ def make_workspace(root: Path, sentinels: Path) -> Path:
     )
     venv_python.chmod(0o755)
     (ws / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    make_environment(root, sentinels)
     return ws
+
+
+def make_environment(root: Path, sentinels: Path) -> Path:
+    """The selected Python environment: a venv holding an installed package, an editable
+    install (setuptools' finder), a ``.pth`` import line and a ``sitecustomize``, each leaving
+    a sentinel when run; nemo-platform 0.7.1's metadata. Returns its interpreter."""
+    python, site = make_venv(root / "env")
+    (site / "teamlib").mkdir(parents=True)
+    (site / "teamlib" / "__init__.py").write_text(
+        sentinel_line(sentinels, "env-teamlib") + "from .runners import make_runner\n"
+    )
+    (site / "teamlib" / "runners.py").write_text(
+        INSTALLED.format(sentinel=sentinel_line(sentinels, "env-teamlib.runners"))
+    )
+    source = root / "teamedit-src" / "teamedit"
+    source.mkdir(parents=True)
+    (source / "__init__.py").write_text(
+        INSTALLED.format(sentinel=sentinel_line(sentinels, "env-teamedit"))
+    )
+    finder = "__editable___teamedit_1_0_finder"
+    (site / "__editable__.teamedit-1.0.pth").write_text(f"import {finder}; {finder}.install()\n")
+    (site / f"{finder}.py").write_text(
+        sentinel_line(sentinels, "env-finder")
+        + f"MAPPING = {{'teamedit': {str(source)!r}}}\n"
+        + "import sys, importlib.util\n"
+        + "class _Finder:\n"
+        + "    @classmethod\n"
+        + "    def find_spec(cls, name, path=None, target=None):\n"
+        + "        if name in MAPPING:\n"
+        + "            init = MAPPING[name] + '/__init__.py'\n"
+        + "            return importlib.util.spec_from_file_location(name, init)\n"
+        + "def install():\n"
+        + "    sys.meta_path.append(_Finder)\n"
+    )
+    (site / "evil-env.pth").write_text("import os; " + sentinel_line(sentinels, "env-pth"))
+    (site / "sitecustomize.py").write_text(sentinel_line(sentinels, "env-sitecustomize"))
+    write_dist_info(site, "nemo-platform", "0.7.1")
+    return python
+
+
+def server_settings(tmp_path: Path) -> dict[str, Any]:
+    return {"debounceMs": 0, "python": str(tmp_path / "env" / "bin" / "python")}
 
 
 def fired(sentinels: Path) -> list[str]:
@@ -106,8 +168,13 @@ def test_the_sentinels_fire_when_the_code_is_imported(tmp_path: Path) -> None:
     code = f"import sys, site; sys.path.insert(0, {str(ws)!r}); site.addsitedir({str(ws)!r}); "
     subprocess.run([sys.executable, "-I", "-c", code + imports], check=True, env=env)
     subprocess.run([str(ws / ".venv" / "bin" / "python"), "-c", "pass"], check=True)
+    env_python = tmp_path / "env" / "bin" / "python"
+    guarded = "for m in ('teamlib', 'teamedit'):\n try: __import__(m)\n except Exception: pass"
+    subprocess.run([str(env_python), "-c", guarded], check=True, env=env)  # site runs too
     got = set(fired(sentinels))
     expected = {"helpers", "pkg", "pkg.sub", "conftest", "job", "runners", "pth", "venv-python"}
+    expected |= {"env-teamlib", "env-teamlib.runners", "env-teamedit", "env-finder", "env-pth"}
+    expected |= {"env-sitecustomize"}
     assert expected <= got, got
     assert {f"shadow-{m}" for m in ("uuid", "typing_extensions", "pydantic", "httpx")} <= got
 
@@ -115,11 +182,12 @@ def test_the_sentinels_fire_when_the_code_is_imported(tmp_path: Path) -> None:
 def test_the_engine_never_imports_user_code(tmp_path: Path) -> None:
     sentinels = tmp_path / "sentinels"
     ws = make_workspace(tmp_path, sentinels)
-    project = Project(ws)
+    project = Project(ws, python=tmp_path / "env" / "bin" / "python")
     for path in sorted(ws.rglob("*.py")):
         analyze_source(path.read_text(), path=path, project=project)
     report = analyze_source((ws / "job.py").read_text(), path=ws / "job.py", project=project)
-    assert [f.code for f in report.findings] == ["ES102"]  # runners.py was read (not imported)
+    # runners.py and the installed teamlib were read (not imported); 0.7.1's metadata too
+    assert [f.code for f in report.findings] == ["ES111", "ES102", "ES106"]
     assert fired(sentinels) == []
 
 
@@ -135,7 +203,7 @@ async def _exercise(client: Client, ws: Path) -> list[Any]:
     positions = [
         (i, line.index(word) + 1)
         for i, line in enumerate(lines)
-        for word in ("helpers", "gym_runner", "submit", "pkg", "RunConfig")
+        for word in ("helpers", "gym_runner", "submit", "pkg", "RunConfig", "teamlib", "teamedit")
         if word in line
     ]
     for line, col in positions:
@@ -185,10 +253,14 @@ async def test_the_server_never_imports_user_code(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path, sentinels)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    async with running_server(ws, {"debounceMs": 0}, cwd=elsewhere) as client:
+    async with running_server(ws, server_settings(tmp_path), cwd=elsewhere) as client:
         answers = await _exercise(client, ws)
         assert server_alive(client)
     assert any(isinstance(a, types.Hover) for a in answers)
+    first = answers[0]
+    assert isinstance(first, types.PublishDiagnosticsParams)
+    # the selected environment was read: teamlib's Harbor runner, nemo-platform 0.7.1
+    assert {"ES106", "ES111"} <= {str(d.code) for d in first.diagnostics}
     assert fired(sentinels) == []
 
 
@@ -197,7 +269,7 @@ async def test_server_started_in_the_workspace_like_vscode(tmp_path: Path) -> No
     ws = make_workspace(tmp_path, sentinels)
     command = [sys.executable, "-m", "evalsubmit.lsp"]  # without -P: the guard must act
     try:
-        async with running_server(ws, {"debounceMs": 0}, cwd=ws, command=command) as client:
+        async with running_server(ws, server_settings(tmp_path), cwd=ws, command=command) as client:
             await _exercise(client, ws)
     except Exception:
         pass  # a shadowed module may break the server; the sentinel decides
@@ -208,7 +280,7 @@ async def test_server_started_in_the_workspace_with_safe_path(tmp_path: Path) ->
     sentinels = tmp_path / "sentinels"
     ws = make_workspace(tmp_path, sentinels)
     command = [sys.executable, "-P", "-m", "evalsubmit.lsp"]
-    async with running_server(ws, {"debounceMs": 0}, cwd=ws, command=command) as client:
+    async with running_server(ws, server_settings(tmp_path), cwd=ws, command=command) as client:
         await _exercise(client, ws)
         assert server_alive(client)
     assert fired(sentinels) == []
@@ -273,7 +345,7 @@ async def test_token_never_leaks_and_a_failing_platform_leaves_the_server_runnin
     ws = make_workspace(tmp_path, sentinels)
     async with FaultPlatform("500") as platform:
         settings: dict[str, Any] = {
-            "debounceMs": 0,
+            **server_settings(tmp_path),
             "logLevel": "debug",
             "platform": {"baseUrl": platform.base_url, "token": TOKEN, "workspace": "qa"},
         }

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.cli import main, rules_markdown
+from evalsubmit.analysis.rules import rules_markdown
+from evalsubmit.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = """\
@@ -112,7 +113,7 @@ def test_sarif_is_2_1_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert sarif["version"] == "2.1.0"
     run_ = sarif["runs"][0]
     rule_ids = [r["id"] for r in run_["tool"]["driver"]["rules"]]
-    assert rule_ids == [f"ES{n}" for n in range(101, 111)]
+    assert rule_ids == [f"ES{n}" for n in range(101, 112)]
     result = next(r for r in run_["results"] if r["ruleId"] == "ES101")
     assert rule_ids[result["ruleIndex"]] == "ES101"
     assert result["level"] == "error"
@@ -191,3 +192,13 @@ def test_console_script_runs() -> None:
         timeout=60,
     )
     assert proc.returncode == 0 and proc.stdout.startswith("evalsubmit ")
+
+
+def test_summary_counts_the_files_with_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path, "bad.py", BAD)
+    write(tmp_path, "good.py", GOOD)
+    code, out, _ = run(capsys, "check", str(tmp_path))
+    assert code == 1
+    assert out.splitlines()[-1] == "Found 2 problems in 1 file."

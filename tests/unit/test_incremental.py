@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.analysis import ModuleReport, Project, analyze_source
-from evalsubmit.analysis.incremental import DocumentAnalyzer
+from evalsubmit.analysis import DocumentAnalyzer, ModuleReport, Project, analyze_source
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -29,6 +28,14 @@ SNIPPETS = [
     "    ",
     "def f():\n",
     '"""',
+    "\f",
+    "\r",
+    "\u2028",
+    "\x0c# evalsubmit: ignore\n",
+    ".append(lambda: 0)",
+    'del hp["seed"]\n',
+    'hp.pop("seed")\n',
+    "hp |= {'cb': print}\n",
 ]
 
 

@@ -682,6 +682,31 @@ def test_cross_module_subclass_of_gym_runner(tmp_path: Path) -> None:
     assert analyse_file(paths["main.py"], tmp_path) == []
 
 
+def test_tests_import_from_the_folders_of_their_conftest_files(tmp_path: Path) -> None:
+    """pytest puts each conftest.py's folder on sys.path; a plain script does not get it."""
+    test = src(
+        f"""
+        from nemo_platform import NeMoPlatform
+        {REF}
+        from runners import CONFIG
+        def test_submit():
+            NeMoPlatform().evaluator.submit(tasks=TasksetRef("qa/s"), target=CONFIG)
+        """
+    )
+    script = test.replace("def test_submit():\n    ", "")
+    paths = write_project(
+        tmp_path,
+        {
+            "suite/conftest.py": "",
+            "suite/runners.py": RUNNERS_PY,
+            "suite/tests/unit/test_jobs.py": test,
+            "suite/tests/unit/job.py": script,
+        },
+    )
+    assert analyse_file(paths["suite/tests/unit/test_jobs.py"], tmp_path) == [(5, "ES104")]
+    assert analyse_file(paths["suite/tests/unit/job.py"], tmp_path) == []
+
+
 def test_project_overlay_wins_over_the_disk(tmp_path: Path) -> None:
     paths = write_project(tmp_path, {"runners.py": RUNNERS_PY, "main.py": MAIN_PY})
     unsaved = src(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.walk import python_files
+from evalsubmit.workspace.walk import python_files
 
 
 def walk(root: Path) -> tuple[list[str], list[tuple[str, str]]]:

@@ -1,11 +1,13 @@
-// Writes the e2e workspace (example files) and the code-server user settings.
-//   node prepare.mjs <work-dir> <python>
+// Writes the e2e workspace (example files) and code-server's user settings: a fresh profile
+// with no evalsubmit.* setting at all (the extension must work as installed), only editor
+// settings that keep the UI quiet and predictable for typing.
+//   node prepare.mjs <work-dir>
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [work, python] = process.argv.slice(2);
-if (!work || !python) {
-  console.error('usage: node prepare.mjs <work-dir> <python>');
+const [work] = process.argv.slice(2);
+if (!work) {
+  console.error('usage: node prepare.mjs <work-dir>');
   process.exit(2);
 }
 const ws = path.join(work, 'workspace');
@@ -33,13 +35,13 @@ function tasksetRef(env = process.env) {
 }
 const taskset = tasksetRef();
 const files = {
-  // step 1 (squiggle) and step 2 (hover on the runner constructor)
+  // first install (squiggle), hover on the runner constructor
   'mixed_shape.py': `${header('qa')}m = ExactMatchMetric(reference="{{item.answer}}", candidate="{{item.output}}")
 rows = [{"question": "2+2?", "answer": "4"}]
 
 job = client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner, metric=m, dataset=rows)
 `,
-  // step 3 (ES102 quick fix)
+  // the ES102 quick fix
   'row_option.py': `${header('qa')}
 job = client.evaluator.submit(
     tasks=TasksetRef("qa/smoke"),
@@ -47,9 +49,14 @@ job = client.evaluator.submit(
     config=RunConfig(parallelism=16),
 )
 `,
-  // step 4 (submit to the real platform)
+  // submissions to the real platform: the code names the workspace (no setting does)
   'submit_ok.py': `${header(e2eWorkspace)}
 job = client.evaluator.submit(tasks=TasksetRef(${JSON.stringify(taskset)}), target=runner)
+`,
+  // the typing step types below this
+  'typing.py': `${header('qa')}m = ExactMatchMetric(reference="{{item.answer}}", candidate="{{item.output}}")
+rows = [{"question": "2+2?", "answer": "4"}]
+
 `,
 };
 for (const [name, text] of Object.entries(files)) {
@@ -69,18 +76,15 @@ const settings = {
   'editor.hover.delay': 150,
   'editor.minimap.enabled': false,
   'files.autoSave': 'off',
-  'evalsubmit.interpreter': [python],
-  'evalsubmit.debounceMs': 50,
-  'evalsubmit.trace.server': 'messages',
-  'evalsubmit.logLevel': 'debug',
-  'evalsubmit.showNotifications': 'always',
+  // typing: no completion popup may swallow an Enter
+  'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+  'editor.suggestOnTriggerCharacters': false,
+  'editor.acceptSuggestionOnEnter': 'off',
+  'editor.wordBasedSuggestions': 'off',
+  'editor.parameterHints.enabled': false,
 };
-if (process.env.EVALSUBMIT_E2E_PLATFORM_URL) {
-  settings['evalsubmit.platform.baseUrl'] = process.env.EVALSUBMIT_E2E_PLATFORM_URL;
-  if (process.env.EVALSUBMIT_E2E_WORKSPACE) {
-    settings['evalsubmit.platform.workspace'] = process.env.EVALSUBMIT_E2E_WORKSPACE;
-  }
-  settings['evalsubmit.platform.pollIntervalS'] = 1;
+if (process.env.EVALSUBMIT_E2E_TRACE) {
+  settings['evalsubmit.trace.server'] = 'messages'; // debugging only: the LSP traffic in the log
 }
 const userDir = path.join(work, 'user-data', 'User');
 fs.mkdirSync(userDir, { recursive: true });

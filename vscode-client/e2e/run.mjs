@@ -1,9 +1,12 @@
 // Drives code-server in headless Chromium (playwright-core + Debian's chromium) and checks the
-// evalsubmit extension end to end. Started by scripts/vscode-e2e.sh, which starts code-server.
+// evalsubmit extension end to end, as a new user meets it: installed into a fresh profile with
+// no evalsubmit.* setting and no evalsubmit in any Python on PATH. Started by
+// scripts/vscode-e2e.sh, which starts code-server (and the platform).
 //   node run.mjs --port N --work DIR --artifacts DIR
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { Workbench, fatal, findFiles, mod, sleep, waitFor } from './driver.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -12,45 +15,20 @@ const port = Number(args.port);
 const work = args.work;
 const art = args.artifacts;
 const wsDir = path.join(work, 'workspace');
+const userSettingsFile = path.join(work, 'user-data', 'User', 'settings.json');
 const env = process.env;
 const platformUrl = env.EVALSUBMIT_E2E_PLATFORM_URL;
 const platformWs = env.EVALSUBMIT_E2E_WORKSPACE || 'qa';
+const completedJob = env.EVALSUBMIT_E2E_COMPLETED_JOB;
 const taskset = (() => {
   const t = env.EVALSUBMIT_E2E_TASKSET || 'smoke';
   return t.includes('/') ? t : `${platformWs}/${t}`;
 })();
-const isMac = false;
-const mod = isMac ? 'Meta' : 'Control';
+const TYPING_SECONDS = Number(env.EVALSUBMIT_E2E_TYPING_S || 60);
 
 const results = [];
 const t0 = Date.now();
 const log = (msg) => console.log(`[e2e +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(what, fn, timeoutMs, intervalMs = 250) {
-  const end = Date.now() + timeoutMs;
-  let last;
-  while (Date.now() < end) {
-    try {
-      last = await fn();
-      if (last) return last;
-    } catch (e) {
-      last = e;
-    }
-    await sleep(intervalMs);
-  }
-  throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}${last instanceof Error ? ` (${last.message})` : ''}`);
-}
-
-function findFiles(dir, name, out = []) {
-  if (!fs.existsSync(dir)) return out;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) findFiles(p, name, out);
-    else if (e.name === name) out.push(p);
-  }
-  return out;
-}
 
 /** The extension's LogOutputChannel file (VS Code writes it under <user-data>/logs). */
 function extensionLog() {
@@ -58,8 +36,13 @@ function extensionLog() {
     .map((f) => fs.readFileSync(f, 'utf8'))
     .join('\n');
 }
+const serverStarts = () => (extensionLog().match(/Server running/g) || []).length;
 
-/** 1-based line and column of `needle` in a workspace file (column of its first character). */
+function userSettings() {
+  return fs.readFileSync(userSettingsFile, 'utf8');
+}
+
+/** 1-based line and column of `needle` in a workspace file. */
 function position(file, needle, occurrence = 0) {
   const lines = fs.readFileSync(path.join(wsDir, file), 'utf8').split('\n');
   let seen = 0;
@@ -70,16 +53,22 @@ function position(file, needle, occurrence = 0) {
   throw new Error(`${needle} not in ${file}`);
 }
 
+let wb;
 let page;
-let shotNo = 0;
-let submittedJob;
-async function shot(name) {
-  const file = path.join(art, `${String(++shotNo).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: file }).catch(() => undefined);
-  return file;
-}
+const state = {};
 
-async function step(name, fn) {
+const only = env.EVALSUBMIT_E2E_STEPS ? new Set(env.EVALSUBMIT_E2E_STEPS.split(',')) : undefined;
+
+async function step(name, fn, needs) {
+  if (only && !only.has(name)) {
+    results.push({ name, status: 'skipped', detail: 'not selected (EVALSUBMIT_E2E_STEPS)' });
+    return;
+  }
+  if (needs && !state[needs]) {
+    results.push({ name, status: 'skipped', detail: `needs ${needs}` });
+    log(`SKIP ${name}: needs ${needs}`);
+    return;
+  }
   log(`step ${name}`);
   const started = Date.now();
   try {
@@ -88,85 +77,54 @@ async function step(name, fn) {
       results.push({ name, status: 'skipped', detail: detail.skipped });
       log(`SKIP ${name}: ${detail.skipped}`);
     } else {
-      results.push({ name, status: 'passed', seconds: (Date.now() - started) / 1000, detail });
-      log(`PASS ${name} (${((Date.now() - started) / 1000).toFixed(1)}s)${detail ? `: ${detail}` : ''}`);
+      const seconds = (Date.now() - started) / 1000;
+      results.push({ name, status: 'passed', seconds, detail });
+      log(`PASS ${name} (${seconds.toFixed(1)}s)${detail ? `: ${detail}` : ''}`);
     }
   } catch (err) {
-    await shot(`${name}-FAILED`);
+    await wb.shot(`${name}-FAILED`);
+    if (env.EVALSUBMIT_E2E_PAUSE_ON_FAILURE) {
+      // for debugging: time to look at the live processes (py-spy dump, ...)
+      log(`FAIL ${name}: pausing ${env.EVALSUBMIT_E2E_PAUSE_ON_FAILURE} s`);
+      await sleep(Number(env.EVALSUBMIT_E2E_PAUSE_ON_FAILURE) * 1000);
+    }
     results.push({ name, status: 'failed', error: String(err?.message ?? err) });
     log(`FAIL ${name}: ${err?.message ?? err}`);
   }
 }
 
-async function pressEscape(n = 2) {
-  for (let i = 0; i < n; i++) await page.keyboard.press('Escape');
+/** Waits until a squiggle of `kind` appears (or, with gone, disappears) in the active editor. */
+async function waitSquiggle(what, timeoutMs = 60_000, { kind = 'error', gone = false } = {}) {
+  return waitFor(what, async () => ((await wb.squiggles(kind)) > 0) !== gone, timeoutMs, 100);
 }
 
-async function quickInputVisible() {
-  return page.locator('.quick-input-widget').isVisible();
-}
-
-async function openFile(name) {
-  // Quick open can lose the keystrokes while the workbench is busy (a restart, the Settings
-  // editor closing): try again from scratch rather than fail the step.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await openFileOnce(name);
-      return;
-    } catch (error) {
-      if (attempt >= 3) throw error;
-      console.log(`[e2e] opening ${name} again (attempt ${attempt + 1}): ${error.message}`);
-      await sleep(1000);
+/** Waits for a notification matching `pattern`, failing at once on an unexpected error one. */
+async function waitToast(what, pattern, { timeoutMs = 120_000, seen = new Set(), bad = /not submitted|could not|failed to start/i } = {}) {
+  return waitFor(what, async () => {
+    for (const t of await wb.toastsWithButtons()) {
+      const key = `${t.text} [${t.buttons.join('|')}]`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        log(`notification: ${key.slice(0, 240)}`);
+      }
+      if (bad && bad.test(t.text) && !pattern.test(t.text)) throw fatal(`notification: ${t.text}`);
+      if (pattern.test(t.text)) return t;
     }
-  }
+    return undefined;
+  }, timeoutMs, 200);
 }
 
-async function openFileOnce(name) {
-  await pressEscape();
-  await page.keyboard.press(`${mod}+KeyP`);
-  await waitFor('quick open', quickInputVisible, 10_000);
-  await page.keyboard.type(name, { delay: 20 });
-  await waitFor(`"${name}" in quick open`, async () =>
-    (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).some((t) => t.includes(name)), 15_000);
-  await page.keyboard.press('Enter');
-  await waitFor(`editor tab ${name}`, async () =>
-    (await page.locator('.tab.active').allInnerTexts()).some((t) => t.includes(name)), 15_000);
-  await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 10_000 });
-  await sleep(300);
-}
-
-async function gotoPosition(line, column) {
-  await pressEscape(1);
-  await page.keyboard.press(`${mod}+KeyG`);
-  await waitFor('go to line', quickInputVisible, 10_000);
-  await page.keyboard.type(`${line}:${column}`, { delay: 20 });
-  await page.keyboard.press('Enter');
-  await sleep(300);
-}
-
-async function runCommand(title) {
-  await pressEscape();
-  await page.keyboard.press(`${mod}+Shift+KeyP`);
-  await waitFor('command palette', quickInputVisible, 10_000);
-  await page.keyboard.type(title, { delay: 15 });
-  await waitFor(`command "${title}"`, async () =>
-    (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).some((t) => t.includes(title)), 15_000);
-  await page.keyboard.press('Enter');
-}
-
-async function editorText() {
-  const lines = await page.locator('.editor-instance .monaco-editor .view-lines').first().innerText();
-  return lines.replace(/\u00a0/g, ' ');
-}
-
-async function toasts() {
-  return (await page.locator('.notifications-toasts .notification-toast').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+async function languageStatusText() {
+  const item = page.locator('[id="status.languageStatus"], .statusbar-item:has(.codicon-json)').first();
+  await item.waitFor({ timeout: 20_000 });
+  await item.hover();
+  const h = page.locator('.monaco-hover:visible, .context-view:visible');
+  return (await h.allInnerTexts()).join(' ').replace(/\s+/g, ' ');
 }
 
 async function main() {
   fs.mkdirSync(art, { recursive: true });
-  const profile = path.join(work, 'profile');
-  const context = await chromium.launchPersistentContext(profile, {
+  const context = await chromium.launchPersistentContext(path.join(work, 'profile'), {
     executablePath: env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1440, height: 900 },
@@ -179,78 +137,100 @@ async function main() {
   try {
     page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(30_000);
+    wb = new Workbench(page, art);
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(wsDir)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.statusbar').waitFor({ timeout: 60_000 });
     await sleep(1500);
     await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
 
-    await step('activation', async () => {
-      await openFile('mixed_shape.py');
-      const text = await waitFor('"Server running" in the evalsubmit log', async () => {
+    await step('first-install', async () => {
+      // (EVALSUBMIT_E2E_TRACE, for debugging, adds evalsubmit.trace.server: the LSP traffic in the log)
+      if (/"evalsubmit\.(?!trace\.server)/.test(userSettings())) throw new Error('the profile is not clean: it has evalsubmit.* settings');
+      await wb.openFile('mixed_shape.py');
+      const pos = position('mixed_shape.py', 'submit(');
+      await wb.goto(pos.line, pos.column);
+      const seen = new Set();
+      let progressShot = false;
+      const started = Date.now();
+      await waitFor('diagnostics from the bundled server, with no notification answered', async () => {
+        for (const t of await wb.toastsWithButtons()) {
+          const key = `${t.text} [${t.buttons.join('|')}]`;
+          if (!seen.has(key)) {
+            seen.add(key);
+            log(`notification: ${key}`);
+          }
+          if (t.buttons.length > 0) throw fatal(`a notification asks the user something: ${key}`);
+          if (/installing the language server/.test(t.text) && !progressShot) {
+            progressShot = true;
+            await wb.shot('first-install-progress');
+          }
+        }
         const t = extensionLog();
-        if (/not installed|failed to start|was not found/.test(t)) throw new Error(t.split('\n').slice(-8).join('\n'));
-        return /Server running/.test(t) ? t : undefined;
-      }, 90_000, 500);
-      await shot('activation');
-      const python = (text.match(/Python for the server[^\n]*/) || [''])[0];
-      return python;
+        if (/needs Python 3.11|could not be set up|failed to start/.test(t)) throw fatal(t.split('\n').slice(-12).join('\n'));
+        return (await wb.squiggles('error')) > 0;
+      }, 180_000, 200);
+      const seconds = (Date.now() - started) / 1000;
+      await wb.shot('first-install-diagnostics');
+      const text = extensionLog();
+      const server = (text.match(/Server: bundled evalsubmit [^\n]*/) || [])[0];
+      if (!server) throw new Error(`the log does not say the bundled server runs:\n${text.split('\n').slice(-15).join('\n')}`);
+      if (!server.includes(path.join('globalStorage', 'evalsubmit.evalsubmit', 'server'))) throw new Error(`not the private venv: ${server}`);
+      if (!server.includes(path.join(work, 'clean-python'))) throw new Error(`not made from the clean PATH's Python: ${server}`);
+      const installed = (text.match(/Server installed in \S+ in ([\d.]+) s/) || [])[1];
+      state.installed = true;
+      return `squiggle ${seconds.toFixed(1)} s after opening (install ${installed} s), ${seen.size} notification(s), none asking; ${server.replace(/ in \/\S+/, '')}`;
     });
 
     await step('language-status', async () => {
-      const item = page.locator('[id="status.languageStatus"], .statusbar-item:has(.codicon-json)').first();
-      await item.waitFor({ timeout: 20_000 });
       const text = await waitFor('the evalsubmit language status', async () => {
-        await item.hover();
-        const h = page.locator('.monaco-hover:visible, .context-view:visible');
-        const t = (await h.allInnerTexts()).join(' ').replace(/\s+/g, ' ');
-        const want = platformUrl ? t.includes(platformUrl.replace(/\/$/, '')) : /Platform:/.test(t);
-        return /evalsubmit/.test(t) && want ? t : undefined;
+        const t = await languageStatusText();
+        return /evalsubmit \d/.test(t) && /Platform:/.test(t) ? t : undefined;
       }, 30_000, 1000);
-      await shot('language-status');
+      await wb.shot('language-status');
       await page.mouse.move(700, 450);
-      return text.slice(text.indexOf('evalsubmit'), text.indexOf('evalsubmit') + 120);
-    });
+      return text.slice(text.indexOf('evalsubmit'), text.indexOf('evalsubmit') + 140);
+    }, 'installed');
 
-    await step('debug-info', async () => {
-      await runCommand('evalsubmit: Debug Info');
+    await step('debug-info-read-only', async () => {
+      await wb.command('evalsubmit: Debug Info');
       const text = await waitFor('the debug info document', async () => {
-        const t = await editorText().catch(() => '');
+        const t = await wb.editorText().catch(() => '');
         return /"client"/.test(t) && /"server"/.test(t) ? t : undefined;
       }, 30_000, 500);
-      await shot('debug-info');
-      await page.keyboard.press(`${mod}+KeyW`);
-      await sleep(300);
-      // an untitled document asks whether to save: don't
-      if (await page.locator('.monaco-dialog-box').isVisible().catch(() => false)) {
-        await page.keyboard.press('Alt+KeyN').catch(() => undefined);
-        const dont = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ });
-        if (await dont.isVisible().catch(() => false)) await dont.click();
+      await wb.shot('debug-info');
+      // evalsubmit.python is empty: the server reads the user's Python (the clean PATH's), sent
+      // as its `python` setting, not the private venv the bundled server runs in
+      const venv = (extensionLog().match(/Server: bundled evalsubmit \S+ in (\S+), made from/) || [])[1];
+      if (!venv) throw new Error('no "Server: bundled evalsubmit ... in <venv>" line in the log');
+      const user = `${path.join(work, 'clean-python', 'bin')}${path.sep}`;
+      const counts = {
+        sent: await wb.countInEditor(`"python": "${user}`), // the client's settings and the server's
+        environment: await wb.countInEditor(`"interpreter": "${user}`), // the server's environments
+        privateSent: await wb.countInEditor(`"python": "${venv}`),
+        privateEnvironment: await wb.countInEditor(`"interpreter": "${venv}`),
+      };
+      await wb.closeEditorExpectingNoDialog();
+      if (counts.sent < 2 || counts.environment < 1 || counts.privateSent + counts.privateEnvironment > 0) {
+        throw new Error(`the server's environment is not the user's Python ${user}*: ${JSON.stringify(counts)}`);
       }
-      const versions = text.match(/"evalsubmit":\s*"[^"]*"/);
-      return versions ? versions[0] : 'client and server sections present';
-    });
+      return `${(text.match(/"source": "[^"]*"/) || ['?'])[0]}; environment ${user}* (python sent ${counts.sent}x), not the private venv; closed without a save prompt`;
+    }, 'installed');
 
-    await step('squiggle-mixed-shape', async () => {
-      const pos = position('mixed_shape.py', 'submit(');
-      await gotoPosition(pos.line, pos.column);
-      await waitFor('.squiggly-error in the editor', async () =>
-        (await page.locator('.editor-instance .monaco-editor .squiggly-error').count()) > 0, 60_000);
-      await shot('squiggle-mixed-shape');
-      // The Problems panel names the rule (code, message) for the record.
+    await step('squiggle-problems', async () => {
+      await wb.openFile('mixed_shape.py');
+      await waitSquiggle('.squiggly-error in mixed_shape.py');
       await page.keyboard.press(`${mod}+Shift+KeyM`);
-      const problems = await waitFor('a problem in the Problems panel', async () => {
-        const rows = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
-        return rows.find((r) => /evalsubmit|ES1\d\d/i.test(r));
-      }, 20_000);
-      await shot('problems-panel');
+      const problem = await waitFor('a problem in the Problems panel', async () =>
+        (await page.locator('.markers-panel .monaco-list-row').allInnerTexts()).find((r) => /ES1\d\d/.test(r)), 20_000);
+      await wb.shot('problems-panel');
       await page.keyboard.press(`${mod}+Shift+KeyM`);
-      return problems.replace(/\s+/g, ' ').slice(0, 160);
-    });
+      return problem.replace(/\s+/g, ' ').slice(0, 160);
+    }, 'installed');
 
     await step('hover-target-json', async () => {
       const pos = position('mixed_shape.py', 'GymAgentTaskRunner(');
-      await gotoPosition(pos.line, pos.column + 2);
+      await wb.goto(pos.line, pos.column + 2);
       const hover = await waitFor('hover with "kind": "gym"', async () => {
         await page.keyboard.press(`${mod}+KeyK`);
         await page.keyboard.press(`${mod}+KeyI`);
@@ -259,182 +239,309 @@ async function main() {
         const t = (await h.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
         return /"kind":\s*"gym"/.test(t) ? t : undefined;
       }, 60_000, 1000);
-      await shot('hover-target-json');
-      await pressEscape();
+      await wb.shot('hover-target-json');
+      await wb.escape();
       return hover.split('\n').find((l) => l.includes('"kind"'))?.trim();
-    });
+    }, 'installed');
 
     await step('quick-fix-row-option', async () => {
-      await openFile('row_option.py');
+      await wb.openFile('row_option.py');
       const pos = position('row_option.py', 'config=RunConfig');
-      await gotoPosition(pos.line, pos.column + 1);
-      await waitFor('a squiggle on the config= line', async () =>
-        (await page.locator('.editor-instance .monaco-editor .squiggly-error, .editor-instance .monaco-editor .squiggly-warning').count()) > 0, 60_000);
-      const picked = await waitFor('an ES102 quick fix in the action widget', async () => {
-        await pressEscape(1);
+      await wb.goto(pos.line, pos.column + 1);
+      await waitFor('a squiggle on the config= line', async () => (await wb.squiggles('error')) + (await wb.squiggles('warning')) > 0, 60_000);
+      const picked = await waitFor('the ES102 quick fix in the action widget', async () => {
+        await wb.escape(1);
         await page.keyboard.press(`${mod}+Period`);
         await page.locator('.action-widget').waitFor({ timeout: 5000 });
-        const rows = page.locator('.action-widget .monaco-list-row.action');
-        const texts = await rows.allInnerTexts();
-        const i = texts.findIndex((t) => /remove/i.test(t) && /config/i.test(t));
-        const j = i >= 0 ? i : texts.findIndex((t) => /ES102|remove/i.test(t));
-        return j >= 0 ? { index: j, texts } : undefined;
+        const texts = await page.locator('.action-widget .monaco-list-row.action').allInnerTexts();
+        const i = texts.findIndex((t) => /ES102/.test(t) && /remove/i.test(t) && /config/.test(t));
+        return i >= 0 ? { index: i, texts } : undefined;
       }, 60_000, 1000);
-      await shot('quick-fix-menu');
+      await wb.shot('quick-fix-menu');
       for (let k = 0; k < picked.index; k++) await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
-      await waitFor('config=RunConfig gone from the editor', async () => !(await editorText()).includes('config=RunConfig'), 15_000);
-      await shot('quick-fix-applied');
-      return picked.texts[picked.index].replace(/\s+/g, ' ');
-    });
+      await waitFor('config=RunConfig gone from the editor', async () => !(await wb.editorText()).includes('config=RunConfig'), 15_000);
+      await wb.shot('quick-fix-applied');
+      return picked.texts.map((t) => t.replace(/\s+/g, ' ').trim()).join(' | ');
+    }, 'installed');
 
     await step('restart-server', async () => {
-      const count = () => (extensionLog().match(/Server running/g) || []).length;
-      const before = count();
-      await runCommand('evalsubmit: Restart Server');
-      await waitFor('a second "Server running" in the log', async () => count() > before, 60_000, 500);
-      await openFile('mixed_shape.py');
-      await waitFor('diagnostics again after the restart', async () =>
-        (await page.locator('.editor-instance .monaco-editor .squiggly-error').count()) > 0, 60_000);
-      await shot('restart-server');
-      return `server started ${count()} times`;
-    });
+      const before = serverStarts();
+      await wb.command('evalsubmit: Restart Server');
+      await waitFor('a new "Server running" in the log', async () => serverStarts() > before, 60_000, 500);
+      await wb.openFile('mixed_shape.py');
+      await waitSquiggle('diagnostics again after the restart');
+      const wrong = extensionLog().match(/^.*\[error\].*exited with code 0.*$/im);
+      if (wrong) throw new Error(`a normal restart is logged as an error: ${wrong[0]}`);
+      return `server started ${serverStarts()} times; the stop is logged as "${(extensionLog().match(/The server process exited normally[^\n]*/) || ['(no exit line)'])[0]}"`;
+    }, 'installed');
 
     await step('settings-change-restart', async () => {
-      const count = () => (extensionLog().match(/Server running/g) || []).length;
-      const before = count();
-      // change evalsubmit.debounceMs in the Settings editor, as a user would
-      await pressEscape();
+      const before = serverStarts();
+      await wb.escape();
       await page.keyboard.press(`${mod}+Comma`);
       const search = page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .suggest-input-container input').first();
       await search.waitFor({ timeout: 20_000 });
-      await sleep(500); // the search box has the focus once the editor is open
+      await sleep(500);
+      await page.keyboard.type('evalsubmit', { delay: 10 });
+      await waitFor('the evalsubmit settings', async () => (await page.locator('.settings-editor .setting-item-title').allInnerTexts()).some((t) => /Interpreter/.test(t)), 20_000);
+      await sleep(500);
+      const titles = (await page.locator('.settings-editor .setting-item-title').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      await wb.shot('settings-editor');
+      const first = titles.slice(0, 4).join(' | ');
+      if (!/Interpreter/.test(titles[0] ?? '') || titles.some((t) => /Token/.test(t))) throw new Error(`settings order/token: ${titles.join(' | ')}`);
+      const textBoxes = await page.locator('.settings-editor .setting-item-contents:has-text("Interpreter") input.input').count();
+      if (textBoxes < 1) throw new Error('evalsubmit.interpreter is not a text box');
+      await wb.escape();
+      await page.keyboard.press(`${mod}+KeyA`);
       await page.keyboard.type('evalsubmit.debounceMs', { delay: 10 });
-      // wait for the search to filter the list down to the setting (its label is "Debounce Ms")
       const input = page.locator('.settings-editor .setting-item-number', { hasText: /Debounce Ms/ }).locator('input').first();
       await input.waitFor({ timeout: 20_000 });
-      await waitFor('the filtered settings list', async () =>
-        !(await page.locator('.settings-editor .setting-item', { hasText: /Font Size/ }).isVisible()), 20_000);
       await input.fill('60');
       await input.press('Tab');
-      await shot('settings-editor');
       await waitFor('"Settings changed" and a new "Server running" in the log', async () =>
-        /Settings changed: restarting the server/.test(extensionLog()) && count() > before, 60_000, 500);
-      await openFile('mixed_shape.py');
-      await waitFor('diagnostics again after the restart', async () =>
-        (await page.locator('.editor-instance .monaco-editor .squiggly-error').count()) > 0, 60_000);
-      return 'evalsubmit.debounceMs changed in the Settings editor: server restarted';
-    });
+        /Settings changed: restarting the server/.test(extensionLog()) && serverStarts() > before, 60_000, 500);
+      await wb.openFile('mixed_shape.py');
+      await waitSquiggle('diagnostics again after the restart');
+      return `first settings: ${first}; debounceMs changed: server restarted`;
+    }, 'installed');
 
-    await step('submit-evaluation', async () => {
-      if (!platformUrl) {
-        return { skipped: 'EVALSUBMIT_E2E_PLATFORM_URL is not set (set it, or run scripts/vscode-e2e.sh --with-platform)' };
-      }
-      await openFile('submit_ok.py');
-      // On the runner construction the taskset is not in the code: the command asks for it.
-      const pos = position('submit_ok.py', 'GymAgentTaskRunner(');
-      await gotoPosition(pos.line, pos.column + 2);
-      await runCommand('evalsubmit: Submit Evaluation');
-      await waitFor('the taskset prompt', async () => {
-        const title = await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '');
-        return (await quickInputVisible()) && /taskset/i.test(title);
-      }, 30_000);
-      // the quick pick lists the platform's tasksets (evalsubmit.listTasksets)
-      await waitFor(`${taskset} listed in the quick pick`, async () =>
-        (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).some((t) => t.includes(taskset)), 20_000);
-      await page.keyboard.type(taskset, { delay: 15 });
-      await shot('submit-taskset-prompt');
-      await page.keyboard.press('Enter');
-      const seen = new Set();
-      const toast = await waitFor('a notification naming the job', async () => {
-        for (const t of await toasts()) {
-          if (!seen.has(t)) {
-            seen.add(t);
-            log(`notification: ${t.slice(0, 200)}`);
-          }
-          if (/not submitted|not available|refused|could not|failed:/i.test(t)) throw new Error(`notification: ${t}`);
+    await step('typing', async () => {
+      await wb.openFile('typing.py');
+      await page.keyboard.press(`${mod}+End`);
+      const startLine = fs.readFileSync(path.join(wsDir, 'typing.py'), 'utf8').split('\n').length;
+      const lines = [
+        'extra = client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner)',
+        'other = client.evaluator.submit(metric=m, dataset=rows)',
+        'third = GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="mcqa"))',
+        'print(extra, other, third)',
+      ];
+      const starts = serverStarts();
+      const started = Date.now();
+      let chars = 0;
+      let typedLines = 0;
+      let hovers = 0;
+      let actions = 0;
+      while (Date.now() - started < TYPING_SECONDS * 1000) {
+        const line = lines[typedLines % lines.length];
+        await page.keyboard.type(line, { delay: 25 });
+        await page.keyboard.press('Enter');
+        chars += line.length + 1;
+        typedLines++;
+        if (typedLines % 3 === 0) {
+          // what a user does between lines: look at a hover, open the quick fixes, go back
+          await page.keyboard.press('ArrowUp');
+          await page.keyboard.press('Home');
+          await page.keyboard.press(`${mod}+KeyK`);
+          await page.keyboard.press(`${mod}+KeyI`);
+          hovers++;
+          await sleep(150);
+          await page.keyboard.press('Escape');
+          await page.keyboard.press(`${mod}+Period`);
+          actions++;
+          await sleep(150);
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('ArrowDown');
+          await page.keyboard.press('End');
+          await page.keyboard.press(`${mod}+End`);
         }
-        // the client's notification for the command's result (progress toasts also name the job)
-        return [...seen].find((t) => /Submitted evaluation job \S+/.test(t));
-      }, 120_000, 500);
-      await shot('submit-notification');
-      const m = toast.match(/Submitted evaluation job (\S+?)[.,]?(?:\s|$)/);
-      if (!m) throw new Error(`no job name in "${toast}"`);
-      const name = m[1];
-      const url = `${platformUrl.replace(/\/$/, '')}/apis/evaluator/v2/workspaces/${encodeURIComponent(taskset.split('/')[0])}/agent-evaluate/jobs/${encodeURIComponent(name)}`;
-      const res = await fetch(url);
-      if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}`);
-      const job = await res.json();
-      submittedJob = name;
-      return `job ${name} exists on the platform (status ${job.status})`;
-    });
-
-    await step('show-job', async () => {
-      if (!submittedJob) {
-        return { skipped: 'no job was submitted' };
+        if (typedLines % 8 === 0) {
+          // delete the block just typed, keeping the file small (edits that remove lines)
+          for (let k = 0; k < 8; k++) await page.keyboard.press('Shift+ArrowUp');
+          await page.keyboard.press('Delete');
+        }
       }
-      await pressEscape();
-      await runCommand('evalsubmit: Show Job');
-      await waitFor('the job prompt', quickInputVisible, 15_000);
+      const typingSeconds = (Date.now() - started) / 1000;
+      // the end: everything typed goes, then a mixed-shape call must be flagged promptly
+      await page.keyboard.press(`${mod}+End`);
+      await wb.goto(startLine, 1);
+      await page.keyboard.press(`${mod}+Shift+End`);
+      await page.keyboard.press('Delete');
+      await waitSquiggle('no error left after deleting the typed lines', 30_000, { gone: true });
+      const bad = 'bad = client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner, metric=m, dataset=rows)';
+      await page.keyboard.type(bad, { delay: 10 });
+      const typedAt = Date.now();
+      await waitSquiggle('a squiggle on the mixed-shape call typed last (the server still answers)', 20_000);
+      const latency = Date.now() - typedAt;
+      await wb.shot('typing-end-diagnostics');
+      await page.keyboard.press('Home');
+      await page.keyboard.press('Shift+End');
+      await page.keyboard.press('Delete');
+      const removedAt = Date.now();
+      await waitSquiggle('the squiggle gone once the call is deleted', 20_000, { gone: true });
+      const latency2 = Date.now() - removedAt;
+      if (serverStarts() !== starts) throw new Error('the server restarted while typing');
+      if (/Server process exited|exited with code [1-9]/.test(extensionLog().split('Settings changed').pop() ?? '')) throw new Error('the server process died while typing');
+      await wb.command('File: Revert File'); // leave typing.py as it was on disk
+      return `${typingSeconds.toFixed(0)} s of typing (${chars} chars, ${typedLines} lines, ${hovers} hovers, ${actions} quick-fix menus); then a new error flagged in ${latency} ms and cleared in ${latency2} ms`;
+    }, 'installed');
+
+    await step('select-interpreter', async () => {
+      const before = serverStarts();
+      await wb.command('evalsubmit: Select Interpreter');
+      const rows = await waitFor('the interpreter picker', async () => {
+        const r = await wb.quickPickRows();
+        return r.some((t) => /^Python 3\.\d+/.test(t)) && r.some((t) => /Browse\.\.\./.test(t)) ? r : undefined;
+      }, 30_000);
+      await wb.shot('select-interpreter');
+      await page.keyboard.press('Enter'); // the first one found
+      const value = await waitFor('evalsubmit.interpreter in the user settings', async () => (userSettings().match(/"evalsubmit\.interpreter":\s*"([^"]+)"/) || [])[1], 15_000);
+      await waitFor('the server restarted at once with it', async () => serverStarts() > before, 60_000, 300);
+      await wb.openFile('mixed_shape.py');
+      await waitSquiggle('diagnostics with the chosen interpreter');
+      return `offered: ${rows.join(' | ')}; chose ${value}`;
+    }, 'installed');
+
+    await step('platform-token', async () => {
+      const before = serverStarts();
+      await wb.command('evalsubmit: Set Platform Token');
+      await waitFor('the token box', () => wb.quickInputVisible(), 10_000);
+      const isPassword = await page.locator('.quick-input-widget input[type="password"]').count();
+      await page.keyboard.type('e2e-token-123', { delay: 10 });
+      await page.keyboard.press('Enter');
+      await waitToast('"token saved"', /platform token saved/, { timeoutMs: 15_000 });
+      if (userSettings().includes('e2e-token-123')) throw new Error('the token is in settings.json');
+      await waitFor('a restart with the token', async () => serverStarts() > before, 60_000, 300);
+      await wb.command('evalsubmit: Debug Info');
+      await waitFor('debug info', async () => /"client"/.test(await wb.editorText().catch(() => '')), 30_000);
+      const masked = await wb.countInEditor('"token": "***"'); // the client's view of the settings
+      const redacted = await wb.countInEditor('"token": "<redacted>"'); // the server's settings
+      const shown = await wb.countInEditor('e2e-token-123');
+      await wb.closeEditorExpectingNoDialog();
+      if (shown > 0 || extensionLog().includes('e2e-token-123')) throw new Error('Debug Info or the log shows the token');
+      if (masked < 1 || redacted < 1) throw new Error(`the settings have no token (client ${masked}, server ${redacted})`);
+      return `password box: ${isPassword > 0}; stored in SecretStorage, not in settings.json; sent to the server (Debug Info shows "***")`;
+    }, 'installed');
+
+    await step('platform-settings', async () => {
+      if (!platformUrl) return { skipped: 'no platform (run scripts/vscode-e2e.sh --with-platform)' };
+      const before = serverStarts();
+      await wb.setTextSetting('evalsubmit.platform.baseUrl', /Base Url/, platformUrl);
+      await wb.shot('settings-base-url');
+      await waitFor('the base URL in settings.json', async () => userSettings().includes(platformUrl), 15_000);
+      await waitFor('a restart', async () => serverStarts() > before, 60_000, 300);
+      await wb.openFile('submit_ok.py');
+      const text = await waitFor('the status naming the platform and the code\'s workspace', async () => {
+        const t = await languageStatusText();
+        return t.includes(platformUrl) && t.includes(`workspace ${platformWs}`) ? t : undefined;
+      }, 30_000, 1000);
+      await wb.shot('language-status-platform');
+      await page.mouse.move(700, 450);
+      state.platform = true;
+      return text.slice(text.indexOf('Platform:'), text.indexOf('Platform:') + 140);
+    }, 'installed');
+
+    await step('taskset-prompt-code-workspace', async () => {
+      await wb.clearNotifications();
+      await wb.openFile('submit_ok.py');
+      const lenses = page.locator('.codelens-decoration a', { hasText: /Submit evaluation/i });
+      await waitFor('a "Submit evaluation" code lens', async () => (await lenses.count()) > 0, 30_000);
+      const ys = await lenses.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().y));
+      await lenses.nth(ys.indexOf(Math.min(...ys))).click(); // the runner's: its taskset is not in the code
+      await waitFor('the taskset prompt', async () => (await wb.quickInputVisible()) && /taskset/i.test(await wb.quickInputTitle()), 20_000);
+      const title = await wb.quickInputTitle();
+      const value = await wb.quickInputValue();
+      await wb.escape(0);
+      // the list without the pre-filled filter
+      await page.keyboard.press(`${mod}+KeyA`);
+      await page.keyboard.press('Backspace');
+      const rows = await waitFor(`${taskset} in the list`, async () => {
+        const r = await wb.quickPickRows();
+        return r.some((t) => t.includes(taskset)) ? r : undefined;
+      }, 20_000);
+      await wb.shot('taskset-prompt');
+      if (!title.includes(`(workspace ${platformWs})`)) throw new Error(`title "${title}" does not name the code's workspace ${platformWs}`);
+      if (rows.some((t) => t.includes('default/decoy'))) throw new Error(`the default workspace's tasksets are listed: ${rows.join(' | ')}`);
+      if (value !== taskset) throw new Error(`not pre-filled with the TasksetRef near the runner: "${value}"`);
+      await page.keyboard.type(taskset, { delay: 10 });
+      await page.keyboard.press('Enter');
+      state.submitted = true;
+      return `"${title}", pre-filled "${value}", rows: ${rows.join(' | ')}`;
+    }, 'platform');
+
+    await step('failed-job-toast', async () => {
+      const seen = new Set();
+      const progress = new Set();
+      const toast = await waitFor('the outcome of the job', async () => {
+        for (const t of await wb.toastsWithButtons()) {
+          const key = `${t.text} [${t.buttons.join('|')}]`;
+          if (!seen.has(key)) {
+            seen.add(key);
+            log(`notification: ${key.slice(0, 240)}`);
+          }
+          if (/Submitting evaluation/.test(t.text)) progress.add(t.text.replace(/^.*?\)…?\s*/, ''));
+          if (/not submitted|could not/i.test(t.text)) throw fatal(`notification: ${t.text}`);
+          if (/^Evaluation job \S+ failed: /.test(t.text)) return t;
+        }
+        return undefined;
+      }, 150_000, 200);
+      await sleep(1500); // a second outcome toast (the server's) would show by now
+      await wb.shot('failed-job-toast');
+      const outcomes = (await wb.toasts()).filter((t) => /ended: error|Evaluation job \S+ failed|\(status: error\)/.test(t));
+      if (outcomes.length !== 1) throw new Error(`expected one outcome notification, got: ${outcomes.join(' || ')}`);
+      if (!/The 'gym' CLI was not found on PATH\./.test(toast.text)) throw new Error(`the cause is not named: ${toast.text}`);
+      if (toast.buttons.join('|') !== 'Show Job|Show Logs') throw new Error(`buttons: ${toast.buttons.join('|')}`);
+      state.failedJob = toast.text.match(/^Evaluation job (\S+) failed/)[1];
+      const states = [...progress].filter(Boolean);
+      if (states.some((s) => /pending: Job is running/.test(s))) throw new Error(`a progress message contradicts its state: ${states.join(' | ')}`);
+      return `"${toast.text}" [${toast.buttons.join(', ')}]; progress said: ${states.join(' → ')}`;
+    }, 'submitted');
+
+    await step('failed-job-view', async () => {
+      await wb.clickToastButton(/Evaluation job \S+ failed/, 'Show Job');
+      await waitFor('the job view', async () => (await page.locator('.tab.active').allInnerTexts()).some((t) => t.includes(state.failedJob)), 20_000);
+      const top = await waitFor('status, cause and target in the view', async () => {
+        const t = await wb.editorText();
+        return /Status {5}error — The 'gym' CLI was not found on PATH\./.test(t) && /Target \(as submitted\)/.test(t) && /Created {4}\d{4}-/.test(t) ? t : undefined;
+      }, 30_000, 500);
+      await wb.shot('failed-job-view');
+      await page.keyboard.press(`${mod}+End`);
+      await sleep(500);
+      const bottom = await wb.editorLines();
+      await wb.shot('failed-job-view-logs');
+      if (!bottom.some((l) => /^\s+File "/.test(l)) || !bottom.some((l) => /^\s+RuntimeError: The 'gym' CLI/.test(l))) {
+        throw new Error(`the traceback is not on several lines:\n${bottom.join('\n')}`);
+      }
+      await wb.closeEditorExpectingNoDialog();
+      return `${top.split('\n').filter((l) => /^(Status|Created|Updated|URL) /.test(l)).join(' / ')}; traceback on ${bottom.filter((l) => /^\s+File "/.test(l)).length}+ lines; closed without a save prompt`;
+    }, 'failedJob');
+
+    await step('completed-job-view', async () => {
+      if (!completedJob) return { skipped: 'no completed job (scripts/local_platform.py complete-job)' };
+      await wb.openFile('submit_ok.py'); // Show Job reads the platform of the active document
+      await wb.command('evalsubmit: Show Job');
+      await waitFor('the job prompt', () => wb.quickInputVisible(), 15_000);
+      await page.keyboard.type(completedJob, { delay: 10 });
       await sleep(300);
       await page.keyboard.press('Enter');
-      const text = await waitFor('the job status document', async () => {
-        for (const t of await toasts()) {
-          if (/Could not read job/.test(t)) throw new Error(t);
-        }
-        const t = await editorText().catch(() => '');
-        return t.includes(`Job: ${submittedJob}`) && /Status: /.test(t) ? t : undefined;
-      }, 60_000, 500);
-      await shot('show-job');
-      return (text.match(/Status: .*/) || [''])[0];
-    });
+      const text = await waitFor('the completed job with its summary', async () => {
+        const t = await wb.editorText().catch(() => '');
+        return /Status {5}completed/.test(t) && /"mean": 0\.5/.test(t) && /URL {8}http/.test(t) ? t : undefined;
+      }, 30_000, 500);
+      await wb.shot('completed-job-view');
+      await wb.closeEditorExpectingNoDialog();
+      return text.split('\n').filter((l) => /^(Status|URL) |"mean"/.test(l.trim()) || /^Status|^URL/.test(l)).map((l) => l.trim()).join(' / ');
+    }, 'platform');
 
-    await step('code-lens-submit', async () => {
-      if (!submittedJob) {
-        return { skipped: 'no job was submitted by the command' };
-      }
-      await pressEscape();
-      await page.locator('.notifications-toasts .codicon-notifications-clear').first().click().catch(() => undefined);
-      await openFile('submit_ok.py');
-      const lenses = page.locator('.codelens-decoration a', { hasText: /Submit evaluation/i });
-      const found = await waitFor('a "Submit evaluation" code lens', async () => (await lenses.count()) > 0, 30_000).catch(() => false);
-      if (!found) {
-        return { skipped: 'the server shows no "Submit evaluation" code lens in submit_ok.py' };
-      }
-      // the topmost lens: the one above the runner construction, whose taskset is not in the code,
-      // so the client's executeCommand middleware asks for it
-      const boxes = await lenses.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().y));
-      const top = boxes.indexOf(Math.min(...boxes));
-      await shot('code-lens');
-      await lenses.nth(top).click();
-      const prompted = await waitFor('the taskset prompt', async () => {
-        const title = await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '');
-        return (await quickInputVisible()) && /taskset/i.test(title);
-      }, 15_000).catch(() => false);
-      if (!prompted) {
-        throw new Error('the code lens on the runner did not ask for the taskset');
-      }
-      await page.keyboard.type(taskset, { delay: 15 });
-      await page.keyboard.press('Enter');
-      const toast = await waitFor('a notification naming a new job', async () => {
-        for (const t of await toasts()) {
-          if (/not submitted|not available|refused|could not|failed:/i.test(t)) throw new Error(`notification: ${t}`);
-        }
-        return (await toasts()).find((t) => /Submitted evaluation job \S+/.test(t) && !t.includes(`job ${submittedJob} `));
-      }, 120_000, 500);
-      await shot('code-lens-notification');
-      return `prompted for the taskset; ${toast.match(/Submitted evaluation job \S+/)[0]}`;
-    });
+    await step('submit-command-taskset-from-code', async () => {
+      await wb.clearNotifications();
+      await wb.openFile('submit_ok.py');
+      const pos = position('submit_ok.py', 'submit(');
+      await wb.goto(pos.line, pos.column + 2);
+      await wb.command('evalsubmit: Submit Evaluation');
+      const toast = await waitToast('the outcome of a second job', /^Evaluation job \S+ failed: |^Submitted evaluation job /, { timeoutMs: 150_000 });
+      if (toast.text.includes(state.failedJob ?? '\u0000')) throw new Error('the same job as before');
+      return `no taskset prompt (the call names ${taskset}); ${toast.text}`;
+    }, 'platform');
 
     await step('no-duplicate-commands', async () => {
-      // after two restarts, the language client re-registered the server's commands each time
       const logs = findFiles(path.join(work, 'user-data', 'logs'), 'exthost.log')
         .concat(findFiles(path.join(work, 'user-data', 'logs'), 'remoteexthost.log'))
         .map((f) => fs.readFileSync(f, 'utf8'))
         .join('\n');
       const dup = logs.match(/command '[^']*' already exists/);
       if (dup) throw new Error(dup[0]);
-      return 'no "command already exists" in the extension host logs';
+      return `no "command already exists" after ${serverStarts()} server starts`;
     });
   } finally {
     await context.close().catch(() => undefined);
@@ -449,10 +556,9 @@ try {
 }
 fs.writeFileSync(path.join(art, 'results.json'), JSON.stringify(results, null, 2));
 const count = (s) => results.filter((r) => r.status === s).length;
-const tail = extensionLog().split('\n').slice(-40).join('\n');
 fs.writeFileSync(path.join(art, 'evalsubmit-extension.log'), extensionLog());
 if (count('failed') > 0) {
-  console.log('--- last lines of the evalsubmit log ---\n' + tail);
+  console.log('--- last lines of the evalsubmit log ---\n' + extensionLog().split('\n').slice(-40).join('\n'));
 }
-console.log(`vscode-e2e: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped`);
+console.log(`vscode-e2e: ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
 process.exit(count('failed') > 0 ? 1 : 0);

@@ -13,6 +13,7 @@ export const SERVER_COMMANDS = {
   debugInfo: 'evalsubmit.debugInfo',
   listTasksets: 'evalsubmit.listTasksets',
   jobStatus: 'evalsubmit.jobStatus',
+  platformInfo: 'evalsubmit.platformInfo',
 } as const;
 
 /** Commands of the client, contributed in package.json and registered in extension.ts. */
@@ -21,7 +22,10 @@ export const CLIENT_COMMANDS = {
   showLogs: 'evalsubmit.showLogs',
   submitEvaluation: 'evalsubmit.submitEvaluation',
   showJob: 'evalsubmit.showJob',
+  showJobLogs: 'evalsubmit.showJobLogs',
   showDebugInfo: 'evalsubmit.showDebugInfo',
+  selectInterpreter: 'evalsubmit.selectInterpreter',
+  setPlatformToken: 'evalsubmit.setPlatformToken',
 } as const;
 
 export type ServerCommand = (typeof SERVER_COMMANDS)[keyof typeof SERVER_COMMANDS];

@@ -1,17 +1,15 @@
 /** Wiring only: builds the pieces and connects them to VS Code through `vscodeapi`. */
-import * as path from 'node:path';
+import { readBundle } from './bundle';
 import { CLIENT_COMMANDS, PYTHON_EXTENSION_ID, SECTION, SERVER_COMMANDS } from './constants';
 import { debounce } from './debounce';
-import { ensureServerPackage } from './install';
-import {
-  PythonExtensionApi,
-  findCheckout,
-  interpreterFromPythonExtension,
-  resolveInterpreter,
-} from './python';
+import { JOB_SCHEME, JobViews, jobUri } from './jobview';
+import { followsPythonExtension, prepareLaunch } from './launch';
 import { RecentMessages } from './notify';
+import { selectInterpreter } from './picker';
+import { PythonExtensionApi, interpreterFromPythonExtension, knownToPythonExtension } from './python';
 import { ServerManager } from './server';
 import {
+  importStrategy,
   interpreterSetting,
   needsRestart,
   notificationLevel,
@@ -19,11 +17,16 @@ import {
   redact,
   substituteVariables,
 } from './settings';
-import { PlatformInfo, ServerState, platformFromDebugInfo, serverVersion, statusView } from './status';
-import { JobHistory, SubmitDeps, executeCommandMiddleware, showJob, submitEvaluation } from './submit';
+import { PlatformInfo, ServerState, platformFromDebugInfo, platformFromInfo, serverVersion, statusView } from './status';
+import { JobHistory, JobRef, SubmitDeps, executeCommandMiddleware, showJob, submitEvaluation } from './submit';
 import { withTimeout } from './tasksets';
-import { Progress, Ui, errorText } from './ui';
+import { PlatformToken, TOKEN_KEY, setPlatformToken } from './token';
+import { Ui, errorText } from './ui';
 import * as api from './vscodeapi';
+
+const SELECT_INTERPRETER = 'Select Interpreter';
+const SHOW_LOGS = 'Show Logs';
+const DEBUG_SCHEME = 'evalsubmit-info';
 
 let manager: ServerManager | undefined;
 
@@ -31,7 +34,6 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   const log = api.createLogOutputChannel('evalsubmit');
   const status = api.createLanguageStatusItem('evalsubmit.status');
   status.name = 'evalsubmit';
-  status.command = { title: 'Show Logs', command: CLIENT_COMMANDS.showLogs };
   context.subscriptions.push(log, status);
 
   const recent = new RecentMessages();
@@ -39,16 +41,24 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     message: (level, text, ...items) =>
       recent.admit(text) ? api.showMessage(level, text, ...items) : Promise.resolve(undefined),
     pickOrType: api.pickOrType,
+    pick: api.pick,
     inputBox: api.showInputBox,
+    openFile: api.openFile,
     withProgress: api.withProgress,
     activeEditor: api.activeEditorPosition,
-    openUntitled: api.openUntitled,
     openExternal: api.openExternal,
     codeLenses: api.codeLenses,
   };
   const config = (scopeUri?: string) => api.getConfiguration(SECTION, scopeUri);
+  const token = new PlatformToken(context.secrets);
+  await token.load().catch((err) => log.warn(`Reading the platform token failed: ${errorText(err)}`));
+  if (config().get('platform.token')) {
+    log.warn('"evalsubmit.platform.token" in settings.json is ignored: run "evalsubmit: Set Platform Token" and remove it from settings.json.');
+  }
+  const serverSettings = (scopeUri?: string) => readServerSettings(config(scopeUri), token.current);
   const history = new JobHistory();
 
+  // --- the language status item: server state, and the platform of the active document
   let state: ServerState = 'starting';
   let stateDetail: string | undefined;
   let platform: PlatformInfo | undefined;
@@ -59,39 +69,78 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     status.detail = view.detail;
     status.severity = api.StatusSeverity[view.severity];
     status.busy = view.busy;
+    status.command =
+      state === 'no-python' || state === 'failed'
+        ? { title: SELECT_INTERPRETER, command: CLIENT_COMMANDS.selectInterpreter }
+        : { title: SHOW_LOGS, command: CLIENT_COMMANDS.showLogs };
   };
   render();
 
-  const run = (command: string, args: unknown[], progress?: Progress) => {
+  const run = (command: string, args: unknown[], progress?: Parameters<ServerManager['execute']>[2]) => {
     if (!manager) {
       return Promise.reject(new Error('the evalsubmit language server is not running'));
     }
     return manager.execute(command, args, progress);
   };
 
-  const refreshDebugInfo = async () => {
-    if (!manager?.serverHasCommand(SERVER_COMMANDS.debugInfo)) {
+  /** Where a submission from the active document goes: the server's `evalsubmit.platformInfo`
+   * for that document (the workspace its code names, as the hover says), else debugInfo. */
+  const refreshPlatform = async () => {
+    if (!manager?.running) {
       return;
     }
+    const editor = api.activeEditorPosition();
     try {
-      const info = await withTimeout(run(SERVER_COMMANDS.debugInfo, []), 10_000, 'debugInfo');
-      platform = platformFromDebugInfo(info);
-      version = serverVersion(info);
+      if (manager.serverHasCommand(SERVER_COMMANDS.platformInfo)) {
+        const args = editor?.languageId === 'python' ? [{ uri: editor.uri }] : [];
+        platform = platformFromInfo(await withTimeout(run(SERVER_COMMANDS.platformInfo, args), 10_000, 'platformInfo'));
+      } else if (manager.serverHasCommand(SERVER_COMMANDS.debugInfo)) {
+        const info = await withTimeout(run(SERVER_COMMANDS.debugInfo, []), 10_000, 'debugInfo');
+        platform = platformFromDebugInfo(info);
+        version = serverVersion(info);
+      }
       render();
     } catch (err) {
-      log.warn(`evalsubmit.debugInfo failed: ${errorText(err)}`);
+      log.warn(`Reading the platform of the active document failed: ${errorText(err)}`);
     }
   };
+
+  // --- jobs: read-only views refreshed while the job runs
+  const jobDocs = api.registerReadOnlyDocuments(JOB_SCHEME, (uri) => jobViews.provide(uri));
+  const jobViews = new JobViews({
+    run,
+    changed: (uri) => jobDocs.changed(uri),
+    isOpen: api.isDocumentOpen,
+    refreshS: () => Math.max(1, serverSettings().platform.pollIntervalS),
+    scopeUri: () => {
+      const editor = api.activeEditorPosition();
+      return editor?.languageId === 'python' ? editor.uri : undefined;
+    },
+    log: (line) => log.info(line),
+  });
+  const openJob = async (job: JobRef, logsOnly = false) => {
+    const uri = jobUri(job, logsOnly);
+    await jobViews.load(uri);
+    jobDocs.changed(uri);
+    await api.openDocument(uri, 'log');
+  };
+  context.subscriptions.push(jobDocs, { dispose: () => jobViews.dispose() });
+  context.subscriptions.push(api.onDidCloseDocument((uri) => jobViews.closed(uri)));
+
+  const debugTexts = new Map<string, string>();
+  const debugDocs = api.registerReadOnlyDocuments(DEBUG_SCHEME, async (uri) => debugTexts.get(uri) ?? '{}\n');
+  context.subscriptions.push(debugDocs);
 
   const submitDeps: SubmitDeps = {
     ui,
     run,
     history,
-    defaultTaskset: () => readServerSettings(config()).defaultTaskset,
+    defaultTaskset: () => serverSettings().defaultTaskset,
     log: (line) => log.info(line),
-    showJob: (job) => showJob(submitDeps, job),
+    openJob,
   };
 
+  // --- the server
   const pythonApi = async (): Promise<PythonExtensionApi | undefined> => {
     const ext = api.getExtension<PythonExtensionApi>(PYTHON_EXTENSION_ID);
     if (!ext) {
@@ -104,35 +153,44 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
       return undefined;
     }
   };
+  const interpreter = () => {
+    const folder = api.workspaceFolders()[0];
+    return interpreterSetting(config(folder?.uri).get('interpreter')).map((p) =>
+      substituteVariables(p, { workspaceFolder: folder?.fsPath }),
+    );
+  };
+  const bundle = readBundle(context.extensionPath);
 
   manager = new ServerManager({
     log,
-    resolvePython: async () => {
-      const folder = api.workspaceFolders()[0];
-      const setting = interpreterSetting(config(folder?.uri).get('interpreter')).map((p) =>
-        substituteVariables(p, { workspaceFolder: folder?.fsPath }),
-      );
-      return resolveInterpreter(setting, async () =>
-        interpreterFromPythonExtension(await pythonApi(), folder ? folder.uri : undefined),
-      );
-    },
-    ensurePackage: async (python) => {
-      const result = await ensureServerPackage(python, {
-        ui,
-        log: (line) => log.info(line),
-        checkout: () =>
-          findCheckout([
-            ...api.workspaceFolders().map((f) => f.fsPath),
-            path.dirname(context.extensionPath),
-          ]),
-        openInterpreterSetting: () => api.openSettings('evalsubmit.interpreter'),
-      });
-      if (result === 'ok' || result === 'installed') {
-        return 'ok';
+    prepare: () =>
+      prepareLaunch({
+        interpreter: interpreter(),
+        strategy: importStrategy(config()),
+        pythonExtension: async () => {
+          const folder = api.workspaceFolders()[0];
+          return interpreterFromPythonExtension(await pythonApi(), folder ? folder.uri : undefined);
+        },
+        bundle,
+        install: {
+          storage: context.globalStorageUri.fsPath,
+          log: (line) => log.info(line),
+          progress: (title, task) => api.withProgress(title, () => task()),
+        },
+      }),
+    onProblem: (problem) => {
+      // Shown, never awaited: a restart (a settings change) goes ahead whatever the user does.
+      if (recent.admit(problem.message)) {
+        void api.showMessage('error', problem.message, SELECT_INTERPRETER, SHOW_LOGS).then((choice) => {
+          if (choice === SELECT_INTERPRETER) {
+            void api.executeCommand(CLIENT_COMMANDS.selectInterpreter);
+          } else if (choice === SHOW_LOGS) {
+            log.show();
+          }
+        });
       }
-      return result === 'no-python' ? 'no-python' : result === 'missing' ? 'missing-package' : 'failed';
     },
-    serverSettings: (scopeUri) => readServerSettings(config(scopeUri)),
+    serverSettings,
     notificationLevel: () => notificationLevel(config()),
     cwd: () => api.workspaceFolders()[0]?.fsPath,
     onState: (s, detail) => {
@@ -140,11 +198,15 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
       stateDetail = detail;
       render();
     },
-    onRunning: () => void refreshDebugInfo(),
+    onRunning: () => {
+      version = manager?.serverVersion;
+      render();
+      void refreshPlatform();
+    },
     executeCommandMiddleware: executeCommandMiddleware(submitDeps),
     showMessage: (level, text) => {
       if (recent.admit(text)) {
-        void api.showMessage(level, text, 'Show Logs').then((c) => c && log.show());
+        void api.showMessage(level, text, SHOW_LOGS).then((c) => c && log.show());
       }
     },
   });
@@ -153,42 +215,74 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     log.info('Settings changed: restarting the server.');
     void manager?.restart();
   }, 300);
+  const refreshPlatformSoon = debounce(() => void refreshPlatform(), 300);
 
   context.subscriptions.push(
     api.registerCommand(CLIENT_COMMANDS.restartServer, () => manager?.restart()),
     api.registerCommand(CLIENT_COMMANDS.showLogs, () => log.show()),
     api.registerCommand(CLIENT_COMMANDS.submitEvaluation, () => submitEvaluation(submitDeps)),
     api.registerCommand(CLIENT_COMMANDS.showJob, () => showJob(submitDeps)),
+    api.registerCommand(CLIENT_COMMANDS.showJobLogs, () => showJob(submitDeps, undefined, true)),
+    api.registerCommand(CLIENT_COMMANDS.selectInterpreter, async () => {
+      const chosen = await selectInterpreter({
+        ui,
+        current: interpreter(),
+        fromPythonExtension: async () => {
+          const py = await pythonApi();
+          const active = await interpreterFromPythonExtension(py);
+          return [...(active ? [active[0]] : []), ...knownToPythonExtension(py)].slice(0, 20);
+        },
+        write: (value) => Promise.resolve(api.updateUserSetting('evalsubmit.interpreter', value)),
+      });
+      if (chosen !== undefined) {
+        log.info(`evalsubmit.interpreter set to ${chosen === '' ? '(automatic)' : chosen}.`);
+      }
+    }),
+    api.registerCommand(CLIENT_COMMANDS.setPlatformToken, async () => {
+      if (await setPlatformToken(ui, token, serverSettings().platform.baseUrl)) {
+        log.info('Platform token changed: restarting the server.');
+        void manager?.restart();
+      }
+    }),
     api.registerCommand(CLIENT_COMMANDS.showDebugInfo, async () => {
+      const launch = manager?.current;
       const client = {
-        interpreter: manager?.interpreter,
+        server: launch ? { command: [launch.command, ...launch.args], source: launch.server, summary: launch.summary } : undefined,
+        python: launch?.python,
         state,
-        settings: redact(readServerSettings(config())),
+        // what the server gets: `python` is the interpreter found when evalsubmit.python is empty
+        settings: redact(manager?.settings() ?? serverSettings()),
+        importStrategy: importStrategy(config()),
       };
       let server: unknown;
       try {
         server = await run(SERVER_COMMANDS.debugInfo, []);
-        platform = platformFromDebugInfo(server);
-        version = serverVersion(server);
-        render();
       } catch (err) {
         server = { error: errorText(err) };
       }
-      await api.openUntitled(JSON.stringify({ client, server }, null, 2), 'json');
+      const uri = `${DEBUG_SCHEME}:/evalsubmit-debug-info.json`;
+      debugTexts.set(uri, JSON.stringify({ client, server }, null, 2) + '\n');
+      debugDocs.changed(uri);
+      await api.openDocument(uri, 'json');
     }),
     api.onDidChangeConfiguration((e) => {
       if (needsRestart((key) => e.affectsConfiguration(key))) {
         restartSoon();
       }
     }),
+    api.onDidChangeSecret(context.secrets, TOKEN_KEY, () => {
+      void token.load().then((changed) => changed && restartSoon());
+    }),
+    api.onDidChangeActiveEditor(() => refreshPlatformSoon()),
     { dispose: () => restartSoon.cancel() },
+    { dispose: () => refreshPlatformSoon.cancel() },
   );
 
-  // Restart when the Python extension's active environment changes (and evalsubmit.interpreter
-  // is not set, so that environment is the one in use).
+  // Restart when the Python extension's active environment changes and it is the one in use:
+  // the new server runs from it and gets it as `python` (unless evalsubmit.python is set).
   void pythonApi().then((py) => {
     const sub = py?.environments?.onDidChangeActiveEnvironmentPath?.(() => {
-      if (manager?.interpreter?.source === 'python-extension' || manager?.interpreter?.source === 'default') {
+      if (followsPythonExtension(manager?.current)) {
         log.info('Python environment changed: restarting the server.');
         void manager?.restart();
       }

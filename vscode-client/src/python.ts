@@ -1,18 +1,35 @@
 /**
- * Which Python runs the server, whether `evalsubmit` is importable there, and how to install it.
+ * Finding a Python >= 3.11 for the server: the `evalsubmit.interpreter` setting, else the Python
+ * extension's selected environment, else `python3` / `python` (and `python3.1x`) on PATH.
  * No `vscode` import: the Python extension's API and process spawning are passed in.
  */
 import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+
+export const MIN_PYTHON: readonly [number, number] = [3, 11];
 
 export interface PythonCommand {
-  /** Program to run (`/path/to/python`, or the first item of `evalsubmit.interpreter`). */
+  /** Program to run (`/path/to/python`, or the first item of an array-valued setting). */
   command: string;
-  /** Arguments before `-m ...` (from an array-valued `evalsubmit.interpreter`). */
+  /** Arguments placed before the script arguments (array-valued setting, e.g. `py -3`). */
   args: string[];
-  source: 'setting' | 'python-extension' | 'default';
+  source: 'setting' | 'python-extension' | 'path';
 }
+
+/** What `<python> -c PROBE` reports. */
+export interface PythonInfo {
+  command: PythonCommand;
+  version: [number, number, number];
+  /** `sys.executable`: the real interpreter behind a shim or a launcher. */
+  executable: string;
+  /** True for a free-threaded build (no binary wheels are bundled for those). */
+  freeThreaded: boolean;
+  /** `evalsubmit` importable there (version), for `evalsubmit.importStrategy: fromEnvironment`. */
+  evalsubmit?: { version: string; location: string };
+}
+
+export type ProbeResult =
+  | { ok: true; info: PythonInfo }
+  | { ok: false; reason: 'not-found' | 'error'; detail: string };
 
 /** The part of the ms-python extension's exported API that is used (`environments` API). */
 export interface PythonExtensionApi {
@@ -21,14 +38,13 @@ export interface PythonExtensionApi {
     resolveEnvironment(
       env: { id: string; path: string } | string,
     ): Promise<{ executable: { uri?: { fsPath: string } } } | undefined>;
+    readonly known?: readonly { id: string; path: string; executable?: { uri?: { fsPath: string } } }[];
     onDidChangeActiveEnvironmentPath?: (listener: () => unknown) => { dispose(): unknown };
   };
   settings?: {
     getExecutionDetails?(resource?: unknown): { execCommand?: string[] };
   };
 }
-
-export const DEFAULT_PYTHON = 'python3';
 
 /** Interpreter from the Python extension's active environment, if it tells one. */
 export async function interpreterFromPythonExtension(
@@ -55,79 +71,132 @@ export async function interpreterFromPythonExtension(
       return exec;
     }
   } catch {
-    // The Python extension failing to answer is not our error: fall back to python3.
+    // The Python extension failing to answer is not our error: fall back to PATH.
   }
   return undefined;
 }
 
-/** `evalsubmit.interpreter`, else the Python extension's environment, else `python3`. */
-export async function resolveInterpreter(
-  setting: string[],
-  pythonExtension: () => Promise<string[] | undefined>,
-): Promise<PythonCommand> {
-  if (setting.length > 0) {
-    return { command: setting[0], args: setting.slice(1), source: 'setting' };
+/** Every interpreter the Python extension knows (for the picker); never throws. */
+export function knownToPythonExtension(api: PythonExtensionApi | undefined): string[] {
+  try {
+    return (api?.environments?.known ?? [])
+      .map((e) => e.executable?.uri?.fsPath ?? e.path)
+      .filter((p): p is string => typeof p === 'string' && p !== '');
+  } catch {
+    return [];
   }
-  const fromExt = await pythonExtension();
-  if (fromExt && fromExt.length > 0) {
-    return { command: fromExt[0], args: fromExt.slice(1), source: 'python-extension' };
-  }
-  return { command: DEFAULT_PYTHON, args: [], source: 'default' };
 }
 
-export function serverArgs(python: PythonCommand): string[] {
-  // -P (Python 3.11+, which the server requires): the workspace folder, the server's working
-  // directory, is not put on sys.path, so no workspace module can shadow one of the server's.
-  return [...python.args, '-P', '-m', 'evalsubmit.lsp'];
+/** Names tried on PATH, in this order, when neither the setting nor the Python extension names
+ * an interpreter. */
+export function pathCandidates(platform: NodeJS.Platform = process.platform): PythonCommand[] {
+  const names =
+    platform === 'win32'
+      ? [['python'], ['py', '-3']]
+      : [['python3'], ['python'], ['python3.15'], ['python3.14'], ['python3.13'], ['python3.12'], ['python3.11']];
+  return names.map(([command, ...args]) => ({ command, args, source: 'path' as const }));
 }
 
 export function describe(python: PythonCommand): string {
   return [python.command, ...python.args].join(' ');
 }
 
-export type ExecResult = { code: number | null; stdout: string; stderr: string; error?: string };
-export type Exec = (command: string, args: string[], timeoutMs: number) => Promise<ExecResult>;
+export function versionText(info: PythonInfo): string {
+  return info.version.join('.');
+}
 
-export const nodeExec: Exec = (command, args, timeoutMs) =>
+export function isSupported(info: PythonInfo): boolean {
+  const [major, minor] = info.version;
+  return major > MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor >= MIN_PYTHON[1]);
+}
+
+export type ExecResult = { code: number | null; stdout: string; stderr: string; error?: string };
+export type Exec = (
+  command: string,
+  args: string[],
+  timeoutMs: number,
+  env?: NodeJS.ProcessEnv,
+) => Promise<ExecResult>;
+
+export const nodeExec: Exec = (command, args, timeoutMs, env) =>
   new Promise((resolve) => {
-    execFile(command, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
-      resolve({
-        code: e ? (typeof e.code === 'number' ? e.code : null) : 0,
-        stdout: String(stdout),
-        stderr: String(stderr),
-        error: e ? (typeof e.code === 'string' ? e.code : e.message) : undefined,
-      });
-    });
+    execFile(
+      command,
+      args,
+      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: env ?? process.env, windowsHide: true },
+      (err, stdout, stderr) => {
+        const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
+        resolve({
+          code: e ? (typeof e.code === 'number' ? e.code : null) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+          error: e ? (typeof e.code === 'string' ? e.code : e.message) : undefined,
+        });
+      },
+    );
   });
 
-export type PackageCheck =
-  | { ok: true; version: string; location: string }
-  | { ok: false; reason: 'no-python' | 'missing' | 'error'; detail: string };
-
-const PROBE =
-  'import json, evalsubmit\n' +
-  'print(json.dumps({"version": getattr(evalsubmit, "__version__", ""), ' +
-  '"location": (evalsubmit.__file__ or "")}))';
-
-/** Runs `<python> -c "import evalsubmit"` and says whether the server package is there. */
-export async function checkServerPackage(python: PythonCommand, exec: Exec = nodeExec): Promise<PackageCheck> {
-  const r = await exec(python.command, [...python.args, '-c', PROBE], 30_000);
-  if (r.error === 'ENOENT' || r.error === 'EACCES') {
-    return { ok: false, reason: 'no-python', detail: `${describe(python)}: ${r.error}` };
-  }
-  if (r.code === 0) {
-    try {
-      const info = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Record<string, string>;
-      return { ok: true, version: info.version ?? '', location: info.location ?? '' };
-    } catch {
-      return { ok: true, version: '', location: '' };
+/** An environment for running a Python that no variable of the user's shell can redirect
+ * (PYTHONPATH, PYTHONHOME, PYTHONSTARTUP, ... and pip's PIP_* settings). */
+export function cleanEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (!/^(PYTHON|PIP_|VIRTUAL_ENV$|CONDA_PREFIX$|__PYVENV_LAUNCHER__$)/.test(k)) {
+      out[k] = v;
     }
   }
-  if (/ModuleNotFoundError|No module named/.test(r.stderr)) {
-    return { ok: false, reason: 'missing', detail: lastLine(r.stderr) };
+  return out;
+}
+
+const PROBE = [
+  'import json, sys, sysconfig',
+  'info = {"version": list(sys.version_info[:3]), "executable": sys.executable,',
+  '        "freeThreaded": bool(sysconfig.get_config_var("Py_GIL_DISABLED"))}',
+  'try:',
+  '    import importlib.metadata, importlib.util',
+  '    spec = importlib.util.find_spec("evalsubmit")',
+  '    if spec is not None:',
+  '        info["evalsubmit"] = {"version": importlib.metadata.version("evalsubmit"),',
+  '                              "location": spec.origin or ""}',
+  'except Exception:',
+  '    pass',
+  'print("EVALSUBMIT-PROBE " + json.dumps(info))',
+].join('\n');
+
+/** Runs the interpreter once (`-P`, in VS Code's environment, as `fromEnvironment` runs the
+ * server) and reports what it is. */
+export async function probePython(python: PythonCommand, exec: Exec = nodeExec): Promise<ProbeResult> {
+  const r = await exec(python.command, [...python.args, '-P', '-c', PROBE], 20_000);
+  if (r.error === 'ENOENT' || r.error === 'EACCES') {
+    return { ok: false, reason: 'not-found', detail: `${describe(python)}: not found` };
   }
-  return { ok: false, reason: 'error', detail: lastLine(r.stderr) || r.error || `exit ${r.code}` };
+  const line = r.stdout.split('\n').find((l) => l.startsWith('EVALSUBMIT-PROBE '));
+  if (r.code !== 0 || !line) {
+    // `-P` is new in 3.11: an older Python stops with "Unknown option: -P".
+    const old = /Unknown option.*-P|unknown option -P/i.test(r.stderr);
+    const detail = old ? 'older than Python 3.11' : lastLine(r.stderr) || r.error || `exit code ${r.code}`;
+    return { ok: false, reason: 'error', detail: `${describe(python)}: ${detail}` };
+  }
+  try {
+    const raw = JSON.parse(line.slice('EVALSUBMIT-PROBE '.length)) as {
+      version: [number, number, number];
+      executable: string;
+      freeThreaded: boolean;
+      evalsubmit?: { version: string; location: string };
+    };
+    return {
+      ok: true,
+      info: {
+        command: python,
+        version: raw.version,
+        executable: raw.executable || python.command,
+        freeThreaded: raw.freeThreaded,
+        evalsubmit: raw.evalsubmit,
+      },
+    };
+  } catch (err) {
+    return { ok: false, reason: 'error', detail: `${describe(python)}: unreadable probe output (${String(err)})` };
+  }
 }
 
 function lastLine(text: string): string {
@@ -135,30 +204,51 @@ function lastLine(text: string): string {
   return lines[lines.length - 1] ?? '';
 }
 
-/** A folder holding a checkout of this project (its pyproject names the `evalsubmit` project). */
-export function findCheckout(
-  candidates: string[],
-  readFile: (p: string) => string | undefined = readIfExists,
-): string | undefined {
-  for (const dir of candidates) {
-    const text = readFile(path.join(dir, 'pyproject.toml'));
-    if (text && /^\s*name\s*=\s*["']evalsubmit["']/m.test(text)) {
-      return dir;
+export type FoundPython =
+  | { ok: true; info: PythonInfo; tried: string[] }
+  | { ok: false; tried: string[]; fromSetting: boolean };
+
+/**
+ * The Python for the server. A set `evalsubmit.interpreter` is the only one tried (the user chose
+ * it: a bad choice is reported, not silently replaced); otherwise the Python extension's
+ * environment, then the PATH names, and the first one >= 3.11 wins. `tried` says why each other
+ * candidate was passed over.
+ */
+export async function findPython(
+  setting: string[],
+  pythonExtension: () => Promise<string[] | undefined>,
+  exec: Exec = nodeExec,
+  candidates: PythonCommand[] = pathCandidates(),
+): Promise<FoundPython> {
+  const tried: string[] = [];
+  const attempt = async (python: PythonCommand): Promise<PythonInfo | undefined> => {
+    const r = await probePython(python, exec);
+    if (!r.ok) {
+      tried.push(r.detail);
+      return undefined;
+    }
+    if (!isSupported(r.info)) {
+      tried.push(`${describe(python)}: Python ${versionText(r.info)} is older than 3.11`);
+      return undefined;
+    }
+    return r.info;
+  };
+  if (setting.length > 0) {
+    const info = await attempt({ command: setting[0], args: setting.slice(1), source: 'setting' });
+    return info ? { ok: true, info, tried } : { ok: false, tried, fromSetting: true };
+  }
+  const fromExt = await pythonExtension();
+  if (fromExt && fromExt.length > 0) {
+    const info = await attempt({ command: fromExt[0], args: fromExt.slice(1), source: 'python-extension' });
+    if (info) {
+      return { ok: true, info, tried };
     }
   }
-  return undefined;
-}
-
-function readIfExists(p: string): string | undefined {
-  try {
-    return fs.readFileSync(p, 'utf8');
-  } catch {
-    return undefined;
+  for (const candidate of candidates) {
+    const info = await attempt(candidate);
+    if (info) {
+      return { ok: true, info, tried };
+    }
   }
-}
-
-/** `pip install -e <checkout>` for a repo checkout, else `pip install evalsubmit`. */
-export function installArgs(python: PythonCommand, checkout: string | undefined): string[] {
-  const target = checkout ? ['-e', checkout] : ['evalsubmit'];
-  return [...python.args, '-m', 'pip', 'install', ...target];
+  return { ok: false, tried, fromSetting: false };
 }

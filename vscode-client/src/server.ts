@@ -15,17 +15,20 @@ import {
 } from 'vscode-languageclient/node';
 import { randomUUID } from 'node:crypto';
 import { CLIENT_ID, CLIENT_NAME, SECTION } from './constants';
-import { PythonCommand, describe, serverArgs } from './python';
+import { Launch, Problem, environmentPython, isProblem, withEnvironmentPython } from './launch';
 import { NotificationLevel, ServerSettings, shouldNotify } from './settings';
 import { ServerState } from './status';
 import type { Progress } from './ui';
-import type { LogOutputChannel } from './vscodeapi';
+import { LogSink } from './logsink';
+import type { LogOutputChannel, OutputChannel } from './vscodeapi';
 
 export interface ServerHooks {
   log: LogOutputChannel;
-  resolvePython(): Promise<PythonCommand>;
-  /** false when the server package is not importable (the user has been told). */
-  ensurePackage(python: PythonCommand): Promise<ServerState | 'ok'>;
+  /** Finds the Python and the server (installing the bundled one on first use). Never waits
+   * for the user: a problem comes back as a value. */
+  prepare(): Promise<Launch | Problem>;
+  /** Tells the user about a problem without waiting for an answer. */
+  onProblem(problem: Problem): void;
   serverSettings(scopeUri?: string): ServerSettings;
   notificationLevel(): NotificationLevel;
   cwd(): string | undefined;
@@ -42,12 +45,26 @@ export interface ServerHooks {
 export class ServerManager {
   private client: LanguageClient | undefined;
   private chain: Promise<unknown> = Promise.resolve();
-  private python: PythonCommand | undefined;
+  private launch: Launch | undefined;
+  private queuedRestart: Promise<void> | undefined;
+  private stopping = false;
 
   constructor(private readonly hooks: ServerHooks) {}
 
-  get interpreter(): PythonCommand | undefined {
-    return this.python;
+  /** How the running (or last started) server was launched. */
+  get current(): Launch | undefined {
+    return this.launch;
+  }
+
+  /** The version the running server announced in `serverInfo`. */
+  get serverVersion(): string | undefined {
+    return this.client?.initializeResult?.serverInfo?.version;
+  }
+
+  /** The settings the running (or last started) server gets for this scope: the user's, with
+   * the interpreter found for the server as `python` when `evalsubmit.python` is empty. */
+  settings(scopeUri?: string): ServerSettings {
+    return withEnvironmentPython(this.hooks.serverSettings(scopeUri), this.launch);
   }
 
   get running(): boolean {
@@ -69,11 +86,17 @@ export class ServerManager {
     return this.serial(() => this.doStop());
   }
 
+  /** Restarts once the current operation ends. Restarts asked for while one is still waiting
+   * to run join it: a burst of settings changes restarts the server once. */
   restart(): Promise<void> {
-    return this.serial(async () => {
-      await this.doStop();
-      await this.doStart();
-    });
+    if (!this.queuedRestart) {
+      this.queuedRestart = this.serial(async () => {
+        this.queuedRestart = undefined;
+        await this.doStop();
+        await this.doStart();
+      });
+    }
+    return this.queuedRestart;
   }
 
   /** `workspace/executeCommand` straight to the server (no middleware, no prompts). */
@@ -118,28 +141,44 @@ export class ServerManager {
   private async doStart(): Promise<void> {
     const { log } = this.hooks;
     this.hooks.onState('starting');
-    const python = await this.hooks.resolvePython();
-    this.python = python;
-    log.info(`Python for the server (${python.source}): ${describe(python)}`);
-    const ready = await this.hooks.ensurePackage(python);
-    if (ready !== 'ok') {
-      this.hooks.onState(ready, `${describe(python)}`);
+    const prepared = await this.hooks.prepare();
+    if (isProblem(prepared)) {
+      log.error(prepared.message);
+      for (const line of prepared.details) {
+        log.info(`  ${line}`);
+      }
+      this.launch = undefined;
+      this.hooks.onState(prepared.state, prepared.message);
+      this.hooks.onProblem(prepared);
       return;
     }
+    this.launch = prepared;
+    log.info(`Server: ${prepared.summary}`);
+    const settingsFor = (scopeUri?: string) => withEnvironmentPython(this.hooks.serverSettings(scopeUri), prepared);
+    const chosen = this.hooks.serverSettings().python;
+    const derived = environmentPython(prepared);
+    if (chosen !== null) {
+      log.info(`Installed packages are read from "evalsubmit.python": ${chosen}`);
+    } else if (derived) {
+      log.info(`Installed packages are read from ${derived} (the interpreter found for the server; set "evalsubmit.python" to read another).`);
+    } else {
+      log.warn(`"evalsubmit.python" is empty and ${prepared.python.executable} cannot stand for the user's environment: the server reads installed packages from its own Python.`);
+    }
     const serverOptions: ServerOptions = {
-      command: python.command,
-      args: serverArgs(python),
-      options: { cwd: this.hooks.cwd(), env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+      command: prepared.command,
+      args: prepared.args,
+      options: { cwd: this.hooks.cwd(), env: prepared.env },
     };
+    const sink = new LogSink(log);
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
         { scheme: 'file', language: 'python' },
         { scheme: 'untitled', language: 'python' },
       ],
-      outputChannel: log,
-      traceOutputChannel: log,
+      outputChannel: sink as unknown as OutputChannel,
+      traceOutputChannel: sink as unknown as OutputChannel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: this.hooks.serverSettings(),
+      initializationOptions: settingsFor(),
       middleware: {
         executeCommand: (command, args, next) =>
           this.hooks.executeCommandMiddleware(command, args, (c, a) => next(c, a)),
@@ -150,7 +189,7 @@ export class ServerManager {
               return answer;
             }
             return params.items.map((item, i) =>
-              item.section === SECTION ? this.hooks.serverSettings(item.scopeUri) : answer[i],
+              item.section === SECTION ? settingsFor(item.scopeUri) : answer[i],
             );
           },
         },
@@ -172,7 +211,7 @@ export class ServerManager {
       }
     });
     this.client = client;
-    log.info(`Starting: ${python.command} ${serverArgs(python).join(' ')}`);
+    log.info(`Starting: ${prepared.command} ${prepared.args.join(' ')}`);
     try {
       await client.start();
     } catch (err) {

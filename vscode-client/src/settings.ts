@@ -31,6 +31,7 @@ export interface ServerSettings {
   logLevel: LogLevel;
   maxFileSizeKb: number;
   defaultTaskset: string | null;
+  python: string | null;
   platform: PlatformSettings;
 }
 
@@ -43,6 +44,7 @@ export const SERVER_DEFAULTS: ServerSettings = {
   logLevel: 'info',
   maxFileSizeKb: 2048,
   defaultTaskset: null,
+  python: null,
   platform: { baseUrl: null, workspace: null, token: null, timeoutS: 30, pollIntervalS: 2 },
 };
 
@@ -56,6 +58,7 @@ export const SERVER_KEYS = [
   'logLevel',
   'maxFileSizeKb',
   'defaultTaskset',
+  'python',
   'platform.baseUrl',
   'platform.workspace',
   'platform.token',
@@ -63,10 +66,14 @@ export const SERVER_KEYS = [
   'platform.pollIntervalS',
 ] as const;
 
+/** Server keys that are not settings: the token lives in VS Code's SecretStorage (command
+ * "evalsubmit: Set Platform Token"), never in settings.json. */
+export const SECRET_KEYS = ['platform.token'] as const;
+
 /** Keys only the client reads. A change of `trace.server` is applied live by vscode-languageclient;
  * a change of `showNotifications` needs no restart. */
-export const CLIENT_KEYS = ['interpreter', 'trace.server', 'showNotifications'] as const;
-const RESTART_KEYS = ['interpreter', ...SERVER_KEYS];
+export const CLIENT_KEYS = ['interpreter', 'importStrategy', 'trace.server', 'showNotifications'] as const;
+const RESTART_KEYS = ['interpreter', 'importStrategy', ...SERVER_KEYS.filter((k) => !SECRET_KEYS.includes(k as never))];
 
 function pick<T>(config: ConfigReader, key: string, fallback: T): T {
   const value = config.get<T>(key);
@@ -78,8 +85,9 @@ function emptyToNull(value: unknown): string | null {
 }
 
 /** The object sent to the server as `initializationOptions` and as the answer to
- * `workspace/configuration` for section `evalsubmit`: server keys only, never client ones. */
-export function readServerSettings(config: ConfigReader): ServerSettings {
+ * `workspace/configuration` for section `evalsubmit`: server keys only, never client ones. The
+ * token comes from SecretStorage (`token`), never from the settings. */
+export function readServerSettings(config: ConfigReader, token: string | null = null): ServerSettings {
   const d = SERVER_DEFAULTS;
   return {
     enable: pick(config, 'enable', d.enable),
@@ -90,10 +98,11 @@ export function readServerSettings(config: ConfigReader): ServerSettings {
     logLevel: pick(config, 'logLevel', d.logLevel),
     maxFileSizeKb: pick(config, 'maxFileSizeKb', d.maxFileSizeKb),
     defaultTaskset: emptyToNull(config.get('defaultTaskset')),
+    python: emptyToNull(config.get('python')),
     platform: {
       baseUrl: emptyToNull(config.get('platform.baseUrl')),
       workspace: emptyToNull(config.get('platform.workspace')),
-      token: emptyToNull(config.get('platform.token')),
+      token: emptyToNull(token),
       timeoutS: pick(config, 'platform.timeoutS', d.platform.timeoutS),
       pollIntervalS: pick(config, 'platform.pollIntervalS', d.platform.pollIntervalS),
     },
@@ -129,8 +138,15 @@ export function shouldNotify(level: NotificationLevel, kind: 'error' | 'warning'
   }
 }
 
-/** `evalsubmit.interpreter`: a path string, or a command line as an array (first item the program,
- * the others arguments placed before `-m evalsubmit.lsp`). Empty means "not set". */
+/** `evalsubmit.importStrategy`: the bundled server (default), or the one installed in the
+ * interpreter's environment. */
+export function importStrategy(config: ConfigReader): 'useBundled' | 'fromEnvironment' {
+  return config.get<string>('importStrategy') === 'fromEnvironment' ? 'fromEnvironment' : 'useBundled';
+}
+
+/** `evalsubmit.interpreter`: a path (a text box in the Settings editor). An array (program first,
+ * then its arguments, e.g. `["py", "-3"]`), as earlier versions accepted, is still read from
+ * settings.json. Empty means "not set". */
 export function interpreterSetting(value: unknown): string[] {
   if (typeof value === 'string') {
     return value.trim() === '' ? [] : [value.trim()];

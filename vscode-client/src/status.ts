@@ -5,13 +5,14 @@ export type ServerState =
   | 'running'
   | 'stopped'
   | 'failed'
-  | 'missing-package'
   | 'no-python';
 
 export interface PlatformInfo {
   baseUrl?: string;
   workspace?: string;
   source?: string;
+  /** Where the workspace comes from, in words ("from the code", "from the evalsubmit settings"). */
+  workspaceFrom?: string;
 }
 
 export interface StatusView {
@@ -58,6 +59,22 @@ export function platformFromDebugInfo(info: unknown): PlatformInfo | undefined {
   return undefined;
 }
 
+/** The server's `evalsubmit.platformInfo` answer: `{baseUrl, workspace, workspaceSource}` for
+ * a document (its code's workspace when the settings, environment and SDK config name none). */
+export function platformFromInfo(info: unknown): PlatformInfo | undefined {
+  if (!isRecord(info)) {
+    return undefined;
+  }
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const baseUrl = text(info.baseUrl);
+  const workspace = text(info.workspace);
+  if (!baseUrl && !workspace) {
+    return undefined;
+  }
+  const source = text(info.workspaceSource);
+  return { baseUrl, workspace, source: text(info.baseUrlSource), workspaceFrom: source ? `from ${source}` : undefined };
+}
+
 export function serverVersion(info: unknown): string | undefined {
   if (!isRecord(info)) {
     return undefined;
@@ -76,7 +93,8 @@ export function describePlatform(p: PlatformInfo | undefined): string {
   if (!p || (!p.baseUrl && !p.workspace)) {
     return "Platform: not set (the SDK's environment or config decides)";
   }
-  const ws = p.workspace ? ` · workspace ${p.workspace}` : '';
+  const from = p.workspaceFrom ? ` (${p.workspaceFrom})` : '';
+  const ws = p.workspace ? ` · workspace ${p.workspace}${from}` : '';
   return `Platform: ${p.baseUrl ?? '(no base URL)'}${ws}`;
 }
 
@@ -98,17 +116,10 @@ export function statusView(
       };
     case 'stopped':
       return { text: 'evalsubmit: stopped', detail: extra ?? '', severity: 'warning', busy: false };
-    case 'missing-package':
-      return {
-        text: 'evalsubmit: not installed',
-        detail: extra ?? 'The evalsubmit package is missing from the selected Python',
-        severity: 'error',
-        busy: false,
-      };
     case 'no-python':
       return {
         text: 'evalsubmit: no Python',
-        detail: extra ?? 'The configured Python interpreter was not found',
+        detail: extra ?? 'No Python 3.11 or newer was found',
         severity: 'error',
         busy: false,
       };

@@ -1,6 +1,7 @@
 /** Submitting evaluations and showing jobs: the executeCommand middleware for the server's
  * `evalsubmit.submit`, and the client commands Submit Evaluation and Show Job. */
 import { SERVER_COMMANDS } from './constants';
+import { causeSentence } from './jobview';
 import { commandError, promptForTaskset } from './tasksets';
 import { LensInfo, ServerCommandRunner, Ui, errorText } from './ui';
 
@@ -9,6 +10,9 @@ export interface SubmitArgs {
   line: number;
   character: number;
   tasks: string | null;
+  /** The client tells the outcome itself (one toast with Show Job / Show Logs): the server
+   * then keeps its final message for the log. */
+  clientReportsOutcome?: boolean;
 }
 
 export interface JobRef {
@@ -16,6 +20,10 @@ export interface JobRef {
   workspace?: string;
   status?: string;
   url?: string;
+  /** The job's error (from its logs), when it failed. */
+  error?: string;
+  /** The platform's message on the final status. */
+  details?: string;
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -43,12 +51,22 @@ export function jobFromResult(result: unknown): JobRef | undefined {
     }
     const name = str(r.name) ?? str(r.job_name) ?? str(r.jobName);
     if (name) {
-      return {
+      const outcome = asRecord(top.outcome) ?? {};
+      const job: JobRef = {
         name,
         workspace: str(r.workspace) ?? str(top.workspace),
         status: str(r.status) ?? str(top.status),
         url: str(r.url) ?? str(top.url),
       };
+      const error = str(outcome.error);
+      const details = str(outcome.details);
+      if (error) {
+        job.error = error;
+      }
+      if (details) {
+        job.details = details;
+      }
+      return job;
     }
   }
   return undefined;
@@ -79,8 +97,32 @@ export interface SubmitDeps {
   history: JobHistory;
   defaultTaskset: () => string | null;
   log: (line: string) => void;
-  /** Runs the client's Show Job command for a job. */
-  showJob: (job: JobRef) => Promise<void>;
+  /** Opens the job view (`logsOnly`: the job's logs). */
+  openJob: (job: JobRef, logsOnly?: boolean) => Promise<void>;
+}
+
+export const SHOW_JOB = 'Show Job';
+export const SHOW_LOGS = 'Show Logs';
+export const OPEN = 'Open';
+
+/** The one notification that ends a submission: what happened to the job, and why. */
+export function outcomeMessage(job: JobRef): { level: 'error' | 'warning' | 'info'; text: string; actions: string[] } {
+  const where = job.workspace ? ` in workspace ${job.workspace}` : '';
+  switch (job.status) {
+    case 'error':
+    case 'failed': {
+      const cause = causeSentence(job.error) ?? (job.details ? `${job.details}.`.replace(/\.\.$/, '.') : 'the platform gave no reason (see Show Job).');
+      return { level: 'error', text: `Evaluation job ${job.name} failed: ${cause}`, actions: [SHOW_JOB, SHOW_LOGS] };
+    }
+    case 'cancelled':
+      return { level: 'warning', text: `Evaluation job ${job.name}${where} was cancelled.`, actions: [SHOW_JOB, SHOW_LOGS] };
+    case 'completed':
+      return { level: 'info', text: `Evaluation job ${job.name}${where} completed.`, actions: [SHOW_JOB, ...(job.url ? [OPEN] : [])] };
+    default: {
+      const status = job.status ? ` (status: ${job.status})` : '';
+      return { level: 'info', text: `Submitted evaluation job ${job.name}${where}${status}.`, actions: [SHOW_JOB, ...(job.url ? [OPEN] : [])] };
+    }
+  }
 }
 
 /** Reports the outcome of a submit: a notification naming the job. */
@@ -102,17 +144,12 @@ export async function reportSubmitted(deps: SubmitDeps, result: unknown): Promis
     return;
   }
   deps.history.add(job);
-  const where = job.workspace ? ` in workspace ${job.workspace}` : '';
-  const status = job.status ? ` (status: ${job.status})` : '';
-  const actions = ['Show Job', ...(job.url ? ['Open'] : [])];
-  const choice = await deps.ui.message(
-    job.status === 'error' || job.status === 'cancelled' ? 'warning' : 'info',
-    `Submitted evaluation job ${job.name}${where}${status}.`,
-    ...actions,
-  );
-  if (choice === 'Show Job') {
-    await deps.showJob(job);
-  } else if (choice === 'Open' && job.url) {
+  const { level, text, actions } = outcomeMessage(job);
+  deps.log(text);
+  const choice = await deps.ui.message(level, text, ...actions);
+  if (choice === SHOW_JOB || choice === SHOW_LOGS) {
+    await deps.openJob(job, choice === SHOW_LOGS);
+  } else if (choice === OPEN && job.url) {
     await deps.ui.openExternal(job.url);
   }
 }
@@ -135,7 +172,7 @@ export function executeCommandMiddleware(deps: SubmitDeps) {
     if (first && (first.tasks === null || first.tasks === undefined)) {
       const tasks = await promptForTaskset(deps.ui, deps.run, {
         defaultTaskset: deps.defaultTaskset(),
-        uri: str(first.uri),
+        at: positionOf(first),
         log: deps.log,
       });
       if (tasks === undefined) {
@@ -143,6 +180,9 @@ export function executeCommandMiddleware(deps: SubmitDeps) {
         return undefined;
       }
       forwarded = [{ ...first, tasks }, ...args.slice(1)];
+    }
+    if (first) {
+      forwarded = [{ ...asRecord(forwarded[0]), clientReportsOutcome: true }, ...forwarded.slice(1)];
     }
     try {
       const tasks = asRecord(forwarded[0])?.tasks;
@@ -200,7 +240,7 @@ export async function submitEvaluation(deps: SubmitDeps): Promise<unknown> {
   } else {
     tasks = await promptForTaskset(deps.ui, deps.run, {
       defaultTaskset: deps.defaultTaskset(),
-      uri: editor.uri,
+      at: { uri: editor.uri, line: editor.line, character: editor.character },
       log: deps.log,
     });
   }
@@ -212,6 +252,7 @@ export async function submitEvaluation(deps: SubmitDeps): Promise<unknown> {
     line: editor.line,
     character: editor.character,
     tasks,
+    clientReportsOutcome: true,
   };
   deps.log(`Submitting ${editor.uri}:${editor.line + 1}:${editor.character + 1} with taskset ${tasks}`);
   try {
@@ -229,44 +270,12 @@ export async function submitEvaluation(deps: SubmitDeps): Promise<unknown> {
   }
 }
 
-/** Renders a `evalsubmit.jobStatus` result as text: status, details and the last log lines. */
-export function renderJobStatus(job: JobRef, result: unknown): string {
-  const r = asRecord(result) ?? {};
-  const lines: string[] = [`Job: ${job.name}`];
-  const workspace = str(r.workspace) ?? job.workspace;
-  if (workspace) {
-    lines.push(`Workspace: ${workspace}`);
-  }
-  lines.push(`Status: ${str(r.status) ?? 'unknown'}`);
-  const summary = str(r.summary);
-  if (summary && summary !== str(r.status)) {
-    lines.push(`Summary: ${summary}`);
-  }
-  for (const key of ['status_details', 'statusDetails', 'error_details', 'errorDetails']) {
-    if (r[key] !== undefined && r[key] !== null && JSON.stringify(r[key]) !== '{}') {
-      lines.push(`${key}: ${typeof r[key] === 'string' ? r[key] : JSON.stringify(r[key], null, 2)}`);
-    }
-  }
-  const url = str(r.url) ?? job.url;
-  if (url) {
-    lines.push(`URL: ${url}`);
-  }
-  const logs = r.logs ?? r.log_lines ?? r.logLines ?? r.last_logs;
-  const logLines = Array.isArray(logs)
-    ? logs.map((l) => (typeof l === 'string' ? l : JSON.stringify(l)))
-    : typeof logs === 'string'
-      ? logs.split('\n')
-      : [];
-  lines.push('', logLines.length > 0 ? 'Last log lines:' : 'No log lines.');
-  lines.push(...logLines);
-  return lines.join('\n') + '\n';
-}
-
-/** Client command Show Job: pick a job (this window's submissions, or type a name), then show
- * its status and last log lines. */
+/** Client command Show Job: pick a job (this window's submissions, or type a name), then open
+ * its view. */
 export async function showJob(
-  deps: Pick<SubmitDeps, 'ui' | 'run' | 'history' | 'log'>,
+  deps: Pick<SubmitDeps, 'ui' | 'history' | 'openJob'>,
   given?: JobRef,
+  logsOnly = false,
 ): Promise<void> {
   let job = given;
   if (!job) {
@@ -276,35 +285,21 @@ export async function showJob(
     }));
     const name = items.length
       ? await deps.ui.pickOrType(items, {
-          title: 'Show job',
+          title: logsOnly ? 'Show job logs' : 'Show job',
           placeholder: 'Choose a job submitted from this window, or type a job name',
         })
-      : await deps.ui.inputBox({ title: 'Show job', prompt: 'Job name', placeHolder: 'job name' });
+      : await deps.ui.inputBox({ title: logsOnly ? 'Show job logs' : 'Show job', prompt: 'Job name', placeHolder: 'job name' });
     if (!name) {
       return;
     }
-    job = deps.history.find(name) ?? { name };
+    job = deps.history.find(name.trim()) ?? { name: name.trim() };
   }
-  const arg: Record<string, string> = { name: job.name };
-  if (job.workspace) {
-    arg.workspace = job.workspace;
-  }
-  const editor = deps.ui.activeEditor();
-  if (editor?.languageId === 'python') {
-    arg.uri = editor.uri; // the server reads that folder's platform settings
-  }
-  try {
-    const result = await deps.run(SERVER_COMMANDS.jobStatus, [arg]);
-    const failure = commandError(result);
-    if (failure) {
-      throw new Error(failure);
-    }
-    const status = str(asRecord(result)?.status);
-    if (status) {
-      deps.history.add({ ...job, status });
-    }
-    await deps.ui.openUntitled(renderJobStatus(job, result), 'log');
-  } catch (err) {
-    await deps.ui.message('error', `Could not read job ${job.name}: ${errorText(err)}`);
-  }
+  await deps.openJob(job, logsOnly);
+}
+
+function positionOf(arg: Record<string, unknown>): { uri: string; line: number; character: number } | undefined {
+  const { uri, line, character } = arg;
+  return typeof uri === 'string' && typeof line === 'number' && typeof character === 'number'
+    ? { uri, line, character }
+    : undefined;
 }

@@ -80,10 +80,19 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
 
 export interface PromptOptions {
   defaultTaskset?: string | null;
-  /** The document the submission is for: the server lists tasksets with that folder's settings. */
-  uri?: string;
+  /** Where the submission is (0-based): the server lists the tasksets of the workspace this
+   * code's job would go to (`NeMoPlatform(workspace=...)` in the code, unless the settings,
+   * the SDK's environment or config name another), and suggests a `TasksetRef` near it. */
+  at?: { uri: string; line: number; character: number };
   listTimeoutMs?: number;
   log?: (line: string) => void;
+}
+
+/** The `workspace` and `suggested` reference of a `evalsubmit.listTasksets` answer. */
+export function listingContext(result: unknown): { workspace?: string; suggested?: string } {
+  const r = typeof result === 'object' && result !== null && !Array.isArray(result) ? (result as Record<string, unknown>) : {};
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+  return { workspace: text(r.workspace), suggested: text(r.suggested) };
 }
 
 /** The taskset reference the user chose, or undefined when they cancelled. */
@@ -94,12 +103,14 @@ export async function promptForTaskset(
 ): Promise<string | undefined> {
   let items: PickItem[] = [];
   let unreachable: string | undefined;
+  let context: { workspace?: string; suggested?: string } = {};
   try {
     const result = await withTimeout(
-      run(SERVER_COMMANDS.listTasksets, options.uri ? [{ uri: options.uri }] : []),
+      run(SERVER_COMMANDS.listTasksets, options.at ? [options.at] : []),
       options.listTimeoutMs ?? 10_000,
       'Listing tasksets',
     );
+    context = listingContext(result);
     const failure = commandError(result);
     if (failure) {
       throw new Error(failure);
@@ -109,11 +120,15 @@ export async function promptForTaskset(
     unreachable = errorText(err);
     options.log?.(`Could not list tasksets from the platform: ${unreachable}`);
   }
-  const value = options.defaultTaskset ?? undefined;
+  if (context.workspace) {
+    options.log?.(`Tasksets of workspace ${context.workspace}: ${items.map((i) => i.label).join(', ') || 'none'}`);
+  }
+  const value = context.suggested ?? options.defaultTaskset ?? undefined;
+  const inWorkspace = context.workspace ? ` (workspace ${context.workspace})` : '';
   let chosen: string | undefined;
   if (items.length > 0) {
     chosen = await ui.pickOrType(items, {
-      title: 'Submit evaluation: taskset',
+      title: `Submit evaluation: taskset${inWorkspace}`,
       placeholder: 'Choose a taskset of the platform, or type a reference (workspace/name)',
       value,
     });
@@ -126,7 +141,7 @@ export async function promptForTaskset(
     }
   } else {
     chosen = await ui.inputBox({
-      title: 'Submit evaluation: taskset',
+      title: `Submit evaluation: taskset${inWorkspace}`,
       prompt: unreachable
         ? `The platform's tasksets could not be listed (${unreachable}). Type a taskset reference.`
         : 'Type a taskset reference (workspace/name).',

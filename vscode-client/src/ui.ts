@@ -29,17 +29,21 @@ export interface Ui {
     items: PickItem[],
     options: { title: string; placeholder: string; value?: string },
   ): Promise<string | undefined>;
+  /** A plain quick pick: resolves to the chosen item, or undefined when dismissed. */
+  pick<T extends PickItem>(items: T[], options: { title: string; placeholder: string }): Promise<T | undefined>;
   inputBox(options: {
     title: string;
     prompt: string;
     placeHolder?: string;
     value?: string;
+    password?: boolean;
     validateInput?: (value: string) => string | undefined;
   }): Promise<string | undefined>;
+  /** An "Open File" dialog for one file; its path, or undefined. */
+  openFile(options: { title: string }): Promise<string | undefined>;
   /** A notification with progress; `cancellable` adds a Cancel button that fires `onCancel`. */
   withProgress<T>(title: string, task: (progress: Progress) => Promise<T>, cancellable?: boolean): Promise<T>;
   activeEditor(): EditorPosition | undefined;
-  openUntitled(content: string, language: string): Promise<void>;
   openExternal(url: string): PromiseLike<unknown>;
   /** The code lenses of a document (all providers); optional, empty when unavailable. */
   codeLenses?(uri: string): Promise<LensInfo[]>;

@@ -9,6 +9,8 @@ export type LogOutputChannel = vscode.LogOutputChannel;
 export type ExtensionContext = vscode.ExtensionContext;
 export type ConfigurationChangeEvent = vscode.ConfigurationChangeEvent;
 export type LanguageStatusItem = vscode.LanguageStatusItem;
+export type OutputChannel = vscode.OutputChannel;
+export type SecretStorage = vscode.SecretStorage;
 
 /** A value-level view of a configuration section: `get(key)` with dotted keys. */
 export interface ConfigReader {
@@ -110,11 +112,92 @@ export function showInputBox(options: {
   prompt: string;
   placeHolder?: string;
   value?: string;
+  password?: boolean;
   validateInput?: (value: string) => string | undefined;
 }): Promise<string | undefined> {
   return Promise.resolve(
     vscode.window.showInputBox({ ...options, ignoreFocusOut: true }),
   );
+}
+
+/** A plain quick pick of `items`; the chosen item, or undefined when dismissed. */
+export function pick<T extends PickItem>(items: T[], options: { title: string; placeholder: string }): Promise<T | undefined> {
+  return Promise.resolve(
+    vscode.window.showQuickPick(items, {
+      title: options.title,
+      placeHolder: options.placeholder,
+      matchOnDescription: true,
+      matchOnDetail: true,
+      ignoreFocusOut: true,
+    }),
+  );
+}
+
+export async function openFile(options: { title: string }): Promise<string | undefined> {
+  const chosen = await vscode.window.showOpenDialog({
+    title: options.title,
+    canSelectFiles: true,
+    canSelectFolders: false,
+    canSelectMany: false,
+    openLabel: 'Use this Python',
+  });
+  return chosen?.[0]?.fsPath;
+}
+
+/** Writes (undefined: removes) a setting in the user settings. */
+export function updateUserSetting(key: string, value: unknown): Thenable<void> {
+  const dot = key.indexOf('.');
+  return vscode.workspace
+    .getConfiguration(key.slice(0, dot))
+    .update(key.slice(dot + 1), value, vscode.ConfigurationTarget.Global);
+}
+
+/** A read-only virtual document scheme: `provide(uri)` gives the text; `changed(uri)` makes VS
+ * Code ask again. */
+export function registerReadOnlyDocuments(
+  scheme: string,
+  provide: (uri: string) => Promise<string>,
+): { changed(uri: string): void; dispose(): void } {
+  const emitter = new vscode.EventEmitter<vscode.Uri>();
+  const registration = vscode.workspace.registerTextDocumentContentProvider(scheme, {
+    onDidChange: emitter.event,
+    provideTextDocumentContent: (uri) => provide(uri.toString()),
+  });
+  return {
+    changed: (uri) => emitter.fire(vscode.Uri.parse(uri)),
+    dispose: () => {
+      registration.dispose();
+      emitter.dispose();
+    },
+  };
+}
+
+export async function openDocument(uri: string, language?: string): Promise<void> {
+  let doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+  if (language && doc.languageId !== language) {
+    doc = await vscode.languages.setTextDocumentLanguage(doc, language);
+  }
+  await vscode.window.showTextDocument(doc, { preview: false });
+}
+
+export function isDocumentOpen(uri: string): boolean {
+  return vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri && !d.isClosed);
+}
+
+export function onDidCloseDocument(listener: (uri: string) => unknown): Disposable {
+  return vscode.workspace.onDidCloseTextDocument((d) => listener(d.uri.toString()));
+}
+
+export function onDidChangeActiveEditor(listener: () => unknown): Disposable {
+  return vscode.window.onDidChangeActiveTextEditor(() => listener());
+}
+
+export function onDidChangeSecret(secrets: SecretStorage, key: string, listener: () => unknown): Disposable {
+  return secrets.onDidChange((e) => {
+    if (e.key === key) {
+      listener();
+    }
+  });
 }
 
 export interface Progress {
@@ -190,11 +273,6 @@ export function onDidChangeExtensions(listener: () => unknown): Disposable {
   return vscode.extensions.onDidChange(listener);
 }
 
-export async function openUntitled(content: string, language: string): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument({ content, language });
-  await vscode.window.showTextDocument(doc, { preview: true });
-}
-
 export interface LensInfo {
   startLine: number;
   endLine: number;
@@ -213,10 +291,6 @@ export async function codeLenses(uri: string): Promise<LensInfo[]> {
     command: l.command?.command,
     arguments: l.command?.arguments,
   }));
-}
-
-export function openSettings(query: string): Thenable<unknown> {
-  return vscode.commands.executeCommand('workbench.action.openSettings', query);
 }
 
 export function openExternal(url: string): Thenable<boolean> {

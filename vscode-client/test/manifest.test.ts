@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CLIENT_COMMANDS, SERVER_COMMANDS } from '../src/constants';
-import { CLIENT_KEYS, SERVER_DEFAULTS, SERVER_KEYS } from '../src/settings';
+import { CLIENT_KEYS, SECRET_KEYS, SERVER_DEFAULTS, SERVER_KEYS } from '../src/settings';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
 const props: Record<string, { default?: unknown }> = pkg.contributes.configuration.properties;
@@ -19,12 +19,37 @@ describe('package.json', () => {
 
   it('titles the commands as the issue names them', () => {
     const titles = pkg.contributes.commands.map((c: { title: string }) => c.title).sort();
-    expect(titles).toEqual(['Debug Info', 'Restart Server', 'Show Job', 'Show Logs', 'Submit Evaluation']);
+    expect(titles).toEqual([
+      'Debug Info',
+      'Restart Server',
+      'Select Interpreter',
+      'Set Platform Token',
+      'Show Job',
+      'Show Job Logs',
+      'Show Logs',
+      'Submit Evaluation',
+    ]);
   });
 
-  it('contributes every server and client setting, and nothing else', () => {
-    const expected = [...SERVER_KEYS, ...CLIENT_KEYS].map((k) => `evalsubmit.${k}`).sort();
+  it('contributes every server and client setting, and nothing else: never the token', () => {
+    const secret = new Set<string>(SECRET_KEYS);
+    const expected = [...SERVER_KEYS.filter((k) => !secret.has(k)), ...CLIENT_KEYS].map((k) => `evalsubmit.${k}`).sort();
     expect(Object.keys(props).sort()).toEqual(expected);
+    expect(Object.keys(props).some((k) => /token/i.test(k))).toBe(false);
+  });
+
+  it('shows the important settings first, as text boxes', () => {
+    const ordered = Object.entries(props as Record<string, { order?: number; type?: unknown }>).sort((a, b) => (a[1].order ?? 99) - (b[1].order ?? 99));
+    expect(ordered.slice(0, 4).map(([k]) => k)).toEqual([
+      'evalsubmit.interpreter',
+      'evalsubmit.platform.baseUrl',
+      'evalsubmit.platform.workspace',
+      'evalsubmit.defaultTaskset',
+    ]);
+    for (const [, p] of ordered.slice(0, 4)) {
+      expect(p.type).toBe('string'); // a text box in the Settings editor (not "Edit in settings.json")
+    }
+    expect(new Set(ordered.map(([, p]) => p.order)).size).toBe(ordered.length);
   });
 
   it('has the same defaults as the client code', () => {
@@ -33,15 +58,18 @@ describe('package.json', () => {
     for (const [k, v] of Object.entries(SERVER_DEFAULTS.platform)) {
       flat[`platform.${k}`] = v;
     }
-    for (const key of SERVER_KEYS) {
-      expect(props[`evalsubmit.${key}`].default, key).toEqual(flat[key]);
+    for (const key of SERVER_KEYS.filter((k) => !(SECRET_KEYS as readonly string[]).includes(k))) {
+      // a text box's "" means "not set" (null for the server)
+      const want = flat[key] === null ? '' : flat[key];
+      expect(props[`evalsubmit.${key}`].default, key).toEqual(want);
     }
   });
 
   it('declares the client-only settings the contract names', () => {
     expect((props['evalsubmit.trace.server'] as { enum: string[] }).enum).toEqual(['off', 'messages', 'verbose']);
     expect((props['evalsubmit.showNotifications'] as { enum: string[] }).enum).toEqual(['off', 'onError', 'onWarning', 'always']);
-    expect((props['evalsubmit.interpreter'] as { type: string[] }).type).toEqual(['array', 'string']);
+    expect((props['evalsubmit.interpreter'] as { type: string }).type).toBe('string');
+    expect((props['evalsubmit.importStrategy'] as { enum: string[] }).enum).toEqual(['useBundled', 'fromEnvironment']);
   });
 
   it('pins the versions VS Code 1.91..1.100 / code-server 4.100.3 need', () => {
@@ -120,17 +148,30 @@ describe('activate', () => {
     const vscode = await import('vscode');
     const mock = vscode as unknown as typeof import('./mocks/vscode');
     mock.configValues.interpreter = [process.execPath, path.join(__dirname, 'fixtures', 'fake-python.js')];
+    mock.configValues.importStrategy = 'fromEnvironment'; // the fake Python "has" evalsubmit
     const lc = (await import('vscode-languageclient/node')) as unknown as {
       LanguageClient: { instances: { serverOptions: { command: string; args: string[] }; clientOptions: Record<string, unknown> }[] };
     };
     const ext = await import('../src/extension');
-    const context = { subscriptions: [] as { dispose(): unknown }[], extensionPath: '/nonexistent/ext' };
+    const secrets = { get: async () => 'tok', store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) };
+    const context = {
+      subscriptions: [] as { dispose(): unknown }[],
+      extensionPath: '/nonexistent/ext',
+      globalStorageUri: { fsPath: '/nonexistent/storage' },
+      secrets,
+    };
     await ext.activate(context as never);
     expect([...mock.registeredCommands].sort()).toEqual(Object.values(CLIENT_COMMANDS).sort());
     const client = lc.LanguageClient.instances.at(-1)!;
     expect(client.serverOptions.command).toBe(process.execPath);
-    expect(client.serverOptions.args.slice(-2)).toEqual(['-m', 'evalsubmit.lsp']);
-    expect(client.clientOptions.initializationOptions).toEqual(SERVER_DEFAULTS);
+    expect(client.serverOptions.args.slice(-3)).toEqual(['-P', '-m', 'evalsubmit.lsp']);
+    // the token from the secret storage goes to the server, never from settings; evalsubmit.python
+    // is empty, so `python` is the interpreter found for the server (its probed sys.executable)
+    expect(client.clientOptions.initializationOptions).toEqual({
+      ...SERVER_DEFAULTS,
+      python: '/fake/bin/python3.11',
+      platform: { ...SERVER_DEFAULTS.platform, token: 'tok' },
+    });
     expect(client.clientOptions.documentSelector).toEqual([
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
@@ -139,5 +180,36 @@ describe('activate', () => {
       d.dispose();
     }
     expect(mock.registeredCommands).toEqual([]);
+  });
+
+  it('sends a set evalsubmit.python as is, in initializationOptions and workspace/configuration', async () => {
+    const vscode = await import('vscode');
+    const mock = vscode as unknown as typeof import('./mocks/vscode');
+    Object.assign(mock.configValues, {
+      interpreter: [process.execPath, path.join(__dirname, 'fixtures', 'fake-python.js')],
+      importStrategy: 'fromEnvironment',
+      python: '/opt/envs/sdk/bin/python',
+    });
+    const lc = (await import('vscode-languageclient/node')) as unknown as {
+      LanguageClient: { instances: { clientOptions: any }[] };
+    };
+    const ext = await import('../src/extension');
+    const secrets = { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) };
+    const context = { subscriptions: [] as { dispose(): unknown }[], extensionPath: '/nonexistent/ext', globalStorageUri: { fsPath: '/nonexistent/storage' }, secrets };
+    try {
+      await ext.activate(context as never);
+      const client = lc.LanguageClient.instances.at(-1)!;
+      expect(client.clientOptions.initializationOptions.python).toBe('/opt/envs/sdk/bin/python');
+      const answer = await client.clientOptions.middleware.workspace.configuration(
+        { items: [{ section: 'evalsubmit', scopeUri: 'file:///ws' }] }, undefined, async () => [{}]);
+      expect(answer[0].python).toBe('/opt/envs/sdk/bin/python');
+      mock.configValues.python = ''; // emptied: the interpreter found for the server
+      const again = await client.clientOptions.middleware.workspace.configuration(
+        { items: [{ section: 'evalsubmit', scopeUri: 'file:///ws' }] }, undefined, async () => [{}]);
+      expect(again[0].python).toBe('/fake/bin/python3.11');
+    } finally {
+      for (const d of context.subscriptions) d.dispose();
+      for (const k of ['interpreter', 'importStrategy', 'python']) delete mock.configValues[k];
+    }
   });
 });

@@ -1,55 +1,124 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import {
+  Exec,
   ExecResult,
   PythonExtensionApi,
-  checkServerPackage,
-  findCheckout,
-  installArgs,
+  cleanEnv,
+  findPython,
   interpreterFromPythonExtension,
-  resolveInterpreter,
-  serverArgs,
+  knownToPythonExtension,
+  pathCandidates,
+  probePython,
 } from '../src/python';
 
-const VENV_PYTHON = process.env.EVALSUBMIT_PYTHON ?? path.resolve(__dirname, '../../.venv/bin/python');
+/** A fake `exec` answering the probe per program: a version (optionally with evalsubmit), or an
+ * ExecResult as is. */
+function fakeExec(answers: Record<string, [number, number, number] | Partial<ExecResult>>, evalsubmit?: string[]) {
+  return vi.fn<Exec>(async (command) => {
+    const a = answers[command];
+    if (a === undefined) {
+      return { code: null, stdout: '', stderr: '', error: 'ENOENT' };
+    }
+    if (Array.isArray(a)) {
+      const info = {
+        version: a,
+        executable: `/real/${command}`,
+        freeThreaded: false,
+        ...(evalsubmit?.includes(command) ? { evalsubmit: { version: '0.1.0', location: '/x' } } : {}),
+      };
+      return { code: 0, stdout: `noise\nEVALSUBMIT-PROBE ${JSON.stringify(info)}\n`, stderr: '' };
+    }
+    return { code: 0, stdout: '', stderr: '', ...a };
+  });
+}
 
-describe('resolveInterpreter', () => {
-  it('prefers evalsubmit.interpreter and does not ask the Python extension', async () => {
-    const ext = vi.fn(async () => ['/from/ext/python']);
-    const py = await resolveInterpreter(['/venv/bin/python'], ext);
-    expect(py).toEqual({ command: '/venv/bin/python', args: [], source: 'setting' });
+describe('findPython', () => {
+  it('uses evalsubmit.interpreter alone: no Python extension, no PATH', async () => {
+    const ext = vi.fn(async () => ['/ext/python']);
+    const exec = fakeExec({ '/venv/bin/python': [3, 12, 1], python3: [3, 13, 0] });
+    const found = await findPython(['/venv/bin/python'], ext, exec);
+    expect(found).toMatchObject({ ok: true, info: { version: [3, 12, 1], command: { source: 'setting' } } });
     expect(ext).not.toHaveBeenCalled();
+    expect(exec).toHaveBeenCalledTimes(1);
   });
 
-  it('uses an array setting as program + arguments before -m', async () => {
-    const py = await resolveInterpreter(['uv', 'run', 'python'], async () => undefined);
-    expect(py.command).toBe('uv');
-    expect(serverArgs(py)).toEqual(['run', 'python', '-P', '-m', 'evalsubmit.lsp']);
+  it('reports a set interpreter that is too old instead of replacing it', async () => {
+    const found = await findPython(['/old/python'], async () => undefined, fakeExec({ '/old/python': [3, 9, 18], python3: [3, 12, 0] }));
+    expect(found).toEqual({ ok: false, fromSetting: true, tried: ['/old/python: Python 3.9.18 is older than 3.11'] });
   });
 
-  it('then the Python extension, then python3', async () => {
-    expect(await resolveInterpreter([], async () => ['/ext/python'])).toMatchObject({
-      command: '/ext/python',
-      source: 'python-extension',
-    });
-    expect(await resolveInterpreter([], async () => undefined)).toEqual({
-      command: 'python3',
-      args: [],
-      source: 'default',
-    });
+  it('then the Python extension, then python3 / python / python3.1x on PATH, first >= 3.11', async () => {
+    const exec = fakeExec({ '/ext/python': [3, 10, 4], python3: [3, 9, 2], python: { code: 2, stderr: 'Unknown option: -P\n' }, 'python3.13': [3, 13, 0] });
+    const found = await findPython([], async () => ['/ext/python'], exec);
+    expect(found).toMatchObject({ ok: true, info: { command: { command: 'python3.13', source: 'path' } } });
+    if (found.ok) {
+      expect(found.tried).toEqual([
+        '/ext/python: Python 3.10.4 is older than 3.11',
+        'python3: Python 3.9.2 is older than 3.11',
+        'python: older than Python 3.11',
+        'python3.15: not found',
+        'python3.14: not found',
+      ]);
+    }
+  });
+
+  it('says nothing was found, with every reason', async () => {
+    const found = await findPython([], async () => undefined, fakeExec({}));
+    expect(found.ok).toBe(false);
+    expect(found.tried).toHaveLength(pathCandidates().length);
+  });
+
+  it('uses py -3 on Windows', () => {
+    expect(pathCandidates('win32')).toEqual([
+      { command: 'python', args: [], source: 'path' },
+      { command: 'py', args: ['-3'], source: 'path' },
+    ]);
   });
 });
 
-describe('interpreterFromPythonExtension', () => {
+describe('probePython', () => {
+  it('really probes the Python running this machine (python3 on PATH)', async () => {
+    const r = await probePython({ command: 'python3', args: [], source: 'path' });
+    expect(r.ok).toBe(true);
+    if (r.ok) {
+      expect(r.info.version[0]).toBe(3);
+      expect(r.info.executable).toMatch(/python/);
+    }
+    expect(await probePython({ command: '/nonexistent/python', args: [], source: 'setting' })).toMatchObject({
+      ok: false,
+      reason: 'not-found',
+    });
+  });
+
+  it('reads evalsubmit when it is installed there', async () => {
+    const r = await probePython({ command: 'p', args: [], source: 'path' }, fakeExec({ p: [3, 11, 1] }, ['p']));
+    expect(r).toMatchObject({ ok: true, info: { evalsubmit: { version: '0.1.0' } } });
+  });
+
+  it('keeps the output of a crash as the reason', async () => {
+    const r = await probePython({ command: 'p', args: [], source: 'path' }, fakeExec({ p: { code: 1, stderr: 'Fatal Python error: init_fs_encoding\n' } }));
+    expect(r).toEqual({ ok: false, reason: 'error', detail: 'p: Fatal Python error: init_fs_encoding' });
+  });
+});
+
+describe('cleanEnv', () => {
+  it('drops the variables that redirect Python and pip', () => {
+    const env = cleanEnv({ PATH: '/bin', PYTHONPATH: '/evil', PYTHONHOME: '/h', PIP_INDEX_URL: 'x', VIRTUAL_ENV: '/v', HOME: '/home/u' });
+    expect(env).toEqual({ PATH: '/bin', HOME: '/home/u' });
+  });
+});
+
+describe('the Python extension', () => {
   it('reads the active environment through the environments API', async () => {
     const api: PythonExtensionApi = {
       environments: {
         getActiveEnvironmentPath: () => ({ id: 'x', path: '/p' }),
         resolveEnvironment: async () => ({ executable: { uri: { fsPath: '/envs/a/bin/python' } } }),
+        known: [{ id: 'a', path: '/envs/a' , executable: { uri: { fsPath: '/envs/a/bin/python' } } }, { id: 'b', path: '/usr/bin/python3' }],
       },
     };
     expect(await interpreterFromPythonExtension(api)).toEqual(['/envs/a/bin/python']);
+    expect(knownToPythonExtension(api)).toEqual(['/envs/a/bin/python', '/usr/bin/python3']);
   });
 
   it('falls back to getExecutionDetails, and to nothing when the API throws', async () => {
@@ -66,54 +135,6 @@ describe('interpreterFromPythonExtension', () => {
     };
     expect(await interpreterFromPythonExtension(broken)).toBeUndefined();
     expect(await interpreterFromPythonExtension(undefined)).toBeUndefined();
-  });
-});
-
-describe('checkServerPackage', () => {
-  const py = { command: '/py', args: [], source: 'setting' as const };
-  const exec = (r: Partial<ExecResult>) => vi.fn(async () => ({ code: 0, stdout: '', stderr: '', ...r }));
-
-  it('reports version and location when evalsubmit imports', async () => {
-    const r = await checkServerPackage(py, exec({ stdout: '{"version": "0.1.0", "location": "/x/evalsubmit/__init__.py"}\n' }));
-    expect(r).toEqual({ ok: true, version: '0.1.0', location: '/x/evalsubmit/__init__.py' });
-  });
-
-  it('tells a missing package from a missing Python and from other errors', async () => {
-    expect(
-      await checkServerPackage(py, exec({ code: 1, stderr: "ModuleNotFoundError: No module named 'evalsubmit'\n" })),
-    ).toMatchObject({ ok: false, reason: 'missing' });
-    expect(await checkServerPackage(py, exec({ code: null, error: 'ENOENT' }))).toMatchObject({
-      ok: false,
-      reason: 'no-python',
-    });
-    expect(await checkServerPackage(py, exec({ code: 1, stderr: 'SyntaxError: bad\n' }))).toMatchObject({
-      ok: false,
-      reason: 'error',
-      detail: 'SyntaxError: bad',
-    });
-  });
-
-  it.skipIf(!fs.existsSync(VENV_PYTHON))('really runs the project venv Python', async () => {
-    const r = await checkServerPackage({ command: VENV_PYTHON, args: [], source: 'setting' });
-    expect(r.ok).toBe(true);
-    const none = await checkServerPackage({ command: '/nonexistent/python', args: [], source: 'setting' });
-    expect(none).toMatchObject({ ok: false, reason: 'no-python' });
-  });
-});
-
-describe('install', () => {
-  const py = { command: '/py', args: [], source: 'setting' as const };
-  it('finds a checkout by its pyproject name', () => {
-    const files: Record<string, string> = {
-      '/a/pyproject.toml': '[project]\nname = "other"\n',
-      '/b/pyproject.toml': '[project]\nname = "evalsubmit"\nversion = "0.1.0"\n',
-    };
-    expect(findCheckout(['/a', '/b'], (p) => files[p])).toBe('/b');
-    expect(findCheckout(['/a'], (p) => files[p])).toBeUndefined();
-  });
-
-  it('pip install -e for a checkout, the PyPI package otherwise', () => {
-    expect(installArgs(py, '/b')).toEqual(['-m', 'pip', 'install', '-e', '/b']);
-    expect(installArgs(py, undefined)).toEqual(['-m', 'pip', 'install', 'evalsubmit']);
+    expect(knownToPythonExtension(undefined)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   SERVER_DEFAULTS,
+  importStrategy,
   interpreterSetting,
   needsRestart,
   notificationLevel,
@@ -26,11 +27,12 @@ describe('readServerSettings', () => {
         debounceMs: 0,
         'platform.baseUrl': 'http://127.0.0.1:8080',
         'platform.workspace': 'qa',
-        'platform.token': 's3cret',
+        'platform.token': 'from-settings-json-is-ignored',
         'platform.timeoutS': 5,
         interpreter: ['/usr/bin/python3'],
         showNotifications: 'always',
       }),
+      's3cret',
     );
     expect(s.enable).toBe(false);
     expect(s.select).toEqual(['ES1']);
@@ -53,8 +55,9 @@ describe('readServerSettings', () => {
     expect(s.platform.baseUrl).toBeNull();
   });
 
-  it('redacts the token', () => {
-    const s = readServerSettings(reader({ 'platform.token': 'abc' }));
+  it('takes the token from the secret storage only, and redacts it', () => {
+    expect(readServerSettings(reader({ 'platform.token': 'abc' })).platform.token).toBeNull();
+    const s = readServerSettings(reader({}), 'abc');
     expect(redact(s).platform.token).toBe('***');
     expect(JSON.stringify(redact(s))).not.toContain('abc');
     expect(redact(readServerSettings(reader({}))).platform.token).toBeNull();
@@ -75,6 +78,14 @@ describe('notifications', () => {
     ['always', [true, true, true]],
   ] as const)('%s shows error/warning/info = %j', (level, expected) => {
     expect([shouldNotify(level, 'error'), shouldNotify(level, 'warning'), shouldNotify(level, 'info')]).toEqual(expected);
+  });
+});
+
+describe('importStrategy', () => {
+  it('is useBundled unless fromEnvironment is asked for', () => {
+    expect(importStrategy(reader({}))).toBe('useBundled');
+    expect(importStrategy(reader({ importStrategy: 'fromEnvironment' }))).toBe('fromEnvironment');
+    expect(importStrategy(reader({ importStrategy: 'nonsense' }))).toBe('useBundled');
   });
 });
 
@@ -104,6 +115,7 @@ describe('needsRestart', () => {
     expect(needsRestart(changed('evalsubmit.interpreter'))).toBe(true);
     expect(needsRestart(changed('evalsubmit.select'))).toBe(true);
     expect(needsRestart(changed('evalsubmit.platform.baseUrl'))).toBe(true);
+    expect(needsRestart(changed('evalsubmit.importStrategy'))).toBe(true);
   });
   it('does not restart for client-only display settings or other extensions', () => {
     expect(needsRestart(changed('evalsubmit.trace.server'))).toBe(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RecentMessages } from '../src/notify';
-import { describePlatform, platformFromDebugInfo, serverVersion, statusView } from '../src/status';
+import { describePlatform, platformFromDebugInfo, platformFromInfo, serverVersion, statusView } from '../src/status';
 
 // The shape of the server's evalsubmit.debugInfo result (server/evalsubmit/lsp/commands.py).
 const debugInfo = {
@@ -35,14 +35,23 @@ describe('platformFromDebugInfo', () => {
   });
 });
 
+describe('platformFromInfo', () => {
+  it('reads the server\'s platformInfo for a document, with where its workspace comes from', () => {
+    const p = platformFromInfo({ baseUrl: 'http://127.0.0.1:8080', workspace: 'team-a', workspaceSource: 'NeMoPlatform(workspace=...) in the code', baseUrlSource: 'evalsubmit setting' });
+    expect(p).toEqual({ baseUrl: 'http://127.0.0.1:8080', workspace: 'team-a', source: 'evalsubmit setting', workspaceFrom: 'from NeMoPlatform(workspace=...) in the code' });
+    expect(describePlatform(p)).toBe('Platform: http://127.0.0.1:8080 · workspace team-a (from NeMoPlatform(workspace=...) in the code)');
+    expect(platformFromInfo({ error: 'x' })).toBeUndefined();
+  });
+});
+
 describe('statusView', () => {
   it('shows the platform while running', () => {
     const v = statusView('running', { baseUrl: 'http://127.0.0.1:8080', workspace: 'qa' }, '0.1.0');
     expect(v).toEqual({ text: 'evalsubmit 0.1.0', detail: 'Platform: http://127.0.0.1:8080 · workspace qa', severity: 'info', busy: false });
   });
-  it('is busy while starting and an error when the package is missing', () => {
+  it('is busy while starting and an error when no Python is found', () => {
     expect(statusView('starting', undefined).busy).toBe(true);
-    expect(statusView('missing-package', undefined).severity).toBe('error');
+    expect(statusView('no-python', undefined).severity).toBe('error');
     expect(statusView('no-python', undefined).text).toBe('evalsubmit: no Python');
     expect(statusView('failed', undefined, 'exit 1').detail).toBe('exit 1');
   });

@@ -5,7 +5,7 @@ import {
   SubmitDeps,
   executeCommandMiddleware,
   jobFromResult,
-  renderJobStatus,
+  outcomeMessage,
   showJob,
   submitEvaluation,
   tasksetFromLenses,
@@ -22,7 +22,7 @@ function deps(ui: ReturnType<typeof fakeUi>['ui'], run: SubmitDeps['run']): Subm
     history: new JobHistory(),
     defaultTaskset: () => null,
     log: (l) => lines.push(l),
-    showJob: vi.fn(async () => undefined),
+    openJob: vi.fn(async () => undefined),
     lines,
   };
   return d;
@@ -43,6 +43,10 @@ describe('jobFromResult', () => {
       url: 'http://x',
     });
     expect(jobFromResult('j3')).toEqual({ name: 'j3' });
+    // the server's answer when the client reports the outcome
+    expect(
+      jobFromResult({ submitted: true, name: 'j4', workspace: 'qa', status: 'error', url: 'u', outcome: { error: "RuntimeError: The 'gym' CLI was not found on PATH. Install it.", details: 'Job exited with code 1' } }),
+    ).toEqual({ name: 'j4', workspace: 'qa', status: 'error', url: 'u', error: "RuntimeError: The 'gym' CLI was not found on PATH. Install it.", details: 'Job exited with code 1' });
     expect(jobFromResult({ submitted: false })).toBeUndefined();
     expect(jobFromResult(null)).toBeUndefined();
   });
@@ -66,7 +70,8 @@ describe('executeCommandMiddleware', () => {
     const mw = executeCommandMiddleware(deps(f.ui, run));
     const arg = { uri: editor.uri, line: 3, character: 0, tasks: null };
     await mw(SERVER_COMMANDS.submit, [arg], next);
-    expect(run).toHaveBeenLastCalledWith(SERVER_COMMANDS.submit, [{ ...arg, tasks: 'qa/smoke' }], expect.anything());
+    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.listTasksets, [{ uri: editor.uri, line: 3, character: 0 }]);
+    expect(run).toHaveBeenLastCalledWith(SERVER_COMMANDS.submit, [{ ...arg, tasks: 'qa/smoke', clientReportsOutcome: true }], expect.anything());
     expect(f.ui.withProgress).toHaveBeenCalledWith(expect.stringContaining('qa/smoke'), expect.any(Function), true);
     await vi.waitFor(() => expect(f.messages.some((m) => /Submitted evaluation job job-1/.test(m.text))).toBe(true));
   });
@@ -77,7 +82,7 @@ describe('executeCommandMiddleware', () => {
     const arg = { uri: editor.uri, line: 3, character: 0, tasks: 'qa/known' };
     await executeCommandMiddleware(deps(f.ui, run))(SERVER_COMMANDS.submit, [arg], vi.fn());
     expect(run).toHaveBeenCalledTimes(1);
-    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.submit, [arg], expect.anything());
+    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.submit, [{ ...arg, clientReportsOutcome: true }], expect.anything());
     expect(f.pickCalls).toHaveLength(0);
     expect(f.inputCalls).toHaveLength(0);
   });
@@ -112,10 +117,10 @@ describe('submitEvaluation', () => {
     );
     const d = deps(f.ui, run);
     await submitEvaluation(d);
-    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.listTasksets, [{ uri: editor.uri }]);
+    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.listTasksets, [{ uri: editor.uri, line: 14, character: 4 }]);
     expect(run).toHaveBeenLastCalledWith(
       SERVER_COMMANDS.submit,
-      [{ uri: editor.uri, line: 14, character: 4, tasks: 'qa/smoke' }],
+      [{ uri: editor.uri, line: 14, character: 4, tasks: 'qa/smoke', clientReportsOutcome: true }],
       expect.objectContaining({ report: expect.any(Function), onCancel: expect.any(Function) }),
     );
     expect(f.messages[0]).toMatchObject({
@@ -131,7 +136,25 @@ describe('submitEvaluation', () => {
     const d = deps(f.ui, async (c) => (c === SERVER_COMMANDS.listTasksets ? ['qa/smoke'] : { name: 'j', url: 'http://p/j' }));
     await submitEvaluation(d);
     expect(f.messages[0].items).toEqual(['Show Job', 'Open']);
-    expect(d.showJob).toHaveBeenCalledWith(expect.objectContaining({ name: 'j' }));
+    expect(d.openJob).toHaveBeenCalledWith(expect.objectContaining({ name: 'j' }), false);
+  });
+
+  it('a failed job ends with one error naming the cause, with Show Job and Show Logs', async () => {
+    const f = fakeUi({ editor, picks: ['qa/smoke'], choices: ['Show Logs'] });
+    const result = {
+      submitted: true,
+      name: 'evalsubmit-1',
+      workspace: 'qa',
+      status: 'error',
+      url: 'http://p/j',
+      outcome: { error: "RuntimeError: The 'gym' CLI was not found on PATH. Install NeMo Gym in its own environment.", details: 'Job exited with code 1' },
+    };
+    const d = deps(f.ui, async (c) => (c === SERVER_COMMANDS.listTasksets ? ['qa/smoke'] : result));
+    await submitEvaluation(d);
+    expect(f.messages).toEqual([
+      { level: 'error', text: "Evaluation job evalsubmit-1 failed: The 'gym' CLI was not found on PATH.", items: ['Show Job', 'Show Logs'] },
+    ]);
+    expect(d.openJob).toHaveBeenCalledWith(expect.objectContaining({ name: 'evalsubmit-1', workspace: 'qa' }), true);
   });
 
   it('reports a refusal from the server', async () => {
@@ -155,7 +178,7 @@ describe('submitEvaluation', () => {
     expect(f.pickCalls).toHaveLength(0);
     expect(f.inputCalls).toHaveLength(0);
     expect(run).toHaveBeenCalledTimes(1);
-    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.submit, [{ ...{ uri: editor.uri, line: 14, character: 4 }, tasks: 'qa/from-code' }], expect.anything());
+    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.submit, [{ uri: editor.uri, line: 14, character: 4, tasks: 'qa/from-code', clientReportsOutcome: true }], expect.anything());
   });
 
   it('asks when the lens at the cursor has no taskset (a runner)', async () => {
@@ -186,52 +209,46 @@ describe('submitEvaluation', () => {
   });
 });
 
+describe('outcomeMessage', () => {
+  it('names the cause, else the platform message, for a failure', () => {
+    expect(outcomeMessage({ name: 'j', status: 'error', details: 'Job exited with code 1' })).toEqual({
+      level: 'error',
+      text: 'Evaluation job j failed: Job exited with code 1.',
+      actions: ['Show Job', 'Show Logs'],
+    });
+    expect(outcomeMessage({ name: 'j', status: 'error' }).text).toBe('Evaluation job j failed: the platform gave no reason (see Show Job).');
+  });
+  it('says completed, cancelled, or the status the user stopped following at', () => {
+    expect(outcomeMessage({ name: 'j', workspace: 'qa', status: 'completed', url: 'u' })).toEqual({ level: 'info', text: 'Evaluation job j in workspace qa completed.', actions: ['Show Job', 'Open'] });
+    expect(outcomeMessage({ name: 'j', status: 'cancelled' }).level).toBe('warning');
+    expect(outcomeMessage({ name: 'j', status: 'active' }).text).toBe('Submitted evaluation job j (status: active).');
+  });
+});
+
 describe('showJob', () => {
-  it('asks for a name, calls evalsubmit.jobStatus and shows status and logs', async () => {
-    const f = fakeUi({ inputs: ['nemo-job-9'] });
-    const run = vi.fn(async () => ({ status: 'error', status_details: { message: 'gym: not found' }, logs: ['line 1', 'line 2'] }));
-    const d = deps(f.ui, run);
+  it('asks for a name and opens the job view (or its logs)', async () => {
+    const f = fakeUi({ inputs: [' nemo-job-9 ', 'j2'] });
+    const d = deps(f.ui, vi.fn());
     await showJob(d);
-    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.jobStatus, [{ name: 'nemo-job-9' }]);
-    expect(f.opened[0].content).toContain('Status: error');
-    expect(f.opened[0].content).toContain('gym: not found');
-    expect(f.opened[0].content).toContain('line 2');
+    expect(d.openJob).toHaveBeenCalledWith({ name: 'nemo-job-9' }, false);
+    await showJob(d, undefined, true);
+    expect(d.openJob).toHaveBeenLastCalledWith({ name: 'j2' }, true);
   });
 
-  it('offers the jobs submitted in this window and passes their workspace', async () => {
+  it('offers the jobs submitted in this window, keeping their workspace', async () => {
     const f = fakeUi({ picks: ['j2'] });
-    const run = vi.fn(async () => ({ status: 'active' }));
-    const d = deps(f.ui, run);
+    const d = deps(f.ui, vi.fn());
     d.history.add({ name: 'j1', workspace: 'a' });
-    d.history.add({ name: 'j2', workspace: 'b' });
+    d.history.add({ name: 'j2', workspace: 'b', status: 'error' });
     await showJob(d);
-    expect(f.pickCalls[0].items.map((i) => i.label)).toEqual(['j2', 'j1']);
-    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.jobStatus, [{ name: 'j2', workspace: 'b' }]);
+    expect(f.pickCalls[0].items).toEqual([{ label: 'j2', description: 'b · error' }, { label: 'j1', description: 'a' }]);
+    expect(d.openJob).toHaveBeenCalledWith({ name: 'j2', workspace: 'b', status: 'error' }, false);
   });
 
-  it('renders string logs and says when there are none', () => {
-    expect(renderJobStatus({ name: 'j' }, { status: 'completed', logs: 'a\nb' })).toContain('Last log lines:\na\nb');
-    expect(renderJobStatus({ name: 'j' }, {})).toContain('Status: unknown');
-    expect(renderJobStatus({ name: 'j' }, {})).toContain('No log lines.');
-    // the server's jobStatus answer: {name, workspace, status, summary, url}
-    const text = renderJobStatus({ name: 'j' }, { name: 'j', workspace: 'qa', status: 'error', summary: 'error: gym: command not found', url: 'http://p/j' });
-    expect(text).toContain('Workspace: qa');
-    expect(text).toContain('Summary: error: gym: command not found');
-    expect(text).toContain('URL: http://p/j');
-  });
-
-  it('shows an {error} answer as an error', async () => {
-    const f = fakeUi({ inputs: ['j'] });
-    await showJob(deps(f.ui, async () => ({ error: 'job j not found in workspace qa' })));
-    expect(f.messages[0]).toMatchObject({ level: 'error', text: 'Could not read job j: job j not found in workspace qa' });
-    expect(f.opened).toHaveLength(0);
-  });
-
-  it('shows an error when the platform is unreachable', async () => {
-    const f = fakeUi({ inputs: ['j'] });
-    await showJob(deps(f.ui, async () => {
-      throw new Error('connection refused');
-    }));
-    expect(f.messages[0]).toMatchObject({ level: 'error', text: 'Could not read job j: connection refused' });
+  it('does nothing when dismissed', async () => {
+    const f = fakeUi({ inputs: [undefined] });
+    const d = deps(f.ui, vi.fn());
+    await showJob(d);
+    expect(d.openJob).not.toHaveBeenCalled();
   });
 });

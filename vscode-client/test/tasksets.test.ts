@@ -44,6 +44,15 @@ describe('promptForTaskset', () => {
     expect(pickCalls[0].options.value).toBe('qa/nightly');
   });
 
+  it('lists the tasksets of the workspace the code at the cursor names, pre-filled with a TasksetRef near it', async () => {
+    const { ui, pickCalls } = fakeUi({ picks: ['team-a/smoke'] });
+    const run = vi.fn(async () => ({ workspace: 'team-a', tasksets: [{ ref: 'team-a/smoke' }, { ref: 'team-a/nightly' }], suggested: 'team-a/smoke' }));
+    const at = { uri: 'file:///ws/e.py', line: 7, character: 9 };
+    expect(await promptForTaskset(ui, run, { defaultTaskset: 'other/x', at })).toBe('team-a/smoke');
+    expect(run).toHaveBeenCalledWith(SERVER_COMMANDS.listTasksets, [at]);
+    expect(pickCalls[0].options).toMatchObject({ title: 'Submit evaluation: taskset (workspace team-a)', value: 'team-a/smoke' });
+  });
+
   it('falls back to free text when the platform is unreachable, and says why', async () => {
     const { ui, inputCalls, pickCalls } = fakeUi({ inputs: [' qa/typed '] });
     const run = vi.fn(async () => {
@@ -55,10 +64,17 @@ describe('promptForTaskset', () => {
     expect(inputCalls[0].validate?.('bad ref')).toMatch(/not a taskset reference/);
   });
 
+  it('names the workspace in the prompt even when the platform could not list it', async () => {
+    const { ui, inputCalls } = fakeUi({ inputs: ['qa/x'] });
+    await promptForTaskset(ui, async () => ({ workspace: 'qa', error: 'connection refused', suggested: 'qa/near' }));
+    expect(inputCalls[0]).toMatchObject({ value: 'qa/near' });
+  });
+
   it('treats an {error} answer and an empty list as "type it"', async () => {
     for (const answer of [{ error: 'platform not configured' }, []]) {
       const { ui, inputCalls } = fakeUi({ inputs: ['qa/x'] });
       expect(await promptForTaskset(ui, async () => answer)).toBe('qa/x');
+      expect(inputCalls[0].prompt).toMatch(answer instanceof Array ? /Type a taskset reference/ : /platform not configured/);
       expect(inputCalls).toHaveLength(1);
     }
   });

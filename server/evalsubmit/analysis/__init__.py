@@ -6,15 +6,21 @@ Public entry points::
     report.findings            # tuple[Finding, ...]
     report.preview_at(line, col)   # TargetPreview for a runner / target= at a position
     report.submit_at(line, col)    # SubmitReport for a submit() call at a position
+
+    analyzer = DocumentAnalyzer(path, project, options)   # one per open document
+    analyzer.analyze(text)     # the same report, reusing what an edit left unchanged
 """
 
-from evalsubmit.analysis.engine import AnalysisOptions, analyze_source
-from evalsubmit.analysis.findings import Edit, Finding, Fix, Severity, Span
-from evalsubmit.analysis.project import Project
+from evalsubmit.analysis.engine.analyze import analyze_source, installed_sdk, visible
+from evalsubmit.analysis.engine.document import DocumentAnalyzer
+from evalsubmit.analysis.engine.options import AnalysisOptions
 from evalsubmit.analysis.report import ModuleReport, Shape, SubmitReport, TargetPreview
+from evalsubmit.core.findings import Edit, Finding, Fix, Severity, Span
+from evalsubmit.workspace.project import Project
 
 __all__ = [
     "AnalysisOptions",
+    "DocumentAnalyzer",
     "Edit",
     "Finding",
     "Fix",
@@ -26,4 +32,6 @@ __all__ = [
     "SubmitReport",
     "TargetPreview",
     "analyze_source",
+    "installed_sdk",
+    "visible",
 ]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from evalsubmit.analysis.findings import Finding, Span
+from evalsubmit.core.findings import Finding, Span
 
 
 class Shape(StrEnum):
@@ -103,6 +103,9 @@ class ModuleReport:
     remote_findings: tuple[tuple[Path, Finding], ...] = ()
     """Findings this module's submits cause in *other* modules (a bad value written in a
     sibling module is reported there, once); the engine hands them to that module's report."""
+
+    def with_findings(self, findings: tuple[Finding, ...]) -> ModuleReport:
+        return replace(self, findings=findings)
 
     def preview_at(self, line: int, col: int) -> TargetPreview | None:
         """The innermost runner preview whose span holds the position (1-based line)."""

@@ -57,3 +57,9 @@ def offset_at(text: str, starts: list[int], line: int, column: int) -> int:
     while content_end > start and text[content_end - 1] in "\r\n":
         content_end -= 1
     return start + max(0, min(column, content_end - start))
+
+
+def position_of(text: str, offset: int) -> tuple[int, int]:
+    """(1-based line, code-point column) of a string offset."""
+    lines = split_lines(text[:offset])
+    return len(lines), len(lines[-1])

@@ -8,15 +8,13 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from evalsubmit.lsp import convert
+from evalsubmit.lsp.command_table import SUBMIT, SUBMIT_LENS_TITLE
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.state import Snapshot
 from evalsubmit.lsp.submit import Candidate, candidates
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
-
-SUBMIT_COMMAND = "evalsubmit.submit"
-LENS_TITLE = "▶ Submit evaluation"
 
 
 @guarded(default=None)
@@ -31,7 +29,7 @@ async def code_lens(
     return [
         types.CodeLens(
             range=convert.lsp_range(c.span, snap.lines, encoding),
-            command=submit_command(LENS_TITLE, uri, snap, c, encoding),
+            command=submit_command(SUBMIT_LENS_TITLE, uri, snap, c, encoding),
         )
         for c in candidates(snap)
     ]
@@ -47,4 +45,4 @@ def submit_command(
         "character": start.character,
         "tasks": candidate.tasks,
     }
-    return types.Command(title=title, command=SUBMIT_COMMAND, arguments=[argument])
+    return types.Command(title=title, command=SUBMIT.id, arguments=[argument])

@@ -13,10 +13,11 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.analysis import Project, installed_sdk
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.lsp import submit
 from evalsubmit.lsp.settings import Settings
-from evalsubmit.platform import PlatformError
+from evalsubmit.platform import PlatformError, extract_error
 from evalsubmit.platform.connection import check_config
 from evalsubmit.platform.safety import display_url
 
@@ -25,11 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SUBMIT = "evalsubmit.submit"
-DEBUG_INFO = "evalsubmit.debugInfo"
-LIST_TASKSETS = "evalsubmit.listTasksets"
-JOB_STATUS = "evalsubmit.jobStatus"
-COMMANDS = (SUBMIT, DEBUG_INFO, LIST_TASKSETS, JOB_STATUS)
+LOG_LINES = 200
 
 _PACKAGES = ("evalsubmit", "pygls", "lsprotocol", "pydantic", "httpx")
 
@@ -60,6 +57,7 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
             }
         )
     platform_info = await ls.checker.in_pool(_platform, session.settings.global_settings)
+    environments = await ls.checker.in_pool(_environments, session.projects.all())
     info = {
         "platform": platform_info,
         "versions": {
@@ -76,6 +74,7 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
             "global": session.settings.global_settings.redacted(),
             "folders": {uri: s.redacted() for uri, s in session.settings.folders.items()},
         },
+        "environments": environments,
         "documents": documents,
     }
     log.info("debug info:\n%s", json.dumps(info, indent=2))
@@ -83,36 +82,71 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
 
 
 async def list_tasksets(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
-    """The tasksets of the resolved workspace: ``{"workspace", "tasksets": [{"ref", ...}]}``,
-    or ``{"error": message}``. Optional argument ``{"uri"}`` picks that folder's settings."""
+    """The tasksets of the workspace a submission would go to: ``{"workspace", "tasksets":
+    [{"ref", ...}], "suggested"}``, or ``{"error", "workspace", "suggested"}``. Optional argument
+    ``{"uri", "line"?, "character"?}`` (0-based): that document's folder settings and the
+    workspace its code names (``NeMoPlatform(workspace=...)``), and ``suggested``, the taskset
+    reference written nearest to that line."""
     await ls.checker.wait_ready()
     settings = _settings_for(ls, args)
-    config = await ls.checker.in_pool(submit.platform_config, settings, None)
+    snap, line = await _document_at(ls, args)
+    config = await ls.checker.in_pool(
+        submit.platform_config, settings, submit.workspace_in_code(snap, line)
+    )
+    answer: dict[str, Any] = {
+        "workspace": config.workspace,
+        "workspaceSource": submit.workspace_source(config.sources.get("workspace", "")),
+        "suggested": submit.nearby_taskset(snap, line or 1) if snap is not None else None,
+    }
     try:
         client = submit.open_client(ls, config)
     except PlatformError as err:
-        return {"error": err.message}
+        return {**answer, "error": err.message}
     async with client:
         try:
             found = await client.list_tasksets(config.workspace)
         except PlatformError as err:
-            return {"error": err.message}
+            return {**answer, "error": err.message}
+    answer["tasksets"] = [
+        {"ref": t.ref, "name": t.name, "description": t.description} for t in found
+    ]
+    return answer
+
+
+async def platform_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
+    """Where a submission from the document ``{"uri"}`` would go (the status bar's line):
+    ``{"baseUrl", "baseUrlSource", "workspace", "workspaceSource", "codeWorkspace"}``."""
+    await ls.checker.wait_ready()
+    settings = _settings_for(ls, args)
+    snap, line = await _document_at(ls, args)
+    code = submit.workspace_in_code(snap, line)
+    config = await ls.checker.in_pool(submit.platform_config, settings, code)
     return {
+        "baseUrl": display_url(config.base_url),
+        "baseUrlSource": config.sources.get("base_url"),
         "workspace": config.workspace,
-        "tasksets": [{"ref": t.ref, "name": t.name, "description": t.description} for t in found],
+        "workspaceSource": submit.workspace_source(config.sources.get("workspace", "")),
+        "codeWorkspace": code,
     }
 
 
 async def job_status(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
-    """``[{"name", "workspace"?, "uri"?}]`` -> ``{"name", "workspace", "status", "summary",
-    "url"}`` or ``{"error": message}``."""
+    """``[{"name", "workspace"?, "uri"?, "logs"?}]`` -> the job for the job view: ``{"name",
+    "workspace", "status", "summary", "url", "created_at", "updated_at", "status_details",
+    "error_details", "steps", "target", "tasks", "cause", "logs", "logs_error", "results",
+    "result_summary", "results_error"}``, or ``{"error": message}``. Without ``workspace``,
+    the one a submission from document ``uri`` would go to."""
     first = args[0] if args and isinstance(args[0], Mapping) else {}
     name = first.get("name")
     if not isinstance(name, str) or not name:
         return {"error": 'expected one argument {"name": <job name>, "workspace"?: <workspace>}'}
+    logs_arg = first.get("logs")
+    tail = logs_arg if isinstance(logs_arg, int) and logs_arg > 0 else LOG_LINES
     await ls.checker.wait_ready()
     settings = _settings_for(ls, args)
-    config = await ls.checker.in_pool(submit.platform_config, settings, None)
+    snap, line = await _document_at(ls, args)
+    code = submit.workspace_in_code(snap, line)
+    config = await ls.checker.in_pool(submit.platform_config, settings, code)
     workspace = first.get("workspace") if isinstance(first.get("workspace"), str) else None
     workspace = workspace or config.workspace
     try:
@@ -121,17 +155,47 @@ async def job_status(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
         return {"error": err.message}
     async with client:
         try:
+            job = await client.get_job(workspace, name)
             status = await client.get_status(workspace, name)
         except PlatformError as err:
             return {"error": err.message}
-        url = client.job_url(workspace, name)
-    return {
-        "name": name,
-        "workspace": workspace,
-        "status": status.status,
-        "summary": status.summary(),
-        "url": url,
-    }
+        answer: dict[str, Any] = {
+            "name": name,
+            "workspace": workspace,
+            "status": status.status,
+            "summary": status.summary(),
+            "url": client.job_url(workspace, name),
+            "created_at": job.created_at,
+            "updated_at": status.updated_at or job.updated_at,
+            "status_details": status.status_details,
+            "error_details": status.error_details,
+            "steps": [{k: v for k, v in step.items() if k != "tasks"} for step in status.steps],
+            "target": job.target,
+            "tasks": job.spec.get("tasks"),
+        }
+        try:
+            logs = await client.get_logs(workspace, name, tail=tail, timestamps=True)
+            answer.update(logs=logs, cause=extract_error(logs))
+        except PlatformError as err:
+            answer["logs_error"] = err.message
+        if status.succeeded:
+            try:
+                results = await client.list_results(workspace, name)
+                answer["results"] = results
+                if "summary" in results:
+                    answer["result_summary"] = await client.get_result(workspace, name, "summary")
+            except PlatformError as err:
+                answer["results_error"] = err.message
+    return answer
+
+
+async def _document_at(ls: EvalsubmitServer, args: tuple[Any, ...]) -> tuple[Any, int | None]:
+    """The open document ``{"uri"}`` names (None when not open) and the 1-based line of its
+    ``"line"`` (0-based, optional)."""
+    first = args[0] if args and isinstance(args[0], Mapping) else {}
+    uri, line = first.get("uri"), first.get("line")
+    snap = await ls.checker.snapshot(uri) if isinstance(uri, str) else None
+    return snap, (line + 1 if isinstance(line, int) and snap is not None else None)
 
 
 def _settings_for(ls: EvalsubmitServer, args: tuple[Any, ...]) -> Settings:
@@ -154,13 +218,30 @@ def _platform(settings: Settings) -> dict[str, Any]:
         "resolved": config.debug_info(),
     }
     try:
-        warning = check_config(config)
+        warning = check_config(config)  # checks the settings; opens no socket
     except PlatformError as err:
         info["problem"] = err.message
     else:
         if warning is not None:
             info["warning"] = warning
     return info
+
+
+def _environments(projects: list[Project]) -> list[dict[str, Any]]:
+    """The Python environment each project's imports fall back to, and its SDK."""
+    found = []
+    for project in projects:
+        environment = project.environment
+        if environment is None:
+            continue
+        found.append(
+            {
+                "folder": str(project.root) if project.root else None,
+                **environment.describe(),
+                "sdk": installed_sdk(project),
+            }
+        )
+    return found
 
 
 def text_digest(text: str) -> str:

@@ -1,6 +1,6 @@
 """Conversions between the analysis core's positions and LSP positions, stated once.
 
-Core (:mod:`evalsubmit.analysis.findings`): ``line`` 1-based, ``col`` 0-based in Unicode code
+Core (:mod:`evalsubmit.core.findings`): ``line`` 1-based, ``col`` 0-based in Unicode code
 points. LSP: ``line`` 0-based, ``character`` 0-based in the negotiated position encoding (UTF-16
 code units unless the client offered ``utf-8`` or ``utf-32``). Lines are split on ``\\r\\n``,
 ``\\r`` and ``\\n`` only (:mod:`evalsubmit.core.lines`), as both the LSP and Python's tokenizer
@@ -20,8 +20,7 @@ from lsprotocol import types
 
 from evalsubmit.analysis import Edit, Finding, Fix, Severity, Span
 from evalsubmit.analysis.rules import RULES
-from evalsubmit.core.lines import line_starts
-from evalsubmit.core.lines import split_lines as split_lines
+from evalsubmit.core.lines import line_starts, split_lines
 
 UTF8 = types.PositionEncodingKind.Utf8
 UTF16 = types.PositionEncodingKind.Utf16
@@ -92,12 +91,6 @@ def lsp_range(span: Span, lines: Sequence[str], encoding: Encoding = UTF16) -> t
         start=lsp_position(span.line, span.col, lines, encoding),
         end=lsp_position(span.end_line, span.end_col, lines, encoding),
     )
-
-
-def core_span(rng: types.Range, lines: Sequence[str], encoding: Encoding = UTF16) -> Span:
-    line, col = core_position(rng.start, lines, encoding)
-    end_line, end_col = core_position(rng.end, lines, encoding)
-    return Span(line, col, end_line, end_col)
 
 
 def lsp_severity(finding: Finding, overrides: Mapping[str, str]) -> types.DiagnosticSeverity:

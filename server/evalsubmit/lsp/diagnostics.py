@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from lsprotocol import types
 
-from evalsubmit.analysis import ModuleReport, Project, analyze_source
-from evalsubmit.analysis.incremental import DocumentAnalyzer
+from evalsubmit.analysis import DocumentAnalyzer, ModuleReport, Project, analyze_source
+from evalsubmit.core.lines import split_lines
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 READY_TIMEOUT_S = 10.0
-REQUEST_WAIT_S = 1.0
+REQUEST_WAIT_S = 0.75
 """A request (hover, code action, lens, pull) waits at most this long for a result of the
 present text, then answers from the latest result (docs/reliability.md: scheduling)."""
 P = ParamSpec("P")
@@ -249,14 +249,17 @@ class Checker:
         """The next analysis of ``track``, its inputs read now, on the event loop. The text
         and its version are read together (pygls applies an edit before our handler runs)."""
         document = self._server.workspace.get_text_document(track.uri)
+        settings = self._session.settings.for_uri(track.uri)
+        project = self._session.projects.for_path(track.path)
+        self._session.projects.use_python(project, settings.python)
         return functools.partial(
             _analyze,
             track,
             track.stamp,
             document.version,
             document.source,
-            self._session.settings.for_uri(track.uri),
-            self._session.projects.for_path(track.path),
+            settings,
+            project,
         )
 
     # -- re-checks across modules ---------------------------------------------------------------
@@ -342,7 +345,7 @@ def _analyze(
         stamp=stamp,
         version=version,
         text=text,
-        lines=convert.split_lines(text),
+        lines=split_lines(text),
         settings=settings,
         report=report,
     )

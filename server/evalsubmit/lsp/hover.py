@@ -13,15 +13,17 @@ from lsprotocol import types
 
 from evalsubmit.analysis import Shape, Span, SubmitReport, TargetPreview
 from evalsubmit.analysis.rules import RULES
+from evalsubmit.core.suppression import suppressions
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.submit import refusal_reasons
+from evalsubmit.sdk.version import SDK_RELEASE
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
 
-IGNORE_COMMENT = re.compile(r"#\s*evalsubmit:\s*ignore(?:\[(?P<codes>[^\]]*)\])?")
 ROUTES = {
     Shape.TASKSET: "agent-evaluate/jobs",
     Shape.ROW: "evaluate/jobs",
@@ -58,25 +60,31 @@ def hover_markdown(snap: Snapshot, line: int, col: int) -> tuple[str, Span] | No
     report = snap.report
     submit = report.submit_at(line, col)
     preview = report.preview_at(line, col)
+    keyword = _keyword_at(snap.lines, line, col, "target")
+    if submit is not None and submit.target is not None and keyword is not None:
+        reasons = refusal_reasons(snap, submit.target, submit.span, submit.has_errors)
+        return preview_markdown(submit.target, reasons), keyword
     if submit is not None and (preview is None or submit.name_span.contains(line, col)):
         return submit_markdown(submit, snap.settings), submit.name_span
     if preview is not None:
-        return preview_markdown(preview), preview.span
+        return preview_markdown(preview, refusal_reasons(snap, preview, preview.span)), preview.span
     return None
 
 
-def preview_markdown(preview: TargetPreview) -> str:
+def preview_markdown(preview: TargetPreview, reasons: list[str] | None = None) -> str:
+    """The target JSON; when it cannot be submitted, the reasons come first."""
     runner = preview.runner_type or "runner"
-    parts = [f"**{runner}** → `GymRunnerTarget` as the SDK sends it"]
+    parts = [f"**Cannot be submitted:**\n{_bullets(tuple(reasons))}"] if reasons else []
+    parts.append(f"**{runner}** → `GymRunnerTarget` as the SDK sends it")
     if preview.target is not None:
         body = json.dumps(preview.target, indent=2, ensure_ascii=False)
     else:
         body = preview.rendered
     if body:
         parts.append(f"```json\n{body}\n```")
-    if preview.problems:
+    if preview.problems and not reasons:
         parts.append("**Cannot be submitted:**\n" + _bullets(preview.problems))
-    if preview.unknowns:
+    if preview.unknowns and not reasons:
         parts.append("**Not statically known** (shown as unknown):\n" + _bullets(preview.unknowns))
     return "\n\n".join(parts)
 
@@ -85,7 +93,7 @@ def submit_markdown(submit: SubmitReport, settings: Settings) -> str:
     flavour = "`AsyncEvaluator.submit`" if submit.is_async else "`Evaluator.submit`"
     parts = [f"**{flavour}**: {SHAPES[submit.shape]}"]
     if submit.is_async and submit.shape is not Shape.ROW:
-        parts.append("The async evaluator cannot submit a taskset in nemo-platform 0.6.0.")
+        parts.append(f"The async evaluator cannot submit a taskset in {SDK_RELEASE}.")
     workspace, ws_from = _known(submit.workspace, settings.platform.workspace)
     base_url, url_from = _known(submit.base_url, settings.platform.base_url)
     if (route := ROUTES.get(submit.shape)) is not None:
@@ -100,6 +108,9 @@ def submit_markdown(submit: SubmitReport, settings: Settings) -> str:
         if workspace
         else "Workspace: not statically known (the client's default workspace)"
     )
+    override = settings.platform.workspace
+    if override and workspace and override != workspace and submit.shape is Shape.TASKSET:
+        parts.append(f"Submit evaluation sends it to `{override}` (evalsubmit.platform.workspace)")
     if submit.shape is Shape.TASKSET:
         parts.append(
             f"Taskset: `{submit.tasks}`" if submit.tasks else "Taskset: not statically known"
@@ -117,20 +128,31 @@ def _known(from_code: str | None, from_settings: str | None) -> tuple[str | None
     return None, ""
 
 
+def _keyword_at(lines: list[str], line: int, col: int, name: str) -> Span | None:
+    """The span of keyword argument ``name`` (as in ``name=``) under the position, if any."""
+    if not 1 <= line <= len(lines):
+        return None
+    for match in re.finditer(rf"\b{name}\s*=(?!=)", lines[line - 1]):
+        if match.start() <= col <= match.start() + len(name):
+            return Span(line, match.start(), line, match.start() + len(name))
+    return None
+
+
 def _suppression_at(lines: list[str], line: int, col: int) -> tuple[str, Span] | None:
     if not 1 <= line <= len(lines):
         return None
-    for match in IGNORE_COMMENT.finditer(lines[line - 1]):
-        if not match.start() <= col <= match.end():
+    for comment in suppressions(lines[line - 1]):
+        if not comment.start <= col <= comment.end:
             continue
-        codes = [c.strip() for c in (match.group("codes") or "").split(",") if c.strip()]
-        if not codes:
+        if comment.codes is None:
             text = "**evalsubmit: ignore**: every evalsubmit rule is silenced on this line."
+        elif not comment.codes:
+            text = "**evalsubmit: ignore[]** names no rule: nothing is silenced on this line."
         else:
             text = "**evalsubmit: ignore** on this line:\n" + "\n".join(
-                _rule_line(code) for code in codes
+                _rule_line(code) for code in comment.codes
             )
-        return text, Span(line, match.start(), line, match.end())
+        return text, Span(line, comment.start, line, comment.end)
     return None
 
 

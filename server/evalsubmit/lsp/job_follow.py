@@ -60,7 +60,7 @@ async def follow(
         nonlocal final
         async for status in follow_job(client, workspace, name, interval, limit_s=FOLLOW_LIMIT_S):
             final = status
-            progress.report(f"job {name}: {status.summary()}")
+            progress.report(f"job {name}: {state_words(status)}")
 
     task = asyncio.ensure_future(poll())
     try:
@@ -129,3 +129,17 @@ async def offer_cancel(
             show(ls, types.MessageType.Error, f"Could not cancel job {name}: {err.message}")
             return
     show(ls, types.MessageType.Info, f"Job {name}: cancel requested ({job.status}). URL: {url}")
+
+
+_STATE_WORDS = {
+    "created": "created, waiting to be scheduled",
+    "pending": "pending: scheduled",
+    "active": "active: running",
+    "cancelling": "cancelling",
+}
+
+
+def state_words(status: JobStatus) -> str:
+    """The job's state in words; the platform's message only once the job has ended (while it
+    runs, the job's message can lag behind its status, e.g. "pending" with "Job is running")."""
+    return _STATE_WORDS.get(status.status) or status.summary()

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
 
-from evalsubmit.analysis.incremental import DocumentAnalyzer
+from evalsubmit.analysis import DocumentAnalyzer
 from evalsubmit.lsp.state import Snapshot
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,6 @@ class DocumentTrack:
         self._wake = asyncio.Event()
         self._waiters: list[tuple[int, asyncio.Future[Snapshot | None]]] = []
         self._task: asyncio.Task[None] | None = None
-        self.analyses = 0
 
     # -- inputs (event loop) ------------------------------------------------------------------
 
@@ -176,7 +175,6 @@ class DocumentTrack:
             return
         self._urgent = False
         snap = await loop.run_in_executor(self._executor, self._prepare(self))
-        self.analyses += 1
         previous = self.latest
         if previous is None or snap.stamp > previous.stamp:
             self.latest = snap

@@ -20,6 +20,7 @@ from pygls.lsp.server import LanguageServer
 from evalsubmit.lsp import (
     code_actions,
     code_lens,
+    command_table,
     commands,
     configuration,
     diagnostics,
@@ -163,10 +164,11 @@ def create_server() -> EvalsubmitServer:
         code_lens.code_lens
     )
 
-    _command(ls, commands.SUBMIT, commands.run_submit)
-    _command(ls, commands.DEBUG_INFO, commands.debug_info)
-    _command(ls, commands.LIST_TASKSETS, commands.list_tasksets)
-    _command(ls, commands.JOB_STATUS, commands.job_status)
+    _command(ls, command_table.SUBMIT.id, commands.run_submit)
+    _command(ls, command_table.DEBUG_INFO.id, commands.debug_info)
+    _command(ls, command_table.LIST_TASKSETS.id, commands.list_tasksets)
+    _command(ls, command_table.JOB_STATUS.id, commands.job_status)
+    _command(ls, command_table.PLATFORM_INFO.id, commands.platform_info)
 
     feature(types.SHUTDOWN)(_shutdown)
     return ls

@@ -15,10 +15,10 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
-from pydantic.alias_generators import to_camel
+from pydantic import Field, ValidationError
 
 from evalsubmit.analysis import AnalysisOptions
+from evalsubmit.platform.config import PlatformSettings, SettingsModel
 from evalsubmit.platform.safety import display_url
 
 log = logging.getLogger(__name__)
@@ -28,49 +28,7 @@ SeverityName = Literal["error", "warning", "information", "hint"]
 LogLevel = Literal["error", "warning", "info", "debug"]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        populate_by_name=True,
-        extra="ignore",
-        frozen=True,
-        field_title_generator=lambda name, _info: name.replace("_", " ").capitalize(),
-    )
-
-
-class PlatformSettings(_Model):
-    """Where ``Submit evaluation`` sends jobs (falls back to the SDK's env and config file)."""
-
-    base_url: str | None = Field(
-        default=None,
-        description="Base URL of the NeMo Platform, e.g. http://127.0.0.1:8080. "
-        "Empty: NEMO_PLATFORM_BASE_URL, then the active context of ~/.config/nmp/config.yaml.",
-    )
-    workspace: str | None = Field(
-        default=None, description="Workspace that submitted jobs go to (empty: SDK resolution)."
-    )
-    token: SecretStr | None = Field(
-        default=None,
-        description="Access token for the platform. Never logged or shown.",
-    )
-    timeout_s: float = Field(
-        default=30.0,
-        ge=0.1,
-        le=3600,
-        allow_inf_nan=False,
-        description="Time limit in seconds of each HTTP request, from connecting to the last "
-        "byte of the answer.",
-    )
-    poll_interval_s: float = Field(
-        default=2.0,
-        ge=0.1,
-        le=3600,
-        allow_inf_nan=False,
-        description="Seconds between job status polls after a submission.",
-    )
-
-
-class Settings(_Model):
+class Settings(SettingsModel):
     """The ``evalsubmit`` section."""
 
     enable: bool = Field(default=True, description="Enable the evalsubmit language server.")
@@ -98,6 +56,13 @@ class Settings(_Model):
         default=None,
         description="Taskset used by 'Submit evaluation' when the call does not name one.",
     )
+    python: str | None = Field(
+        default=None,
+        description="Python interpreter (or its virtual environment folder) whose installed "
+        "packages imports are read from and whose nemo-platform version is compared; read, "
+        "never imported. Empty: the interpreter the editor's client sends (the VS Code "
+        "extension sends the Python it found), else the Python running the server.",
+    )
     platform: PlatformSettings = Field(
         default_factory=PlatformSettings, description="NeMo Platform connection."
     )
@@ -106,7 +71,7 @@ class Settings(_Model):
         return AnalysisOptions(
             select=frozenset(self.select),
             ignore=frozenset(self.ignore),
-            max_bytes=self.max_file_size_kb * 1024,
+            max_chars=self.max_file_size_kb * 1024,
         )
 
     def redacted(self) -> dict[str, Any]:

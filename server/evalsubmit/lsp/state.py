@@ -6,6 +6,8 @@ Only the event-loop thread mutates this state; analysis threads receive immutabl
 
 from __future__ import annotations
 
+import logging
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,9 +17,12 @@ from pygls.uris import to_fs_path
 from evalsubmit.analysis import ModuleReport, Project
 from evalsubmit.lsp.convert import Encoding
 from evalsubmit.lsp.settings import Settings
+from evalsubmit.workspace.interpreter import interpreter_from_setting
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.scheduler import DocumentTrack
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +48,6 @@ class SettingsStore:
     def __init__(self) -> None:
         self.global_settings = Settings()
         self.folders: dict[str, Settings] = {}
-        self.epoch = 0
 
     def for_uri(self, uri: str) -> Settings:
         best: str | None = None
@@ -80,6 +84,15 @@ class ProjectStore:
 
     def drop_overlay(self, path: Path) -> None:
         self.for_path(path).drop_overlay(path)
+
+    def use_python(self, project: Project, setting: str | None) -> None:
+        """Point ``project`` at the interpreter of the ``python`` setting (relative to its
+        folder), else the one running the server. Cheap: the environment is read lazily, in
+        the analysis that first needs it, and again whenever it changes."""
+        python = interpreter_from_setting(setting, project.root) or Path(sys.executable)
+        if project.set_python(python):
+            where = project.root or "files outside the workspace folders"
+            log.info("imports of installed packages in %s are read from %s", where, python)
 
     def all(self) -> list[Project]:
         return [*self._projects.values(), self._loose]

@@ -8,14 +8,16 @@ Two halves:
   call/runner has an error diagnostic: never a guess, never an HTTP request for a refusal.
 * :func:`run_submit` executes a plan with the platform client (:mod:`evalsubmit.platform`):
   taskset lookup, submission with a client-generated name, then one work-done progress through
-  status polling. Cancelling the progress offers to cancel the job. The final message names the
-  job, its status and URL (and, on ``error``, the platform's details and the last log lines).
+  status polling (:mod:`.job_follow`). A cancel before the POST sends nothing; after it, the
+  user learns that the job exists and is offered to cancel it. The final message names the job,
+  its status and URL (and, on ``error``, the platform's details and the last log lines).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -24,7 +26,9 @@ from lsprotocol import types
 
 from evalsubmit.analysis import Severity, Shape, Span, TargetPreview
 from evalsubmit.lsp import convert
+from evalsubmit.lsp.command_table import SUBMIT
 from evalsubmit.lsp.job_follow import follow, in_background, offer_cancel, show
+from evalsubmit.lsp.job_follow import state_words as state_words
 from evalsubmit.lsp.progress import Progress
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.state import Snapshot
@@ -39,17 +43,22 @@ from evalsubmit.platform import (
     parse_taskset_ref,
     resolve_platform_config,
 )
+from evalsubmit.platform.config import SOURCE_CODE, SOURCE_SETTING
+from evalsubmit.sdk.version import SDK_RELEASE
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
 
 log = logging.getLogger(__name__)
 
-TITLE = "Submit evaluation"
 GYM_RUNNER = "GymAgentTaskRunner"
-NOTHING_SENT = "evalsubmit: submission cancelled; nothing was sent."
 SUBMIT_WAIT_S = 15.0
 """Submit waits this long for the analysis of the present text (it never uses an older one)."""
+NO_TASKSET = (
+    "no taskset: name one with tasks=, choose one when asked, or set evalsubmit.defaultTaskset"
+)
+MAX_TASKSET_CHOICES = 20
+NOTHING_SENT = "evalsubmit: submission cancelled; nothing was sent."
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +67,7 @@ class Request:
     line: int
     character: int
     tasks: str | None
+    client_reports_outcome: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +83,8 @@ class Plan:
 @dataclass(frozen=True, slots=True)
 class Refusal:
     reasons: tuple[str, ...]
+    needs_taskset: bool = False
+    """The only reason is that no taskset is known: asking for one can make it a Plan."""
 
     def message(self) -> str:
         return "Not submitted: " + "; ".join(self.reasons)
@@ -96,7 +108,8 @@ def parse_request(args: tuple[Any, ...]) -> Request | str:
         return '"uri" (string), "line" and "character" (0-based integers) are required'
     if tasks is not None and not isinstance(tasks, str):
         return '"tasks" must be a taskset reference string or null'
-    return Request(uri, line, character, tasks.strip() if tasks else None)
+    quiet = first.get("clientReportsOutcome") is True  # the client shows the outcome itself
+    return Request(uri, line, character, tasks.strip() if tasks else None, quiet)
 
 
 def candidates(snap: Snapshot) -> list[Candidate]:
@@ -105,10 +118,10 @@ def candidates(snap: Snapshot) -> list[Candidate]:
     found: dict[int, Candidate] = {}
     for submit in snap.report.submits:
         ok = submit.shape is Shape.TASKSET and not submit.is_async and submit.target is not None
-        if ok and not _refusals(snap, submit.target, submit.span, submit.has_errors):  # type: ignore[arg-type]
+        if ok and not refusal_reasons(snap, submit.target, submit.span, submit.has_errors):  # type: ignore[arg-type]
             found.setdefault(submit.span.line, Candidate(submit.span, submit.tasks, "call"))
     for preview in snap.report.runners:
-        if preview.runner_type == GYM_RUNNER and not _refusals(snap, preview, preview.span):
+        if preview.runner_type == GYM_RUNNER and not refusal_reasons(snap, preview, preview.span):
             found.setdefault(preview.span.line, Candidate(preview.span, None, "runner"))
     return [found[line] for line in sorted(found)]
 
@@ -122,7 +135,7 @@ def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | R
     preview: TargetPreview | None
     if submit is not None:
         if submit.is_async:
-            return Refusal(("the async evaluator cannot submit a taskset in nemo-platform 0.6.0",))
+            return Refusal((f"the async evaluator cannot submit a taskset in {SDK_RELEASE}",))
         if submit.shape is not Shape.TASKSET:
             return Refusal((f"this submit() call is not taskset-shaped ({submit.shape.value})",))
         if submit.target is None:
@@ -135,25 +148,23 @@ def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | R
             return Refusal(("put the cursor on a taskset submit() call or a Gym runner",))
         span, has_errors, what = preview.span, False, f"the {preview.runner_type or 'runner'}"
         tasks = tasks_arg
-    reasons = _refusals(snap, preview, span, has_errors)
+    reasons = refusal_reasons(snap, preview, span, has_errors)
     tasks = tasks or snap.settings.default_taskset
     if not tasks:
-        reasons.append(
-            "no taskset: name one with tasks=, choose one when asked, or set "
-            "evalsubmit.defaultTaskset"
-        )
+        reasons.append(NO_TASKSET)
     else:
         try:
             parse_taskset_ref(tasks)
         except ValueError as exc:
             reasons.append(str(exc))
     if reasons or preview.target is None or tasks is None:
-        return Refusal(tuple(reasons) or ("the target could not be derived",))
+        only_taskset = reasons == [NO_TASKSET] and preview.target is not None
+        return Refusal(tuple(reasons) or ("the target could not be derived",), only_taskset)
     workspace = submit.workspace if submit is not None else _code_workspace(snap)
     return Plan(target=preview.target, tasks=tasks, code_workspace=workspace, what=what)
 
 
-def _refusals(
+def refusal_reasons(
     snap: Snapshot, preview: TargetPreview, span: Span, has_errors: bool = False
 ) -> list[str]:
     reasons = [f"refused by the SDK: {p}" for p in preview.problems]
@@ -181,15 +192,40 @@ def _code_workspace(snap: Snapshot) -> str | None:
     return spaces.pop() if len(spaces) == 1 else None
 
 
+_TASKSET_REF = re.compile(r"""TasksetRef\(\s*(?:name\s*=\s*)?(['"])([^'"\n]+)\1""")
+
+
+def workspace_in_code(snap: Snapshot | None, line: int | None = None) -> str | None:
+    """The workspace the code names for a submission at 1-based `line` (its submit() call's
+    client, else the one `NeMoPlatform(workspace=...)` of the document)."""
+    if snap is None:
+        return None
+    if line is not None:
+        for submit in snap.report.submits:
+            if submit.workspace and submit.span.line <= line <= submit.span.end_line:
+                return submit.workspace
+    return _code_workspace(snap)
+
+
+def nearby_taskset(snap: Snapshot, line: int) -> str | None:
+    """The taskset reference written closest to 1-based `line` (a submit()'s `tasks=`, or any
+    `TasksetRef("...")` literal), for pre-filling the taskset prompt of a runner."""
+    found = [(s.span.line, s.tasks) for s in snap.report.submits if s.tasks]
+    for index, text in enumerate(snap.lines, start=1):
+        found += [(index, m.group(2)) for m in _TASKSET_REF.finditer(text)]
+    if not found:
+        return None
+    return min(found, key=lambda f: (abs(f[0] - line), f[0] < line))[1]
+
+
+def workspace_source(source: str) -> str:
+    """Where a resolved workspace comes from, in the words the hover uses."""
+    words = {SOURCE_CODE: "the code", SOURCE_SETTING: "the evalsubmit settings"}
+    return words.get(source, source)
+
+
 def platform_config(settings: Settings, code_workspace: str | None) -> ResolvedPlatformConfig:
-    p = settings.platform
-    overrides = {
-        "base_url": p.base_url,
-        "workspace": p.workspace,
-        "token": p.token.get_secret_value() if p.token is not None else None,
-        "timeout_s": p.timeout_s,
-    }
-    return resolve_platform_config(overrides, code_workspace=code_workspace)
+    return resolve_platform_config(settings.platform, code_workspace=code_workspace)
 
 
 # -- the command --------------------------------------------------------------------------------
@@ -209,14 +245,52 @@ async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, A
         position = types.Position(line=request.line, character=request.character)
         line, col = convert.core_position(position, snap.lines, ls.session.encoding)
         decided = plan(snap, line, col, request.tasks)
+        if isinstance(decided, Refusal) and decided.needs_taskset:
+            chosen, problem = await _ask_taskset(ls, snap, line)
+            if chosen is not None:
+                decided = plan(snap, line, col, chosen)
+            elif problem is not None:
+                decided = Refusal((*decided.reasons, problem))
         if isinstance(decided, Refusal):
             return _refuse(ls, decided)
         config = await ls.checker.in_pool(platform_config, snap.settings, decided.code_workspace)
     except asyncio.CancelledError:
         show(ls, types.MessageType.Info, NOTHING_SENT)
         raise
-    async with Progress(ls, f"{TITLE}: {decided.tasks}") as progress:
-        return await _submit(ls, decided, config, snap.settings, progress)
+    async with Progress(ls, f"{SUBMIT.title}: {decided.tasks}") as progress:
+        return await _submit(ls, decided, config, snap.settings, progress, request)
+
+
+async def _ask_taskset(
+    ls: EvalsubmitServer, snap: Snapshot, line: int
+) -> tuple[str | None, str | None]:
+    """No taskset is known (an editor without the VS Code client's prompt): ask with
+    ``window/showMessageRequest``, one button per taskset of the workspace the code's job would
+    go to. Returns (the reference chosen, or None; why none could be offered, or None)."""
+    config = await ls.checker.in_pool(platform_config, snap.settings, workspace_in_code(snap, line))
+    try:
+        client = open_client(ls, config)
+    except PlatformError as err:
+        return None, f"the tasksets could not be listed: {err.message}"
+    async with client:
+        try:
+            found = await client.list_tasksets(config.workspace)
+        except PlatformError as err:
+            return None, f"the tasksets could not be listed: {err.message}"
+    if not found:
+        return None, f"workspace {config.workspace} has no taskset"
+    try:
+        answer = await ls.window_show_message_request_async(
+            types.ShowMessageRequestParams(
+                type=types.MessageType.Info,
+                message=f"{SUBMIT.title}: which taskset of workspace {config.workspace}?",
+                actions=[types.MessageActionItem(title=t.ref) for t in found[:MAX_TASKSET_CHOICES]],
+            )
+        )
+    except Exception as exc:
+        log.warning("could not ask for the taskset: %r", exc)
+        return None, None
+    return (answer.title if answer is not None else None), None
 
 
 def open_client(ls: EvalsubmitServer, config: ResolvedPlatformConfig) -> PlatformClient:
@@ -238,6 +312,7 @@ async def _submit(
     config: ResolvedPlatformConfig,
     settings: Settings,
     progress: Progress,
+    request: Request,
 ) -> dict[str, Any]:
     workspace, name = config.workspace, new_job_name()
     try:
@@ -260,11 +335,7 @@ async def _submit(
                 progress.report(f"checking taskset {decided.tasks} in {workspace}")
                 await client.get_taskset(workspace, decided.tasks)
             except asyncio.CancelledError:
-                show(
-                    ls,
-                    types.MessageType.Info,
-                    "evalsubmit: submission cancelled; nothing was sent.",
-                )
+                show(ls, types.MessageType.Info, NOTHING_SENT)
                 raise
             if progress.cancelled:
                 return _refuse(ls, Refusal(("cancelled before anything was sent",)))
@@ -277,17 +348,20 @@ async def _submit(
         ls.window_log_message(
             types.LogMessageParams(type=types.MessageType.Info, message=f"job {job.name}: {url}")
         )
-        final = await follow(
-            ls, config, client, job.name, settings.platform.poll_interval_s, progress
-        )
+        interval = settings.platform.poll_interval_s
+        final = await follow(ls, config, client, job.name, interval, progress)
         if final is None:
             return _result(job.name, workspace, job.status or "created", url)
         outcome = await job_outcome(client, workspace, final)
         kind = types.MessageType.Info if outcome.succeeded else types.MessageType.Error
         if final.status == "cancelled":
             kind = types.MessageType.Warning
-        show(ls, kind, outcome.message())
-        return _result(job.name, workspace, final.status, url)
+        if request.client_reports_outcome:
+            log.info("%s", outcome.message())
+        else:
+            show(ls, kind, outcome.message())
+        told = {"error": outcome.error, "details": outcome.details, "message": outcome.message()}
+        return {**_result(job.name, workspace, final.status, url), "outcome": told}
 
 
 async def _post(

@@ -10,21 +10,21 @@ Public API:
     PlatformError(kind, message, status_code=None, detail=None)
 """
 
-from .body import (
+from evalsubmit.sdk.grammar import (
     JOB_NAME_PATTERN,
-    SPEC_DEFAULTS,
     TasksetRefParts,
-    build_submission_body,
     is_valid_job_name,
-    new_job_name,
     parse_taskset_ref,
 )
+from evalsubmit.sdk.spec import SPEC_DEFAULTS
+
+from .body import build_submission_body, new_job_name
 from .client import PlatformClient
 from .config import PlatformSettings, ResolvedPlatformConfig, resolve_platform_config
 from .errors import PlatformError, PlatformErrorKind, summarize_detail
 from .follow import follow_job
 from .models import TERMINAL_STATUSES, Job, JobStatus, Taskset
-from .report import JobOutcome, extract_error, job_outcome
+from .outcome import JobOutcome, extract_error, job_outcome
 
 __all__ = [
     "JOB_NAME_PATTERN",

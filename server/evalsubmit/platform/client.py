@@ -16,7 +16,9 @@ from urllib.parse import quote
 
 import httpx
 
-from .body import JOB_NAME_RULE, is_generated_job_name, is_valid_job_name, parse_taskset_ref
+from evalsubmit.sdk.grammar import JOB_NAME_RULE, is_valid_job_name, parse_taskset_ref
+
+from .body import is_generated_job_name
 from .connection import PlatformConnection
 from .errors import PlatformError, PlatformErrorKind, bad_response
 from .http import DeadlineExceeded, ResponseTooLarge
@@ -57,15 +59,6 @@ class PlatformClient(PlatformConnection):
         return f"{self.shown_url}{self.job_path(workspace, name)}"
 
     # ------------------------------------------------------------------ routes
-
-    async def healthy(self) -> bool:
-        """True when `GET /status` answers and its JSON says `healthy`; never raises."""
-        try:
-            answer = await self._exchange("GET", "/status")
-            body = answer.json() if answer.is_success else None
-        except (httpx.HTTPError, DeadlineExceeded, ResponseTooLarge, OSError, ValueError):
-            return False
-        return isinstance(body, dict) and body.get("status") == "healthy"
 
     async def submit_job(self, workspace: str, body: dict[str, Any]) -> Job:
         """POST the job; if the answer is lost, find the job by `body["name"]`, never re-POST."""
@@ -192,9 +185,16 @@ class PlatformClient(PlatformConnection):
         return self._parse(JobStatus, data, action)
 
     async def get_logs(
-        self, workspace: str, name: str, tail: int = 50, *, strip_ansi: bool = True
+        self,
+        workspace: str,
+        name: str,
+        tail: int = 50,
+        *,
+        strip_ansi: bool = True,
+        timestamps: bool = False,
     ) -> list[str]:
-        """The last `tail` log messages of the job (ANSI colour codes removed by default)."""
+        """The last `tail` log messages of the job (ANSI colour codes removed by default;
+        `timestamps`: each prefixed with the platform's timestamp of the entry)."""
         action = f"read the logs of job '{name}'"
         data = await self._request(
             "GET",
@@ -210,8 +210,27 @@ class PlatformClient(PlatformConnection):
         for entry in entries:
             message = entry.get("message") if isinstance(entry, dict) else entry
             text = self._redact(str(message if message is not None else ""))
-            lines.append(_ANSI.sub("", text) if strip_ansi else text)
+            text = _ANSI.sub("", text) if strip_ansi else text
+            when = entry.get("timestamp") if timestamps and isinstance(entry, dict) else None
+            lines.append(f"{when} {text}" if when else text)
         return lines[-tail:] if tail > 0 else lines
+
+    async def list_results(self, workspace: str, name: str) -> list[str]:
+        """The names of the results the job published (`summary`, ... for agent-evaluate)."""
+        action = f"list the results of job '{name}'"
+        data = await self._request(
+            "GET", f"{self.job_path(workspace, name)}/results", action=action, workspace=workspace
+        )
+        items = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            raise bad_response(self.shown_url, action, "no 'data' list in the results")
+        return [str(i["name"]) for i in items if isinstance(i, dict) and i.get("name")]
+
+    async def get_result(self, workspace: str, name: str, result: str) -> Any:
+        """A JSON result of the job, downloaded (e.g. the agent-eval `summary`)."""
+        action = f"download result '{result}' of job '{name}'"
+        path = f"{self.job_path(workspace, name)}/results/{_seg(result)}/download"
+        return await self._request("GET", path, action=action, workspace=workspace)
 
     async def cancel_job(self, workspace: str, name: str) -> Job:
         action = f"cancel job '{name}'"

@@ -2,9 +2,9 @@
 
 Each value is taken from the first source that has it, in this order:
 
-1. explicit evalsubmit settings (`overrides`: `base_url`/`baseUrl`, `workspace`, `token`,
-   `timeout_s`/`timeoutSeconds`);
-2. the environment variables the NeMo Platform SDK itself reads (nemo-platform 0.6.0):
+1. explicit evalsubmit settings (`overrides`: `baseUrl`, `workspace`, `token`, `timeoutS`; the
+   snake_case names `base_url`, `timeout_s` are accepted too);
+2. the environment variables the NeMo Platform SDK itself reads (:mod:`evalsubmit.sdk.version`):
    `NEMO_PLATFORM_BASE_URL`, then `NMP_BASE_URL` (base URL); `NMP_ACCESS_TOKEN` (token);
    `NMP_WORKSPACE` (workspace). `NMP_CONFIG_FILE` and `NMP_CURRENT_CONTEXT` choose the config
    file and its context; `NMP_CERTIFICATE_AUTHORITY`/`NMP_CLIENT_SSL_CERT_FILE` a CA bundle;
@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic.alias_generators import to_camel
 
 from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
 
@@ -50,16 +51,50 @@ SOURCE_CODE = "NeMoPlatform(workspace=...) in the code"
 SOURCE_DEFAULT = "SDK default"
 
 
-class PlatformSettings(BaseModel):
-    """The explicit evalsubmit settings (all optional; empty strings count as unset)."""
+class SettingsModel(BaseModel):
+    """Settings as editors send them: camelCase names (snake_case accepted), unknown keys
+    ignored, immutable. Field titles and descriptions feed the editor's settings schema."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="ignore", frozen=True)
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="ignore",
+        frozen=True,
+        field_title_generator=lambda name, _info: name.replace("_", " ").capitalize(),
+    )
 
-    base_url: str | None = Field(default=None, alias="baseUrl")
-    workspace: str | None = None
-    token: SecretStr | None = None
-    timeout_s: float | None = Field(
-        default=None, alias="timeoutSeconds", gt=0, le=3600, allow_inf_nan=False
+
+class PlatformSettings(SettingsModel):
+    """Where ``Submit evaluation`` sends jobs (falls back to the SDK's env and config file)."""
+
+    # The docstring is the settings schema's description; empty strings count as unset.
+
+    base_url: str | None = Field(
+        default=None,
+        description="Base URL of the NeMo Platform, e.g. http://127.0.0.1:8080. "
+        "Empty: NEMO_PLATFORM_BASE_URL, then the active context of ~/.config/nmp/config.yaml.",
+    )
+    workspace: str | None = Field(
+        default=None, description="Workspace that submitted jobs go to (empty: SDK resolution)."
+    )
+    token: SecretStr | None = Field(
+        default=None,
+        description="Access token for the platform. Never logged or shown.",
+    )
+    timeout_s: float = Field(
+        default=DEFAULT_TIMEOUT_S,
+        ge=0.1,
+        le=3600,
+        allow_inf_nan=False,
+        description="Time limit in seconds of each HTTP request, from connecting to the last "
+        "byte of the answer.",
+    )
+    poll_interval_s: float = Field(
+        default=2.0,
+        ge=0.1,
+        le=3600,
+        allow_inf_nan=False,
+        description="Seconds between job status polls after a submission.",
     )
 
     @field_validator("base_url", "workspace", mode="before")
@@ -269,10 +304,9 @@ def resolve_platform_config(
         token, sources["token"] = SecretStr(context.token), ctx_label
 
     # Timeout (no SDK variable exists for it)
-    if settings.timeout_s is not None:
-        timeout_s, sources["timeout_s"] = settings.timeout_s, SOURCE_SETTING
-    else:
-        timeout_s, sources["timeout_s"] = DEFAULT_TIMEOUT_S, "evalsubmit default"
+    timeout_s = settings.timeout_s
+    chosen = "timeout_s" in settings.model_fields_set
+    sources["timeout_s"] = SOURCE_SETTING if chosen else "evalsubmit default"
 
     # CA bundle
     ca_bundle: str | None = None

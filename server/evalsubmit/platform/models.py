@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-#: Statuses after which a job never changes again. `failed` is not in the 0.6.0 enum but the
+#: Statuses after which a job never changes again. `failed` is not in the SDK's enum but the
 #: SDK's `wait_until_done` treats it as terminal, so we do too.
 TERMINAL_STATUSES = frozenset({"completed", "error", "cancelled", "failed"})
 SUCCESS_STATUSES = frozenset({"completed"})

@@ -185,3 +185,15 @@ def test_es108_kind_and_span() -> None:
     assert finding.kind == "bad-taskset-ref"
     assert finding.span.col == line.index('"')
     assert finding.span.end_col == len(line) - 1
+
+
+def test_a_runner_built_without_arguments_is_not_a_taskset_reference() -> None:
+    """Only TasksetRef constructions are checked (runners used to be, so a runner built with no
+    arguments was reported as 'TasksetRef() needs the reference string')."""
+    snippet = """
+from nemo_evaluator_sdk.agent_eval.runtimes.harbor_runtime import HarborAgentTaskRunner
+from nemo_evaluator_sdk.agent_eval.runtimes.callable_runtime import CallableAgentTaskRunner
+runner = HarborAgentTaskRunner()
+other = CallableAgentTaskRunner("not a taskset reference at all")
+"""
+    assert [f for f in analyse(snippet) if f.code == "ES108"] == []

@@ -46,6 +46,22 @@ const message = (level: string) =>
     return undefined;
   });
 
+export class EventEmitter<T> {
+  private listeners: ((v: T) => void)[] = [];
+  event = (l: (v: T) => void) => {
+    this.listeners.push(l);
+    return new Disposable();
+  };
+  fire(v: T): void {
+    this.listeners.forEach((l) => l(v));
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
+export const ConfigurationTarget = { Global: 1, Workspace: 2, WorkspaceFolder: 3 };
+
 export const window = {
   createOutputChannel: vi.fn(() => logChannel()),
   showErrorMessage: message('error'),
@@ -53,6 +69,9 @@ export const window = {
   showInformationMessage: message('info'),
   showInputBox: vi.fn(async () => undefined),
   createQuickPick: vi.fn(),
+  showQuickPick: vi.fn(async () => undefined),
+  showOpenDialog: vi.fn(async () => undefined),
+  onDidChangeActiveTextEditor: vi.fn(() => new Disposable()),
   withProgress: vi.fn(async (_o: unknown, task: () => Promise<unknown>) => task()),
   activeTextEditor: undefined as unknown,
   showTextDocument: vi.fn(),
@@ -65,7 +84,10 @@ export const workspace = {
   })),
   getWorkspaceFolder: vi.fn(() => undefined),
   onDidChangeConfiguration: vi.fn(() => new Disposable()),
-  openTextDocument: vi.fn(async () => ({})),
+  openTextDocument: vi.fn(async () => ({ languageId: 'log' })),
+  registerTextDocumentContentProvider: vi.fn(() => new Disposable()),
+  onDidCloseTextDocument: vi.fn(() => new Disposable()),
+  textDocuments: [] as unknown[],
 };
 
 export const extensions = {
@@ -76,6 +98,7 @@ export const extensions = {
 export const env = { openExternal: vi.fn(async () => true) };
 
 export const languages = {
+  setTextDocumentLanguage: vi.fn(async (d: unknown) => d),
   createLanguageStatusItem: vi.fn(() => ({
     name: '',
     text: '',

@@ -1,33 +1,23 @@
-"""Rule registry: every diagnostic evalsubmit can report, with its stable code and docs."""
+"""The rules: one module per rule (its code, docs and checks), registered on import.
 
-from __future__ import annotations
+Adding a rule is one module here plus its import below; ``docs/rules.md`` is generated from the
+registry (``evalsubmit rule --markdown``), and the engine runs whatever is registered.
+"""
 
-from dataclasses import dataclass
+from evalsubmit.analysis.rules import (  # noqa: F401  (each registers itself)
+    es101_mixed_shape,
+    es102_row_option_on_taskset,
+    es103_no_shape,
+    es104_non_runner_target,
+    es105_runner_on_row_path,
+    es106_unsubmittable_runner,
+    es107_unserializable_config,
+    es108_bad_taskset_ref,
+    es109_invalid_config_value,
+    es110_literal_secret,
+    es111_sdk_version_mismatch,
+)
+from evalsubmit.analysis.rules.registry import RULES, Phase, Rule, rules_markdown
+from evalsubmit.analysis.rules.runner import run_module_rules, run_rules
 
-from evalsubmit.analysis.findings import Severity
-
-DOCS_BASE = "https://github.com/evalsubmit/evalsubmit/blob/main/docs/rules.md"
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    code: str
-    kind: str
-    title: str
-    severity: Severity
-    docs: str
-    """Markdown: what it catches, why the SDK refuses it, an example, the fix."""
-
-    @property
-    def url(self) -> str:
-        return f"{DOCS_BASE}#{self.code.lower()}-{self.kind}"
-
-
-RULES: dict[str, Rule] = {}
-
-
-def register(rule: Rule) -> Rule:
-    if rule.code in RULES:
-        raise ValueError(f"rule code {rule.code} registered twice")
-    RULES[rule.code] = rule
-    return rule
+__all__ = ["RULES", "Phase", "Rule", "rules_markdown", "run_module_rules", "run_rules"]

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.facts import SubmitFact
-from evalsubmit.analysis.findings import Finding, Fix, Severity
-from evalsubmit.analysis.rules import Rule, register
-from evalsubmit.analysis.rules.base import RuleContext, finding, remove_arguments
+from evalsubmit.analysis.interp.facts import SubmitFact
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.edits import finding, remove_arguments
+from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
+from evalsubmit.core.findings import Finding, Fix, Severity
 
-RULE = register(
-    Rule(
-        code="ES101",
-        kind="mixed-shape",
-        title="submit() mixes the taskset and row shapes",
-        severity=Severity.ERROR,
-        docs="""`submit()` takes either `tasks=` + `target=` (a taskset run of a live
+RULE = Rule(
+    code="ES101",
+    kind="mixed-shape",
+    title="submit() mixes the taskset and row shapes",
+    severity=Severity.ERROR,
+    docs="""`submit()` takes either `tasks=` + `target=` (a taskset run of a live
 agent runner) or `metric=` + `dataset=` (a row evaluation), never both. The SDK raises
 `TypeError` before it looks at anything else.
 
@@ -23,7 +23,6 @@ client.evaluator.submit(tasks=TasksetRef("qa/nightly"), target=runner, metric=em
 
 **Fix:** drop `metric=`/`dataset=` for a taskset run (offered as a quick fix), or drop `tasks=`
 for a row evaluation.""",
-    )
 )
 
 
@@ -38,3 +37,6 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     )
     fix = Fix(f"Remove {listed}", remove_arguments(ctx.parsed, fact.node, extra))
     return [finding(RULE, fact.name_span, message, fix)]
+
+
+register(RULE, SubmitCheck(Phase.TASKSET_SHAPE, 1, check))

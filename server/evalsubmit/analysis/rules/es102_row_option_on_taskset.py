@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.facts import SubmitFact
-from evalsubmit.analysis.findings import Finding, Fix, Severity
-from evalsubmit.analysis.rules import Rule, register
-from evalsubmit.analysis.rules.base import RuleContext, finding, remove_arguments
+from evalsubmit.analysis.interp.facts import SubmitFact
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.edits import finding, remove_arguments
+from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
+from evalsubmit.core.findings import Finding, Fix, Severity
+from evalsubmit.sdk.releases import SUPPORTED
 
-ROW_OPTIONS = ("config", "field_mapping", "prompt_template", "metric_bundle_packager")
+ROW_OPTIONS = SUPPORTED.row_options
 
-RULE = register(
-    Rule(
-        code="ES102",
-        kind="row-option-on-taskset",
-        title="row-only option on a taskset submission",
-        severity=Severity.ERROR,
-        docs="""A taskset run is configured entirely by its runner. `config`, `field_mapping`,
+RULE = Rule(
+    code="ES102",
+    kind="row-option-on-taskset",
+    title="row-only option on a taskset submission",
+    severity=Severity.ERROR,
+    docs="""A taskset run is configured entirely by its runner. `config`, `field_mapping`,
 `prompt_template` and `metric_bundle_packager` belong to row evaluations; the SDK raises
 `TypeError` listing every one supplied. Passing `None` is fine.
 
@@ -25,7 +26,6 @@ client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner,
 ```
 
 **Fix:** remove the option (quick fix); set concurrency on the runner's `GymRuntimeConfig`.""",
-    )
 )
 
 
@@ -37,14 +37,21 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
             f"`{name}=` is a row-evaluation option; a taskset run is configured by its "
             f"runner, so the SDK refuses it: remove `{name}=`"
         )
-        fix = Fix(f"Remove `{name}=`", remove_arguments(ctx.parsed, fact.node, {name}))
-        findings.append(finding(RULE, fact.keyword_spans[name], message, fix))
-    if len(offending) > 1:
+        fixes: tuple[Fix, ...] = ()
+        if name in fact.keyword_spans:
+            edits = remove_arguments(ctx.parsed, fact.node, {name})
+            fixes = (Fix(f"Remove `{name}=`", edits),)
+        findings.append(finding(RULE, fact.argument_span(name), message, *fixes))
+    explicit = [name for name in offending if name in fact.keyword_spans]
+    if len(explicit) > 1:
         every = Fix(
-            "Remove all row-only options", remove_arguments(ctx.parsed, fact.node, set(offending))
+            "Remove all row-only options", remove_arguments(ctx.parsed, fact.node, set(explicit))
         )
         findings = [
             f.__class__(f.code, f.kind, f.severity, f.message, f.span, (*f.fixes, every))
             for f in findings
         ]
     return findings
+
+
+register(RULE, SubmitCheck(Phase.TASKSET_SHAPE, 3, check))

@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.facts import SubmitFact
-from evalsubmit.analysis.findings import Finding, Severity
-from evalsubmit.analysis.rules import Rule, register
-from evalsubmit.analysis.rules.base import RuleContext, finding
+from evalsubmit.analysis.interp.facts import SubmitFact
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.edits import finding
+from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
+from evalsubmit.core.findings import Finding, Severity
+from evalsubmit.sdk.version import SDK_RELEASE, SDK_VERSION
 
-RULE = register(
-    Rule(
-        code="ES103",
-        kind="no-shape",
-        title="submit() has neither shape",
-        severity=Severity.ERROR,
-        docs="""`submit()` needs `tasks=` + `target=` or both `metric=` and `dataset=`. With neither
+RULE = Rule(
+    code="ES103",
+    kind="no-shape",
+    title="submit() has neither shape",
+    severity=Severity.ERROR,
+    docs=f"""`submit()` needs `tasks=` + `target=` or both `metric=` and `dataset=`. With neither
 (for example `submit(target=runner)`, a forgotten `tasks=`), the SDK raises `TypeError`.
 
-The async evaluator (`AsyncNeMoPlatform(...).evaluator`) has no taskset shape at all in 0.6.0:
-`await aclient.evaluator.submit(tasks=..., target=runner)` fails with `TypeError`.
+The async evaluator (`AsyncNeMoPlatform(...).evaluator`) has no taskset shape at all in
+{SDK_VERSION}: `await aclient.evaluator.submit(tasks=..., target=runner)` fails with `TypeError`.
 
 **Fix:** add `tasks=TasksetRef("<workspace>/<taskset>")` for a runner, or `metric=` and
 `dataset=` for rows; submit runners through the sync `NeMoPlatform` client.""",
-    )
 )
 
 
@@ -34,7 +34,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
                     RULE,
                     fact.name_span,
                     "the async evaluator cannot submit a taskset "
-                    "run in nemo-platform 0.6.0 (it has no `tasks=` parameter): use the "
+                    f"run in {SDK_RELEASE} (it has no `tasks=` parameter): use the "
                     "sync NeMoPlatform client's evaluator for agent runners",
                 )
             ]
@@ -64,3 +64,6 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
             f"was supplied: {hint}",
         )
     ]
+
+
+register(RULE, SubmitCheck(Phase.ROW_SHAPE, 1, check))

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.derive import Derivation, TargetKind
-from evalsubmit.analysis.facts import SubmitFact
-from evalsubmit.analysis.findings import Finding, Severity
-from evalsubmit.analysis.rules import Rule, register
-from evalsubmit.analysis.rules.base import RuleContext, finding
+from evalsubmit.analysis.interp.facts import SubmitFact
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.edits import finding
+from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
+from evalsubmit.analysis.target.derive import Derivation, TargetKind
+from evalsubmit.core.findings import Finding, Severity
 
-RULE = register(
-    Rule(
-        code="ES104",
-        kind="non-runner-target",
-        title="taskset target is not an agent runner",
-        severity=Severity.ERROR,
-        docs="""A taskset run needs a live agent runner as `target=`: an object with `run_tasks` and
+RULE = Rule(
+    code="ES104",
+    kind="non-runner-target",
+    title="taskset target is not an agent runner",
+    severity=Severity.ERROR,
+    docs="""A taskset run needs a live agent runner as `target=`: an object with `run_tasks` and
 `runner_info`, such as `GymAgentTaskRunner(config=...)`. A missing target, `None`, a `Model`, the
 `GymRuntimeConfig` itself, or the wire model `GymRunnerTarget` make the SDK raise `TypeError`.
 
@@ -24,7 +24,6 @@ client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=spec)  # ES104
 ```
 
 **Fix:** wrap the config in a runner: `target=GymAgentTaskRunner(config=cfg)`.""",
-    )
 )
 
 
@@ -53,8 +52,11 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     return [
         finding(
             RULE,
-            fact.keyword_spans["target"],
+            fact.argument_span("target"),
             f"`target=` must be an agent runner for a taskset run, got "
             f"{derivation.type_name}: {hint}",
         )
     ]
+
+
+register(RULE, SubmitCheck(Phase.TASKSET_SHAPE, 2, check))

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.derive import Derivation
-from evalsubmit.analysis.facts import SubmitFact
-from evalsubmit.analysis.findings import Finding, Fix, Severity
-from evalsubmit.analysis.rules import Rule, register
-from evalsubmit.analysis.rules.base import RuleContext, finding, remove_arguments
+from evalsubmit.analysis.interp.facts import SubmitFact
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.edits import finding, remove_arguments
+from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
+from evalsubmit.analysis.target.derive import Derivation
+from evalsubmit.core.findings import Finding, Fix, Severity
 
-RULE = register(
-    Rule(
-        code="ES105",
-        kind="runner-on-row-path",
-        title="agent runner on the row-evaluation path",
-        severity=Severity.ERROR,
-        docs="""An agent runner runs a taskset, not rows. `submit(metric=..., dataset=...,
+RULE = Rule(
+    code="ES105",
+    kind="runner-on-row-path",
+    title="agent runner on the row-evaluation path",
+    severity=Severity.ERROR,
+    docs="""An agent runner runs a taskset, not rows. `submit(metric=..., dataset=...,
 target=runner)` raises `TypeError` ("is an agent runner, which runs a taskset rather than rows");
 on the async evaluator it fails deeper with `AttributeError`.
 
 **Fix:** replace `metric=` and `dataset=` with `tasks="<workspace>/<taskset>"` (quick fix; fill in
 the stored taskset to run).""",
-    )
 )
 
 
@@ -35,7 +34,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
         f"rows: pass `tasks=TasksetRef(...)` instead of `metric=` and `dataset=`"
     )
     fixes = []
-    if not fact.is_async:
+    if not fact.is_async and {"metric", "dataset"} <= fact.keyword_spans.keys():
         edits = remove_arguments(
             ctx.parsed,
             fact.node,
@@ -43,4 +42,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
             replacement='tasks="<workspace>/<taskset>"',
         )
         fixes.append(Fix("Use `tasks=` instead of `metric=` and `dataset=`", edits))
-    return [finding(RULE, fact.keyword_spans["target"], message, *fixes)]
+    return [finding(RULE, fact.argument_span("target"), message, *fixes)]
+
+
+register(RULE, SubmitCheck(Phase.ROW_SHAPE, 2, check))

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.derive import Derivation, TargetKind
-from evalsubmit.analysis.facts import SubmitFact
-from evalsubmit.analysis.findings import Finding, Severity
-from evalsubmit.analysis.rules import Rule, register
-from evalsubmit.analysis.rules.base import RuleContext, finding
+from evalsubmit.analysis.interp.facts import SubmitFact
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.edits import finding
+from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
+from evalsubmit.analysis.target.derive import Derivation, TargetKind
+from evalsubmit.core.findings import Finding, Severity
 
-RULE = register(
-    Rule(
-        code="ES106",
-        kind="unsubmittable-runner",
-        title="runner cannot be submitted as a job",
-        severity=Severity.ERROR,
-        docs="""Only `GymAgentTaskRunner` (and its subclasses) has a wire form the platform can run.
+RULE = Rule(
+    code="ES106",
+    kind="unsubmittable-runner",
+    title="runner cannot be submitted as a job",
+    severity=Severity.ERROR,
+    docs="""Only `GymAgentTaskRunner` (and its subclasses) has a wire form the platform can run.
 Harbor, callable, Fabric, Docker-sandbox and sandboxed-Gym runners, your own runner classes, and a
 runner *class* passed without instantiating it all fail with `UnsubmittableRunnerError`.
 
@@ -24,13 +24,12 @@ client.evaluator.submit(tasks=TasksetRef("qa/tb"), target=harbor)  # ES106
 ```
 
 **Fix:** run such runners in-process with `AgentEvaluator()`, or use a `GymAgentTaskRunner`.""",
-    )
 )
 
 
 def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     derivation = fact.derivation
-    if not isinstance(derivation, Derivation) or "target" not in fact.keyword_spans:
+    if not isinstance(derivation, Derivation) or "target" not in fact.args.keywords:
         return []
     if derivation.kind is TargetKind.RUNNER_CLASS:
         message = (
@@ -44,4 +43,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
         )
     else:
         return []
-    return [finding(RULE, fact.keyword_spans["target"], message)]
+    return [finding(RULE, fact.argument_span("target"), message)]
+
+
+register(RULE, SubmitCheck(Phase.TASKSET_CONTENT, 1, check))

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from evalsubmit.analysis.config import ContentProblem
-from evalsubmit.analysis.derive import Derivation
-from evalsubmit.analysis.facts import SubmitFact
-from evalsubmit.analysis.findings import Finding, Fix, Severity
-from evalsubmit.analysis.rules import Rule, register
-from evalsubmit.analysis.rules.base import RuleContext, finding, wrap
+from evalsubmit.analysis.interp.facts import SubmitFact
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.edits import finding, wrap
+from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
+from evalsubmit.analysis.target.derive import Derivation
+from evalsubmit.analysis.target.gym_config import ContentProblem
+from evalsubmit.core.findings import Finding, Fix, Severity
 
-RULE = register(
-    Rule(
-        code="ES107",
-        kind="unserializable-config",
-        title="runner config has no JSON form",
-        severity=Severity.ERROR,
-        docs="""A submitted runner travels as JSON. Inside `hydra_params` (at any depth) functions,
+RULE = Rule(
+    code="ES107",
+    kind="unserializable-config",
+    title="runner config has no JSON form",
+    severity=Severity.ERROR,
+    docs="""A submitted runner travels as JSON. Inside `hydra_params` (at any depth) functions,
 lambdas, bound methods, classes, plain object instances, locks, `range`, dict views, `os.environ`,
 `PurePath`s and non-UTF-8 bytes make the SDK raise `UnsubmittableRunnerError`. One-shot iterators
 (generators, `map`, `zip`, `filter`, `iter`, open files) are worse: no error, the job silently
@@ -28,7 +28,6 @@ hydra_params={"seeds": [s * 7 for s in range(4)]}   # fine
 
 **Fix:** materialise iterators and ranges with `list(...)` (quick fix); pass names or settings
 instead of live objects. Reported where the value is written, once.""",
-    )
 )
 
 
@@ -40,10 +39,14 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
     for problem in derivation.content:
         anchor = problem.anchor
         if anchor is not None and anchor.path is not None and not ctx.here(anchor):
-            ctx.remote.append((anchor.path, finding(RULE, anchor.span, _message(problem, True))))
-            continue
+            if not ctx.outside(anchor.path):
+                ctx.remote.append(
+                    (anchor.path, finding(RULE, anchor.span, _message(problem, True)))
+                )
+                continue
+            anchor = None  # written in an installed package: reported here, at `target=`
         here = anchor is not None
-        span = anchor.span if anchor else fact.keyword_spans["target"]
+        span = anchor.span if anchor else fact.argument_span("target")
         key = (RULE.code, span)
         if key in ctx.reported:
             continue
@@ -84,3 +87,6 @@ def _fixes(problem: ContentProblem, ctx: RuleContext, here: bool) -> tuple[Fix, 
     if wrapper is None:
         return ()
     return (Fix(f"Wrap in {wrapper}(...)", wrap(origin.span, f"{wrapper}(", ")")),)
+
+
+register(RULE, SubmitCheck(Phase.TASKSET_CONTENT, 2, check))

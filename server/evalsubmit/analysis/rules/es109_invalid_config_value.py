@@ -4,21 +4,28 @@ from __future__ import annotations
 
 import pathlib
 
-from evalsubmit.analysis import sdk
-from evalsubmit.analysis.config import ConfigIssue, evaluate_config
-from evalsubmit.analysis.facts import ConstructionFact, ConstructionKind
-from evalsubmit.analysis.findings import Edit, Finding, Fix, Severity
-from evalsubmit.analysis.rules import Rule, register
-from evalsubmit.analysis.rules.base import RuleContext, finding, wrap
-from evalsubmit.analysis.values import DictValue, Instance, Known, SeqValue
+from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind, SubmitFact
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.edits import finding, wrap
+from evalsubmit.analysis.rules.registry import (
+    ConstructionCheck,
+    Phase,
+    Rule,
+    SubmitCheck,
+    register,
+)
+from evalsubmit.analysis.target.derive import Derivation
+from evalsubmit.analysis.target.gym_config import ConfigIssue, evaluate_config
+from evalsubmit.analysis.values.domain import DictValue, Instance, Known, SeqValue
+from evalsubmit.core.findings import Edit, Finding, Fix, Severity
+from evalsubmit.sdk import names as sdk
 
-RULE = register(
-    Rule(
-        code="ES109",
-        kind="invalid-config-value",
-        title="invalid GymRuntimeConfig value",
-        severity=Severity.ERROR,
-        docs="""`GymRuntimeConfig` is a strict pydantic model (`extra="forbid"`): `agent`,
+RULE = Rule(
+    code="ES109",
+    kind="invalid-config-value",
+    title="invalid GymRuntimeConfig value",
+    severity=Severity.ERROR,
+    docs="""`GymRuntimeConfig` is a strict pydantic model (`extra="forbid"`): `agent`,
 `agent_config` and `resources_server` are required strings; `num_repeats` and `concurrency` are
 integers ≥ 1; the timeouts are numbers > 0; `env_vars` maps strings to strings; wire-only fields
 (`environment`, `env_secrets`, `agent_ref_name`) and typos are refused. `GymAgentTaskRunner`
@@ -31,7 +38,6 @@ env_vars={"CUDA_VISIBLE_DEVICES": 0,          # ES109: quote it, "0"
 
 **Fix:** quick fixes quote numbers and wrap `Path`s in `str(...)` inside `env_vars`; otherwise
 correct the value as the message says.""",
-    )
 )
 
 
@@ -49,6 +55,24 @@ def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding
         if issue.pydantic_type == "missing":
             span = ctx.parsed.line_span(fact.span.line)
         findings.append(finding(RULE, span, issue.message, *_fixes(issue, ctx)))
+    return findings
+
+
+def check_submit(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
+    """A config built without validation (``model_construct``, ``model_copy(update=...)``)
+    is validated when its runner is submitted: its problems are reported there."""
+    derivation = fact.derivation
+    if not isinstance(derivation, Derivation) or not derivation.unvalidated:
+        return []
+    evaluation = derivation.config
+    if evaluation is None:
+        return []
+    findings = []
+    for issue in evaluation.issues:
+        here = issue.anchor is not None and ctx.here(issue.anchor)
+        span = issue.anchor.span if here and issue.anchor else fact.argument_span("target")
+        message = f"{issue.message} (this config skipped validation; the SDK refuses it at submit)"
+        findings.append(finding(RULE, span, message))
     return findings
 
 
@@ -86,7 +110,7 @@ def _check_runner(fact: ConstructionFact) -> list[Finding]:
     return [
         finding(
             RULE,
-            fact.keyword_spans["config"],
+            fact.argument_span("config"),
             f"`config=` must be a GymRuntimeConfig, got {kind}: the runner stores it "
             f"and the SDK fails at submit; use GymRuntimeConfig(**...)",
         )
@@ -110,3 +134,10 @@ def _fixes(issue: ConfigIssue, ctx: RuleContext) -> tuple[Fix, ...]:
         text = ctx.text(span)
         return (Fix(f'Quote it: "{text}"', (Edit(span, f'"{text}"'),)),)
     return ()
+
+
+register(
+    RULE,
+    ConstructionCheck(2, check_construction),
+    SubmitCheck(Phase.TASKSET_CONTENT, 4, check_submit),
+)

@@ -6,19 +6,19 @@ import math
 import re
 from collections import Counter
 
-from evalsubmit.analysis.facts import ConstructionFact, ConstructionKind
-from evalsubmit.analysis.findings import Finding, Severity
-from evalsubmit.analysis.rules import Rule, register
-from evalsubmit.analysis.rules.base import RuleContext, finding
-from evalsubmit.analysis.values import DictValue, Known
+from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind
+from evalsubmit.analysis.rules.context import RuleContext
+from evalsubmit.analysis.rules.edits import finding
+from evalsubmit.analysis.rules.registry import ConstructionCheck, Rule, register
+from evalsubmit.analysis.values.domain import DictValue, Known
+from evalsubmit.core.findings import Finding, Severity
 
-RULE = register(
-    Rule(
-        code="ES110",
-        kind="literal-secret",
-        title="credential written into env_vars",
-        severity=Severity.WARNING,
-        docs="""`env_vars` travel in plain text inside the job spec: anyone who can read the job can
+RULE = Rule(
+    code="ES110",
+    kind="literal-secret",
+    title="credential written into env_vars",
+    severity=Severity.WARNING,
+    docs="""`env_vars` travel in plain text inside the job spec: anyone who can read the job can
 read them. A string literal that looks like an API key or token (`sk-…`, `nvapi-…`, `ghp_…`,
 `AKIA…`, a long random string under a `*_KEY`/`*_TOKEN`/`*_SECRET`/`*_PASSWORD` name) should be
 stored as a platform secret instead.
@@ -29,7 +29,6 @@ env_vars={"OPENAI_API_KEY": "sk-proj-3xAmpl3..."}  # ES110
 
 **Fix:** create a secret on the platform (`nemo secrets create ...`) and reference it from the
 job, or read the value from the environment at run time.""",
-    )
 )
 
 KNOWN_PREFIXES = re.compile(
@@ -79,3 +78,6 @@ def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding
             )
         )
     return findings
+
+
+register(RULE, ConstructionCheck(3, check_construction))

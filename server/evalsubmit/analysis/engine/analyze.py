@@ -1,0 +1,235 @@
+"""Entry point of the analysis core: text -> parse -> interpret -> rules -> report.
+
+``analyze_module`` analyses one module forward: the findings of its own code, plus the
+findings its ``submit()`` calls place in other modules (``remote_findings``, for those modules'
+reports). ``analyze_source`` adds the reverse direction: what other modules of the project
+report into this one (:mod:`.crossfile`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from evalsubmit.analysis.engine.caches import AnalysisCaches, GroupResult
+from evalsubmit.analysis.engine.crossfile import remote_findings_for
+from evalsubmit.analysis.engine.options import AnalysisOptions
+from evalsubmit.analysis.engine.summaries import runner_previews, submit_reports
+from evalsubmit.analysis.interp.facts import FactGroup
+from evalsubmit.analysis.interp.interpreter import Interpreter
+from evalsubmit.analysis.interp.modules import ModuleResolver
+from evalsubmit.analysis.report import ModuleReport
+from evalsubmit.analysis.rules import run_module_rules, run_rules
+from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
+from evalsubmit.analysis.source.parse import ParsedModule, parse_source
+from evalsubmit.core.findings import Finding, Span, Walk
+from evalsubmit.core.suppression import suppressed
+from evalsubmit.sdk.releases import SDK_DISTRIBUTIONS
+from evalsubmit.workspace.project import Project
+
+# Cheap pre-filter: a module with no import and no SDK name cannot hold a finding (a value it
+# defines can only reach a submit through an import, in one direction or the other).
+_RELEVANT = re.compile(r"nemo_|TasksetRef|GymRuntimeConfig|GymAgentTaskRunner|import")
+
+
+def analyze_source(
+    source: str,
+    *,
+    path: Path | None = None,
+    project: Project | None = None,
+    options: AnalysisOptions | None = None,
+    reverse: bool = True,
+    caches: AnalysisCaches | None = None,
+) -> ModuleReport:
+    """Analyse one module. With ``reverse``, also collect what sibling modules that import this
+    one report into it (a bad value written here but submitted there). ``caches`` (kept per
+    document by ``DocumentAnalyzer``) make a re-analysis after a small edit re-parse and re-walk
+    only what the edit can have changed."""
+    options = options or AnalysisOptions()
+    report, parsed = analyze_module(
+        source, path=path, project=project, options=options, caches=caches
+    )
+    if not reverse or parsed is None or project is None or path is None:
+        return report
+    try:
+        remote = remote_findings_for(project, path.resolve(), options, analyze_module)
+    except RecursionError:  # a value nested thousands deep, or one that contains itself
+        return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
+    if not remote:
+        return report
+    findings = [*report.findings, *visible(remote, parsed.lines, options)]
+    findings.sort(key=lambda f: (f.span, f.code))
+    return report.with_findings(tuple(_dedupe(findings)))
+
+
+def analyze_module(
+    source: str,
+    *,
+    path: Path | None,
+    project: Project | None,
+    options: AnalysisOptions,
+    caches: AnalysisCaches | None = None,
+) -> tuple[ModuleReport, ParsedModule | None]:
+    """The module's own findings (forward only) and its parse (None when not analysed)."""
+    if len(source) > options.max_chars:
+        skipped = f"file is larger than {options.max_chars} characters"
+        return ModuleReport(path=path, skipped=skipped), None
+    if not _RELEVANT.search(source):
+        return ModuleReport(path=path), None
+    parsed = parse_source(source, caches.chunks if caches else None)
+    if parsed is None:
+        return ModuleReport(path=path, skipped="the file could not be parsed"), None
+    resolved = path.resolve() if path is not None else None
+    resolver = ModuleResolver.of(project) if project is not None else None
+    outside = resolver.outside if resolver is not None else _nowhere
+    interpreter = Interpreter(
+        parsed,
+        path=resolved,
+        module_name=project.module_name(resolved) if project and resolved else "__main__",
+        resolver=resolver,
+        collect=True,
+        grouping=caches.grouping(parsed, project) if caches is not None else None,
+    )
+    try:
+        interpreter.run_module()
+    except RecursionError:
+        return ModuleReport(path=path, skipped="the file is nested too deeply to analyse"), None
+    try:
+        results = [
+            _group_result(group, parsed, resolved, options, caches, outside)
+            for group in interpreter.groups
+        ]
+    except RecursionError:  # a value nested thousands deep, or one that contains itself
+        return ModuleReport(path=path, skipped="a value is nested too deeply to analyse"), None
+    if caches is not None:
+        caches.keep(group.key for group in interpreter.groups)
+    module = ModuleContext(parsed, resolved, installed_sdk(project))
+    findings = [f for result in results for f in result.findings]
+    findings += run_module_rules(module, options.enabled)
+    findings = visible(findings, parsed.lines, options)
+    findings.sort(key=lambda f: (f.span, f.code))
+    report = ModuleReport(
+        path=path,
+        findings=tuple(_dedupe(findings)),
+        runners=tuple(p for result in results for p in result.runners),
+        submits=tuple(s for result in results for s in result.submits),
+        dependencies=frozenset(interpreter.dependencies),
+        remote_findings=tuple(r for result in results for r in result.remote if not outside(r[0])),
+        workspaces=tuple(dict.fromkeys(w for result in results for w in result.workspaces)),
+    )
+    return report, parsed
+
+
+def installed_sdk(project: Project | None) -> dict[str, str]:
+    """The SDK's distributions installed in the project's environment, with their versions
+    (read from their metadata; empty without an environment)."""
+    environment = project.environment if project is not None else None
+    if environment is None:
+        return {}
+    versions = {name: environment.version(name) for name in SDK_DISTRIBUTIONS}
+    return {name: version for name, version in versions.items() if version is not None}
+
+
+def _nowhere(path: Path) -> bool:
+    return False
+
+
+def _group_result(
+    group: FactGroup,
+    parsed: ParsedModule,
+    path: Path | None,
+    options: AnalysisOptions,
+    caches: AnalysisCaches | None,
+    outside: Callable[[Path], bool],
+) -> GroupResult:
+    if group.facts is None:
+        assert caches is not None and group.key is not None
+        caches.reused += 1
+        return caches.groups[group.key]
+    if caches is not None and group.key is not None:
+        caches.walked += 1
+    ctx = RuleContext(parsed, path, group.facts, outside=outside)
+    findings = run_rules(ctx, options.enabled)
+    result = GroupResult(
+        tuple(findings),
+        tuple(runner_previews(ctx)),
+        tuple(submit_reports(ctx, findings)),
+        tuple(ctx.remote),
+        tuple(group.facts.workspaces),
+    )
+    if caches is not None and group.key is not None:
+        caches.groups[group.key] = result
+    return result
+
+
+def visible(
+    findings: list[Finding], lines: Sequence[str], options: AnalysisOptions
+) -> list[Finding]:
+    """The findings that ``select``/``ignore`` and the suppression comments let through."""
+    return [
+        f
+        for f in findings
+        if options.enabled(f.code) and not suppressed(f.code, _line(lines, f.span.line))
+    ]
+
+
+def _line(lines: Sequence[str], number: int) -> str:
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    """One finding per (code, span, message). One that holds however the code runs wins over
+    the same one found only in some walks; walks that cover every element of a loop count as
+    the loop itself; the walks left are named together in the message."""
+    groups: dict[tuple[str, Span, str], list[Finding]] = {}
+    for finding in findings:
+        groups.setdefault((finding.code, finding.span, finding.message), []).append(finding)
+    unique = []
+    for members in groups.values():
+        contexts = _covering(list(dict.fromkeys(f.context for f in members)))
+        if () in contexts:
+            unique.append(replace(members[0], context=()))
+            continue
+        first = members[0]
+        labels = [_labels(context, first.span) for context in contexts]
+        if "" in labels:  # found at a call site it was walked for: holds there, plainly
+            unique.append(replace(first, context=()))
+            continue
+        message = f"{first.message} ({'; '.join(labels)})"
+        unique.append(replace(first, message=message, context=()))
+    return unique
+
+
+def _labels(context: tuple[Walk, ...], span: Span) -> str:
+    """The walks a finding was found in, but a call site it is reported at."""
+    named = [w.label for w in context if not (w.lines and w.lines[0] <= span.line <= w.lines[1])]
+    return ", ".join(named)
+
+
+def _covering(contexts: list[tuple[Walk, ...]]) -> list[tuple[Walk, ...]]:
+    """Replace the innermost walks of a loop by the loop's outer context when every element of
+    that loop is there (repeatedly, for nested loops)."""
+    while True:
+        by_outer: dict[tuple[tuple[Walk, ...], str], set[int]] = {}
+        for context in contexts:
+            if context and context[-1].total:
+                by_outer.setdefault((context[:-1], context[-1].group), set()).add(context[-1].index)
+        complete = {key for key, seen in by_outer.items() if _total(contexts, key) == len(seen)}
+        if not complete:
+            return contexts
+        folded: list[tuple[Walk, ...]] = []
+        for context in contexts:
+            key = (context[:-1], context[-1].group) if context else None
+            shorter = context[:-1] if key in complete else context
+            if shorter not in folded:
+                folded.append(shorter)
+        contexts = folded
+
+
+def _total(contexts: list[tuple[Walk, ...]], key: tuple[tuple[Walk, ...], str]) -> int:
+    for context in contexts:
+        if context and (context[:-1], context[-1].group) == key:
+            return context[-1].total
+    return -1

@@ -1,0 +1,134 @@
+"""What the interpreter observes while walking a module; the rules read only these."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from evalsubmit.analysis.values.domain import CallArgs, Instance, Known, Unknown, Value
+from evalsubmit.core.findings import Span, Walk
+
+
+class ConstructionKind(StrEnum):
+    TASKSET_REF = "taskset_ref"
+    GYM_CONFIG = "gym_config"
+    GYM_RUNNER = "gym_runner"
+    RUNNER = "runner"
+    """Any other runner construction (Harbor, callable, a user runner class)."""
+
+
+def _argument_span(
+    name: str,
+    explicit: dict[str, Span],
+    args: CallArgs,
+    path: Path | None,
+    home: Path | None,
+    fallback: Span,
+) -> Span:
+    """Where an argument was written: the place in the analysed module it came from (a call
+    site passing it to a helper, a ``**{"name": v}`` entry, a ``partial``'s keyword), else its
+    ``name=`` keyword in the call, else ``fallback``."""
+    origin = args.keyword_origins.get(name)
+    if origin is not None and origin.path == home:
+        return origin.span
+    if name in explicit:
+        return explicit[name]
+    if origin is not None and origin.path == path:
+        return origin.span
+    return fallback
+
+
+@dataclass(eq=False, slots=True)
+class ConstructionFact:
+    kind: ConstructionKind
+    node: ast.Call
+    span: Span
+    args: CallArgs
+    value: Value
+    keyword_spans: dict[str, Span] = field(default_factory=dict)
+    """Span of each ``name=value`` keyword written in the call itself."""
+    positional_spans: list[Span] = field(default_factory=list)
+    via_dict: bool = False
+    """Built from a dict (``model_validate({...})`` / ``**settings``): entries carry origins."""
+    path: Path | None = None
+    """The module of the call."""
+    home: Path | None = None
+    """The module being analysed (not ``path`` when a helper of a sibling module is walked
+    for a call made here: only what this module wrote can be reported then)."""
+    context: tuple[Walk, ...] = ()
+    """Where this walk came from when it is one of several (a loop element, a call site)."""
+
+    def argument_span(self, name: str) -> Span:
+        return _argument_span(name, self.keyword_spans, self.args, self.path, self.home, self.span)
+
+
+@dataclass(eq=False, slots=True)
+class SubmitFact:
+    node: ast.Call
+    span: Span
+    name_span: Span
+    is_async: bool
+    evaluator: Instance
+    args: CallArgs
+    keyword_spans: dict[str, Span] = field(default_factory=dict)
+    """Span of each ``name=value`` keyword written in the call itself (not ``**`` entries)."""
+    keyword_value_spans: dict[str, Span] = field(default_factory=dict)
+    derivation: object | None = None
+    """The ``Derivation`` of the target (:mod:`evalsubmit.analysis.target.derive`), taken at this
+    point in the flow (dicts can be mutated later, so it is computed when the call is reached)."""
+    path: Path | None = None
+    """The module of the call."""
+    home: Path | None = None
+    """The module being analysed (see ``ConstructionFact.home``)."""
+    context: tuple[Walk, ...] = ()
+    """Where this walk came from when it is one of several (a loop element, a call site)."""
+
+    def argument_span(self, name: str) -> Span:
+        """Where argument ``name`` was written (the submit name when not in this module)."""
+        return _argument_span(
+            name, self.keyword_spans, self.args, self.path, self.home, self.name_span
+        )
+
+    def target_value_span(self) -> Span:
+        """The span of the ``target=`` value, for previews and derivations."""
+        if "target" in self.keyword_value_spans:
+            return self.keyword_value_spans["target"]
+        return self.argument_span("target")
+
+    def supplied(self, name: str) -> bool | None:
+        """True/False when known, ``None`` when it may or may not be supplied."""
+        value = self.args.keywords.get(name)
+        if value is None:
+            return None if self.args.star_unknown else False
+        if isinstance(value, Known):
+            return value.obj is not None
+        if isinstance(value, Unknown):
+            types = value.types()
+            return None if types is None or "None" in types or "NoneType" in types else True
+        if isinstance(value, Instance) and value.maybe_none:
+            return None
+        return True
+
+    def value(self, name: str) -> Value | None:
+        return self.args.keywords.get(name)
+
+
+@dataclass(slots=True)
+class ModuleFacts:
+    submits: list[SubmitFact] = field(default_factory=list)
+    constructions: list[ConstructionFact] = field(default_factory=list)
+    runner_bindings: list[tuple[Span, Value]] = field(default_factory=list)
+    workspaces: list[str] = field(default_factory=list)
+    """``workspace=`` literals of platform clients constructed here (submit or not)."""
+    """Names bound to a runner (``runner = GymAgentTaskRunner(...)``: the name's span)."""
+
+
+@dataclass(slots=True)
+class FactGroup:
+    """Facts of one top-level definition's function bodies (``key`` is its cache key), or of
+    the module's top level (``key`` None). ``facts`` is None when the cached results stand."""
+
+    key: str | None
+    facts: ModuleFacts | None

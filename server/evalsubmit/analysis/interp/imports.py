@@ -1,0 +1,91 @@
+"""Import statements and the values of imported names.
+
+A name is resolved by its import origin, never by its spelling: SDK names become canonical
+class references (:mod:`evalsubmit.sdk.names`), modelled standard-library names their models,
+and names from the user's own modules the values an :class:`ImportResolver` finds by reading
+those modules (:mod:`.modules`).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from pathlib import Path
+from typing import Protocol
+
+from evalsubmit.analysis.interp.machine import Machine
+from evalsubmit.analysis.models import stdlib
+from evalsubmit.analysis.values.domain import ClassRef, ClassValue, ModuleValue, Unknown, Value
+from evalsubmit.analysis.values.env import ModuleScope
+from evalsubmit.sdk import names as sdk
+
+
+class ImportResolver(Protocol):
+    """Finds names defined in the user's own modules (and the conftest.py files that apply)."""
+
+    def conftests(self, importer: Path | None, dependencies: set[Path]) -> list[ModuleScope]:
+        """The ``conftest.py`` modules that apply to ``importer``, nearest first."""
+        ...
+
+    def resolve(
+        self, qualname: str, importer: Path | None, dependencies: set[Path]
+    ) -> Value | None:
+        """The value of ``qualname`` when a module of the project defines it, else None. The
+        modules read to find it are added to ``dependencies``."""
+        ...
+
+
+class Imports:
+    def __init__(self, machine: Machine, resolver: ImportResolver | None) -> None:
+        self.machine = machine
+        self.resolver = resolver
+
+    def import_statement(self, node: ast.Import) -> None:
+        names = self.machine.frame.env.names
+        for alias in node.names:
+            if alias.asname:
+                names[alias.asname] = self.module_value(alias.name)
+            else:
+                head = alias.name.split(".")[0]
+                names[head] = self.module_value(head)
+
+    def import_from(self, node: ast.ImportFrom) -> None:
+        module = self.absolute_module(node.module or "", node.level)
+        names = self.machine.frame.env.names
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            names[alias.asname or alias.name] = self.import_value(
+                f"{module}.{alias.name}" if module else alias.name
+            )
+
+    def absolute_module(self, module: str, level: int) -> str:
+        if level == 0:
+            return module
+        parts = self.machine.source.name.split(".")
+        path = self.machine.source.path
+        if path is not None and path.name == "__init__.py":
+            parts.append("__init__")  # in a package's own __init__, "." is the package
+        package = parts[: max(len(parts) - level, 0)]
+        return ".".join([*package, module] if module else package)
+
+    def module_value(self, qualname: str) -> Value:
+        return ModuleValue(sdk.canonical(qualname))
+
+    def import_value(self, qualname: str) -> Value:
+        head, _, rest = qualname.partition(".")
+        if head == "builtins":
+            if not hasattr(builtins, rest):
+                return Unknown(f"name {rest} is not defined here")
+            found = stdlib.stdlib_constant(qualname, None)
+            return found if found is not None else ClassValue(ClassRef(qualname))
+        if self.resolver is not None and not sdk.is_sdk_name(qualname):
+            resolved = self.resolver.resolve(
+                qualname, self.machine.source.path, self.machine.dependencies
+            )
+            if resolved is not None:
+                return resolved
+        found = stdlib.stdlib_constant(qualname, None)
+        if found is not None:
+            return found
+        return ClassValue(ClassRef(sdk.canonical(qualname)))

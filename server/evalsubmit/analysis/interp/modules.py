@@ -1,0 +1,244 @@
+"""Names imported from the user's own modules, found by reading those modules (never importing
+them): the module's top level is walked silently by the same interpreter (its own findings
+belong to its own analysis) and its final bindings are cached by the module's content.
+
+Names the project does not define are looked up in the user's installed packages (the
+project's :class:`~evalsubmit.workspace.environment.PythonEnvironment`) and read the same way,
+except the SDK (modelled by name), the standard library and :data:`UNREAD_PACKAGES`. Reading an
+installed package is bounded (file size, modules per import, depth); what cannot be read
+(compiled, too large, over budget) falls back to what an unknown import gives (silence).
+
+One :class:`ModuleResolver` per :class:`~evalsubmit.workspace.project.Project`, shared by every
+analysis of that project (threads included), kept as long as the project lives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import threading
+import weakref
+from pathlib import Path
+
+from evalsubmit.analysis.interp.interpreter import Interpreter
+from evalsubmit.analysis.source.parse import parse_source
+from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
+from evalsubmit.analysis.values.env import ModuleScope
+from evalsubmit.sdk.names import is_sdk_name
+from evalsubmit.workspace.environment import FoundModule, PythonEnvironment
+from evalsubmit.workspace.project import Project
+
+MAX_IMPORT_DEPTH = 4
+"""Modules being read at once (an import of an import of ...) before giving up."""
+MAX_INSTALLED_BYTES = 512_000
+"""An installed module larger than this is not read."""
+MAX_INSTALLED_MODULES = 48
+"""Installed modules read (not taken from the cache) for one import of the project's code: a
+helper package is a few modules; a framework behind a bare import must not be read whole."""
+UNREAD_PACKAGES = frozenset({"pytest", "_pytest", "typing_extensions", "pydantic", "pydantic_core"})
+"""Installed packages whose names the checker models (or types) by import path: reading their
+implementation would replace the model with what their source says."""
+
+_RESOLVERS: weakref.WeakKeyDictionary[Project, ModuleResolver] = weakref.WeakKeyDictionary()
+_RESOLVERS_LOCK = threading.Lock()
+
+
+class ModuleResolver:
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self._scopes: dict[tuple[Path, str], ModuleScope] = {}
+        self._loading: set[Path] = set()
+        self._lock = threading.RLock()
+        self._installed: dict[Path, str] = {}
+        """Installed modules read so far: path -> dotted name."""
+        self._environment_stamp: str | None = None
+        self._budget = threading.local()
+
+    @classmethod
+    def of(cls, project: Project) -> ModuleResolver:
+        """The resolver of ``project`` (created on first use)."""
+        with _RESOLVERS_LOCK:
+            resolver = _RESOLVERS.get(project)
+            if resolver is None:
+                resolver = _RESOLVERS[project] = cls(project)
+            return resolver
+
+    def resolve(
+        self, qualname: str, importer: Path | None, dependencies: set[Path]
+    ) -> Value | None:
+        """The value of ``qualname`` when it lives in the project or in a readable installed
+        package, else ``None``."""
+        environment = self._environment()
+        from_installed = importer is not None and importer.resolve() in self._installed
+        if not from_installed:
+            found = self._in_project(qualname, importer, dependencies)
+            if found is not None or environment is None:
+                return found
+        if environment is None:
+            return None
+        owner = getattr(self._budget, "left", None) is None
+        if owner:
+            self._budget.left = MAX_INSTALLED_MODULES
+        try:
+            return self._installed_value(qualname, importer, dependencies, environment)
+        finally:
+            if owner:
+                self._budget.left = None
+
+    def outside(self, path: Path) -> bool:
+        """Whether ``path`` is an installed module outside the workspace (nothing is reported
+        there: it is not the user's to fix)."""
+        with self._lock:
+            if path not in self._installed:
+                return False
+        root = self.project.root
+        return root is None or not path.is_relative_to(root)
+
+    def _in_project(
+        self, qualname: str, importer: Path | None, dependencies: set[Path]
+    ) -> Value | None:
+        parts = qualname.split(".")
+        for cut in range(len(parts), 0, -1):
+            module = ".".join(parts[:cut])
+            path = self.project.find_module(module, importer)
+            if path is None:
+                continue
+            if path == (importer.resolve() if importer else None):
+                return None
+            rest = parts[cut:]
+            if not rest:
+                return ModuleValue(module)
+            dependencies.add(path)
+            scope = self.scope(path)
+            if scope is None:
+                return Unknown(f"{module} could not be read")
+            value = scope.env.names.get(rest[0])
+            if value is None:
+                sub = self.project.find_module(f"{module}.{rest[0]}", importer)
+                return (
+                    ModuleValue(f"{module}.{rest[0]}")
+                    if sub
+                    else Unknown(f"{rest[0]} is not defined in {module}")
+                )
+            return value if len(rest) == 1 else Unknown("attribute of an imported value")
+        return None
+
+    def _environment(self) -> PythonEnvironment | None:
+        """The project's environment; when it changed (a package installed), cached scopes may
+        hold what an import resolved to before, so they are dropped."""
+        environment = self.project.environment
+        stamp = environment.stamp if environment is not None else None
+        with self._lock:
+            if stamp != self._environment_stamp:
+                self._environment_stamp = stamp
+                self._scopes.clear()
+                self._installed.clear()
+        return environment
+
+    def _installed_value(
+        self,
+        qualname: str,
+        importer: Path | None,
+        dependencies: set[Path],
+        environment: PythonEnvironment,
+    ) -> Value | None:
+        head = qualname.partition(".")[0]
+        if head in sys.stdlib_module_names or head in UNREAD_PACKAGES or is_sdk_name(qualname):
+            return None
+        parts = qualname.split(".")
+        for cut in range(len(parts), 0, -1):
+            module = ".".join(parts[:cut])
+            found = environment.find_module(module)
+            if found is None:
+                continue
+            rest = parts[cut:]
+            if not rest:
+                return ModuleValue(module)
+            scope = self._installed_scope(found, importer, dependencies)
+            value = scope.env.names.get(rest[0]) if scope is not None else None
+            if value is None:
+                # Not bound at its top level (compiled, a lazy ``__getattr__``, over budget):
+                # a submodule, or what an unknown import gives.
+                sub = environment.find_module(f"{module}.{rest[0]}")
+                return ModuleValue(f"{module}.{rest[0]}") if sub else None
+            return value if len(rest) == 1 else Unknown("attribute of an imported value")
+        return None
+
+    def _installed_scope(
+        self, found: FoundModule, importer: Path | None, dependencies: set[Path]
+    ) -> ModuleScope | None:
+        if found.source is None:
+            return None
+        path = found.source.resolve()
+        if importer is not None and path == importer.resolve():
+            return None
+        try:
+            if path.stat().st_size > MAX_INSTALLED_BYTES:
+                return None
+        except OSError:
+            return None
+        with self._lock:
+            self._installed[path] = found.name
+        dependencies.add(path)
+        return self.scope(path, found.name, installed=True)
+
+    def conftests(self, importer: Path | None, dependencies: set[Path]) -> list[ModuleScope]:
+        """The ``conftest.py`` files from the importer's folder up to the project root."""
+        root = self.project.root
+        if importer is None or root is None:
+            return []
+        scopes = []
+        folder = importer.resolve().parent
+        while folder.is_relative_to(root):
+            candidate = folder / "conftest.py"
+            if candidate != importer.resolve() and self.project.read(candidate) is not None:
+                dependencies.add(candidate)
+                scope = self.scope(candidate)
+                if scope is not None:
+                    scopes.append(scope)
+            if folder == root or folder.parent == folder:
+                break
+            folder = folder.parent
+        return scopes
+
+    def scope(
+        self, path: Path, name: str | None = None, *, installed: bool = False
+    ) -> ModuleScope | None:
+        """The final top-level bindings of the module at ``path`` (cached by its content);
+        ``name`` is its dotted name when it is not the project's (an installed module)."""
+        text = self.project.read(path)
+        if text is None:
+            return None
+        digest = hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16).hexdigest()
+        with self._lock:
+            cached = self._scopes.get((path, digest))
+            if cached is not None:
+                return cached
+            if path in self._loading or len(self._loading) >= MAX_IMPORT_DEPTH:
+                return None
+            if installed:
+                left = getattr(self._budget, "left", None)
+                if left is not None:
+                    if left <= 0:
+                        return None
+                    self._budget.left = left - 1
+            self._loading.add(path)
+        try:
+            parsed = parse_source(text)
+            if parsed is None:
+                return None
+            interpreter = Interpreter(
+                parsed,
+                path=path,
+                module_name=name or self.project.module_name(path),
+                resolver=self,
+                collect=False,
+            )
+            scope = interpreter.run_module()
+        finally:
+            with self._lock:
+                self._loading.discard(path)
+        with self._lock:
+            self._scopes = {k: v for k, v in self._scopes.items() if k[0] != path}
+            self._scopes[(path, digest)] = scope
+        return scope

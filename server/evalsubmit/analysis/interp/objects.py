@@ -1,0 +1,269 @@
+"""The user's classes and their instances: what a method sees on ``self``.
+
+A class body is walked like any code (class attributes, nested classes); its methods are
+deferred and walked with ``self`` bound to the class's *generic instance*: what ``__init__``
+and the test set-up methods (``setUp``, ``setup_method``, ``asyncSetUp``) store on ``self`` with
+unknown arguments, plus class attributes, properties (evaluated when read) and methods. An
+attribute that any other code may assign (anywhere in the module, outside those set-up
+methods) is not trusted from construction: it is unknown unless the flow being walked assigned
+it. A class instantiated with known arguments runs ``__init__`` with them at the call site.
+
+Attribute writes are tracked in the environment under a key of the object and the attribute
+(``attribute_key``), so branches and loops join them like names, and a helper that mutates an
+object it was given hands the writes back to its caller.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from evalsubmit.analysis.interp.machine import Machine
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    FunctionValue,
+    Instance,
+    Unknown,
+    UserClass,
+    Value,
+)
+from evalsubmit.analysis.values.env import Env
+from evalsubmit.sdk import names as sdk
+
+SETUP_METHODS = ("__init__", "__post_init__", "setUp", "setup_method", "asyncSetUp")
+"""Run before a method of an instance can be: what they store on ``self`` is its state."""
+CLASS_SETUP_METHODS = ("setUpClass", "setup_class")
+"""Run (with ``cls``) before any test method of the class: what they store on ``cls`` every
+instance sees."""
+_PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
+MAX_BASES = 10
+
+
+def attribute_key(owner: Instance | UserClass, name: str) -> str:
+    """The environment key of an attribute write on an instance or a user class (never a
+    valid Python name)."""
+    return f"@{id(owner)}.{name}"
+
+
+def instance_writes(env: Env, owner: Instance | UserClass) -> dict[str, Value]:
+    """Attributes of ``owner`` assigned in ``env`` itself (not its parents)."""
+    prefix = f"@{id(owner)}."
+    return {k[len(prefix) :]: v for k, v in env.names.items() if k.startswith(prefix)}
+
+
+def user_mro(cls: UserClass) -> Iterator[UserClass]:
+    """The class and its user-class bases, depth first, each once (bounded)."""
+    seen: set[int] = set()
+    pending = [cls]
+    while pending and len(seen) < MAX_BASES:
+        current = pending.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        pending.extend(
+            b.ref.user for b in current.bases if isinstance(b, ClassValue) and b.ref.user
+        )
+
+
+def sdk_class_of(ref: ClassRef) -> str:
+    """The SDK class an instance behaves as: its own, or the first SDK base of a user class
+    (``class TeamClient(NeMoPlatform)``)."""
+    if ref.user is None:
+        return ref.qualname
+    for cls in user_mro(ref.user):
+        for base in cls.bases:
+            if not isinstance(base, ClassValue) or base.ref.user is not None:
+                continue
+            if sdk.is_sdk_name(base.ref.qualname):
+                return base.ref.qualname
+    return ref.qualname
+
+
+class Objects:
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+        self._generic: dict[int, Instance] = {}
+        self._volatile: frozenset[str] | None = None
+        self._dynamic = False
+
+    # ----- reading attributes --------------------------------------------------------------
+
+    def attribute(self, base: Instance, name: str) -> Value | None:
+        """``base.name`` for an instance of a user class, or None when not known."""
+        written = self.machine.frame.env.lookup(attribute_key(base, name))
+        if written is not None:
+            return written
+        if base.attributes is not None and name in base.attributes:
+            return base.attributes[name]
+        assert base.ref.user is not None
+        for cls in user_mro(base.ref.user):
+            if name in cls.properties and name in cls.methods:
+                return self._property(cls.methods[name], base)
+            if name in cls.methods:
+                return bound(cls.methods[name], base)
+            if name in cls.class_values and name not in cls.fields:
+                return None if name in self.volatile() else cls.class_values[name]
+        return None
+
+    def _property(self, getter: FunctionValue, instance: Instance) -> Value:
+        node = getter.node
+        if not isinstance(node, ast.FunctionDef):
+            return Unknown("a property")
+        parameters = [*node.args.posonlyargs, *node.args.args]
+        values: dict[str, Value] = {parameters[0].arg: instance} if parameters else {}
+        return self.machine.evaluate_call(getter, values)
+
+    # ----- the generic instance ------------------------------------------------------------
+
+    def generic_self(self, cls: ClassValue) -> Instance:
+        """What a method of ``cls`` sees on ``self`` whoever constructed it."""
+        user = cls.ref.user
+        assert user is not None
+        found = self._generic.get(id(user))
+        if found is not None:
+            return found
+        instance = Instance(cls.ref, CallArgs(), None, attributes={}, generic=True)
+        self._generic[id(user)] = instance  # set-up code reading self sees it, not a loop
+        written: dict[str, Value] = {}
+        for method in self._setup_methods(user, CLASS_SETUP_METHODS):
+            written.update(self.run_class_method(method, cls))
+        for method in self._setup_methods(user, SETUP_METHODS):
+            written.update(self.run_method(method, instance, {}))
+        instance.attributes = self.trusted(written)
+        return instance
+
+    def trusted(self, written: dict[str, Value]) -> dict[str, Value]:
+        """The attributes construction stored that no other code may change unseen."""
+        volatile = self.volatile()
+        if self._dynamic:
+            return {}
+        return {k: v for k, v in written.items() if k not in volatile}
+
+    def _setup_methods(self, user: UserClass, names: tuple[str, ...]) -> list[FunctionValue]:
+        found: dict[str, FunctionValue] = {}
+        for cls in user_mro(user):
+            for name in names:
+                if name in cls.methods and name not in found:
+                    found[name] = cls.methods[name]
+        return [found[name] for name in names if name in found]
+
+    def run_class_method(self, method: FunctionValue, cls: ClassValue) -> dict[str, Value]:
+        """Walk a class set-up method silently with ``cls``; the attributes it stores on it."""
+        node = method.node
+        user = cls.ref.user
+        if not isinstance(node, ast.FunctionDef) or user is None:
+            return {}
+        parameters = [*node.args.posonlyargs, *node.args.args]
+        if not parameters:
+            return {}
+        env = self.machine.walk_body(method, {**method.defaults, parameters[0].arg: cls})
+        return instance_writes(env, user)
+
+    def run_method(
+        self, method: FunctionValue, instance: Instance, arguments: dict[str, Value]
+    ) -> dict[str, Value]:
+        """Walk ``method`` silently with ``self`` = ``instance``; the attributes it stores."""
+        node = method.node
+        if not isinstance(node, ast.FunctionDef):
+            return {}
+        parameters = [*node.args.posonlyargs, *node.args.args]
+        if not parameters:
+            return {}
+        values = {**method.defaults, **arguments, parameters[0].arg: instance}
+        env = self.machine.walk_body(method, values)
+        return instance_writes(env, instance)
+
+    # ----- what may change an attribute behind the flow's back -----------------------------
+
+    def volatile(self) -> frozenset[str]:
+        """Attribute names assigned somewhere in the module outside set-up methods (or all,
+        when the module sets attributes dynamically): not trusted from construction."""
+        if self._volatile is None:
+            names: set[str] = set()
+            tree = self.machine.source.parsed.tree
+            for owner, store in _attribute_stores(tree):
+                if owner is None or owner.name not in SETUP_METHODS + CLASS_SETUP_METHODS:
+                    names.add(store)
+            self._dynamic = _sets_attributes_dynamically(tree)
+            self._volatile = frozenset(names)
+        return self._volatile
+
+
+def bound(method: FunctionValue, instance: Value) -> FunctionValue:
+    """``instance.method``: the function with its receiver."""
+    return FunctionValue(
+        method.name,
+        method.node,
+        method.origin,
+        method.module,
+        instance,
+        method.defaults,
+        method.owner,
+        method.closure,
+    )
+
+
+def super_attribute(owner: ClassValue, receiver: Value, name: str) -> Value | None:
+    """``super().name`` in a method of ``owner``: the first definition after ``owner`` in its
+    user-class bases, bound to ``receiver``."""
+    user = owner.ref.user
+    if user is None:
+        return None
+    for cls in list(user_mro(user))[1:]:
+        if name in cls.methods:
+            return bound(cls.methods[name], receiver)
+        if name in cls.class_values:
+            return cls.class_values[name]
+    return None
+
+
+def is_property(decorators: list[ast.expr]) -> bool:
+    for decorator in decorators:
+        name = decorator.attr if isinstance(decorator, ast.Attribute) else None
+        if isinstance(decorator, ast.Name):
+            name = decorator.id
+        if name in _PROPERTY_DECORATORS:
+            return True
+    return False
+
+
+def is_static(decorators: list[ast.expr]) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in decorators)
+
+
+def is_classmethod(decorators: list[ast.expr]) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "classmethod" for d in decorators)
+
+
+def is_record(node: ast.ClassDef, bases: list[Value]) -> bool:
+    """A dataclass or pydantic model: its annotated class attributes are constructor fields."""
+    if any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+        return True
+    return any(isinstance(b, ClassValue) and b.ref.qualname.endswith("BaseModel") for b in bases)
+
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _attribute_stores(tree: ast.Module) -> Iterator[tuple[Function | None, str]]:
+    """(enclosing function or None, attribute name) of every attribute assignment."""
+    pending: list[tuple[ast.AST, Function | None]] = [(tree, None)]
+    while pending:
+        node, owner = pending.pop()
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            yield owner, node.attr
+        inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else owner
+        pending.extend((child, inner) for child in ast.iter_child_nodes(node))
+
+
+def _sets_attributes_dynamically(tree: ast.Module) -> bool:
+    for node in ast.walk(tree):
+        called = node.func if isinstance(node, ast.Call) else None
+        if isinstance(called, ast.Name) and called.id in {"setattr", "delattr", "vars"}:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+            return True
+    return False

@@ -1,0 +1,290 @@
+"""Test code: what the parameters of a pytest test are.
+
+A test function (``test*``, at module level or in a ``Test*`` class or a ``unittest.TestCase``)
+and a fixture receive fixtures by parameter name: a fixture is looked up in the test's class,
+its module, then the ``conftest.py`` files from the test's folder up to the project root
+(pytest's order), and its value is what it returns or first yields (evaluated with its own
+fixtures). ``@pytest.mark.parametrize`` (stacked ones multiply, ``pytest.param(..., id=...)``
+understood) makes one walk of the test per case, named like pytest names it
+(``in test_submit[harbor]``). What cannot be known (a fixture not found, ``request.param``,
+``indirect=``) stays unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from evalsubmit.analysis.interp.machine import MAX_ELEMENT_WALKS, FunctionNode, Machine
+from evalsubmit.analysis.values.domain import (
+    ClassValue,
+    FunctionValue,
+    Known,
+    SeqValue,
+    Unknown,
+    Value,
+)
+from evalsubmit.analysis.values.env import Env, ModuleScope
+from evalsubmit.analysis.values.iterables import items_of
+from evalsubmit.core.findings import Walk
+
+MAX_FIXTURE_DEPTH = 4
+Case = tuple[Walk | None, dict[str, Value]]
+
+
+class ConftestReader(Protocol):
+    def conftests(self, importer: Path | None, dependencies: set[Path]) -> list[ModuleScope]:
+        """The ``conftest.py`` modules that apply to ``importer``, nearest first."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class TestPlan:
+    """How to walk a test or fixture body: fixture values, and one walk per case."""
+
+    fixtures: dict[str, Value]
+    cases: list[Case]
+
+
+class TestCode:
+    def __init__(self, machine: Machine, conftests: ConftestReader | None) -> None:
+        self.machine = machine
+        self._conftests = conftests
+        self._fixture_values: dict[int, Value] = {}
+
+    def plan(self, function: FunctionNode, cls: ClassValue | None) -> TestPlan | None:
+        """None when ``function`` is neither a test nor a fixture."""
+        if not (is_fixture(function) or _is_test(function, cls)):
+            return None
+        parameters = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+        parameters += [a.arg for a in function.args.kwonlyargs]
+        if cls is not None and parameters:
+            parameters = parameters[1:]
+        cases = self._cases(function) or [(None, {})]
+        given = {name for _, values in cases for name in values}
+        fixtures: dict[str, Value] = {}
+        for name in parameters:
+            if name not in given:
+                found = self.fixture(name, cls, 0)
+                if found is not None:
+                    fixtures[name] = found
+        return TestPlan(fixtures, cases)
+
+    # ----- fixtures ------------------------------------------------------------------------
+
+    def fixture(self, name: str, cls: ClassValue | None, depth: int) -> Value | None:
+        function = self._find(name, cls)
+        if function is None or not isinstance(function.node, ast.FunctionDef):
+            return None
+        key = id(function)
+        if key in self._fixture_values:
+            return self._fixture_values[key]
+        self._fixture_values[key] = Unknown("a fixture being evaluated")  # no cycles
+        node = function.node
+        values: dict[str, Value] = {}
+        parameters = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
+        if cls is not None and function.bound_self is not None and parameters:
+            parameters = parameters[1:]
+        if depth < MAX_FIXTURE_DEPTH:
+            for parameter in parameters:
+                found = self.fixture(parameter, cls, depth + 1)
+                if found is not None:
+                    values[parameter] = found
+        value = self.machine.fixture_value(function, values)
+        self._fixture_values[key] = value
+        return value
+
+    def _find(self, name: str, cls: ClassValue | None) -> FunctionValue | None:
+        if cls is not None and cls.ref.user is not None:
+            for method in cls.ref.user.methods.values():
+                if fixture_name(method) == name:
+                    return method
+        found = _in_env(self.machine.module_env, name)
+        if found is not None:
+            return found
+        if self._conftests is None:
+            return None
+        for scope in self._conftests.conftests(self.machine.source.path, self.machine.dependencies):
+            found = _in_env(scope.env, name)
+            if found is not None:
+                return found
+        return None
+
+    # ----- parametrize ---------------------------------------------------------------------
+
+    def _cases(self, function: FunctionNode) -> list[Case] | None:
+        """The parametrize cases (their product for stacked decorators), or None."""
+        decorators = [d for d in function.decorator_list if _is_parametrize(d)]
+        if not decorators:
+            return None
+        per_decorator: list[list[tuple[str, dict[str, Value]]]] = []
+        for decorator in reversed(decorators):  # pytest applies the innermost first
+            cases = self._one(decorator)
+            if cases is None:
+                return None
+            per_decorator.append(cases)
+        total = 1
+        for cases in per_decorator:
+            total *= len(cases)
+        if not 0 < total <= MAX_ELEMENT_WALKS:
+            return None
+        result: list[Case] = []
+        group = f"parametrize {function.lineno}:{function.col_offset}"
+        for index, combination in enumerate(itertools.product(*per_decorator)):
+            ident = "-".join(part for part, _ in combination)
+            values = {k: v for _, case in combination for k, v in case.items()}
+            walk = Walk(group, index, total, f"in {function.name}[{ident}]")
+            result.append((walk, values))
+        return result
+
+    def _one(self, decorator: ast.expr) -> list[tuple[str, dict[str, Value]]] | None:
+        assert isinstance(decorator, ast.Call)
+        if len(decorator.args) < 2 or any(k.arg == "indirect" for k in decorator.keywords):
+            return None
+        names = _names(decorator.args[0])
+        ids = _ids(decorator)
+        source = decorator.args[1]
+        if names is None:
+            return None
+        with self.machine.silent():
+            rows = self._rows(source, len(names))
+        if rows is None:
+            return None
+        cases = []
+        for index, (values, explicit_id) in enumerate(rows):
+            if len(values) != len(names):
+                return None
+            ident = explicit_id or (ids[index] if ids and index < len(ids) else None)
+            ident = ident or "-".join(
+                _auto_id(n, v, index) for n, v in zip(names, values, strict=True)
+            )
+            cases.append((ident, dict(zip(names, values, strict=True))))
+        return cases
+
+    def _rows(self, source: ast.expr, width: int) -> list[tuple[list[Value], str | None]] | None:
+        elements: list[tuple[list[Value], str | None]] = []
+        if isinstance(source, (ast.List, ast.Tuple)):
+            for element in source.elts:
+                row = self._row(element, width)
+                if row is None:
+                    return None
+                elements.append(row)
+            return elements
+        items = items_of(self.machine.eval(source))
+        if items is None:
+            return None
+        for item in items:
+            values = _unpack(item, width)
+            if values is None:
+                return None
+            elements.append((values, None))
+        return elements
+
+    def _row(self, element: ast.expr, width: int) -> tuple[list[Value], str | None] | None:
+        if isinstance(element, ast.Call) and _called(element.func) == "param":
+            ident = next(
+                (
+                    k.value.value
+                    for k in element.keywords
+                    if k.arg == "id" and isinstance(k.value, ast.Constant)
+                ),
+                None,
+            )
+            return [self.machine.eval(a) for a in element.args], ident if isinstance(
+                ident, str
+            ) else None
+        values = _unpack(self.machine.eval(element), width)
+        return (values, None) if values is not None else None
+
+
+def is_fixture(function: FunctionNode) -> bool:
+    return any(_called(_decorator_target(d)) == "fixture" for d in function.decorator_list)
+
+
+def fixture_name(function: FunctionValue) -> str | None:
+    """The name a fixture is requested by (``@pytest.fixture(name=...)`` or its own)."""
+    node = function.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not is_fixture(node):
+        return None
+    for decorator in node.decorator_list:
+        if isinstance(decorator, ast.Call):
+            for keyword in decorator.keywords:
+                if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
+                    return str(keyword.value.value)
+    return node.name
+
+
+def _in_env(env: Env, name: str) -> FunctionValue | None:
+    for value in env.names.values():
+        if isinstance(value, FunctionValue) and fixture_name(value) == name:
+            return value
+    return None
+
+
+def _is_test(function: FunctionNode, cls: ClassValue | None) -> bool:
+    if not function.name.startswith("test"):
+        return False
+    if cls is None:
+        return True
+    user = cls.ref.user
+    if user is None:
+        return False
+    if user.name.startswith("Test"):
+        return True
+    return any(
+        isinstance(b, ClassValue) and b.ref.qualname.endswith("TestCase") for b in user.bases
+    )
+
+
+def _is_parametrize(decorator: ast.expr) -> bool:
+    return isinstance(decorator, ast.Call) and _called(decorator.func) == "parametrize"
+
+
+def _decorator_target(decorator: ast.expr) -> ast.expr:
+    return decorator.func if isinstance(decorator, ast.Call) else decorator
+
+
+def _called(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return None
+
+
+def _names(node: ast.expr) -> list[str] | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [n.strip() for n in node.value.split(",") if n.strip()]
+    if isinstance(node, (ast.List, ast.Tuple)):
+        names = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+        if len(names) == len(node.elts) and all(isinstance(n, str) for n in names):
+            return [str(n) for n in names]
+    return None
+
+
+def _ids(decorator: ast.Call) -> list[str] | None:
+    for keyword in decorator.keywords:
+        if keyword.arg == "ids" and isinstance(keyword.value, (ast.List, ast.Tuple)):
+            ids = [e.value for e in keyword.value.elts if isinstance(e, ast.Constant)]
+            return [str(i) for i in ids]
+    return None
+
+
+def _unpack(value: Value, width: int) -> list[Value] | None:
+    if width == 1:
+        return [value]
+    if isinstance(value, SeqValue) and value.complete and len(value.items) == width:
+        return list(value.items)
+    return None
+
+
+def _auto_id(name: str, value: Value, index: int) -> str:
+    """pytest's id of a parameter value: the value for plain scalars, else name + index."""
+    if (isinstance(value, Known) and isinstance(value.obj, (str, int, float, bool))) or (
+        isinstance(value, Known) and value.obj is None
+    ):
+        return str(value.obj)
+    return f"{name}{index}"

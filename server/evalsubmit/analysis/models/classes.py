@@ -1,0 +1,175 @@
+"""Instances of the user's own classes, and methods of known strings, as abstract values.
+
+A dataclass or pydantic-model instance serialises to an object of its fields; a ``NamedTuple``
+to an array; a subclass of ``str``/``int``/``float`` to its base value. Other plain classes have
+no JSON form (the rules say so) and are kept as :class:`Instance` for the runner protocol check.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+from typing import Any
+
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    DictValue,
+    FunctionValue,
+    Instance,
+    Known,
+    Origin,
+    SeqValue,
+    Unknown,
+    UserClass,
+    Value,
+)
+from evalsubmit.analysis.values.iterables import items_of
+
+_SCALAR_BASES: dict[str, type] = {"builtins.str": str, "builtins.int": int, "builtins.float": float}
+_RECORD_DECORATORS = ("dataclass",)
+_RECORD_BASES = ("BaseModel",)
+_TUPLE_BASES = ("NamedTuple",)
+MAX_STR = 100_000
+
+
+def build_instance(ref: ClassRef, args: CallArgs, origin: Origin) -> Value:
+    user = ref.user
+    if user is None:
+        return Instance(ref, args, origin)
+    overrides = {"__init__", "__new__", "__post_init__"} & user.attributes
+    base_names = [b.ref.qualname for b in user.bases if isinstance(b, ClassValue)]
+    scalar = next((_SCALAR_BASES[n] for n in base_names if n in _SCALAR_BASES), None)
+    if scalar is not None and not overrides:
+        return _scalar(scalar, args, origin)
+    instance = Instance(ref, args, origin)
+    if overrides - {"__post_init__"}:
+        return instance
+    if any(n.endswith(_TUPLE_BASES) for n in base_names):
+        values = _field_values(user, args)
+        return SeqValue(tuple, list(values.values()), origin) if values is not None else instance
+    record = any(_named(d, _RECORD_DECORATORS) for d in user.decorators) or any(
+        n.endswith(_RECORD_BASES) for n in base_names
+    )
+    if record and "__post_init__" not in user.attributes:
+        values = _field_values(user, args)
+        if values is not None:
+            fields = DictValue(origin=origin)
+            for name, value in values.items():
+                fields.set(Known(name), value, args.keyword_origins.get(name, origin))
+            instance.fields = fields
+    return instance
+
+
+def namedtuple_instance(args: CallArgs, origin: Origin) -> Value:
+    if args.star_unknown or args.keywords:
+        return Unknown("a namedtuple built at run time", "tuple")
+    return SeqValue(tuple, list(args.positional), origin)
+
+
+def _scalar(kind: type, args: CallArgs, origin: Origin) -> Value:
+    if len(args.positional) == 1 and not args.keywords:
+        value = args.positional[0]
+        if isinstance(value, Known) and isinstance(value.obj, (str, int, float)):
+            try:
+                return Known(kind(value.obj), origin)
+            except (TypeError, ValueError):
+                return Unknown(type_name=kind.__name__)
+    return Unknown(type_name=kind.__name__)
+
+
+def _field_values(user: UserClass, args: CallArgs) -> dict[str, Value] | None:
+    """Field name -> value, in declaration order, from the call and the class defaults."""
+    if args.star_unknown:
+        return None
+    declared: list[tuple[str, ast.expr | None]] = [
+        (s.target.id, s.value)
+        for s in user.node.body
+        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+    ]
+    names = [name for name, _ in declared]
+    values: dict[str, Value] = {}
+    for name, value in zip(names, args.positional, strict=False):
+        values[name] = value
+    if len(args.positional) > len(names) or set(args.keywords) - set(names):
+        return None
+    values.update(args.keywords)
+    for name, default in declared:
+        if name in values:
+            continue
+        if isinstance(default, ast.Constant):
+            values[name] = Known(default.value)
+        else:
+            return None
+    return {name: values[name] for name in names}
+
+
+def _named(value: Value, suffixes: tuple[str, ...]) -> bool:
+    if isinstance(value, ClassValue):
+        return value.ref.qualname.endswith(suffixes)
+    return False
+
+
+_STR_METHODS = {"upper", "lower", "strip", "lstrip", "rstrip", "title", "capitalize"}
+
+
+def str_method(function: FunctionValue, args: CallArgs, origin: Origin) -> Value:
+    """``",".join([...])``, ``"X".lower()`` on known strings; anything else is a str of unknown
+    content."""
+    base = function.bound_self
+    method = function.name.removeprefix("bound method .").removesuffix("()")
+    if not isinstance(base, Known) or not isinstance(base.obj, str):
+        return Unknown("the result of a method call")
+    text: str = base.obj
+    if method == "join" and len(args.positional) == 1:
+        items = items_of(args.positional[0])
+        if items is not None and all(
+            isinstance(i, Known) and isinstance(i.obj, str) for i in items
+        ):
+            joined = text.join(i.obj for i in items if isinstance(i, Known))
+            if len(joined) <= MAX_STR:
+                return Known(joined, origin)
+    if method in _STR_METHODS and not args.positional and not args.keywords:
+        result: Any = getattr(text, method)()
+        return Known(result, origin)
+    return Unknown("a string computed at run time", "str")
+
+
+_ENUM_BASES: dict[str, type[enum.Enum]] = {
+    "enum.Enum": enum.Enum,
+    "enum.IntEnum": enum.IntEnum,
+    "enum.StrEnum": enum.StrEnum,
+    "enum.Flag": enum.Flag,
+    "enum.IntFlag": enum.IntFlag,
+}
+_MIXINS: dict[str, type] = {"builtins.str": str, "builtins.int": int, "builtins.float": float}
+
+
+def enum_members(node: ast.ClassDef, bases: list[Value]) -> dict[str, object]:
+    """Members of a user ``Enum`` with literal values, as real enum members (built by
+    evalsubmit from the literals, so their JSON is what pydantic would send)."""
+    names = [b.ref.qualname for b in bases if isinstance(b, ClassValue)]
+    base = next((_ENUM_BASES[n] for n in names if n in _ENUM_BASES), None)
+    if base is None:
+        return {}
+    members: dict[str, object] = {}
+    for statement in node.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Constant)
+        ):
+            members[statement.targets[0].id] = statement.value.value
+    mixin = next((_MIXINS[n] for n in names if n in _MIXINS), None)
+    try:
+        factory: Any = base
+        made: Any = (
+            factory(node.name, members, type=mixin)
+            if mixin and base is enum.Enum
+            else factory(node.name, members)
+        )
+    except (TypeError, ValueError):
+        return {}
+    return {name: made[name] for name in members}

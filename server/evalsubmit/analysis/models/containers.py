@@ -1,0 +1,289 @@
+"""The methods of dicts, lists and sets, applied to the values the interpreter holds.
+
+A container value is shared by every name and container that refers to it, as in Python, so a
+method that changes it changes it in place. What can be followed exactly is (``append``,
+``pop("k")``, ``del d["k"]``...); a change that cannot (``lst.sort(key=f)``, ``d.pop(k)`` of an
+unknown ``k``) makes the items unknown: a removed item must never be reported, and an item the
+value lacks must never be assumed.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    DictValue,
+    Known,
+    Origin,
+    Refused,
+    SeqValue,
+    Unknown,
+    Value,
+)
+from evalsubmit.analysis.values.iterables import items_of
+
+DICT_VIEWS = {
+    "keys": "a dict.keys() view",
+    "values": "a dict.values() view",
+    "items": "a dict.items() view",
+}
+_SET_KINDS = (set, frozenset)
+
+
+def method_name(bound: str) -> str:
+    """``pop`` from a bound-method name such as ``bound method .pop()``."""
+    return bound.rsplit(".", 1)[-1].removesuffix("()")
+
+
+# ----- dicts -------------------------------------------------------------------------------
+
+
+def dict_method(base: DictValue, method: str, args: CallArgs, origin: Origin) -> Value:
+    positional = args.positional
+    if method in DICT_VIEWS and not positional:
+        return Refused(DICT_VIEWS[method], origin, "list", view_items(base, method, origin))
+    if method == "copy":
+        return DictValue(list(base.entries), origin, base.complete)
+    if method == "update":
+        return _dict_update(base, args)
+    if method == "get" and positional and isinstance(positional[0], Known):
+        entry = base.get(positional[0].obj)
+        if entry is not None:
+            return entry.value
+        if base.complete:
+            return positional[1] if len(positional) > 1 else Known(None, origin)
+        return Unknown()
+    if method == "setdefault" and positional:
+        return _setdefault(base, positional, args, origin)
+    if method == "pop" and positional:
+        return _dict_pop(base, positional)
+    if method == "popitem":
+        forget(base)
+        return Unknown("an item removed at run time")
+    if method == "clear":
+        base.entries.clear()
+        base.complete = True
+        return Known(None)
+    return Unknown("the result of a method call")
+
+
+def _dict_update(base: DictValue, args: CallArgs) -> Value:
+    for value in args.positional:
+        if isinstance(value, DictValue):
+            for entry in value.entries:
+                base.set(entry.key, entry.value, entry.origin)
+            base.complete = base.complete and value.complete
+        else:
+            base.complete = False
+    for key, value in args.keywords.items():
+        base.set(Known(key), value, args.keyword_origins.get(key))
+    if args.star_unknown:
+        base.complete = False
+    return Known(None)
+
+
+def _setdefault(base: DictValue, positional: list[Value], args: CallArgs, origin: Origin) -> Value:
+    key = positional[0]
+    default = positional[1] if len(positional) > 1 else Known(None, origin)
+    if not isinstance(key, Known):
+        base.complete = False
+        return Unknown()
+    entry = base.get(key.obj)
+    if entry is not None:
+        return entry.value
+    if not base.complete:
+        return Unknown()  # the key may exist among the unknown entries
+    base.set(key, default, args.keyword_origins.get("default") or origin)
+    return default
+
+
+def _dict_pop(base: DictValue, positional: list[Value]) -> Value:
+    key = positional[0]
+    if isinstance(key, Known):
+        entry = base.get(key.obj)
+        if entry is not None:
+            base.entries = [e for e in base.entries if e is not entry]
+            return entry.value
+        if base.complete:
+            return positional[1] if len(positional) > 1 else Unknown("a KeyError at run time")
+        return Unknown()
+    forget(base)
+    return Unknown()
+
+
+def delete_item(base: Value, key: Value) -> None:
+    """``del base[key]``."""
+    if isinstance(base, DictValue):
+        if isinstance(key, Known) and (entry := base.get(key.obj)) is not None:
+            base.entries = [e for e in base.entries if e is not entry]
+        elif not isinstance(key, Known) or not base.complete:
+            forget(base)
+    elif isinstance(base, SeqValue) and base.kind is list:
+        if base.complete and _index(base, key) is not None:
+            _remove_at(base, _index(base, key) or 0)
+        else:
+            forget(base)
+
+
+def forget(base: DictValue | SeqValue) -> None:
+    """What the container holds is no longer known."""
+    if isinstance(base, DictValue):
+        base.entries = []
+        base.complete = False
+    else:
+        base.complete = False
+
+
+def view_items(base: DictValue, method: str, origin: Origin) -> list[Value] | None:
+    """What iterating ``base.keys()`` / ``.values()`` / ``.items()`` yields, when known."""
+    if not base.complete:
+        return None
+    if method == "keys":
+        return [entry.key for entry in base.entries]
+    if method == "values":
+        return [entry.value for entry in base.entries]
+    return [SeqValue(tuple, [entry.key, entry.value], origin) for entry in base.entries]
+
+
+def typed_view(base: Unknown, method: str) -> Value:
+    """``.values()`` / ``.items()`` of a dict known only by its value type."""
+    if method == "values":
+        return Unknown("a dict view", "list", base.element)
+    if method == "items" and base.element is not None:
+        pair = SeqValue(tuple, [Unknown("a dict key"), base.element])
+        return Unknown("a dict view", "list", pair)
+    return Unknown("the result of a method call")
+
+
+# ----- lists and sets ----------------------------------------------------------------------
+
+_READ_ONLY = frozenset({"index", "count", "copy", "union", "intersection", "difference"})
+_READ_ONLY |= {"symmetric_difference", "issubset", "issuperset", "isdisjoint"}
+
+
+def seq_method(base: SeqValue, method: str, args: CallArgs, origin: Origin) -> Value:
+    if method == "copy":
+        return SeqValue(base.kind, list(base.items), origin, list(base.item_origins), base.complete)
+    if method in _READ_ONLY or base.kind not in (list, set):
+        return Unknown("the result of a method call")
+    if base.kind is set:
+        return _set_method(base, method, args, origin)
+    positional = args.positional
+    if (not base.complete or args.keywords or args.star_unknown) and method != "clear":
+        forget(base)
+        return Unknown("the result of a method call")
+    if method == "append" and len(positional) == 1:
+        _insert(base, len(base.items), positional[0], origin)
+    elif method == "extend" and len(positional) == 1:
+        extend(base, positional[0], origin)
+    elif method == "insert" and len(positional) == 2 and isinstance(positional[0], Known):
+        index = positional[0].obj
+        if isinstance(index, int) and not isinstance(index, bool):
+            position = max(
+                0, min(len(base.items), index if index >= 0 else len(base.items) + index)
+            )
+            _insert(base, position, positional[1], origin)
+        else:
+            forget(base)
+    elif method == "pop" and len(positional) <= 1:
+        index = _index(base, positional[0] if positional else Known(-1))
+        if index is None:
+            forget(base)
+            return Unknown()
+        return _remove_at(base, index)
+    elif method == "clear" and not positional:
+        base.items.clear()
+        base.item_origins.clear()
+        base.complete = True
+    elif method == "reverse" and not positional:
+        base.items.reverse()
+        base.item_origins.reverse()
+    else:  # remove, sort, or a call that fails at run time: what stays is not followed
+        forget(base)
+    return Known(None) if method != "pop" else Unknown()
+
+
+def _set_method(base: SeqValue, method: str, args: CallArgs, origin: Origin) -> Value:
+    if method == "clear" and not args.positional:
+        base.items.clear()
+        base.item_origins.clear()
+        base.complete = True
+        return Known(None)
+    if method == "add" and len(args.positional) == 1 and base.complete:
+        item = args.positional[0]
+        if isinstance(item, Known) and all(isinstance(i, Known) for i in base.items):
+            if not any(_equal(i, item) for i in base.items):
+                _insert(base, len(base.items), item, origin)
+            return Known(None)
+    forget(base)
+    return Unknown("the result of a method call")
+
+
+def keeps_identity(value: Value) -> bool:
+    """Whether ``x op= y`` changes ``value`` in place (dicts, lists, sets) rather than binding
+    a new object."""
+    return isinstance(value, DictValue) or (
+        isinstance(value, SeqValue) and value.kind in (list, set)
+    )
+
+
+def in_place(base: Value, op: ast.operator, operand: Value, origin: Origin) -> None:
+    """``base op= operand`` for a container that :func:`keeps_identity`."""
+    if isinstance(base, SeqValue) and base.kind is list and isinstance(op, ast.Add):
+        extend(base, operand, origin)
+    elif (
+        isinstance(base, DictValue) and isinstance(op, ast.BitOr) and isinstance(operand, DictValue)
+    ):
+        _dict_update(base, CallArgs([operand]))
+    elif isinstance(base, (DictValue, SeqValue)):
+        forget(base)
+
+
+def extend(base: SeqValue, iterable: Value, origin: Origin) -> None:
+    """``base.extend(iterable)`` / ``base += iterable``."""
+    items = items_of(iterable)
+    if items is None or not base.complete:
+        forget(base)
+        return
+    origins = iterable.item_origins if isinstance(iterable, SeqValue) else []
+    for offset, item in enumerate(items):
+        where = origins[offset] if offset < len(origins) else None
+        _insert(base, len(base.items), item, where or origin)
+
+
+def _insert(base: SeqValue, index: int, item: Value, origin: Origin | None) -> None:
+    _align(base)
+    base.items.insert(index, item)
+    base.item_origins.insert(index, origin)
+
+
+def _remove_at(base: SeqValue, index: int) -> Value:
+    _align(base)
+    base.item_origins.pop(index)
+    return base.items.pop(index)
+
+
+def _align(base: SeqValue) -> None:
+    """One origin per item (literals record them; other constructions may not)."""
+    missing = len(base.items) - len(base.item_origins)
+    if missing > 0:
+        base.item_origins.extend([None] * missing)
+    elif missing < 0:
+        del base.item_origins[len(base.items) :]
+
+
+def _index(base: SeqValue, key: Value) -> int | None:
+    if not isinstance(key, Known) or not isinstance(key.obj, int) or isinstance(key.obj, bool):
+        return None
+    index: int = key.obj
+    return index if -len(base.items) <= index < len(base.items) else None
+
+
+def _equal(first: Value, second: Value) -> bool:
+    if not isinstance(first, Known) or not isinstance(second, Known):
+        return False
+    try:
+        return bool(first.obj == second.obj)
+    except Exception:
+        return False

@@ -1,0 +1,424 @@
+"""Models of builtins and standard-library callables whose results matter to the JSON rule.
+
+Only literal arguments are ever turned into real objects here (``Path("/x")``, ``datetime(2024,
+1, 1)``); nothing from the user's code is executed. Everything not modelled is unknown.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import datetime as dt
+import decimal
+import fractions
+import ipaddress
+import math
+import pathlib
+import re
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    DictValue,
+    Instance,
+    Known,
+    OneShot,
+    Origin,
+    Refused,
+    SeqValue,
+    Unknown,
+    Value,
+)
+from evalsubmit.analysis.values.iterables import (
+    as_python,
+    items_of,
+    known_range,
+    pairs_to_dict,
+    zipped,
+)
+
+ONE_SHOT = {
+    "builtins.map": "a map() iterator",
+    "builtins.zip": "a zip() iterator",
+    "builtins.filter": "a filter() iterator",
+    "builtins.iter": "an iter() iterator",
+    "builtins.reversed": "a reversed() iterator",
+    "builtins.enumerate": "an enumerate() iterator",
+    "builtins.open": "an open file handle",
+    "io.open": "an open file handle",
+    "io.StringIO": "an io.StringIO stream",
+    "io.BytesIO": "an io.BytesIO stream",
+    "itertools.count": "an itertools iterator",
+    "itertools.cycle": "an itertools iterator",
+    "itertools.chain": "an itertools iterator",
+    "itertools.islice": "an itertools iterator",
+    "itertools.repeat": "an itertools iterator",
+    "itertools.product": "an itertools iterator",
+}
+
+REFUSED_CALLS = {
+    "builtins.object": ("a plain object()", None),
+    "builtins.slice": ("a slice object", None),
+    "builtins.memoryview": ("a memoryview", None),
+    "threading.Lock": ("a threading.Lock", None),
+    "threading.RLock": ("a threading.RLock", None),
+    "threading.Event": ("a threading.Event", None),
+    "threading.Semaphore": ("a threading.Semaphore", None),
+    "threading.Condition": ("a threading.Condition", None),
+    "multiprocessing.Lock": ("a multiprocessing.Lock", None),
+    "asyncio.Lock": ("an asyncio.Lock", None),
+    "asyncio.Event": ("an asyncio.Event", None),
+    "functools.partial": ("a functools.partial", None),
+    "types.SimpleNamespace": ("a types.SimpleNamespace", None),
+    "types.MappingProxyType": ("a types.MappingProxyType", None),
+    "collections.UserDict": ("a collections.UserDict", None),
+    "array.array": ("an array.array", None),
+    "pathlib.PurePosixPath": ("a pathlib.PurePosixPath (only concrete Path serialises)", "str"),
+    "pathlib.PureWindowsPath": ("a pathlib.PureWindowsPath (only concrete Path serialises)", "str"),
+    "pathlib.PurePath": ("a pathlib.PurePath (only concrete Path serialises)", "str"),
+    "datetime.timezone": ("a datetime.timezone", None),
+    "logging.getLogger": ("a logging.Logger", None),
+    "random.Random": ("a random.Random", None),
+    "argparse.Namespace": ("an argparse.Namespace", None),
+    "random.SystemRandom": ("a random.SystemRandom", None),
+    "logging.Logger": ("a logging.Logger", None),
+}
+
+REFUSED_NAMES = {
+    "builtins.Ellipsis": "Ellipsis",
+    "builtins.NotImplemented": "NotImplemented",
+    "os.environ": "os.environ itself (an os._Environ mapping)",
+    "sys.stdout": "a stream (sys.stdout)",
+    "sys.stderr": "a stream (sys.stderr)",
+    "sys.stdin": "a stream (sys.stdin)",
+}
+
+MATERIALIZING = {
+    "builtins.list": list,
+    "builtins.tuple": tuple,
+    "builtins.set": set,
+    "builtins.frozenset": frozenset,
+}
+
+_LITERAL_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
+    "pathlib.Path": pathlib.Path,
+    "pathlib.PosixPath": pathlib.PosixPath,
+    "datetime.datetime": dt.datetime,
+    "datetime.date": dt.date,
+    "datetime.time": dt.time,
+    "datetime.timedelta": dt.timedelta,
+    "decimal.Decimal": decimal.Decimal,
+    "uuid.UUID": uuid.UUID,
+    "builtins.complex": complex,
+    "fractions.Fraction": fractions.Fraction,
+    "ipaddress.ip_address": ipaddress.ip_address,
+    "ipaddress.ip_network": ipaddress.ip_network,
+    "ipaddress.ip_interface": ipaddress.ip_interface,
+    "ipaddress.IPv4Address": ipaddress.IPv4Address,
+    "ipaddress.IPv6Address": ipaddress.IPv6Address,
+    "ipaddress.IPv4Network": ipaddress.IPv4Network,
+    "re.compile": re.compile,
+    "builtins.bytes": bytes,
+    "builtins.bytearray": bytearray,
+}
+
+_CONVERTERS: dict[str, Callable[[Any], Any]] = {
+    "builtins.str": str,
+    "builtins.int": int,
+    "builtins.float": float,
+    "builtins.bool": bool,
+}
+
+_MAX_LITERAL = 100_000
+
+
+def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value | None:
+    """The value of calling a modelled stdlib callable, or ``None`` when not modelled."""
+    special = _SPECIAL.get(qualname)
+    if special is not None:
+        return special(args, origin)
+    if qualname == ARGUMENT_PARSER:
+        return Instance(ClassRef(qualname), args, origin)
+    if _is_exception_class(qualname):
+        return Refused("an exception object", origin)
+    if qualname in ONE_SHOT:
+        return OneShot(ONE_SHOT[qualname], origin)
+    if qualname in REFUSED_CALLS:
+        reason, fix = REFUSED_CALLS[qualname]
+        return Refused(reason, origin, materialize=fix)
+    if qualname in MATERIALIZING:
+        return _materialize(MATERIALIZING[qualname], args, origin)
+    if qualname in _CONVERTERS:
+        return _convert(qualname, args, origin)
+    if qualname == "builtins.dict" or qualname in _DICT_LIKE:
+        return _dict(args, origin)
+    if qualname == "datetime.timezone.utc":
+        return Known(dt.UTC, origin)
+    if qualname in _LITERAL_CONSTRUCTORS:
+        return _construct(qualname, args, origin)
+    if qualname in {"os.getenv", "os.environ.get"}:
+        return Unknown("read from the environment", "None|str")
+    if qualname in TYPED_RESULTS:
+        reason, type_name = TYPED_RESULTS[qualname]
+        return Unknown(reason, type_name)
+    if qualname in _STR_FUNCS:
+        return Unknown("computed at run time", "str")
+    if qualname == "math.inf":
+        return Known(math.inf, origin)
+    return None
+
+
+TYPED_RESULTS: dict[str, tuple[str, str]] = {
+    "os.cpu_count": ("the number of CPUs", "int|None"),
+    "os.getpid": ("a process id", "int"),
+    "uuid.uuid1": ("a fresh UUID", "UUID"),
+    "uuid.uuid4": ("a fresh UUID", "UUID"),
+    "datetime.datetime.now": ("the current time", "datetime"),
+    "datetime.datetime.utcnow": ("the current time", "datetime"),
+    "datetime.datetime.today": ("the current time", "datetime"),
+    "datetime.date.today": ("today's date", "date"),
+    "time.time": ("the current time", "float"),
+    "pathlib.Path.home": ("the home folder", "PosixPath"),
+    "pathlib.Path.cwd": ("the current folder", "PosixPath"),
+    "tempfile.mkdtemp": ("a temporary folder", "str"),
+    "tempfile.gettempdir": ("the temporary folder", "str"),
+    "socket.gethostname": ("the host name", "str"),
+    "getpass.getuser": ("the user name", "str"),
+    "platform.node": ("the host name", "str"),
+}
+"""Callables whose result's type is known, never its value."""
+
+_DICT_LIKE = {"collections.OrderedDict"}
+_STR_FUNCS = {"os.path.join", "os.path.expanduser", "os.path.abspath", "os.getcwd", "json.dumps"}
+
+
+def stdlib_constant(qualname: str, origin: Origin | None) -> Value | None:
+    if qualname in REFUSED_NAMES:
+        return Refused(REFUSED_NAMES[qualname], origin)
+    if qualname == "datetime.timezone.utc":
+        return Known(dt.UTC, origin)
+    if qualname in {"math.inf", "math.nan", "math.pi", "math.e"}:
+        return Known(getattr(math, qualname.split(".")[1]), origin)
+    if qualname.startswith("builtins.") or ("." in qualname and qualname.split(".")[0] in _MODULES):
+        return ClassValue(ClassRef(qualname))
+    return None
+
+
+_MODULES = {
+    "builtins",
+    "threading",
+    "pathlib",
+    "datetime",
+    "functools",
+    "types",
+    "collections",
+    "array",
+    "logging",
+    "io",
+    "itertools",
+    "os",
+    "sys",
+    "math",
+    "decimal",
+    "uuid",
+    "asyncio",
+    "multiprocessing",
+    "json",
+    "enum",
+    "dataclasses",
+    "fractions",
+    "re",
+    "ipaddress",
+    "typing",
+    "pydantic",
+    "random",
+    "argparse",
+    "tempfile",
+    "socket",
+    "getpass",
+    "platform",
+    "time",
+}
+
+
+def _materialize(kind: type, args: CallArgs, origin: Origin | None) -> Value:
+    if not args.positional:
+        return SeqValue(kind, [], origin) if not args.keywords else Unknown(type_name=kind.__name__)
+    items = items_of(args.positional[0])
+    if items is None:
+        return Unknown("materialised at run time", kind.__name__)
+    return SeqValue(kind, items, origin)
+
+
+def _sorted(args: CallArgs, origin: Origin | None) -> Value:
+    items = items_of(args.positional[0]) if len(args.positional) == 1 else None
+    if items is None or args.keywords:
+        return Unknown("sorted at run time", "list")
+    ok, obj = as_python(SeqValue(list, items))
+    try:
+        return Known(sorted(obj), origin) if ok else Unknown("sorted at run time", "list")
+    except TypeError:
+        return Unknown("sorted at run time", "list")
+
+
+def _range(args: CallArgs, origin: Origin | None) -> Value:
+    return known_range(args.positional, origin)
+
+
+def _zip(args: CallArgs, origin: Origin | None) -> Value:
+    return zipped(args.positional, origin)
+
+
+def _enumerate(args: CallArgs, origin: Origin | None) -> Value:
+    items = items_of(args.positional[0]) if len(args.positional) == 1 else None
+    if items is None or args.keywords or args.star_unknown:
+        return OneShot(ONE_SHOT["builtins.enumerate"], origin)
+    pairs: list[Value] = [
+        SeqValue(tuple, [Known(index, origin), item], origin) for index, item in enumerate(items)
+    ]
+    return OneShot(ONE_SHOT["builtins.enumerate"], origin, pairs)
+
+
+def _counter(args: CallArgs, origin: Origin | None) -> Value:
+    if len(args.positional) == 1 and not args.keywords:
+        ok, obj = as_python(args.positional[0])
+        if ok and isinstance(obj, (str, list, tuple)):
+            return _known_dict(dict(collections.Counter(obj)), origin)
+    return Unknown("counted at run time", "dict")
+
+
+def _defaultdict(args: CallArgs, origin: Origin | None) -> Value:
+    rest = CallArgs(args.positional[1:], args.keywords, args.keyword_origins, args.star_unknown)
+    return _dict(rest, origin)
+
+
+def _deque(args: CallArgs, origin: Origin | None) -> Value:
+    if not args.positional:
+        return SeqValue(list, [], origin)
+    items = items_of(args.positional[0])
+    return SeqValue(list, items, origin) if items is not None else Unknown(type_name="deque")
+
+
+def _asdict(args: CallArgs, origin: Origin | None) -> Value:
+    """``dataclasses.asdict(instance)``: the fields of a dataclass instance known by value."""
+    source = args.positional[0] if len(args.positional) == 1 else None
+    if isinstance(source, Instance) and source.fields is not None:
+        return DictValue(list(source.fields.entries), origin, source.fields.complete)
+    return Unknown("a dataclass as a dict", "dict")
+
+
+def _namedtuple(args: CallArgs, origin: Origin | None) -> Value:
+    return ClassValue(ClassRef(NAMEDTUPLE))
+
+
+def _known_dict(obj: dict[Any, Any], origin: Origin | None) -> DictValue:
+    result = DictValue(origin=origin)
+    for key, value in obj.items():
+        result.set(Known(key, origin), Known(value, origin), origin)
+    return result
+
+
+NAMEDTUPLE = "<namedtuple class>"
+ARGUMENT_PARSER = "argparse.ArgumentParser"
+PARSE_METHODS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
+
+
+def parsed_arguments(origin: Origin | None) -> Value:
+    """What ``ArgumentParser.parse_args()`` returns: a Namespace, its attributes unknown
+    (refused as a JSON value, like any plain object)."""
+    return Instance(ClassRef("argparse.Namespace"), CallArgs(star_unknown=True), origin)
+
+
+_SPECIAL: dict[str, Callable[[CallArgs, Origin | None], Value]] = {
+    "builtins.range": _range,
+    "builtins.zip": _zip,
+    "builtins.enumerate": _enumerate,
+    "builtins.sorted": _sorted,
+    "collections.Counter": _counter,
+    "collections.defaultdict": _defaultdict,
+    "collections.deque": _deque,
+    "collections.namedtuple": _namedtuple,
+    "dataclasses.asdict": _asdict,
+}
+
+
+def _is_exception_class(qualname: str) -> bool:
+    module, _, name = qualname.partition(".")
+    found = getattr(builtins, name, None) if module == "builtins" else None
+    return isinstance(found, type) and issubclass(found, BaseException)
+
+
+def _convert(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
+    name = qualname.split(".")[1]
+    if len(args.positional) == 1 and not args.keywords:
+        source = args.positional[0]
+        if isinstance(source, Known) and isinstance(
+            source.obj, (str, int, float, bool, pathlib.PurePath, decimal.Decimal)
+        ):
+            if name == "str" and isinstance(source.obj, (int, float)) and abs(source.obj) > 1e300:
+                return Unknown(type_name="str")
+            try:
+                return Known(_CONVERTERS[qualname](source.obj), origin)
+            except (ValueError, TypeError, OverflowError):
+                return Unknown(type_name=name)
+    if not args.positional and not args.keywords:
+        return Known({"str": "", "int": 0, "float": 0.0, "bool": False}[name], origin)
+    return Unknown("converted at run time", name)
+
+
+def _dict(args: CallArgs, origin: Origin | None) -> Value:
+    result = DictValue(origin=origin)
+    if args.positional:
+        source = args.positional[0]
+        if isinstance(source, DictValue):
+            result.entries = list(source.entries)
+            result.complete = source.complete
+        else:
+            items = items_of(source)
+            built = pairs_to_dict(items, origin) if items is not None else None
+            if built is None:
+                return Unknown("built at run time", "dict")
+            result = built
+    for key, value in args.keywords.items():
+        result.set(Known(key), value, args.keyword_origins.get(key))
+    if args.star_unknown:
+        result.complete = False
+    return result
+
+
+def _type_of(qualname: str) -> str:
+    """The run-time type name of what a modelled constructor returns."""
+    name = qualname.rsplit(".", 1)[1]
+    return "PosixPath" if name == "Path" else name
+
+
+def _construct(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
+    if args.star_unknown:
+        return Unknown(type_name=_type_of(qualname))
+    positional: list[Any] = []
+    for value in args.positional:
+        if not isinstance(value, Known):
+            return Unknown(type_name=_type_of(qualname))
+        positional.append(value.obj)
+    keywords: dict[str, Any] = {}
+    for key, value in args.keywords.items():
+        if not isinstance(value, Known):
+            return Unknown(type_name=_type_of(qualname))
+        keywords[key] = value.obj
+    if any(isinstance(v, (str, bytes)) and len(v) > _MAX_LITERAL for v in positional):
+        return Unknown(type_name=_type_of(qualname))
+    try:
+        return Known(_LITERAL_CONSTRUCTORS[qualname](*positional, **keywords), origin)
+    except (TypeError, ValueError, OverflowError, decimal.InvalidOperation):
+        return Unknown(type_name=_type_of(qualname))
+
+
+def is_refused_instance(instance: Instance) -> str | None:
+    """Why an instance of a stdlib class is refused by the JSON rule, or ``None``."""
+    if instance.ref.qualname in REFUSED_CALLS:
+        return REFUSED_CALLS[instance.ref.qualname][0]
+    return None

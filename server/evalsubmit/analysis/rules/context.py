@@ -1,0 +1,48 @@
+"""What a rule's check reads besides its fact: the module's source and where values live."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evalsubmit.analysis.interp.facts import ModuleFacts
+from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.values.domain import Origin
+from evalsubmit.core.findings import Finding, Span
+
+
+@dataclass(slots=True)
+class RuleContext:
+    parsed: ParsedModule
+    path: Path | None
+    facts: ModuleFacts
+    reported: set[tuple[str, Span]] = field(default_factory=set)
+    remote: list[tuple[Path, Finding]] = field(default_factory=list)
+    """Findings located in another module (reported in that module's analysis)."""
+    outside: Callable[[Path], bool] = field(default=lambda _path: False)
+    """Whether a module is installed outside the workspace: nothing is reported there."""
+
+    def here(self, origin: Origin | None) -> bool:
+        """Whether a value was written in the module being checked."""
+        return origin is not None and origin.path == self.path
+
+    def text(self, span: Span) -> str:
+        lines = self.parsed.lines
+        if span.line == span.end_line:
+            return lines[span.line - 1][span.col : span.end_col]
+        parts = [lines[span.line - 1][span.col :]]
+        parts.extend(lines[span.line : span.end_line - 1])
+        parts.append(lines[span.end_line - 1][: span.end_col])
+        return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleContext:
+    """What a module check reads: the module, and what is installed in the user's
+    environment."""
+
+    parsed: ParsedModule
+    path: Path | None
+    installed_sdk: Mapping[str, str] = field(default_factory=dict)
+    """Installed versions of the SDK's distributions (``{"nemo-platform": "0.7.1"}``)."""

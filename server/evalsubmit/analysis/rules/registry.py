@@ -1,0 +1,139 @@
+"""The rule registry: every diagnostic evalsubmit can report, with its stable code, its docs,
+and the checks that produce it, each declaring the phase it runs in.
+
+Phases follow the SDK's own order of checks (reference §4, §8):
+
+* ``CONSTRUCTION``: every construction of an SDK object (``TasksetRef``, ``GymRuntimeConfig``,
+  a runner), submitted or not; checks are independent of each other.
+* ``TASKSET_SHAPE``: a sync ``submit()`` with ``tasks=``. The SDK raises at the first failing
+  check, so only the first check (by ``order``) that finds something reports.
+* ``TASKSET_CONTENT``: a sync taskset call that passed the shape checks; independent checks of
+  the runner's content and the plain-string taskset.
+* ``ROW_SHAPE``: a call without ``tasks=`` (and every async call); first failure only.
+* ``MODULE``: once per analysed module, about the module and its environment (the installed
+  SDK), whatever its statements hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from evalsubmit.analysis.interp.facts import ConstructionFact, SubmitFact
+from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
+from evalsubmit.core.findings import Finding, Severity
+
+DOCS_BASE = "https://github.com/evalsubmit/evalsubmit/blob/main/docs/rules.md"
+
+
+class Phase(StrEnum):
+    CONSTRUCTION = "construction"
+    TASKSET_SHAPE = "taskset-shape"
+    TASKSET_CONTENT = "taskset-content"
+    ROW_SHAPE = "row-shape"
+    MODULE = "module"
+
+
+@dataclass(frozen=True, slots=True)
+class ConstructionCheck:
+    """A check of every SDK construction (phase ``CONSTRUCTION``)."""
+
+    order: int
+    run: Callable[[ConstructionFact, RuleContext], list[Finding]]
+    phase: Phase = Phase.CONSTRUCTION
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitCheck:
+    """A check of ``submit()`` calls in one of the call phases."""
+
+    phase: Phase
+    order: int
+    """Position in the SDK's order of checks within the phase."""
+    run: Callable[[SubmitFact, RuleContext], list[Finding]]
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleCheck:
+    """A check of a whole module, run once per analysis (phase ``MODULE``)."""
+
+    order: int
+    run: Callable[[ModuleContext], list[Finding]]
+    phase: Phase = Phase.MODULE
+
+
+Check = ConstructionCheck | SubmitCheck | ModuleCheck
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    kind: str
+    title: str
+    severity: Severity
+    docs: str
+    """Markdown: what it catches, why the SDK refuses it, an example, the fix."""
+    checks: tuple[Check, ...] = field(default=())
+
+    @property
+    def url(self) -> str:
+        return f"{DOCS_BASE}#{self.code.lower()}-{self.kind}"
+
+
+RULES: dict[str, Rule] = {}
+
+
+def register(rule: Rule, *checks: Check) -> Rule:
+    """Add ``rule`` with its ``checks`` (call at the end of the rule's module)."""
+    if rule.code in RULES:
+        raise ValueError(f"rule code {rule.code} registered twice")
+    registered = replace(rule, checks=checks)
+    RULES[rule.code] = registered
+    return registered
+
+
+def construction_checks() -> list[tuple[Rule, ConstructionCheck]]:
+    """Every construction check with its rule, in order."""
+    found = [
+        (rule, check)
+        for rule in RULES.values()
+        for check in rule.checks
+        if isinstance(check, ConstructionCheck)
+    ]
+    return sorted(found, key=lambda pair: (pair[1].order, pair[0].code))
+
+
+def submit_checks(phase: Phase) -> list[tuple[Rule, SubmitCheck]]:
+    """Every check of the call phase ``phase`` with its rule, in the SDK's order."""
+    found = [
+        (rule, check)
+        for rule in RULES.values()
+        for check in rule.checks
+        if isinstance(check, SubmitCheck) and check.phase is phase
+    ]
+    return sorted(found, key=lambda pair: (pair[1].order, pair[0].code))
+
+
+def module_checks() -> list[tuple[Rule, ModuleCheck]]:
+    """Every module check with its rule, in order."""
+    found = [
+        (rule, check)
+        for rule in RULES.values()
+        for check in rule.checks
+        if isinstance(check, ModuleCheck)
+    ]
+    return sorted(found, key=lambda pair: (pair[1].order, pair[0].code))
+
+
+def rules_markdown() -> str:
+    """docs/rules.md, generated from the registry (a test keeps the file in step)."""
+    parts = ["# evalsubmit rules\n", "| Code | Kind | Severity | Title |", "|---|---|---|---|"]
+    parts += [
+        f"| [{r.code}](#{r.code.lower()}-{r.kind}) | `{r.kind}` | {r.severity} | {r.title} |"
+        for r in RULES.values()
+    ]
+    for rule in RULES.values():
+        parts.append(f"\n## {rule.code} {rule.kind}\n\n**{rule.title}** ({rule.severity})\n")
+        parts.append(rule.docs)
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,96 @@
+"""Source text -> :mod:`ast` module, tolerant of half-typed code.
+
+Parsed whole when it parses, else one top-level statement at a time (:mod:`.chunks`), with
+broken statements blanked (:mod:`.repair`).
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from dataclasses import dataclass
+
+from evalsubmit.analysis.source.chunks import Chunk, ChunkCache, parse_chunks, seed
+from evalsubmit.analysis.source.repair import repair_parse
+from evalsubmit.core.findings import Span
+from evalsubmit.core.lines import split_lines_keepends
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedModule:
+    tree: ast.Module
+    lines: tuple[str, ...]
+    blanked: tuple[tuple[int, int], ...] = ()
+    """1-based inclusive line ranges removed because they did not parse."""
+    ascii: bool = False
+    """The whole text is ASCII, so ast's byte columns are already code-point columns."""
+    chunks: tuple[Chunk, ...] = ()
+    """The top-level pieces it was parsed from (empty when parsed whole)."""
+
+    def span(self, node: ast.AST) -> Span:
+        """The node's span in code points (ast reports UTF-8 byte columns)."""
+        line = getattr(node, "lineno", 1)
+        end_line = getattr(node, "end_lineno", None) or line
+        col = self._col(line, getattr(node, "col_offset", 0))
+        end_col = self._col(end_line, getattr(node, "end_col_offset", None) or 0)
+        return Span(line, col, end_line, end_col)
+
+    def line_span(self, line: int) -> Span:
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        stripped = len(text) - len(text.lstrip())
+        return Span(line, stripped, line, len(text.rstrip("\r\n")))
+
+    def _col(self, line: int, byte_col: int) -> int:
+        if not 0 < line <= len(self.lines):
+            return byte_col
+        if self.ascii:
+            return byte_col
+        text = self.lines[line - 1]
+        if text.isascii():
+            return byte_col
+        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+
+BOM = "\ufeff"
+
+
+def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule | None:
+    """Parse, repairing syntax errors by blanking statements; ``None`` if nothing is usable.
+
+    Parsed one top-level statement at a time (reusing ``cache``), or whole when the cuts
+    between statements cannot be trusted.
+    """
+    source = source.replace("\x00", " ")
+    if source.startswith(BOM):
+        # An encoding mark, not code (Python ignores it; editors do not show it): columns of
+        # line 1 are counted without it.
+        source = source[1:]
+    lines = split_lines_keepends(source)
+    if cache is None or not cache.entries:
+        # One ast.parse of the whole text is the cheapest first parse; the per-statement cache
+        # is seeded from its tree. Only broken text takes the per-statement path.
+        whole = _parse_whole(source)
+        if whole is not None:
+            chunks = seed(whole.body, lines, cache) if cache is not None else ()
+            return ParsedModule(whole, tuple(lines), (), source.isascii(), chunks)
+    pieces = parse_chunks(lines, cache)
+    if pieces is not None:
+        body, pieces_chunks, blanked = pieces
+        tree = ast.Module(body=body, type_ignores=[])
+        return ParsedModule(
+            tree, tuple(lines), tuple(blanked), source.isascii(), tuple(pieces_chunks)
+        )
+    repaired = repair_parse(source)
+    if repaired is None:
+        return None
+    tree, blanked = repaired
+    return ParsedModule(tree, tuple(lines), tuple(blanked), source.isascii())
+
+
+def _parse_whole(source: str) -> ast.Module | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None

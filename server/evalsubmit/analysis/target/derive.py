@@ -1,0 +1,289 @@
+"""Classify a ``target=`` value and derive the ``GymRunnerTarget`` JSON the SDK would send."""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from evalsubmit.analysis.report import TargetPreview
+from evalsubmit.analysis.target.gym_config import (
+    ConfigEvaluation,
+    ContentProblem,
+    evaluate_config,
+    render_json,
+)
+from evalsubmit.analysis.values.domain import (
+    ClassRef,
+    ClassValue,
+    DictValue,
+    FunctionValue,
+    Instance,
+    Known,
+    ModuleValue,
+    OneShot,
+    PartialValue,
+    Refused,
+    SeqValue,
+    Unknown,
+    Value,
+    type_name,
+)
+from evalsubmit.core.findings import Span
+from evalsubmit.sdk import models as gym_models
+from evalsubmit.sdk import names as sdk
+from evalsubmit.sdk.spec import WIRE_ONLY_DEFAULTS
+
+RUNNER_METHODS = frozenset({"run_tasks", "runner_info"})
+
+
+class TargetKind(StrEnum):
+    GYM = "gym"
+    UNSUBMITTABLE = "unsubmittable"
+    RUNNER_CLASS = "runner-class"
+    NOT_RUNNER = "not-runner"
+    NONE = "none"
+    UNKNOWN = "unknown"
+
+
+@dataclass(slots=True)
+class Derivation:
+    kind: TargetKind
+    type_name: str
+    preview: TargetPreview | None = None
+    content: list[ContentProblem] = field(default_factory=list)
+    config: ConfigEvaluation | None = None
+    unvalidated: bool = False
+    """The config was built without validation (``model_construct``, ``model_copy(update=)``):
+    its problems surface only when the runner is submitted."""
+
+    @property
+    def is_runner(self) -> bool | None:
+        if self.kind is TargetKind.UNKNOWN:
+            return None
+        return self.kind in {TargetKind.GYM, TargetKind.UNSUBMITTABLE, TargetKind.RUNNER_CLASS}
+
+
+def sdk_base(ref: ClassRef, depth: int = 0) -> str | None:
+    """The SDK runner class a user class derives from, if any."""
+    if ref.user is None:
+        return ref.qualname if ref.qualname in sdk.RUNNER_CLASSES else None
+    if depth > 10:
+        return None
+    for base in ref.user.bases:
+        if isinstance(base, ClassValue):
+            found = sdk_base(base.ref, depth + 1)
+            if found:
+                return found
+    return None
+
+
+def class_attributes(ref: ClassRef, depth: int = 0) -> set[str] | None:
+    """Attribute names a class has statically (None when a base is not known)."""
+    if ref.user is None:
+        if ref.qualname in sdk.RUNNER_CLASSES:
+            return set(RUNNER_METHODS)
+        if ref.qualname in {"builtins.object"}:
+            return set()
+        return None
+    names = set(ref.user.attributes)
+    if depth > 10:
+        return None
+    for base in ref.user.bases:
+        if not isinstance(base, ClassValue):
+            return None
+        inherited = class_attributes(base.ref, depth + 1)
+        if inherited is None:
+            return None
+        names |= inherited
+    return names
+
+
+def classify(value: Value) -> tuple[TargetKind, str]:
+    match value:
+        case Known(obj=None):
+            return TargetKind.NONE, "NoneType"
+        case Instance(maybe_none=True, ref=ref):
+            return TargetKind.UNKNOWN, ref.qualname.rsplit(".", 1)[-1]
+        case Instance(ref=ref):
+            if sdk_base(ref) == sdk.GYM_RUNNER:
+                return TargetKind.GYM, ref.qualname.rsplit(".", 1)[-1]
+            attributes = class_attributes(ref)
+            name = ref.qualname.rsplit(".", 1)[-1]
+            if attributes is not None and attributes >= RUNNER_METHODS:
+                return TargetKind.UNSUBMITTABLE, name
+            if attributes is not None or ref.qualname in sdk.NON_RUNNER_CLASSES:
+                return TargetKind.NOT_RUNNER, name
+            if sdk.is_known_sdk_class(ref.qualname):
+                return TargetKind.NOT_RUNNER, name
+            return TargetKind.UNKNOWN, name
+        case ClassValue(ref=ref):
+            attributes = class_attributes(ref)
+            name = ref.qualname.rsplit(".", 1)[-1]
+            if attributes is not None and attributes >= RUNNER_METHODS:
+                return TargetKind.RUNNER_CLASS, name
+            if attributes is not None or sdk.is_known_sdk_class(ref.qualname):
+                return TargetKind.NOT_RUNNER, "type"
+            return TargetKind.UNKNOWN, "type"
+        case (
+            Known()
+            | DictValue()
+            | SeqValue()
+            | FunctionValue()
+            | PartialValue()
+            | ModuleValue()
+            | Refused()
+        ):
+            return TargetKind.NOT_RUNNER, type_name(value)
+        case OneShot():
+            return TargetKind.NOT_RUNNER, "generator"
+        case Unknown(alternatives=alternatives) if alternatives:
+            return _shared_kind(alternatives)
+    return TargetKind.UNKNOWN, type_name(value)
+
+
+def _shared_kind(alternatives: tuple[Value, ...]) -> tuple[TargetKind, str]:
+    """What every member of a union is, when that is a failure; otherwise unknown."""
+    kinds = [classify(alternative) for alternative in alternatives]
+    shared = {kind for kind, _ in kinds}
+    names = " | ".join(dict.fromkeys(name for _, name in kinds))
+    if len(shared) == 1 and shared <= {TargetKind.UNSUBMITTABLE, TargetKind.NOT_RUNNER}:
+        return shared.pop(), names
+    return TargetKind.UNKNOWN, names
+
+
+def derive(value: Value, anchor: Span, path: Path | None) -> Derivation:
+    kind, name = classify(value)
+    if kind is TargetKind.GYM:
+        assert isinstance(value, Instance)
+        return derive_gym(value, anchor)
+    if kind in {TargetKind.UNSUBMITTABLE, TargetKind.RUNNER_CLASS}:
+        reason = (
+            f"{name} has no target spec: the SDK only submits GymAgentTaskRunner; run it "
+            "in-process with AgentEvaluator() instead"
+        )
+        preview = TargetPreview(anchor, name, None, json.dumps({"error": reason}), (reason,))
+        return Derivation(kind, name, preview)
+    return Derivation(kind, name)
+
+
+def derive_gym(runner: Instance, anchor: Span) -> Derivation:
+    name = runner.ref.qualname.rsplit(".", 1)[-1]
+    span = runner.origin.span if runner.origin and runner.origin.path is None else anchor
+    config = runner.args.keywords.get("config")
+    overrides_init = runner.ref.user is not None and "__init__" in runner.ref.user.attributes
+    if overrides_init or config is None or not isinstance(config, Instance):
+        if isinstance(config, (DictValue, Known, SeqValue)):
+            problem = (
+                "config must be a GymRuntimeConfig, not a "
+                f"{type_name(config)}: the SDK fails with AttributeError at submit"
+            )
+            return Derivation(
+                TargetKind.GYM,
+                name,
+                TargetPreview(
+                    span, name, None, _render_markers({"config": f"<error: {problem}>"}), (problem,)
+                ),
+            )
+        why = "the runner's config is not statically known"
+        return Derivation(
+            TargetKind.GYM,
+            name,
+            TargetPreview(
+                span, name, None, _render_markers({"config": f"<unknown: {why}>"}), (), (why,)
+            ),
+        )
+    if config.ref.qualname != sdk.GYM_CONFIG:
+        kind = "unknown" if config.ref.user is not None else "error"
+        text = f"config is a {config.ref.qualname.rsplit('.', 1)[-1]}, not a GymRuntimeConfig"
+        problems = (text,) if kind == "error" else ()
+        unknowns = (text,) if kind == "unknown" else ()
+        return Derivation(
+            TargetKind.GYM,
+            name,
+            TargetPreview(
+                span,
+                name,
+                None,
+                _render_markers({"config": f"<{kind}: {text}>"}),
+                problems,
+                unknowns,
+            ),
+        )
+    evaluation = evaluate_config(config.args, config.origin)
+    return Derivation(
+        TargetKind.GYM,
+        name,
+        preview_from(evaluation, span, name),
+        list(evaluation.content),
+        evaluation,
+        unvalidated=not config.validated,
+    )
+
+
+def preview_from(evaluation: ConfigEvaluation, span: Span, name: str) -> TargetPreview:
+    problems = tuple(issue.message for issue in evaluation.issues)
+    problems += tuple(f"hydra_params holds {c.message}" for c in evaluation.content)
+    unknowns = tuple(evaluation.unknowns)
+    if evaluation.model is not None and not problems and not unknowns:
+        try:
+            target = gym_models.derive_target_json(evaluation.model)
+        except (gym_models.UnserializableConfig, ValueError) as error:
+            text = str(error)
+            return TargetPreview(span, name, None, _render_markers({"error": text}), (text,))
+        return TargetPreview(span, name, target, functools.partial(_dumps, target))
+    # Only plain objects go into the deferred rendering: a preview cached for many edits must
+    # not keep the whole interpreter of the analysis that made it alive.
+    render = functools.partial(_render_partial, dict(evaluation.rendered), dict(evaluation.kwargs))
+    return TargetPreview(span, name, None, render, problems, unknowns)
+
+
+def _dumps(target: dict[str, Any]) -> str:
+    return json.dumps(target, indent=2)
+
+
+def _render_partial(fields: dict[str, Any], kwargs: dict[str, Any]) -> str:
+    defaults = gym_models.GymRuntimeConfigModel.model_fields
+    rendered: dict[str, Any] = {"kind": "gym"}
+    for field_name in gym_models.GymRunnerTargetModel.model_fields:
+        if field_name == "kind":
+            continue
+        if field_name in WIRE_ONLY_DEFAULTS:
+            rendered[field_name] = WIRE_ONLY_DEFAULTS[field_name]
+        elif field_name in fields:
+            rendered[field_name] = _coerced(fields[field_name], kwargs.get(field_name), field_name)
+        elif field_name in defaults and not defaults[field_name].is_required():
+            rendered[field_name] = render_json(
+                defaults[field_name].get_default(call_default_factory=True)
+            )
+        else:
+            rendered[field_name] = "<error: missing>"
+    return _render_markers(rendered)
+
+
+def _coerced(raw: Any, value: Any, field_name: str) -> Any:
+    """A known field as the SDK would render it (``120`` -> ``120.0``), else with markers."""
+    if _has_marker(value):
+        return render_json(raw)
+    try:
+        single = gym_models.GymRuntimeConfigModel.__pydantic_validator__.validate_assignment(
+            gym_models.GymRuntimeConfigModel.model_construct(), field_name, value
+        )
+        return render_json(getattr(single, field_name))
+    except Exception:
+        return render_json(raw)
+
+
+def _has_marker(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_has_marker(v) for v in value.values())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_has_marker(v) for v in value)
+    return type(value).__name__ in {"_Placeholder", "_Opaque"}
+
+
+def _render_markers(value: dict[str, Any]) -> str:
+    return json.dumps(render_json(value), indent=2, ensure_ascii=False)

@@ -1,0 +1,376 @@
+"""Evaluate the arguments of a ``GymRuntimeConfig`` construction against our pydantic model.
+
+Abstract values become real Python objects where they are known; unknown parts get
+placeholders whose validation errors are dropped (unknown is never diagnosed), refused and
+one-shot values inside ``hydra_params`` are collected as content problems (reported at submit),
+and every remaining pydantic error is mapped back to where it was written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pydantic_core
+
+from evalsubmit.analysis.models import stdlib
+from evalsubmit.analysis.target import typed
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    ClassValue,
+    DictValue,
+    FunctionValue,
+    Instance,
+    Known,
+    ModuleValue,
+    OneShot,
+    Origin,
+    PartialValue,
+    Refused,
+    SeqValue,
+    Unknown,
+    Value,
+)
+from evalsubmit.analysis.values.iterables import as_python
+from evalsubmit.sdk import models as gym_models
+
+REQUIRED = ("agent", "agent_config", "resources_server")
+
+
+@dataclass(frozen=True, slots=True)
+class ContentProblem:
+    """A value inside ``hydra_params`` with no JSON form (``iterator``: silently sent as [])."""
+
+    anchor: Origin | None
+    value_origin: Origin | None
+    message: str
+    kind: str
+    materialize: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigIssue:
+    """A pydantic error of the construction, at the place it was written."""
+
+    anchor: Origin | None
+    message: str
+    pydantic_type: str
+    value: Value | None = None
+
+
+class _Placeholder:
+    """Stands for an unknown value during validation; errors at it are dropped."""
+
+    def __repr__(self) -> str:  # how a message shows a container holding an unknown part
+        return "…"
+
+
+class _Opaque:
+    """Stands for a refused or one-shot value: not a str, so ``env_vars`` validation refuses it."""
+
+
+@dataclass(slots=True)
+class ConfigEvaluation:
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    rendered: dict[str, Any] = field(default_factory=dict)
+    unknowns: list[str] = field(default_factory=list)
+    content: list[ContentProblem] = field(default_factory=list)
+    issues: list[ConfigIssue] = field(default_factory=list)
+    model: gym_models.GymRuntimeConfigModel | None = None
+    origins: dict[tuple[str | int, ...], Origin] = field(default_factory=dict)
+    values: dict[tuple[str | int, ...], Value] = field(default_factory=dict)
+    typed_issues: list[ConfigIssue] = field(default_factory=list)
+    """Values of a known type the field surely refuses (their content is unknown)."""
+    converting: set[int] = field(default_factory=set)
+    """The containers being converted (a container met inside itself is a cycle)."""
+
+
+MAX_CONFIG_DEPTH = 64
+
+
+def evaluate_config(args: CallArgs, call_origin: Origin | None) -> ConfigEvaluation:
+    result = ConfigEvaluation()
+    if args.positional:
+        result.issues.append(
+            ConfigIssue(call_origin, "GymRuntimeConfig takes keyword arguments only", "positional")
+        )
+        return result
+    for name, value in args.keywords.items():
+        origin = args.keyword_origins.get(name)
+        if origin is not None:
+            result.origins[(name,)] = origin
+        result.values[(name,)] = value
+        converted, rendered = _to_python(value, (name,), origin, result)
+        result.kwargs[name] = converted
+        result.rendered[name] = rendered
+    if args.star_unknown:
+        result.unknowns.append("**kwargs")
+    _validate(result, call_origin, partial=args.star_unknown)
+    result.issues.extend(result.typed_issues)
+    return result
+
+
+def _validate(result: ConfigEvaluation, call_origin: Origin | None, *, partial: bool) -> None:
+    kwargs = dict(result.kwargs)
+    for name in REQUIRED:
+        if isinstance(kwargs.get(name), _Placeholder) or (partial and name not in kwargs):
+            kwargs[name] = "placeholder"
+    for name, value in list(kwargs.items()):
+        if isinstance(value, _Placeholder):
+            del kwargs[name]
+    verdict = gym_models.validate_config(_strip(kwargs))
+    if verdict.config is not None:
+        if not result.unknowns and not result.content:
+            result.model = verdict.config
+        return
+    for problem in verdict.problems:
+        if _at_placeholder(result.kwargs, problem.field_path):
+            continue
+        anchor = _anchor(result, problem.field_path) or call_origin
+        value = result.values.get(problem.field_path[:2]) or result.values.get(
+            problem.field_path[:1]
+        )
+        result.issues.append(ConfigIssue(anchor, problem.message, problem.pydantic_type, value))
+
+
+def _strip(value: Any) -> Any:
+    """Drop placeholders inside containers (their keys are unknown-valued, never diagnosed)."""
+    if isinstance(value, dict):
+        return {k: _strip(v) for k, v in value.items()}
+    return value
+
+
+def _at_placeholder(kwargs: dict[str, Any], path: tuple[str | int, ...]) -> bool:
+    current: Any = kwargs
+    for part in path:
+        if isinstance(current, _Placeholder):
+            return True
+        found, current = _child(current, part)
+        if not found:
+            return False
+    return isinstance(current, _Placeholder)
+
+
+def _child(container: Any, part: str | int) -> tuple[bool, Any]:
+    if isinstance(container, dict) and part in container:
+        return True, container[part]
+    if isinstance(container, (list, tuple)) and isinstance(part, int) and part < len(container):
+        return True, container[part]
+    return False, None
+
+
+def _anchor(result: ConfigEvaluation, path: tuple[str | int, ...]) -> Origin | None:
+    for length in range(len(path), 0, -1):
+        origin = result.origins.get(path[:length])
+        if origin is not None:
+            return origin
+    return None
+
+
+def _to_python(
+    value: Value, path: tuple[str | int, ...], anchor: Origin | None, result: ConfigEvaluation
+) -> tuple[Any, Any]:
+    """(object for validation, object for the rendered preview)."""
+    if isinstance(value, (DictValue, SeqValue)):
+        if id(value) in result.converting or len(path) > MAX_CONFIG_DEPTH:
+            # A container inside itself, or absurdly deep: this value is unknown, nothing more.
+            result.unknowns.append(_text(path))
+            return _Placeholder(), "<unknown: contains itself or nested too deeply>"
+        result.converting.add(id(value))
+        try:
+            return _convert(value, path, anchor, result)
+        finally:
+            result.converting.discard(id(value))
+    return _convert(value, path, anchor, result)
+
+
+def _convert(
+    value: Value, path: tuple[str | int, ...], anchor: Origin | None, result: ConfigEvaluation
+) -> tuple[Any, Any]:
+    in_hydra = path[0] == "hydra_params" and len(path) > 1
+    match value:
+        case Known(obj=obj):
+            if in_hydra and not isinstance(obj, (str, int, float, type(None))):
+                for _, reason, kind in gym_models.find_unjsonable(obj):
+                    result.content.append(ContentProblem(anchor, value.origin, reason, kind))
+            return obj, obj
+        case Instance(fields=DictValue() as fields):
+            return _to_python(fields, path, anchor, result)
+        case DictValue():
+            converted: dict[Any, Any] = {}
+            rendered: dict[Any, Any] = {}
+            for entry in value.entries:
+                known, key = as_python(entry.key)
+                if not known:
+                    result.unknowns.append(_text(path) + "[<key>]")
+                    continue
+                if in_hydra and not isinstance(key, (str, int, float, type(None))):
+                    for _, reason, kind in gym_models.find_unjsonable({key: None}):
+                        result.content.append(
+                            ContentProblem(entry.origin or anchor, None, reason, kind)
+                        )
+                sub: tuple[str | int, ...] = (*path, key)
+                entry_anchor = entry.origin or anchor
+                if entry.origin is not None:
+                    result.origins[sub] = entry.origin
+                result.values[sub] = entry.value
+                converted[key], rendered[_render_key(key)] = _to_python(
+                    entry.value, sub, entry_anchor, result
+                )
+            if not value.complete:
+                result.unknowns.append(_text(path) + "[…]")
+            return converted, rendered
+        case SeqValue(complete=False):
+            result.unknowns.append(_text(path))
+            return _Placeholder(), "<unknown: changed at run time>"
+        case SeqValue(kind=kind, items=items):
+            pairs = [
+                _to_python(item, (*path, index), anchor, result) for index, item in enumerate(items)
+            ]
+            try:
+                return kind(p[0] for p in pairs), [p[1] for p in pairs]
+            except TypeError:  # unhashable items in a set literal fail at run time anyway
+                result.unknowns.append(_text(path))
+                return _Placeholder(), "<unknown>"
+        case Unknown(reason=reason):
+            types = value.types()
+            refused = typed.refusal(path, types, reason) if types else None
+            if refused is not None:
+                result.typed_issues.append(ConfigIssue(anchor, refused, "typed", value))
+            result.unknowns.append(_text(path))
+            return _Placeholder(), f"<unknown: {reason}>"
+        case OneShot(reason=reason):
+            if in_hydra:
+                result.content.append(ContentProblem(anchor, value.origin, reason, "iterator"))
+            return _Opaque(), f"<would be sent as []: {reason}>"
+        case Refused(reason=reason) if path == ("env_vars",) and reason.startswith("os.environ"):
+            result.unknowns.append("env_vars (copied from os.environ at run time)")
+            return _Placeholder(), "<unknown: copied from os.environ at run time>"
+        case Refused(reason=reason):
+            if in_hydra:
+                result.content.append(
+                    ContentProblem(anchor, value.origin, reason, "refused", value.materialize)
+                )
+            return _Opaque(), f"<error: {reason}>"
+    refusal = _refusal(value)
+    if refusal is None:
+        result.unknowns.append(_text(path))
+        return _Placeholder(), "<unknown>"
+    if in_hydra:
+        origin = (
+            value.origin if isinstance(value, (Instance, FunctionValue, PartialValue)) else None
+        )
+        result.content.append(ContentProblem(anchor, origin, refusal, "refused"))
+    return _Opaque(), f"<error: {refusal}>"
+
+
+def _refusal(value: Value) -> str | None:
+    """Why an object-like value has no JSON form, or ``None`` when its form is just unknown."""
+    match value:
+        case PartialValue():
+            return "a functools.partial"
+        case FunctionValue(node=None, name=name):
+            return f"a {name}"
+        case FunctionValue(name="<lambda>"):
+            return "a lambda"
+        case FunctionValue(name=name):
+            return f"the function {name}"
+        case ModuleValue(qualname=qualname):
+            return f"the module {qualname}"
+        case ClassValue(ref=ref):
+            name = ref.qualname.rsplit(".", 1)[-1]
+            if (
+                ref.qualname.startswith("builtins.")
+                and not name[:1].isupper()
+                and name
+                not in {
+                    "float",
+                    "int",
+                    "str",
+                    "bool",
+                    "dict",
+                    "list",
+                    "tuple",
+                    "set",
+                    "bytes",
+                    "object",
+                    "type",
+                    "frozenset",
+                    "complex",
+                    "bytearray",
+                    "range",
+                }
+            ):
+                return f"the builtin function {name}"
+            return f"the class {name}"
+        case Instance(ref=ref):
+            refused = stdlib.is_refused_instance(value)
+            if refused:
+                return refused
+            user = ref.user
+            if user is not None and not _serialisable_user_class(user):
+                return f"an instance of {user.name} (a plain class, not a dataclass or model)"
+    return None
+
+
+def _serialisable_user_class(user: Any) -> bool:
+    def named(values: list[Value], *names: str) -> bool:
+        for item in values:
+            target = item
+            if isinstance(target, ClassValue) and target.ref.qualname.endswith(names):
+                return True
+            if isinstance(target, ClassValue) and target.ref.user is not None:
+                return True  # a user base: its form is not worth guessing
+            if not isinstance(target, ClassValue):
+                return True  # unknown base or decorator: unknown, not refused
+        return False
+
+    return named(user.decorators, "dataclass", "dataclasses.dataclass") or named(
+        user.bases,
+        "BaseModel",
+        "NamedTuple",
+        "TypedDict",
+        "Enum",
+        "IntEnum",
+        "StrEnum",
+        "str",
+        "int",
+        "dict",
+        "list",
+    )
+
+
+def _render_key(key: Any) -> Any:
+    return key if isinstance(key, (str, int, float, bool)) or key is None else str(key)
+
+
+def _text(path: tuple[str | int, ...]) -> str:
+    return gym_models.format_path(path)
+
+
+def render_json(value: Any) -> Any:
+    """JSON for a preview: known parts converted as pydantic would, markers left as text."""
+    try:
+        return pydantic_core.to_jsonable_python(value, fallback=_fallback)
+    except (ValueError, TypeError, pydantic_core.PydanticSerializationError):
+        return _sanitised(value)
+
+
+def _fallback(value: Any) -> str:
+    return f"<{type(value).__name__}>"
+
+
+def _sanitised(value: Any) -> Any:
+    """Render what pydantic cannot (non-UTF-8 bytes, odd keys) piece by piece."""
+    if isinstance(value, dict):
+        return {_sanitised_key(k): _sanitised(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_sanitised(v) for v in value]
+    try:
+        return pydantic_core.to_jsonable_python(value, fallback=_fallback)
+    except (ValueError, TypeError, pydantic_core.PydanticSerializationError):
+        return f"<error: {type(value).__name__} with no JSON form>"
+
+
+def _sanitised_key(key: Any) -> Any:
+    return key if isinstance(key, (str, int, float, bool)) or key is None else str(key)

@@ -1,0 +1,1 @@
+"""The abstract value domain of the interpreter, its name environments and iteration."""

@@ -1,0 +1,262 @@
+"""The abstract value domain.
+
+A value is one of:
+
+* :class:`Known` — a plain Python object rebuilt from literals (``str``, ``int``, ``Path``,
+  ``datetime`` …), safe to hand to pydantic because evalsubmit built it itself;
+* :class:`DictValue` / :class:`SeqValue` — containers whose parts are values, so a refused
+  lambda deep inside keeps the place where it was written;
+* :class:`Refused` — something the SDK refuses to serialise (with the reason and its origin);
+* :class:`OneShot` — a one-shot iterator, which the SDK silently sends as ``[]``;
+* :class:`Instance` / :class:`ClassValue` / :class:`FunctionValue` / :class:`ModuleValue` —
+  objects whose identity matters to the rules (a client, a runner, a config, a user class);
+* :class:`Unknown` — anything not statically known. Unknown is never diagnosed, never guessed.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from evalsubmit.core.findings import Span
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.values.env import Env, ModuleSource
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a value was written: a file (``None`` = the module being analysed) and a span."""
+
+    path: Path | None
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Known:
+    obj: Any
+    origin: Origin | None = None
+
+
+@dataclass(eq=False, slots=True)
+class Unknown:
+    reason: str = "not statically known"
+    type_name: str | None = None
+    """When the type is known but not the content (an f-string is a ``str``); alternatives
+    are joined with ``|`` (``int|None`` for ``os.cpu_count()``)."""
+    element: Value | None = None
+    """For a container of unknown length typed ``list[X]``/``dict[str, X]``: an element (a
+    value of a dict)."""
+    alternatives: tuple[Value, ...] = ()
+    """For a ``Union[A, B]`` annotation: a value of each member type, so a rule can report
+    what every alternative shares (two local-only runners are unsubmittable either way)."""
+
+    def types(self) -> frozenset[str] | None:
+        """The possible type names, or None when nothing is known of the type."""
+        return frozenset(self.type_name.split("|")) if self.type_name else None
+
+
+@dataclass(eq=False, slots=True)
+class Refused:
+    reason: str
+    origin: Origin | None
+    materialize: str | None = None
+    """A mechanical fix when one exists, e.g. ``"list"`` for ``range(...)``."""
+    items: list[Value] | None = None
+    """For iterables such as ``range(3)``: what iterating it yields, when known."""
+
+
+@dataclass(eq=False, slots=True)
+class OneShot:
+    reason: str
+    origin: Origin | None
+    items: list[Value] | None = None
+    """What it would yield, when statically known (so ``list(...)`` of it is known)."""
+
+
+@dataclass(eq=False, slots=True)
+class Entry:
+    key: Value
+    value: Value
+    origin: Origin | None
+    """The ``key: value`` entry in a dict literal, or the ``d[k] = v`` statement."""
+
+
+@dataclass(eq=False, slots=True)
+class DictValue:
+    entries: list[Entry] = field(default_factory=list)
+    origin: Origin | None = None
+    complete: bool = True
+    """False when entries of unknown keys may exist (``**unknown``, ``d.update(x)``)."""
+
+    def get(self, key: object) -> Entry | None:
+        for entry in reversed(self.entries):
+            if isinstance(entry.key, Known) and entry.key.obj == key:
+                return entry
+        return None
+
+    def set(self, key: Value, value: Value, origin: Origin | None) -> None:
+        """Python's semantics: an equal key keeps its first spelling and position."""
+        if isinstance(key, Known):
+            for index, entry in enumerate(self.entries):
+                if isinstance(entry.key, Known) and _same_key(entry.key.obj, key.obj):
+                    self.entries[index] = Entry(entry.key, value, origin)
+                    return
+        self.entries.append(Entry(key, value, origin))
+
+
+def _same_key(first: object, second: object) -> bool:
+    try:
+        return hash(first) == hash(second) and bool(first == second)
+    except TypeError:
+        return False
+
+
+@dataclass(eq=False, slots=True)
+class SeqValue:
+    kind: type  # list, tuple, set or frozenset
+    items: list[Value]
+    origin: Origin | None = None
+    item_origins: list[Origin | None] = field(default_factory=list)
+    complete: bool = True
+    """False once a change not followed statically (``lst.sort(key=f)``, ``lst.extend(x)`` of
+    an unknown ``x``) may have changed the items: they are no longer known."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClassRef:
+    """A class by identity: an SDK/stdlib class by qualified name, or a user class."""
+
+    qualname: str
+    user: UserClass | None = None
+
+
+@dataclass(eq=False, slots=True)
+class UserClass:
+    name: str
+    path: Path | None
+    node: ast.ClassDef
+    bases: list[Value]
+    attributes: set[str]
+    """Names the class body defines (methods, class attributes, fields)."""
+    decorators: list[Value]
+    enum_members: dict[str, Any] = field(default_factory=dict)
+    class_values: dict[str, Value] = field(default_factory=dict)
+    """Class attributes, as the class body binds them (not fields a constructor sets)."""
+    methods: dict[str, FunctionValue] = field(default_factory=dict)
+    properties: frozenset[str] = frozenset()
+    """Methods read as attributes (``@property``, ``@cached_property``)."""
+    fields: frozenset[str] = frozenset()
+    """Dataclass or pydantic-model fields: set by the constructor, unknown without it."""
+
+
+@dataclass(eq=False, slots=True)
+class ClassValue:
+    ref: ClassRef
+
+
+@dataclass(eq=False, slots=True)
+class Instance:
+    ref: ClassRef
+    args: CallArgs
+    origin: Origin | None = None
+    fields: DictValue | None = None
+    """For dataclass and pydantic-model instances: the JSON object they serialise to."""
+    attributes: dict[str, Value] | None = None
+    """For instances of the user's classes: what construction set on it (``self.x = v`` in
+    ``__init__`` and the test set-up methods, dataclass fields), as far as known."""
+    maybe_none: bool = False
+    """Typed ``Optional[X]``: an instance of X when used as one, but possibly None."""
+    generic: bool = False
+    """A class's generic instance (what any instance surely holds), not one built here."""
+    validated: bool = True
+    """False for a pydantic model built without validation (``model_construct``,
+    ``model_copy(update=...)``): the SDK validates it only when it is submitted."""
+
+
+def typed_instance(ref: ClassRef) -> Instance:
+    """An instance of ``ref`` whose content is not known (from a type, not a call)."""
+    return Instance(ref, CallArgs(star_unknown=True))
+
+
+@dataclass(eq=False, slots=True)
+class CallArgs:
+    positional: list[Value] = field(default_factory=list)
+    keywords: dict[str, Value] = field(default_factory=dict)
+    keyword_origins: dict[str, Origin] = field(default_factory=dict)
+    star_unknown: bool = False
+    """``*args`` / ``**kwargs`` of unknown content were passed."""
+
+
+@dataclass(eq=False, slots=True)
+class FunctionValue:
+    name: str
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None
+    origin: Origin | None
+    module: ModuleSource | None = None
+    """The module that defines it: its body is walked with that module's source."""
+    bound_self: Value | None = None
+    defaults: dict[str, Value] = field(default_factory=dict)
+    """Parameter defaults, evaluated where the function is defined."""
+    owner: ClassValue | None = None
+    """For a method: the class that defines it (``super()`` starts after it)."""
+    closure: Env | None = None
+    """The scope it was defined in (a module's, or an enclosing function's)."""
+
+
+@dataclass(eq=False, slots=True)
+class PartialValue:
+    """``functools.partial(function, *args, **keywords)``: calling it calls ``function`` with
+    these arguments first (its keywords overridden by the call's). Refused as a JSON value."""
+
+    function: Value
+    args: CallArgs
+    origin: Origin | None = None
+
+
+@dataclass(eq=False, slots=True)
+class ModuleValue:
+    qualname: str
+
+
+Value = (
+    Known
+    | Unknown
+    | Refused
+    | OneShot
+    | DictValue
+    | SeqValue
+    | ClassValue
+    | Instance
+    | FunctionValue
+    | PartialValue
+    | ModuleValue
+)
+
+
+def type_name(value: Value) -> str:
+    """The runtime type name the SDK would print for this value."""
+    match value:
+        case Known(obj=obj):
+            return type(obj).__name__
+        case DictValue():
+            return "dict"
+        case SeqValue(kind=kind):
+            return kind.__name__
+        case Instance(ref=ref):
+            return ref.qualname.rsplit(".", 1)[-1]
+        case ClassValue():
+            return "type"
+        case FunctionValue():
+            return "function"
+        case PartialValue():
+            return "partial"
+        case ModuleValue():
+            return "module"
+        case Unknown(type_name=name):
+            return name or "unknown"
+        case Refused() | OneShot():
+            return "object"
+    return "object"

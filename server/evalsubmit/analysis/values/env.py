@@ -1,0 +1,71 @@
+"""Name environments for the abstract interpreter, with the join used at control-flow merges."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.values.domain import Origin, Unknown, Value
+from evalsubmit.core.findings import Span
+
+
+@dataclass(slots=True)
+class Env:
+    """Local bindings in flow order; ``parent`` is the module scope seen by functions."""
+
+    names: dict[str, Value] = field(default_factory=dict)
+    parent: Env | None = None
+
+    def lookup(self, name: str) -> Value | None:
+        env: Env | None = self
+        while env is not None:
+            if name in env.names:
+                return env.names[name]
+            env = env.parent
+        return None
+
+    def copy(self) -> Env:
+        return Env(dict(self.names), self.parent)
+
+    def join(self, *others: Env) -> None:
+        """Merge branches that all started from this env: a name whose value differs between
+        branches becomes unknown, because evalsubmit never guesses which branch ran."""
+        keys: set[str] = set()
+        for other in others:
+            keys |= other.names.keys()
+        merged: dict[str, Value] = {}
+        for key in keys:
+            values = [other.names.get(key) for other in others]
+            first = values[0]
+            if first is not None and all(value is first for value in values):
+                merged[key] = first
+            else:
+                merged[key] = Unknown("bound differently on different paths")
+        self.names = merged
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleSource:
+    """A module's code: its tree, file and dotted name (spans of its nodes, in code points)."""
+
+    parsed: ParsedModule
+    path: Path | None
+    name: str
+
+    def span(self, node: ast.AST) -> Span:
+        return self.parsed.span(node)
+
+    def origin(self, node: ast.AST) -> Origin:
+        return Origin(self.path, self.parsed.span(node))
+
+
+@dataclass(slots=True)
+class ModuleScope:
+    """The final bindings of one module after walking its top level."""
+
+    path: Path | None
+    name: str
+    parsed: ParsedModule
+    env: Env

@@ -1,0 +1,3 @@
+from evalsubmit.cli.main import main
+
+raise SystemExit(main())

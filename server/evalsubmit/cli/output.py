@@ -1,0 +1,159 @@
+"""Renderings of findings for ``evalsubmit check``: text, the JSON contract, SARIF 2.1.0.
+
+Findings carry 1-based lines and 0-based code-point columns; every format here prints 1-based
+columns (``column = span.col + 1``).
+
+A path that was not checked (too large, unparsable, nested too deeply, not a regular file, a
+folder that cannot be read, an internal error) is never silent: every format lists it with its
+reason, apart from the checked files ("2 skipped"), so that CI is never falsely green.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from evalsubmit import __version__
+from evalsubmit.analysis import Finding
+from evalsubmit.analysis.rules import RULES
+
+JSON_VERSION = 1
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note"}
+
+Located = tuple[Path, Finding]
+Skipped = tuple[Path, str]
+"""A path that was not checked, and why."""
+
+
+def render(
+    fmt: str,
+    findings: list[Located],
+    files_checked: int,
+    notes: list[str] | None = None,
+    skipped: list[Skipped] | None = None,
+) -> str:
+    """``notes`` (about the environment, e.g. another SDK installed) end the text summary;
+    ``skipped`` lists the paths not checked, with why."""
+    skipped = skipped or []
+    if fmt == "json":
+        return json.dumps(as_json(findings, files_checked, skipped), indent=2) + "\n"
+    if fmt == "sarif":
+        return json.dumps(as_sarif(findings, skipped), indent=2) + "\n"
+    return as_text(findings, files_checked, notes or [], skipped)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def as_text(
+    findings: list[Located],
+    files_checked: int,
+    notes: list[str] | None = None,
+    skipped: list[Skipped] | None = None,
+) -> str:
+    skipped = skipped or []
+    lines = [f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}" for path, f in findings]
+    lines += [f"{path}: warning: skipped: {reason}" for path, reason in skipped]
+    if findings:
+        with_problems = len({path for path, _ in findings})
+        summary = f"Found {_plural(len(findings), 'problem')} in {_plural(with_problems, 'file')}"
+    elif skipped:
+        summary = f"No problems found in {_plural(files_checked, 'file')} checked"
+    else:
+        summary = f"All checks passed ({_plural(files_checked, 'file')})"
+    if skipped:
+        summary += f"; {len(skipped)} skipped, not checked (see the warnings above)"
+    lines.append(summary + ".")
+    lines += [f"Note: {note}." for note in notes or []]
+    return "\n".join(lines) + "\n"
+
+
+def as_json(
+    findings: list[Located], files_checked: int, skipped: list[Skipped] | None = None
+) -> dict[str, Any]:
+    skipped = skipped or []
+    return {
+        "version": JSON_VERSION,
+        "files_checked": files_checked,
+        "files_skipped": len(skipped),
+        "skipped": [{"path": str(path), "reason": reason} for path, reason in skipped],
+        "findings": [
+            {
+                "path": str(path),
+                "line": f.span.line,
+                "column": f.span.col + 1,
+                "end_line": f.span.end_line,
+                "end_column": f.span.end_col + 1,
+                "code": f.code,
+                "kind": f.kind,
+                "severity": str(f.severity),
+                "message": f.message,
+            }
+            for path, f in findings
+        ],
+    }
+
+
+def as_sarif(findings: list[Located], skipped: list[Skipped] | None = None) -> dict[str, Any]:
+    rules = [
+        {
+            "id": rule.code,
+            "name": rule.kind,
+            "shortDescription": {"text": rule.title},
+            "fullDescription": {"text": rule.docs.split("\n\n")[0]},
+            "help": {"text": rule.docs, "markdown": rule.docs},
+            "helpUri": rule.url,
+            "defaultConfiguration": {"level": _SARIF_LEVEL[str(rule.severity)]},
+        }
+        for rule in RULES.values()
+    ]
+    index = {rule.code: i for i, rule in enumerate(RULES.values())}
+    results = [
+        {
+            "ruleId": f.code,
+            "ruleIndex": index[f.code],
+            "level": _SARIF_LEVEL[str(f.severity)],
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": path.as_posix()},
+                        "region": {
+                            "startLine": f.span.line,
+                            "startColumn": f.span.col + 1,
+                            "endLine": f.span.end_line,
+                            "endColumn": f.span.end_col + 1,
+                        },
+                    }
+                }
+            ],
+        }
+        for path, f in findings
+    ]
+    driver = {
+        "name": "evalsubmit",
+        "version": __version__,
+        "informationUri": RULES_URI,
+        "rules": rules,
+    }
+    # SARIF's place for "a file was not analysed": a warning notification of the invocation.
+    notifications = [
+        {
+            "level": "warning",
+            "message": {"text": f"skipped, not checked: {reason}"},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": path.as_posix()}}}],
+        }
+        for path, reason in skipped or []
+    ]
+    invocation = {"executionSuccessful": True, "toolExecutionNotifications": notifications}
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "results": results}],
+    }
+
+
+RULES_URI = "https://github.com/evalsubmit/evalsubmit#rules"

@@ -1,0 +1,70 @@
+"""The one result type that crosses every boundary: CLI, language server, submission.
+
+Indexing convention, stated once: ``line`` is 1-based; ``col`` is 0-based and counts Unicode
+code points of the line (not UTF-8 bytes as :mod:`ast` does, not UTF-16 units as LSP does).
+Converters at the edges (``cli``, ``lsp.convert``) translate from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFORMATION = "information"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def contains(self, line: int, col: int) -> bool:
+        """Whether the position (1-based line, 0-based col) lies inside, ends inclusive."""
+        if (line, col) < (self.line, self.col):
+            return False
+        return (line, col) <= (self.end_line, self.end_col)
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    title: str
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """One of several walks of the same code: the ``index``-th of ``total`` in ``group`` (the
+    elements of one loop), or one of an open-ended set (``total`` 0: call sites)."""
+
+    group: str
+    index: int
+    total: int
+    label: str
+    """How a message names it: ``for the 2nd runner of RUNNERS``."""
+    lines: tuple[int, int] | None = None
+    """The lines of the call site (for a call): a finding there needs no label."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    kind: str
+    severity: Severity
+    message: str
+    span: Span
+    fixes: tuple[Fix, ...] = field(default=())
+    context: tuple[Walk, ...] = field(default=())
+    """When the mistake holds only for some of the ways the code runs (a loop element, a call
+    site, a test parameter): those ways, outermost first. Reports merge them into the message."""

@@ -1,0 +1,184 @@
+"""The user's project: its files (editor buffers, "overlays", win over the disk), the dotted
+names of its modules, the listing of its Python files, and the Python environment its imports
+come from when they are not its own (:mod:`.environment`).
+
+Reading is all this does: resolving names imported from these modules is the interpreter's job
+(:mod:`evalsubmit.analysis.interp.modules`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+
+from evalsubmit.core.sourcefile import UnreadableSource, read_source
+from evalsubmit.workspace import walk
+from evalsubmit.workspace.environment import PythonEnvironment, environment_of
+
+MAX_MODULE_BYTES = 2_000_000
+MAX_PROJECT_FILES = 2_000
+MAX_CONFTEST_DEPTH = 12
+
+
+def _is_pytest_module(path: Path) -> bool:
+    name = path.name
+    return name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
+
+
+class Project:
+    """Workspace root plus unsaved editor contents (overlays) that win over the disk."""
+
+    def __init__(
+        self,
+        root: Path | None = None,
+        overlays: Mapping[Path, str] | None = None,
+        *,
+        python: Path | None = None,
+    ):
+        self.root = root.resolve() if root is not None else None
+        self._python = python
+        self._overlays: dict[Path, str] = {p.resolve(): t for p, t in (overlays or {}).items()}
+        self._lock = threading.RLock()
+        self._files: list[Path] | None = None
+        self._found: dict[tuple[str, Path | None], Path | None] = {}
+
+    @property
+    def python(self) -> Path | None:
+        """The interpreter whose installed packages imports fall back to (None: only the
+        project's own modules are read)."""
+        return self._python
+
+    def set_python(self, python: Path | None) -> bool:
+        """Use another interpreter's packages; True when it changed."""
+        with self._lock:
+            changed = python != self._python
+            self._python = python
+            return changed
+
+    @property
+    def environment(self) -> PythonEnvironment | None:
+        """The installed packages of :attr:`python`, read again when they change."""
+        python = self._python
+        return environment_of(python) if python is not None else None
+
+    def environment_stamp(self) -> str:
+        """Changes when what imports of installed packages resolve to can change (another
+        interpreter, a package installed): part of every cache key that depends on them."""
+        environment = self.environment
+        return f"{self._python}:{environment.stamp}" if environment is not None else ""
+
+    def set_overlay(self, path: Path, text: str) -> None:
+        with self._lock:
+            self._overlays[path.resolve()] = text
+
+    def drop_overlay(self, path: Path) -> None:
+        with self._lock:
+            self._overlays.pop(path.resolve(), None)
+
+    def read(self, path: Path) -> str | None:
+        with self._lock:
+            if path in self._overlays:
+                return self._overlays[path]
+        try:  # decoded as Python does; only bounded regular files (never a FIFO)
+            return read_source(path, max_bytes=MAX_MODULE_BYTES).text
+        except UnreadableSource:
+            return None
+
+    def module_name(self, path: Path | None) -> str:
+        """Dotted name of a file relative to the project root (``pkg.runners``)."""
+        if path is None:
+            return "__main__"
+        path = path.resolve()
+        for base in self._search_roots(path):
+            try:
+                relative = path.with_suffix("").relative_to(base)
+            except ValueError:
+                continue
+            parts = list(relative.parts)
+            if parts and parts[-1] == "__init__":
+                parts.pop()
+            return ".".join(parts) or path.stem
+        return path.stem
+
+    def _search_roots(self, importer: Path | None) -> list[Path]:
+        roots: list[Path] = []
+        if importer is not None:
+            # A script's own folder is on sys.path; packages are found from their parent.
+            folder = importer.resolve().parent
+            while (folder / "__init__.py").exists() and folder.parent != folder:
+                folder = folder.parent
+            roots.append(folder)
+            roots.append(importer.resolve().parent)
+            if _is_pytest_module(importer):
+                roots.extend(self._conftest_roots(importer.resolve().parent))
+        if self.root is not None:
+            roots.append(self.root)
+            roots.append(self.root / "src")
+        seen: list[Path] = []
+        for root in roots:
+            if root not in seen:
+                seen.append(root)
+        return seen
+
+    def _conftest_roots(self, folder: Path) -> list[Path]:
+        """pytest (its default ``prepend`` import mode) puts the base folder of every
+        ``conftest.py`` above a test on ``sys.path`` before importing the test."""
+        roots: list[Path] = []
+        for ancestor in [folder, *folder.parents][:MAX_CONFTEST_DEPTH]:
+            conftest = ancestor / "conftest.py"
+            if conftest in self._overlays or conftest.is_file():
+                base = ancestor
+                while (base / "__init__.py").exists() and base.parent != base:
+                    base = base.parent
+                roots.append(base)
+            if self.root is not None and ancestor == self.root.resolve():
+                break
+        return roots
+
+    def find_module(self, dotted: str, importer: Path | None) -> Path | None:
+        key = (dotted, importer.parent if importer else None)
+        with self._lock:
+            if key in self._found:
+                return self._found[key]
+        found = None
+        parts = dotted.split(".")
+        for base in self._search_roots(importer):
+            candidate = base.joinpath(*parts)
+            for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
+                if path.resolve() in self._overlays or path.is_file():
+                    found = path.resolve()
+                    break
+            if found is not None:
+                break
+        with self._lock:
+            self._found[key] = found
+        return found
+
+    def python_files(self, limit: int = MAX_PROJECT_FILES) -> list[Path]:
+        """The project's Python files (bounded), listed once and cached."""
+        if self.root is None:
+            return []
+        with self._lock:
+            if self._files is None:
+                files: list[Path] = []
+                for found in walk.python_files([self.root]):
+                    files.append(found.resolve())
+                    if len(files) >= limit:
+                        break
+                self._files = files
+            return list(self._files)
+
+    def note_file(self, path: Path) -> None:
+        """A file that may be new: list the project again if it is missing from the listing.
+        Never walks the tree itself (the next analysis does, off the editor's event loop)."""
+        with self._lock:
+            if self._files is not None and path.resolve() not in self._files:
+                self._files = None
+                self._found.clear()
+
+    def forget_files(self) -> None:
+        """Call when files are created or deleted, so :meth:`python_files` lists them again."""
+        with self._lock:
+            self._files = None
+            self._found.clear()

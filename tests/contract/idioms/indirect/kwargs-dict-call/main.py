@@ -1,0 +1,18 @@
+"""Keyword arguments collected with dict(...) and passed with **."""
+
+from nemo_evaluator.api.schemas import TasksetRef
+from nemo_evaluator_sdk import RunConfig
+from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+from nemo_platform import NeMoPlatform
+
+client = NeMoPlatform(base_url="http://localhost:8080", workspace="qa")
+runner = GymAgentTaskRunner(
+    config=GymRuntimeConfig(agent="simple_agent", agent_config="a.yaml", resources_server="mcqa")
+)
+
+kw = dict(tasks=TasksetRef("ws/smoke"), target=runner)
+client.evaluator.submit(**kw)
+
+tuned = dict(tasks=TasksetRef("ws/smoke"), target=runner,
+             config=RunConfig(parallelism=2))  # expect: ES102
+client.evaluator.submit(**tuned)

@@ -1,0 +1,34 @@
+"""Shared fixtures of the evaluation test suite."""
+
+from pathlib import Path
+
+import pytest
+from nemo_evaluator.api.schemas import TasksetRef
+from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+from nemo_evaluator_sdk.agent_eval.runtimes.harbor_runtime import (
+    HarborAgentTaskRunner,
+    HarborRuntimeConfig,
+)
+from nemo_platform import NeMoPlatform
+
+
+@pytest.fixture(scope="session")
+def client():
+    return NeMoPlatform(base_url="http://localhost:8080", workspace="qa")
+
+
+@pytest.fixture
+def suite():
+    return TasksetRef("qa/agents")
+
+
+@pytest.fixture
+def gym_runner():
+    return GymAgentTaskRunner(
+        config=GymRuntimeConfig(agent="simple_agent", agent_config="a.yaml", resources_server="mcqa")
+    )
+
+
+@pytest.fixture
+def harbor_runner():
+    return HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))

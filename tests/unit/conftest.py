@@ -1,0 +1,12 @@
+"""Fixtures of the unit tests: real Python environments with fake installed packages."""
+
+import pytest
+
+from fake_env import installed_env  # noqa: F401  (the session fixture)
+
+
+@pytest.fixture(autouse=True)
+def _no_active_virtualenv(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI reads the active virtualenv's packages by default: the developer's must not
+    change what these tests see."""
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)

@@ -1,0 +1,156 @@
+"""Values from containers and loops (issue 11, section 4)."""
+
+from __future__ import annotations
+
+from idiom_support import check, findings
+
+
+def test_each_known_element_of_a_loop_is_checked_and_named() -> None:
+    snippet = """
+    RUNNERS = [gym_runner, harbor]
+    for runner in RUNNERS:
+        client.evaluator.submit(tasks=T, target=runner)  # expect: ES106
+    """
+    check(snippet)
+    (finding,) = findings(snippet)
+    assert finding.message.endswith("(for the 2nd runner of RUNNERS)")
+
+
+def test_dict_items_comprehensions_zip_and_enumerate() -> None:
+    snippet = """
+    SETTINGS = {
+        "nightly": dict(agent="a", agent_config="c.yaml", resources_server="r", concurrency=0),  # expect: ES109
+        "smoke": dict(agent="a", agent_config="c.yaml", resources_server="r"),
+    }
+    for name, settings in SETTINGS.items():
+        GymRuntimeConfig(**settings)
+
+    configs = {name: GymRuntimeConfig(**s) for name, s in [("x", {"agent": "a"})]}  # expect: ES109, ES109
+
+    for suite, runner in zip(["qa/ok", "qa/bad suite"], [gym_runner, gym_runner]):  # expect: ES108
+        client.evaluator.submit(tasks=suite, target=runner)
+
+    for index, runner in enumerate([harbor]):
+        client.evaluator.submit(tasks=T, target=runner)  # expect: ES106
+    """
+    check(snippet)
+    nightly = [f for f in findings(snippet) if f.code == "ES109" and "concurrency" in f.message]
+    assert nightly and nightly[0].message.endswith("(for SETTINGS['nightly'])")
+
+
+def test_a_finding_that_holds_for_every_element_is_plain() -> None:
+    snippet = """
+    for workspace in ["qa", "prod"]:
+        GymRuntimeConfig(agent=workspace, agent_config="c", resources_server="r", num_repeats=0)  # expect: ES109
+    """
+    check(snippet)
+    assert "(for" not in findings(snippet)[0].message
+
+
+def test_a_loop_that_may_stop_early_is_walked_once() -> None:
+    check("""
+    import random
+
+    for runner in [gym_runner, harbor]:
+        if random.random() < 0.5:
+            break
+        client.evaluator.submit(tasks=T, target=runner)
+    """)
+
+
+def test_dict_merges_copies_and_dumps() -> None:
+    check("""
+    import dataclasses
+
+    BASE = {"agent": "a", "agent_config": "c.yaml", "resources_server": "r"}
+    merged = GymRuntimeConfig(**{**BASE, "num_repeats": 0})  # expect: ES109
+    called = GymRuntimeConfig(**dict(BASE, concurrency=-1))  # expect: ES109
+    dumped = GymRuntimeConfig(**cfg.model_dump(), startup_timeout_s=0)  # expect: ES109
+
+    @dataclasses.dataclass
+    class Settings:
+        agent: str = "a"
+        agent_config: str = "c.yaml"
+        resources_server: str = "r"
+        reward_key: int = 3
+
+    from_dataclass = GymRuntimeConfig(**dataclasses.asdict(Settings()))  # expect: ES109
+
+    unvalidated = cfg.model_copy(update={"num_repeats": 0})  # expect: ES109
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=unvalidated))
+    """)
+
+
+def test_containers_changed_in_place_are_followed() -> None:
+    check("""
+    callbacks = []
+    callbacks.append(lambda event: event)
+    hp = {"callbacks": callbacks}  # expect: ES107
+    env = {}
+    env.setdefault("WORKERS", 4)  # expect: ES109
+    env.update(LEVEL="debug")
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", env_vars=env, hydra_params=hp)))
+
+    extra = []
+    extra += [lambda: 0]
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params={"extra": extra})))  # expect: ES107
+
+    flags = {}
+    flags |= {"on_done": print}  # expect: ES107
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=flags)))
+    """)
+
+
+def test_what_is_removed_or_changed_unseen_is_never_reported() -> None:
+    check("""
+    hp = {"on_done": print, "seed": 1}
+    del hp["on_done"]
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=hp)))
+
+    hooks = {"hook": lambda: 0, "seed": 2}
+    hooks.pop("hook")
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=hooks)))
+
+    items = [lambda: 0, 1]
+    items.pop(0)
+    items.clear()
+    items.append(2)
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params={"items": items})))
+
+    def name_of(key):
+        return key
+
+    unknown_key = {"cb": print}
+    unknown_key.pop(name_of(os.environ["KEY"]))
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=unknown_key)))
+
+    ordered = [print, 1]
+    ordered.sort(key=str)
+    ordered.remove(print)
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params={"o": ordered})))
+
+    values = {"A": 1}
+    values.popitem()
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", env_vars=values)))
+    """)
+
+
+SELF_REFERENCES = """
+    loop = {}
+    loop["self"] = loop
+    first, second = {}, {}
+    first["second"] = second  # expect: ES109
+    second["first"] = first
+    nested = []
+    nested.append(nested)
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=loop)))
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params={"n": nested})))
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", env_vars=first)))
+    client.evaluator.submit(tasks=T, target=gym_runner, config=RunConfig(parallelism=2))  # expect: ES102
+"""
+
+
+def test_a_value_inside_itself_cuts_that_value_not_the_file() -> None:
+    check(SELF_REFERENCES)
+    (finding,) = [f for f in findings(SELF_REFERENCES) if f.code == "ES109"]
+    assert "`env_vars['second']` is {'first': …}" in finding.message

@@ -1,0 +1,205 @@
+"""Objects that hold clients, evaluators, runners and configs (issue 11, section 1)."""
+
+from __future__ import annotations
+
+from idiom_support import check
+
+
+def test_client_and_runner_stored_in_init_sync_and_async() -> None:
+    check("""
+    class EvalService:
+        def __init__(self, workspace: str = "qa"):
+            self.client = NeMoPlatform(workspace=workspace)
+            self.async_client = AsyncNeMoPlatform(workspace=workspace)
+            self.runner = gym_runner
+
+        def nightly(self):
+            return self.client.evaluator.submit(
+                tasks=T,
+                target=self.runner,
+                config=RunConfig(parallelism=4),  # expect: ES102
+            )
+
+        def smoke(self):
+            return self.client.evaluator.submit(tasks=T, target=self.runner)
+
+        async def smoke_async(self):
+            return await self.async_client.evaluator.submit(tasks=T, target=self.runner)  # expect: ES103
+    """)
+
+
+def test_unittest_setup_and_pytest_setup_method() -> None:
+    check("""
+    import unittest
+
+    class TestSubmission(unittest.TestCase):
+        def setUp(self):
+            self.client = NeMoPlatform(workspace="qa")
+            self.runner = harbor
+
+        def test_harbor(self):
+            with self.assertRaises(TypeError):
+                self.client.evaluator.submit(tasks=T, target=self.runner)  # expect: ES106
+
+
+    class TestRows:
+        def setup_method(self):
+            self.client = NeMoPlatform(workspace="qa")
+
+        def test_rows_with_runner(self):
+            self.client.evaluator.submit(metric=em, dataset=rows, target=gym_runner)  # expect: ES105
+    """)
+
+
+def test_dataclass_fields_properties_and_class_attributes() -> None:
+    check("""
+    from dataclasses import dataclass, field
+    from functools import cached_property
+
+    @dataclass
+    class Suite:
+        client: NeMoPlatform = field(default_factory=NeMoPlatform)
+        runner: GymAgentTaskRunner = field(default_factory=lambda: gym_runner)
+
+        def run(self):
+            # fields are whatever the constructor got: not known here
+            self.client.evaluator.submit(tasks=T, target=self.runner, prompt_template="x")
+
+    suite = Suite(runner=harbor)
+    suite.client.evaluator.submit(tasks=T, target=suite.runner)  # expect: ES106
+
+
+    class Lazy:
+        DEFAULT_TASKS = TasksetRef("qa/nightly")
+
+        @cached_property
+        def client(self) -> NeMoPlatform:
+            return NeMoPlatform(workspace="qa")
+
+        @property
+        def runner(self):
+            return CallableAgentTaskRunner(lambda task: None)
+
+        def go(self):
+            self.client.evaluator.submit(tasks=self.DEFAULT_TASKS, target=self.runner)  # expect: ES106
+    """)
+
+
+def test_subclass_of_the_platform_client() -> None:
+    check("""
+    class TeamClient(NeMoPlatform):
+        def describe(self):
+            return "team"
+
+    team = TeamClient(workspace="qa")
+    team.evaluator.submit(target=gym_runner)  # expect: ES103
+    """)
+
+
+def test_attributes_set_outside_construction_stay_unknown() -> None:
+    check("""
+    class Job:
+        def __init__(self):
+            self.runner = None
+            self.client = NeMoPlatform(workspace="qa")
+
+        def prepare(self):
+            self.runner = gym_runner
+
+        def run(self):
+            # prepare() may have run: the runner is not known to be None
+            self.client.evaluator.submit(tasks=T, target=self.runner)
+
+
+    class Conditional:
+        def __init__(self, fast: bool):
+            if fast:
+                self.runner = gym_runner
+            else:
+                self.runner = harbor
+
+        def run(self):
+            client.evaluator.submit(tasks=T, target=self.runner)
+    """)
+
+
+def test_an_instance_built_with_arguments_is_checked_with_them() -> None:
+    check("""
+    class Launcher:
+        def __init__(self, runner, suite="qa/smoke"):
+            self.runner = runner
+            self.suite = suite
+
+        def launch(self):
+            return client.evaluator.submit(tasks=self.suite, target=self.runner)  # expect: ES106
+
+    Launcher(gym_runner).launch()
+    Launcher(harbor).launch()
+    Launcher(gym_runner, suite="qa team/smoke").launch()  # expect: ES108
+    """)
+
+
+def test_attributes_a_base_class_stores_through_super() -> None:
+    check("""
+    class Base:
+        def __init__(self, workspace):
+            self.client = NeMoPlatform(workspace=workspace)
+
+    class Nightly(Base):
+        def __init__(self):
+            super().__init__("qa")
+            self.runner = harbor
+
+        def run(self):
+            self.client.evaluator.submit(tasks=T, target=self.runner)  # expect: ES106
+    """)
+
+
+def test_state_a_test_class_stores_on_cls_before_its_tests() -> None:
+    check("""
+    import unittest
+
+    class SharedClient(unittest.TestCase):
+        @classmethod
+        def setUpClass(cls):
+            cls.client = NeMoPlatform(workspace="qa")
+            cls.runner = gym_runner
+
+        def test_row_option(self):
+            self.client.evaluator.submit(
+                tasks=T,
+                target=self.runner,
+                config=RunConfig(parallelism=2),  # expect: ES102
+            )
+
+
+    class TestPytestStyle:
+        @classmethod
+        def setup_class(cls):
+            cls.client = NeMoPlatform(workspace="qa")
+
+        def test_runner_on_rows(self):
+            self.client.evaluator.submit(metric=em, dataset=rows, target=gym_runner)  # expect: ES105
+    """)
+
+
+def test_class_attributes_reassigned_elsewhere_stay_unknown() -> None:
+    check("""
+    class Settings:
+        runner = harbor
+
+    def switch():
+        Settings.runner = gym_runner
+
+    class Job:
+        runner = harbor
+
+        def run(self):
+            client.evaluator.submit(tasks=T, target=self.runner)
+
+    def reconfigure(job: Job):
+        job.runner = gym_runner
+
+    Settings.runner = gym_runner
+    client.evaluator.submit(tasks=T, target=Settings.runner)
+    """)

@@ -1,0 +1,130 @@
+"""Test code (issue 11, section 5): fixtures, parametrize, unittest, expected refusals."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from idiom_support import check
+
+from evalsubmit.analysis import Project, analyze_source
+
+
+def test_fixtures_in_the_same_file_return_and_yield() -> None:
+    check("""
+    import pytest
+
+    @pytest.fixture
+    def evaluator_client():
+        return NeMoPlatform(workspace="qa")
+
+    @pytest.fixture
+    def runner():
+        built = HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+        yield built
+
+    @pytest.fixture(name="gym")
+    def _gym():
+        return gym_runner
+
+    def test_harbor_is_refused(evaluator_client, runner):
+        with pytest.raises(TypeError):
+            evaluator_client.evaluator.submit(tasks=T, target=runner)  # expect: ES106
+
+    def test_gym_with_a_row_option(evaluator_client, gym):
+        evaluator_client.evaluator.submit(tasks=T, target=gym, config=RunConfig())  # expect: ES102
+
+    def test_unknown_fixture(tmp_path, monkeypatch, evaluator_client, something_else):
+        evaluator_client.evaluator.submit(tasks=T, target=something_else)
+    """)
+
+
+def test_parametrize_cases_are_checked_one_by_one() -> None:
+    check("""
+    import pytest
+
+    @pytest.mark.parametrize(
+        "suite",
+        [
+            "qa/smoke",
+            "qa team/smoke",  # expect: ES108
+            pytest.param("org/qa/smoke", id="two-slashes"),  # expect: ES108
+        ],
+    )
+    def test_suites(suite):
+        client.evaluator.submit(tasks=suite, target=gym_runner)
+
+    @pytest.mark.parametrize("runner, expected", [(gym_runner, "ok"), (harbor, "refused")])
+    def test_runners(runner, expected):
+        client.evaluator.submit(tasks=T, target=runner)  # expect: ES106
+
+    @pytest.mark.parametrize("runner", [harbor], indirect=True)
+    def test_indirect(runner):
+        client.evaluator.submit(tasks=T, target=runner)
+    """)
+
+
+def test_parametrize_findings_are_named_like_pytest_names_the_case() -> None:
+    source = textwrap.dedent("""
+    import pytest
+    from nemo_platform import NeMoPlatform
+    from nemo_evaluator_sdk.agent_eval.runtimes.harbor_runtime import HarborAgentTaskRunner
+
+    client = NeMoPlatform()
+
+    @pytest.mark.parametrize("runner", [pytest.param(HarborAgentTaskRunner(), id="harbor")])
+    def test_submit(runner):
+        client.evaluator.submit(tasks="qa/smoke", target=runner)
+    """)
+    report = analyze_source(source, path=Path("test_x.py"), project=Project())
+    (finding,) = report.findings
+    assert finding.code == "ES106"
+    # a single case covers every case: reported plainly
+    assert "test_submit[" not in finding.message
+
+
+def test_fixtures_from_conftest_in_a_parent_folder(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    tests = tmp_path / "tests" / "integration"
+    tests.mkdir(parents=True)
+    (tmp_path / "tests" / "conftest.py").write_text(
+        textwrap.dedent("""
+        import pytest
+        from nemo_platform import NeMoPlatform
+        from nemo_evaluator_sdk.agent_eval.runtimes.harbor_runtime import HarborAgentTaskRunner
+
+        @pytest.fixture
+        def client():
+            return NeMoPlatform(workspace="qa")
+
+        @pytest.fixture
+        def runner():
+            yield HarborAgentTaskRunner()
+    """)
+    )
+    test = tests / "test_nightly.py"
+    test.write_text(
+        textwrap.dedent("""
+        from nemo_evaluator.api.schemas import TasksetRef
+
+        def test_nightly(client, runner):
+            client.evaluator.submit(tasks=TasksetRef("qa/nightly"), target=runner)
+    """)
+    )
+    report = analyze_source(test.read_text(), path=test, project=Project(tmp_path))
+    assert [(f.span.line, f.code) for f in report.findings] == [(5, "ES106")]
+    assert (tmp_path / "tests" / "conftest.py").resolve() in report.dependencies
+
+
+def test_nothing_fires_on_a_fixture_or_parameter_declaration() -> None:
+    check("""
+    import pytest
+
+    @pytest.fixture
+    def refused_runner():
+        return HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+
+    @pytest.mark.parametrize("runner", [harbor])
+    def test_runs_locally(runner):
+        AgentEvaluator().run(tasks=[], target=runner)
+    """)
