@@ -3,12 +3,17 @@
 * a document containing ``# test: sleep=<seconds>`` takes that long to analyse;
 * a document containing ``# test: crash-analysis`` makes the analysis raise;
 * a hover on a line containing ``BOOM`` raises inside the hover handler;
-* a hover on a line containing ``STALL=<seconds>`` blocks the event loop that long.
+* a hover on a line containing ``STALL=<seconds>`` blocks the event loop that long;
+* with ``EVALSUBMIT_TEST_SPAWN_LOG=<file>`` in its environment, every attempt of the server to
+  start a process (the audit events of ``subprocess``, ``os.exec*``, ``os.posix_spawn``,
+  ``os.fork``, ``os.system``) is appended to that file.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import time
 from typing import Any
 
@@ -35,6 +40,20 @@ def hover_markdown(snap: Any, line: int, col: int) -> Any:
     return _real_markdown(snap, line, col)
 
 
+SPAWNING = ("subprocess.Popen", "os.posix_spawn", "os.exec", "os.fork", "os.system", "os.spawn")
+
+
+def _log_spawns(path: str) -> None:
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event.startswith(SPAWNING):
+            with open(path, "a", encoding="utf-8") as log:
+                log.write(f"{event} {args[:2]!r}\n")
+
+    sys.addaudithook(hook)
+
+
+if spawn_log := os.environ.get("EVALSUBMIT_TEST_SPAWN_LOG"):
+    _log_spawns(spawn_log)
 DocumentAnalyzer.analyze = analyze  # type: ignore[method-assign]
 hover.hover_markdown = hover_markdown
 

@@ -19,7 +19,7 @@ from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-SERVER = [sys.executable, "-m", "evalsubmit.lsp"]
+SERVER = [sys.executable, "-P", "-m", "evalsubmit.lsp"]
 TIMEOUT_S = 30.0
 
 

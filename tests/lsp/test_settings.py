@@ -161,6 +161,24 @@ async def test_debug_info_redacts_the_token(client: RecordingClient, workspace: 
     assert "s3cret-token" not in everything
 
 
+async def test_debug_info_hides_a_password_in_the_base_url(
+    client: RecordingClient, workspace: Path
+) -> None:
+    change_configuration(client, platform={"baseUrl": "http://admin:hunter2@127.0.0.1:9"})
+    uri = open_doc(client, workspace / "job.py", TWO_PROBLEMS)
+    await published(client, uri, 1)
+    info = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="evalsubmit.debugInfo")
+    )
+    listed = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="evalsubmit.listTasksets")
+    )
+    assert info["platform"]["baseUrl"] == "http://***@127.0.0.1:9"
+    assert "http://***@127.0.0.1:9" in listed["error"]
+    everything = json.dumps([info, listed]) + "".join(m.message for m in client.log_messages)
+    assert "hunter2" not in everything
+
+
 # -- pure settings ------------------------------------------------------------------------------
 
 
@@ -207,3 +225,37 @@ def test_parse_settings_drops_only_the_bad_field() -> None:
     )
     assert parsed.select == [] and parsed.ignore == ["ES110"]
     assert parsed.platform.timeout_s == 30.0 and parsed.platform.workspace == "w"
+
+
+def test_out_of_range_values_fall_back_to_the_default() -> None:
+    """Types are not enough: a 400-digit debounceMs passed validation and then raised
+    OverflowError on every edit (diagnostics froze)."""
+    parsed = parse_settings(
+        {
+            "debounceMs": 10**400,
+            "maxFileSizeKb": 10**12,
+            "platform": {"timeoutS": float("inf"), "pollIntervalS": 1e-9, "workspace": "w"},
+        }
+    )
+    assert parsed.debounce_ms == 200 and parsed.max_file_size_kb == 2048
+    assert parsed.platform.timeout_s == 30.0 and parsed.platform.poll_interval_s == 2.0
+    assert parsed.platform.workspace == "w"
+    for nan in (float("nan"), "nan", 1e308):
+        assert parse_settings({"platform": {"timeoutS": nan}}).platform.timeout_s == 30.0
+
+
+async def test_a_huge_debounce_does_not_freeze_diagnostics(
+    client: RecordingClient, workspace: Path
+) -> None:
+    change_configuration(client, debounceMs=10**400)
+    uri = open_doc(client, workspace / "job.py", TWO_PROBLEMS)
+    await published(client, uri, 1)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=HEADER)],
+        )
+    )
+    assert await published(client, uri, 2) == []
+    warnings = [m.message for m in client.log_messages if m.type == types.MessageType.Warning]
+    assert any("debounceMs" in m for m in warnings)

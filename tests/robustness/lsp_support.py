@@ -29,7 +29,7 @@ from evalsubmit.analysis import Project, analyze_source
 
 from .inputs import EXAMPLES, example_files
 
-SERVER = [sys.executable, "-m", "evalsubmit.lsp"]
+SERVER = [sys.executable, "-P", "-m", "evalsubmit.lsp"]
 VERBOSE = bool(os.environ.get("EVALSUBMIT_ROBUSTNESS_VERBOSE"))
 
 

@@ -267,8 +267,9 @@ async def test_the_server_never_imports_user_code(tmp_path: Path) -> None:
 async def test_server_started_in_the_workspace_like_vscode(tmp_path: Path) -> None:
     sentinels = tmp_path / "sentinels"
     ws = make_workspace(tmp_path, sentinels)
+    command = [sys.executable, "-m", "evalsubmit.lsp"]  # without -P: the guard must act
     try:
-        async with running_server(ws, server_settings(tmp_path), cwd=ws) as client:
+        async with running_server(ws, server_settings(tmp_path), cwd=ws, command=command) as client:
             await _exercise(client, ws)
     except Exception:
         pass  # a shadowed module may break the server; the sentinel decides
@@ -283,6 +284,46 @@ async def test_server_started_in_the_workspace_with_safe_path(tmp_path: Path) ->
         await _exercise(client, ws)
         assert server_alive(client)
     assert fired(sentinels) == []
+
+
+INSTRUMENTED = Path(__file__).resolve().parents[1] / "lsp" / "instrumented_server.py"
+
+
+async def test_the_server_starts_no_process(tmp_path: Path) -> None:
+    """`platform.platform()` ran `uname` through PATH: with `.` first in PATH, a workspace's
+    `uname` ran when the VS Code client asked for debug info (on every start). The server must
+    start no process at all: an audit hook (instrumented_server.py) records every attempt, and
+    executables planted in the workspace leave sentinels."""
+    sentinels = tmp_path / "sentinels"
+    ws = make_workspace(tmp_path, sentinels)
+    for tool in ("uname", "lsb_release", "ldconfig", "sh", "git", "python3", "openssl"):
+        planted = ws / tool
+        planted.write_text(f"#!/bin/sh\ntouch {sentinels / ('exec-' + tool)}\n")
+        planted.chmod(0o755)
+    spawn_log = tmp_path / "spawns.log"
+    env = {
+        **os.environ,
+        "PATH": f".:{os.environ.get('PATH', '')}",
+        "EVALSUBMIT_TEST_SPAWN_LOG": str(spawn_log),
+    }
+    settings = {
+        "debounceMs": 0,
+        "platform": {"baseUrl": "http://127.0.0.1:9", "token": "t0k3n-xyz"},
+    }
+    command = [sys.executable, str(INSTRUMENTED)]
+    async with running_server(ws, settings, command=command, cwd=ws, env=env) as client:
+        await _exercise(client, ws)
+        for name, args in (
+            ("evalsubmit.listTasksets", []),
+            ("evalsubmit.jobStatus", [{"name": "evalsubmit-x"}]),
+            ("evalsubmit.debugInfo", []),
+        ):
+            await client.workspace_execute_command_async(
+                types.ExecuteCommandParams(command=name, arguments=args)
+            )
+        assert server_alive(client)
+    assert fired(sentinels) == []
+    assert not spawn_log.exists(), spawn_log.read_text()
 
 
 # -- the token --------------------------------------------------------------------------------

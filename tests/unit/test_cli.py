@@ -64,7 +64,8 @@ def test_json_contract_is_exact(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "check", "--format", "json", str(path))
     assert code == 1
     data = json.loads(out)
-    assert set(data) == {"version", "files_checked", "findings"}
+    assert set(data) == {"version", "files_checked", "files_skipped", "skipped", "findings"}
+    assert data["files_skipped"] == 0 and data["skipped"] == []
     assert data["version"] == 1 and data["files_checked"] == 1
     keys = {
         "path",

@@ -26,6 +26,7 @@ interface Expected {
   items?: unknown;
   additionalProperties?: unknown;
   minimum?: number;
+  maximum?: number;
   exclusiveMinimum?: number;
 }
 
@@ -59,6 +60,7 @@ function flatten(schema: Schema, node: Schema, prefix = ''): Record<string, Expe
       ...(main.items ? { items: main.items } : {}),
       ...(main.additionalProperties ? { additionalProperties: main.additionalProperties } : {}),
       ...(prop.minimum !== undefined ? { minimum: prop.minimum } : {}),
+      ...(prop.maximum !== undefined ? { maximum: prop.maximum } : {}),
       ...(prop.exclusiveMinimum !== undefined ? { exclusiveMinimum: prop.exclusiveMinimum } : {}),
     };
   }
@@ -109,6 +111,7 @@ describe('settings agree with the server model', () => {
     if (want.items) expect(got.items).toEqual(want.items);
     if (want.additionalProperties) expect(got.additionalProperties).toEqual(want.additionalProperties);
     expect(got.minimum).toEqual(want.minimum);
+    expect(got.maximum).toEqual(want.maximum);
     expect(got.exclusiveMinimum).toEqual(want.exclusiveMinimum);
   });
 });

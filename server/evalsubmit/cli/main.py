@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -24,16 +26,23 @@ from evalsubmit.analysis import (
     visible,
 )
 from evalsubmit.analysis.rules import RULES, rules_markdown
-from evalsubmit.cli.output import render
+from evalsubmit.cli.output import Skipped, render
+from evalsubmit.core.lines import split_lines
+from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.releases import version_note
 from evalsubmit.workspace.interpreter import default_interpreter, interpreter_from_setting
 from evalsubmit.workspace.walk import python_files
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 PARALLEL_THRESHOLD = 64
+MAX_JOBS = 256
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _never_fail_on_output()
+    # What the CLI skips is in its output; the library's own log lines (e.g. the project
+    # listing's walk) would only repeat them on stderr.
+    logging.getLogger("evalsubmit").addHandler(logging.NullHandler())
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -48,6 +57,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CLEAN
 
 
+def _never_fail_on_output() -> None:
+    """A message or a file name that the output's encoding cannot hold (``PYTHONIOENCODING=
+    ascii``, a Windows console, a non-UTF-8 file name) is escaped, never a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(OSError, ValueError):
+                reconfigure(errors="backslashreplace")
+
+
+def _jobs(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, got {text!r}") from None
+    if not 0 <= jobs <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected 0 (one per core) to {MAX_JOBS}, got {text}")
+    return jobs
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="evalsubmit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"evalsubmit {__version__}")
@@ -58,7 +87,17 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
     check.add_argument("--select", type=_codes, default=frozenset(), help="codes to report")
     check.add_argument("--ignore", type=_codes, default=frozenset(), help="codes to skip")
-    check.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core)")
+    check.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=0,
+        help=f"worker processes (0: one per core; at most {MAX_JOBS})",
+    )
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail (exit 1) when any file or folder was skipped, not only on findings",
+    )
     _python_option(check)
     check.set_defaults(handler=_check)
 
@@ -108,22 +147,28 @@ def _codes(text: str) -> frozenset[str]:
 
 
 def _check(args: argparse.Namespace) -> int:
-    missing = [str(p) for p in args.paths if not p.exists()]
+    missing = [str(p) for p in args.paths if not os.path.lexists(p)]
     if missing:
         print(f"evalsubmit: no such file or directory: {', '.join(missing)}", file=sys.stderr)
         return EXIT_ERROR
     python = _interpreter(args.python)
     if python is None:
         return EXIT_ERROR
-    files = list(python_files(args.paths))
+    skipped: list[Skipped] = []
+    files = list(python_files(args.paths, on_skip=lambda path, why: skipped.append((path, why))))
     options = AnalysisOptions(select=args.select, ignore=args.ignore)
     results = {result.path: result for result in _analyse_all(files, options, args.jobs, python)}
     _route_remote_findings(results, options)
     internal = False
-    for result in results.values():
+    for path in files:
+        result = results[path]
         if result.error:
-            internal = internal or not result.error.startswith("skipped")
-            print(f"evalsubmit: {result.path}: {result.error}", file=sys.stderr)
+            internal = True
+            print(f"evalsubmit: {path}: {result.error}", file=sys.stderr)
+            skipped.append((path, result.error))
+        elif result.skipped:
+            skipped.append((path, result.skipped))
+    checked = sum(1 for r in results.values() if not (r.error or r.skipped))
     findings = [
         (path, f)
         for path in files
@@ -131,12 +176,12 @@ def _check(args: argparse.Namespace) -> int:
     ]
     note = version_note(installed_sdk(Project(python=python)))
     notes = [note] if note and options.enabled("ES111") else []
-    sys.stdout.write(render(args.format, findings, len(files), notes))
+    sys.stdout.write(render(args.format, findings, checked, notes, skipped))
     if internal:
         return EXIT_ERROR
     # Information (ES111: another SDK installed) is shown, never a reason to fail a CI run.
     failing = [f for _, f in findings if f.severity is not Severity.INFORMATION]
-    return EXIT_FINDINGS if failing else EXIT_CLEAN
+    return EXIT_FINDINGS if failing or (args.strict and skipped) else EXIT_CLEAN
 
 
 @dataclass(slots=True)
@@ -144,14 +189,17 @@ class FileResult:
     path: Path
     findings: list[Finding]
     error: str | None = None
+    """An internal error (exit 2)."""
     remote: tuple[tuple[Path, Finding], ...] = ()
     lines: list[str] = field(default_factory=list)
+    skipped: str | None = None
+    """Why the file was not checked (a warning; a failure with --strict)."""
 
 
 def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOptions) -> None:
     """A bad value written in one checked file but submitted from another is reported in the
     file that writes it; each file is analysed once (forward), so the check stays linear."""
-    by_resolved = {path.resolve(): result for path, result in results.items()}
+    by_resolved = {_resolved(path): result for path, result in results.items()}
     for result in list(results.values()):
         for target, finding in result.remote:
             owner = by_resolved.get(target)
@@ -182,9 +230,10 @@ _PROJECTS: dict[tuple[Path, Path], Project] = {}
 
 def _analyse_one(path: Path, options: AnalysisOptions, python: Path) -> FileResult:
     try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
-    except OSError as error:
-        return FileResult(path, [], f"cannot read: {error.strerror}")
+        # bytes: up to 4 per character in UTF-8; the engine then applies its character limit
+        text = read_source(path, max_bytes=4 * options.max_chars).text
+    except UnreadableSource as error:
+        return FileResult(path, [], skipped=error.reason)
     root = _project_root(path)
     project = _PROJECTS.get((root, python))
     if project is None:
@@ -193,16 +242,28 @@ def _analyse_one(path: Path, options: AnalysisOptions, python: Path) -> FileResu
         report = analyze_source(text, path=path, project=project, options=options, reverse=False)
     except Exception as error:  # one bad file must not stop the run
         return FileResult(path, [], f"internal error: {type(error).__name__}: {error}")
-    skipped = f"skipped: {report.skipped}" if report.skipped else None
     return FileResult(
-        path, list(report.findings), skipped, report.remote_findings, text.splitlines()
+        path,
+        list(report.findings),
+        remote=report.remote_findings,
+        lines=split_lines(text),
+        skipped=report.skipped,
     )
 
 
+def _resolved(path: Path) -> Path:
+    """The file's real path; as given when it cannot be resolved (a loop, a path too long)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def _project_root(path: Path) -> Path:
-    folder = path.resolve().parent
+    folder = _resolved(path).parent
     for candidate in (folder, *folder.parents):
-        if any((candidate / marker).exists() for marker in ("pyproject.toml", ".git", "setup.py")):
+        markers = ("pyproject.toml", ".git", "setup.py")
+        if any(os.path.exists(candidate / marker) for marker in markers):
             return candidate
     return folder
 
@@ -220,9 +281,9 @@ def _preview(args: argparse.Namespace) -> int:
         print("evalsubmit: expected PATH:LINE[:COL]", file=sys.stderr)
         return EXIT_ERROR
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as error:
-        print(f"evalsubmit: cannot read {path}: {error.strerror}", file=sys.stderr)
+        text = read_source(path).text
+    except UnreadableSource as error:
+        print(f"evalsubmit: cannot read {path}: {error.reason}", file=sys.stderr)
         return EXIT_ERROR
     python = _interpreter(args.python)
     if python is None:

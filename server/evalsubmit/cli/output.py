@@ -2,6 +2,10 @@
 
 Findings carry 1-based lines and 0-based code-point columns; every format here prints 1-based
 columns (``column = span.col + 1``).
+
+A path that was not checked (too large, unparsable, nested too deeply, not a regular file, a
+folder that cannot be read, an internal error) is never silent: every format lists it with its
+reason, apart from the checked files ("2 skipped"), so that CI is never falsely green.
 """
 
 from __future__ import annotations
@@ -19,36 +23,63 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note"}
 
 Located = tuple[Path, Finding]
+Skipped = tuple[Path, str]
+"""A path that was not checked, and why."""
 
 
 def render(
-    fmt: str, findings: list[Located], files_checked: int, notes: list[str] | None = None
+    fmt: str,
+    findings: list[Located],
+    files_checked: int,
+    notes: list[str] | None = None,
+    skipped: list[Skipped] | None = None,
 ) -> str:
-    """``notes`` (about the environment, e.g. another SDK installed) end the text summary."""
+    """``notes`` (about the environment, e.g. another SDK installed) end the text summary;
+    ``skipped`` lists the paths not checked, with why."""
+    skipped = skipped or []
     if fmt == "json":
-        return json.dumps(as_json(findings, files_checked), indent=2) + "\n"
+        return json.dumps(as_json(findings, files_checked, skipped), indent=2) + "\n"
     if fmt == "sarif":
-        return json.dumps(as_sarif(findings), indent=2) + "\n"
-    return as_text(findings, files_checked, notes or [])
+        return json.dumps(as_sarif(findings, skipped), indent=2) + "\n"
+    return as_text(findings, files_checked, notes or [], skipped)
 
 
-def as_text(findings: list[Located], files_checked: int, notes: list[str] | None = None) -> str:
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def as_text(
+    findings: list[Located],
+    files_checked: int,
+    notes: list[str] | None = None,
+    skipped: list[Skipped] | None = None,
+) -> str:
+    skipped = skipped or []
     lines = [f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}" for path, f in findings]
-    noun = "file" if files_checked == 1 else "files"
+    lines += [f"{path}: warning: skipped: {reason}" for path, reason in skipped]
     if findings:
-        count, with_problems = len(findings), len({path for path, _ in findings})
-        where = f"{with_problems} file{'s' if with_problems != 1 else ''}"
-        lines.append(f"Found {count} problem{'s' if count != 1 else ''} in {where}.")
+        with_problems = len({path for path, _ in findings})
+        summary = f"Found {_plural(len(findings), 'problem')} in {_plural(with_problems, 'file')}"
+    elif skipped:
+        summary = f"No problems found in {_plural(files_checked, 'file')} checked"
     else:
-        lines.append(f"All checks passed ({files_checked} {noun}).")
+        summary = f"All checks passed ({_plural(files_checked, 'file')})"
+    if skipped:
+        summary += f"; {len(skipped)} skipped, not checked (see the warnings above)"
+    lines.append(summary + ".")
     lines += [f"Note: {note}." for note in notes or []]
     return "\n".join(lines) + "\n"
 
 
-def as_json(findings: list[Located], files_checked: int) -> dict[str, Any]:
+def as_json(
+    findings: list[Located], files_checked: int, skipped: list[Skipped] | None = None
+) -> dict[str, Any]:
+    skipped = skipped or []
     return {
         "version": JSON_VERSION,
         "files_checked": files_checked,
+        "files_skipped": len(skipped),
+        "skipped": [{"path": str(path), "reason": reason} for path, reason in skipped],
         "findings": [
             {
                 "path": str(path),
@@ -66,7 +97,7 @@ def as_json(findings: list[Located], files_checked: int) -> dict[str, Any]:
     }
 
 
-def as_sarif(findings: list[Located]) -> dict[str, Any]:
+def as_sarif(findings: list[Located], skipped: list[Skipped] | None = None) -> dict[str, Any]:
     rules = [
         {
             "id": rule.code,
@@ -108,10 +139,20 @@ def as_sarif(findings: list[Located]) -> dict[str, Any]:
         "informationUri": RULES_URI,
         "rules": rules,
     }
+    # SARIF's place for "a file was not analysed": a warning notification of the invocation.
+    notifications = [
+        {
+            "level": "warning",
+            "message": {"text": f"skipped, not checked: {reason}"},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": path.as_posix()}}}],
+        }
+        for path, reason in skipped or []
+    ]
+    invocation = {"executionSuccessful": True, "toolExecutionNotifications": notifications}
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{"tool": {"driver": driver}, "results": results}],
+        "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "results": results}],
     }
 
 

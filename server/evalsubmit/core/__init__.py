@@ -1,5 +1,7 @@
-"""The facts every layer shares: spans, findings and fixes, text edits, line splitting, and the
-suppression comment grammar. Standard library only; imports nothing else of evalsubmit."""
+"""The facts every layer shares: spans, findings and fixes, text edits, line splitting
+(:mod:`evalsubmit.core.lines`), the suppression comment grammar, and reading source files from
+disk the way Python does (:mod:`evalsubmit.core.sourcefile`). Standard library only; imports
+nothing else of evalsubmit."""
 
 from evalsubmit.core.findings import Edit, Finding, Fix, Severity, Span
 

@@ -1,12 +1,17 @@
-"""The evalsubmit language server (pygls 2.x). Start it with ``run_server`` (the CLI's
-``evalsubmit serve``) or ``python -m evalsubmit.lsp``."""
+"""The evalsubmit language server (pygls 2.x). Start it with ``evalsubmit serve`` or
+``python -P -m evalsubmit.lsp`` (``run_server``).
+
+Only these two are safe by construction. ``python -m evalsubmit.lsp`` *without* ``-P``, started
+in the user's workspace as editors do, puts the workspace first on ``sys.path`` and ``runpy``
+imports modules (``types``, ``functools``, ``contextlib``, ``importlib``...) before any line of
+evalsubmit runs: a workspace ``types.py`` would run. The guard below still drops the workspace
+from ``sys.path`` for what is imported later, and says how to start the server safely.
+"""
 
 import os
 import sys
 
 if sys.argv[:1] == ["-m"] and sys.path and sys.path[0] in ("", os.getcwd()):
-    # `python -m evalsubmit.lsp` run in the user's workspace (as editors do) put the workspace
-    # first on sys.path: a workspace `logging.py` or `argparse.py` would run inside the server.
     # Nothing but `os` and `sys` (both loaded at interpreter start) is imported before this.
     del sys.path[0]
 
@@ -14,6 +19,21 @@ import argparse
 import gc
 import logging
 from collections.abc import Sequence
+
+
+def _warn_if_started_unsafely() -> None:
+    """`python -m evalsubmit.lsp` without -P: say how to start the server safely."""
+    original = getattr(sys, "orig_argv", [])
+    target = original[original.index("-m") + 1 :][:1] if "-m" in original else []
+    if target == ["evalsubmit.lsp"] and not sys.flags.safe_path:
+        sys.stderr.write(
+            "evalsubmit: warning: started as `python -m` without -P, so modules of the working "
+            "directory named like the standard library may already have run. Start the server "
+            "with `evalsubmit serve` or `python -P -m evalsubmit.lsp`.\n"
+        )
+
+
+_warn_if_started_unsafely()
 
 
 def run_server(argv: Sequence[str] | None = None) -> int:
@@ -34,12 +54,11 @@ def run_server(argv: Sequence[str] | None = None) -> int:
     server.lifeline.start()
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
-        if not port.isdigit():
+        if not port.isdigit() or not 0 < int(port) < 65536:
             parser.error(f"--tcp expects HOST:PORT, got {args.tcp!r}")
-        server.start_tcp(host or "127.0.0.1", int(port))
-    else:
-        server.start_io(stdin=WatchedStdin(sys.stdin.buffer, server.lifeline.stdin_closed))  # type: ignore[arg-type]
-    return 0
+        return server.serve_tcp(host or "127.0.0.1", int(port))
+    stdin = WatchedStdin(sys.stdin.buffer, server.lifeline.stdin_closed)  # type: ignore[arg-type]
+    return server.serve_stdio(stdin, sys.stdout.buffer)  # type: ignore[arg-type]
 
 
 def _tune_garbage_collector() -> None:

@@ -1,7 +1,9 @@
 """Code actions: quick fixes carried in ``Diagnostic.data``, ``source.fixAll.evalsubmit``, and
 "Ignore ES10x on this line" (appends or merges a ``# evalsubmit: ignore[...]`` comment).
 
-Every edit offered is checked to leave a parseable module when the module parsed before.
+Every edit offered is checked to leave a parseable module when the module parsed before, and
+is offered only when it was computed on the very text the editor has now: an edit computed on an
+older text would land on the wrong place in a client that does not check versions.
 """
 
 from __future__ import annotations
@@ -47,9 +49,16 @@ async def code_action(
         return None
     only = params.context.only
     doc_changes = ls.session.document_changes
-    ours = [d for d in params.context.diagnostics if d.source == convert.SOURCE]
+    current = snap.text == ls.workspace.get_text_document(uri).source
+    if not current:
+        log.debug("%s changed since its last analysis: no edits offered yet", uri)
+    ours = [
+        d
+        for d in params.context.diagnostics
+        if d.source == convert.SOURCE and _data_version(d) == snap.version
+    ]
     actions: list[types.CodeAction] = []
-    if _wanted(QUICK_FIX, only):
+    if _wanted(QUICK_FIX, only) and current:
         actions += quick_fixes(uri, snap, ours, ls.session.encoding, doc_changes)
         actions += ignore_actions(uri, snap, ours, ls.session.encoding, doc_changes)
     # Submit only on request (Ctrl+.), never for the automatic lightbulb: clean lines show none.
@@ -60,7 +69,7 @@ async def code_action(
     asked = params.context.trigger_kind != AUTOMATIC
     as_source = _wanted(FIX_ALL, only) and (only is not None or asked)
     as_quick_fix = _wanted(QUICK_FIX, only) and asked and any(_fixable(d) for d in ours)
-    if (as_source or as_quick_fix) and any(f.fixes for f in snap.report.findings):
+    if current and (as_source or as_quick_fix) and any(f.fixes for f in snap.report.findings):
         analyze = ls.checker.analyzer(uri, snap.settings)
         fixed = await ls.checker.in_pool(fix_all, snap.text, snap.report, analyze)
         for kind, wanted in ((FIX_ALL, as_source), (QUICK_FIX, as_quick_fix)):
@@ -68,6 +77,12 @@ async def code_action(
                 enc = ls.session.encoding
                 actions.append(fix_all_action(uri, snap, fixed, enc, doc_changes, kind))
     return actions
+
+
+def _data_version(diagnostic: types.Diagnostic) -> object:
+    """The document version a diagnostic of ours was computed for (its fixes' too)."""
+    data = diagnostic.data if isinstance(diagnostic.data, Mapping) else {}
+    return data.get("version", "missing")
 
 
 def _fixable(diag: types.Diagnostic) -> bool:
@@ -112,7 +127,9 @@ def quick_fixes(
             except (KeyError, TypeError, ValueError):
                 log.debug("ignoring malformed fix data on %s", diag.code)
                 continue
-            if version == snap.version and not _still_parses(snap.text, edits, encoding):
+            if version != snap.version:
+                continue  # computed for another text
+            if not _still_parses(snap.text, edits, encoding):
                 log.warning("quick fix %r would break the syntax; not offered", fix.get("title"))
                 continue
             actions.append(
@@ -191,9 +208,11 @@ def _still_parses(text: str, edits: Sequence[types.TextEdit], encoding: convert.
 def _lines_ending_in_strings(text: str) -> set[int]:
     """1-based lines whose end lies inside a string or after a backslash continuation: a
     comment appended there would change the program."""
-    unsafe = {i + 1 for i, line in enumerate(split_lines(text)) if line.endswith("\\")}
+    lines = split_lines(text)
+    unsafe = {i + 1 for i, line in enumerate(lines) if line.endswith("\\")}
+    # The tokenizer's line numbers must be the LSP's: one "\n" per LSP line break.
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline):
             if tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
                 unsafe.update(range(tok.start[0], tok.end[0]))
     except (tokenize.TokenError, SyntaxError):

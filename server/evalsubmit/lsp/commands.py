@@ -4,10 +4,11 @@ them and must not register them itself.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import json
 import logging
-import platform
+import os
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,9 @@ from evalsubmit.analysis import Project, installed_sdk
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.lsp import submit
 from evalsubmit.lsp.settings import Settings
-from evalsubmit.platform import PlatformClient, PlatformError, extract_error
+from evalsubmit.platform import PlatformError, extract_error
+from evalsubmit.platform.connection import check_config
+from evalsubmit.platform.safety import display_url
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -34,14 +37,19 @@ async def run_submit(ls: EvalsubmitServer, *args: Any) -> Any:
 
 async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     """Versions, settings in effect (token redacted) and open documents; also logged."""
+    await ls.checker.wait_ready()
     session = ls.session
     documents = []
     for state in session.documents.values():
         snap = state.latest
+        text = ls.workspace.get_text_document(state.uri).source
         documents.append(
             {
                 "uri": state.uri,
                 "version": state.version,
+                # The server's copy of the text, to compare with the editor's (sync problems).
+                "textLength": len(text),
+                "textSha256": text_digest(text),
                 "analysedVersion": snap.version if snap else None,
                 "findings": [f.code for f in snap.report.findings] if snap else None,
                 "skipped": snap.report.skipped if snap else None,
@@ -54,7 +62,7 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
         "platform": platform_info,
         "versions": {
             "python": sys.version.split()[0],
-            "platform": platform.platform(),
+            "platform": system_description(),
             **{name: package_version(name) for name in _PACKAGES},
         },
         "server": {
@@ -79,6 +87,7 @@ async def list_tasksets(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     ``{"uri", "line"?, "character"?}`` (0-based): that document's folder settings and the
     workspace its code names (``NeMoPlatform(workspace=...)``), and ``suggested``, the taskset
     reference written nearest to that line."""
+    await ls.checker.wait_ready()
     settings = _settings_for(ls, args)
     snap, line = await _document_at(ls, args)
     config = await ls.checker.in_pool(
@@ -89,7 +98,11 @@ async def list_tasksets(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
         "workspaceSource": submit.workspace_source(config.sources.get("workspace", "")),
         "suggested": submit.nearby_taskset(snap, line or 1) if snap is not None else None,
     }
-    async with PlatformClient.from_config(config) as client:
+    try:
+        client = submit.open_client(ls, config)
+    except PlatformError as err:
+        return {**answer, "error": err.message}
+    async with client:
         try:
             found = await client.list_tasksets(config.workspace)
         except PlatformError as err:
@@ -103,12 +116,13 @@ async def list_tasksets(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
 async def platform_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     """Where a submission from the document ``{"uri"}`` would go (the status bar's line):
     ``{"baseUrl", "baseUrlSource", "workspace", "workspaceSource", "codeWorkspace"}``."""
+    await ls.checker.wait_ready()
     settings = _settings_for(ls, args)
     snap, line = await _document_at(ls, args)
     code = submit.workspace_in_code(snap, line)
     config = await ls.checker.in_pool(submit.platform_config, settings, code)
     return {
-        "baseUrl": config.base_url,
+        "baseUrl": display_url(config.base_url),
         "baseUrlSource": config.sources.get("base_url"),
         "workspace": config.workspace,
         "workspaceSource": submit.workspace_source(config.sources.get("workspace", "")),
@@ -128,13 +142,18 @@ async def job_status(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
         return {"error": 'expected one argument {"name": <job name>, "workspace"?: <workspace>}'}
     logs_arg = first.get("logs")
     tail = logs_arg if isinstance(logs_arg, int) and logs_arg > 0 else LOG_LINES
+    await ls.checker.wait_ready()
     settings = _settings_for(ls, args)
     snap, line = await _document_at(ls, args)
     code = submit.workspace_in_code(snap, line)
     config = await ls.checker.in_pool(submit.platform_config, settings, code)
     workspace = first.get("workspace") if isinstance(first.get("workspace"), str) else None
     workspace = workspace or config.workspace
-    async with PlatformClient.from_config(config) as client:
+    try:
+        client = submit.open_client(ls, config)
+    except PlatformError as err:
+        return {"error": err.message}
+    async with client:
         try:
             job = await client.get_job(workspace, name)
             status = await client.get_status(workspace, name)
@@ -192,12 +211,20 @@ def _platform(settings: Settings) -> dict[str, Any]:
         config = submit.platform_config(settings, None)
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}"}
-    return {
-        "baseUrl": config.base_url,
+    info: dict[str, Any] = {
+        "baseUrl": display_url(config.base_url),
         "workspace": config.workspace,
         "source": config.sources.get("base_url"),
         "resolved": config.debug_info(),
     }
+    try:
+        warning = check_config(config)  # checks the settings; opens no socket
+    except PlatformError as err:
+        info["problem"] = err.message
+    else:
+        if warning is not None:
+            info["warning"] = warning
+    return info
 
 
 def _environments(projects: list[Project]) -> list[dict[str, Any]]:
@@ -215,6 +242,35 @@ def _environments(projects: list[Project]) -> list[dict[str, Any]]:
             }
         )
     return found
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def system_description() -> str:
+    """The operating system, read without starting any process. (``platform.platform()`` runs
+    ``uname`` through ``PATH``: with ``.`` in ``PATH``, a workspace's ``uname`` would run.)"""
+    if not hasattr(os, "uname"):
+        return sys.platform
+    name = os.uname()
+    described = f"{name.sysname} {name.release} {name.machine}"
+    release = _os_release_name()
+    return f"{described} ({release})" if release else described
+
+
+def _os_release_name() -> str | None:
+    for path in ("/etc/os-release", "/usr/lib/os-release"):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as file:
+                lines = file.read(16_384).splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            key, _, value = line.partition("=")
+            if key.strip() == "PRETTY_NAME":
+                return value.strip().strip("\"'")[:200] or None
+    return None
 
 
 def package_version(name: str) -> str | None:

@@ -3,8 +3,9 @@
 Core (:mod:`evalsubmit.core.findings`): ``line`` 1-based, ``col`` 0-based in Unicode code
 points. LSP: ``line`` 0-based, ``character`` 0-based in the negotiated position encoding (UTF-16
 code units unless the client offered ``utf-8`` or ``utf-32``). Lines are split on ``\\r\\n``,
-``\\r`` and ``\\n`` only, as both the LSP and Python's tokenizer do (``str.splitlines`` would also
-split on form feeds and ``\\u2028``, which would shift every later line).
+``\\r`` and ``\\n`` only (:mod:`evalsubmit.core.lines`), as both the LSP and Python's tokenizer
+do (``str.splitlines`` would also split on form feeds and ``\\u2028``, shifting later lines).
+The server's copy of a document is kept with the same splitting (:mod:`.text_sync`).
 
 Out-of-range input (a span past the end of a line or of the document, as can happen with a
 stale report) is clamped, never raised.

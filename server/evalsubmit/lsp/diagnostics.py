@@ -142,12 +142,16 @@ class Checker:
         snap, _ = await self.snapshot_and_freshness(uri, wait_s=wait_s)
         return snap
 
-    async def snapshot_and_freshness(
-        self, uri: str, *, wait_s: float = REQUEST_WAIT_S
-    ) -> tuple[Snapshot | None, bool]:
+    async def wait_ready(self) -> None:
+        """Until the initial settings are read (bounded): nothing uses the defaults by mistake."""
         if not self.ready.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.ready.wait(), READY_TIMEOUT_S)
+
+    async def snapshot_and_freshness(
+        self, uri: str, *, wait_s: float = REQUEST_WAIT_S
+    ) -> tuple[Snapshot | None, bool]:
+        await self.wait_ready()
         track = self.documents.get(uri)
         if track is None:
             return None, False

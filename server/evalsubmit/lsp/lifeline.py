@@ -22,7 +22,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from typing import BinaryIO
+from io import BufferedReader
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +35,22 @@ EXIT_GRACE_S = 1.0
 class WatchedStdin:
     """stdin for the server's reader that notes its end (read in pygls's reader thread)."""
 
-    def __init__(self, stream: BinaryIO, at_end: threading.Event) -> None:
+    def __init__(self, stream: BufferedReader, at_end: threading.Event) -> None:
         self._stream = stream
         self._at_end = at_end
 
     def readline(self) -> bytes:
         return self._noted(self._stream.readline())
+
+    def read1(self, n: int = -1) -> bytes:
+        """At most ``n`` bytes, as soon as any are there. Read from the file descriptor, not
+        through the buffered stream: a thread blocked in a buffered read holds its lock, and
+        the interpreter aborts when it cannot take that lock at exit."""
+        try:
+            fd = self._stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            return self._noted(self._stream.read1(n))
+        return self._noted(os.read(fd, n if n > 0 else 65536))
 
     def read(self, n: int = -1) -> bytes:
         return self._noted(self._stream.read(n))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import sys
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
@@ -90,6 +91,15 @@ def install(server: LanguageServer, level: str = "info") -> LspLogHandler:
     pygls_errors.setLevel(logging.ERROR)
     logging.getLogger("pygls").addHandler(pygls_errors)
     return handler
+
+
+def to_stderr(message: str) -> None:
+    """A line on stderr (editors keep it in the server's log), even when the client is gone."""
+    try:
+        sys.stderr.write(message.rstrip("\n") + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def set_level(level: str) -> None:

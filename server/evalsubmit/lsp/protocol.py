@@ -1,19 +1,46 @@
-"""pygls protocol subclass: exposes the ``workDoneToken`` of ``workspace/executeCommand``.
+"""pygls protocol subclass: what the editor's messages may rely on, whatever they contain.
 
-pygls passes only ``arguments`` to command handlers; a command that reports progress on the
-client's token (VS Code's client sends one with ``evalsubmit.submit``) reads it from
-:data:`EXECUTE_COMMAND_PARAMS`, set for the duration of the command's task.
+* Every request gets an answer: before ``initialize`` an error ``ServerNotInitialized``
+  (-32002), after ``shutdown`` an ``InvalidRequest`` (pygls drops both without a word). Requests
+  that cannot even be read are answered by :mod:`evalsubmit.lsp.transport` via
+  :meth:`EvalsubmitProtocol.reply_error`.
+* ``$/cancelRequest`` of a command reaches the command: pygls answers "cancelled" at once but
+  lets the command's own task run on (a submission would still post its job). The task of each
+  running command is kept by request id and cancelled too.
+* The workspace is :class:`~evalsubmit.lsp.text_sync.LspWorkspace`, whose documents split lines
+  as the LSP does.
+* ``workspace/executeCommand``'s ``workDoneToken`` is available to the command
+  (:func:`work_done_token`): pygls passes only ``arguments`` to command handlers.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import logging
 from collections.abc import Generator
 from typing import Any
 
+from cattrs.errors import ClassValidationError
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import (
+    JsonRPCNotification,
+    JsonRPCRequestMessage,
+    JsonRPCResponseMessage,
+    MsgId,
+    RPCNotification,
+    RPCRequest,
+)
 from pygls.protocol.language_server import lsp_method
+
+from evalsubmit.lsp.text_sync import LspWorkspace
+
+log = logging.getLogger(__name__)
+
+SERVER_NOT_INITIALIZED = -32002
+INVALID_REQUEST = -32600
 
 EXECUTE_COMMAND_PARAMS: contextvars.ContextVar[types.ExecuteCommandParams | None] = (
     contextvars.ContextVar("evalsubmit_execute_command_params", default=None)
@@ -21,6 +48,95 @@ EXECUTE_COMMAND_PARAMS: contextvars.ContextVar[types.ExecuteCommandParams | None
 
 
 class EvalsubmitProtocol(LanguageServerProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.command_tasks: dict[MsgId, asyncio.Task[Any]] = {}
+
+    # -- answers for every request ------------------------------------------------------------
+
+    def reply_error(self, msg_id: MsgId | None, code: int, message: str) -> None:
+        """Answer request ``msg_id`` (None: a request whose id could not be read) with an
+        error."""
+        error = types.ResponseError(code=code, message=message)
+        self._send_data(types.ResponseErrorMessage(id=msg_id, error=error))
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """pygls's, without its error log (a traceback per bad message, sent to the editor's
+        log as an error): the transport answers the request with the reason instead."""
+        if "jsonrpc" not in data:
+            return data
+        try:
+            if "id" in data and "error" in data:
+                return self._converter.structure(data, types.ResponseErrorMessage)
+            if "id" in data and "method" in data:
+                kind = self.get_message_type(data["method"]) or JsonRPCRequestMessage
+                return self._converter.structure(data, kind)
+            if "id" in data:
+                kind = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
+                return self._converter.structure(data, kind)
+            kind = self.get_message_type(data.get("method", "")) or JsonRPCNotification
+            return self._converter.structure(data, kind)
+        except ClassValidationError as exc:
+            raise JsonRpcInvalidParams() from exc
+        except Exception as exc:
+            raise JsonRpcInternalError() from exc
+
+    def handle_message(self, message: Any) -> None:
+        method = getattr(message, "method", None)
+        is_request = isinstance(message, RPCRequest)
+        if self._workspace is None and method not in (types.INITIALIZE, types.EXIT):
+            if is_request:
+                self.reply_error(
+                    message.id,
+                    SERVER_NOT_INITIALIZED,
+                    f"{method}: the server is not initialized yet (send initialize first)",
+                )
+            elif isinstance(message, RPCNotification):
+                log.debug("dropping %s received before initialize", method)
+            return
+        if is_request and method == types.INITIALIZE and self._workspace is not None:
+            self.reply_error(message.id, INVALID_REQUEST, "initialize may only be sent once")
+            return
+        if is_request and self._shutdown and method != types.EXIT:
+            self.reply_error(message.id, INVALID_REQUEST, f"{method}: the server is shutting down")
+            return
+        super().handle_message(message)
+
+    # -- cancellation reaches commands --------------------------------------------------------
+
+    def _handle_cancel_notification(self, msg_id: MsgId) -> None:
+        task = self.command_tasks.pop(msg_id, None)
+        if task is not None and not task.done():
+            log.info("request %s cancelled by the editor: stopping its command", msg_id)
+            task.cancel()
+        super()._handle_cancel_notification(msg_id)
+
+    def track_command(self, task: asyncio.Task[Any]) -> MsgId | None:
+        """Called by a command's own task: its request can now be cancelled."""
+        msg_id = self.msg_id
+        if msg_id is not None:
+            self.command_tasks[msg_id] = task
+            task.add_done_callback(lambda _: self.command_tasks.pop(msg_id, None))
+        return msg_id
+
+    # -- builtin features -----------------------------------------------------------------------
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, Any]:
+        steps = super().lsp_initialize(params)
+        try:
+            step = next(steps)  # pygls has made its workspace; no document exists yet
+        except StopIteration as done:
+            self._workspace = LspWorkspace.like(self.workspace)
+            return done.value
+        self._workspace = LspWorkspace.like(self.workspace)
+        while True:
+            sent = yield step
+            try:
+                step = steps.send(sent)
+            except StopIteration as done:
+                return done.value
+
     @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
     def lsp_workspace__execute_command(
         self, params: types.ExecuteCommandParams

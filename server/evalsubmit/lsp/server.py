@@ -5,12 +5,16 @@ Every handler lives in the module of its feature and delegates to the analysis c
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import threading
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from lsprotocol import types
 from pygls.exceptions import FeatureRequestError, JsonRpcMethodNotFound
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from evalsubmit.lsp import (
@@ -23,6 +27,7 @@ from evalsubmit.lsp import (
     documents,
     hover,
     logs,
+    transport,
 )
 from evalsubmit.lsp.commands import package_version
 from evalsubmit.lsp.diagnostics import Checker
@@ -50,11 +55,71 @@ class EvalsubmitServer(LanguageServer):
         self.checker = Checker(self, self.session)
         self.log_handler = logs.install(self)
         self.lifeline = Lifeline(stop_server=self.stop)
+        self._chunks: transport.StreamChunks | None = None
+
+    @property
+    def protocol_(self) -> EvalsubmitProtocol:
+        assert isinstance(self.protocol, EvalsubmitProtocol)
+        return self.protocol
 
     def stop(self) -> None:
         """Stop serving (the editor is gone): no new analyses, the read loop ends."""
         self.checker.shutdown()
         self.shutdown()  # type: ignore[no-untyped-call]
+        if self._chunks is not None:
+            self._chunks.end()
+
+    def serve_stdio(self, stdin: BinaryIO, stdout: BinaryIO) -> int:
+        """Serve over stdin/stdout with evalsubmit's reader (:mod:`evalsubmit.lsp.transport`),
+        not pygls's. Returns the process's exit code: 1 when the stream could not be read on
+        (the reason is logged), else what ``exit`` asked for."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout))
+        reason: str | None = None
+        code = 0
+        try:
+            reason = asyncio.run(self._read_stdio(stdin))
+        except BrokenPipeError:
+            log.error("the connection to the editor is lost; exiting")
+        except SystemExit as exit_:  # the `exit` notification
+            code = exit_.code if isinstance(exit_.code, int) else 0
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]
+        if reason is not None:
+            logs.to_stderr(f"evalsubmit: exiting: {reason}")
+            return 1
+        return code
+
+    async def _read_stdio(self, stdin: BinaryIO) -> str | None:
+        assert self._stop_event is not None
+        self._chunks = transport.StreamChunks(stdin, asyncio.get_running_loop())
+        return await transport.serve(self.protocol_, self._chunks, self._stop_event)
+
+    def serve_tcp(self, host: str, port: int) -> int:
+        """Serve one editor at a time over TCP, with the same reader as :meth:`serve_stdio`."""
+        self._stop_event = stop_event = threading.Event()
+
+        async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.protocol.set_writer(writer)
+
+            async def chunk() -> bytes:
+                return await reader.read(transport.READ_CHUNK)
+
+            await transport.serve(self.protocol_, chunk, stop_event)
+            writer.close()
+            self.shutdown()  # type: ignore[no-untyped-call]
+
+        async def main() -> None:
+            self._server = server = await asyncio.start_server(connection, host, port)
+            log.info("serving on %s:%s", host, port)
+            async with server:
+                await server.serve_forever()
+
+        with contextlib.suppress(KeyboardInterrupt, SystemExit, asyncio.CancelledError):
+            asyncio.run(main())
+        return 0
 
     def report_server_error(self, error: Exception, source: ServerErrors) -> None:
         """Internal errors go to the log (window/logMessage), never to a popup."""
@@ -114,6 +179,9 @@ def _command(ls: EvalsubmitServer, name: str, fn: Callable[..., Awaitable[Any]])
 
     @logs.guarded()
     async def command(*args: Any) -> Any:
+        task = asyncio.current_task()
+        if task is not None:
+            ls.protocol_.track_command(task)  # so that $/cancelRequest reaches it
         return await fn(ls, *args)
 
     ls.command(name)(command)

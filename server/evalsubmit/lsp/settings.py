@@ -19,6 +19,7 @@ from pydantic import Field, ValidationError
 
 from evalsubmit.analysis import AnalysisOptions
 from evalsubmit.platform.config import PlatformSettings, SettingsModel
+from evalsubmit.platform.safety import display_url
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +44,13 @@ class Settings(SettingsModel):
         description='Per-code severity override, e.g. {"ES110": "error"}.',
     )
     debounce_ms: int = Field(
-        default=200, ge=0, description="Delay in ms after an edit before re-checking."
+        default=200, ge=0, le=60_000, description="Delay in ms after an edit before re-checking."
     )
     log_level: LogLevel = Field(
         default="info", description="Lowest level of messages sent to the output channel."
     )
     max_file_size_kb: int = Field(
-        default=2048, ge=1, description="Files larger than this (KiB) are skipped."
+        default=2048, ge=1, le=65_536, description="Files larger than this (KiB) are skipped."
     )
     default_taskset: str | None = Field(
         default=None,
@@ -74,10 +75,13 @@ class Settings(SettingsModel):
         )
 
     def redacted(self) -> dict[str, Any]:
-        """JSON form with the token replaced, safe to log and show."""
+        """JSON form with the token and any password in the base URL replaced, safe to log and
+        show."""
         data = self.model_dump(mode="json", by_alias=True)
         if self.platform.token is not None:
             data["platform"]["token"] = "<redacted>"
+        if self.platform.base_url is not None:  # http://user:password@host
+            data["platform"]["baseUrl"] = display_url(self.platform.base_url)
         return data
 
 

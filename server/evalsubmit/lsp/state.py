@@ -107,3 +107,5 @@ class Session:
     pull_diagnostics: bool = False
     refresh_support: bool = False
     document_changes: bool = False
+    warned_urls: set[str] = field(default_factory=set)
+    """Base URLs already warned about (a token sent over plain http:// to another machine)."""

@@ -8,17 +8,16 @@ Two halves:
   call/runner has an error diagnostic: never a guess, never an HTTP request for a refusal.
 * :func:`run_submit` executes a plan with the platform client (:mod:`evalsubmit.platform`):
   taskset lookup, submission with a client-generated name, then one work-done progress through
-  status polling. Cancelling the progress offers to cancel the job. The final message names the
-  job, its status and URL (and, on ``error``, the platform's details and the last log lines).
+  status polling (:mod:`.job_follow`). A cancel before the POST sends nothing; after it, the
+  user learns that the job exists and is offered to cancel it. The final message names the job,
+  its status and URL (and, on ``error``, the platform's details and the last log lines).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -28,16 +27,17 @@ from lsprotocol import types
 from evalsubmit.analysis import Severity, Shape, Span, TargetPreview
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.command_table import SUBMIT
-from evalsubmit.lsp.protocol import work_done_token
+from evalsubmit.lsp.job_follow import follow, in_background, offer_cancel, show
+from evalsubmit.lsp.job_follow import state_words as state_words
+from evalsubmit.lsp.progress import Progress
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.state import Snapshot
 from evalsubmit.platform import (
-    JobStatus,
+    Job,
     PlatformClient,
     PlatformError,
     ResolvedPlatformConfig,
     build_submission_body,
-    follow_job,
     job_outcome,
     new_job_name,
     parse_taskset_ref,
@@ -51,8 +51,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CANCEL_JOB = "Cancel the job"
-KEEP_JOB = "Keep it running"
 GYM_RUNNER = "GymAgentTaskRunner"
 SUBMIT_WAIT_S = 15.0
 """Submit waits this long for the analysis of the present text (it never uses an older one)."""
@@ -60,7 +58,7 @@ NO_TASKSET = (
     "no taskset: name one with tasks=, choose one when asked, or set evalsubmit.defaultTaskset"
 )
 MAX_TASKSET_CHOICES = 20
-_BACKGROUND: set[asyncio.Future[None]] = set()
+NOTHING_SENT = "evalsubmit: submission cancelled; nothing was sent."
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,24 +235,28 @@ async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, A
     request = parse_request(args)
     if isinstance(request, str):
         return _refuse(ls, Refusal((request,)))
-    snap, fresh = await ls.checker.snapshot_and_freshness(request.uri, wait_s=SUBMIT_WAIT_S)
-    if snap is None:
-        return _refuse(ls, Refusal(("the document is not open in the editor",)))
-    if not fresh:
-        # Never submit what an older text said: the position may point elsewhere now.
-        return _refuse(ls, Refusal(("the document is still being analysed; try again",)))
-    position = types.Position(line=request.line, character=request.character)
-    line, col = convert.core_position(position, snap.lines, ls.session.encoding)
-    decided = plan(snap, line, col, request.tasks)
-    if isinstance(decided, Refusal) and decided.needs_taskset:
-        chosen, problem = await _ask_taskset(ls, snap, line)
-        if chosen is not None:
-            decided = plan(snap, line, col, chosen)
-        elif problem is not None:
-            decided = Refusal((*decided.reasons, problem))
-    if isinstance(decided, Refusal):
-        return _refuse(ls, decided)
-    config = await ls.checker.in_pool(platform_config, snap.settings, decided.code_workspace)
+    try:
+        snap, fresh = await ls.checker.snapshot_and_freshness(request.uri, wait_s=SUBMIT_WAIT_S)
+        if snap is None:
+            return _refuse(ls, Refusal(("the document is not open in the editor",)))
+        if not fresh:
+            # Never submit what an older text said: the position may point elsewhere now.
+            return _refuse(ls, Refusal(("the document is still being analysed; try again",)))
+        position = types.Position(line=request.line, character=request.character)
+        line, col = convert.core_position(position, snap.lines, ls.session.encoding)
+        decided = plan(snap, line, col, request.tasks)
+        if isinstance(decided, Refusal) and decided.needs_taskset:
+            chosen, problem = await _ask_taskset(ls, snap, line)
+            if chosen is not None:
+                decided = plan(snap, line, col, chosen)
+            elif problem is not None:
+                decided = Refusal((*decided.reasons, problem))
+        if isinstance(decided, Refusal):
+            return _refuse(ls, decided)
+        config = await ls.checker.in_pool(platform_config, snap.settings, decided.code_workspace)
+    except asyncio.CancelledError:
+        show(ls, types.MessageType.Info, NOTHING_SENT)
+        raise
     async with Progress(ls, f"{SUBMIT.title}: {decided.tasks}") as progress:
         return await _submit(ls, decided, config, snap.settings, progress, request)
 
@@ -266,7 +268,11 @@ async def _ask_taskset(
     ``window/showMessageRequest``, one button per taskset of the workspace the code's job would
     go to. Returns (the reference chosen, or None; why none could be offered, or None)."""
     config = await ls.checker.in_pool(platform_config, snap.settings, workspace_in_code(snap, line))
-    async with PlatformClient.from_config(config) as client:
+    try:
+        client = open_client(ls, config)
+    except PlatformError as err:
+        return None, f"the tasksets could not be listed: {err.message}"
+    async with client:
         try:
             found = await client.list_tasksets(config.workspace)
         except PlatformError as err:
@@ -287,6 +293,19 @@ async def _ask_taskset(
     return (answer.title if answer is not None else None), None
 
 
+def open_client(ls: EvalsubmitServer, config: ResolvedPlatformConfig) -> PlatformClient:
+    """A client for ``config`` (raises ``PlatformError`` for settings that cannot be used). A
+    token about to travel unencrypted to another machine is a warning, once per address."""
+    client = PlatformClient.from_config(config)
+    if client.warning is not None:
+        if client.base_url in ls.session.warned_urls:
+            log.warning("%s: %s", client.shown_url, client.warning)
+        else:
+            ls.session.warned_urls.add(client.base_url)
+            show(ls, types.MessageType.Warning, f"evalsubmit: {client.warning}")
+    return client
+
+
 async def _submit(
     ls: EvalsubmitServer,
     decided: Plan,
@@ -296,6 +315,10 @@ async def _submit(
     request: Request,
 ) -> dict[str, Any]:
     workspace, name = config.workspace, new_job_name()
+    try:
+        client = open_client(ls, config)
+    except PlatformError as err:
+        return _failed(ls, err.message)
     log.info(
         "submitting %s as job %s: taskset %s, workspace %s (%s), platform %s (%s)",
         decided.what,
@@ -303,25 +326,30 @@ async def _submit(
         decided.tasks,
         workspace,
         config.sources.get("workspace", "?"),
-        config.base_url,
+        client.shown_url,
         config.sources.get("base_url", "?"),
     )
-    async with PlatformClient.from_config(config) as client:
+    async with client:
         try:
-            progress.report(f"checking taskset {decided.tasks} in {workspace}")
-            await client.get_taskset(workspace, decided.tasks)
+            try:
+                progress.report(f"checking taskset {decided.tasks} in {workspace}")
+                await client.get_taskset(workspace, decided.tasks)
+            except asyncio.CancelledError:
+                show(ls, types.MessageType.Info, NOTHING_SENT)
+                raise
             if progress.cancelled:
                 return _refuse(ls, Refusal(("cancelled before anything was sent",)))
             progress.report(f"submitting job {name}")
             body = build_submission_body(decided.target, decided.tasks, name)
-            job = await client.submit_job(workspace, body)
+            job = await _post(ls, config, client, body)
         except PlatformError as err:
             return _failed(ls, err.message)
         url = client.job_url(workspace, job.name)
         ls.window_log_message(
             types.LogMessageParams(type=types.MessageType.Info, message=f"job {job.name}: {url}")
         )
-        final = await _follow(ls, config, client, job.name, settings, progress)
+        interval = settings.platform.poll_interval_s
+        final = await follow(ls, config, client, job.name, interval, progress)
         if final is None:
             return _result(job.name, workspace, job.status or "created", url)
         outcome = await job_outcome(client, workspace, final)
@@ -331,96 +359,33 @@ async def _submit(
         if request.client_reports_outcome:
             log.info("%s", outcome.message())
         else:
-            _show(ls, kind, outcome.message())
+            show(ls, kind, outcome.message())
         told = {"error": outcome.error, "details": outcome.details, "message": outcome.message()}
         return {**_result(job.name, workspace, final.status, url), "outcome": told}
 
 
-async def _follow(
+async def _post(
     ls: EvalsubmitServer,
     config: ResolvedPlatformConfig,
     client: PlatformClient,
-    name: str,
-    settings: Settings,
-    progress: Progress,
-) -> JobStatus | None:
-    """Poll until a terminal status; None when the user stopped following (or polling failed)."""
-    interval, workspace = settings.platform.poll_interval_s, config.workspace
-    final: JobStatus | None = None
-
-    async def poll() -> None:
-        nonlocal final
-        async for status in follow_job(client, workspace, name, interval):
-            final = status
-            progress.report(f"job {name}: {state_words(status)}")
-
-    task = asyncio.ensure_future(poll())
+    body: dict[str, Any],
+) -> Job:
+    """POST the job. A cancel that arrives while the POST is under way cannot take it back: the
+    POST runs to its end (bounded by the client's deadline), the user learns that the job exists
+    and is offered to cancel it on the platform, and then the cancellation goes on."""
+    post = asyncio.ensure_future(client.submit_job(config.workspace, body))
     try:
-        await asyncio.wait({task, progress.cancel_signal}, return_when=asyncio.FIRST_COMPLETED)
-    except asyncio.CancelledError:  # the client cancelled the request itself
-        task.cancel()
-        offer = asyncio.ensure_future(_offer_cancel(ls, config, name, final))
-        _BACKGROUND.add(offer)
-        offer.add_done_callback(_BACKGROUND.discard)
+        return await asyncio.shield(post)
+    except asyncio.CancelledError:
+        name = str(body.get("name"))
+        try:
+            job = await post
+        except PlatformError as err:
+            show(ls, types.MessageType.Warning, f"evalsubmit: cancelled; {err.message}")
+        else:
+            in_background(offer_cancel(ls, config, job.name, None, after_cancel=True))
+            log.info("cancelled after job %s was posted", name)
         raise
-    if task.done():
-        try:
-            task.result()
-        except PlatformError as err:
-            _show(ls, types.MessageType.Error, f"Job {name} was submitted, but {err.message}")
-            return None
-        return final
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError, PlatformError):
-        await task
-    await _offer_cancel(ls, config, name, final)
-    return None
-
-
-async def _offer_cancel(
-    ls: EvalsubmitServer, config: ResolvedPlatformConfig, name: str, last: JobStatus | None
-) -> None:
-    """The user stopped following: ask whether to cancel the job itself, and do it."""
-    status, workspace = (last.status if last is not None else "submitted"), config.workspace
-    async with PlatformClient.from_config(config) as client:
-        url = client.job_url(workspace, name)
-        try:
-            answer = await ls.window_show_message_request_async(
-                types.ShowMessageRequestParams(
-                    type=types.MessageType.Warning,
-                    message=f"Stopped following job {name} ({status}). Cancel the job too?",
-                    actions=[
-                        types.MessageActionItem(title=CANCEL_JOB),
-                        types.MessageActionItem(title=KEEP_JOB),
-                    ],
-                )
-            )
-        except Exception as exc:
-            log.warning("could not ask whether to cancel job %s: %r", name, exc)
-            answer = None
-        if answer is None or answer.title != CANCEL_JOB:
-            _show(ls, types.MessageType.Info, f"Job {name} keeps running ({status}). URL: {url}")
-            return
-        try:
-            job = await client.cancel_job(workspace, name)
-        except PlatformError as err:
-            _show(ls, types.MessageType.Error, f"Could not cancel job {name}: {err.message}")
-            return
-    _show(ls, types.MessageType.Info, f"Job {name}: cancel requested ({job.status}). URL: {url}")
-
-
-_STATE_WORDS = {
-    "created": "created, waiting to be scheduled",
-    "pending": "pending: scheduled",
-    "active": "active: running",
-    "cancelling": "cancelling",
-}
-
-
-def state_words(status: JobStatus) -> str:
-    """The job's state in words; the platform's message only once the job has ended (while it
-    runs, the job's message can lag behind its status, e.g. "pending" with "Job is running")."""
-    return _STATE_WORDS.get(status.status) or status.summary()
 
 
 def _result(name: str, workspace: str, status: str, url: str) -> dict[str, Any]:
@@ -428,70 +393,10 @@ def _result(name: str, workspace: str, status: str, url: str) -> dict[str, Any]:
 
 
 def _refuse(ls: EvalsubmitServer, refusal: Refusal) -> dict[str, Any]:
-    _show(ls, types.MessageType.Warning, f"evalsubmit: {refusal.message()}")
+    show(ls, types.MessageType.Warning, f"evalsubmit: {refusal.message()}")
     return {"submitted": False, "reason": "; ".join(refusal.reasons)}
 
 
 def _failed(ls: EvalsubmitServer, message: str) -> dict[str, Any]:
-    _show(ls, types.MessageType.Error, f"evalsubmit: {message}")
+    show(ls, types.MessageType.Error, f"evalsubmit: {message}")
     return {"submitted": False, "reason": message}
-
-
-def _show(ls: EvalsubmitServer, kind: types.MessageType, message: str) -> None:
-    log.info("%s", message)
-    ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
-
-
-class Progress:
-    """One work-done progress: on the client's token when the request carried one, else a
-    server-created one (when the client supports it), else silent. ``cancel_signal`` completes
-    when the user cancels it."""
-
-    def __init__(self, ls: EvalsubmitServer, title: str) -> None:
-        self._ls, self._title = ls, title
-        self._token: types.ProgressToken | None = work_done_token()
-        self.cancel_signal: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-    @property
-    def cancelled(self) -> bool:
-        return self.cancel_signal.done()
-
-    async def __aenter__(self) -> Progress:
-        progress = self._ls.work_done_progress
-        if self._token is None and _supports_progress(self._ls):
-            token = f"evalsubmit-submit-{uuid.uuid4().hex[:12]}"
-            try:
-                await asyncio.wait_for(progress.create_async(token), 5.0)
-                self._token = token
-            except Exception as exc:
-                log.debug("no work-done progress: %r", exc)
-        if self._token is None:
-            return self
-        progress.begin(
-            self._token, types.WorkDoneProgressBegin(title=self._title, cancellable=True)
-        )
-        cancel = asyncio.wrap_future(progress.tokens[self._token])
-        cancel.add_done_callback(lambda _: self._cancel())
-        return self
-
-    def _cancel(self) -> None:
-        if not self.cancel_signal.done():
-            self.cancel_signal.set_result(None)
-
-    def report(self, message: str) -> None:
-        log.info("%s", message)
-        if self._token is not None:
-            self._ls.work_done_progress.report(
-                self._token, types.WorkDoneProgressReport(message=message)
-            )
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self._token is None:
-            return
-        self._ls.work_done_progress.end(self._token, types.WorkDoneProgressEnd())
-        self._ls.work_done_progress.tokens.pop(self._token, None)
-
-
-def _supports_progress(ls: EvalsubmitServer) -> bool:
-    window = ls.client_capabilities.window
-    return bool(window is not None and window.work_done_progress)

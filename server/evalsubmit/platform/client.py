@@ -2,39 +2,29 @@
 
 Every failure leaves this module as a `PlatformError` with a user-facing message. A submission
 is never posted twice: when its response is lost after the request may have reached the server,
-the job is looked up by its client-generated name instead.
+or its 2xx answer cannot be read, the job is looked up by its client-generated name instead.
+Settings checks, time and size bounds and redaction live in `PlatformConnection`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import time
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, SecretStr, ValidationError
 
 from evalsubmit.sdk.grammar import JOB_NAME_RULE, is_valid_job_name, parse_taskset_ref
 
 from .body import is_generated_job_name
-from .config import ResolvedPlatformConfig
-from .errors import (
-    PlatformError,
-    PlatformErrorKind,
-    bad_response,
-    connection_failed,
-    connection_refused,
-    http_error,
-    redact,
-    timed_out,
-)
+from .connection import PlatformConnection
+from .errors import PlatformError, PlatformErrorKind, bad_response
+from .http import DeadlineExceeded, ResponseTooLarge
 from .models import Job, JobStatus, Taskset
 
 EVALUATOR_V2 = "/apis/evaluator/v2/workspaces"
-_M = TypeVar("_M", bound=BaseModel)
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
 TRANSIENT_KINDS = frozenset(
@@ -47,71 +37,13 @@ def _seg(value: str) -> str:
     return quote(value, safe="")
 
 
-def _is_refused(exc: BaseException) -> bool:
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, ConnectionRefusedError):
-            return True
-        if "connection refused" in str(current).lower() or "errno 111" in str(current).lower():
-            return True
-        current = current.__cause__ or current.__context__
-    return False
-
-
-class PlatformClient:
-    """One platform endpoint. Use `async with PlatformClient(...) as client:` or `aclose()`."""
+class PlatformClient(PlatformConnection):
+    """The routes of a Gym agent-evaluation submission. Use `async with PlatformClient(...) as
+    client:` or `aclose()`."""
 
     #: (base_url, workspace, name) of submissions whose POST may have reached the server without
     #: an answer; shared by all clients of the process so that no instance posts them again.
     _lost_submissions: ClassVar[set[tuple[str, str, str]]] = set()
-
-    def __init__(
-        self,
-        base_url: str,
-        *,
-        token: SecretStr | str | None = None,
-        timeout_s: float = 30.0,
-        verify: str | bool = True,
-        transport: httpx.AsyncBaseTransport | None = None,
-        lost_response_wait_s: float = 10.0,
-        recover_poll_s: float = 0.5,
-    ) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.timeout_s = timeout_s
-        self._token = SecretStr(token) if isinstance(token, str) else token
-        headers = {"Accept": "application/json", "User-Agent": "evalsubmit"}
-        if self._token is not None:
-            headers["Authorization"] = f"Bearer {self._token.get_secret_value()}"
-        self._http = httpx.AsyncClient(
-            base_url=self.base_url,
-            headers=headers,
-            timeout=httpx.Timeout(timeout_s, connect=min(timeout_s, 10.0)),
-            verify=verify,
-            transport=transport,
-            follow_redirects=False,
-        )
-        self._lost_response_wait_s = lost_response_wait_s
-        self._recover_poll_s = recover_poll_s
-
-    @classmethod
-    def from_config(cls, config: ResolvedPlatformConfig, **kwargs: Any) -> PlatformClient:
-        kwargs.setdefault("verify", config.ca_bundle or True)
-        return cls(config.base_url, token=config.token, timeout_s=config.timeout_s, **kwargs)
-
-    def __repr__(self) -> str:
-        auth = "token" if self._token is not None else "no token"
-        return f"PlatformClient({self.base_url!r}, {auth}, timeout_s={self.timeout_s:g})"
-
-    async def __aenter__(self) -> PlatformClient:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
 
     # ------------------------------------------------------------------ URLs
 
@@ -124,90 +56,7 @@ class PlatformClient:
 
     def job_url(self, workspace: str, name: str) -> str:
         """The job's URL on the platform (its GET route), for messages."""
-        return f"{self.base_url}{self.job_path(workspace, name)}"
-
-    # ------------------------------------------------------------------ core request
-
-    def _secret(self) -> str | None:
-        return self._token.get_secret_value() if self._token is not None else None
-
-    def _scrub(self, error: PlatformError) -> PlatformError:
-        """Remove the token from the message and the platform's detail, should it echo it."""
-        secret = self._secret()
-        if not secret:
-            return error
-        if secret in error.message:
-            error.message = redact(error.message, secret)
-            error.args = (error.message,)
-        if error.detail is not None:
-            dumped = json.dumps(error.detail, default=str)
-            if secret in dumped:
-                error.detail = json.loads(redact(dumped, secret))
-        return error
-
-    def _transport_error(self, exc: httpx.HTTPError, action: str) -> PlatformError:
-        if isinstance(exc, httpx.TimeoutException):
-            return timed_out(self.base_url, action, self.timeout_s)
-        if isinstance(exc, httpx.ConnectError) and _is_refused(exc):
-            return connection_refused(self.base_url)
-        return self._scrub(connection_failed(self.base_url, f"{type(exc).__name__}: {exc}"))
-
-    def _decode(self, response: httpx.Response, action: str) -> Any:
-        if not response.content:
-            return None
-        try:
-            return response.json()
-        except ValueError as exc:
-            raise self._scrub(bad_response(self.base_url, action, f"not JSON ({exc})")) from None
-
-    def _check(
-        self,
-        response: httpx.Response,
-        action: str,
-        workspace: str | None = None,
-        job_name: str | None = None,
-    ) -> Any:
-        if response.is_success:
-            return self._decode(response, action)
-        try:
-            payload = response.json()
-            detail = payload.get("detail", payload) if isinstance(payload, dict) else payload
-        except ValueError:
-            detail = response.text[:500] or None
-        raise self._scrub(
-            http_error(
-                response.status_code,
-                detail,
-                base_url=self.base_url,
-                action=action,
-                workspace=workspace,
-                job_name=job_name,
-            )
-        )
-
-    async def _request(
-        self,
-        method: str,
-        path: str,
-        *,
-        action: str,
-        workspace: str | None = None,
-        job_name: str | None = None,
-        params: dict[str, Any] | None = None,
-        json_body: Any = None,
-    ) -> Any:
-        try:
-            response = await self._http.request(method, path, params=params, json=json_body)
-        except httpx.HTTPError as exc:
-            raise self._transport_error(exc, action) from None
-        return self._check(response, action, workspace, job_name)
-
-    def _parse(self, model: type[_M], data: Any, action: str) -> _M:
-        try:
-            return model.model_validate(data)
-        except ValidationError as exc:
-            summary = f"unexpected shape ({exc.error_count()} problem(s))"
-            raise bad_response(self.base_url, action, summary) from None
+        return f"{self.shown_url}{self.job_path(workspace, name)}"
 
     # ------------------------------------------------------------------ routes
 
@@ -220,16 +69,19 @@ class PlatformClient:
             # An earlier POST of this very job lost its answer: look it up, do not send it again.
             return await self._recover(workspace, name, None)
         try:
-            response = await self._http.post(path, json=body)
+            response = await self._exchange("POST", path, json_body=body)
         except _NOT_SENT as exc:  # the request never reached the server: nothing was created
             raise self._transport_error(exc, action) from None
-        except httpx.HTTPError as exc:  # sent, answer lost: the job may exist
+        except (OSError, ValueError, OverflowError) as exc:  # refused before sending
+            raise self._transport_error(exc, action) from None
+        except (httpx.HTTPError, DeadlineExceeded, ResponseTooLarge) as exc:
+            # sent, answer lost (or unreadable): the job may exist
             if not isinstance(name, str):
                 raise PlatformError(
                     PlatformErrorKind.UNKNOWN_OUTCOME,
                     f"The answer to the submission was lost ({type(exc).__name__}) and the job "
                     "had no name to look it up; it was not sent again. Check the job list of "
-                    f"workspace '{workspace}' on {self.base_url}.",
+                    f"workspace '{workspace}' on {self.shown_url}.",
                 ) from None
             self._lost_submissions.add((self.base_url, workspace, name))
             return await self._recover(workspace, name, exc)
@@ -247,8 +99,22 @@ class PlatformClient:
             found = await self._find_job(workspace, name)  # a proxy may have lost the answer
             if found is not None:
                 return found
-        data = self._check(response, action, workspace, name if isinstance(name, str) else None)
-        return self._parse(Job, data, action)
+        try:
+            data = self._check(response, action, workspace, name if isinstance(name, str) else None)
+            return self._parse(Job, data, action)
+        except PlatformError as err:
+            if not (response.is_success and isinstance(name, str)):
+                raise
+            # Created (2xx), but the answer cannot be read: the job exists; find it by name.
+            found = await self._find_job(workspace, name)
+            if found is None:
+                err.message += (
+                    f" The platform accepted the request (HTTP {response.status_code}), so the "
+                    f"job may exist: check {self.job_url(workspace, name)}."
+                )
+                err.args = (err.message,)
+                raise
+            return found
 
     async def _own_existing_job(
         self, workspace: str, name: str, body: dict[str, Any]
@@ -272,27 +138,28 @@ class PlatformClient:
         except PlatformError:
             return None
 
-    async def _recover(self, workspace: str, name: str, cause: httpx.HTTPError | None) -> Job:
+    async def _recover(self, workspace: str, name: str, cause: Exception | None) -> Job:
         deadline = time.monotonic() + self._lost_response_wait_s
         last: PlatformError | None = None
         while True:
             try:
                 job = await self.get_job(workspace, name)
             except PlatformError as err:
-                if err.kind not in _RECOVERABLE:
-                    raise
                 last = err
+                if err.kind not in _RECOVERABLE:
+                    break  # the lookup itself fails for good: say so, with what is known
             else:
                 self._lost_submissions.discard((self.base_url, workspace, name))
                 return job
             if time.monotonic() >= deadline:
                 break
             await asyncio.sleep(self._recover_poll_s)
-        state = (
-            "it does not exist"
-            if last is not None and last.kind == PlatformErrorKind.NOT_FOUND
-            else "the platform could not be asked"
-        )
+        if last is not None and last.kind == PlatformErrorKind.NOT_FOUND:
+            state = "it does not exist"
+        elif last is not None and last.kind not in _RECOVERABLE:
+            state = f"the lookup failed ({last.message.rstrip('.')})"
+        else:
+            state = "the platform could not be asked"
         raise PlatformError(
             PlatformErrorKind.UNKNOWN_OUTCOME,
             f"The answer to the submission of job '{name}' was lost "
@@ -342,7 +209,7 @@ class PlatformClient:
         lines = []
         for entry in entries:
             message = entry.get("message") if isinstance(entry, dict) else entry
-            text = str(message if message is not None else "")
+            text = self._redact(str(message if message is not None else ""))
             text = _ANSI.sub("", text) if strip_ansi else text
             when = entry.get("timestamp") if timestamps and isinstance(entry, dict) else None
             lines.append(f"{when} {text}" if when else text)
@@ -356,7 +223,7 @@ class PlatformClient:
         )
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list):
-            raise bad_response(self.base_url, action, "no 'data' list in the results")
+            raise bad_response(self.shown_url, action, "no 'data' list in the results")
         return [str(i["name"]) for i in items if isinstance(i, dict) and i.get("name")]
 
     async def get_result(self, workspace: str, name: str, result: str) -> Any:

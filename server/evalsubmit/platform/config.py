@@ -30,9 +30,14 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
+from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
+
+from .safety import display_url
+
 SDK_DEFAULT_BASE_URL = "http://localhost:8080"
 SDK_DEFAULT_WORKSPACE = "default"
 DEFAULT_TIMEOUT_S = 30.0
+MAX_CONFIG_BYTES = 1024 * 1024
 
 ENV_BASE_URLS = ("NEMO_PLATFORM_BASE_URL", "NMP_BASE_URL")
 ENV_TOKEN = "NMP_ACCESS_TOKEN"
@@ -77,10 +82,19 @@ class PlatformSettings(SettingsModel):
         description="Access token for the platform. Never logged or shown.",
     )
     timeout_s: float = Field(
-        default=DEFAULT_TIMEOUT_S, gt=0, description="Timeout in seconds of each HTTP request."
+        default=DEFAULT_TIMEOUT_S,
+        ge=0.1,
+        le=3600,
+        allow_inf_nan=False,
+        description="Time limit in seconds of each HTTP request, from connecting to the last "
+        "byte of the answer.",
     )
     poll_interval_s: float = Field(
-        default=2.0, gt=0, description="Seconds between job status polls after a submission."
+        default=2.0,
+        ge=0.1,
+        le=3600,
+        allow_inf_nan=False,
+        description="Seconds between job status polls after a submission.",
     )
 
     @field_validator("base_url", "workspace", mode="before")
@@ -93,8 +107,9 @@ class PlatformSettings(SettingsModel):
     @field_validator("token", mode="before")
     @classmethod
     def _blank_token_is_unset(cls, value: Any) -> Any:
-        if isinstance(value, str) and not value.strip():
-            return None
+        # A token read with `pass show` or pasted from a file carries a newline: not part of it.
+        if isinstance(value, str):
+            return value.strip() or None
         return value
 
 
@@ -117,7 +132,7 @@ class ResolvedPlatformConfig(BaseModel):
         """Human-readable `name -> "value (source)"`; the token shows only whether it is set."""
         token = "set" if self.token is not None else "not set"
         info = {
-            "base_url": f"{self.base_url} ({self.sources.get('base_url', '?')})",
+            "base_url": f"{display_url(self.base_url)} ({self.sources.get('base_url', '?')})",
             "workspace": f"{self.workspace} ({self.sources.get('workspace', '?')})",
             "token": f"{token} ({self.sources.get('token', 'none')})",
             "timeout_s": f"{self.timeout_s:g} ({self.sources.get('timeout_s', '?')})",
@@ -181,12 +196,19 @@ def read_context(path: Path, context_override: str | None) -> _ContextValues:
     """Read the active context of an SDK config file; problems become warnings, not errors."""
     found = _ContextValues(path=path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, UnicodeDecodeError) as err:
-        found.warnings.append(f"cannot read {path}: {err.__class__.__name__}")
+        text = read_regular_file(path, max_bytes=MAX_CONFIG_BYTES).decode("utf-8")
+        data = yaml.safe_load(text) or {}
+    except UnreadableSource as err:
+        found.warnings.append(f"cannot read {path}: {err.reason}; ignored")
+        return found
+    except UnicodeDecodeError:
+        found.warnings.append(f"{path} is not UTF-8 text; ignored")
         return found
     except yaml.YAMLError:
         found.warnings.append(f"{path} is not valid YAML; ignored")
+        return found
+    except RecursionError:
+        found.warnings.append(f"{path} is nested too deeply to read; ignored")
         return found
     if not isinstance(data, dict):
         found.warnings.append(f"{path} does not hold a mapping; ignored")
@@ -243,12 +265,7 @@ def resolve_platform_config(
         else _validate_settings(dict(overrides or {}), setting_warnings)
     )
     sources: dict[str, str] = {}
-    path = Path(config_path).expanduser() if config_path else default_config_path(env)
-    context = (
-        read_context(path, env.get(ENV_CONTEXT) or None) if path.is_file() else _ContextValues()
-    )
-    if (config_path or env.get(ENV_CONFIG_FILE)) and not path.is_file():
-        context.warnings.append(f"config file {path} not found")
+    path, context = _find_context(env, config_path)
     ctx_label = f"nmp config {path} (context {context.context_name!r})"
 
     # Base URL
@@ -305,11 +322,37 @@ def resolve_platform_config(
         token=token,
         timeout_s=timeout_s,
         ca_bundle=ca_bundle,
-        config_path=str(path) if path.is_file() else None,
+        config_path=str(path) if context.path is not None else None,
         context_name=context.context_name,
         sources=sources,
         warnings=tuple(setting_warnings + context.warnings),
     )
+
+
+def _find_context(
+    env: Mapping[str, str], config_path: str | os.PathLike[str] | None
+) -> tuple[Path, _ContextValues]:
+    """The config file and its active context; whatever goes wrong is a warning."""
+    try:
+        path = Path(config_path).expanduser() if config_path else default_config_path(env)
+    except (OSError, RuntimeError, ValueError) as err:  # no home folder, a bad path
+        return Path("~/.config/nmp/config.yaml"), _ContextValues(
+            warnings=[f"cannot locate the nmp config file ({err})"]
+        )
+    try:
+        exists = path.is_file()
+    except (OSError, ValueError) as err:
+        return path, _ContextValues(warnings=[f"cannot read {path}: {err}"])
+    if exists:
+        try:
+            return path, read_context(path, env.get(ENV_CONTEXT) or None)
+        except Exception as err:  # a shape no rule above expected: still never raise
+            return path, _ContextValues(warnings=[f"cannot use {path}: {type(err).__name__}"])
+    context = _ContextValues()
+    if config_path or env.get(ENV_CONFIG_FILE):
+        missing = "is not a regular file" if os.path.lexists(path) else "not found"
+        context.warnings.append(f"config file {path} {missing}; ignored")
+    return path, context
 
 
 def _validate_settings(raw: dict[str, Any], warnings: list[str]) -> PlatformSettings:
@@ -322,7 +365,7 @@ def _validate_settings(raw: dict[str, Any], warnings: list[str]) -> PlatformSett
             if not bad & raw.keys():
                 break
             for key in bad & raw.keys():
-                shown = "<hidden>" if key == "token" else repr(raw[key])
+                shown = "<hidden>" if key == "token" else display_url(repr(raw[key]))
                 warnings.append(f"setting {key}={shown} ignored: not a valid value")
                 del raw[key]
     return PlatformSettings()

@@ -44,6 +44,8 @@ class PlatformErrorKind(StrEnum):
     BAD_RESPONSE = "bad_response"
     UNKNOWN_OUTCOME = "unknown_outcome"
     CONFIG = "config"
+    REDIRECT = "redirect"
+    TLS = "tls"
 
 
 class PlatformError(Exception):
@@ -70,13 +72,6 @@ class PlatformError(Exception):
             f"PlatformError(kind={self.kind.value!r}, status_code={self.status_code!r}, "
             f"message={self.message!r})"
         )
-
-
-def redact(text: str, secret: str | None) -> str:
-    """Replace every occurrence of `secret` (if any) in `text`."""
-    if secret and len(secret) >= 4:
-        return text.replace(secret, "***")
-    return text
 
 
 def _shorten(text: str, limit: int = MAX_DETAIL_CHARS) -> str:
@@ -219,9 +214,39 @@ def connection_failed(base_url: str, reason: str) -> PlatformError:
 def timed_out(base_url: str, action: str, timeout_s: float) -> PlatformError:
     return PlatformError(
         PlatformErrorKind.TIMEOUT,
-        f"The NeMo Platform at {base_url} did not answer in time ({timeout_s:g} s) while trying "
-        f"to {action}. Raise `evalsubmit.platform.timeoutS` or check that the platform "
-        "is healthy.",
+        f"The NeMo Platform at {base_url} did not answer in time ({timeout_s:g} s for the whole "
+        f"request) while trying to {action}. Raise the setting `evalsubmit.platform.timeoutS` "
+        "or check that the platform (and any proxy in between) is healthy.",
+    )
+
+
+def redirected(base_url: str, action: str, status_code: int, location: str | None) -> PlatformError:
+    where = f" to {_shorten(location, 300)}" if location else " (without a Location)"
+    return PlatformError(
+        PlatformErrorKind.REDIRECT,
+        f"The NeMo Platform at {base_url} answered with a redirect (HTTP {status_code}){where} "
+        f"while trying to {action}. evalsubmit does not follow redirects, so that the access "
+        "token never goes to another address. If that is the platform's real address, set "
+        "`evalsubmit.platform.baseUrl` (or NEMO_PLATFORM_BASE_URL) to it.",
+        status_code,
+    )
+
+
+def tls_failed(base_url: str, reason: str) -> PlatformError:
+    return PlatformError(
+        PlatformErrorKind.TLS,
+        f"Cannot talk to the NeMo Platform at {base_url} over TLS: {_shorten(reason, 200)}. "
+        "Check the scheme of the base URL (http:// or https://) and, for a private certificate "
+        "authority, the CA bundle (NMP_CLIENT_SSL_CERT_FILE, NMP_CERTIFICATE_AUTHORITY or the "
+        "nmp config's certificate_authority).",
+    )
+
+
+def bad_setting(what: str, source: str, reason: str) -> PlatformError:
+    """A platform setting that cannot be used, naming where it came from."""
+    return PlatformError(
+        PlatformErrorKind.CONFIG,
+        f"The NeMo Platform {what} from {source} cannot be used: {reason}.",
     )
 
 

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
+from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.workspace import walk
 from evalsubmit.workspace.environment import PythonEnvironment, environment_of
 
@@ -79,11 +80,9 @@ class Project:
         with self._lock:
             if path in self._overlays:
                 return self._overlays[path]
-        try:
-            if path.stat().st_size > MAX_MODULE_BYTES:
-                return None
-            return path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        try:  # decoded as Python does; only bounded regular files (never a FIFO)
+            return read_source(path, max_bytes=MAX_MODULE_BYTES).text
+        except UnreadableSource:
             return None
 
     def module_name(self, path: Path | None) -> str:

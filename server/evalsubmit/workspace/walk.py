@@ -1,12 +1,28 @@
-"""Which files ``evalsubmit check`` reads: Python files, minus VCS, virtualenvs and ignores."""
+"""Which files ``evalsubmit check`` (and the server's project listing) reads: Python files, minus
+VCS, virtualenvs and what ``.gitignore`` files exclude.
+
+A workspace can hold anything: a symlink loop, a link out of the tree, a folder nobody may read,
+a ``.gitignore`` line pathspec cannot compile (``!``, ``foo\\``, ``[z-a]``), a tree thousands of
+levels deep, paths longer than the system allows. The walk never raises for any of them: what
+it cannot read is skipped, the reason goes to ``on_skip`` (by default a logged warning), and the
+walk goes on. It is iterative (no recursion limit), looks at each entry once (no ``resolve()``
+per entry), and does not follow links to folders.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import logging
+import os
+import stat
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import pathspec
+from pathspec import GitIgnoreSpec
+
+from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
+
+log = logging.getLogger(__name__)
 
 SKIPPED_DIRS = frozenset(
     {
@@ -23,68 +39,177 @@ SKIPPED_DIRS = frozenset(
         "site-packages",
     }
 )
+SUFFIXES = (".py", ".pyi")
+MAX_GITIGNORE_BYTES = 1024 * 1024
+OnSkip = Callable[[Path, str], None]
 
 
-def python_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """Files named explicitly are always checked; folders are walked recursively."""
-    seen: set[Path] = set()
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """One ``.gitignore``. A path relative to the walked root (POSIX) is under it when it
+    starts with ``within`` (the file's folder inside the walk); its patterns see it as
+    ``prefix`` + the rest (``prefix``: the walked root's place below a ``.gitignore`` above)."""
+
+    within: str
+    prefix: str
+    spec: GitIgnoreSpec
+
+
+def log_skip(path: Path, reason: str) -> None:
+    log.warning("skipped %s: %s", path, reason)
+
+
+def python_files(paths: Iterable[Path], on_skip: OnSkip | None = None) -> Iterator[Path]:
+    """Files named explicitly are always yielded (the reader then refuses what is not a regular
+    file, with the reason); folders are walked."""
+    report = on_skip or log_skip
+    seen: set[tuple[int, int]] = set()
     for path in paths:
-        if path.is_file():
-            if path.resolve() not in seen:
-                seen.add(path.resolve())
+        try:
+            is_dir = path.is_dir()
+        except OSError as error:
+            report(path, f"cannot look at it ({_why(error)})")
+            continue
+        if not is_dir:
+            if _first_time(path, seen):
                 yield path
             continue
-        for found in _walk(path, _ignore_spec(path)):
-            if found.resolve() not in seen:
-                seen.add(found.resolve())
-                yield found
+        yield from _walk(path, report, seen)
 
 
-def _walk(folder: Path, spec: tuple[Path, pathspec.PathSpec[Any]] | None) -> Iterator[Path]:
-    try:
-        entries = sorted(folder.iterdir())
-    except OSError:
-        return
-    for entry in entries:
-        if spec and spec[1].match_file(_relative(entry, spec[0])):
-            continue
-        if entry.is_dir():
-            if entry.name in SKIPPED_DIRS or _is_virtualenv(entry) or entry.is_symlink():
-                continue
-            local = _ignore_spec(entry, inherit=spec)
-            yield from _walk(entry, local)
-        elif entry.suffix in {".py", ".pyi"} and entry.is_file():
-            yield entry
-
-
-def _relative(entry: Path, root: Path) -> str:
-    try:
-        text = entry.resolve().relative_to(root).as_posix()
-    except ValueError:
-        return entry.name
-    return text + "/" if entry.is_dir() else text
-
-
-def _is_virtualenv(folder: Path) -> bool:
-    return (folder / "pyvenv.cfg").exists() or (folder / "bin" / "activate").exists()
-
-
-def _ignore_spec(
-    folder: Path, inherit: tuple[Path, pathspec.PathSpec[Any]] | None = None
-) -> tuple[Path, pathspec.PathSpec[Any]] | None:
-    """The nearest .gitignore at or above ``folder`` (one level of rules, as most repos use)."""
-    gitignore = folder / ".gitignore"
-    if gitignore.is_file():
+def _walk(root: Path, report: OnSkip, seen: set[tuple[int, int]]) -> Iterator[Path]:
+    real_root = os.path.realpath(root)
+    stack: list[tuple[str, str, tuple[_Rules, ...]]] = [(str(root), "", _rules_above(root, report))]
+    visited: set[tuple[int, int]] = set()
+    while stack:
+        folder, relative, rules = stack.pop()
         try:
-            lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            return inherit
-        return folder.resolve(), pathspec.PathSpec.from_lines("gitignore", lines)
-    if inherit is not None:
-        return inherit
-    for parent in folder.resolve().parents:
-        if (parent / ".gitignore").is_file():
-            return _ignore_spec(parent)
-        if (parent / ".git").exists():
-            break
-    return None
+            info = os.stat(folder)
+            if (info.st_dev, info.st_ino) in visited:  # a bind mount or hard-linked folder loop
+                continue
+            visited.add((info.st_dev, info.st_ino))
+            with os.scandir(folder) as scan:
+                entries = sorted(scan, key=lambda e: e.name)
+        except OSError as error:
+            report(Path(folder), f"cannot read this folder ({_why(error)})")
+            continue
+        if any(e.name == ".gitignore" for e in entries):
+            rules = (*rules, *_load_rules(Path(folder) / ".gitignore", relative, report))
+        subfolders: list[tuple[str, str, tuple[_Rules, ...]]] = []
+        for entry in entries:
+            rel = f"{relative}{entry.name}"
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError as error:
+                report(Path(entry.path), f"cannot look at it ({_why(error)})")
+                continue
+            if _ignored(rules, rel, is_dir):
+                continue
+            if is_dir:
+                if entry.name not in SKIPPED_DIRS and not _is_virtualenv(entry.path):
+                    subfolders.append((entry.path, rel + "/", rules))
+            elif entry.name.endswith(SUFFIXES):
+                found = _python_file(entry.path, is_link, real_root, report)
+                if found is not None and _first_time(found, seen):
+                    yield found
+            elif is_link and entry.name not in SKIPPED_DIRS and _links_to_folder(entry.path):
+                report(Path(entry.path), "a link to a folder; links to folders are not followed")
+        stack.extend(reversed(subfolders))
+
+
+def _python_file(path: str, is_link: bool, real_root: str, report: OnSkip) -> Path | None:
+    """The file, unless it is a link that loops, dangles or leads out of the walked folder."""
+    if not is_link:
+        return Path(path)
+    target = os.path.realpath(path)
+    try:
+        os.stat(path)
+    except OSError as error:
+        report(Path(path), f"a link that cannot be followed ({_why(error)})")
+        return None
+    if os.path.commonpath([real_root, target]) != real_root:
+        report(Path(path), f"a link out of {real_root} (to {target}); not followed")
+        return None
+    return Path(path)
+
+
+def _links_to_folder(path: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _first_time(path: Path, seen: set[tuple[int, int]]) -> bool:
+    """False for a file already yielded under another name (a link, a repeated argument)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return True  # the reader says why it cannot be read
+    key = (info.st_dev, info.st_ino)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
+
+
+def _is_virtualenv(folder: str) -> bool:
+    return os.path.exists(os.path.join(folder, "pyvenv.cfg")) or os.path.exists(
+        os.path.join(folder, "bin", "activate")
+    )
+
+
+def _ignored(rules: tuple[_Rules, ...], rel: str, is_dir: bool) -> bool:
+    """Git's rule: the last matching pattern decides, deeper ``.gitignore`` files last."""
+    ignored = False
+    for rule in rules:
+        if not rel.startswith(rule.within):
+            continue
+        path = rule.prefix + rel[len(rule.within) :]
+        result = rule.spec.check_file(path + "/" if is_dir else path)
+        if result.include is not None:
+            ignored = result.include
+    return ignored
+
+
+def _load_rules(
+    gitignore: Path, within: str, report: OnSkip, prefix: str = ""
+) -> tuple[_Rules, ...]:
+    """The patterns of one ``.gitignore``; a line pathspec cannot compile is reported and left
+    out, the others still apply."""
+    try:
+        data = read_regular_file(gitignore, max_bytes=MAX_GITIGNORE_BYTES)
+    except UnreadableSource as error:
+        report(gitignore, error.reason)
+        return ()
+    good: list[str] = []
+    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
+        try:
+            GitIgnoreSpec.from_lines([line])
+        except Exception as error:  # pathspec raises its own errors and re.error
+            report(gitignore, f"line {number} {line!r} is not a valid pattern ({error}); ignored")
+            continue
+        good.append(line)
+    return (_Rules(within, prefix, GitIgnoreSpec.from_lines(good)),) if good else ()
+
+
+def _rules_above(root: Path, report: OnSkip) -> tuple[_Rules, ...]:
+    """The nearest ``.gitignore`` above the walked folder, up to the repository's top."""
+    if os.path.exists(root / ".git"):
+        return ()
+    try:
+        absolute = os.path.abspath(root)
+        for parent in Path(absolute).parents:
+            if os.path.isfile(parent / ".gitignore"):
+                inside = os.path.relpath(absolute, parent).replace(os.sep, "/") + "/"
+                return _load_rules(parent / ".gitignore", "", report, prefix=inside)
+            if os.path.exists(parent / ".git"):
+                break
+    except (OSError, ValueError) as error:
+        report(root, f"cannot look above it for a .gitignore ({_why(error)})")
+    return ()
+
+
+def _why(error: BaseException) -> str:
+    return getattr(error, "strerror", None) or type(error).__name__
