@@ -12,6 +12,7 @@ import pytest
 from evalsubmit.workspace import environment as environment_module
 from evalsubmit.workspace.environment import PythonEnvironment, environment_of, normalize
 from evalsubmit.workspace.interpreter import (
+    QUERY,
     default_interpreter,
     interpreter_from_setting,
     layout,
@@ -142,3 +143,32 @@ def test_choosing_the_interpreter(tmp_path: Path) -> None:
     assert interpreter_from_setting(None, tmp_path) is None
     assert venv_of(python) == (tmp_path / "venv", False)
     assert venv_of(Path("/usr/bin/python3")) == (None, False)
+
+
+def test_the_running_interpreter_answers_in_process_as_the_query_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server starts no process of its own: its own Python's layout comes from this
+    process, and is the one ``python -I -S -c QUERY`` prints."""
+    import json
+    import subprocess
+
+    executable = Path(sys.executable)
+    venv, system_site = venv_of(executable)
+    queried = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", QUERY, str(venv or ""), str(system_site).lower()],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    expected = json.loads(queried.stdout)
+
+    def no_process(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"a process was started: {args}")
+
+    monkeypatch.setattr(subprocess, "run", no_process)
+    own = layout(executable)
+    assert own.how == "interpreter" and own.problem is None
+    assert own.version == tuple(expected["version"])
+    assert own.stdlib == tuple(Path(p) for p in expected["stdlib"])
+    assert own.site == tuple(dict.fromkeys(Path(p) for p in expected["site"]))

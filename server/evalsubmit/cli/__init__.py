@@ -1,5 +1,6 @@
-"""The command line: ``evalsubmit check | preview | rule | serve`` (:mod:`.main`) and the
-output formats of ``check`` (:mod:`.output`)."""
+"""The command line: ``evalsubmit`` (:mod:`.main`) and one module per command (:mod:`.check`,
+:mod:`.preview`, :mod:`.rule`), their shared pieces (:mod:`.common`) and the output formats of
+``check`` (:mod:`.output`)."""
 
 from evalsubmit.cli.main import main
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import site
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping
@@ -105,8 +106,11 @@ def venv_of(executable: Path) -> tuple[Path | None, bool]:
 
 
 def layout(executable: Path) -> Layout:
-    """Ask the interpreter for its paths (-I -S); fall back to the virtualenv's folders."""
+    """Ask the interpreter for its paths (-I -S); fall back to the virtualenv's folders. The
+    Python running evalsubmit answers in-process: the server starts no process of its own."""
     venv, system_site = venv_of(executable)
+    if _is_running_interpreter(executable):
+        return _own_layout(executable, venv, system_site)
     argv = [str(executable), "-I", "-S", "-c", QUERY, str(venv or ""), str(system_site).lower()]
     try:
         done = subprocess.run(
@@ -132,6 +136,41 @@ def layout(executable: Path) -> Layout:
     except (OSError, ValueError, KeyError, IndexError, TypeError, subprocess.TimeoutExpired) as e:
         problem = f"could not run {executable} -I -S: {type(e).__name__}: {e}"
         return _static_layout(executable, venv, problem)
+
+
+def _is_running_interpreter(executable: Path) -> bool:
+    # Not resolved: a venv's bin/python links to the base interpreter, whose layout differs.
+    return Path(os.path.abspath(executable)) == Path(os.path.abspath(sys.executable))
+
+
+def _own_layout(executable: Path, venv: Path | None, system_site: bool) -> Layout:
+    """What :data:`QUERY` would print, from this process: the standard library is the part of
+    ``sys.path`` under the base installation that is no site folder (``-I -S`` keeps only it)."""
+    prefixes = [str(venv)] if venv else [sys.prefix, sys.exec_prefix]
+    if venv and system_site:
+        prefixes += [sys.base_prefix, sys.base_exec_prefix]
+    user = (not venv or system_site) and os.path.isdir(site.getusersitepackages())
+    sites = ([site.getusersitepackages()] if user else []) + site.getsitepackages(prefixes)
+    bases = tuple(
+        os.path.join(os.path.abspath(b), "") for b in (sys.base_prefix, sys.base_exec_prefix)
+    )
+    every_site = set(sites) | set(site.getsitepackages())
+    stdlib = [
+        Path(entry)
+        for entry in sys.path
+        if entry
+        and os.path.abspath(entry).startswith(bases)
+        and entry not in every_site
+        and not {"site-packages", "dist-packages"} & set(Path(entry).parts)
+    ]
+    return Layout(
+        executable=executable,
+        version=(sys.version_info[0], sys.version_info[1]),
+        stdlib=_unique(stdlib),
+        site=_unique(Path(p) for p in sites),
+        venv=venv,
+        how="interpreter",
+    )
 
 
 def _static_layout(executable: Path, venv: Path | None, problem: str) -> Layout:
