@@ -249,14 +249,19 @@ def prepare_workspace(root: Path, docs: int) -> list[StormDoc]:
     """Copy the examples into ``root`` and make ``docs`` documents from them (with a marker)."""
     shutil.copytree(EXAMPLES, root, dirs_exist_ok=True)
     sources = [p for p in example_files()]
-    out: list[StormDoc] = []
-    project = Project(root)
+    written: list[tuple[Path, str]] = []
     for i in range(docs):
         source = sources[i % len(sources)]
         folder = root / source.relative_to(EXAMPLES).parent
         path = folder / f"storm_{i:03d}.py"
         text = source.read_text(encoding="utf-8").rstrip("\n") + "\n" + MARKER + "\n"
         path.write_text(text, encoding="utf-8")
+        written.append((path, text))
+    # Every file is on disk before any is analysed: the server sees the finished workspace,
+    # and a project's listing (modules, conftest files) is read once.
+    out: list[StormDoc] = []
+    project = Project(root)
+    for path, text in written:
         report = analyze_source(text, path=path, project=project)
         expected = sorted((f.code, f.span.line) for f in report.findings)
         hover_at = None

@@ -707,6 +707,37 @@ def test_tests_import_from_the_folders_of_their_conftest_files(tmp_path: Path) -
     assert analyse_file(paths["suite/tests/unit/job.py"], tmp_path) == []
 
 
+def test_a_script_resolved_first_does_not_change_what_a_test_beside_it_imports(
+    tmp_path: Path,
+) -> None:
+    """One project, files analysed in any order: a script next to a test cannot import from
+    the conftest folder, and that answer is not reused for the test (CLI and server agree)."""
+    test = src(
+        f"""
+        from nemo_platform import NeMoPlatform
+        {REF}
+        from runners import CONFIG
+        def test_submit():
+            NeMoPlatform().evaluator.submit(tasks=TasksetRef("qa/s"), target=CONFIG)
+        """
+    )
+    script = test.replace("def test_submit():\n    ", "")
+    paths = write_project(
+        tmp_path,
+        {
+            "suite/conftest.py": "",
+            "suite/runners.py": RUNNERS_PY,
+            "suite/tests/unit/test_jobs.py": test,
+            "suite/tests/unit/job.py": script,
+        },
+    )
+    project = Project(tmp_path)
+    for name, expected in (("job.py", []), ("test_jobs.py", [(5, "ES104")])):
+        path = paths[f"suite/tests/unit/{name}"]
+        report = analyze_source(path.read_text(), path=path, project=project)
+        assert sorted((f.span.line, f.code) for f in report.findings) == expected, name
+
+
 def test_project_overlay_wins_over_the_disk(tmp_path: Path) -> None:
     paths = write_project(tmp_path, {"runners.py": RUNNERS_PY, "main.py": MAIN_PY})
     unsaved = src(

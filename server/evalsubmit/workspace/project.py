@@ -41,7 +41,7 @@ class Project:
         self._overlays: dict[Path, str] = {p.resolve(): t for p, t in (overlays or {}).items()}
         self._lock = threading.RLock()
         self._files: list[Path] | None = None
-        self._found: dict[tuple[str, Path | None], Path | None] = {}
+        self._found: dict[tuple[str, Path | None, bool], Path | None] = {}
 
     @property
     def python(self) -> Path | None:
@@ -137,7 +137,12 @@ class Project:
         return roots
 
     def find_module(self, dotted: str, importer: Path | None) -> Path | None:
-        key = (dotted, importer.parent if importer else None)
+        # The search path depends on the folder and, under pytest, on the kind of module.
+        key = (
+            dotted,
+            importer.parent if importer else None,
+            bool(importer and _is_pytest_module(importer)),
+        )
         with self._lock:
             if key in self._found:
                 return self._found[key]
