@@ -682,8 +682,8 @@ def test_cross_module_subclass_of_gym_runner(tmp_path: Path) -> None:
     assert analyse_file(paths["main.py"], tmp_path) == []
 
 
-def test_tests_import_from_the_folders_of_their_conftest_files(tmp_path: Path) -> None:
-    """pytest puts each conftest.py's folder on sys.path; a plain script does not get it."""
+def conftest_suite(tmp_path: Path) -> dict[str, Path]:
+    """A suite whose conftest folder holds ``runners``; a test and a script import it."""
     test = src(
         f"""
         from nemo_platform import NeMoPlatform
@@ -694,7 +694,7 @@ def test_tests_import_from_the_folders_of_their_conftest_files(tmp_path: Path) -
         """
     )
     script = test.replace("def test_submit():\n    ", "")
-    paths = write_project(
+    return write_project(
         tmp_path,
         {
             "suite/conftest.py": "",
@@ -703,6 +703,11 @@ def test_tests_import_from_the_folders_of_their_conftest_files(tmp_path: Path) -
             "suite/tests/unit/job.py": script,
         },
     )
+
+
+def test_tests_import_from_the_folders_of_their_conftest_files(tmp_path: Path) -> None:
+    """pytest puts each conftest.py's folder on sys.path; a plain script does not get it."""
+    paths = conftest_suite(tmp_path)
     assert analyse_file(paths["suite/tests/unit/test_jobs.py"], tmp_path) == [(5, "ES104")]
     assert analyse_file(paths["suite/tests/unit/job.py"], tmp_path) == []
 
@@ -712,25 +717,7 @@ def test_a_script_resolved_first_does_not_change_what_a_test_beside_it_imports(
 ) -> None:
     """One project, files analysed in any order: a script next to a test cannot import from
     the conftest folder, and that answer is not reused for the test (CLI and server agree)."""
-    test = src(
-        f"""
-        from nemo_platform import NeMoPlatform
-        {REF}
-        from runners import CONFIG
-        def test_submit():
-            NeMoPlatform().evaluator.submit(tasks=TasksetRef("qa/s"), target=CONFIG)
-        """
-    )
-    script = test.replace("def test_submit():\n    ", "")
-    paths = write_project(
-        tmp_path,
-        {
-            "suite/conftest.py": "",
-            "suite/runners.py": RUNNERS_PY,
-            "suite/tests/unit/test_jobs.py": test,
-            "suite/tests/unit/job.py": script,
-        },
-    )
+    paths = conftest_suite(tmp_path)
     project = Project(tmp_path)
     for name, expected in (("job.py", []), ("test_jobs.py", [(5, "ES104")])):
         path = paths[f"suite/tests/unit/{name}"]
