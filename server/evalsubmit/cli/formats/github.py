@@ -47,7 +47,7 @@ def as_github(report: Report) -> str:
         }
         lines.append(command(LEVEL.get(str(f.severity), "error"), properties, f.message))
     for path, reason in report.skipped:
-        properties = {"file": relative(path, cwd), "title": "evalsubmit: not checked"}
+        properties = {"file": relative(path, cwd), "title": "evalsubmit skipped"}
         lines.append(command("warning", properties, f"skipped, not checked: {reason}"))
     lines += [command("notice", {"title": "evalsubmit"}, note) for note in report.notes]
     return "".join(f"{line}\n" for line in lines)
