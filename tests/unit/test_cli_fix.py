@@ -169,3 +169,12 @@ def test_the_console_script_fixes_files(project: Path) -> None:
     assert '"code": "ES101"' in proc.stdout and '"code": "ES102"' not in proc.stdout
     assert "Fixed 4 problems in 3 files." in proc.stderr  # JSON on stdout stays parseable
     assert (project / "jobs" / "runners.py").read_text(encoding="utf-8") == RUNNERS_FIXED
+
+
+def test_fix_in_worker_processes(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for index in range(70):  # above the threshold where check analyses in worker processes
+        (project / "jobs" / f"team_{index:02}.py").write_text(RUNNERS, encoding="utf-8")
+    code, out, err = run(capsys, "check", "--fix", "--jobs", "2", "--select", "ES109", "jobs")
+    assert code == 0, err
+    assert out == "All checks passed (74 files).\nFixed 71 problems in 71 files.\n"
+    assert (project / "jobs" / "team_69.py").read_text(encoding="utf-8") == RUNNERS_FIXED

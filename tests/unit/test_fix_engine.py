@@ -74,3 +74,12 @@ def test_the_editor_fix_all_is_the_cli_fix(tmp_path: Path) -> None:
         ",\n    config=RunConfig(parallelism=16)", ""
     )
     assert "metric=metric" in fixed  # ES101's fix is unsafe: not in fix-all
+
+
+def test_a_module_that_does_not_parse_is_not_fixed() -> None:
+    text = "job = submit(tasks=t, config=c\n"  # the closing parenthesis is missing
+    removing = finding(Span(1, 20, 1, 30), Edit(Span(1, 20, 1, 30), ""))
+    outcome = fix_source(text, ModuleReport(None, (removing,)), lambda t: ModuleReport(None))
+    assert outcome.text == text and outcome.fixed == 0
+    assert outcome.failure == "the module does not parse: fix its syntax first"
+    assert fix_source(text, ModuleReport(None), lambda t: ModuleReport(None)).failure is None

@@ -3,9 +3,11 @@
 Round after round (a fix may overlap another until that one is applied, and a fix may reveal a
 finding that a fix mends), the first applicable fix of every finding is applied when it
 overlaps no fix already taken this round and the module still parses with it. Bounded like
-ruff (``MAX_ROUNDS``); a module that parsed is never left unparsable, and when anything goes
-wrong (the re-analysis raises, the result does not parse) the original text is kept and the
-reason returned, never a half-fixed module.
+ruff (``MAX_ROUNDS``). A module that does not parse is not fixed at all (as ruff: the fixes
+were computed on a repaired reading of it, and nothing could prove an edit harmless); a module
+that parses is never left unparsable; and when anything goes wrong (the re-analysis raises, the
+result does not parse) the original text is kept and the reason returned, never a half-fixed
+module.
 """
 
 from __future__ import annotations
@@ -52,7 +54,11 @@ def fix_source(
     """Apply the fixes of ``report`` (the analysis of ``text``) to a fixed point. ``analyze``
     re-analyses the text between rounds (the caller's project, options and path)."""
     original, original_report = text, report
-    parsed = parses(text)
+    if not parses(text):
+        if any(f.applicable_fix(unsafe) for f in report.findings):
+            why = "the module does not parse: fix its syntax first"
+            return FixOutcome(original, original_report, failure=why)
+        return FixOutcome(original, original_report)
     fixed = 0
     rejected: dict[tuple[str, object], Finding] = {}
     for _ in range(max_rounds):
@@ -64,7 +70,7 @@ def fix_source(
             edits = list(fix.edits)
             if any(overlaps(e.span, a.span) for e in edits for a in accepted):
                 continue  # next round, on the text this round produces
-            if parsed and not parses(apply_edits(text, [*accepted, *edits])):
+            if not parses(apply_edits(text, [*accepted, *edits])):
                 rejected[(finding.code, finding.span)] = finding
                 continue
             accepted += edits
@@ -94,7 +100,7 @@ def _finish(
 ) -> FixOutcome:
     # Every accepted edit set was checked to parse; this is the guarantee itself, checked once
     # more on the result, so a bug in the per-round check can never write a broken module.
-    if text != original and parses(original) and not parses(text):
+    if text != original and not parses(text):
         why = "the fixed text would not parse"
         return FixOutcome(original, original_report, failure=why)
     if text == original:
