@@ -295,3 +295,38 @@ def test_statistics_as_json(project: Path, capsys: pytest.CaptureFixture[str]) -
         },
     ]
     assert f"jobs/odd.py: warning: skipped: {SKIP_REASON}" in err  # a list holds no skips
+
+
+def test_full_frames_of_multi_line_and_long_spans() -> None:
+    from evalsubmit.cli.formats.color import Paint
+    from evalsubmit.cli.formats.full import frame
+    from evalsubmit.core.findings import Span
+
+    call = ["x = 1", "job = submit(", "    tasks=a,", "    target=b,", ")", "y = 2", ""]
+    lines, width = frame(call, Span(2, 6, 5, 1), "ES101", Paint(False))
+    assert width == 1
+    assert lines == [
+        "  |",
+        "1 | x = 1",
+        "2 | job = submit(",
+        "  |       ^^^^^^^",
+        "3 |     tasks=a,",
+        "  |     ^^^^^^^^",
+        "4 |     target=b,",
+        "  |     ^^^^^^^^^",
+        "5 | )",
+        "  | ^ ES101",
+        "6 | y = 2",
+        "  |",
+    ]
+    long = ["a = f(", *(f"    {i}," for i in range(12)), ")", ""]
+    lines, _ = frame(long, Span(1, 4, 14, 1), "ES107", Paint(False))
+    assert [line[:2] for line in lines if not line.startswith("   |")] == [
+        " 1",
+        " 2",
+        " 3",
+        "..",
+        "12",
+        "13",
+        "14",
+    ]  # the middle of a long span is elided
