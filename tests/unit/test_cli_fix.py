@@ -178,3 +178,18 @@ def test_fix_in_worker_processes(project: Path, capsys: pytest.CaptureFixture[st
     assert code == 0, err
     assert out == "All checks passed (74 files).\nFixed 71 problems in 71 files.\n"
     assert (project / "jobs" / "team_69.py").read_text(encoding="utf-8") == RUNNERS_FIXED
+
+
+def test_a_module_that_does_not_parse_is_reported_not_fixed(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nightly = project / "jobs" / "nightly.py"
+    broken = NIGHTLY + "def half_written(:\n"
+    nightly.write_text(broken, encoding="utf-8")
+    code, out, err = run(capsys, "check", "--fix", str(nightly))
+    assert nightly.read_text(encoding="utf-8") == broken
+    assert code == 1 and " ES102 " in out and "Fixed" not in out
+    assert err == (
+        f"evalsubmit: warning: {nightly}: not fixed, left as it was: "
+        "the module does not parse: fix its syntax first\n"
+    )

@@ -39,7 +39,7 @@ from evalsubmit.sdk.releases import version_note
 from evalsubmit.workspace.walk import python_files
 
 if TYPE_CHECKING:
-    from evalsubmit.cli.fixing import FileFix
+    from evalsubmit.cli.fixing import FileFix, FixTotals
 
 PARALLEL_THRESHOLD = 64
 MAX_JOBS = 256
@@ -109,17 +109,7 @@ def run(args: argparse.Namespace) -> int:
         result.path: result
         for result in _analyse_all(files, options, args.jobs, python, flags.fix, stdin)
     }
-    totals = None
-    if flags.fix is not None:
-        from evalsubmit.cli.fixing import apply_fixes
-
-        fixes = [r.fix for r in results.values() if r.fix is not None]
-        totals = apply_fixes(fixes, flags.fix, write=stdin is None)
-        for path in totals.unwritten:  # the file is as it was: so are its findings
-            unwritten = results[path]
-            if unwritten.fix is not None:
-                unwritten.findings = unwritten.fix.original_findings
-                unwritten.lines = split_lines(unwritten.fix.original)
+    totals = _apply_fixes(results, flags.fix, stdin) if flags.fix is not None else None
     _route_remote_findings(results, options)
     internal = False
     for path in files:
@@ -165,6 +155,23 @@ class FileResult:
     """Why the file was not checked (a warning; a failure with --strict)."""
     fix: FileFix | None = None
     """With --fix/--diff: the fixed text (``findings`` and ``lines`` are then the fixed text's)."""
+
+
+def _apply_fixes(
+    results: dict[Path, FileResult], fix: FixRequest, stdin: StdinSource | None
+) -> FixTotals:
+    """Write the fixed files (never the file named by --stdin-filename: its fixed source goes
+    to stdout) or collect their diff; a file that could not be written keeps its findings."""
+    from evalsubmit.cli.fixing import apply_fixes
+
+    fixes = [r.fix for r in results.values() if r.fix is not None]
+    totals = apply_fixes(fixes, fix, write=stdin is None)
+    for path in totals.unwritten:
+        unwritten = results[path]
+        if unwritten.fix is not None:
+            unwritten.findings = unwritten.fix.original_findings
+            unwritten.lines = split_lines(unwritten.fix.original)
+    return totals
 
 
 def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOptions) -> None:
