@@ -83,3 +83,20 @@ def test_a_module_that_does_not_parse_is_not_fixed() -> None:
     assert outcome.text == text and outcome.fixed == 0
     assert outcome.failure == "the module does not parse: fix its syntax first"
     assert fix_source(text, ModuleReport(None), lambda t: ModuleReport(None)).failure is None
+
+
+def test_each_rule_declares_the_applicability_of_its_fixes_and_documents_it() -> None:
+    from evalsubmit.analysis.rules import RULES
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    project = Project(examples)
+    seen: set[str] = set()
+    for path in sorted(examples.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for found in analyze_source(text, path=path, project=project).findings:
+            for fix in found.fixes:
+                assert fix.applicability is RULES[found.code].fix, (found.code, fix.title)
+                seen.add(found.code)
+    assert seen == {"ES101", "ES102", "ES105", "ES107", "ES109"}  # every rule with a fix
+    for rule in RULES.values():
+        assert ("**Fix safety:** " + str(rule.fix) in rule.docs) is (rule.fix is not None)
