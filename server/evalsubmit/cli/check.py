@@ -9,32 +9,37 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evalsubmit.analysis import (
     AnalysisOptions,
     Finding,
+    ModuleReport,
     Project,
-    Severity,
     analyze_source,
     installed_sdk,
     visible,
 )
 from evalsubmit.analysis.rules import RULES
+from evalsubmit.cli.check_flags import FixRequest, add_options, check_flags
 from evalsubmit.cli.common import (
-    EXIT_CLEAN,
     EXIT_ERROR,
-    EXIT_FINDINGS,
     interpreter,
     project_root,
     python_option,
     resolved,
 )
-from evalsubmit.cli.output import Skipped, render
+from evalsubmit.cli.finish import finish
+from evalsubmit.cli.formats import Report
+from evalsubmit.cli.output import Skipped
+from evalsubmit.cli.stdin import StdinSource, read_stdin
 from evalsubmit.core.lines import split_lines
 from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.releases import version_note
 from evalsubmit.workspace.walk import python_files
+
+if TYPE_CHECKING:
+    from evalsubmit.cli.fixing import FileFix, FixTotals
 
 PARALLEL_THRESHOLD = 64
 MAX_JOBS = 256
@@ -42,8 +47,7 @@ MAX_JOBS = 256
 
 def add_parser(commands: Any) -> None:
     check = commands.add_parser("check", help="report submit() mistakes in files or folders")
-    check.add_argument("paths", nargs="+", type=Path)
-    check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
+    check.add_argument("paths", nargs="+", type=Path, help="files and folders; `-`: stdin")
     check.add_argument("--select", type=_codes, default=frozenset(), help="codes to report")
     check.add_argument("--ignore", type=_codes, default=frozenset(), help="codes to skip")
     check.add_argument(
@@ -58,6 +62,7 @@ def add_parser(commands: Any) -> None:
         help="fail (exit 1) when any file or folder was skipped, not only on findings",
     )
     python_option(check)
+    add_options(check)
     check.set_defaults(handler=run)
 
 
@@ -80,7 +85,13 @@ def _codes(text: str) -> frozenset[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = [str(p) for p in args.paths if not os.path.lexists(p)]
+    flags = check_flags(args)
+    if flags is None:
+        return EXIT_ERROR
+    stdin = read_stdin(flags.stdin_filename) if flags.stdin_filename else None
+    if flags.stdin_filename and stdin is None:
+        return EXIT_ERROR
+    missing = [str(p) for p in args.paths if not (stdin or os.path.lexists(p))]
     if missing:
         print(f"evalsubmit: no such file or directory: {', '.join(missing)}", file=sys.stderr)
         return EXIT_ERROR
@@ -88,9 +99,17 @@ def run(args: argparse.Namespace) -> int:
     if python is None:
         return EXIT_ERROR
     skipped: list[Skipped] = []
-    files = list(python_files(args.paths, on_skip=lambda path, why: skipped.append((path, why))))
+    if stdin is not None:
+        files = [stdin.path]
+    else:
+        on_skip = lambda path, why: skipped.append((path, why))  # noqa: E731
+        files = list(python_files(args.paths, on_skip=on_skip))
     options = AnalysisOptions(select=args.select, ignore=args.ignore)
-    results = {result.path: result for result in _analyse_all(files, options, args.jobs, python)}
+    results = {
+        result.path: result
+        for result in _analyse_all(files, options, args.jobs, python, flags.fix, stdin)
+    }
+    totals = _apply_fixes(results, flags.fix, stdin) if flags.fix is not None else None
     _route_remote_findings(results, options)
     internal = False
     for path in files:
@@ -109,12 +128,19 @@ def run(args: argparse.Namespace) -> int:
     ]
     note = version_note(installed_sdk(Project(python=python)))
     notes = [note] if note and options.enabled("ES111") else []
-    sys.stdout.write(render(args.format, findings, checked, notes, skipped))
-    if internal:
-        return EXIT_ERROR
-    # Information (ES111: another SDK installed) is shown, never a reason to fail a CI run.
-    failing = [f for _, f in findings if f.severity is not Severity.INFORMATION]
-    return EXIT_FINDINGS if failing or (args.strict and skipped) else EXIT_CLEAN
+    report = Report(
+        findings,
+        checked,
+        notes,
+        skipped,
+        sources={path: result.lines for path, result in results.items()},
+        unsafe_fixes=flags.unsafe_fixes,
+    )
+    stdin_fix = results[stdin.path].fix if stdin is not None else None
+    fixed_stdin = stdin_fix.fixed if stdin_fix is not None else None
+    return finish(
+        flags, report, internal=internal, totals=totals, stdin=stdin, fixed_stdin=fixed_stdin
+    )
 
 
 @dataclass(slots=True)
@@ -127,6 +153,25 @@ class FileResult:
     lines: list[str] = field(default_factory=list)
     skipped: str | None = None
     """Why the file was not checked (a warning; a failure with --strict)."""
+    fix: FileFix | None = None
+    """With --fix/--diff: the fixed text (``findings`` and ``lines`` are then the fixed text's)."""
+
+
+def _apply_fixes(
+    results: dict[Path, FileResult], fix: FixRequest, stdin: StdinSource | None
+) -> FixTotals:
+    """Write the fixed files (never the file named by --stdin-filename: its fixed source goes
+    to stdout) or collect their diff; a file that could not be written keeps its findings."""
+    from evalsubmit.cli.fixing import apply_fixes
+
+    fixes = [r.fix for r in results.values() if r.fix is not None]
+    totals = apply_fixes(fixes, fix, write=stdin is None)
+    for path in totals.unwritten:
+        unwritten = results[path]
+        if unwritten.fix is not None:
+            unwritten.findings = unwritten.fix.original_findings
+            unwritten.lines = split_lines(unwritten.fix.original)
+    return totals
 
 
 def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOptions) -> None:
@@ -144,35 +189,61 @@ def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOpt
 
 
 def _analyse_all(
-    files: list[Path], options: AnalysisOptions, jobs: int, python: Path
+    files: list[Path],
+    options: AnalysisOptions,
+    jobs: int,
+    python: Path,
+    fix: FixRequest | None = None,
+    stdin: StdinSource | None = None,
 ) -> Iterable[FileResult]:
     workers = jobs or os.cpu_count() or 1
-    if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
+    if stdin is not None:
+        yield _analyse_one(stdin.path, options, python, fix, stdin)
+    elif workers > 1 and len(files) >= PARALLEL_THRESHOLD:
         chunk = max(1, len(files) // (workers * 8))
         n = len(files)
         with ProcessPoolExecutor(workers) as pool:
-            yield from pool.map(_analyse_one, files, [options] * n, [python] * n, chunksize=chunk)
+            yield from pool.map(
+                _analyse_one, files, [options] * n, [python] * n, [fix] * n, chunksize=chunk
+            )
     else:
         for path in files:
-            yield _analyse_one(path, options, python)
+            yield _analyse_one(path, options, python, fix)
 
 
 _PROJECTS: dict[tuple[Path, Path], Project] = {}
 """Per worker process: one project per (root, interpreter), reused across its files."""
 
 
-def _analyse_one(path: Path, options: AnalysisOptions, python: Path) -> FileResult:
+def _analyse_one(
+    path: Path,
+    options: AnalysisOptions,
+    python: Path,
+    fix: FixRequest | None = None,
+    stdin: StdinSource | None = None,
+) -> FileResult:
     try:
         # bytes: up to 4 per character in UTF-8; the engine then applies its character limit
-        text = read_source(path, max_bytes=4 * options.max_chars).text
+        source = stdin or read_source(path, max_bytes=4 * options.max_chars)
     except UnreadableSource as error:
         return FileResult(path, [], skipped=error.reason)
+    text = source.text
     root = project_root(path)
     project = _PROJECTS.get((root, python))
     if project is None:
         project = _PROJECTS[(root, python)] = Project(root, python=python)
+
+    def analyze(text: str) -> ModuleReport:
+        return analyze_source(text, path=path, project=project, options=options, reverse=False)
+
     try:
-        report = analyze_source(text, path=path, project=project, options=options, reverse=False)
+        report = analyze(text)
+        fixed = None
+        if fix is not None and report.skipped is None:
+            from evalsubmit.cli.fixing import fix_file
+
+            fixed, report = fix_file(path, text, source.encoding, report, analyze, fix)
+            text = fixed.fixed
     except Exception as error:  # one bad file must not stop the run
         return FileResult(path, [], f"internal error: {type(error).__name__}: {error}")
     return FileResult(
@@ -181,4 +252,5 @@ def _analyse_one(path: Path, options: AnalysisOptions, python: Path) -> FileResu
         remote=report.remote_findings,
         lines=split_lines(text),
         skipped=report.skipped,
+        fix=fixed,
     )

@@ -54,9 +54,21 @@ def as_text(
     notes: list[str] | None = None,
     skipped: list[Skipped] | None = None,
 ) -> str:
-    skipped = skipped or []
     lines = [f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}" for path, f in findings]
-    lines += [f"{path}: warning: skipped: {reason}" for path, reason in skipped]
+    lines += text_tail(findings, files_checked, notes, skipped)
+    return "\n".join(lines) + "\n"
+
+
+def text_tail(
+    findings: list[Located],
+    files_checked: int,
+    notes: list[str] | None = None,
+    skipped: list[Skipped] | None = None,
+) -> list[str]:
+    """What ends the text formats (``concise``, ``full``, statistics): the skipped paths, the
+    summary, the notes."""
+    skipped = skipped or []
+    lines = [f"{path}: warning: skipped: {reason}" for path, reason in skipped]
     if findings:
         with_problems = len({path for path, _ in findings})
         summary = f"Found {_plural(len(findings), 'problem')} in {_plural(with_problems, 'file')}"
@@ -68,7 +80,7 @@ def as_text(
         summary += f"; {len(skipped)} skipped, not checked (see the warnings above)"
     lines.append(summary + ".")
     lines += [f"Note: {note}." for note in notes or []]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def as_json(

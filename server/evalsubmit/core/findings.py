@@ -37,10 +37,24 @@ class Edit:
     new_text: str
 
 
+class Applicability(StrEnum):
+    """Whether fix-all (the editor's and ``evalsubmit check --fix``) may apply a fix unasked.
+
+    ``SAFE``: the fixed code does what the finding says the code was meant to do, and nothing
+    else of the user's changes. ``UNSAFE``: the fix picks one of several readings of the code
+    (dropping arguments that the other reading keeps) or writes a placeholder the user must
+    fill in; it is offered as a quick fix and applied by ``--fix --unsafe-fixes`` only.
+    """
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
 @dataclass(frozen=True, slots=True)
 class Fix:
     title: str
     edits: tuple[Edit, ...]
+    applicability: Applicability = Applicability.SAFE
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +82,11 @@ class Finding:
     context: tuple[Walk, ...] = field(default=())
     """When the mistake holds only for some of the ways the code runs (a loop element, a call
     site, a test parameter): those ways, outermost first. Reports merge them into the message."""
+
+    def applicable_fix(self, unsafe: bool = False) -> Fix | None:
+        """The fix that fix-all (editor and ``--fix``) applies: the first safe one, or the
+        first of any kind with ``unsafe`` (``--unsafe-fixes``)."""
+        for fix in self.fixes:
+            if unsafe or fix.applicability is Applicability.SAFE:
+                return fix
+        return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from evalsubmit.analysis.rules.registry import Rule
 from evalsubmit.analysis.source.parse import ParsedModule
@@ -10,7 +11,17 @@ from evalsubmit.core.findings import Edit, Finding, Fix, Span
 
 
 def finding(rule: Rule, span: Span, message: str, *fixes: Fix) -> Finding:
-    return Finding(rule.code, rule.kind, rule.severity, message, span, tuple(fixes))
+    """The finding, its fixes marked with the rule's declared applicability (``Rule.fix``), so a
+    rule's docs and what ``--fix`` applies cannot disagree."""
+    return Finding(rule.code, rule.kind, rule.severity, message, span, stamped(rule, fixes))
+
+
+def stamped(rule: Rule, fixes: tuple[Fix, ...]) -> tuple[Fix, ...]:
+    if rule.fix is None:
+        if fixes:
+            raise ValueError(f"{rule.code} offers a fix but declares no Rule.fix")
+        return ()
+    return tuple(replace(fix, applicability=rule.fix) for fix in fixes)
 
 
 def wrap(span: Span, before: str, after: str) -> tuple[Edit, ...]:

@@ -6,7 +6,7 @@ from evalsubmit.analysis.interp.facts import SubmitFact
 from evalsubmit.analysis.rules.context import RuleContext
 from evalsubmit.analysis.rules.edits import finding, remove_arguments
 from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
-from evalsubmit.core.findings import Finding, Fix, Severity
+from evalsubmit.core.findings import Applicability, Finding, Fix, Severity
 
 RULE = Rule(
     code="ES101",
@@ -22,7 +22,12 @@ client.evaluator.submit(tasks=TasksetRef("qa/nightly"), target=runner, metric=em
 ```
 
 **Fix:** drop `metric=`/`dataset=` for a taskset run (offered as a quick fix), or drop `tasks=`
-for a row evaluation.""",
+for a row evaluation.
+
+**Fix safety:** unsafe (applied by `--fix --unsafe-fixes` only, or chosen as a quick fix): it
+takes the call for a taskset run and deletes `metric=`/`dataset=` with the expressions written
+there, while you may have meant a row evaluation.""",
+    fix=Applicability.UNSAFE,
 )
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from evalsubmit.analysis.interp.facts import SubmitFact
 from evalsubmit.analysis.rules.context import RuleContext
-from evalsubmit.analysis.rules.edits import finding, remove_arguments
+from evalsubmit.analysis.rules.edits import finding, remove_arguments, stamped
 from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
-from evalsubmit.core.findings import Finding, Fix, Severity
+from evalsubmit.core.findings import Applicability, Finding, Fix, Severity
 from evalsubmit.sdk.releases import SUPPORTED
 
 ROW_OPTIONS = SUPPORTED.row_options
@@ -25,7 +27,11 @@ client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner,
                         config=RunConfig(parallelism=16))  # ES102
 ```
 
-**Fix:** remove the option (quick fix); set concurrency on the runner's `GymRuntimeConfig`.""",
+**Fix:** remove the option (quick fix); set concurrency on the runner's `GymRuntimeConfig`.
+
+**Fix safety:** safe (applied by fix-all and `--fix`): the call is a taskset run either way
+(`tasks=` + `target=`), and a row-only option has no meaning there.""",
+    fix=Applicability.SAFE,
 )
 
 
@@ -47,10 +53,7 @@ def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
         every = Fix(
             "Remove all row-only options", remove_arguments(ctx.parsed, fact.node, set(explicit))
         )
-        findings = [
-            f.__class__(f.code, f.kind, f.severity, f.message, f.span, (*f.fixes, every))
-            for f in findings
-        ]
+        findings = [replace(f, fixes=(*f.fixes, *stamped(RULE, (every,)))) for f in findings]
     return findings
 
 

@@ -7,7 +7,7 @@ from evalsubmit.analysis.rules.context import RuleContext
 from evalsubmit.analysis.rules.edits import finding, remove_arguments
 from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
 from evalsubmit.analysis.target.derive import Derivation
-from evalsubmit.core.findings import Finding, Fix, Severity
+from evalsubmit.core.findings import Applicability, Finding, Fix, Severity
 
 RULE = Rule(
     code="ES105",
@@ -19,7 +19,11 @@ target=runner)` raises `TypeError` ("is an agent runner, which runs a taskset ra
 on the async evaluator it fails deeper with `AttributeError`.
 
 **Fix:** replace `metric=` and `dataset=` with `tasks="<workspace>/<taskset>"` (quick fix; fill in
-the stored taskset to run).""",
+the stored taskset to run).
+
+**Fix safety:** unsafe (`--fix --unsafe-fixes` only, or chosen as a quick fix): it writes a
+placeholder taskset reference that you must fill in.""",
+    fix=Applicability.UNSAFE,
 )
 
 

@@ -8,7 +8,7 @@ from evalsubmit.analysis.rules.edits import finding, wrap
 from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
 from evalsubmit.analysis.target.derive import Derivation
 from evalsubmit.analysis.target.gym_config import ContentProblem
-from evalsubmit.core.findings import Finding, Fix, Severity
+from evalsubmit.core.findings import Applicability, Finding, Fix, Severity
 
 RULE = Rule(
     code="ES107",
@@ -27,7 +27,12 @@ hydra_params={"seeds": [s * 7 for s in range(4)]}   # fine
 ```
 
 **Fix:** materialise iterators and ranges with `list(...)` (quick fix); pass names or settings
-instead of live objects. Reported where the value is written, once.""",
+instead of live objects. Reported where the value is written, once.
+
+**Fix safety:** safe (applied by fix-all and `--fix`): the job receives the items the iterator
+or range yields, which is what `hydra_params` asks for; a generator's body now runs where the
+value is written instead of never.""",
+    fix=Applicability.SAFE,
 )
 
 

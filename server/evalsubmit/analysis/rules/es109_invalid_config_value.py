@@ -17,7 +17,7 @@ from evalsubmit.analysis.rules.registry import (
 from evalsubmit.analysis.target.derive import Derivation
 from evalsubmit.analysis.target.gym_config import ConfigIssue, evaluate_config
 from evalsubmit.analysis.values.domain import DictValue, Instance, Known, SeqValue
-from evalsubmit.core.findings import Edit, Finding, Fix, Severity
+from evalsubmit.core.findings import Applicability, Edit, Finding, Fix, Severity
 from evalsubmit.sdk import names as sdk
 
 RULE = Rule(
@@ -37,7 +37,11 @@ env_vars={"CUDA_VISIBLE_DEVICES": 0,          # ES109: quote it, "0"
 ```
 
 **Fix:** quick fixes quote numbers and wrap `Path`s in `str(...)` inside `env_vars`; otherwise
-correct the value as the message says.""",
+correct the value as the message says.
+
+**Fix safety:** safe (applied by fix-all and `--fix`): an environment variable is a string in
+the process that receives it, so `"0"` and `str(path)` are the values it would see.""",
+    fix=Applicability.SAFE,
 )
 
 

@@ -22,7 +22,7 @@ from enum import StrEnum
 
 from evalsubmit.analysis.interp.facts import ConstructionFact, SubmitFact
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
-from evalsubmit.core.findings import Finding, Severity
+from evalsubmit.core.findings import Applicability, Finding, Severity
 
 DOCS_BASE = "https://github.com/evalsubmit/evalsubmit/blob/main/docs/rules.md"
 
@@ -75,6 +75,9 @@ class Rule:
     docs: str
     """Markdown: what it catches, why the SDK refuses it, an example, the fix."""
     checks: tuple[Check, ...] = field(default=())
+    fix: Applicability | None = None
+    """The applicability of every quick fix the rule offers (None: it offers none). Declared
+    here, once, so the docs, ``--unsafe-fixes`` and the fixes themselves cannot disagree."""
 
     @property
     def url(self) -> str:
@@ -128,12 +131,20 @@ def module_checks() -> list[tuple[Rule, ModuleCheck]]:
 
 def rules_markdown() -> str:
     """docs/rules.md, generated from the registry (a test keeps the file in step)."""
-    parts = ["# evalsubmit rules\n", "| Code | Kind | Severity | Title |", "|---|---|---|---|"]
+    parts = [
+        "# evalsubmit rules\n",
+        "Fix: *safe* fixes are applied by the editor's fix-all and `evalsubmit check --fix`;",
+        "*unsafe* ones are offered as quick fixes and applied by `--fix --unsafe-fixes` only.\n",
+        "| Code | Kind | Severity | Fix | Title |",
+        "|---|---|---|---|---|",
+    ]
     parts += [
-        f"| [{r.code}](#{r.code.lower()}-{r.kind}) | `{r.kind}` | {r.severity} | {r.title} |"
+        f"| [{r.code}](#{r.code.lower()}-{r.kind}) | `{r.kind}` | {r.severity} "
+        f"| {r.fix or '-'} | {r.title} |"
         for r in RULES.values()
     ]
     for rule in RULES.values():
-        parts.append(f"\n## {rule.code} {rule.kind}\n\n**{rule.title}** ({rule.severity})\n")
+        fix = f"; fix: {rule.fix}" if rule.fix else ""
+        parts.append(f"\n## {rule.code} {rule.kind}\n\n**{rule.title}** ({rule.severity}{fix})\n")
         parts.append(rule.docs)
     return "\n".join(parts) + "\n"

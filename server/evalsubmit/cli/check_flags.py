@@ -1,0 +1,136 @@
+"""The options of ``evalsubmit check`` that shape its report and fixes, ruff's names and
+meanings: ``--output-format``, ``--statistics``, ``--exit-zero``, ``--exit-non-zero-on-fix``,
+``--output-file``, ``--stdin-filename``, ``--fix``, ``--diff``, ``--unsafe-fixes`` (and
+``--format``, the deprecated spelling of ``--output-format``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from evalsubmit.cli.formats import DEFAULT_FORMAT, FORMATS, LEGACY_FORMATS
+
+STDIN = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class FixRequest:
+    """Asked of every file's analysis (so it is sent to worker processes: plain data)."""
+
+    unsafe: bool = False
+    diff: bool = False
+    """Only show what would change (``--diff``): nothing is written."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckFlags:
+    output_format: str
+    statistics: bool = False
+    exit_zero: bool = False
+    exit_non_zero_on_fix: bool = False
+    output_file: Path | None = None
+    stdin_filename: Path | None = None
+    """Set when the source is read from stdin: the path it is checked as."""
+    fix: FixRequest | None = None
+    unsafe_fixes: bool = False
+    strict: bool = False
+
+
+def add_options(check: argparse.ArgumentParser) -> None:
+    check.add_argument(
+        "--output-format",
+        choices=FORMATS,
+        default=None,
+        help=f"how findings are printed (default: {DEFAULT_FORMAT}, one line each; ruff "
+        "defaults to full, evalsubmit keeps concise for compatibility with earlier releases)",
+    )
+    check.add_argument(
+        "--format",
+        choices=sorted(LEGACY_FORMATS),
+        default=None,
+        help="deprecated: use --output-format (text is concise)",
+    )
+    check.add_argument(
+        "--statistics", action="store_true", help="print counts per rule instead of findings"
+    )
+    check.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even with findings (2 still means a usage or internal error)",
+    )
+    check.add_argument(
+        "--exit-non-zero-on-fix",
+        action="store_true",
+        help="with --fix: exit 1 when anything was fixed, even if nothing remains",
+    )
+    check.add_argument(
+        "--output-file",
+        type=Path,
+        metavar="PATH",
+        help="write the report to PATH (folders created) instead of stdout",
+    )
+    check.add_argument(
+        "--stdin-filename",
+        type=Path,
+        metavar="PATH",
+        help="with `-` as the path: read the source from stdin and check it as if it were at "
+        "PATH (imports of sibling modules resolve from there; reported under that name)",
+    )
+    check.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the safe fixes (the editor's fix-all) and report what remains; with "
+        "stdin, the fixed source goes to stdout",
+    )
+    check.add_argument(
+        "--diff",
+        action="store_true",
+        help="print a unified diff of what --fix would change and write nothing "
+        "(exit 1 when there would be changes)",
+    )
+    check.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also apply fixes marked unsafe (see `evalsubmit rule CODE`)",
+    )
+
+
+def check_flags(args: argparse.Namespace) -> CheckFlags | None:
+    """The validated flags; None (and a message on stderr) on a usage error."""
+    fmt = args.output_format
+    if args.format is not None:
+        legacy = LEGACY_FORMATS[args.format]
+        if fmt is not None and fmt != legacy:
+            return _usage(f"--format {args.format} contradicts --output-format {fmt}")
+        print(
+            f"evalsubmit: warning: --format is deprecated; use --output-format {legacy}",
+            file=sys.stderr,
+        )
+        fmt = legacy
+    stdin = [str(p) for p in args.paths].count(STDIN)
+    if stdin and (len(args.paths) != 1 or args.stdin_filename is None):
+        return _usage(
+            "`-` reads the source from stdin: give it alone, with --stdin-filename PATH "
+            "(the path it is checked as)"
+        )
+    if args.stdin_filename is not None and not stdin:
+        return _usage("--stdin-filename names the source read from stdin: pass `-` as the path")
+    fixing = args.fix or args.diff
+    return CheckFlags(
+        output_format=fmt or DEFAULT_FORMAT,
+        statistics=args.statistics,
+        exit_zero=args.exit_zero,
+        exit_non_zero_on_fix=args.exit_non_zero_on_fix,
+        output_file=args.output_file,
+        stdin_filename=args.stdin_filename,
+        fix=FixRequest(unsafe=args.unsafe_fixes, diff=args.diff) if fixing else None,
+        unsafe_fixes=args.unsafe_fixes,
+        strict=args.strict,
+    )
+
+
+def _usage(message: str) -> CheckFlags | None:
+    print(f"evalsubmit check: {message}", file=sys.stderr)
+    return None

@@ -1,0 +1,107 @@
+"""The end of ``evalsubmit check``: where the report goes, what goes to stderr, the exit code.
+
+* The report goes to ``--output-file`` (its folders created; stdout stays quiet), else stdout.
+  With ``--stdin-filename`` and ``--fix``, stdout carries the fixed source (as ruff does) and
+  the report goes to stderr unless ``--output-file`` is given.
+* ``--diff``: the diff is the report; "Would fix ..." goes to stderr.
+* Machine formats (json, sarif, github, gitlab) stay parseable: fix summaries and warnings go
+  to stderr; the text formats carry them.
+* Exit codes (ruff's): 2 for a usage or internal error (also with ``--exit-zero``); else 0 with
+  ``--exit-zero``; else 1 when a finding that is not information remains (or, ``--strict``, a
+  path was skipped), when ``--exit-non-zero-on-fix`` and anything was fixed, or with
+  ``--diff`` when there would be changes; else 0.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from evalsubmit.cli.check_flags import CheckFlags
+from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from evalsubmit.cli.fixing import FixTotals
+from evalsubmit.cli.formats import TEXT_FORMATS, Report, fix_summary, render
+from evalsubmit.cli.formats.color import use_color
+from evalsubmit.cli.stdin import StdinSource, write_source
+from evalsubmit.core.findings import Severity
+
+
+def finish(
+    flags: CheckFlags,
+    report: Report,
+    *,
+    internal: bool,
+    totals: FixTotals | None = None,
+    stdin: StdinSource | None = None,
+    fixed_stdin: str | None = None,
+) -> int:
+    """Emit ``report`` as ``flags`` ask; the exit code."""
+    for warning in totals.warnings if totals else ():
+        print(f"evalsubmit: warning: {warning}", file=sys.stderr)
+    if totals is not None:
+        report = replace(report, fix_mode=True, fixed=totals.fixed, fixed_files=totals.files)
+    if flags.fix is not None and flags.fix.diff:
+        return _finish_diff(flags, report, totals or FixTotals(), internal)
+    to_stderr = stdin is not None and flags.fix is not None
+    if to_stderr and stdin is not None:
+        write_source(fixed_stdin if fixed_stdin is not None else stdin.text, stdin.encoding)
+    stream = sys.stderr if to_stderr else sys.stdout
+    color = use_color(None if flags.output_file else stream)
+    text = render(flags.output_format, report, statistics=flags.statistics, color=color)
+    if not _emit(text, flags.output_file, stream):
+        return EXIT_ERROR
+    machine = flags.output_format not in TEXT_FORMATS
+    if machine:
+        for line in fix_summary(report):
+            print(line, file=sys.stderr)
+        if flags.statistics:  # a JSON list has no place for them
+            for path, reason in report.skipped:
+                print(f"{path}: warning: skipped: {reason}", file=sys.stderr)
+    if internal:
+        return EXIT_ERROR
+    if flags.exit_zero:
+        return EXIT_CLEAN
+    # Information (ES111: another SDK installed) is shown, never a reason to fail a CI run.
+    failing = any(f.severity is not Severity.INFORMATION for _, f in report.findings)
+    if failing or (flags.strict and report.skipped):
+        return EXIT_FINDINGS
+    if flags.exit_non_zero_on_fix and report.fixed:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _finish_diff(flags: CheckFlags, report: Report, totals: FixTotals, internal: bool) -> int:
+    if not _emit(totals.diff, flags.output_file, sys.stdout):
+        return EXIT_ERROR
+    for path, reason in report.skipped:
+        print(f"{path}: warning: skipped: {reason}", file=sys.stderr)
+    if totals.fixed:
+        files = f"{totals.files} file{'' if totals.files == 1 else 's'}"
+        problems = f"{totals.fixed} problem{'' if totals.fixed == 1 else 's'}"
+        print(f"Would fix {problems} in {files}.", file=sys.stderr)
+    else:
+        print("No fixes available.", file=sys.stderr)
+    if internal:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if totals.fixed and not flags.exit_zero else EXIT_CLEAN
+
+
+def _emit(text: str, output_file: Path | None, stream: TextIO) -> bool:
+    """Write ``text`` to ``output_file`` (folders created) or ``stream``; False on an error."""
+    if output_file is None:
+        stream.write(text)
+        stream.flush()
+        return True
+    try:
+        output_file.parent.mkdir(parents=True, exist_ok=True)
+        # UTF-8 whatever the locale: a report file is read by tools, not a terminal
+        output_file.write_text(text, encoding="utf-8", errors="backslashreplace")
+    except OSError as error:
+        print(
+            f"evalsubmit: --output-file: cannot write {output_file}: {error.strerror or error}",
+            file=sys.stderr,
+        )
+        return False
+    return True
