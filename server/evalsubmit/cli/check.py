@@ -17,10 +17,8 @@ from evalsubmit.analysis import (
     Project,
     Severity,
     analyze_source,
-    installed_sdk,
     visible,
 )
-from evalsubmit.analysis.rules import RULES
 from evalsubmit.cli.common import (
     EXIT_CLEAN,
     EXIT_ERROR,
@@ -30,11 +28,15 @@ from evalsubmit.cli.common import (
     python_option,
     resolved,
 )
+from evalsubmit.cli.configured import (
+    CheckConfiguration,
+    ConfigError,
+    add_config_options,
+    rule_codes,
+)
 from evalsubmit.cli.output import Skipped, render
 from evalsubmit.core.lines import split_lines
 from evalsubmit.core.sourcefile import UnreadableSource, read_source
-from evalsubmit.sdk.releases import version_note
-from evalsubmit.workspace.walk import python_files
 
 PARALLEL_THRESHOLD = 64
 MAX_JOBS = 256
@@ -44,8 +46,11 @@ def add_parser(commands: Any) -> None:
     check = commands.add_parser("check", help="report submit() mistakes in files or folders")
     check.add_argument("paths", nargs="+", type=Path)
     check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
-    check.add_argument("--select", type=_codes, default=frozenset(), help="codes to report")
-    check.add_argument("--ignore", type=_codes, default=frozenset(), help="codes to skip")
+    check.add_argument(
+        "--select", type=rule_codes, default=frozenset(), help="codes to report (replaces select)"
+    )
+    check.add_argument("--ignore", type=rule_codes, default=frozenset(), help="codes to skip")
+    add_config_options(check)
     check.add_argument(
         "--jobs",
         type=_jobs,
@@ -71,14 +76,6 @@ def _jobs(text: str) -> int:
     return jobs
 
 
-def _codes(text: str) -> frozenset[str]:
-    codes = frozenset(code.strip().upper() for code in text.split(",") if code.strip())
-    unknown = [c for c in codes if not any(rule.startswith(c) for rule in RULES)]
-    if unknown:
-        raise argparse.ArgumentTypeError(f"unknown rule code(s): {', '.join(sorted(unknown))}")
-    return codes
-
-
 def run(args: argparse.Namespace) -> int:
     missing = [str(p) for p in args.paths if not os.path.lexists(p)]
     if missing:
@@ -88,8 +85,13 @@ def run(args: argparse.Namespace) -> int:
     if python is None:
         return EXIT_ERROR
     skipped: list[Skipped] = []
-    files = list(python_files(args.paths, on_skip=lambda path, why: skipped.append((path, why))))
-    options = AnalysisOptions(select=args.select, ignore=args.ignore)
+    try:  # the project's configuration files, under the command line's flags
+        configuration = CheckConfiguration(args)
+        files = list(configuration.files(args.paths, lambda path, why: skipped.append((path, why))))
+        options = {path: configuration.options_for(path) for path in files}
+    except ConfigError as error:
+        print("\n".join(f"evalsubmit: {line}" for line in error.lines()), file=sys.stderr)
+        return EXIT_ERROR
     results = {result.path: result for result in _analyse_all(files, options, args.jobs, python)}
     _route_remote_findings(results, options)
     internal = False
@@ -107,14 +109,13 @@ def run(args: argparse.Namespace) -> int:
         for path in files
         for f in sorted(results[path].findings, key=lambda f: (f.span, f.code))
     ]
-    note = version_note(installed_sdk(Project(python=python)))
-    notes = [note] if note and options.enabled("ES111") else []
+    notes = configuration.sdk_notes(options.values(), python)
     sys.stdout.write(render(args.format, findings, checked, notes, skipped))
     if internal:
         return EXIT_ERROR
     # Information (ES111: another SDK installed) is shown, never a reason to fail a CI run.
     failing = [f for _, f in findings if f.severity is not Severity.INFORMATION]
-    return EXIT_FINDINGS if failing or (args.strict and skipped) else EXIT_CLEAN
+    return EXIT_FINDINGS if failing or (configuration.strict and skipped) else EXIT_CLEAN
 
 
 @dataclass(slots=True)
@@ -129,7 +130,9 @@ class FileResult:
     """Why the file was not checked (a warning; a failure with --strict)."""
 
 
-def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOptions) -> None:
+def _route_remote_findings(
+    results: dict[Path, FileResult], options: dict[Path, AnalysisOptions]
+) -> None:
     """A bad value written in one checked file but submitted from another is reported in the
     file that writes it; each file is analysed once (forward), so the check stays linear."""
     by_resolved = {resolved(path): result for path, result in results.items()}
@@ -138,23 +141,24 @@ def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOpt
             owner = by_resolved.get(target)
             if owner is None:
                 continue
-            for kept in visible([finding], owner.lines, options):
+            for kept in visible([finding], owner.lines, options[owner.path]):
                 if kept not in owner.findings:
                     owner.findings.append(kept)
 
 
 def _analyse_all(
-    files: list[Path], options: AnalysisOptions, jobs: int, python: Path
+    files: list[Path], options: dict[Path, AnalysisOptions], jobs: int, python: Path
 ) -> Iterable[FileResult]:
     workers = jobs or os.cpu_count() or 1
+    each = [options[path] for path in files]
     if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
         chunk = max(1, len(files) // (workers * 8))
         n = len(files)
         with ProcessPoolExecutor(workers) as pool:
-            yield from pool.map(_analyse_one, files, [options] * n, [python] * n, chunksize=chunk)
+            yield from pool.map(_analyse_one, files, each, [python] * n, chunksize=chunk)
     else:
-        for path in files:
-            yield _analyse_one(path, options, python)
+        for path, path_options in zip(files, each, strict=True):
+            yield _analyse_one(path, path_options, python)
 
 
 _PROJECTS: dict[tuple[Path, Path], Project] = {}

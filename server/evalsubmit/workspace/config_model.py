@@ -1,0 +1,178 @@
+"""The schema of an evalsubmit configuration table, validated with pydantic.
+
+Imported only when a configuration table is found (:mod:`.config` imports it lazily), so a
+command that finds none never pays for pydantic. Nothing here knows files or lines: it turns a
+parsed TOML table into checked values, or into ``(key, message)`` problems that :mod:`.config`
+places in the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from pathspec import GitIgnoreSpec
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
+
+from evalsubmit.sdk.grammar import taskset_ref_problem
+
+VERSION = re.compile(
+    r"(\d+!)?\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?(\+[a-z0-9]+(\.[a-z0-9]+)*)?",
+    re.IGNORECASE,
+)
+"""A public PEP 440 version in its normal form (``0.6.0``, ``0.7.0rc1``, ``1.0.post2``)."""
+
+
+def _kebab(name: str) -> str:
+    return name.replace("_", "-")
+
+
+class ConfigTable(BaseModel):
+    """``[tool.evalsubmit]`` / an ``evalsubmit.toml``. TOML has real types, so validation is
+    strict: ``select = "ES101"`` (a string, not a list) is an error, never coerced."""
+
+    model_config = ConfigDict(
+        extra="forbid", strict=True, frozen=True, alias_generator=_kebab, populate_by_name=False
+    )
+
+    select: list[str] | None = None
+    extend_select: list[str] = []
+    ignore: list[str] = []
+    exclude: list[str] = []
+    extend_exclude: list[str] = []
+    per_file_ignores: dict[str, list[str]] = {}
+    default_taskset: str | None = None
+    sdk_version: str | None = None
+    strict: bool | None = None
+
+    @field_validator("select", "extend_select", "ignore")
+    @classmethod
+    def _codes(cls, codes: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        return None if codes is None else [_code(code, _known(info)) for code in codes]
+
+    @field_validator("exclude", "extend_exclude")
+    @classmethod
+    def _globs(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            _glob(pattern)
+        return patterns
+
+    @field_validator("per_file_ignores")
+    @classmethod
+    def _per_file(cls, table: dict[str, list[str]], info: ValidationInfo) -> dict[str, list[str]]:
+        checked: dict[str, list[str]] = {}
+        for pattern, codes in table.items():
+            _glob(pattern.removeprefix("!"))
+            checked[pattern] = [_code(code, _known(info)) for code in codes]
+        return checked
+
+    @field_validator("default_taskset")
+    @classmethod
+    def _taskset(cls, ref: str | None) -> str | None:
+        problem = taskset_ref_problem(ref) if ref is not None else None
+        if problem is not None:
+            raise _error(f"{ref!r} is not a taskset reference: {problem}")
+        return ref
+
+    @field_validator("sdk_version")
+    @classmethod
+    def _version(cls, version: str | None) -> str | None:
+        if version is not None and not VERSION.fullmatch(version):
+            raise _error(f'{version!r} is not a version (expected e.g. "0.6.0")')
+        return version
+
+
+Location = tuple[int | str, ...]
+"""Where a problem is inside the table: keys and list indices (``("select", 1)``)."""
+
+
+def validate_table(
+    table: Mapping[str, Any], rule_codes: Collection[str]
+) -> tuple[ConfigTable | None, list[tuple[Location, str]]]:
+    """The checked table, or None and every problem as ``(location, message)``."""
+    problems: list[tuple[Location, str]] = [
+        ((str(key),), f"unknown key{_suggestion(str(key), _KEYS)}")
+        for key in table
+        if str(key) not in _KEYS
+    ]
+    known = {key: value for key, value in table.items() if key in _KEYS}
+    try:
+        model = ConfigTable.model_validate(known, context={"rule_codes": rule_codes})
+    except ValidationError as error:
+        problems += [(tuple(e["loc"]), _message(e)) for e in error.errors()]
+        model = None
+    return (model, problems) if not problems else (None, problems)
+
+
+_KEYS = tuple(_kebab(name) for name in ConfigTable.model_fields)
+
+
+def _known(info: ValidationInfo) -> Collection[str]:
+    context = info.context or {}
+    codes: Collection[str] = context.get("rule_codes", ())
+    return codes
+
+
+def _code(code: str, known: Collection[str]) -> str:
+    """A rule code or prefix (``ES1``), upper-cased; an error naming the nearest one else."""
+    upper = code.strip().upper()
+    if upper and any(rule.startswith(upper) for rule in known):
+        return upper
+    raise _error(f"unknown rule code {code!r}{_suggestion(upper, sorted(known))}")
+
+
+def _glob(pattern: str) -> None:
+    """A pattern gitignore-style matching can compile; an error saying why else."""
+    if not pattern.strip():
+        raise _error("an empty pattern matches nothing")
+    try:
+        GitIgnoreSpec.from_lines([pattern])
+    except Exception as error:  # pathspec raises its own errors and re.error
+        # re.error's "at position N" counts in the translated regex, not in the pattern
+        why = re.sub(r" at position \d+", "", str(error)) or type(error).__name__
+        raise _error(f"{pattern!r} is not a valid glob ({why})") from None
+
+
+def _error(message: str) -> PydanticCustomError:
+    # the message goes in as a value: braces in what the user wrote are not a template
+    return PydanticCustomError("config", "{message}", {"message": message})
+
+
+def _suggestion(word: str, choices: Collection[str]) -> str:
+    """`` (did you mean 'x'?)`` for a near miss; ``per_file_ignores`` finds ``per-file-ignores``
+    and ``defaultTaskset`` finds ``default-taskset``."""
+    squashed = {re.sub(r"[-_]", "", c).lower(): c for c in choices}
+    exact = squashed.get(re.sub(r"[-_]", "", word).lower())
+    close = [exact] if exact else difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+_TYPE_WORDS = {
+    "list_type": "a list of strings",
+    "string_type": "a string",
+    "bool_type": "true or false",
+    "dict_type": "a table of glob = [codes]",
+}
+
+
+def _message(error: Any) -> str:
+    """pydantic's error in the words of a TOML file (``expected a list of strings, got 'ES1'``)."""
+    expected = _TYPE_WORDS.get(error["type"])
+    if expected is not None:
+        return f"expected {expected}, got {_toml(error['input'])}"
+    return str(error["msg"])
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return f"{type(value).__name__} {value!r}"
