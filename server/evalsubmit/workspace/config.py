@@ -252,9 +252,9 @@ def _validated(
 
     model, problems = validate_table(table, rule_codes)
     if model is None:
-        return ConfigError(
-            file, [Problem(_key(loc), m, _line_of(text, loc)) for loc, m in problems]
-        )
+        placed = [Problem(_key(loc), m, _line_of(text, loc)) for loc, m in problems]
+        placed.sort(key=lambda problem: problem.line or len(text))  # in the file's order
+        return ConfigError(file, placed)
     return _config(file, model)
 
 
@@ -288,6 +288,8 @@ def _key(location: Location) -> str:
     """``select[1]``, ``per-file-ignores."scripts/*.py"[0]``: a location as TOML spells it."""
     shown = ""
     for part in location:
+        if part == "[key]":  # pydantic's marker of an error in a table's key, not its value
+            continue
         if isinstance(part, int):
             shown += f"[{part}]"
         else:
@@ -326,6 +328,7 @@ def _writes(line: str, key: str) -> bool:
     for spelled in (key, f'"{key}"', f"'{key}'"):
         if stripped.startswith(spelled) and stripped[len(spelled) :].lstrip().startswith("="):
             return True
-        if stripped.startswith("[") and stripped.rstrip("]").endswith(f".{spelled}"):
+        header = stripped.startswith("[") and stripped.rstrip("]").lstrip("[").strip()
+        if header and (header == spelled or header.endswith(f".{spelled}")):
             return True
     return False

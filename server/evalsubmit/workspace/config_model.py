@@ -11,10 +11,10 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Annotated, Any
 
 from pathspec import GitIgnoreSpec
-from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, ValidationInfo
 from pydantic_core import PydanticCustomError
 
 from evalsubmit.sdk.grammar import taskset_ref_problem
@@ -30,59 +30,75 @@ def _kebab(name: str) -> str:
     return name.replace("_", "-")
 
 
+def _code(code: str, info: ValidationInfo) -> str:
+    """A rule code or prefix (``ES1``), upper-cased; an error naming the nearest one else."""
+    known: Collection[str] = (info.context or {}).get("rule_codes", ())
+    upper = code.strip().upper()
+    if upper and any(rule.startswith(upper) for rule in known):
+        return upper
+    raise _error(f"unknown rule code {code!r}{_code_suggestion(upper, known)}")
+
+
+def _glob(pattern: str) -> str:
+    """A pattern gitignore-style matching can compile; an error saying why else."""
+    if not pattern.strip():
+        raise _error("an empty pattern matches nothing")
+    try:
+        GitIgnoreSpec.from_lines([pattern])
+    except Exception as error:  # pathspec raises its own errors and re.error
+        # re.error's "at position N" counts in the translated regex, not in the pattern
+        why = re.sub(r" at position \d+", "", str(error)) or type(error).__name__
+        raise _error(f"{pattern!r} is not a valid glob ({why})") from None
+    return pattern
+
+
+def _file_glob(pattern: str) -> str:
+    """A ``per-file-ignores`` pattern; ``!glob`` applies to the files it does not match."""
+    _glob(pattern.removeprefix("!"))
+    return pattern
+
+
+def _taskset(ref: str) -> str:
+    problem = taskset_ref_problem(ref)
+    if problem is not None:
+        raise _error(f"{ref!r} is not a taskset reference: {problem}")
+    return ref
+
+
+def _version(version: str) -> str:
+    if not VERSION.fullmatch(version):
+        raise _error(f'{version!r} is not a version (expected e.g. "0.6.0")')
+    return version
+
+
+def _error(message: str) -> PydanticCustomError:
+    # the message goes in as a value: braces in what the user wrote are not a template
+    return PydanticCustomError("config", "{message}", {"message": message})
+
+
+Code = Annotated[str, AfterValidator(_code)]
+Glob = Annotated[str, AfterValidator(_glob)]
+FileGlob = Annotated[str, AfterValidator(_file_glob)]
+
+
 class ConfigTable(BaseModel):
     """``[tool.evalsubmit]`` / an ``evalsubmit.toml``. TOML has real types, so validation is
-    strict: ``select = "ES101"`` (a string, not a list) is an error, never coerced."""
+    strict: ``select = "ES101"`` (a string, not a list) is an error, never coerced. Each value
+    is checked where it is, so an error's location names the very entry."""
 
     model_config = ConfigDict(
         extra="forbid", strict=True, frozen=True, alias_generator=_kebab, populate_by_name=False
     )
 
-    select: list[str] | None = None
-    extend_select: list[str] = []
-    ignore: list[str] = []
-    exclude: list[str] = []
-    extend_exclude: list[str] = []
-    per_file_ignores: dict[str, list[str]] = {}
-    default_taskset: str | None = None
-    sdk_version: str | None = None
+    select: list[Code] | None = None
+    extend_select: list[Code] = []
+    ignore: list[Code] = []
+    exclude: list[Glob] = []
+    extend_exclude: list[Glob] = []
+    per_file_ignores: dict[FileGlob, list[Code]] = {}
+    default_taskset: Annotated[str, AfterValidator(_taskset)] | None = None
+    sdk_version: Annotated[str, AfterValidator(_version)] | None = None
     strict: bool | None = None
-
-    @field_validator("select", "extend_select", "ignore")
-    @classmethod
-    def _codes(cls, codes: list[str] | None, info: ValidationInfo) -> list[str] | None:
-        return None if codes is None else [_code(code, _known(info)) for code in codes]
-
-    @field_validator("exclude", "extend_exclude")
-    @classmethod
-    def _globs(cls, patterns: list[str]) -> list[str]:
-        for pattern in patterns:
-            _glob(pattern)
-        return patterns
-
-    @field_validator("per_file_ignores")
-    @classmethod
-    def _per_file(cls, table: dict[str, list[str]], info: ValidationInfo) -> dict[str, list[str]]:
-        checked: dict[str, list[str]] = {}
-        for pattern, codes in table.items():
-            _glob(pattern.removeprefix("!"))
-            checked[pattern] = [_code(code, _known(info)) for code in codes]
-        return checked
-
-    @field_validator("default_taskset")
-    @classmethod
-    def _taskset(cls, ref: str | None) -> str | None:
-        problem = taskset_ref_problem(ref) if ref is not None else None
-        if problem is not None:
-            raise _error(f"{ref!r} is not a taskset reference: {problem}")
-        return ref
-
-    @field_validator("sdk_version")
-    @classmethod
-    def _version(cls, version: str | None) -> str | None:
-        if version is not None and not VERSION.fullmatch(version):
-            raise _error(f'{version!r} is not a version (expected e.g. "0.6.0")')
-        return version
 
 
 Location = tuple[int | str, ...]
@@ -110,35 +126,14 @@ def validate_table(
 _KEYS = tuple(_kebab(name) for name in ConfigTable.model_fields)
 
 
-def _known(info: ValidationInfo) -> Collection[str]:
-    context = info.context or {}
-    codes: Collection[str] = context.get("rule_codes", ())
-    return codes
-
-
-def _code(code: str, known: Collection[str]) -> str:
-    """A rule code or prefix (``ES1``), upper-cased; an error naming the nearest one else."""
-    upper = code.strip().upper()
-    if upper and any(rule.startswith(upper) for rule in known):
-        return upper
-    raise _error(f"unknown rule code {code!r}{_suggestion(upper, sorted(known))}")
-
-
-def _glob(pattern: str) -> None:
-    """A pattern gitignore-style matching can compile; an error saying why else."""
-    if not pattern.strip():
-        raise _error("an empty pattern matches nothing")
-    try:
-        GitIgnoreSpec.from_lines([pattern])
-    except Exception as error:  # pathspec raises its own errors and re.error
-        # re.error's "at position N" counts in the translated regex, not in the pattern
-        why = re.sub(r" at position \d+", "", str(error)) or type(error).__name__
-        raise _error(f"{pattern!r} is not a valid glob ({why})") from None
-
-
-def _error(message: str) -> PydanticCustomError:
-    # the message goes in as a value: braces in what the user wrote are not a template
-    return PydanticCustomError("config", "{message}", {"message": message})
+def _code_suggestion(code: str, known: Collection[str]) -> str:
+    """The code meant: one the text starts with (``ES1011``: ``ES101``), the text with the
+    letter O for a zero (``ES1O1``), else the nearest spelling."""
+    longest = max((rule for rule in known if code.startswith(rule)), key=len, default=None)
+    zeroed = code.replace("O", "0")
+    if longest is None and any(rule.startswith(zeroed) for rule in known):
+        longest = zeroed
+    return f" (did you mean {longest!r}?)" if longest else _suggestion(code, sorted(known))
 
 
 def _suggestion(word: str, choices: Collection[str]) -> str:
