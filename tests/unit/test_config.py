@@ -275,3 +275,32 @@ def test_a_tool_table_in_evalsubmit_toml_is_an_unknown_key(tmp_path: Path) -> No
     write(tmp_path / "evalsubmit.toml", '[tool.evalsubmit]\nselect = ["ES1"]\n')
     with pytest.raises(ConfigError, match="tool: unknown key"):
         config_resolver().for_path(tmp_path / "job.py")
+
+
+# -- in the server -----------------------------------------------------------------------------
+
+
+class _Window:
+    """The server's side the configuration store talks to: it only shows messages."""
+
+    def __init__(self) -> None:
+        self.shown: list[str] = []
+
+    def window_show_message(self, params: object) -> None:
+        self.shown.append(str(getattr(params, "message", "")))
+
+
+def test_the_editor_settings_win_over_the_file_in_the_server(tmp_path: Path) -> None:
+    from evalsubmit.lsp.project_config import ProjectConfigs
+    from evalsubmit.lsp.settings import Settings
+
+    pyproject(tmp_path, '[tool.evalsubmit]\nignore = ["ES110"]\ndefault-taskset = "qa/smoke"\n')
+    job = write(tmp_path / "src" / "job.py", "")
+    window = _Window()
+    configs = ProjectConfigs(window)  # type: ignore[arg-type]
+    from_file = configs.effective(job, Settings())
+    assert from_file.default_taskset == "qa/smoke" and not from_file.options.enabled("ES110")
+    editor = configs.effective(job, Settings(select=["ES110"], default_taskset="qa/nightly"))
+    assert editor.default_taskset == "qa/nightly"
+    assert {c for c in ALL if editor.options.enabled(c)} == {"ES110"}
+    assert window.shown == []
