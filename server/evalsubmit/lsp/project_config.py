@@ -59,6 +59,8 @@ class ProjectConfigs:
         """The error last shown per configuration file: shown once, not at every keystroke."""
 
     def effective(self, path: Path, settings: Settings) -> Effective:
+        if not settings.enable:  # nothing is checked: no file to read, no error to show
+            return Effective(settings.analysis_options(), settings.default_taskset, None)
         try:
             config = self._resolver.for_path(path)
         except ConfigError as error:

@@ -107,8 +107,10 @@ class ProjectConfig:
     def excludes(self, path: Path, is_dir: bool = False) -> bool:
         """Whether ``exclude``/``extend-exclude`` leave ``path`` out (paths outside the
         configuration's folder are never excluded by it)."""
+        if self._exclude_spec is None:
+            return False
         relative = self._relative(path)
-        if relative is None or self._exclude_spec is None:
+        if relative is None:
             return False
         return self._exclude_spec.match_file(relative + "/" if is_dir else relative)
 
@@ -125,12 +127,14 @@ class ProjectConfig:
         return frozenset(ignored)
 
     def _relative(self, path: Path) -> str | None:
+        """``path`` relative to the configuration's folder, POSIX-style; None outside it."""
         if self.root is None:
             return None
-        relative = os.path.relpath(os.path.abspath(path), self.root)
-        if relative == os.curdir or relative.startswith(os.pardir):
+        absolute = os.path.abspath(path)
+        inside = os.path.join(self.root, "")  # the folder with its trailing separator
+        if not absolute.startswith(inside):
             return None
-        return relative.replace(os.sep, "/")
+        return absolute[len(inside) :].replace(os.sep, "/")
 
 
 NO_CONFIG = ProjectConfig()
@@ -139,9 +143,9 @@ NO_CONFIG = ProjectConfig()
 class ConfigResolver:
     """Finds and loads configuration files. ``rule_codes`` (the rule registry, which lives
     above this layer) validates codes. ``fixed`` is one file used for every path
-    (``--config``); ``isolated`` uses none. ``remember_folders`` keeps which file governs each
-    folder for the resolver's life (a CLI run); without it every call looks again (the server,
-    which must see a configuration file appear)."""
+    (``--config``); ``isolated`` uses none. ``remember_folders`` keeps the configuration of
+    each folder met for the resolver's life (a CLI run: one look per folder of the tree);
+    without it every call looks again (the server, which must see a file appear or change)."""
 
     def __init__(
         self,
@@ -155,7 +159,7 @@ class ConfigResolver:
         self._fixed = Path(os.path.abspath(fixed)) if fixed is not None else None
         self._isolated = isolated
         self._remember = remember_folders
-        self._folders: dict[str, Path | None] = {}
+        self._folders: dict[str, ProjectConfig] = {}
         self._loaded: dict[Path, tuple[tuple[int, int], ProjectConfig | ConfigError | None]] = {}
         self._lock = threading.Lock()
 
@@ -166,33 +170,45 @@ class ConfigResolver:
             return NO_CONFIG
         if self._fixed is not None:
             return self.load(self._fixed, required=True) or NO_CONFIG
-        return self.for_folder(Path(os.path.dirname(os.path.abspath(path))))
+        return self.for_folder(os.path.dirname(os.path.abspath(path)))
 
-    def for_folder(self, path: Path) -> ProjectConfig:
+    def for_folder(self, path: str | Path) -> ProjectConfig:
         """The configuration of files in the folder ``path`` (the nearest one, from there up)."""
         if self._isolated:
             return NO_CONFIG
         if self._fixed is not None:
             return self.load(self._fixed, required=True) or NO_CONFIG
-        folder = os.path.abspath(path)
-        if self._remember and folder in self._folders:
-            file = self._folders[folder]
-            return (self.load(file) if file is not None else None) or NO_CONFIG
-        found: ProjectConfig | None = None
-        for candidate in self._candidates(folder):
-            found = self.load(candidate)
-            if found is not None:
+        # strings, not Paths: the walk asks for every entry of the tree
+        directory = os.path.abspath(path)
+        visited: list[str] = []
+        found = NO_CONFIG
+        while True:
+            known = self._folders.get(directory)
+            if known is not None:  # a folder met before, in remember mode
+                found = known
                 break
+            visited.append(directory)
+            loaded = self._in_folder(Path(directory))
+            if loaded is not None:
+                found = loaded
+                break
+            parent = os.path.dirname(directory)
+            if parent == directory:  # the filesystem root
+                break
+            directory = parent
         if self._remember:
-            self._folders[folder] = found.file if found is not None else None
-        return found or NO_CONFIG
+            self._folders.update(dict.fromkeys(visited, found))
+        return found
 
-    def _candidates(self, folder: str) -> Iterable[Path]:
-        current = Path(folder)
-        for directory in (current, *current.parents):
-            for name in CONFIG_NAMES:
-                if os.path.isfile(directory / name):
-                    yield directory / name
+    def _in_folder(self, directory: Path) -> ProjectConfig | None:
+        """The configuration file of this very folder, if it has one."""
+        for name in CONFIG_NAMES:
+            candidate = directory / name
+            if os.path.isfile(candidate):
+                loaded = self.load(candidate)
+                if loaded is not None:
+                    return loaded
+        return None
 
     def load(self, file: Path, *, required: bool = False) -> ProjectConfig | None:
         """The configuration of one file; None for a ``pyproject.toml`` without the table

@@ -8,6 +8,7 @@ settings, or the command line), then the file's ``per-file-ignores``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -49,11 +50,21 @@ def configured_options(
     order (a ``select`` there replaces what came before, as ruff's command line does), then
     ``per-file-ignores``. The result names the disabled codes, so it means the same whatever
     prefixes were used to get there."""
+    layers = (config.selection, *overrides)
+    return _options(layers, config.ignored_for(path), config.sdk_version, max_chars)
+
+
+@functools.lru_cache(maxsize=256)
+def _options(
+    layers: tuple[RuleSelection, ...],
+    per_file: frozenset[str],
+    sdk_version: str | None,
+    max_chars: int,
+) -> AnalysisOptions:
+    # cached: a run over thousands of files meets a handful of distinct combinations
     codes = frozenset(RULES)
     enabled = codes
-    for layer in (config.selection, *overrides):
+    for layer in layers:
         enabled = layer.apply(enabled, codes)
-    enabled -= expand(config.ignored_for(path), codes)
-    return AnalysisOptions(
-        ignore=codes - enabled, max_chars=max_chars, sdk_version=config.sdk_version
-    )
+    enabled -= expand(per_file, codes)
+    return AnalysisOptions(ignore=codes - enabled, max_chars=max_chars, sdk_version=sdk_version)
