@@ -304,3 +304,15 @@ def test_the_editor_settings_win_over_the_file_in_the_server(tmp_path: Path) -> 
     assert editor.default_taskset == "qa/nightly"
     assert {c for c in ALL if editor.options.enabled(c)} == {"ES110"}
     assert window.shown == []
+
+
+def test_files_that_are_not_configurations_are_errors_not_crashes(tmp_path: Path) -> None:
+    nested = write(tmp_path / "deep" / "evalsubmit.toml", "select = " + "[" * 100_000 + "\n")
+    with pytest.raises(ConfigError, match="not valid TOML: nested too deeply") as raised:
+        config_resolver().for_path(nested.parent / "job.py")
+    assert raised.value.file == nested
+    huge = write(tmp_path / "huge" / "evalsubmit.toml", "# padding\n" * 200_000)
+    with pytest.raises(ConfigError, match="larger than"):
+        config_resolver().for_path(huge.parent / "job.py")
+    (tmp_path / "folder" / "pyproject.toml").mkdir(parents=True)  # a folder by that name
+    assert config_resolver().for_path(tmp_path / "folder" / "job.py") == NO_CONFIG

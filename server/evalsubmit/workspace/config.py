@@ -166,10 +166,6 @@ class ConfigResolver:
     def for_path(self, path: Path) -> ProjectConfig:
         """The configuration governing ``path`` (a file or folder: searched from its parent).
         Raises :class:`ConfigError` when that file is invalid."""
-        if self._isolated:
-            return NO_CONFIG
-        if self._fixed is not None:
-            return self.load(self._fixed, required=True) or NO_CONFIG
         return self.for_folder(os.path.dirname(os.path.abspath(path)))
 
     def for_folder(self, path: str | Path) -> ProjectConfig:
@@ -244,6 +240,8 @@ def _read(file: Path, rule_codes: Collection[str]) -> ProjectConfig | ConfigErro
     text = data.decode("utf-8", "replace")
     try:
         document = tomllib.loads(text)
+    except RecursionError:  # tomllib nests arrays and inline tables by recursion
+        return ConfigError(file, [Problem("", "not valid TOML: nested too deeply")])
     except tomllib.TOMLDecodeError as error:
         position = re.search(r" \(at line (\d+), column \d+\)$", str(error))
         line = int(position.group(1)) if position else None
