@@ -316,3 +316,38 @@ def test_files_that_are_not_configurations_are_errors_not_crashes(tmp_path: Path
         config_resolver().for_path(huge.parent / "job.py")
     (tmp_path / "folder" / "pyproject.toml").mkdir(parents=True)  # a folder by that name
     assert config_resolver().for_path(tmp_path / "folder" / "job.py") == NO_CONFIG
+
+
+def test_submit_uses_the_files_default_taskset_unless_the_editor_names_one(
+    tmp_path: Path,
+) -> None:
+    from evalsubmit.analysis import Project, analyze_source
+    from evalsubmit.core.lines import split_lines
+    from evalsubmit.lsp.project_config import ProjectConfigs
+    from evalsubmit.lsp.settings import Settings
+    from evalsubmit.lsp.state import Snapshot
+    from evalsubmit.lsp.submit import NO_TASKSET, Plan, Refusal, plan
+
+    job_text = textwrap.dedent("""\
+        from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner
+        from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymRuntimeConfig
+        runner = GymAgentTaskRunner(config=GymRuntimeConfig(
+            agent="simple_agent", agent_config="a.yaml", resources_server="mcqa"))
+        """)
+    job = write(tmp_path / "src" / "evals" / "nightly.py", job_text)
+    configs = ProjectConfigs(_Window())  # type: ignore[arg-type]
+
+    def decided(settings: Settings) -> Plan | Refusal:
+        effective = configs.effective(job, settings)
+        report = analyze_source(job_text, path=job, project=Project(tmp_path))
+        lines = split_lines(job_text)
+        snap = Snapshot(1, 1, job_text, lines, settings, effective, report)
+        return plan(snap, 3, 9, None)  # on GymAgentTaskRunner(
+
+    without = decided(Settings())
+    assert isinstance(without, Refusal) and without.reasons == (NO_TASKSET,)
+    pyproject(tmp_path, '[tool.evalsubmit]\ndefault-taskset = "qa/smoke"\n')
+    from_file = decided(Settings())
+    assert isinstance(from_file, Plan) and from_file.tasks == "qa/smoke"
+    from_editor = decided(Settings(default_taskset="qa/nightly"))
+    assert isinstance(from_editor, Plan) and from_editor.tasks == "qa/nightly"
