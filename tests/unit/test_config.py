@@ -351,3 +351,21 @@ def test_submit_uses_the_files_default_taskset_unless_the_editor_names_one(
     assert isinstance(from_file, Plan) and from_file.tasks == "qa/smoke"
     from_editor = decided(Settings(default_taskset="qa/nightly"))
     assert isinstance(from_editor, Plan) and from_editor.tasks == "qa/nightly"
+
+
+def test_an_entry_of_a_list_over_several_lines_is_placed_on_its_own_line(tmp_path: Path) -> None:
+    file = pyproject(
+        tmp_path,
+        """\
+        [tool.evalsubmit]
+        ignore = [
+            "ES110",  # secrets are test data here
+            "ES99",
+        ]
+        select = ["ES1", "XX"]
+        """,
+    )
+    with pytest.raises(ConfigError) as raised:
+        config_resolver().for_path(tmp_path / "job.py")
+    assert [(p.key, p.line) for p in raised.value.problems] == [("ignore[1]", 7), ("select[1]", 9)]
+    assert raised.value.file == file

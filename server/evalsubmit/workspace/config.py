@@ -266,7 +266,7 @@ def _validated(
 
     model, problems = validate_table(table, rule_codes)
     if model is None:
-        placed = [Problem(_key(loc), m, _line_of(text, loc)) for loc, m in problems]
+        placed = [Problem(_key(loc), m, _line_of(text, loc, value)) for loc, m, value in problems]
         placed.sort(key=lambda problem: problem.line or len(text))  # in the file's order
         return ConfigError(file, placed)
     return _config(file, model)
@@ -313,11 +313,12 @@ def _key(location: Location) -> str:
     return shown
 
 
-def _line_of(text: str, location: Location) -> int | None:
+def _line_of(text: str, location: Location, value: object = None) -> int | None:
     """The line that writes the key, found in the text (best effort: ``tomllib`` keeps no
     positions). The first segment is searched as a key (``select =``, ``"select" =``) or a
     table header (``[tool.evalsubmit.per-file-ignores]``); a deeper one (a glob of
-    ``per-file-ignores``) is then searched from there."""
+    ``per-file-ignores``) is then searched from there; an entry of a list written over
+    several lines is found by its value."""
     lines = text.splitlines()
     start = 0
     for number, line in enumerate(lines):
@@ -326,7 +327,7 @@ def _line_of(text: str, location: Location) -> int | None:
             break
     found: int | None = None
     for segment in location[:2]:
-        if isinstance(segment, int):  # a list index: the list's own line is the best we have
+        if isinstance(segment, int):
             break
         for number in range(start, len(lines)):
             if _writes(lines[number], segment):
@@ -334,7 +335,20 @@ def _line_of(text: str, location: Location) -> int | None:
                 break
         else:
             break
+    if found is not None and isinstance(location[-1], int) and isinstance(value, str):
+        found = _entry_line(lines, found, value)
     return found + 1 if found is not None else None
+
+
+def _entry_line(lines: list[str], key_line: int, value: str) -> int:
+    """The line of the list entry ``value``, from the key's line to the list's end."""
+    quoted = (json.dumps(value), f"'{value}'")
+    for number in range(key_line, len(lines)):
+        if any(spelled in lines[number] for spelled in quoted):
+            return number
+        if "]" in lines[number].split("#")[0] and number > key_line:
+            break
+    return key_line
 
 
 def _writes(line: str, key: str) -> bool:

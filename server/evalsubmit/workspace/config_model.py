@@ -2,7 +2,8 @@
 
 Imported only when a configuration table is found (:mod:`.config` imports it lazily), so a
 command that finds none never pays for pydantic. Nothing here knows files or lines: it turns a
-parsed TOML table into checked values, or into ``(key, message)`` problems that :mod:`.config`
+parsed TOML table into checked values, or into ``(location, message, value)`` problems that
+:mod:`.config`
 places in the file.
 """
 
@@ -103,14 +104,16 @@ class ConfigTable(BaseModel):
 
 Location = tuple[int | str, ...]
 """Where a problem is inside the table: keys and list indices (``("select", 1)``)."""
+Found = tuple[Location, str, object]
+"""A problem: where, what is wrong, and the value found there (to find its line)."""
 
 
 def validate_table(
     table: Mapping[str, Any], rule_codes: Collection[str]
-) -> tuple[ConfigTable | None, list[tuple[Location, str]]]:
-    """The checked table, or None and every problem as ``(location, message)``."""
-    problems: list[tuple[Location, str]] = [
-        ((str(key),), f"unknown key{_suggestion(str(key), _KEYS)}")
+) -> tuple[ConfigTable | None, list[Found]]:
+    """The checked table, or None and every problem."""
+    problems: list[Found] = [
+        ((str(key),), f"unknown key{_suggestion(str(key), _KEYS)}", None)
         for key in table
         if str(key) not in _KEYS
     ]
@@ -118,7 +121,7 @@ def validate_table(
     try:
         model = ConfigTable.model_validate(known, context={"rule_codes": rule_codes})
     except ValidationError as error:
-        problems += [(tuple(e["loc"]), _message(e)) for e in error.errors()]
+        problems += [(tuple(e["loc"]), _message(e), e["input"]) for e in error.errors()]
         model = None
     return (model, problems) if not problems else (None, problems)
 
