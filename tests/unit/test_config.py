@@ -369,3 +369,27 @@ def test_an_entry_of_a_list_over_several_lines_is_placed_on_its_own_line(tmp_pat
         config_resolver().for_path(tmp_path / "job.py")
     assert [(p.key, p.line) for p in raised.value.problems] == [("ignore[1]", 7), ("select[1]", 9)]
     assert raised.value.file == file
+
+
+def test_the_server_shows_an_invalid_file_once_and_survives_a_failing_lookup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evalsubmit.lsp.project_config import ProjectConfigs
+    from evalsubmit.lsp.settings import Settings
+
+    file = write(tmp_path / "evalsubmit.toml", 'select = ["ES1", "ES909"]\n')
+    job = write(tmp_path / "job.py", "")
+    window = _Window()
+    configs = ProjectConfigs(window)  # type: ignore[arg-type]
+    for _ in range(3):
+        effective = configs.effective(job, Settings())
+        assert effective.skipped == f"the configuration file {file} is invalid (see the log)"
+    (shown,) = window.shown
+    assert f"{file}:1: invalid configuration: select[1]: unknown rule code 'ES909'" in shown
+
+    def broken(path: Path) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(configs._resolver, "for_path", broken)
+    failed = configs.effective(job, Settings())
+    assert failed.skipped == "its configuration could not be read (see the log)"

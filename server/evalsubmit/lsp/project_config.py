@@ -67,6 +67,10 @@ class ProjectConfigs:
             self._report(error)
             why = f"the configuration file {error.file} is invalid (see the log)"
             return Effective(settings.analysis_options(), None, error.file, skipped=why)
+        except Exception:  # a bug here must not stop the document's checks for good
+            log.exception("could not read the configuration of %s", path)
+            why = "its configuration could not be read (see the log)"
+            return Effective(settings.analysis_options(), None, None, skipped=why)
         if config.file is not None:
             self._shown.pop(config.file, None)  # fixed: a new error is shown again
         if config.excludes(path):
