@@ -68,6 +68,11 @@ def test_the_hook_fails_a_commit_with_a_broken_submission_and_passes_it_fixed(
 
     fixed = BROKEN.replace(", config=RunConfig(parallelism=4)", "")
     (project / "jobs" / "nightly.py").write_text(fixed, encoding="utf-8")
+    # a file the project's configuration excludes is left alone though pre-commit names it
+    (project / "generated").mkdir()
+    (project / "generated" / "jobs.py").write_text(BROKEN, encoding="utf-8")
+    pyproject = '[project]\nname = "evals"\n\n[tool.evalsubmit]\nexclude = ["generated/"]\n'
+    (project / "pyproject.toml").write_text(pyproject, encoding="utf-8")
     _git(project, "add", ".")
     passed = _try_repo(project)
     assert passed.returncode == 0, passed.stdout + passed.stderr

@@ -9,9 +9,17 @@ Public entry points::
 
     analyzer = DocumentAnalyzer(path, project, options)   # one per open document
     analyzer.analyze(text)     # the same report, reusing what an edit left unchanged
+
+    config = project_config(path)  # the nearest [tool.evalsubmit] / evalsubmit.toml
+    options = configured_options(config, path)  # its rule choices for that file
 """
 
 from evalsubmit.analysis.engine.analyze import analyze_source, installed_sdk, visible
+from evalsubmit.analysis.engine.configured import (
+    config_resolver,
+    configured_options,
+    project_config,
+)
 from evalsubmit.analysis.engine.document import DocumentAnalyzer
 from evalsubmit.analysis.engine.options import AnalysisOptions
 from evalsubmit.analysis.report import ModuleReport, Shape, SubmitReport, TargetPreview
@@ -32,6 +40,9 @@ __all__ = [
     "SubmitReport",
     "TargetPreview",
     "analyze_source",
+    "config_resolver",
+    "configured_options",
     "installed_sdk",
+    "project_config",
     "visible",
 ]

@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +17,8 @@ from evalsubmit.analysis import (
     ModuleReport,
     Project,
     analyze_source,
-    installed_sdk,
     visible,
 )
-from evalsubmit.analysis.rules import RULES
 from evalsubmit.cli.check_flags import FixRequest, add_options, check_flags
 from evalsubmit.cli.common import (
     EXIT_ERROR,
@@ -29,14 +27,18 @@ from evalsubmit.cli.common import (
     python_option,
     resolved,
 )
+from evalsubmit.cli.configured import (
+    CheckConfiguration,
+    ConfigError,
+    add_config_options,
+    rule_codes,
+)
 from evalsubmit.cli.finish import finish
 from evalsubmit.cli.formats import Report
 from evalsubmit.cli.output import Skipped
 from evalsubmit.cli.stdin import StdinSource, read_stdin
 from evalsubmit.core.lines import split_lines
 from evalsubmit.core.sourcefile import UnreadableSource, read_source
-from evalsubmit.sdk.releases import version_note
-from evalsubmit.workspace.walk import python_files
 
 if TYPE_CHECKING:
     from evalsubmit.cli.fixing import FileFix, FixTotals
@@ -48,8 +50,11 @@ MAX_JOBS = 256
 def add_parser(commands: Any) -> None:
     check = commands.add_parser("check", help="report submit() mistakes in files or folders")
     check.add_argument("paths", nargs="+", type=Path, help="files and folders; `-`: stdin")
-    check.add_argument("--select", type=_codes, default=frozenset(), help="codes to report")
-    check.add_argument("--ignore", type=_codes, default=frozenset(), help="codes to skip")
+    check.add_argument(
+        "--select", type=rule_codes, default=frozenset(), help="codes to report (replaces select)"
+    )
+    check.add_argument("--ignore", type=rule_codes, default=frozenset(), help="codes to skip")
+    add_config_options(check)
     check.add_argument(
         "--jobs",
         type=_jobs,
@@ -76,14 +81,6 @@ def _jobs(text: str) -> int:
     return jobs
 
 
-def _codes(text: str) -> frozenset[str]:
-    codes = frozenset(code.strip().upper() for code in text.split(",") if code.strip())
-    unknown = [c for c in codes if not any(rule.startswith(c) for rule in RULES)]
-    if unknown:
-        raise argparse.ArgumentTypeError(f"unknown rule code(s): {', '.join(sorted(unknown))}")
-    return codes
-
-
 def run(args: argparse.Namespace) -> int:
     flags = check_flags(args)
     if flags is None:
@@ -99,12 +96,17 @@ def run(args: argparse.Namespace) -> int:
     if python is None:
         return EXIT_ERROR
     skipped: list[Skipped] = []
-    if stdin is not None:
-        files = [stdin.path]
-    else:
-        on_skip = lambda path, why: skipped.append((path, why))  # noqa: E731
-        files = list(python_files(args.paths, on_skip=on_skip))
-    options = AnalysisOptions(select=args.select, ignore=args.ignore)
+    try:  # the project's configuration files, under the command line's flags
+        configuration = CheckConfiguration(args)
+        if stdin is not None:
+            files = [stdin.path]
+        else:
+            on_skip = lambda path, why: skipped.append((path, why))  # noqa: E731
+            files = list(configuration.files(args.paths, on_skip))
+        options = {path: configuration.options_for(path) for path in files}
+    except ConfigError as error:
+        print("\n".join(f"evalsubmit: {line}" for line in error.lines()), file=sys.stderr)
+        return EXIT_ERROR
     results = {
         result.path: result
         for result in _analyse_all(files, options, args.jobs, python, flags.fix, stdin)
@@ -126,8 +128,8 @@ def run(args: argparse.Namespace) -> int:
         for path in files
         for f in sorted(results[path].findings, key=lambda f: (f.span, f.code))
     ]
-    note = version_note(installed_sdk(Project(python=python)))
-    notes = [note] if note and options.enabled("ES111") else []
+    notes = configuration.sdk_notes(options.values(), python)
+    flags = replace(flags, strict=configuration.strict)
     report = Report(
         findings,
         checked,
@@ -174,7 +176,9 @@ def _apply_fixes(
     return totals
 
 
-def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOptions) -> None:
+def _route_remote_findings(
+    results: dict[Path, FileResult], options: dict[Path, AnalysisOptions]
+) -> None:
     """A bad value written in one checked file but submitted from another is reported in the
     file that writes it; each file is analysed once (forward), so the check stays linear."""
     by_resolved = {resolved(path): result for path, result in results.items()}
@@ -183,32 +187,31 @@ def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOpt
             owner = by_resolved.get(target)
             if owner is None:
                 continue
-            for kept in visible([finding], owner.lines, options):
+            for kept in visible([finding], owner.lines, options[owner.path]):
                 if kept not in owner.findings:
                     owner.findings.append(kept)
 
 
 def _analyse_all(
     files: list[Path],
-    options: AnalysisOptions,
+    options: dict[Path, AnalysisOptions],
     jobs: int,
     python: Path,
     fix: FixRequest | None = None,
     stdin: StdinSource | None = None,
 ) -> Iterable[FileResult]:
     workers = jobs or os.cpu_count() or 1
+    each = [options[path] for path in files]
     if stdin is not None:
-        yield _analyse_one(stdin.path, options, python, fix, stdin)
+        yield _analyse_one(stdin.path, options[stdin.path], python, fix, stdin)
     elif workers > 1 and len(files) >= PARALLEL_THRESHOLD:
         chunk = max(1, len(files) // (workers * 8))
         n = len(files)
         with ProcessPoolExecutor(workers) as pool:
-            yield from pool.map(
-                _analyse_one, files, [options] * n, [python] * n, [fix] * n, chunksize=chunk
-            )
+            yield from pool.map(_analyse_one, files, each, [python] * n, [fix] * n, chunksize=chunk)
     else:
-        for path in files:
-            yield _analyse_one(path, options, python, fix)
+        for path, path_options in zip(files, each, strict=True):
+            yield _analyse_one(path, path_options, python, fix)
 
 
 _PROJECTS: dict[tuple[Path, Path], Project] = {}

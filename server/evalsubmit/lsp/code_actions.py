@@ -70,7 +70,7 @@ async def code_action(
     as_source = _wanted(FIX_ALL, only) and (only is not None or asked)
     as_quick_fix = _wanted(QUICK_FIX, only) and asked and any(_fixable(d) for d in ours)
     if current and (as_source or as_quick_fix) and any(f.fixes for f in snap.report.findings):
-        analyze = ls.checker.analyzer(uri, snap.settings)
+        analyze = ls.checker.analyzer(uri, snap.effective.options)
         fixed = await ls.checker.in_pool(fix_all, snap.text, snap.report, analyze)
         for kind, wanted in ((FIX_ALL, as_source), (QUICK_FIX, as_quick_fix)):
             if fixed is not None and wanted:

@@ -23,6 +23,7 @@ from evalsubmit.platform.safety import display_url
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
+    from evalsubmit.lsp.state import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
                 "analysedVersion": snap.version if snap else None,
                 "findings": [f.code for f in snap.report.findings] if snap else None,
                 "skipped": snap.report.skipped if snap else None,
+                "configFile": _config_file(snap),
                 "dependencies": sorted(str(p) for p in snap.report.dependencies) if snap else [],
             }
         )
@@ -225,6 +227,12 @@ def _platform(settings: Settings) -> dict[str, Any]:
         if warning is not None:
             info["warning"] = warning
     return info
+
+
+def _config_file(snap: Snapshot | None) -> str | None:
+    """The project configuration file the document was checked with (None: none found)."""
+    file = snap.effective.config_file if snap is not None else None
+    return str(file) if file is not None else None
 
 
 def _environments(projects: list[Project]) -> list[dict[str, Any]]:

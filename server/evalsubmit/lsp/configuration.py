@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from evalsubmit.lsp import logs
+from evalsubmit.lsp.project_config import WATCHED
 from evalsubmit.lsp.settings import SECTION, Settings, extract_section, parse_settings
 from evalsubmit.lsp.state import uri_to_path
 
@@ -152,7 +153,10 @@ async def _register_dynamic(ls: EvalsubmitServer) -> None:
                 id="evalsubmit-watched-files",
                 method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                 register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                    watchers=[types.FileSystemWatcher(glob_pattern="**/*.py")]
+                    watchers=[
+                        types.FileSystemWatcher(glob_pattern=pattern)
+                        for pattern in ("**/*.py", *WATCHED)
+                    ]
                 ),
             )
         )

@@ -28,10 +28,17 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from lsprotocol import types
 
-from evalsubmit.analysis import DocumentAnalyzer, ModuleReport, Project, analyze_source
+from evalsubmit.analysis import (
+    AnalysisOptions,
+    DocumentAnalyzer,
+    ModuleReport,
+    Project,
+    analyze_source,
+)
 from evalsubmit.core.lines import split_lines
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
+from evalsubmit.lsp.project_config import Effective, ProjectConfigs
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.state import Session, Snapshot, uri_to_path
@@ -67,6 +74,7 @@ class Checker:
         self._executor = ThreadPoolExecutor(workers, thread_name_prefix="evalsubmit-analysis")
         self._session_id = uuid.uuid4().hex[:8]
         self._refresh: asyncio.TimerHandle | None = None
+        self.configs = ProjectConfigs(server)
         self.ready = asyncio.Event()
         """Set once the initial settings are read: no result is computed with stale ones."""
 
@@ -210,14 +218,14 @@ class Checker:
                 )
         return reports
 
-    def analyzer(self, uri: str, settings: Settings) -> Callable[[str], ModuleReport]:
+    def analyzer(self, uri: str, options: AnalysisOptions) -> Callable[[str], ModuleReport]:
         """Analyse other text as if it were this document (used to preview fixes)."""
         path = uri_to_path(uri)
         return functools.partial(
             analyze_source,
             path=path,
             project=self._session.projects.for_path(path),
-            options=settings.analysis_options(),
+            options=options,
         )
 
     async def in_pool(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
@@ -252,6 +260,7 @@ class Checker:
         settings = self._session.settings.for_uri(track.uri)
         project = self._session.projects.for_path(track.path)
         self._session.projects.use_python(project, settings.python)
+        effective = self.configs.effective(track.path, settings)
         return functools.partial(
             _analyze,
             track,
@@ -259,6 +268,7 @@ class Checker:
             document.version,
             document.source,
             settings,
+            effective,
             project,
         )
 
@@ -328,15 +338,18 @@ def _analyze(
     version: int | None,
     text: str,
     settings: Settings,
+    effective: Effective,
     project: Project,
 ) -> Snapshot:
     """Runs in a worker thread, one at a time per document (its owner waits for it). Never
     raises: a failure is a result that says so (and drops the caches it may have half-updated)."""
     if not settings.enable:
         report = ModuleReport(path=track.path, skipped=DISABLED)
+    elif effective.skipped is not None:  # excluded, or its configuration file is invalid
+        report = ModuleReport(path=track.path, skipped=effective.skipped)
     else:
         try:
-            report = _incremental(track, project, settings).analyze(text)
+            report = _incremental(track, project, effective.options).analyze(text)
         except Exception:
             log.exception("analysis of %s failed", track.uri)
             track.analyzer = None
@@ -347,14 +360,16 @@ def _analyze(
         text=text,
         lines=split_lines(text),
         settings=settings,
+        effective=effective,
         report=report,
     )
 
 
-def _incremental(track: DocumentTrack, project: Project, settings: Settings) -> DocumentAnalyzer:
+def _incremental(
+    track: DocumentTrack, project: Project, options: AnalysisOptions
+) -> DocumentAnalyzer:
     """The document's analyzer: it keeps what an edit leaves unchanged between analyses. A new
     one (empty caches) when the project or the options change."""
-    options = settings.analysis_options()
     analyzer = track.analyzer
     if analyzer is None or analyzer.project is not project or analyzer.options != options:
         analyzer = track.analyzer = DocumentAnalyzer(track.path, project, options)

@@ -5,15 +5,19 @@ pygls has already applied the change to ``ls.workspace`` when these run.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from evalsubmit.lsp.logs import guarded
+from evalsubmit.lsp.project_config import is_config_file
 from evalsubmit.lsp.state import uri_to_path
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
+
+log = logging.getLogger(__name__)
 
 
 @guarded()
@@ -46,4 +50,8 @@ async def did_change_watched_files(
     if any(c.type != types.FileChangeType.Changed for c in params.changes):
         for project in ls.session.projects.all():
             project.forget_files()  # a module appeared or went away
-    ls.checker.files_changed(uri_to_path(change.uri) for change in params.changes)
+    paths = [uri_to_path(change.uri) for change in params.changes]
+    if any(is_config_file(path) for path in paths):
+        log.info("a configuration file changed; re-checking open documents")
+        ls.checker.recheck_all()  # its files are re-read by their mtime at each analysis
+    ls.checker.files_changed(paths)

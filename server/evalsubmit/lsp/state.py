@@ -16,6 +16,7 @@ from pygls.uris import to_fs_path
 
 from evalsubmit.analysis import ModuleReport, Project
 from evalsubmit.lsp.convert import Encoding
+from evalsubmit.lsp.project_config import Effective
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.workspace.interpreter import interpreter_from_setting
 
@@ -34,6 +35,8 @@ class Snapshot:
     text: str
     lines: list[str]
     settings: Settings
+    effective: Effective
+    """The options, default taskset and configuration file it was checked with."""
     report: ModuleReport
 
 

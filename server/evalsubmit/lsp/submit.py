@@ -149,7 +149,7 @@ def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | R
         span, has_errors, what = preview.span, False, f"the {preview.runner_type or 'runner'}"
         tasks = tasks_arg
     reasons = refusal_reasons(snap, preview, span, has_errors)
-    tasks = tasks or snap.settings.default_taskset
+    tasks = tasks or snap.effective.default_taskset
     if not tasks:
         reasons.append(NO_TASKSET)
     else:

@@ -62,15 +62,17 @@ SUPPORTED = RELEASES[SDK_VERSION]
 """The release the rules check against."""
 
 
-def version_note(installed: Mapping[str, str]) -> str | None:
+def version_note(installed: Mapping[str, str], *, declared: bool = False) -> str | None:
     """Why results may differ from the installed SDK, or None when it is the release the rules
     are for (or when no SDK is installed: the checker works without it). ``installed`` maps
-    distribution names (:data:`SDK_DISTRIBUTIONS`) to their installed versions."""
+    distribution names (:data:`SDK_DISTRIBUTIONS`) to their installed versions; ``declared``:
+    the version is the ``sdk-version`` of the user's configuration instead."""
     platform = installed.get(SDK_DISTRIBUTION)
     evaluator = installed.get(EVALUATOR_SDK_DISTRIBUTION)
     expected = f"rules are for {SDK_DISTRIBUTION} {SUPPORTED.version}"
     if platform is not None and platform != SUPPORTED.version:
-        return f"{expected}; {platform} is installed: results may differ"
+        how = "declared (sdk-version)" if declared else "installed"
+        return f"{expected}; {platform} is {how}: results may differ"
     if evaluator is not None and evaluator != SUPPORTED.evaluator_sdk:
         return (
             f"{expected}; {EVALUATOR_SDK_DISTRIBUTION} {evaluator} is installed: results may differ"

@@ -42,6 +42,8 @@ SKIPPED_DIRS = frozenset(
 SUFFIXES = (".py", ".pyi")
 MAX_GITIGNORE_BYTES = 1024 * 1024
 OnSkip = Callable[[Path, str], None]
+Excluded = Callable[[Path, bool], bool]
+"""Whether the project's configuration leaves a path out (the path, whether it is a folder)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +61,17 @@ def log_skip(path: Path, reason: str) -> None:
     log.warning("skipped %s: %s", path, reason)
 
 
-def python_files(paths: Iterable[Path], on_skip: OnSkip | None = None) -> Iterator[Path]:
-    """Files named explicitly are always yielded (the reader then refuses what is not a regular
-    file, with the reason); folders are walked."""
+def python_files(
+    paths: Iterable[Path],
+    on_skip: OnSkip | None = None,
+    *,
+    excluded: Excluded | None = None,
+    force_exclude: bool = False,
+) -> Iterator[Path]:
+    """Files named explicitly are yielded (the reader then refuses what is not a regular
+    file, with the reason); folders are walked. ``excluded`` (the configuration's ``exclude``)
+    leaves out what the walk finds; a path named explicitly only with ``force_exclude``, as
+    ruff does (a pre-commit hook names every changed file)."""
     report = on_skip or log_skip
     seen: set[tuple[int, int]] = set()
     for path in paths:
@@ -70,14 +80,18 @@ def python_files(paths: Iterable[Path], on_skip: OnSkip | None = None) -> Iterat
         except OSError as error:
             report(path, f"cannot look at it ({_why(error)})")
             continue
+        if force_exclude and excluded is not None and excluded(path, is_dir):
+            continue
         if not is_dir:
             if _first_time(path, seen):
                 yield path
             continue
-        yield from _walk(path, report, seen)
+        yield from _walk(path, report, seen, excluded)
 
 
-def _walk(root: Path, report: OnSkip, seen: set[tuple[int, int]]) -> Iterator[Path]:
+def _walk(
+    root: Path, report: OnSkip, seen: set[tuple[int, int]], excluded: Excluded | None = None
+) -> Iterator[Path]:
     real_root = os.path.realpath(root)
     stack: list[tuple[str, str, tuple[_Rules, ...]]] = [(str(root), "", _rules_above(root, report))]
     visited: set[tuple[int, int]] = set()
@@ -105,6 +119,8 @@ def _walk(root: Path, report: OnSkip, seen: set[tuple[int, int]]) -> Iterator[Pa
                 report(Path(entry.path), f"cannot look at it ({_why(error)})")
                 continue
             if _ignored(rules, rel, is_dir):
+                continue
+            if excluded is not None and excluded(Path(entry.path), is_dir):
                 continue
             if is_dir:
                 if entry.name not in SKIPPED_DIRS and not _is_virtualenv(entry.path):

@@ -27,6 +27,7 @@ from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.core.suppression import suppressed
 from evalsubmit.sdk.releases import SDK_DISTRIBUTIONS
+from evalsubmit.sdk.version import SDK_DISTRIBUTION
 from evalsubmit.workspace.project import Project
 
 # Cheap pre-filter: a module with no import and no SDK name cannot hold a finding (a value it
@@ -105,7 +106,9 @@ def analyze_module(
         return ModuleReport(path=path, skipped="a value is nested too deeply to analyse"), None
     if caches is not None:
         caches.keep(group.key for group in interpreter.groups)
-    module = ModuleContext(parsed, resolved, installed_sdk(project))
+    declared = options.sdk_version is not None
+    sdk = installed_sdk(project, options.sdk_version)
+    module = ModuleContext(parsed, resolved, sdk, sdk_declared=declared)
     findings = [f for result in results for f in result.findings]
     findings += run_module_rules(module, options.enabled)
     findings = visible(findings, parsed.lines, options)
@@ -122,9 +125,12 @@ def analyze_module(
     return report, parsed
 
 
-def installed_sdk(project: Project | None) -> dict[str, str]:
+def installed_sdk(project: Project | None, declared: str | None = None) -> dict[str, str]:
     """The SDK's distributions installed in the project's environment, with their versions
-    (read from their metadata; empty without an environment)."""
+    (read from their metadata; empty without an environment). A ``declared`` version (the
+    user's ``sdk-version``) stands for the environment, which is then not read."""
+    if declared is not None:
+        return {SDK_DISTRIBUTION: declared}
     environment = project.environment if project is not None else None
     if environment is None:
         return {}

@@ -1,8 +1,10 @@
-"""What the caller chooses about an analysis: which rules, and how large a file may be."""
+"""What the caller chooses about an analysis: which rules, how large a file may be, which SDK."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+DEFAULT_MAX_CHARS = 2_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -10,8 +12,11 @@ class AnalysisOptions:
     select: frozenset[str] = frozenset()
     """Codes (or prefixes such as ``ES1``) to report; empty means all."""
     ignore: frozenset[str] = frozenset()
-    max_chars: int = 2_000_000
+    max_chars: int = DEFAULT_MAX_CHARS
     """Longer sources (in characters) are skipped with a reason instead of analysed."""
+    sdk_version: str | None = None
+    """The ``nemo-platform`` version the user declares (``sdk-version`` in their configuration):
+    ES111 compares it instead of the version installed in their environment."""
 
     def enabled(self, code: str) -> bool:
         if self.select and not any(code.startswith(s) for s in self.select):

@@ -46,3 +46,6 @@ class ModuleContext:
     path: Path | None
     installed_sdk: Mapping[str, str] = field(default_factory=dict)
     """Installed versions of the SDK's distributions (``{"nemo-platform": "0.7.1"}``)."""
+    sdk_declared: bool = False
+    """``installed_sdk`` is the ``sdk-version`` the user declared, not read from the
+    environment."""

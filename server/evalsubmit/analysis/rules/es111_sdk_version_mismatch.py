@@ -24,6 +24,8 @@ for `evalsubmit check`) has another version installed, a finding may be missing 
 true. Reported once per file that imports the SDK, on its first SDK import, as information; it
 never fails `evalsubmit check`. The version is read from the installed package's
 `*.dist-info/METADATA`, never by importing it; with no SDK installed nothing is reported.
+An `sdk-version` in the project's configuration (`[tool.evalsubmit]`) is compared instead of
+the installed version, and the environment is then not read for it.
 
 ```python
 from nemo_platform import NeMoPlatform  # ES111 (information) with nemo-platform 0.7.1 installed
@@ -35,7 +37,7 @@ whose rules cover yours; `--ignore ES111` (or `"evalsubmit.ignore": ["ES111"]`) 
 
 
 def check(ctx: ModuleContext) -> list[Finding]:
-    note = version_note(ctx.installed_sdk)
+    note = version_note(ctx.installed_sdk, declared=ctx.sdk_declared)
     if note is None:
         return []
     anchor = _first_sdk_import(ctx)

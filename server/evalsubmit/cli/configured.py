@@ -1,0 +1,105 @@
+"""``check``'s configuration: the project's configuration file, and the flags over it.
+
+Precedence, lowest first: the nearest configuration file of each checked file
+(:mod:`evalsubmit.workspace.config`), then the command line (``--select`` replaces the file's
+choice, ``--extend-select`` and ``--ignore`` add to it), then the file's ``per-file-ignores``.
+``--config PATH`` uses one file for every checked file; ``--isolated`` uses none.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from evalsubmit.analysis import AnalysisOptions, Project, config_resolver, configured_options
+from evalsubmit.analysis import installed_sdk as installed_sdk_of
+from evalsubmit.analysis.rules import RULES
+from evalsubmit.sdk.releases import version_note
+from evalsubmit.workspace.config import ConfigError, ProjectConfig, RuleSelection
+from evalsubmit.workspace.walk import python_files
+
+__all__ = ["CheckConfiguration", "ConfigError", "add_config_options", "rule_codes"]
+
+
+def rule_codes(text: str) -> frozenset[str]:
+    """A comma-separated list of rule codes or prefixes (``ES1``), checked against the rules."""
+    codes = frozenset(code.strip().upper() for code in text.split(",") if code.strip())
+    unknown = [c for c in codes if not any(rule.startswith(c) for rule in RULES)]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown rule code(s): {', '.join(sorted(unknown))}")
+    return codes
+
+
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--extend-select",
+        type=rule_codes,
+        default=frozenset(),
+        help="codes to report in addition to the configuration's select",
+    )
+    files = parser.add_mutually_exclusive_group()
+    files.add_argument(
+        "--config",
+        metavar="PATH",
+        type=Path,
+        help="use this configuration file (an evalsubmit.toml, or a pyproject.toml with "
+        "[tool.evalsubmit]) for every checked file instead of the nearest one",
+    )
+    files.add_argument(
+        "--isolated",
+        "--no-config",
+        dest="isolated",
+        action="store_true",
+        help="ignore every configuration file",
+    )
+    parser.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="apply the configuration's exclude to files named on the command line too",
+    )
+
+
+class CheckConfiguration:
+    """The configuration of one ``check`` run: which files, and each file's options. Every
+    method may raise :class:`ConfigError` (exit 2): a configuration file is found only when
+    a path under it is met."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self._resolver = config_resolver(
+            fixed=args.config, isolated=args.isolated, remember_folders=True
+        )
+        self._flags = RuleSelection(
+            select=args.select or None, extend_select=args.extend_select, ignore=args.ignore
+        )
+        self._force_exclude: bool = args.force_exclude
+        self.strict: bool = args.strict or bool(self._resolver.for_folder(Path.cwd()).strict)
+        """``--strict``, else the ``strict`` of the configuration of the current folder."""
+
+    def files(self, paths: Iterable[Path], on_skip: Callable[[Path, str], None]) -> Iterator[Path]:
+        """The Python files of ``paths`` that the walk and ``exclude`` leave in."""
+        return python_files(
+            paths, on_skip, excluded=self._excluded, force_exclude=self._force_exclude
+        )
+
+    def _excluded(self, path: Path, is_dir: bool) -> bool:
+        return self._resolver.for_path(path).excludes(path, is_dir)
+
+    def config_for(self, path: Path) -> ProjectConfig:
+        return self._resolver.for_path(path)
+
+    def options_for(self, path: Path) -> AnalysisOptions:
+        return configured_options(self.config_for(path), path, [self._flags])
+
+    @staticmethod
+    def sdk_notes(options: Iterable[AnalysisOptions], python: Path) -> list[str]:
+        """The summary's notes about the SDK, one per version compared: the installed one, or
+        each ``sdk-version`` declared by the configurations of the checked files."""
+        declared = sorted({o.sdk_version or "" for o in options if o.enabled("ES111")}, key=str)
+        notes: list[str] = []
+        for version in declared:
+            installed = installed_sdk_of(Project(python=python), version or None)
+            note = version_note(installed, declared=bool(version))
+            if note is not None and note not in notes:
+                notes.append(note)
+        return notes

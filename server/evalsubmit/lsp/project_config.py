@@ -1,0 +1,100 @@
+"""The project's configuration file in the server: what a document is checked with.
+
+The same file the CLI reads (:mod:`evalsubmit.workspace.config`, the nearest
+``[tool.evalsubmit]`` / ``evalsubmit.toml`` above the document), under the editor's settings:
+a non-empty ``select`` setting replaces the file's choice, ``ignore`` adds to it, and
+``defaultTaskset`` wins over ``default-taskset``. It is looked up at every analysis (cached by
+mtime, so an edit of the file is seen), and every open document is re-checked when the client
+reports a configuration file changed (``workspace/didChangeWatchedFiles``).
+
+An invalid file is never replaced by defaults: the documents it governs are published without
+diagnostics, with the reason logged, and the error is shown once (again only if it changes).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from evalsubmit.analysis import AnalysisOptions, config_resolver, configured_options
+from evalsubmit.lsp.settings import Settings
+from evalsubmit.workspace.config import CONFIG_NAMES, ConfigError, RuleSelection
+
+if TYPE_CHECKING:
+    from pygls.lsp.server import LanguageServer
+
+log = logging.getLogger(__name__)
+
+WATCHED = tuple(f"**/{name}" for name in CONFIG_NAMES)
+"""Glob patterns of the files the server asks the client to watch."""
+
+
+@dataclass(frozen=True, slots=True)
+class Effective:
+    """What one document is checked with."""
+
+    options: AnalysisOptions
+    default_taskset: str | None
+    config_file: Path | None
+    """The configuration file in effect (None: none found)."""
+    skipped: str | None = None
+    """Why the document is not checked: excluded, or its configuration file is invalid."""
+
+
+def is_config_file(path: Path) -> bool:
+    return path.name in CONFIG_NAMES
+
+
+class ProjectConfigs:
+    """The configuration files of the session, read on the event loop (small, cached files)."""
+
+    def __init__(self, server: LanguageServer) -> None:
+        self._server = server
+        self._resolver = config_resolver()
+        self._shown: dict[Path, str] = {}
+        """The error last shown per configuration file: shown once, not at every keystroke."""
+
+    def effective(self, path: Path, settings: Settings) -> Effective:
+        if not settings.enable:  # nothing is checked: no file to read, no error to show
+            return Effective(settings.analysis_options(), settings.default_taskset, None)
+        try:
+            config = self._resolver.for_path(path)
+        except ConfigError as error:
+            self._report(error)
+            why = f"the configuration file {error.file} is invalid (see the log)"
+            return Effective(settings.analysis_options(), None, error.file, skipped=why)
+        except Exception:  # a bug here must not stop the document's checks for good
+            log.exception("could not read the configuration of %s", path)
+            why = "its configuration could not be read (see the log)"
+            return Effective(settings.analysis_options(), None, None, skipped=why)
+        if config.file is not None:
+            self._shown.pop(config.file, None)  # fixed: a new error is shown again
+        if config.excludes(path):
+            why = f"excluded by the exclude of {config.file}"
+            return Effective(settings.analysis_options(), None, config.file, skipped=why)
+        editor = RuleSelection(
+            select=frozenset(settings.select) or None, ignore=frozenset(settings.ignore)
+        )
+        options = configured_options(
+            config, path, [editor], max_chars=settings.max_file_size_kb * 1024
+        )
+        taskset = settings.default_taskset or config.default_taskset
+        return Effective(options, taskset, config.file)
+
+    def _report(self, error: ConfigError) -> None:
+        message = str(error)
+        if self._shown.get(error.file) == message:
+            return
+        self._shown[error.file] = message
+        log.error("%s\nfiles it governs are not checked until it is fixed", message)
+        self._server.window_show_message(
+            types.ShowMessageParams(
+                type=types.MessageType.Error,
+                message=f"evalsubmit: {message}\n(files it governs are not checked until "
+                "it is fixed)",
+            )
+        )

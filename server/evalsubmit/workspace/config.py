@@ -1,0 +1,362 @@
+"""The project's configuration file: ``[tool.evalsubmit]`` in ``pyproject.toml``, or the top-level
+keys of an ``evalsubmit.toml`` / ``.evalsubmit.toml``. The CLI and the server read the same.
+
+Found like ruff finds its own: the nearest folder above the checked file (the file's own folder
+first) holding ``.evalsubmit.toml``, ``evalsubmit.toml`` or a ``pyproject.toml`` *with* a
+``[tool.evalsubmit]`` table wins (in that order within one folder); a ``pyproject.toml``
+without the table is passed over and the search goes on up to the filesystem root. Nothing is
+merged across files: the nearest configuration is the whole configuration.
+
+An invalid file is an error naming the file, the key and (found by reading the text, as
+``tomllib`` gives no positions) its line, never a silent default. Files are cached by
+(path, mtime, size), so a resolver can be asked again at every analysis and see edits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import tomllib
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pathspec import GitIgnoreSpec
+
+if TYPE_CHECKING:
+    from evalsubmit.workspace.config_model import ConfigTable, Location
+
+CONFIG_NAMES = (".evalsubmit.toml", "evalsubmit.toml", "pyproject.toml")
+"""Looked for in this order in each folder (ruff's order for its own files)."""
+PYPROJECT_TABLE = "[tool.evalsubmit]"
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    key: str
+    """Dotted key inside the table (``per-file-ignores.tests/**``); empty for the file itself."""
+    message: str
+    line: int | None = None
+
+
+class ConfigError(Exception):
+    """An invalid configuration file: every problem found, each with its key and line."""
+
+    def __init__(self, file: Path, problems: Iterable[Problem]) -> None:
+        self.file = file
+        self.problems = tuple(problems)
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def lines(self) -> list[str]:
+        table = f"{PYPROJECT_TABLE} " if self.file.name == "pyproject.toml" else ""
+        out = []
+        for problem in self.problems:
+            where = f"{self.file}:{problem.line}" if problem.line else str(self.file)
+            key = f"{table}{problem.key}: " if problem.key else ""
+            out.append(f"{where}: invalid configuration: {key}{problem.message}")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSelection:
+    """One layer of rule choices (the file, then the editor's settings or the command line):
+    ``select`` replaces what layers below chose, ``extend_select`` adds, ``ignore`` removes."""
+
+    select: frozenset[str] | None = None
+    extend_select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
+
+    def apply(self, enabled: frozenset[str], codes: Collection[str]) -> frozenset[str]:
+        if self.select is not None:
+            enabled = expand(self.select, codes)
+        return (enabled | expand(self.extend_select, codes)) - expand(self.ignore, codes)
+
+
+def expand(prefixes: Iterable[str], codes: Collection[str]) -> frozenset[str]:
+    """The codes named by ``prefixes`` (``ES1`` names every ``ES1xx``)."""
+    wanted = tuple(prefixes)
+    return frozenset(code for code in codes if code.startswith(wanted))
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectConfig:
+    """The configuration in effect for a file. ``file`` is None when no file was found (or
+    none is wanted: ``--isolated``); every field then has its default."""
+
+    file: Path | None = None
+    root: Path | None = None
+    """The folder of ``file``: patterns are relative to it."""
+    selection: RuleSelection = RuleSelection()
+    exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
+    default_taskset: str | None = None
+    sdk_version: str | None = None
+    strict: bool | None = None
+    _exclude_spec: GitIgnoreSpec | None = field(default=None, compare=False, repr=False)
+    _per_file_specs: tuple[tuple[bool, GitIgnoreSpec, frozenset[str]], ...] = field(
+        default=(), compare=False, repr=False
+    )
+
+    def excludes(self, path: Path, is_dir: bool = False) -> bool:
+        """Whether ``exclude``/``extend-exclude`` leave ``path`` out (paths outside the
+        configuration's folder are never excluded by it)."""
+        if self._exclude_spec is None:
+            return False
+        relative = self._relative(path)
+        if relative is None:
+            return False
+        return self._exclude_spec.match_file(relative + "/" if is_dir else relative)
+
+    def ignored_for(self, path: Path) -> frozenset[str]:
+        """The codes (or prefixes) ``per-file-ignores`` turns off in ``path``. A pattern
+        written ``!glob`` applies to the files it does *not* match (as in ruff)."""
+        relative = self._relative(path)
+        if relative is None:
+            return frozenset()
+        ignored: set[str] = set()
+        for negated, spec, codes in self._per_file_specs:
+            if spec.match_file(relative) != negated:
+                ignored |= codes
+        return frozenset(ignored)
+
+    def _relative(self, path: Path) -> str | None:
+        """``path`` relative to the configuration's folder, POSIX-style; None outside it."""
+        if self.root is None:
+            return None
+        absolute = os.path.abspath(path)
+        inside = os.path.join(self.root, "")  # the folder with its trailing separator
+        if not absolute.startswith(inside):
+            return None
+        return absolute[len(inside) :].replace(os.sep, "/")
+
+
+NO_CONFIG = ProjectConfig()
+
+
+class ConfigResolver:
+    """Finds and loads configuration files. ``rule_codes`` (the rule registry, which lives
+    above this layer) validates codes. ``fixed`` is one file used for every path
+    (``--config``); ``isolated`` uses none. ``remember_folders`` keeps the configuration of
+    each folder met for the resolver's life (a CLI run: one look per folder of the tree);
+    without it every call looks again (the server, which must see a file appear or change)."""
+
+    def __init__(
+        self,
+        rule_codes: Collection[str],
+        *,
+        fixed: Path | None = None,
+        isolated: bool = False,
+        remember_folders: bool = False,
+    ) -> None:
+        self.rule_codes = frozenset(rule_codes)
+        self._fixed = Path(os.path.abspath(fixed)) if fixed is not None else None
+        self._isolated = isolated
+        self._remember = remember_folders
+        self._folders: dict[str, ProjectConfig] = {}
+        self._loaded: dict[Path, tuple[tuple[int, int], ProjectConfig | ConfigError | None]] = {}
+        self._lock = threading.Lock()
+
+    def for_path(self, path: Path) -> ProjectConfig:
+        """The configuration governing ``path`` (a file or folder: searched from its parent).
+        Raises :class:`ConfigError` when that file is invalid."""
+        return self.for_folder(os.path.dirname(os.path.abspath(path)))
+
+    def for_folder(self, path: str | Path) -> ProjectConfig:
+        """The configuration of files in the folder ``path`` (the nearest one, from there up)."""
+        if self._isolated:
+            return NO_CONFIG
+        if self._fixed is not None:
+            return self.load(self._fixed, required=True) or NO_CONFIG
+        # strings, not Paths: the walk asks for every entry of the tree
+        directory = os.path.abspath(path)
+        visited: list[str] = []
+        found = NO_CONFIG
+        while True:
+            known = self._folders.get(directory)
+            if known is not None:  # a folder met before, in remember mode
+                found = known
+                break
+            visited.append(directory)
+            loaded = self._in_folder(Path(directory))
+            if loaded is not None:
+                found = loaded
+                break
+            parent = os.path.dirname(directory)
+            if parent == directory:  # the filesystem root
+                break
+            directory = parent
+        if self._remember:
+            self._folders.update(dict.fromkeys(visited, found))
+        return found
+
+    def _in_folder(self, directory: Path) -> ProjectConfig | None:
+        """The configuration file of this very folder, if it has one."""
+        for name in CONFIG_NAMES:
+            candidate = directory / name
+            if os.path.isfile(candidate):
+                loaded = self.load(candidate)
+                if loaded is not None:
+                    return loaded
+        return None
+
+    def load(self, file: Path, *, required: bool = False) -> ProjectConfig | None:
+        """The configuration of one file; None for a ``pyproject.toml`` without the table
+        (an error instead when ``required``: ``--config`` names a file that must have one)."""
+        file = Path(os.path.abspath(file))
+        try:
+            info = os.stat(file)
+        except OSError as error:
+            raise ConfigError(file, [Problem("", f"cannot read it ({error.strerror})")]) from None
+        key = (info.st_mtime_ns, info.st_size)
+        with self._lock:
+            cached = self._loaded.get(file)
+        if cached is None or cached[0] != key:
+            cached = (key, _read(file, self.rule_codes))
+            with self._lock:
+                self._loaded[file] = cached
+        result = cached[1]
+        if isinstance(result, ConfigError):
+            raise result
+        if result is None and required:
+            raise ConfigError(file, [Problem("", f"it has no {PYPROJECT_TABLE} table")])
+        return result
+
+
+def _read(file: Path, rule_codes: Collection[str]) -> ProjectConfig | ConfigError | None:
+    try:
+        with open(file, "rb") as stream:
+            data = stream.read(MAX_CONFIG_BYTES + 1)
+    except OSError as error:
+        return ConfigError(file, [Problem("", f"cannot read it ({error.strerror})")])
+    if len(data) > MAX_CONFIG_BYTES:
+        return ConfigError(file, [Problem("", f"larger than {MAX_CONFIG_BYTES} bytes")])
+    text = data.decode("utf-8", "replace")
+    try:
+        document = tomllib.loads(text)
+    except RecursionError:  # tomllib nests arrays and inline tables by recursion
+        return ConfigError(file, [Problem("", "not valid TOML: nested too deeply")])
+    except tomllib.TOMLDecodeError as error:
+        position = re.search(r" \(at line (\d+), column \d+\)$", str(error))
+        line = int(position.group(1)) if position else None
+        why = str(error)[: position.start()] if position else str(error)
+        return ConfigError(file, [Problem("", f"not valid TOML: {why}", line)])
+    table: object = document
+    if file.name == "pyproject.toml":
+        tool = document.get("tool")
+        table = tool.get("evalsubmit") if isinstance(tool, dict) else None
+        if table is None:
+            return None
+    if not isinstance(table, dict):
+        return ConfigError(file, [Problem("", f"{PYPROJECT_TABLE} must be a table")])
+    return _validated(file, text, table, rule_codes)
+
+
+def _validated(
+    file: Path, text: str, table: Mapping[str, Any], rule_codes: Collection[str]
+) -> ProjectConfig | ConfigError:
+    # pydantic only now: a run that finds no configuration never imports it
+    from evalsubmit.workspace.config_model import validate_table
+
+    model, problems = validate_table(table, rule_codes)
+    if model is None:
+        placed = [Problem(_key(loc), m, _line_of(text, loc, value)) for loc, m, value in problems]
+        placed.sort(key=lambda problem: problem.line or len(text))  # in the file's order
+        return ConfigError(file, placed)
+    return _config(file, model)
+
+
+def _config(file: Path, model: ConfigTable) -> ProjectConfig:
+    exclude = (*model.exclude, *model.extend_exclude)
+    per_file = tuple(
+        (pattern, frozenset(codes)) for pattern, codes in model.per_file_ignores.items()
+    )
+    return ProjectConfig(
+        file=file,
+        root=file.parent,
+        selection=RuleSelection(
+            select=frozenset(model.select) if model.select is not None else None,
+            extend_select=frozenset(model.extend_select),
+            ignore=frozenset(model.ignore),
+        ),
+        exclude=exclude,
+        per_file_ignores=per_file,
+        default_taskset=model.default_taskset,
+        sdk_version=model.sdk_version,
+        strict=model.strict,
+        _exclude_spec=GitIgnoreSpec.from_lines(exclude) if exclude else None,
+        _per_file_specs=tuple(
+            (p.startswith("!"), GitIgnoreSpec.from_lines([p.removeprefix("!")]), codes)
+            for p, codes in per_file
+        ),
+    )
+
+
+def _key(location: Location) -> str:
+    """``select[1]``, ``per-file-ignores."scripts/*.py"[0]``: a location as TOML spells it."""
+    shown = ""
+    for part in location:
+        if part == "[key]":  # pydantic's marker of an error in a table's key, not its value
+            continue
+        if isinstance(part, int):
+            shown += f"[{part}]"
+        else:
+            bare = part.replace("-", "").replace("_", "").isalnum()
+            spelled = part if bare else json.dumps(part)
+            shown += f".{spelled}" if shown else spelled
+    return shown
+
+
+def _line_of(text: str, location: Location, value: object = None) -> int | None:
+    """The line that writes the key, found in the text (best effort: ``tomllib`` keeps no
+    positions). The first segment is searched as a key (``select =``, ``"select" =``) or a
+    table header (``[tool.evalsubmit.per-file-ignores]``); a deeper one (a glob of
+    ``per-file-ignores``) is then searched from there; an entry of a list written over
+    several lines is found by its value."""
+    lines = text.splitlines()
+    start = 0
+    for number, line in enumerate(lines):
+        if line.strip().replace(" ", "") == PYPROJECT_TABLE:
+            start = number
+            break
+    found: int | None = None
+    for segment in location[:2]:
+        if isinstance(segment, int):
+            break
+        for number in range(start, len(lines)):
+            if _writes(lines[number], segment):
+                found = start = number
+                break
+        else:
+            break
+    if found is not None and isinstance(location[-1], int) and isinstance(value, str):
+        found = _entry_line(lines, found, value)
+    return found + 1 if found is not None else None
+
+
+def _entry_line(lines: list[str], key_line: int, value: str) -> int:
+    """The line of the list entry ``value``, from the key's line to the list's end."""
+    quoted = (json.dumps(value), f"'{value}'")
+    for number in range(key_line, len(lines)):
+        if any(spelled in lines[number] for spelled in quoted):
+            return number
+        if "]" in lines[number].split("#")[0] and number > key_line:
+            break
+    return key_line
+
+
+def _writes(line: str, key: str) -> bool:
+    stripped = line.strip()
+    for spelled in (key, f'"{key}"', f"'{key}'"):
+        if stripped.startswith(spelled) and stripped[len(spelled) :].lstrip().startswith("="):
+            return True
+        header = stripped.startswith("[") and stripped.rstrip("]").lstrip("[").strip()
+        if header and (header == spelled or header.endswith(f".{spelled}")):
+            return True
+    return False
