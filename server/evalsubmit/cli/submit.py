@@ -189,6 +189,7 @@ async def _send(
     if client.warning is not None:
         out.say(f"warning: {client.warning}")
     sending = Submission(decided, config, client)
+    out.say(sending.describe())  # where it goes and why: what a CI log needs to explain a job
     cancel_words: list[str] = []
     async with client:
         try:
