@@ -221,6 +221,7 @@ def test_ctrl_c_while_following_says_the_job_exists_and_how_to_cancel_it(
     service = platform_service
     path = example(tmp_path, service)
     argv = ["submit", f"{path}:{CALL_LINE}", "--base-url", service.base_url, "--wait"]
+    argv += ["--output-format", "json"]
     proc = subprocess.Popen(
         [str(EVALSUBMIT), *argv, "--poll-interval", "0.5"],
         stdout=subprocess.PIPE,
@@ -249,8 +250,11 @@ def test_ctrl_c_while_following_says_the_job_exists_and_how_to_cancel_it(
     out = proc.stdout.read()
     err = "".join(lines)
     assert proc.returncode == 130, err
-    name = out.split()[1]
+    answer = json.loads(out)
+    name = answer["name"]
     url = f"{jobs_url(service)}/{name}"
+    assert answer["interrupted"] is True and answer["submitted"] is True
+    assert answer["url"] == url
     assert f"stopped following job {name}" in err
     assert f"keeps running: {url}" in err and f"curl -X POST {url}/cancel" in err
     assert get_job(service, name)["name"] == name  # it exists

@@ -31,7 +31,7 @@ from evalsubmit.cli.common import (
 )
 
 if TYPE_CHECKING:  # the handler imports them itself: `import evalsubmit.cli` stays light
-    from evalsubmit.platform import JobOutcome, JobStatus, PlatformClient, PlatformError
+    from evalsubmit.platform import Job, JobOutcome, JobStatus, PlatformClient, PlatformError
     from evalsubmit.platform.config import ResolvedPlatformConfig
     from evalsubmit.platform.submission import Plan, Refusal, Submission
 
@@ -39,6 +39,7 @@ EXIT_PLATFORM = 3
 """The platform could not be reached or refused a request (distinct from 2: nothing in the
 user's command or files is wrong; retrying later, or fixing the platform side, may help)."""
 EXIT_INTERRUPTED = 130
+NOTHING_SENT = "interrupted; nothing was sent."
 NAME_A_TASKSET = "write tasks= in the call or pass --taskset WORKSPACE/TASKSET"
 SOURCE_OPTION = "option {}"
 
@@ -94,8 +95,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args, out)
     except KeyboardInterrupt:  # before the event loop: reading and analysing the file
-        out.say("interrupted; nothing was sent.")
-        return EXIT_INTERRUPTED
+        return out.interrupted(NOTHING_SENT)
 
 
 def _run(args: argparse.Namespace, out: Output) -> int:
@@ -190,35 +190,35 @@ async def _send(
         out.say(f"warning: {client.warning}")
     sending = Submission(decided, config, client)
     out.say(sending.describe())  # where it goes and why: what a CI log needs to explain a job
-    cancel_words: list[str] = []
+    posted: list[Job] = []
+    failure: list[PlatformError] = []
+
+    def remember(job: Job | None, err: PlatformError | None) -> None:
+        posted.extend([job] if job is not None else [])
+        failure.extend([err] if err is not None else [])
+
     async with client:
         try:
             job = await sending.send(
                 step=out.say,
                 cancelled=lambda: False,  # Ctrl-C arrives as the task's cancellation
-                after_cancel=lambda job, err: cancel_words.append(
-                    _after_cancel(sending, job is not None, err)
-                ),
+                after_cancel=remember,
             )
         except PlatformError as err:
             return out.failed(err, EXIT_PLATFORM)
         except asyncio.CancelledError:
-            out.say(cancel_words[0] if cancel_words else "interrupted; nothing was sent.")
-            return EXIT_INTERRUPTED
+            if failure:
+                return out.interrupted(f"interrupted while submitting; {failure[0].message}")
+            if not posted:
+                return out.interrupted(NOTHING_SENT)
+            words = f"interrupted, but job {sending.name} had already been submitted."
+            fields = _fields(sending, posted[0].id, posted[0].status or "created")
+            return out.interrupted(f"{words} {_how_to_cancel(sending)}", fields)
         assert job is not None  # `cancelled` never says so
         out.say(f"job {job.name} created in workspace {sending.workspace}: {sending.url}")
         if not args.wait:
             return out.accepted(sending, job.id, job.status or "created")
         return await _follow(client, sending, job.id, args.poll_interval, out)
-
-
-def _after_cancel(sending: Submission, posted: bool, err: PlatformError | None) -> str:
-    if err is not None:
-        return f"interrupted while submitting job {sending.name}; {err.message}"
-    if not posted:
-        return "interrupted; nothing was sent."
-    submitted = f"interrupted, but job {sending.name} had already been submitted."
-    return f"{submitted} {_how_to_cancel(sending)}"
 
 
 def _how_to_cancel(sending: Submission) -> str:
@@ -250,10 +250,11 @@ async def _follow(
         outcome = await job_outcome(client, sending.workspace, final)
     except PlatformError as err:
         out.say(f"job {sending.name} was submitted, but {err.message}")
-        return out.finished(sending, job_id, last, EXIT_PLATFORM, error=err.message)
+        return out.unfollowed(sending, job_id, last, err.message)
     except asyncio.CancelledError:
-        out.say(f"stopped following job {sending.name} ({last}). {_how_to_cancel(sending)}")
-        return out.finished(sending, job_id, last, EXIT_INTERRUPTED)
+        words = f"stopped following job {sending.name} ({last})."
+        fields = _fields(sending, job_id, last)
+        return out.interrupted(f"{words} {_how_to_cancel(sending)}", fields)
     return out.outcome(sending, job_id, outcome)
 
 
@@ -296,20 +297,20 @@ class Output:
         self._result(line, _fields(sending, job_id, status))
         return EXIT_CLEAN
 
-    def finished(
-        self,
-        sending: Submission,
-        job_id: str | None,
-        status: str,
-        code: int,
-        *,
-        error: str | None = None,
-    ) -> int:
-        """Following stopped before the job ended (interrupted, or polling failed)."""
+    def unfollowed(self, sending: Submission, job_id: str | None, status: str, error: str) -> int:
+        """Polling failed before the job ended: the job exists, its end is unknown."""
         where = f"Job {sending.name} (workspace {sending.workspace})"
-        line = f"{where}: {status}, not finished. URL: {sending.url}"
+        line = f"{where}: {status}, end unknown. URL: {sending.url}"
         self._result(line, {**_fields(sending, job_id, status), "error": error})
-        return code
+        return EXIT_PLATFORM
+
+    def interrupted(self, message: str, job: dict[str, Any] | None = None) -> int:
+        """Ctrl-C: ``job`` when one exists (its URL is then the stdout line)."""
+        self.say(message)
+        fields = {**(job or {"submitted": False}), "interrupted": True}
+        line = None if job is None else f"Job {job['name']}: {job['status']}. URL: {job['url']}"
+        self._result(line, fields)
+        return EXIT_INTERRUPTED
 
     def outcome(self, sending: Submission, job_id: str | None, outcome: JobOutcome) -> int:
         for log_line in outcome.log_tail:
