@@ -106,3 +106,15 @@ async def test_ctrl_c_during_the_post_lets_it_finish_and_says_the_job_exists(
         assert f"job {name} had already been submitted" in err and "/cancel" in err
         assert platform.count("POST") == 1
         assert platform.jobs[name]["status"] == "active"  # never cancelled by the CLI
+
+
+async def test_a_platform_that_does_not_answer_in_time_is_one_message_naming_the_option(
+    tmp_path: Path,
+) -> None:
+    async with FaultPlatform("slow-all", delay_s=5.0, tasksets=True) as platform:
+        code, answer, err = await finish(await start(tmp_path, platform, "--timeout", "0.5"))
+        assert code == 3, err
+        assert answer["kind"] == "timeout"
+        assert "did not answer in time (0.5 s for the whole request)" in err
+        assert "On the command line: --timeout S." in err
+        assert platform.count("POST") == 0  # the taskset lookup timed out: nothing was sent

@@ -234,6 +234,7 @@ def test_an_unreachable_platform_is_one_clear_line_and_exit_three(
     failure = [line for line in err.splitlines() if "Cannot reach" in line]
     assert len(failure) == 1
     assert f"Cannot reach the NeMo Platform at {url}: connection refused" in failure[0]
+    assert "On the command line: --base-url URL." in failure[0]
     assert f"platform {url} (option --base-url)" in err  # where it came from
     assert "workspace qa (NeMoPlatform(workspace=...) in the code)" in err
     answer = json.loads(out)

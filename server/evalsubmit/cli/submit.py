@@ -42,6 +42,14 @@ EXIT_INTERRUPTED = 130
 NOTHING_SENT = "interrupted; nothing was sent."
 NAME_A_TASKSET = "write tasks= in the call or pass --taskset WORKSPACE/TASKSET"
 SOURCE_OPTION = "option {}"
+OPTIONS = {"base_url": "--base-url", "workspace": "--workspace", "timeout_s": "--timeout"}
+CLI_HINTS = {
+    "timeout": "On the command line: --timeout S.",
+    "connection_refused": "On the command line: --base-url URL.",
+    "connection": "On the command line: --base-url URL.",
+    "redirect": "On the command line: --base-url URL.",
+}
+"""The platform's messages name the editor's settings; the options that do the same here."""
 
 
 def add_parser(commands: Any) -> None:
@@ -67,6 +75,12 @@ def add_parser(commands: Any) -> None:
     submit.add_argument("--base-url", metavar="URL", help="the platform (default: env, nmp config)")
     submit.add_argument(
         "--workspace", metavar="NAME", help="the workspace (default: env, nmp config, the code)"
+    )
+    submit.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="S",
+        help="time limit of each HTTP request, connecting to last byte (default: 30)",
     )
     submit.add_argument(
         "--poll-interval",
@@ -165,12 +179,14 @@ def platform_config(args: argparse.Namespace, code_workspace: str | None) -> Res
     from evalsubmit.platform import PlatformSettings, resolve_platform_config
 
     options = {"base_url": args.base_url, "workspace": args.workspace}
-    chosen = {k: v for k, v in options.items() if v is not None and v.strip()}
+    chosen: dict[str, Any] = {k: v for k, v in options.items() if v is not None and v.strip()}
+    if args.timeout is not None:
+        chosen["timeout_s"] = args.timeout
     config = resolve_platform_config(PlatformSettings(**chosen), code_workspace=code_workspace)
     # Messages about a value name where it came from: the option, not an editor setting.
     sources = dict(config.sources)
     for key in chosen:
-        sources[key] = SOURCE_OPTION.format("--" + key.replace("_", "-"))
+        sources[key] = SOURCE_OPTION.format(OPTIONS[key])
     return config.model_copy(update={"sources": sources})
 
 
@@ -286,8 +302,10 @@ class Output:
         return EXIT_FINDINGS
 
     def failed(self, err: PlatformError, code: int) -> int:
-        self.say(err.message)
-        fields = {"submitted": False, "error": err.message, "kind": err.kind.value}
+        hint = CLI_HINTS.get(err.kind.value)
+        message = f"{err.message} {hint}" if hint else err.message
+        self.say(message)
+        fields = {"submitted": False, "error": message, "kind": err.kind.value}
         self._result(None, fields)
         return code
 
