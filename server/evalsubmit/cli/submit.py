@@ -89,7 +89,12 @@ def add_parser(commands: Any) -> None:
         metavar="S",
         help="seconds between status polls with --wait (default: 2)",
     )
-    submit.add_argument("--output-format", choices=["text", "json"], default="text")
+    submit.add_argument(
+        "--output-format",
+        choices=["text", "json"],
+        default="text",
+        help="stdout: one line once a job exists (text), or always one JSON object (json)",
+    )
     python_option(submit)
     submit.set_defaults(handler=run)
 
