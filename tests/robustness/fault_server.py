@@ -31,7 +31,9 @@ POST stores the job and answers 201 after ``delay_s`` (pass 0; a longer one lets
 request while the POST is under way), GETs answer after ``get_delay_s``, status is ``active``,
 cancel answers ``cancelled``.
 
-``FaultPlatform(mode, tls=context)`` serves over TLS with the given server context.
+``FaultPlatform(mode, tls=context)`` serves over TLS with the given server context;
+``tasksets=True`` answers the taskset routes as ``ok`` does in any mode (a whole submission,
+taskset lookup first, meets the fault at its POST).
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ class FaultPlatform:
         redirect_to: str = "",
         tls: ssl.SSLContext | None = None,
         host: str = "127.0.0.1",
+        tasksets: bool = False,
     ) -> None:
         assert mode in MODES + HOSTILE + ("ok",), mode
         self.mode = mode
@@ -82,6 +85,7 @@ class FaultPlatform:
         self.redirect_to = redirect_to
         self.tls = tls
         self.host = host
+        self.tasksets = tasksets
         self.bytes_sent = 0
         self.jobs: dict[str, dict[str, Any]] = {}
         self.requests: list[tuple[str, str, bytes, dict[str, str]]] = []
@@ -143,7 +147,8 @@ class FaultPlatform:
             await asyncio.sleep(self.delay_s)
         if method == "POST" and path.endswith("/agent-evaluate/jobs"):
             return await self._post(json.loads(body), writer)
-        if self.mode == "ok" and (answer := self._working(method, path)) is not None:
+        works = self.mode == "ok" or (self.tasksets and "/tasksets" in path)
+        if works and (answer := self._working(method, path)) is not None:
             if method == "GET":
                 await asyncio.sleep(self.get_delay_s)
             await self._send(writer, *answer)

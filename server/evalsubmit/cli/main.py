@@ -1,4 +1,4 @@
-"""``evalsubmit``: check / preview / rule / serve."""
+"""``evalsubmit``: check / preview / rule / submit / serve."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from evalsubmit import __version__
-from evalsubmit.cli import check, preview, rule
+from evalsubmit.cli import check, preview, rule, submit
 from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR
 
 
@@ -46,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="evalsubmit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"evalsubmit {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    for command in (check, preview, rule):
+    for command in (check, preview, rule, submit):
         command.add_parser(commands)
     serve = commands.add_parser("serve", help="run the language server (stdio)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")

@@ -26,7 +26,7 @@ from evalsubmit.lsp.code_lens import submit_command
 from evalsubmit.lsp.command_table import SUBMIT
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.state import Snapshot
-from evalsubmit.lsp.submit import candidates
+from evalsubmit.platform.submission import candidates
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -105,7 +105,7 @@ def submit_actions(
             kind=SUBMIT_KIND,
             command=submit_command(SUBMIT.title, uri, snap, candidate, encoding),
         )
-        for candidate in candidates(snap)
+        for candidate in candidates(snap.report)
         if candidate.span.line <= line <= candidate.span.end_line
     ][:1]
 

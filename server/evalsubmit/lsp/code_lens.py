@@ -11,7 +11,7 @@ from evalsubmit.lsp import convert
 from evalsubmit.lsp.command_table import SUBMIT, SUBMIT_LENS_TITLE
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.state import Snapshot
-from evalsubmit.lsp.submit import Candidate, candidates
+from evalsubmit.platform.submission import Candidate, candidates
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -31,7 +31,7 @@ async def code_lens(
             range=convert.lsp_range(c.span, snap.lines, encoding),
             command=submit_command(SUBMIT_LENS_TITLE, uri, snap, c, encoding),
         )
-        for c in candidates(snap)
+        for c in candidates(snap.report)
     ]
 
 

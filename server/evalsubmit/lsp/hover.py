@@ -18,7 +18,7 @@ from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.state import Snapshot
-from evalsubmit.lsp.submit import refusal_reasons
+from evalsubmit.platform.submission import refusal_reasons
 from evalsubmit.sdk.version import SDK_RELEASE
 
 if TYPE_CHECKING:
@@ -62,12 +62,13 @@ def hover_markdown(snap: Snapshot, line: int, col: int) -> tuple[str, Span] | No
     preview = report.preview_at(line, col)
     keyword = _keyword_at(snap.lines, line, col, "target")
     if submit is not None and submit.target is not None and keyword is not None:
-        reasons = refusal_reasons(snap, submit.target, submit.span, submit.has_errors)
+        reasons = refusal_reasons(report, submit.target, submit.span, submit.has_errors)
         return preview_markdown(submit.target, reasons), keyword
     if submit is not None and (preview is None or submit.name_span.contains(line, col)):
         return submit_markdown(submit, snap.settings), submit.name_span
     if preview is not None:
-        return preview_markdown(preview, refusal_reasons(snap, preview, preview.span)), preview.span
+        reasons = refusal_reasons(report, preview, preview.span)
+        return preview_markdown(preview, reasons), preview.span
     return None
 
 

@@ -19,6 +19,8 @@ from evalsubmit.platform import (
     ResolvedPlatformConfig,
     follow_job,
 )
+from evalsubmit.platform.follow import DEFAULT_FOLLOW_LIMIT_S
+from evalsubmit.platform.submission import state_words
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -27,7 +29,7 @@ log = logging.getLogger(__name__)
 
 CANCEL_JOB = "Cancel the job"
 KEEP_JOB = "Keep it running"
-FOLLOW_LIMIT_S = 3600.0
+FOLLOW_LIMIT_S = DEFAULT_FOLLOW_LIMIT_S
 """Following a submitted job stops after this long (the job itself runs on)."""
 _BACKGROUND: set[asyncio.Future[None]] = set()
 
@@ -129,17 +131,3 @@ async def offer_cancel(
             show(ls, types.MessageType.Error, f"Could not cancel job {name}: {err.message}")
             return
     show(ls, types.MessageType.Info, f"Job {name}: cancel requested ({job.status}). URL: {url}")
-
-
-_STATE_WORDS = {
-    "created": "created, waiting to be scheduled",
-    "pending": "pending: scheduled",
-    "active": "active: running",
-    "cancelling": "cancelling",
-}
-
-
-def state_words(status: JobStatus) -> str:
-    """The job's state in words; the platform's message only once the job has ended (while it
-    runs, the job's message can lag behind its status, e.g. "pending" with "Job is running")."""
-    return _STATE_WORDS.get(status.status) or status.summary()
