@@ -254,7 +254,7 @@ def test_the_configured_default_taskset_is_used_when_the_code_names_none(
     (tmp_path / "pyproject.toml").write_text(
         '[tool.evalsubmit]\ndefault-taskset = "qa/nightly"\n', encoding="utf-8"
     )
-    code, out, err = run(capsys, location, "--base-url", closed_port_url())
+    code, _, err = run(capsys, location, "--base-url", closed_port_url())
     assert code == 3, err
     assert "not submitted" not in err and "Cannot reach" in err
 
