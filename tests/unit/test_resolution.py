@@ -611,6 +611,39 @@ def test_cross_module_runner_is_known_in_the_submitting_module(tmp_path: Path) -
     assert paths["runners.py"].resolve() in {p.resolve() for p in report.dependencies}
 
 
+def test_a_module_another_thread_is_reading_is_not_a_cycle(tmp_path: Path) -> None:
+    """The server analyses documents in several threads over one project: while one thread
+    reads runners.py, another document importing it must still see its runner."""
+    import threading
+
+    paths = write_project(tmp_path, {"runners.py": RUNNERS_PY, "main.py": MAIN_PY})
+    project = Project(tmp_path)
+    reading, release = threading.Event(), threading.Event()
+    module_name = project.module_name  # asked while the module is being read
+
+    def slow_in_the_other_thread(path: Path | None) -> str:
+        if threading.current_thread() is other and path is not None and path.name == "runners.py":
+            reading.set()
+            release.wait(10)
+        return module_name(path)
+
+    project.module_name = slow_in_the_other_thread  # type: ignore[method-assign]
+    other = threading.Thread(
+        target=analyze_source,
+        args=(MAIN_PY,),
+        kwargs={"path": paths["main.py"], "project": project},
+    )
+    other.start()
+    try:
+        assert reading.wait(10)
+        report = analyze_source(MAIN_PY, path=paths["main.py"], project=project)
+    finally:
+        release.set()
+        other.join(10)
+    (submit,) = report.submits
+    assert submit.target is not None and submit.target.runner_type == "GymAgentTaskRunner"
+
+
 def test_cross_module_shape_checks_use_the_imported_values(tmp_path: Path) -> None:
     main = src(
         f"""

@@ -47,7 +47,10 @@ class ModuleResolver:
     def __init__(self, project: Project) -> None:
         self.project = project
         self._scopes: dict[tuple[Path, str], ModuleScope] = {}
-        self._loading: set[Path] = set()
+        self._reading = threading.local()
+        """Per thread, the modules being read (an import of an import...): a cycle or the depth
+        limit is about one chain of imports. Shared across threads, a module another document's
+        analysis happened to be reading would look like a cycle and become unknown."""
         self._lock = threading.RLock()
         self._installed: dict[Path, str] = {}
         """Installed modules read so far: path -> dotted name."""
@@ -201,6 +204,12 @@ class ModuleResolver:
             folder = folder.parent
         return scopes
 
+    def _loading(self) -> set[Path]:
+        loading: set[Path] | None = getattr(self._reading, "paths", None)
+        if loading is None:
+            loading = self._reading.paths = set()
+        return loading
+
     def scope(
         self, path: Path, name: str | None = None, *, installed: bool = False
     ) -> ModuleScope | None:
@@ -214,7 +223,8 @@ class ModuleResolver:
             cached = self._scopes.get((path, digest))
             if cached is not None:
                 return cached
-            if path in self._loading or len(self._loading) >= MAX_IMPORT_DEPTH:
+            loading = self._loading()
+            if path in loading or len(loading) >= MAX_IMPORT_DEPTH:
                 return None
             if installed:
                 left = getattr(self._budget, "left", None)
@@ -222,7 +232,7 @@ class ModuleResolver:
                     if left <= 0:
                         return None
                     self._budget.left = left - 1
-            self._loading.add(path)
+            loading.add(path)
         try:
             parsed = parse_source(text)
             if parsed is None:
@@ -236,8 +246,7 @@ class ModuleResolver:
             )
             scope = interpreter.run_module()
         finally:
-            with self._lock:
-                self._loading.discard(path)
+            loading.discard(path)
         with self._lock:
             self._scopes = {k: v for k, v in self._scopes.items() if k[0] != path}
             self._scopes[(path, digest)] = scope
