@@ -6,21 +6,10 @@ import argparse
 import os
 import sys
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evalsubmit.analysis import (
-    AnalysisOptions,
-    Finding,
-    Project,
-    Severity,
-    analyze_source,
-    installed_sdk,
-    visible,
-)
-from evalsubmit.analysis.rules import RULES
 from evalsubmit.cli.common import (
     EXIT_CLEAN,
     EXIT_ERROR,
@@ -30,11 +19,12 @@ from evalsubmit.cli.common import (
     python_option,
     resolved,
 )
-from evalsubmit.cli.output import Skipped, render
-from evalsubmit.core.lines import split_lines
-from evalsubmit.core.sourcefile import UnreadableSource, read_source
-from evalsubmit.sdk.releases import version_note
-from evalsubmit.workspace.walk import python_files
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis import AnalysisOptions, Finding, Project
+
+# The analysis is imported by the functions that run it, not with this module: building the
+# parser (`evalsubmit --version`, `--help`) loads no analysis at all.
 
 PARALLEL_THRESHOLD = 64
 MAX_JOBS = 256
@@ -72,6 +62,8 @@ def _jobs(text: str) -> int:
 
 
 def _codes(text: str) -> frozenset[str]:
+    from evalsubmit.analysis.rules import RULES
+
     codes = frozenset(code.strip().upper() for code in text.split(",") if code.strip())
     unknown = [c for c in codes if not any(rule.startswith(c) for rule in RULES)]
     if unknown:
@@ -80,6 +72,13 @@ def _codes(text: str) -> frozenset[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from evalsubmit.analysis.engine.options import AnalysisOptions
+    from evalsubmit.cli.output import Skipped, render
+    from evalsubmit.core.findings import Severity
+    from evalsubmit.sdk.releases import version_note
+    from evalsubmit.workspace.project import Project, installed_sdk
+    from evalsubmit.workspace.walk import python_files
+
     missing = [str(p) for p in args.paths if not os.path.lexists(p)]
     if missing:
         print(f"evalsubmit: no such file or directory: {', '.join(missing)}", file=sys.stderr)
@@ -90,7 +89,14 @@ def run(args: argparse.Namespace) -> int:
     skipped: list[Skipped] = []
     files = list(python_files(args.paths, on_skip=lambda path, why: skipped.append((path, why))))
     options = AnalysisOptions(select=args.select, ignore=args.ignore)
-    results = {result.path: result for result in _analyse_all(files, options, args.jobs, python)}
+    # --strict fails on a file that cannot be parsed: every file is analysed. Otherwise a file
+    # that cannot reach the SDK is not even parsed (as a file without imports never was).
+    relevant = set(files) if args.strict else _relevant(files, python, options.max_chars)
+    analysed = _analyse_all([f for f in files if f in relevant], options, args.jobs, python)
+    results = {result.path: result for result in analysed}
+    for path in files:
+        if path not in results:  # cannot reach the SDK: no finding of its own (not parsed)
+            results[path] = FileResult(path, [], unread=True)
     _route_remote_findings(results, options)
     internal = False
     for path in files:
@@ -127,17 +133,45 @@ class FileResult:
     lines: list[str] = field(default_factory=list)
     skipped: str | None = None
     """Why the file was not checked (a warning; a failure with --strict)."""
+    unread: bool = False
+    """Not analysed: it cannot reach the SDK (:mod:`evalsubmit.workspace.relevance`)."""
+
+
+PREFILTER = True
+"""Skip the files that cannot reach the SDK (tests turn it off to compare)."""
+
+
+def _relevant(files: list[Path], python: Path, max_chars: int) -> set[Path]:
+    """The files that may hold a finding of their own, decided from their text."""
+    if not PREFILTER:
+        return set(files)
+    from evalsubmit.workspace.relevance import RelevanceScan
+
+    by_root: dict[Path, list[Path]] = {}
+    for path in files:
+        by_root.setdefault(project_root(path), []).append(path)
+    relevant: set[Path] = set()
+    for root, group in by_root.items():
+        scan = RelevanceScan(_project(root, python), max_chars=max_chars)
+        relevant |= scan.relevant(group)
+    return relevant
 
 
 def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOptions) -> None:
     """A bad value written in one checked file but submitted from another is reported in the
     file that writes it; each file is analysed once (forward), so the check stays linear."""
+    if not any(result.remote for result in results.values()):
+        return
+    from evalsubmit.analysis import visible
+
     by_resolved = {resolved(path): result for path, result in results.items()}
     for result in list(results.values()):
         for target, finding in result.remote:
             owner = by_resolved.get(target)
             if owner is None:
                 continue
+            if owner.unread and not owner.lines:
+                owner.lines = _lines_of(owner.path)
             for kept in visible([finding], owner.lines, options):
                 if kept not in owner.findings:
                     owner.findings.append(kept)
@@ -148,8 +182,12 @@ def _analyse_all(
 ) -> Iterable[FileResult]:
     workers = jobs or os.cpu_count() or 1
     if workers > 1 and len(files) >= PARALLEL_THRESHOLD:
+        from concurrent.futures import ProcessPoolExecutor
+
         chunk = max(1, len(files) // (workers * 8))
         n = len(files)
+        import evalsubmit.analysis  # noqa: F401  (loaded once here, not in every worker)
+
         with ProcessPoolExecutor(workers) as pool:
             yield from pool.map(_analyse_one, files, [options] * n, [python] * n, chunksize=chunk)
     else:
@@ -161,16 +199,36 @@ _PROJECTS: dict[tuple[Path, Path], Project] = {}
 """Per worker process: one project per (root, interpreter), reused across its files."""
 
 
+def _project(root: Path, python: Path) -> Project:
+    from evalsubmit.workspace.project import Project
+
+    project = _PROJECTS.get((root, python))
+    if project is None:
+        project = _PROJECTS[(root, python)] = Project(root, python=python)
+    return project
+
+
+def _lines_of(path: Path) -> list[str]:
+    from evalsubmit.core.lines import split_lines
+    from evalsubmit.core.sourcefile import UnreadableSource, read_source
+
+    try:
+        return split_lines(read_source(path).text)
+    except UnreadableSource:
+        return []
+
+
 def _analyse_one(path: Path, options: AnalysisOptions, python: Path) -> FileResult:
+    from evalsubmit.analysis import analyze_source
+    from evalsubmit.core.lines import split_lines
+    from evalsubmit.core.sourcefile import UnreadableSource, read_source
+
     try:
         # bytes: up to 4 per character in UTF-8; the engine then applies its character limit
         text = read_source(path, max_bytes=4 * options.max_chars).text
     except UnreadableSource as error:
         return FileResult(path, [], skipped=error.reason)
-    root = project_root(path)
-    project = _PROJECTS.get((root, python))
-    if project is None:
-        project = _PROJECTS[(root, python)] = Project(root, python=python)
+    project = _project(project_root(path), python)
     try:
         report = analyze_source(text, path=path, project=project, options=options, reverse=False)
     except Exception as error:  # one bad file must not stop the run

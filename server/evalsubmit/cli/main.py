@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import sys
 from collections.abc import Sequence
 
@@ -15,14 +14,16 @@ from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR
 
 def main(argv: Sequence[str] | None = None) -> int:
     _never_fail_on_output()
-    # What the CLI skips is in its output; the library's own log lines (e.g. the project
-    # listing's walk) would only repeat them on stderr.
-    logging.getLogger("evalsubmit").addHandler(logging.NullHandler())
     parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return EXIT_CLEAN if exit_.code == 0 else EXIT_ERROR
+    import logging  # not before it is needed: `--version` and `--help` start faster
+
+    # What the CLI skips is in its output; the library's own log lines (e.g. the project
+    # listing's walk) would only repeat them on stderr.
+    logging.getLogger("evalsubmit").addHandler(logging.NullHandler())
     try:
         result: int = args.handler(args)
         return result
