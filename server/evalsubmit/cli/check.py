@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 # The analysis is imported by the functions that run it, not with this module: building the
 # parser (`evalsubmit --version`, `--help`) loads no analysis at all.
 
-PARALLEL_THRESHOLD = 64
+PARALLEL_THRESHOLD = 8
+"""Files to analyse (those that can reach the SDK) from which the work is shared by processes:
+each costs tens of milliseconds, a forked worker a few."""
 MAX_JOBS = 256
 
 
@@ -186,7 +188,12 @@ def _analyse_all(
 
         chunk = max(1, len(files) // (workers * 8))
         n = len(files)
-        import evalsubmit.analysis  # noqa: F401  (loaded once here, not in every worker)
+        import gc
+
+        # Loaded once here, inherited by the forked workers instead of imported in each.
+        import evalsubmit.analysis.engine.analyze  # noqa: F401
+
+        gc.freeze()  # what is loaded now is shared, not copied by the workers' collector
 
         with ProcessPoolExecutor(workers) as pool:
             yield from pool.map(_analyse_one, files, [options] * n, [python] * n, chunksize=chunk)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
@@ -39,12 +39,13 @@ UNREAD_PACKAGES = frozenset({"pytest", "_pytest", "typing_extensions", "pydantic
 """Installed packages the analysis never reads (``interp.modules.UNREAD_PACKAGES``)."""
 
 _CONT = r"(?:[ \t\f]|\\\r?\n)*"
-_FROM = re.compile(
-    rf"\bfrom\b{_CONT}(\.*){_CONT}([\w.]*){_CONT}\b(import)\b{_CONT}"
-    r"(\([^)]*\)?|(?:[^\n\\;]|\\\r?\n)*)"
-)
-_IMPORT = re.compile(rf"\bimport\b{_CONT}((?:[^\n\\;()]|\\\r?\n)*)")
+_FROM_BEFORE = re.compile(rf"\bfrom\b{_CONT}(\.*){_CONT}([\w.]*){_CONT}\Z")
+"""What precedes ``import`` on its logical line in a ``from`` import."""
+_NAMES = re.compile(rf"{_CONT}(\([^)]*\)?|(?:[^\n\\;]|\\\r?\n)*)")
+"""What follows ``import``: a parenthesised list, or the rest of the logical line."""
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*")
+_WORD = re.compile(r"\w")
+_SPACE = re.compile(r"\s+")
 
 Reach = Literal["head", "module", "init"]
 """What an import can reach: all of its first name's package (``import a.b`` binds ``a``), the
@@ -65,11 +66,14 @@ class RelevanceScan:
         """A file longer than this is relevant (the analysis says it is too large)."""
         self._deps: dict[Node, tuple[Node, ...] | None] = {}
         """A node's dependencies; None when it is relevant by itself."""
-        self._found: dict[tuple[str, Reach, tuple[Path, ...]], list[Node]] = {}
+        self._found: dict[tuple[str, Reach, tuple[str, ...]], list[Node]] = {}
+        self._roots: dict[tuple[str, bool], tuple[str, ...]] = {}
+        self._conftest_files: dict[str, tuple[Node, ...]] = {}
+        self._real: dict[str, str] = {}
 
     def relevant(self, files: Iterable[Path]) -> set[Path]:
         """Which of ``files`` may hold a finding of their own (paths as given)."""
-        given = {path: ("file", str(_resolved(path))) for path in files}
+        given = {path: ("file", self._realpath(str(path))) for path in files}
         todo = list(given.values())
         while todo:
             node = todo.pop()
@@ -99,29 +103,28 @@ class RelevanceScan:
     def _scan(self, node: Node) -> tuple[Node, ...] | None:
         kind, key = node
         if kind == "folder":
-            files = _python_files_under(Path(key))
-            return None if files is None else tuple(("file", str(f)) for f in files)
+            files = _python_files_under(key)
+            return None if files is None else tuple(("file", self._realpath(f)) for f in files)
         if kind == "installed":
             return self._installed(key)
-        path = Path(key)
-        text = self._read(path)
+        text = self._read(Path(key))
         if text is None or len(text) > self.max_chars or SDK_MARKER.search(text):
             return None
         if "import" not in text:
             return ()
-        installed = self._is_installed(path)
+        installed = self._is_installed(key)
         deps: list[Node] = []
-        for module, reach in _imports(text, self._package_of(path) if not installed else None):
+        roots = () if installed else self._search_roots(key)
+        package = None if installed else lambda: self._package_of(Path(key))
+        for module, reach in dict.fromkeys(_imports(text, package)):
             head = module.partition(".")[0]
             if is_sdk_name(module):
                 return None
-            if installed:
-                deps.extend(self._outside_project(head))
-                continue
-            deps.extend(self._in_project(module, reach, path))
+            if not installed:
+                deps.extend(self._in_project(module, reach, roots))
             deps.extend(self._outside_project(head))
         if not installed:
-            deps.extend(("file", str(c)) for c in self._conftests(path))
+            deps.extend(self._conftests(key))
         return tuple(dict.fromkeys(deps))
 
     def _read(self, path: Path) -> str | None:
@@ -130,36 +133,59 @@ class RelevanceScan:
         except UnreadableSource:
             return None
 
-    def _in_project(self, module: str, reach: Reach, importer: Path) -> list[Node]:
+    def _realpath(self, path: str) -> str:
+        """``os.path.realpath``, with the folders' resolved once (a link is resolved whole)."""
+        real = self._real.get(path)
+        if real is None:
+            folder, name = os.path.split(os.path.abspath(path))
+            real_folder = self._real.get(folder)
+            if real_folder is None:
+                real_folder = self._real[folder] = os.path.realpath(folder)
+            joined = os.path.join(real_folder, name)
+            real = self._real[path] = os.path.realpath(joined) if os.path.islink(joined) else joined
+        return real
+
+    def _search_roots(self, path: str) -> tuple[str, ...]:
+        """The folders imports in ``path`` are searched in (the same for a folder's files,
+        pytest modules apart)."""
+        folder, name = os.path.split(path)
+        pytest_module = _is_pytest_module(name)
+        key = (folder, pytest_module)
+        roots = self._roots.get(key)
+        if roots is None:
+            found = self.project.search_roots(Path(path))
+            roots = self._roots[key] = tuple(str(root) for root in found)
+        return roots
+
+    def _in_project(self, module: str, reach: Reach, roots: tuple[str, ...]) -> list[Node]:
         """The project's files ``module`` may come from, under every folder imports are
         searched in (more than the interpreter, which stops at the first)."""
-        roots = tuple(self.project.search_roots(importer))
         key = (module, reach, roots)
-        cached = self._found.get(key)
-        if cached is None:
-            cached = self._found[key] = self._find(module.split("."), reach, roots)
-        return cached
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = self._find(module.split("."), reach, roots)
+        return found
 
-    def _find(self, parts: list[str], reach: Reach, roots: tuple[Path, ...]) -> list[Node]:
+    def _find(self, parts: list[str], reach: Reach, roots: tuple[str, ...]) -> list[Node]:
         found: list[Node] = []
         for base in roots:
             folder = base
             for index, part in enumerate(parts):
                 last = index == len(parts) - 1
-                as_file = folder / f"{part}.py"
-                as_folder = folder / part
-                if as_file.is_file():
-                    found.append(("file", str(_resolved(as_file))))
+                as_file = os.path.join(folder, part + ".py")
+                as_folder = os.path.join(folder, part)
+                if os.path.isfile(as_file):
+                    found.append(("file", self._realpath(as_file)))
                     break
-                if not as_folder.is_dir():
+                if not os.path.isdir(as_folder):
                     break
-                init = as_folder / "__init__.py"
                 if reach == "head" or (last and reach == "module"):
                     # a package or a namespace folder: every submodule is in reach
-                    found.append(("folder", str(_resolved(as_folder))))
+                    found.append(("folder", self._realpath(as_folder)))
                     break
-                if init.is_file():
-                    found.append(("file", str(_resolved(init))))
+                init = os.path.join(as_folder, "__init__.py")
+                if os.path.isfile(init):
+                    found.append(("file", self._realpath(init)))
                 folder = as_folder
         return found
 
@@ -175,27 +201,27 @@ class RelevanceScan:
         found = environment.find_module(head)
         if found is None:
             return ()
-        files: list[Path] = []
+        files: list[str] = []
         if found.portions:
             for portion in found.portions:
-                under = _python_files_under(portion)
+                under = _python_files_under(str(portion))
                 if under is None:
                     return None
                 files.extend(under)
         elif found.source is not None:
-            files.append(found.source)
+            files.append(str(found.source))
         if len(files) > MAX_FOLDER_FILES:
             return None
-        return tuple(("file", str(_resolved(f))) for f in files)
+        return tuple(("file", self._realpath(f)) for f in files)
 
-    def _is_installed(self, path: Path) -> bool:
+    def _is_installed(self, path: str) -> bool:
         root = self.project.root
-        if root is not None and path.is_relative_to(root):
+        if root is not None and _under(path, str(root)):
             return False
         environment = self.project.environment
         if environment is None:
             return False
-        return any(path.is_relative_to(entry) for entry in environment.search_path)
+        return any(_under(path, str(entry)) for entry in environment.search_path)
 
     def _package_of(self, path: Path) -> list[str]:
         """The dotted parts relative imports in ``path`` start from (as the analysis does)."""
@@ -204,71 +230,100 @@ class RelevanceScan:
             parts.append("__init__")
         return parts
 
-    def _conftests(self, path: Path) -> list[Path]:
+    def _conftests(self, path: str) -> tuple[Node, ...]:
+        """The ``conftest.py`` files whose fixtures a test in ``path`` may use."""
         root = self.project.root
         if root is None:
-            return []
-        found = []
-        folder = path.parent
-        while folder.is_relative_to(root):
-            candidate = folder / "conftest.py"
-            if candidate != path and candidate.is_file():
-                found.append(candidate)
-            if folder == root or folder.parent == folder:
-                break
-            folder = folder.parent
-        return found
+            return ()
+        folder = os.path.dirname(path)
+        cached = self._conftest_files.get(folder)
+        if cached is None:
+            found = []
+            current, top = folder, str(root)
+            while _under(current, top):
+                candidate = os.path.join(current, "conftest.py")
+                if os.path.isfile(candidate):
+                    found.append(("file", self._realpath(candidate)))
+                parent = os.path.dirname(current)
+                if current == top or parent == current:
+                    break
+                current = parent
+            cached = self._conftest_files[folder] = tuple(found)
+        return tuple(node for node in cached if node[1] != path)
 
 
-def _imports(text: str, package: list[str] | None) -> Iterable[tuple[str, Reach]]:
-    """(absolute module, what it reaches) for every import the text may hold. ``package``: the
-    importer's dotted parts (None: relative imports stay inside an installed package, which is
-    scanned whole)."""
-    from_keywords = set()
-    for match in _FROM.finditer(text):
-        from_keywords.add(match.start(3))
-        dots, module, names = match.group(1), _clean(match.group(2)), match.group(4)
-        level = len(dots)
-        if level:
-            if package is None:
-                continue
-            base = package[: max(len(package) - level, 0)]
-            module = ".".join([*base, module] if module else base)
-        if module:
-            yield module, "module" if "*" in names else "init"
-        for name in _DOTTED.findall(names):
-            name = _clean(name)
-            if name != "as":
-                yield (f"{module}.{name}" if module else name), "module"
-    for match in _IMPORT.finditer(text):
-        if match.start() in from_keywords:
-            continue  # the names of a `from ... import` (above)
-        for item in match.group(1).split(","):
-            words = _DOTTED.findall(item)
-            if words:
-                # `import a.b` binds `a`: all of it is in reach; `import a.b as m`: a.b
-                yield _clean(words[0]), "head" if len(words) == 1 else "module"
+def _imports(text: str, package: Callable[[], list[str]] | None) -> Iterable[tuple[str, Reach]]:
+    """(absolute module, what it reaches) for every import the text may hold: every ``import``
+    word, in code, strings or comments alike, with what precedes it on its logical line (a
+    ``from`` clause) and what follows. ``package`` gives the importer's dotted parts (None:
+    relative imports stay inside an installed package, which is scanned whole)."""
+    parts: list[str] | None = None
+    position = text.find("import")
+    while position >= 0:
+        end = position + 6
+        bounded = (position == 0 or not _WORD.match(text, position - 1)) and not _WORD.match(
+            text, end
+        )
+        if bounded:
+            names = _NAMES.match(text, end)
+            listed = names.group(1) if names else ""
+            line = _logical_line_start(text, position)
+            before = _FROM_BEFORE.search(text, line, position)
+            if before is None:
+                for item in listed.split(","):
+                    words = _DOTTED.findall(item)
+                    if words:
+                        # `import a.b` binds `a`: all of it is in reach; `import a.b as m`: a.b
+                        yield _clean(words[0]), "head" if len(words) == 1 else "module"
+            else:
+                dots, module = before.group(1), _clean(before.group(2))
+                skip = False
+                if dots:
+                    if package is None:
+                        skip = True
+                    else:
+                        if parts is None:
+                            parts = package()
+                        base = parts[: max(len(parts) - len(dots), 0)]
+                        module = ".".join([*base, module] if module else base)
+                if not skip:
+                    if module:
+                        yield module, "module" if "*" in listed else "init"
+                    for name in _DOTTED.findall(listed):
+                        name = _clean(name)
+                        if name != "as":
+                            yield (f"{module}.{name}" if module else name), "module"
+        position = text.find("import", end)
+
+
+def _logical_line_start(text: str, position: int) -> int:
+    """Where the logical line holding ``position`` starts (backslash continuations joined)."""
+    start = text.rfind("\n", 0, position) + 1
+    while start >= 2 and text[start - 2 - (text[start - 2] == "\r") : start - 1].startswith("\\"):
+        start = text.rfind("\n", 0, start - 1) + 1
+    return start
 
 
 def _clean(dotted: str) -> str:
-    return re.sub(r"\s+", "", dotted)
+    return _SPACE.sub("", dotted) if not dotted.isidentifier() else dotted
 
 
-def _resolved(path: Path) -> Path:
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError):
-        return path.absolute()
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def _python_files_under(folder: Path) -> list[Path] | None:
+def _is_pytest_module(name: str) -> bool:
+    return name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
+
+
+def _python_files_under(folder: str) -> list[str] | None:
     """Every ``.py`` file under ``folder``; None when there are too many (or it cannot be
     read whole)."""
-    files: list[Path] = []
+    files: list[str] = []
     try:
         for dirpath, dirnames, filenames in os.walk(folder, onerror=_raise):
             dirnames[:] = [d for d in dirnames if d != "__pycache__"]
-            files.extend(Path(dirpath, f) for f in filenames if f.endswith(".py"))
+            files.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".py"))
             if len(files) > MAX_FOLDER_FILES:
                 return None
     except OSError:
