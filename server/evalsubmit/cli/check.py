@@ -151,7 +151,7 @@ def _relevant(files: list[Path], python: Path, max_chars: int) -> set[Path]:
 
     by_root: dict[Path, list[Path]] = {}
     for path in files:
-        by_root.setdefault(project_root(path), []).append(path)
+        by_root.setdefault(_root_of(path), []).append(path)
     relevant: set[Path] = set()
     for root, group in by_root.items():
         scan = RelevanceScan(_project(root, python), max_chars=max_chars)
@@ -166,7 +166,7 @@ def _route_remote_findings(results: dict[Path, FileResult], options: AnalysisOpt
         return
     from evalsubmit.analysis import visible
 
-    by_resolved = {resolved(path): result for path, result in results.items()}
+    by_resolved = {_resolved(path): result for path, result in results.items()}
     for result in list(results.values()):
         for target, finding in result.remote:
             owner = by_resolved.get(target)
@@ -206,6 +206,30 @@ _PROJECTS: dict[tuple[Path, Path], Project] = {}
 """Per worker process: one project per (root, interpreter), reused across its files."""
 
 
+_FOLDERS: dict[Path, tuple[Path, Path]] = {}
+"""Per process: a folder as given -> (its real path, its project root)."""
+
+
+def _folder(path: Path) -> tuple[Path, Path] | None:
+    """The real folder and project root of a file that is not a link (one per folder)."""
+    if path.is_symlink():
+        return None
+    known = _FOLDERS.get(path.parent)
+    if known is None:
+        known = _FOLDERS[path.parent] = (resolved(path.parent), project_root(path))
+    return known
+
+
+def _resolved(path: Path) -> Path:
+    known = _folder(path)
+    return known[0] / path.name if known else resolved(path)
+
+
+def _root_of(path: Path) -> Path:
+    known = _folder(path)
+    return known[1] if known else project_root(path)
+
+
 def _project(root: Path, python: Path) -> Project:
     from evalsubmit.workspace.project import Project
 
@@ -235,7 +259,7 @@ def _analyse_one(path: Path, options: AnalysisOptions, python: Path) -> FileResu
         text = read_source(path, max_bytes=4 * options.max_chars).text
     except UnreadableSource as error:
         return FileResult(path, [], skipped=error.reason)
-    project = _project(project_root(path), python)
+    project = _project(_root_of(path), python)
     try:
         report = analyze_source(text, path=path, project=project, options=options, reverse=False)
     except Exception as error:  # one bad file must not stop the run
