@@ -8,6 +8,10 @@ Layout (under ``--out``, default ``benchmarks/results/corpus``)::
         job_5000.py           ~5,000 lines  > import from runners.py, submit in many shapes
         job_20000.py          ~20,000 lines/
     tree/                     1,000 files for the CLI: 100 packages of a runners.py + 9 jobs
+    realrepo/                 1,000 files, 1 in 20 uses the SDK (a monorepo): 25 packages of a
+                              runners.py, a job and 38 ordinary modules (stdlib + siblings)
+    small/plain.py            a small file that does not use the SDK (start-up row)
+    small/job.py              a small job script that does (start-up row)
 
 Everything is deterministic (seeded), so every run measures the same text.
 """
@@ -21,6 +25,8 @@ from pathlib import Path
 SIZES = {"500": 500, "5000": 5_000, "20000": 20_000}
 TREE_PACKAGES = 100
 TREE_JOBS_PER_PACKAGE = 9  # + runners.py = 10 files per package -> 1,000 files
+REAL_PACKAGES = 25
+REAL_PLAIN_PER_PACKAGE = 38  # + runners.py + one job = 40 files per package -> 1,000 files
 
 HEADER = '''"""Nightly and ad-hoc evaluations of the {team} agents (generated, {n} lines)."""
 
@@ -189,6 +195,88 @@ def both_shapes_{i}() -> None:
 """
 
 
+PLAIN_HEADER = '''"""{doc} (generated ordinary module, no SDK)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+{siblings}
+log = logging.getLogger(__name__)
+PATTERN = re.compile(r"^(?P<key>[a-z_]+)=(?P<value>.*)$")
+'''
+
+
+def _plain_block(i: int, r: random.Random, siblings: list[str]) -> str:
+    helper = f"{r.choice(siblings)}.transform_{r.randint(0, 2)}" if siblings else "str"
+    return f"""
+
+@dataclass
+class Record{i}:
+    name: str
+    size: int = {r.randint(0, 100)}
+    tags: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def key(self) -> str:
+        return f"{{self.name}}:{{self.size}}"
+
+    def merge(self, other: Record{i}) -> Record{i}:
+        tags = sorted(set(self.tags) | set(other.tags))
+        extra = {{**self.extra, **other.extra}}
+        return Record{i}(self.name, max(self.size, other.size), tags, extra)
+
+
+def transform_{i % 3}_{i}(values: list[str], limit: int = {r.randint(5, 50)}) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for value in values[:limit]:
+        match = PATTERN.match(value)
+        if match is None:
+            log.debug("skipped %r", value)
+            continue
+        counts[match.group("key")] += len(match.group("value"))
+    return dict(counts)
+
+
+def load_{i}(path: Path) -> list[Record{i}]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        log.warning("cannot read %s: %s", path, error)
+        return []
+    records = [Record{i}(str(item.get("name")), int(item.get("size", 0))) for item in data]
+    return [r for r in records if r.size > {r.randint(0, 10)}]
+
+
+def summarise_{i}(records: list[Record{i}]) -> str:
+    total = sum(r.size for r in records)
+    names = ", ".join(sorted({{r.name for r in records}}))
+    return {helper}(f"{{len(records)}} records, {{total}} bytes: {{names}}")
+"""
+
+
+def plain_source(index: int, *, seed: int, package: str, siblings: list[str]) -> str:
+    """An ordinary module of ~150-350 lines importing the standard library and siblings."""
+    r = random.Random(seed)
+    imports = "".join(f"from {package} import {s}\n" for s in siblings)
+    parts = [PLAIN_HEADER.format(doc=f"Module {index} of {package}", siblings=imports)]
+    for i in range(r.randint(3, 7)):
+        parts.append(_plain_block(i, r, siblings))
+    parts.append(
+        "\n\ndef transform_0(text: str) -> str:\n    return text.strip()\n"
+        "\n\ndef transform_1(text: str) -> str:\n    return text.lower()\n"
+        "\n\ndef transform_2(text: str) -> str:\n    return os.path.basename(text)\n"
+    )
+    return "".join(parts)
+
+
 def job_source(lines: int, *, seed: int, team: str = "qa") -> str:
     """A job script of about ``lines`` lines."""
     r = random.Random(seed)
@@ -217,9 +305,10 @@ def generate(out: Path, *, tree: bool = True) -> dict[str, Path]:
     project = out / "project"
     project.mkdir(parents=True, exist_ok=True)
     _write(project / "pyproject.toml", '[project]\nname = "bench-project"\nversion = "0"\n')
-    # The corpus lives in the repo's ignored benchmarks/results/: give each root its own
-    # (empty) .gitignore, else evalsubmit's file walker skips everything under it.
-    _write(project / ".gitignore", "# benchmark corpus: nothing ignored\n")
+    # The corpus lives in the repo's ignored benchmarks/results/: each root is the top of a
+    # repository of its own (an empty .git folder, as a nested clone has), else the walkers
+    # (evalsubmit's, ruff's) apply the repo's .gitignore above it and skip everything.
+    _root(project)
     _write(project / "runners.py", runners_source())
     paths: dict[str, Path] = {}
     for key, lines in SIZES.items():
@@ -228,7 +317,7 @@ def generate(out: Path, *, tree: bool = True) -> dict[str, Path]:
     if tree:
         root = out / "tree"
         _write(root / "pyproject.toml", '[project]\nname = "bench-tree"\nversion = "0"\n')
-        _write(root / ".gitignore", "# benchmark corpus: nothing ignored\n")
+        _root(root)
         r = random.Random(7)
         for p in range(TREE_PACKAGES):
             pkg = root / f"team_{p:03d}"
@@ -237,7 +326,42 @@ def generate(out: Path, *, tree: bool = True) -> dict[str, Path]:
                 size = r.choice([60, 120, 200, 350])
                 _write(pkg / f"job_{j}.py", job_source(size, seed=p * 100 + j, team=f"t{p}"))
         paths["tree"] = root
+        paths["realrepo"] = _real_repo(out / "realrepo")
+        small = out / "small"
+        _write(small / "pyproject.toml", '[project]\nname = "bench-small"\nversion = "0"\n')
+        _root(small)
+        _write(small / "plain.py", plain_source(0, seed=1, package="small", siblings=[]))
+        _write(small / "runners.py", runners_source())
+        _write(small / "job.py", job_source(60, seed=60))
+        paths["small_plain"] = small / "plain.py"
+        paths["small_job"] = small / "job.py"
     return paths
+
+
+def _real_repo(root: Path) -> Path:
+    """1,000 files where 1 in 20 uses the SDK: per package a runners.py and a job that do, and
+    ordinary modules that import the standard library and each other, never those two."""
+    _write(root / "pyproject.toml", '[project]\nname = "bench-realrepo"\nversion = "0"\n')
+    _root(root)
+    r = random.Random(20)
+    for p in range(REAL_PACKAGES):
+        package = f"service_{p:02d}"
+        pkg = root / package
+        _write(pkg / "__init__.py", "")
+        _write(pkg / "runners.py", runners_source(r.choice(SERVERS)))
+        _write(pkg / "nightly_job.py", job_source(r.choice([120, 200, 350]), seed=p, team=f"s{p}"))
+        names = [f"mod_{m:02d}" for m in range(REAL_PLAIN_PER_PACKAGE - 1)]
+        for m, name in enumerate(names):
+            earlier = names[:m]
+            siblings = r.sample(earlier, min(len(earlier), r.randint(0, 3)))
+            text = plain_source(m, seed=p * 100 + m, package=package, siblings=siblings)
+            _write(pkg / f"{name}.py", text)
+    return root
+
+
+def _root(folder: Path) -> None:
+    _write(folder / ".gitignore", "# benchmark corpus: nothing ignored\n")
+    (folder / ".git").mkdir(exist_ok=True)
 
 
 def _write(path: Path, text: str) -> None:

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/run.py            # full run (500 / 5,000 / 20,000 lines + CLI)
     .venv/bin/python benchmarks/run.py --quick    # 5,000 lines only, 10 edits, 1 CLI run
+    .venv/bin/python benchmarks/run.py --quick --no-lsp   # the CLI rows only (a minute)
 
 Everything goes through a real LSP client over stdio (pygls's ``LanguageClient``), with
 incremental text sync when the server offers it and push diagnostics (the client does not
@@ -14,6 +15,16 @@ rotates every edit) so that noise from other processes on the machine hits all o
 * ``evalsubmit``  ``python -m evalsubmit.lsp`` with ``debounceMs: 0``;
 * ``ruff``        ``ruff server``;
 * ``basedpyright````basedpyright-langserver --stdio``.
+
+The CLI rows, each measured against a baseline in the same run (interleaved, run by run):
+
+* **start-up**: ``evalsubmit --version``, ``evalsubmit check`` of a small file that does not use
+  the SDK and of a small job script that does, against ``python -c pass`` (wall clock and CPU
+  time of the process, bytecode compiled beforehand as an installed package has it);
+* **real repo**: ``evalsubmit check`` of a 1,000-file tree where 1 file in 20 uses the SDK
+  against ``ruff check --select F --no-cache --isolated`` of the same tree;
+* **CLI, 1,000 SDK files**: ``evalsubmit check`` of a tree where every file uses the SDK against
+  ``ast.parse`` of the same files in one process.
 
 ruff and basedpyright are installed from PyPI into ``.cache/bench-venv`` on first use. Results:
 a table on stdout, JSON in ``benchmarks/results/`` (``latest.json`` and a timestamped copy).
@@ -592,6 +603,7 @@ def bench_cli(tree: Path, runs: int, timeout_s: float) -> dict[str, Any]:
             [exe, "check", str(tree)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            env=_bench_env(),
             start_new_session=True,  # the CLI's pool workers go with it on a timeout
         )
         try:
@@ -625,10 +637,130 @@ def bench_cli(tree: Path, runs: int, timeout_s: float) -> dict[str, Any]:
     }
 
 
+def _bench_env() -> dict[str, str]:
+    """The environment of the timed processes: bytecode is written and read (an installed
+    package has it; ``PYTHONDONTWRITEBYTECODE`` would compile every module on every start)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("VIRTUAL_ENV", None)
+    return env
+
+
+def timed_run(argv: list[str], *, cwd: Path | None = None) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds of the process and its children, exit code)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=cwd,
+        env=_bench_env(),
+        start_new_session=True,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_utime + usage.ru_stime, proc.returncode
+
+
+def _interleaved(cases: dict[str, list[str]], runs: int, label: str) -> dict[str, Any]:
+    """Run every case ``runs`` times, the order rotating per run; medians of wall and CPU."""
+    names = list(cases)
+    for name in names:  # warm-up: bytecode, page cache
+        timed_run(cases[name])
+    wall: dict[str, list[float]] = {n: [] for n in names}
+    cpu: dict[str, list[float]] = {n: [] for n in names}
+    codes: dict[str, int] = {}
+    for i in range(runs):
+        for name in names[i % len(names) :] + names[: i % len(names)]:
+            w, c, code = timed_run(cases[name])
+            wall[name].append(w)
+            cpu[name].append(c)
+            codes[name] = code
+    out = {
+        name: {
+            "wall_median_s": statistics.median(wall[name]),
+            "cpu_median_s": statistics.median(cpu[name]),
+            "wall_s": wall[name],
+            "cpu_s": cpu[name],
+            "exit_code": codes[name],
+        }
+        for name in names
+    }
+    for name in names:
+        print(
+            f"  [{label}] {name:<34} wall {out[name]['wall_median_s'] * 1000:7.0f} ms  "
+            f"cpu {out[name]['cpu_median_s'] * 1000:6.0f} ms  (rc {codes[name]})",
+            flush=True,
+        )
+    return out
+
+
+def bench_startup(plain: Path, job: Path, runs: int) -> dict[str, Any]:
+    """``python -c pass`` (the floor of any Python tool), ``evalsubmit --version``, and
+    ``evalsubmit check`` of one small file without and with the SDK."""
+    exe = str(Path(sys.executable).parent / "evalsubmit")
+    cases = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "evalsubmit --version": [exe, "--version"],
+        "evalsubmit check plain.py": [exe, "check", str(plain)],
+        "evalsubmit check job.py": [exe, "check", str(job)],
+    }
+    return _interleaved(cases, runs, "start-up")
+
+
+def ruff_exe(bin_dir: Path | None) -> str:
+    for candidate in (Path(sys.executable).parent / "ruff", (bin_dir or BENCH_VENV) / "ruff"):
+        if candidate.exists():
+            return str(candidate)
+    return "ruff"
+
+
+def bench_realrepo(tree: Path, runs: int, ruff: str) -> dict[str, Any]:
+    """``evalsubmit check`` of a tree where 1 file in 20 uses the SDK, against ruff's rules
+    that need no type information (``--select F``) on the same tree."""
+    exe = str(Path(sys.executable).parent / "evalsubmit")
+    files = sum(1 for _ in tree.rglob("*.py"))
+    cases = {
+        "ruff check --select F": [
+            ruff,
+            "check",
+            "--isolated",
+            "--select=F",
+            "--no-cache",
+            str(tree),
+        ],
+        "evalsubmit check": [exe, "check", str(tree)],
+    }
+    out = _interleaved(cases, runs, "real repo")
+    checked = json.loads(
+        subprocess.run(
+            [exe, "check", "--format", "json", str(tree)], capture_output=True, env=_bench_env()
+        ).stdout
+    )
+    print(
+        f"  [real repo] evalsubmit checked {checked['files_checked']} files, "
+        f"{len(checked['findings'])} findings",
+        flush=True,
+    )
+    return {
+        "files": files,
+        "files_checked": checked["files_checked"],
+        "findings": len(checked["findings"]),
+        "runs": runs,
+        "cases": out,
+    }
+
+
 # -- targets and report -------------------------------------------------------------------------
 
 
-def targets(sizes: dict[str, dict[str, Any]], cli: dict[str, Any] | None) -> list[dict[str, Any]]:
+def targets(
+    sizes: dict[str, dict[str, Any]],
+    cli: dict[str, Any] | None,
+    startup: dict[str, Any] | None = None,
+    realrepo: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
 
     def get(size: str, server: str, metric: str, stat: str) -> float | None:
@@ -638,11 +770,18 @@ def targets(sizes: dict[str, dict[str, Any]], cli: dict[str, Any] | None) -> lis
         except (KeyError, TypeError):
             return None
 
-    def add(name: str, ours: float | None, ref: float | None, factor: float, unit: str) -> None:
+    def add(
+        name: str,
+        ours: float | None,
+        ref: float | None,
+        factor: float,
+        unit: str,
+        limit: float | None = None,
+    ) -> None:
         if ours is None or ref is None:
             out.append({"target": name, "status": "not measured"})
             return
-        limit = ref * factor
+        limit = ref * factor if limit is None else limit
         out.append(
             {
                 "target": name,
@@ -705,6 +844,34 @@ def targets(sizes: dict[str, dict[str, Any]], cli: dict[str, Any] | None) -> lis
 
     else:
         out.append({"target": "CLI check of 1,000 files", "status": "not measured"})
+    if startup:
+        floor = startup["python -c pass"]["wall_median_s"] * 1000
+        for case, name in (
+            ("evalsubmit --version", "`evalsubmit --version` <= 100 ms (ref: python -c pass)"),
+            (
+                "evalsubmit check plain.py",
+                "`check` of a small file without the SDK <= 100 ms (ref: python -c pass)",
+            ),
+            (
+                "evalsubmit check job.py",
+                "`check` of a small SDK job <= 100 ms (ref: python -c pass)",
+            ),
+        ):
+            add(name, startup[case]["wall_median_s"] * 1000, floor, 0, "ms", limit=100.0)
+    else:
+        out.append({"target": "start-up", "status": "not measured"})
+    if realrepo:
+        cases = realrepo["cases"]
+        add(
+            f"real repo ({realrepo['files']:,} files, 1 in 20 uses the SDK): check <= 1.5 x "
+            "ruff check --select F",
+            cases["evalsubmit check"]["wall_median_s"],
+            cases["ruff check --select F"]["wall_median_s"],
+            1.5,
+            "s",
+        )
+    else:
+        out.append({"target": "real repo", "status": "not measured"})
     return out
 
 
@@ -733,7 +900,7 @@ def table(report: dict[str, Any]) -> str:
                 f"| {hover_med} | {hover_p95} | {rss} |"
             )
     cli = report.get("cli")
-    lines = ["\n".join(rows)]
+    lines = ["\n".join(rows)] if report["sizes"] else []
     if cli:
         over = ">= " if cli.get("timed_out") else ""
         lines.append(
@@ -742,6 +909,28 @@ def table(report: dict[str, Any]) -> str:
             f"`ast.parse` of all in one process {cli['parse_all_median_s']:.2f} s "
             f"({cli['parse_files_per_s']:.0f} files/s); medians of {cli['runs']} runs."
         )
+    startup = report.get("startup")
+    if startup:
+        lines.append("\n| start-up (one process) | wall median ms | CPU median ms | exit |")
+        lines.append("|---|---:|---:|---:|")
+        for name, case in startup.items():
+            lines.append(
+                f"| `{name}` | {case['wall_median_s'] * 1000:.0f} "
+                f"| {case['cpu_median_s'] * 1000:.0f} | {case['exit_code']} |"
+            )
+    realrepo = report.get("realrepo")
+    if realrepo:
+        lines.append(
+            f"\n| real repo: {realrepo['files']:,} files, 1 in 20 uses the SDK | wall median s "
+            "| CPU median s | files/s (wall) |"
+        )
+        lines.append("|---|---:|---:|---:|")
+        for name, case in realrepo["cases"].items():
+            rate = realrepo["files"] / case["wall_median_s"]
+            lines.append(
+                f"| `{name}` | {case['wall_median_s']:.2f} | {case['cpu_median_s']:.2f} "
+                f"| {rate:.0f} |"
+            )
     lines.append("\n| target | ours | reference | limit | ratio | result |")
     lines.append("|---|---:|---:|---:|---:|---|")
     for t in report["targets"]:
@@ -773,14 +962,16 @@ def machine() -> dict[str, Any]:
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
-    bin_dir = ensure_bench_venv()
-    corpus = generate.generate(RESULTS / "corpus", tree=not args.no_cli)
+    bin_dir = BENCH_VENV / "bin" if args.no_lsp else ensure_bench_venv()
+    corpus = generate.generate(RESULTS / "corpus", tree=True)
     wanted = set(args.servers.split(",")) if args.servers else None
     specs = server_specs(bin_dir, wanted)
     log_dir = RESULTS / "logs"
     log_dir.mkdir(parents=True, exist_ok=True)
     sizes = (
-        ["5000"]
+        []
+        if args.no_lsp
+        else ["5000"]
         if args.quick
         else (args.sizes.split(",") if args.sizes else ["500", "5000", "20000"])
     )
@@ -791,6 +982,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "mode": "quick" if args.quick else "full",
         "versions": {
             "ruff": tool_version([str(bin_dir / "ruff"), "--version"]),
+            "ruff_cli_row": tool_version([ruff_exe(bin_dir), "--version"]),
             "basedpyright": tool_version([str(bin_dir / "basedpyright"), "--version"]),
             "pygls": _dist_version("pygls"),
             "evalsubmit": _dist_version("evalsubmit"),
@@ -831,12 +1023,21 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             "edit": res.edits,
             "hover": res.hovers,
         }
+    print("== CLI start-up ==", flush=True)
+    startup_runs = args.startup_runs or (5 if args.quick else 15)
+    startup = bench_startup(corpus["small_plain"], corpus["small_job"], startup_runs)
+    print("== CLI real repo ==", flush=True)
+    realrepo = bench_realrepo(
+        corpus["realrepo"], args.realrepo_runs or (1 if args.quick else 3), ruff_exe(bin_dir)
+    )
     cli = None
     if not args.no_cli:
-        print("== CLI ==", flush=True)
+        print("== CLI, 1,000 SDK files ==", flush=True)
         cli = bench_cli(corpus["tree"], 1 if args.quick else args.cli_runs, args.cli_timeout)
     report["cli"] = cli
-    report["targets"] = targets({s["size"]: s for s in report["sizes"]}, cli)
+    report["startup"] = {k: {**v} for k, v in startup.items()}
+    report["realrepo"] = realrepo
+    report["targets"] = targets({s["size"]: s for s in report["sizes"]}, cli, startup, realrepo)
     report["machine"]["loadavg_end"] = os.getloadavg()
     return report
 
@@ -869,7 +1070,12 @@ def main() -> int:
     )
     parser.add_argument("--sizes", help="comma-separated subset of 500,5000,20000")
     parser.add_argument("--servers", help="comma-separated subset of the servers")
-    parser.add_argument("--no-cli", action="store_true")
+    parser.add_argument("--no-cli", action="store_true", help="skip the 1,000 SDK files row")
+    parser.add_argument(
+        "--no-lsp", action="store_true", help="the CLI rows only (no language servers)"
+    )
+    parser.add_argument("--startup-runs", type=int, default=0, help="default 15 (quick: 5)")
+    parser.add_argument("--realrepo-runs", type=int, default=0, help="default 3 (quick: 1)")
     parser.add_argument("--table", type=Path, help="print the table of a stored JSON result")
     args = parser.parse_args()
     if args.table:

@@ -107,7 +107,7 @@ def test_exit_zero_still_fails_on_an_internal_error(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("evalsubmit.cli.check.analyze_source", broken)
+    monkeypatch.setattr("evalsubmit.analysis.analyze_source", broken)
     assert main(["check", "--exit-zero", "jobs"]) == 2
     assert "internal error: RuntimeError: boom" in capsys.readouterr().err
 

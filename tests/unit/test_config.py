@@ -326,7 +326,8 @@ def test_submit_uses_the_files_default_taskset_unless_the_editor_names_one(
     from evalsubmit.lsp.project_config import ProjectConfigs
     from evalsubmit.lsp.settings import Settings
     from evalsubmit.lsp.state import Snapshot
-    from evalsubmit.lsp.submit import NO_TASKSET, Plan, Refusal, plan
+    from evalsubmit.lsp.submit import NAME_A_TASKSET, Plan, Refusal, plan
+    from evalsubmit.platform.submission import NO_TASKSET
 
     job_text = textwrap.dedent("""\
         from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner
@@ -345,7 +346,8 @@ def test_submit_uses_the_files_default_taskset_unless_the_editor_names_one(
         return plan(snap, 3, 9, None)  # on GymAgentTaskRunner(
 
     without = decided(Settings())
-    assert isinstance(without, Refusal) and without.reasons == (NO_TASKSET,)
+    assert isinstance(without, Refusal)
+    assert without.reasons == (f"{NO_TASKSET}: {NAME_A_TASKSET}",)
     pyproject(tmp_path, '[tool.evalsubmit]\ndefault-taskset = "qa/smoke"\n')
     from_file = decided(Settings())
     assert isinstance(from_file, Plan) and from_file.tasks == "qa/smoke"

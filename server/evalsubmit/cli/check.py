@@ -6,44 +6,27 @@ import argparse
 import os
 import sys
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evalsubmit.analysis import (
-    AnalysisOptions,
-    Finding,
-    ModuleReport,
-    Project,
-    analyze_source,
-    visible,
-)
 from evalsubmit.cli.check_flags import FixRequest, add_options, check_flags
-from evalsubmit.cli.common import (
-    EXIT_ERROR,
-    interpreter,
-    project_root,
-    python_option,
-    resolved,
-)
-from evalsubmit.cli.configured import (
-    CheckConfiguration,
-    ConfigError,
-    add_config_options,
-    rule_codes,
-)
-from evalsubmit.cli.finish import finish
-from evalsubmit.cli.formats import Report
-from evalsubmit.cli.output import Skipped
-from evalsubmit.cli.stdin import StdinSource, read_stdin
-from evalsubmit.core.lines import split_lines
-from evalsubmit.core.sourcefile import UnreadableSource, read_source
+from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
+from evalsubmit.cli.configured import add_config_options, rule_codes
+from evalsubmit.cli.projects import lines_of, project_of, relevant, resolved_file, start_run
 
 if TYPE_CHECKING:
+    from evalsubmit.analysis import AnalysisOptions, Finding, ModuleReport
     from evalsubmit.cli.fixing import FileFix, FixTotals
+    from evalsubmit.cli.output import Skipped
+    from evalsubmit.cli.stdin import StdinSource
 
-PARALLEL_THRESHOLD = 64
+# The analysis is imported by the functions that run it, not with this module: building the
+# parser (`evalsubmit --help`) loads no analysis at all.
+
+PARALLEL_THRESHOLD = 8
+"""Files to analyse (those that can reach the SDK) from which the work is shared by processes:
+each costs tens of milliseconds, a forked worker a few."""
 MAX_JOBS = 256
 
 
@@ -82,6 +65,12 @@ def _jobs(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from evalsubmit.cli.configured import CheckConfiguration, ConfigError
+    from evalsubmit.cli.finish import finish
+    from evalsubmit.cli.formats import Report
+    from evalsubmit.cli.stdin import read_stdin
+
+    start_run()
     flags = check_flags(args)
     if flags is None:
         return EXIT_ERROR
@@ -107,10 +96,19 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print("\n".join(f"evalsubmit: {line}" for line in error.lines()), file=sys.stderr)
         return EXIT_ERROR
+    # --strict fails on a file that cannot be parsed: every file is analysed. Otherwise a file
+    # that cannot reach the SDK is not even parsed (as a file without imports never was).
+    strict = configuration.strict or stdin is not None
+    max_chars = min((o.max_chars for o in options.values()), default=0)
+    reach = set(files) if strict else relevant(files, python, max_chars)
+    analysed = [path for path in files if path in reach]
     results = {
         result.path: result
-        for result in _analyse_all(files, options, args.jobs, python, flags.fix, stdin)
+        for result in _analyse_all(analysed, options, args.jobs, python, flags.fix, stdin)
     }
+    for path in files:
+        if path not in results:  # cannot reach the SDK: no finding of its own (not parsed)
+            results[path] = FileResult(path, [], unread=True)
     totals = _apply_fixes(results, flags.fix, stdin) if flags.fix is not None else None
     _route_remote_findings(results, options)
     internal = False
@@ -157,6 +155,8 @@ class FileResult:
     """Why the file was not checked (a warning; a failure with --strict)."""
     fix: FileFix | None = None
     """With --fix/--diff: the fixed text (``findings`` and ``lines`` are then the fixed text's)."""
+    unread: bool = False
+    """Not analysed: it cannot reach the SDK (:mod:`evalsubmit.workspace.relevance`)."""
 
 
 def _apply_fixes(
@@ -165,6 +165,7 @@ def _apply_fixes(
     """Write the fixed files (never the file named by --stdin-filename: its fixed source goes
     to stdout) or collect their diff; a file that could not be written keeps its findings."""
     from evalsubmit.cli.fixing import apply_fixes
+    from evalsubmit.core.lines import split_lines
 
     fixes = [r.fix for r in results.values() if r.fix is not None]
     totals = apply_fixes(fixes, fix, write=stdin is None)
@@ -181,12 +182,18 @@ def _route_remote_findings(
 ) -> None:
     """A bad value written in one checked file but submitted from another is reported in the
     file that writes it; each file is analysed once (forward), so the check stays linear."""
-    by_resolved = {resolved(path): result for path, result in results.items()}
+    if not any(result.remote for result in results.values()):
+        return
+    from evalsubmit.analysis import visible
+
+    by_resolved = {resolved_file(path): result for path, result in results.items()}
     for result in list(results.values()):
         for target, finding in result.remote:
             owner = by_resolved.get(target)
             if owner is None:
                 continue
+            if owner.unread and not owner.lines:
+                owner.lines = lines_of(owner.path)
             for kept in visible([finding], owner.lines, options[owner.path]):
                 if kept not in owner.findings:
                     owner.findings.append(kept)
@@ -205,6 +212,13 @@ def _analyse_all(
     if stdin is not None:
         yield _analyse_one(stdin.path, options[stdin.path], python, fix, stdin)
     elif workers > 1 and len(files) >= PARALLEL_THRESHOLD:
+        import gc
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Loaded once here, inherited by the forked workers instead of imported in each.
+        import evalsubmit.analysis.engine.analyze  # noqa: F401
+
+        gc.freeze()  # what is loaded now is shared, not copied by the workers' collector
         chunk = max(1, len(files) // (workers * 8))
         n = len(files)
         with ProcessPoolExecutor(workers) as pool:
@@ -214,10 +228,6 @@ def _analyse_all(
             yield _analyse_one(path, path_options, python, fix)
 
 
-_PROJECTS: dict[tuple[Path, Path], Project] = {}
-"""Per worker process: one project per (root, interpreter), reused across its files."""
-
-
 def _analyse_one(
     path: Path,
     options: AnalysisOptions,
@@ -225,16 +235,17 @@ def _analyse_one(
     fix: FixRequest | None = None,
     stdin: StdinSource | None = None,
 ) -> FileResult:
+    from evalsubmit.analysis import analyze_source
+    from evalsubmit.core.lines import split_lines
+    from evalsubmit.core.sourcefile import UnreadableSource, read_source
+
     try:
         # bytes: up to 4 per character in UTF-8; the engine then applies its character limit
         source = stdin or read_source(path, max_bytes=4 * options.max_chars)
     except UnreadableSource as error:
         return FileResult(path, [], skipped=error.reason)
     text = source.text
-    root = project_root(path)
-    project = _PROJECTS.get((root, python))
-    if project is None:
-        project = _PROJECTS[(root, python)] = Project(root, python=python)
+    project = project_of(path, python)
 
     def analyze(text: str) -> ModuleReport:
         return analyze_source(text, path=path, project=project, options=options, reverse=False)

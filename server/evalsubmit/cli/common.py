@@ -7,8 +7,6 @@ import os
 import sys
 from pathlib import Path
 
-from evalsubmit.workspace.interpreter import default_interpreter, interpreter_from_setting
-
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -24,6 +22,8 @@ def python_option(parser: argparse.ArgumentParser) -> None:
 
 def interpreter(value: str | None) -> Path | None:
     """The interpreter of ``--python`` (None and a message when it does not exist)."""
+    from evalsubmit.workspace.interpreter import default_interpreter, interpreter_from_setting
+
     if value is None:
         return default_interpreter()
     python = interpreter_from_setting(value, Path.cwd())

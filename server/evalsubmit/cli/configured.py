@@ -11,19 +11,23 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from evalsubmit.analysis import AnalysisOptions, Project, config_resolver, configured_options
-from evalsubmit.analysis import installed_sdk as installed_sdk_of
-from evalsubmit.analysis.rules import RULES
-from evalsubmit.sdk.releases import version_note
 from evalsubmit.workspace.config import ConfigError, ProjectConfig, RuleSelection
 from evalsubmit.workspace.walk import python_files
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis import AnalysisOptions
+
+# The rules and the analysis load when a run needs them: building the parser loads neither.
 
 __all__ = ["CheckConfiguration", "ConfigError", "add_config_options", "rule_codes"]
 
 
 def rule_codes(text: str) -> frozenset[str]:
     """A comma-separated list of rule codes or prefixes (``ES1``), checked against the rules."""
+    from evalsubmit.analysis.rules import RULES
+
     codes = frozenset(code.strip().upper() for code in text.split(",") if code.strip())
     unknown = [c for c in codes if not any(rule.startswith(c) for rule in RULES)]
     if unknown:
@@ -66,6 +70,8 @@ class CheckConfiguration:
     a path under it is met."""
 
     def __init__(self, args: argparse.Namespace) -> None:
+        from evalsubmit.analysis import config_resolver
+
         self._resolver = config_resolver(
             fixed=args.config, isolated=args.isolated, remember_folders=True
         )
@@ -89,12 +95,18 @@ class CheckConfiguration:
         return self._resolver.for_path(path)
 
     def options_for(self, path: Path) -> AnalysisOptions:
+        from evalsubmit.analysis import configured_options
+
         return configured_options(self.config_for(path), path, [self._flags])
 
     @staticmethod
     def sdk_notes(options: Iterable[AnalysisOptions], python: Path) -> list[str]:
         """The summary's notes about the SDK, one per version compared: the installed one, or
         each ``sdk-version`` declared by the configurations of the checked files."""
+        from evalsubmit.sdk.releases import version_note
+        from evalsubmit.workspace.project import Project
+        from evalsubmit.workspace.project import installed_sdk as installed_sdk_of
+
         declared = sorted({o.sdk_version or "" for o in options if o.enabled("ES111")}, key=str)
         notes: list[str] = []
         for version in declared:

@@ -2,27 +2,37 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import logging
 import sys
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from evalsubmit import __version__
-from evalsubmit.cli import check, preview, rule, submit
-from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+# The commands (and argparse) are imported when the parser is built: `evalsubmit --version`,
+# which pre-commit hooks and editors run to probe the tool, imports nothing else.
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
+        print(f"evalsubmit {__version__}")
+        return 0
+    from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR
+
     _never_fail_on_output()
-    # What the CLI skips is in its output; the library's own log lines (e.g. the project
-    # listing's walk) would only repeat them on stderr.
-    logging.getLogger("evalsubmit").addHandler(logging.NullHandler())
     parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return EXIT_CLEAN if exit_.code == 0 else EXIT_ERROR
+    import logging  # not before it is needed: `--version` and `--help` start faster
+
+    # What the CLI skips is in its output; the library's own log lines (e.g. the project
+    # listing's walk) would only repeat them on stderr.
+    logging.getLogger("evalsubmit").addHandler(logging.NullHandler())
     try:
         result: int = args.handler(args)
         return result
@@ -43,6 +53,10 @@ def _never_fail_on_output() -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
+    from evalsubmit.cli import check, preview, rule, submit
+
     parser = argparse.ArgumentParser(prog="evalsubmit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"evalsubmit {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)

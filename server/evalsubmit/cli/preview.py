@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evalsubmit.analysis import ModuleReport, Project, TargetPreview, analyze_source
 from evalsubmit.cli.common import (
     EXIT_CLEAN,
     EXIT_ERROR,
@@ -17,7 +16,9 @@ from evalsubmit.cli.common import (
     project_root,
     python_option,
 )
-from evalsubmit.core.sourcefile import UnreadableSource, read_source
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis import ModuleReport, TargetPreview
 
 
 def add_parser(commands: Any) -> None:
@@ -28,6 +29,9 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from evalsubmit.analysis import Project, analyze_source
+    from evalsubmit.core.sourcefile import UnreadableSource, read_source
+
     location: str = args.location
     parsed = parse_location(location)
     if parsed is None:

@@ -6,7 +6,6 @@ import argparse
 import sys
 from typing import Any
 
-from evalsubmit.analysis.rules import RULES, rules_markdown
 from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR
 
 
@@ -18,6 +17,8 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from evalsubmit.analysis.rules import RULES, rules_markdown
+
     if args.markdown:
         sys.stdout.write(rules_markdown())
         return EXIT_CLEAN

@@ -15,13 +15,16 @@ not a release the rules are for.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evalsubmit.sdk.models import GymRunnerTargetModel, GymRuntimeConfigModel
 from evalsubmit.sdk.spec import SPEC_DEFAULTS, WIRE_ONLY_DEFAULTS
 from evalsubmit.sdk.version import SDK_DISTRIBUTION, SDK_VERSION
+
+if TYPE_CHECKING:
+    from evalsubmit.sdk.models import GymRunnerTargetModel, GymRuntimeConfigModel
 
 EVALUATOR_SDK_DISTRIBUTION = "nemo-evaluator-sdk"
 """``nemo_evaluator_sdk`` as a distribution of its own (0.6.0 bundles it in nemo-platform)."""
@@ -35,8 +38,9 @@ class SdkRelease:
     """The ``nemo-platform`` version."""
     evaluator_sdk: str | None
     """The separate ``nemo-evaluator-sdk`` version it goes with; None when it is bundled."""
-    gym_config: type[GymRuntimeConfigModel]
-    gym_target: type[GymRunnerTargetModel]
+    mirrors: str
+    """The module of its pydantic mirrors (``GymRuntimeConfigModel``, ``GymRunnerTargetModel``),
+    imported on first use: pydantic is not loaded for files that build no config."""
     row_options: tuple[str, ...]
     """``submit()`` options that belong to row evaluations (refused on a taskset run)."""
     async_taskset: bool
@@ -44,13 +48,26 @@ class SdkRelease:
     spec_defaults: Mapping[str, Any]
     wire_only_defaults: Mapping[str, Any]
 
+    @property
+    def gym_config(self) -> type[GymRuntimeConfigModel]:
+        model: type[GymRuntimeConfigModel] = importlib.import_module(
+            self.mirrors
+        ).GymRuntimeConfigModel
+        return model
+
+    @property
+    def gym_target(self) -> type[GymRunnerTargetModel]:
+        model: type[GymRunnerTargetModel] = importlib.import_module(
+            self.mirrors
+        ).GymRunnerTargetModel
+        return model
+
 
 RELEASES: dict[str, SdkRelease] = {
     "0.6.0": SdkRelease(
         version="0.6.0",
         evaluator_sdk=None,
-        gym_config=GymRuntimeConfigModel,
-        gym_target=GymRunnerTargetModel,
+        mirrors="evalsubmit.sdk.models",
         row_options=("config", "field_mapping", "prompt_template", "metric_bundle_packager"),
         async_taskset=False,
         spec_defaults=SPEC_DEFAULTS,

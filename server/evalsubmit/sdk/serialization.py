@@ -15,16 +15,17 @@ import functools
 import io
 import os
 import pathlib
+import sys
 import types
 from collections.abc import Iterator
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-import pydantic_core
-from pydantic import BaseModel
-
-from evalsubmit.sdk.models import FieldPath, GymRunnerTargetModel, GymRuntimeConfigModel
 from evalsubmit.sdk.validation import format_path, short_repr
 
+if TYPE_CHECKING:
+    from evalsubmit.sdk.models import GymRuntimeConfigModel
+
+FieldPath = tuple[str | int, ...]
 UnjsonableKind = Literal["refused", "iterator", "non-utf8"]
 JsonTrouble = tuple[FieldPath, str, UnjsonableKind]
 
@@ -46,6 +47,10 @@ def derive_target_json(config: GymRuntimeConfigModel) -> dict[str, Any]:
     then the dump that is returned (so one-shot iterators come out as ``[]``, as they are sent).
     A ``ValidationError`` of the target (a config mutated after construction) propagates.
     """
+    import pydantic_core
+
+    from evalsubmit.sdk.models import GymRunnerTargetModel
+
     target = GymRunnerTargetModel(**config.model_dump())
     troubles = find_unjsonable(config.hydra_params, ("hydra_params",))
     try:
@@ -146,8 +151,8 @@ def _walk(value: object, path: FieldPath, out: list[JsonTrouble], depth: int) ->
         for f in dataclasses.fields(value):
             _walk(getattr(value, f.name), (*path, f.name), out, depth + 1)
         return
-    if isinstance(value, BaseModel):
-        for name in type(value).model_fields:
+    if _is_pydantic_model(value):
+        for name in type(value).model_fields:  # type: ignore[attr-defined]
             _walk(getattr(value, name, None), (*path, name), out, depth + 1)
         return
     if isinstance(value, io.IOBase):
@@ -166,6 +171,13 @@ def _walk(value: object, path: FieldPath, out: list[JsonTrouble], depth: int) ->
         out.append((path, reason, "refused"))
 
 
+def _is_pydantic_model(value: object) -> bool:
+    """``isinstance(value, pydantic.BaseModel)`` without importing pydantic: while it is not
+    loaded, no object can be an instance of one of its models."""
+    main = sys.modules.get("pydantic.main")
+    return main is not None and isinstance(value, main.BaseModel)
+
+
 def _readable(stream: io.IOBase) -> bool:
     try:
         return bool(stream.readable())
@@ -181,6 +193,8 @@ def _type_name(value: object) -> str:
 def _key_trouble(key: object) -> str | None:
     if isinstance(key, str | int | float | type(None)):
         return None
+    import pydantic_core
+
     try:
         pydantic_core.to_json({key: None})
     except Exception:
@@ -200,6 +214,8 @@ def _refused_reason(value: object) -> str | None:
         return "a pure path is not JSON (only concrete Path is); use str(...)"
     if type(value).__name__ in _SYNC_TYPE_NAMES:
         return "a synchronisation object has no JSON form"
+    import pydantic_core
+
     try:
         pydantic_core.to_json(value)
     except Exception:

@@ -5,6 +5,10 @@ test checks the same error locations and types as the real SDK); each error beco
 :class:`ConfigProblem` whose message says what is wrong in the user's terms (the field, the bound,
 the value given, the close field name that was probably meant). Kept apart from the models so the
 mirrors stay a plain copy of the SDK's fields.
+
+pydantic (and the mirrors) are imported on the first validation, not with this module: a check
+of files that build no config never loads them (``evalsubmit check`` starts in a few tens of
+milliseconds). :func:`format_path` and :func:`short_repr` need neither.
 """
 
 from __future__ import annotations
@@ -12,16 +16,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
-from evalsubmit.sdk.models import (
-    CONFIG_FIELDS,
-    WIRE_ONLY_FIELDS,
-    FieldPath,
-    GymRuntimeConfigModel,
-)
+    from evalsubmit.sdk.models import FieldPath, GymRuntimeConfigModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,10 @@ class ConfigVerdict:
 
 def validate_config(kwargs: Mapping[str, object]) -> ConfigVerdict:
     """Validate what ``GymRuntimeConfig(**kwargs)`` / ``.model_validate(kwargs)`` would receive."""
+    from pydantic import ValidationError
+
+    from evalsubmit.sdk.models import GymRuntimeConfigModel
+
     try:
         config = GymRuntimeConfigModel.model_validate(dict(kwargs))
     except ValidationError as exc:
@@ -100,6 +104,8 @@ def _message(err: Any) -> str:
     if kind == "missing":
         return f"`{name}` is required but missing"
     if kind == "extra_forbidden":
+        from evalsubmit.sdk.models import CONFIG_FIELDS, WIRE_ONLY_FIELDS
+
         field = str(loc[0]) if loc else name
         if field in WIRE_ONLY_FIELDS:
             return (

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from evalsubmit.core.sourcefile import UnreadableSource, read_source
+from evalsubmit.sdk.releases import SDK_DISTRIBUTIONS
+from evalsubmit.sdk.version import SDK_DISTRIBUTION
 from evalsubmit.workspace import walk
 from evalsubmit.workspace.environment import PythonEnvironment, environment_of
 
@@ -101,6 +103,10 @@ class Project:
             return ".".join(parts) or path.stem
         return path.stem
 
+    def search_roots(self, importer: Path | None) -> list[Path]:
+        """The folders ``importer``'s absolute imports are searched in, first to last."""
+        return self._search_roots(importer)
+
     def _search_roots(self, importer: Path | None) -> list[Path]:
         roots: list[Path] = []
         if importer is not None:
@@ -187,3 +193,16 @@ class Project:
         with self._lock:
             self._files = None
             self._found.clear()
+
+
+def installed_sdk(project: Project | None, declared: str | None = None) -> dict[str, str]:
+    """The SDK's distributions installed in the project's environment, with their versions
+    (read from their metadata; empty without an environment). A ``declared`` version (the
+    user's ``sdk-version``) stands for the environment, which is then not read."""
+    if declared is not None:
+        return {SDK_DISTRIBUTION: declared}
+    environment = project.environment if project is not None else None
+    if environment is None:
+        return {}
+    versions = {name: environment.version(name) for name in SDK_DISTRIBUTIONS}
+    return {name: version for name, version in versions.items() if version is not None}

@@ -17,10 +17,12 @@ import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING
 
 from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 log = logging.getLogger(__name__)
 
@@ -194,6 +196,8 @@ def _load_rules(
 ) -> tuple[_Rules, ...]:
     """The patterns of one ``.gitignore``; a line pathspec cannot compile is reported and left
     out, the others still apply."""
+    from pathspec import GitIgnoreSpec  # only where there is a .gitignore (start-up cost)
+
     try:
         data = read_regular_file(gitignore, max_bytes=MAX_GITIGNORE_BYTES)
     except UnreadableSource as error:

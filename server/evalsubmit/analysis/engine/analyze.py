@@ -26,9 +26,7 @@ from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.core.suppression import suppressed
-from evalsubmit.sdk.releases import SDK_DISTRIBUTIONS
-from evalsubmit.sdk.version import SDK_DISTRIBUTION
-from evalsubmit.workspace.project import Project
+from evalsubmit.workspace.project import Project, installed_sdk
 
 # Cheap pre-filter: a module with no import and no SDK name cannot hold a finding (a value it
 # defines can only reach a submit through an import, in one direction or the other).
@@ -123,19 +121,6 @@ def analyze_module(
         workspaces=tuple(dict.fromkeys(w for result in results for w in result.workspaces)),
     )
     return report, parsed
-
-
-def installed_sdk(project: Project | None, declared: str | None = None) -> dict[str, str]:
-    """The SDK's distributions installed in the project's environment, with their versions
-    (read from their metadata; empty without an environment). A ``declared`` version (the
-    user's ``sdk-version``) stands for the environment, which is then not read."""
-    if declared is not None:
-        return {SDK_DISTRIBUTION: declared}
-    environment = project.environment if project is not None else None
-    if environment is None:
-        return {}
-    versions = {name: environment.version(name) for name in SDK_DISTRIBUTIONS}
-    return {name: version for name, version in versions.items() if version is not None}
 
 
 def _nowhere(path: Path) -> bool:

@@ -33,7 +33,6 @@ from evalsubmit.analysis.values.domain import (
     type_name,
 )
 from evalsubmit.core.findings import Span
-from evalsubmit.sdk import models as gym_models
 from evalsubmit.sdk import names as sdk
 from evalsubmit.sdk import serialization
 from evalsubmit.sdk.spec import WIRE_ONLY_DEFAULTS
@@ -247,6 +246,8 @@ def _dumps(target: dict[str, Any]) -> str:
 
 
 def _render_partial(fields: dict[str, Any], kwargs: dict[str, Any]) -> str:
+    from evalsubmit.sdk import models as gym_models
+
     defaults = gym_models.GymRuntimeConfigModel.model_fields
     rendered: dict[str, Any] = {"kind": "gym"}
     for field_name in gym_models.GymRunnerTargetModel.model_fields:
@@ -269,6 +270,8 @@ def _coerced(raw: Any, value: Any, field_name: str) -> Any:
     """A known field as the SDK would render it (``120`` -> ``120.0``), else with markers."""
     if _has_marker(value):
         return render_json(raw)
+    from evalsubmit.sdk import models as gym_models
+
     try:
         single = gym_models.GymRuntimeConfigModel.__pydantic_validator__.validate_assignment(
             gym_models.GymRuntimeConfigModel.model_construct(), field_name, value

@@ -9,9 +9,7 @@ and every remaining pydantic error is mapped back to where it was written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
-
-import pydantic_core
+from typing import TYPE_CHECKING, Any
 
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.target import typed
@@ -32,8 +30,10 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.iterables import as_python
-from evalsubmit.sdk import models as gym_models
 from evalsubmit.sdk import serialization, validation
+
+if TYPE_CHECKING:
+    from evalsubmit.sdk import models as gym_models
 
 REQUIRED = ("agent", "agent_config", "resources_server")
 
@@ -351,6 +351,8 @@ def _text(path: tuple[str | int, ...]) -> str:
 
 def render_json(value: Any) -> Any:
     """JSON for a preview: known parts converted as pydantic would, markers left as text."""
+    import pydantic_core
+
     try:
         return pydantic_core.to_jsonable_python(value, fallback=_fallback)
     except (ValueError, TypeError, pydantic_core.PydanticSerializationError):
@@ -367,6 +369,8 @@ def _sanitised(value: Any) -> Any:
         return {_sanitised_key(k): _sanitised(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         return [_sanitised(v) for v in value]
+    import pydantic_core
+
     try:
         return pydantic_core.to_jsonable_python(value, fallback=_fallback)
     except (ValueError, TypeError, pydantic_core.PydanticSerializationError):

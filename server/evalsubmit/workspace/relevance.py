@@ -1,0 +1,335 @@
+"""Which files of a ``check`` can hold a finding, decided from their text alone (no parse).
+
+A finding needs an SDK value: a module can only get one by naming the SDK itself, or by
+importing (directly or through other modules) a module that does. :class:`RelevanceScan`
+follows every import a file's text *may* contain, the way the analysis resolves them (the
+project's own modules first, then the installed packages of its Python environment, never the
+standard library), and marks a file relevant when anything it reaches names the SDK. A file
+that is not relevant gives no finding of its own, so ``evalsubmit check`` does not parse or
+analyse it; what other files report into it (a bad value written there, submitted elsewhere)
+still reaches it through their analysis.
+
+The scan errs on the side of analysing: the import statements are found by a regular
+expression that accepts more than Python does (text in strings and comments included), an
+``import a.b`` makes the whole of ``a`` a dependency (its names reach every submodule), a
+folder or an installed package too large to scan, or a file that cannot be read, counts as
+relevant. Only the text of files is read; nothing is imported or run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Literal
+
+from evalsubmit.core.sourcefile import UnreadableSource, read_source
+from evalsubmit.sdk.names import is_sdk_name
+from evalsubmit.workspace.project import Project
+
+SDK_MARKER = re.compile(r"nemo_|TasksetRef|GymRuntimeConfig|GymAgentTaskRunner")
+"""Text that may name the SDK (module names, and its class names as the analysis's own
+pre-filter spells them)."""
+MAX_SCANNED_BYTES = 2_000_000
+MAX_FOLDER_FILES = 2_000
+"""A dependency on a folder with more Python files than this is not scanned: relevant."""
+UNREAD_PACKAGES = frozenset({"pytest", "_pytest", "typing_extensions", "pydantic", "pydantic_core"})
+"""Installed packages the analysis never reads (``interp.modules.UNREAD_PACKAGES``)."""
+
+_CONT = r"(?:[ \t\f]|\\\r?\n)*"
+_FROM_BEFORE = re.compile(rf"\bfrom\b{_CONT}(\.*){_CONT}([\w.]*){_CONT}\Z")
+"""What precedes ``import`` on its logical line in a ``from`` import."""
+_NAMES = re.compile(rf"{_CONT}(\([^)]*\)?|(?:[^\n\\;]|\\\r?\n)*)")
+"""What follows ``import``: a parenthesised list, or the rest of the logical line."""
+_DOTTED = re.compile(r"[^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*")
+_WORD = re.compile(r"\w")
+_SPACE = re.compile(r"\s+")
+
+Reach = Literal["head", "module", "init"]
+"""What an import can reach: all of its first name's package (``import a.b`` binds ``a``), the
+module named and, for a package, all of it (``import a.b as m``, ``from a import b``), or the
+module's own file only (the ``a`` of ``from a import b``)."""
+Node = tuple[str, str]
+"""("file", path) of a module, ("folder", path) of a package's whole folder, ("installed",
+top-level name) of an installed package."""
+
+
+class RelevanceScan:
+    """One project's scan; :meth:`relevant` answers for a set of files, reading each file (and
+    each module it reaches) once."""
+
+    def __init__(self, project: Project, *, max_chars: int = MAX_SCANNED_BYTES) -> None:
+        self.project = project
+        self.max_chars = max_chars
+        """A file longer than this is relevant (the analysis says it is too large)."""
+        self._deps: dict[Node, tuple[Node, ...] | None] = {}
+        """A node's dependencies; None when it is relevant by itself."""
+        self._found: dict[tuple[str, Reach, tuple[str, ...]], list[Node]] = {}
+        self._roots: dict[tuple[str, bool], tuple[str, ...]] = {}
+        self._conftest_files: dict[str, tuple[Node, ...]] = {}
+        self._real: dict[str, str] = {}
+
+    def relevant(self, files: Iterable[Path]) -> set[Path]:
+        """Which of ``files`` may hold a finding of their own (paths as given)."""
+        given = {path: ("file", self._realpath(str(path))) for path in files}
+        todo = list(given.values())
+        while todo:
+            node = todo.pop()
+            if node in self._deps:
+                continue
+            deps = self._deps[node] = self._scan(node)
+            if deps:
+                todo.extend(d for d in deps if d not in self._deps)
+        importers: dict[Node, list[Node]] = {}
+        hot: list[Node] = []
+        for node, deps in self._deps.items():
+            if deps is None:
+                hot.append(node)
+                continue
+            for dep in deps:
+                importers.setdefault(dep, []).append(node)
+        marked = set(hot)
+        while hot:
+            for importer in importers.get(hot.pop(), ()):
+                if importer not in marked:
+                    marked.add(importer)
+                    hot.append(importer)
+        return {path for path, node in given.items() if node in marked}
+
+    # -- one node ---------------------------------------------------------------------------
+
+    def _scan(self, node: Node) -> tuple[Node, ...] | None:
+        kind, key = node
+        if kind == "folder":
+            files = _python_files_under(key)
+            return None if files is None else tuple(("file", self._realpath(f)) for f in files)
+        if kind == "installed":
+            return self._installed(key)
+        text = self._read(Path(key))
+        if text is None or len(text) > self.max_chars or SDK_MARKER.search(text):
+            return None
+        if "import" not in text:
+            return ()
+        installed = self._is_installed(key)
+        deps: list[Node] = []
+        roots = () if installed else self._search_roots(key)
+        package = None if installed else lambda: self._package_of(Path(key))
+        for module, reach in dict.fromkeys(_imports(text, package)):
+            head = module.partition(".")[0]
+            if is_sdk_name(module):
+                return None
+            if not installed:
+                deps.extend(self._in_project(module, reach, roots))
+            deps.extend(self._outside_project(head))
+        if not installed:
+            deps.extend(self._conftests(key))
+        return tuple(dict.fromkeys(deps))
+
+    def _read(self, path: Path) -> str | None:
+        try:
+            return read_source(path, max_bytes=MAX_SCANNED_BYTES).text
+        except UnreadableSource:
+            return None
+
+    def _realpath(self, path: str) -> str:
+        """``os.path.realpath``, with the folders' resolved once (a link is resolved whole)."""
+        real = self._real.get(path)
+        if real is None:
+            folder, name = os.path.split(os.path.abspath(path))
+            real_folder = self._real.get(folder)
+            if real_folder is None:
+                real_folder = self._real[folder] = os.path.realpath(folder)
+            joined = os.path.join(real_folder, name)
+            real = self._real[path] = os.path.realpath(joined) if os.path.islink(joined) else joined
+        return real
+
+    def _search_roots(self, path: str) -> tuple[str, ...]:
+        """The folders imports in ``path`` are searched in (the same for a folder's files,
+        pytest modules apart)."""
+        folder, name = os.path.split(path)
+        pytest_module = _is_pytest_module(name)
+        key = (folder, pytest_module)
+        roots = self._roots.get(key)
+        if roots is None:
+            found = self.project.search_roots(Path(path))
+            roots = self._roots[key] = tuple(str(root) for root in found)
+        return roots
+
+    def _in_project(self, module: str, reach: Reach, roots: tuple[str, ...]) -> list[Node]:
+        """The project's files ``module`` may come from, under every folder imports are
+        searched in (more than the interpreter, which stops at the first)."""
+        key = (module, reach, roots)
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = self._find(module.split("."), reach, roots)
+        return found
+
+    def _find(self, parts: list[str], reach: Reach, roots: tuple[str, ...]) -> list[Node]:
+        found: list[Node] = []
+        for base in roots:
+            folder = base
+            for index, part in enumerate(parts):
+                last = index == len(parts) - 1
+                as_file = os.path.join(folder, part + ".py")
+                as_folder = os.path.join(folder, part)
+                if os.path.isfile(as_file):
+                    found.append(("file", self._realpath(as_file)))
+                    break
+                if not os.path.isdir(as_folder):
+                    break
+                if reach == "head" or (last and reach == "module"):
+                    # a package or a namespace folder: every submodule is in reach
+                    found.append(("folder", self._realpath(as_folder)))
+                    break
+                init = os.path.join(as_folder, "__init__.py")
+                if os.path.isfile(init):
+                    found.append(("file", self._realpath(init)))
+                folder = as_folder
+        return found
+
+    def _outside_project(self, head: str) -> list[Node]:
+        if head in sys.stdlib_module_names or head in UNREAD_PACKAGES or not head.isidentifier():
+            return []
+        return [("installed", head)]
+
+    def _installed(self, head: str) -> tuple[Node, ...] | None:
+        environment = self.project.environment
+        if environment is None:
+            return ()
+        found = environment.find_module(head)
+        if found is None:
+            return ()
+        files: list[str] = []
+        if found.portions:
+            for portion in found.portions:
+                under = _python_files_under(str(portion))
+                if under is None:
+                    return None
+                files.extend(under)
+        elif found.source is not None:
+            files.append(str(found.source))
+        if len(files) > MAX_FOLDER_FILES:
+            return None
+        return tuple(("file", self._realpath(f)) for f in files)
+
+    def _is_installed(self, path: str) -> bool:
+        root = self.project.root
+        if root is not None and _under(path, str(root)):
+            return False
+        environment = self.project.environment
+        if environment is None:
+            return False
+        return any(_under(path, str(entry)) for entry in environment.search_path)
+
+    def _package_of(self, path: Path) -> list[str]:
+        """The dotted parts relative imports in ``path`` start from (as the analysis does)."""
+        parts = self.project.module_name(path).split(".")
+        if path.name == "__init__.py":
+            parts.append("__init__")
+        return parts
+
+    def _conftests(self, path: str) -> tuple[Node, ...]:
+        """The ``conftest.py`` files whose fixtures a test in ``path`` may use."""
+        root = self.project.root
+        if root is None:
+            return ()
+        folder = os.path.dirname(path)
+        cached = self._conftest_files.get(folder)
+        if cached is None:
+            found = []
+            current, top = folder, str(root)
+            while _under(current, top):
+                candidate = os.path.join(current, "conftest.py")
+                if os.path.isfile(candidate):
+                    found.append(("file", self._realpath(candidate)))
+                parent = os.path.dirname(current)
+                if current == top or parent == current:
+                    break
+                current = parent
+            cached = self._conftest_files[folder] = tuple(found)
+        return tuple(node for node in cached if node[1] != path)
+
+
+def _imports(text: str, package: Callable[[], list[str]] | None) -> Iterable[tuple[str, Reach]]:
+    """(absolute module, what it reaches) for every import the text may hold: every ``import``
+    word, in code, strings or comments alike, with what precedes it on its logical line (a
+    ``from`` clause) and what follows. ``package`` gives the importer's dotted parts (None:
+    relative imports stay inside an installed package, which is scanned whole)."""
+    parts: list[str] | None = None
+    position = text.find("import")
+    while position >= 0:
+        end = position + 6
+        bounded = (position == 0 or not _WORD.match(text, position - 1)) and not _WORD.match(
+            text, end
+        )
+        if bounded:
+            names = _NAMES.match(text, end)
+            listed = names.group(1) if names else ""
+            line = _logical_line_start(text, position)
+            before = _FROM_BEFORE.search(text, line, position)
+            if before is None:
+                for item in listed.split(","):
+                    words = _DOTTED.findall(item)
+                    if words:
+                        # `import a.b` binds `a`: all of it is in reach; `import a.b as m`: a.b
+                        yield _clean(words[0]), "head" if len(words) == 1 else "module"
+            else:
+                dots, module = before.group(1), _clean(before.group(2))
+                skip = False
+                if dots:
+                    if package is None:
+                        skip = True
+                    else:
+                        if parts is None:
+                            parts = package()
+                        base = parts[: max(len(parts) - len(dots), 0)]
+                        module = ".".join([*base, module] if module else base)
+                if not skip:
+                    if module:
+                        yield module, "module" if "*" in listed else "init"
+                    for name in _DOTTED.findall(listed):
+                        name = _clean(name)
+                        if name != "as":
+                            yield (f"{module}.{name}" if module else name), "module"
+        position = text.find("import", end)
+
+
+def _logical_line_start(text: str, position: int) -> int:
+    """Where the logical line holding ``position`` starts (backslash continuations joined)."""
+    start = text.rfind("\n", 0, position) + 1
+    while start >= 2 and text[start - 2 - (text[start - 2] == "\r") : start - 1].startswith("\\"):
+        start = text.rfind("\n", 0, start - 1) + 1
+    return start
+
+
+def _clean(dotted: str) -> str:
+    return _SPACE.sub("", dotted) if not dotted.isidentifier() else dotted
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _is_pytest_module(name: str) -> bool:
+    return name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
+
+
+def _python_files_under(folder: str) -> list[str] | None:
+    """Every ``.py`` file under ``folder``; None when there are too many (or it cannot be
+    read whole)."""
+    files: list[str] = []
+    try:
+        for dirpath, dirnames, filenames in os.walk(folder, onerror=_raise):
+            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+            files.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".py"))
+            if len(files) > MAX_FOLDER_FILES:
+                return None
+    except OSError:
+        return None
+    return files
+
+
+def _raise(error: OSError) -> None:
+    raise error

@@ -1,0 +1,106 @@
+"""What the CLI loads before it needs it: which modules are imported, never how long it took
+(timings are the benchmark's job, ``benchmarks/run.py``, measured against a baseline in the same
+run). Each case runs in a fresh interpreter, so nothing imported by the test session counts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+HEAVY = ("pydantic", "pydantic_core", "httpx", "pygls", "lsprotocol", "yaml")
+"""Never imported by ``import evalsubmit.cli``, ``--version`` or a check that needs none."""
+
+RUNNER = textwrap.dedent("""\
+    import json, sys
+    from evalsubmit.cli import main
+    code = main(sys.argv[1:])
+    print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+    """)
+
+ROW_ONLY = textwrap.dedent("""\
+    from nemo_evaluator_sdk import ExactMatchMetric, RunConfig
+    from nemo_platform import NeMoPlatform
+
+    client = NeMoPlatform(workspace="qa")
+    em = ExactMatchMetric(reference="{{item.answer}}", candidate="{{item.prediction}}")
+    client.evaluator.submit(metric=em, dataset="qa/data", config=RunConfig(parallelism=2))
+    client.evaluator.submit(tasks="qa/x", metric=em, dataset="qa/data")
+    """)
+
+
+def modules_after(*argv: str, cwd: Path) -> tuple[int, set[str]]:
+    """Run ``evalsubmit ARGV`` in a fresh interpreter; its exit code and ``sys.modules``."""
+    proc = subprocess.run(
+        [sys.executable, "-c", RUNNER, *argv],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    return report["code"], set(report["modules"])
+
+
+def heads(modules: set[str]) -> set[str]:
+    return {name.split(".")[0] for name in modules}
+
+
+def test_importing_the_cli_loads_nothing_heavy() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import evalsubmit.cli"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    imported = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    assert "evalsubmit.cli" in imported
+    assert not heads(imported) & set(HEAVY), sorted(heads(imported) & set(HEAVY))
+    assert not {m for m in imported if m.startswith("evalsubmit.analysis")}
+
+
+def test_version_loads_no_analysis(tmp_path: Path) -> None:
+    code, modules = modules_after("--version", cwd=tmp_path)
+    assert code == 0
+    assert not {m for m in modules if m.startswith(("evalsubmit.analysis", "evalsubmit.sdk"))}
+    assert not heads(modules) & set(HEAVY)
+
+
+def test_a_file_that_cannot_reach_the_sdk_loads_no_analysis(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "tool.py").write_text("import os\n\nprint(os.getcwd())\n")
+    code, modules = modules_after("check", str(tmp_path / "tool.py"), cwd=tmp_path)
+    assert code == 0
+    assert "evalsubmit.analysis.engine.analyze" not in modules
+    assert not heads(modules) & set(HEAVY)
+
+
+def test_a_check_without_a_runner_config_loads_no_pydantic(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "rows.py").write_text(ROW_ONLY)
+    code, modules = modules_after("check", str(tmp_path / "rows.py"), cwd=tmp_path)
+    assert code == 1  # the ES101 of the second call: the file was analysed
+    assert "evalsubmit.analysis.engine.analyze" in modules
+    assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
+
+
+def test_a_runner_config_loads_the_mirrors_when_needed(tmp_path: Path) -> None:
+    """The other side: a GymRuntimeConfig is validated with the pydantic mirrors."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "gym.py").write_text(
+        "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymRuntimeConfig\n"
+        "cfg = GymRuntimeConfig(agent='a', agent_config='c.yaml', resources_server='m', "
+        "num_repeats=0)\n"
+    )
+    code, modules = modules_after("check", str(tmp_path / "gym.py"), cwd=tmp_path)
+    assert code == 1
+    assert "evalsubmit.sdk.models" in modules and "pydantic" in modules
+    assert not heads(modules) & {"httpx", "pygls", "lsprotocol", "yaml"}
