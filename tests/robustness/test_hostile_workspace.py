@@ -255,3 +255,29 @@ async def test_the_server_keeps_its_findings_in_the_hostile_workspace(hostile: P
         logs = "\n".join(m.message for m in client.log_messages)
         assert "internal error" not in logs
         assert "loop.py" in logs and ".gitignore" in logs  # the odd entries are named
+
+
+def test_an_internal_error_in_one_file_loses_neither_the_others_nor_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An engine bug (``submit(**kw)`` raised KeyError) must cost one file, named with the
+    error, never the other files' findings or the output (exit 2: not "findings", not clean)."""
+    from evalsubmit.analysis.engine import analyze
+    from evalsubmit.cli.main import main
+
+    real = analyze.analyze_module
+
+    def analyze_module(source: str, **kwargs: Any) -> Any:
+        if "# BOOM" in source:
+            raise KeyError("tasks")
+        return real(source, **kwargs)
+
+    monkeypatch.setattr(analyze, "analyze_module", analyze_module)
+    for name in ("a.py", "boom.py", "z.py"):
+        (tmp_path / name).write_text(BAD + ("# BOOM\n" if name == "boom.py" else ""))
+    code = main(["check", "--format", "json", "--jobs", "1", str(tmp_path)])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 2
+    assert {Path(f["path"]).name for f in data["findings"]} == {"a.py", "z.py"}
+    (skip,) = data["skipped"]
+    assert skip["path"].endswith("boom.py") and "internal error: KeyError" in skip["reason"]
