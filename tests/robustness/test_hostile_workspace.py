@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lsprotocol import types
 
 from evalsubmit.analysis import analyze_source
 
@@ -281,3 +282,37 @@ def test_an_internal_error_in_one_file_loses_neither_the_others_nor_the_run(
     assert {Path(f["path"]).name for f in data["findings"]} == {"a.py", "z.py"}
     (skip,) = data["skipped"]
     assert skip["path"].endswith("boom.py") and "internal error: KeyError" in skip["reason"]
+
+
+async def test_the_server_in_ten_thousand_files(tmp_path: Path) -> None:
+    """10,000 files, 500 of which import the open document and submit (each a candidate for
+    findings placed in it): the first publish and every edit's come within bounds."""
+    importer = "import job\nfrom nemo_platform import NeMoPlatform  # submit\nx = {}\n"
+    for index in range(10_000):
+        text = importer.format(index) if index % 20 == 0 else "x = 1\n"
+        (tmp_path / f"m{index:05}.py").write_text(text)
+    job = tmp_path / "job.py"
+    job.write_text(BAD)
+    started = time.monotonic()
+    async with running_server(tmp_path, {"debounceMs": 0}) as client:
+        uri = open_doc(client, job, BAD)
+        await wait_until(lambda: published_for(client, uri, 1), 120, "the first diagnostics")
+        first = time.monotonic() - started
+        edits = []
+        for version in range(2, 7):
+            began = time.monotonic()
+            client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                    content_changes=[
+                        types.TextDocumentContentChangeWholeDocument(text=f"{BAD}y = {version}\n")
+                    ],
+                )
+            )
+            params = await wait_until(
+                lambda v=version: published_for(client, uri, v), 60, "the edit's diagnostics"
+            )
+            edits.append(time.monotonic() - began)
+            assert params.diagnostics
+    print(f"\n[10,000 files, server] first publish {first:.1f} s, edits {max(edits):.2f} s at most")
+    assert first < 60 and max(edits) < 10
