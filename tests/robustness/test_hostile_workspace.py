@@ -316,3 +316,20 @@ async def test_the_server_in_ten_thousand_files(tmp_path: Path) -> None:
             assert params.diagnostics
     print(f"\n[10,000 files, server] first publish {first:.1f} s, edits {max(edits):.2f} s at most")
     assert first < 60 and max(edits) < 10
+
+
+async def test_the_server_names_the_unreadable_folder_when_run_unprivileged(hostile: Path) -> None:
+    """As the CLI above: mode 000 binds only a user who is not root, so the server runs as
+    ``nobody`` here; it publishes the open document's findings and logs the folder's skip."""
+    prefix = as_nobody()
+    if prefix is None:
+        pytest.skip("cannot drop root here (no setpriv, or it is refused): mode 000 binds no one")
+    command = [*prefix, sys.executable, "-P", "-m", "evalsubmit.lsp"]
+    async with running_server(hostile, {"debounceMs": 0}, command=command) as client:
+        job = hostile / "job.py"
+        uri = open_doc(client, job, job.read_text())
+        params = await wait_until(lambda: published_for(client, uri, 1), 120, "diagnostics")
+        assert params.diagnostics
+        logs = "\n".join(m.message for m in client.log_messages)
+        assert "locked" in logs and "Permission denied" in logs, logs[-3000:]
+        assert "internal error" not in logs
