@@ -333,3 +333,17 @@ async def test_the_server_names_the_unreadable_folder_when_run_unprivileged(host
         logs = "\n".join(m.message for m in client.log_messages)
         assert "locked" in logs and "Permission denied" in logs, logs[-3000:]
         assert "internal error" not in logs
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_a_message_the_terminal_cannot_hold_is_escaped(tmp_path: Path, fmt: str) -> None:
+    """An ASCII file name, but a finding whose message quotes the code (ES108 on a taskset
+    reference with an accent and a check mark): before, a UnicodeEncodeError and a traceback."""
+    (tmp_path / "job.py").write_text(BAD.replace("'qa/smoke'", "'qa/café ✓'"), encoding="utf-8")
+    code, out, err = check(tmp_path, "--format", fmt, PYTHONIOENCODING="ascii")
+    assert code == 1 and "Traceback" not in err, err
+    assert out.isascii()
+    if fmt == "text":
+        assert "ES108" in out and "caf\\xe9" in out and "\\u2713" in out, out
+    else:
+        assert "ES108" in out and "caf\\u00e9" in out, out
