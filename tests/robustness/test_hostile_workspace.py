@@ -347,3 +347,33 @@ def test_a_message_the_terminal_cannot_hold_is_escaped(tmp_path: Path, fmt: str)
         assert "ES108" in out and "caf\\xe9" in out and "\\u2713" in out, out
     else:
         assert "ES108" in out and "caf\\u00e9" in out, out
+
+
+ODD_NAMES = [
+    "-rf.py",
+    "--help.py",
+    ".hidden.py",
+    "sp ace.py",
+    "emoji\U0001f600.py",
+    "new\nline.py",
+    "tab\t.py",
+    "esc\x1b[2J\x1b]0;pwned\x07.py",
+    "c1\x85\u2028.py",
+]
+
+
+def test_odd_file_names_are_checked_and_shown_inert(tmp_path: Path) -> None:
+    """Names that look like options, hold a newline, or carry terminal escape sequences: each
+    file is checked, and the text output keeps one line per finding with no control character
+    (a name with ESC used to reach the terminal raw; one with a newline split its line)."""
+    for name in ODD_NAMES:
+        (tmp_path / name).write_text(BAD)
+    code, out, _ = check(tmp_path, "--format", "json")
+    found = [Path(f["path"]).name for f in json.loads(out)["findings"]]
+    assert code == 1 and sorted(set(found)) == sorted(ODD_NAMES)
+    code, out, err = check(tmp_path)
+    assert code == 1 and "Traceback" not in err, err
+    lines = out.splitlines()
+    assert len(lines) == len(found) + 1 and lines[-1].startswith(f"Found {len(found)} problems")
+    assert not any(ch in out for ch in "\x1b\x07\t\x85\u2028"), out
+    assert "new\\nline.py:4:" in out and "esc\\x1b[2J\\x1b]0;pwned\\x07.py:4:" in out
