@@ -377,3 +377,6 @@ def test_odd_file_names_are_checked_and_shown_inert(tmp_path: Path) -> None:
     assert len(lines) == len(found) + 1 and lines[-1].startswith(f"Found {len(found)} problems")
     assert not any(ch in out for ch in "\x1b\x07\t\x85\u2028"), out
     assert "new\\nline.py:4:" in out and "esc\\x1b[2J\\x1b]0;pwned\\x07.py:4:" in out
+    code, out, err = check(tmp_path, "--output-format", "full")  # with code frames
+    assert code == 1 and "Traceback" not in err, err
+    assert not any(ch in out for ch in "\x1b\x07\x85\u2028"), out
