@@ -172,3 +172,103 @@ def test_every_request_gets_a_response(server: RawServer) -> None:
     server.send(frame({"jsonrpc": "2.0", "method": "exit"}))
     server.process.wait(15)
     assert server.process.returncode == 0
+
+
+JOB = (
+    "from nemo_evaluator.api.schemas import TasksetRef\n"
+    "from nemo_evaluator_sdk import RunConfig\n"
+    "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig\n"
+    "from nemo_platform import NeMoPlatform\n"
+    'client = NeMoPlatform(workspace="qa")\n'
+    "runner = GymAgentTaskRunner(\n"
+    '    config=GymRuntimeConfig(agent="a", agent_config="a.yaml", resources_server="m"))\n'
+    'client.evaluator.submit(tasks=TasksetRef("qa/s"), target=runner, config=RunConfig())\n'
+)
+BAD_NUMBERS = [-1, 2**31, 2**31 - 1, 2**53, "0", None, 1.5]
+
+
+def bad_requests(uri: str) -> list[tuple[str, Any]]:
+    """(method, params) for every request the server serves, with positions out of range, of
+    the wrong type, and params missing, empty or of the wrong shape (the open document's URI,
+    so that positions reach the code that converts them)."""
+    doc = {"uri": uri}
+    cases: list[tuple[str, Any]] = []
+    for method in (
+        "textDocument/hover",
+        "textDocument/codeAction",
+        "textDocument/codeLens",
+        "textDocument/diagnostic",
+        "workspace/diagnostic",
+        "workspace/executeCommand",
+    ):
+        cases += [(method, None), (method, {}), (method, []), (method, {"textDocument": {}})]
+    for number in BAD_NUMBERS:
+        for position in ({"line": number, "character": 0}, {"line": 0, "character": number}):
+            cases.append(("textDocument/hover", {"textDocument": doc, "position": position}))
+            span = {"start": position, "end": {"line": 0, "character": 0}}
+            cases.append(
+                (
+                    "textDocument/codeAction",
+                    {"textDocument": doc, "range": span, "context": {"diagnostics": []}},
+                )
+            )
+            argument = {"uri": uri, **position, "tasks": "qa/s", "name": "x"}
+            for command in (
+                "evalsubmit.listTasksets",
+                "evalsubmit.platformInfo",
+                "evalsubmit.jobStatus",
+                "evalsubmit.submit",
+            ):
+                cases.append(
+                    ("workspace/executeCommand", {"command": command, "arguments": [argument]})
+                )
+    backwards = {"start": {"line": 7, "character": 80}, "end": {"line": 0, "character": 0}}
+    cases.append(
+        (
+            "textDocument/codeAction",
+            {"textDocument": doc, "range": backwards, "context": {"diagnostics": []}},
+        )
+    )
+    for command in ("evalsubmit.debugInfo", "evalsubmit.jobStatus", "evalsubmit.submit"):
+        for arguments in (None, [], [None], ["x"], [{"uri": 5}], [[]]):
+            params: dict[str, Any] = {"command": command}
+            if arguments is not None:
+                params["arguments"] = arguments
+            cases.append(("workspace/executeCommand", params))
+    return cases
+
+
+def test_every_request_with_bad_positions_or_params_is_answered(
+    server: RawServer, tmp_path: Path
+) -> None:
+    """Every method the server serves, on an open document: a line of -1 or 2^31, a position
+    of the wrong type, missing or malformed params. Each gets a response (a result or an
+    error), and the server goes on answering (before: no response at all for some)."""
+    start(server)
+    uri = (tmp_path / "job.py").as_uri()
+    server.send(
+        frame(
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": JOB}
+                },
+            }
+        )
+    )
+    unanswered = []
+    for msg_id, (method, params) in enumerate(bad_requests(uri), start=100):
+        server.send(frame(request(msg_id, method, params)))
+        try:
+            answer = server.answer(msg_id, timeout=10)
+        except AssertionError:
+            unanswered.append((method, params))
+            if len(unanswered) == 3:
+                break
+            continue
+        assert "result" in answer or "error" in answer, answer
+    assert unanswered == []
+    server.send(frame(hover(99, 7, uri=uri)))
+    assert "result" in server.answer(99)
+    assert server.process.poll() is None

@@ -29,6 +29,7 @@ from .inputs import (
     Case,
     Stats,
     analyse,
+    decoded_files,
     example_files,
     generated_python,
     mutated_examples,
@@ -44,10 +45,18 @@ STRATEGIES: dict[str, Callable[[], st.SearchStrategy[Case]]] = {
     "mutation": mutated_examples,
     "bytes": random_bytes,
     "encoding": odd_encodings,
+    "decoded": decoded_files,
 }
 # Shares of the generated inputs (the truncations of every example come on top).
 # hypothesmith (python) and our SDK grammar are slow to generate (~0.3-0.5 s per input).
-SHARES = {"mutation": 0.5, "bytes": 0.25, "encoding": 0.2, "sdk": 0.04, "python": 0.01}
+SHARES = {
+    "mutation": 0.45,
+    "bytes": 0.2,
+    "encoding": 0.2,
+    "decoded": 0.1,
+    "sdk": 0.04,
+    "python": 0.01,
+}
 CHUNK = 2000
 
 

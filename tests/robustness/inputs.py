@@ -10,7 +10,9 @@ times it and checks the report's invariants. Kinds:
 * ``mutation``: an example with characters and lines deleted, duplicated, swapped or inserted;
 * ``bytes``: random bytes decoded with replacement (half of them after the SDK imports);
 * ``encoding``: an example with a BOM, CRLF or CR line ends, lone surrogates, NUL bytes, tabs,
-  form feeds, line separators, mojibake or a coding cookie.
+  form feeds, line separators, mojibake or a coding cookie;
+* ``decoded``: an example as bytes (a BOM, a PEP 263 cookie in its codec, a wrong, unknown or
+  late cookie, UTF-16, stray bytes), decoded the way the CLI and the server read files.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from evalsubmit.analysis import Finding, ModuleReport, Project, analyze_source
+from evalsubmit.core.sourcefile import UnreadableSource, decode_source
 
 # hypothesis cannot see that the extend functions below use their argument (inside closures).
 warnings.filterwarnings("ignore", message=".*can't actually recurse")
@@ -340,6 +343,40 @@ def odd_encodings(draw: st.DrawFn) -> Case:
     return Case("encoding", text, path)
 
 
+# -- files as bytes, decoded like Python ---------------------------------------------------------
+
+_ENCODED: dict[str, tuple[bytes, str]] = {
+    # form -> (prefix, codec of the body)
+    "utf-8": (b"", "utf-8"),
+    "bom": (b"\xef\xbb\xbf", "utf-8"),
+    "bom + cookie": (b"\xef\xbb\xbf# -*- coding: utf-8 -*-\n", "utf-8"),
+    "bom + latin-1 cookie": (b"\xef\xbb\xbf# coding: latin-1\n", "utf-8"),  # Python refuses
+    "latin-1 cookie": (b"# -*- coding: latin-1 -*-\n", "latin-1"),
+    "cp1252 after a shebang": (b"#!/usr/bin/env python\n# vim: fileencoding=cp1252\n", "cp1252"),
+    "late cookie": (b"\n\n# coding: latin-1\n", "latin-1"),  # line 3: not a cookie
+    "wrong cookie": (b"# coding: ascii\n", "utf-8"),
+    "unknown cookie": (b"# coding: klingon\n", "utf-8"),
+    "utf-16 cookie": (b"# coding: utf-16\n", "utf-8"),
+    "utf-16 with its BOM": (b"", "utf-16"),
+}
+
+
+@st.composite
+def decoded_files(draw: st.DrawFn) -> Case:
+    path = draw(st.sampled_from(example_files()))
+    form = draw(st.sampled_from(sorted(_ENCODED)))
+    prefix, codec = _ENCODED[form]
+    text = example_text(path).replace('"', '"café ', draw(st.integers(0, 3)))
+    data = bytearray(prefix + text.encode(codec, errors="replace"))
+    for _ in range(draw(st.integers(0, 3))):  # stray bytes anywhere
+        data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0x80, 0xFF))
+    try:
+        decoded, _ = decode_source(path, bytes(data))
+    except UnreadableSource:
+        decoded = ""  # refused with a reason, as Python refuses it: nothing to analyse
+    return Case("decoded", decoded, path)
+
+
 # -- generated Python -------------------------------------------------------------------------
 
 
@@ -566,10 +603,19 @@ statements: st.SearchStrategy[str] = st.recursive(_simple_statements, _compound,
 @st.composite
 def sdk_programs(draw: st.DrawFn) -> Case:
     body = draw(st.lists(statements, min_size=1, max_size=12))
-    return Case("sdk", SDK_HEADER + "\n".join(body) + "\n")
+    text = SDK_HEADER + "\n".join(body) + "\n"
+    if draw(st.integers(0, 3)) == 0:  # a BOM, form feeds, other line ends, surrogates, ...
+        name = draw(st.sampled_from(sorted(ENCODING_OPS)))
+        text = ENCODING_OPS[name](text, draw(st.integers(0, 10**6)))
+    return Case("sdk", text)
 
 
 def all_cases() -> st.SearchStrategy[Case]:
     return st.one_of(
-        generated_python(), sdk_programs(), mutated_examples(), random_bytes(), odd_encodings()
+        generated_python(),
+        sdk_programs(),
+        mutated_examples(),
+        random_bytes(),
+        odd_encodings(),
+        decoded_files(),
     )

@@ -124,3 +124,59 @@ async def test_the_server_reads_imported_modules_like_python(tmp_path: Path) -> 
             assert isinstance(answer, types.Hover), name
             assert isinstance(answer.contents, types.MarkupContent)
             assert '"agent": "café"' in answer.contents.value, (name, answer.contents.value)
+
+
+CODECS = {"latin1": "latin-1", "cp1252": "cp1252"}
+EDITOR_ONLY = {
+    # What an editor can send but a file cannot hold as such: a lone surrogate, separators.
+    "lone_surrogate": BODY.replace("déjà vu", "\ud800 vu"),
+    "line_separators": BODY.replace("déjà vu", "a\u2028b\x85c\x1cd\vé"),
+}
+
+
+def as_python_reads(name: str) -> str:
+    """The text Python decodes from the variant's bytes (what an editor shows and sends)."""
+    if name in EDITOR_ONLY:
+        return EDITOR_ONLY[name]
+    text = VARIANTS[name].decode(CODECS.get(name, "utf-8"), "replace")
+    return text.removeprefix("\ufeff") if name == "bom" else text  # one with its BOM kept
+
+
+async def test_the_server_finds_what_the_cli_finds_in_every_encoding(tmp_path: Path) -> None:
+    """The encoding suite through both tools: the CLI reads the bytes from disk, the server
+    gets the text an editor sends; the findings (code, line, column) must be the same."""
+    for name, data in VARIANTS.items():
+        (tmp_path / f"job_{name}.py").write_bytes(data)
+    for name, text in EDITOR_ONLY.items():
+        (tmp_path / f"job_{name}.py").write_bytes(text.encode("utf-8", "surrogatepass"))
+    proc = subprocess.run(
+        [str(BIN / "evalsubmit"), "check", "--format", "json", str(tmp_path)],
+        capture_output=True,
+        timeout=300,
+    )
+    report = json.loads(proc.stdout)
+    names = [*VARIANTS, *EDITOR_ONLY]
+    by_cli: dict[str, list[tuple[str, int, int]]] = {name: [] for name in names}
+    for f in report["findings"]:
+        by_cli[Path(f["path"]).stem.removeprefix("job_")].append(
+            (f["code"], f["line"], f["column"])
+        )
+    async with running_server(tmp_path, {"debounceMs": 0}) as client:
+        uris = {
+            name: open_doc(client, tmp_path / f"job_{name}.py", as_python_reads(name))
+            for name in names
+        }
+        await wait_until(
+            lambda: all(published_for(client, uri, 1) for uri in uris.values()), 120, "diagnostics"
+        )
+        by_server = {}
+        for name, uri in uris.items():
+            published = published_for(client, uri, 1)
+            assert published is not None
+            by_server[name] = [
+                (str(d.code), d.range.start.line + 1, d.range.start.character + 1)
+                for d in published.diagnostics
+            ]
+    assert by_server == by_cli
+    for name in VARIANTS:
+        assert [(code, line) for code, line, _ in by_cli[name]] == [("ES102", expected_line(name))]

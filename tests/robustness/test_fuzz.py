@@ -8,18 +8,23 @@ machines are shared) while the issue's target is 1 s: the slowest input is print
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from evalsubmit.analysis import ModuleReport
+
 from .inputs import (
+    ENCODING_OPS,
     EXAMPLES,
     TARGET_S,
     Case,
     Stats,
     analyse,
+    decoded_files,
     example_files,
     generated_python,
     hypothesmith_available,
@@ -44,6 +49,7 @@ STRATEGIES: dict[str, tuple[Callable[[], st.SearchStrategy[Case]], int]] = {
     "mutation": (mutated_examples, 150),
     "bytes": (random_bytes, 80),
     "encoding": (odd_encodings, 80),
+    "decoded": (decoded_files, 60),
 }
 
 
@@ -100,3 +106,31 @@ def test_every_example_is_analysed_without_skipping() -> None:
 )
 def test_regressions_found_by_fuzzing(text: str) -> None:
     analyse(Case("regression", text))
+
+
+COMMENT = re.compile("# (?!evalsubmit)")
+# Changes of form that change no finding: the same (code, line, column) must come back.
+SAME_MEANING = {
+    "bom": lambda text: ENCODING_OPS["bom"](text, 0),
+    "crlf": lambda text: ENCODING_OPS["crlf"](text, 0),
+    "cr": lambda text: ENCODING_OPS["cr"](text, 0),
+    # (not in front of "evalsubmit: ignore", which must start its comment)
+    "lone surrogates in comments": lambda text: COMMENT.sub("# \ud800\udfff ", text),
+    "separators in comments": lambda text: COMMENT.sub("# \f\v\x1c\x85\u2028 ", text),
+}
+
+
+@pytest.mark.parametrize("change", sorted(SAME_MEANING))
+def test_a_change_of_form_changes_no_finding(change: str) -> None:
+    """Not only "never raises": a BOM, other line ends or odd characters in comments must
+    leave every finding where it was (the lone surrogate lost every one, unseen by the fuzz)."""
+
+    def where(report: ModuleReport) -> list[tuple[str, int, int]]:
+        return [(f.code, f.span.line, f.span.col) for f in report.findings]
+
+    for path in example_files():
+        text = path.read_text(encoding="utf-8")
+        original = analyse(Case("example", text, path))
+        changed = analyse(Case(change, SAME_MEANING[change](text), path))
+        assert changed.skipped == original.skipped, (path, changed.skipped)
+        assert where(changed) == where(original), path

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lsprotocol import types
 
 from evalsubmit.analysis import analyze_source
 
@@ -255,3 +256,127 @@ async def test_the_server_keeps_its_findings_in_the_hostile_workspace(hostile: P
         logs = "\n".join(m.message for m in client.log_messages)
         assert "internal error" not in logs
         assert "loop.py" in logs and ".gitignore" in logs  # the odd entries are named
+
+
+def test_an_internal_error_in_one_file_loses_neither_the_others_nor_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An engine bug (``submit(**kw)`` raised KeyError) must cost one file, named with the
+    error, never the other files' findings or the output (exit 2: not "findings", not clean)."""
+    from evalsubmit.analysis.engine import analyze
+    from evalsubmit.cli.main import main
+
+    real = analyze.analyze_module
+
+    def analyze_module(source: str, **kwargs: Any) -> Any:
+        if "# BOOM" in source:
+            raise KeyError("tasks")
+        return real(source, **kwargs)
+
+    monkeypatch.setattr(analyze, "analyze_module", analyze_module)
+    for name in ("a.py", "boom.py", "z.py"):
+        (tmp_path / name).write_text(BAD + ("# BOOM\n" if name == "boom.py" else ""))
+    code = main(["check", "--format", "json", "--jobs", "1", str(tmp_path)])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 2
+    assert {Path(f["path"]).name for f in data["findings"]} == {"a.py", "z.py"}
+    (skip,) = data["skipped"]
+    assert skip["path"].endswith("boom.py") and "internal error: KeyError" in skip["reason"]
+
+
+async def test_the_server_in_ten_thousand_files(tmp_path: Path) -> None:
+    """10,000 files, 500 of which import the open document and submit (each a candidate for
+    findings placed in it): the first publish and every edit's come within bounds."""
+    importer = "import job\nfrom nemo_platform import NeMoPlatform  # submit\nx = {}\n"
+    for index in range(10_000):
+        text = importer.format(index) if index % 20 == 0 else "x = 1\n"
+        (tmp_path / f"m{index:05}.py").write_text(text)
+    job = tmp_path / "job.py"
+    job.write_text(BAD)
+    started = time.monotonic()
+    async with running_server(tmp_path, {"debounceMs": 0}) as client:
+        uri = open_doc(client, job, BAD)
+        await wait_until(lambda: published_for(client, uri, 1), 120, "the first diagnostics")
+        first = time.monotonic() - started
+        edits = []
+        for version in range(2, 7):
+            began = time.monotonic()
+            client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                    content_changes=[
+                        types.TextDocumentContentChangeWholeDocument(text=f"{BAD}y = {version}\n")
+                    ],
+                )
+            )
+            params = await wait_until(
+                lambda v=version: published_for(client, uri, v), 60, "the edit's diagnostics"
+            )
+            edits.append(time.monotonic() - began)
+            assert params.diagnostics
+    print(f"\n[10,000 files, server] first publish {first:.1f} s, edits {max(edits):.2f} s at most")
+    assert first < 60 and max(edits) < 10
+
+
+async def test_the_server_names_the_unreadable_folder_when_run_unprivileged(hostile: Path) -> None:
+    """As the CLI above: mode 000 binds only a user who is not root, so the server runs as
+    ``nobody`` here; it publishes the open document's findings and logs the folder's skip."""
+    prefix = as_nobody()
+    if prefix is None:
+        pytest.skip("cannot drop root here (no setpriv, or it is refused): mode 000 binds no one")
+    command = [*prefix, sys.executable, "-P", "-m", "evalsubmit.lsp"]
+    async with running_server(hostile, {"debounceMs": 0}, command=command) as client:
+        job = hostile / "job.py"
+        uri = open_doc(client, job, job.read_text())
+        params = await wait_until(lambda: published_for(client, uri, 1), 120, "diagnostics")
+        assert params.diagnostics
+        logs = "\n".join(m.message for m in client.log_messages)
+        assert "locked" in logs and "Permission denied" in logs, logs[-3000:]
+        assert "internal error" not in logs
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_a_message_the_terminal_cannot_hold_is_escaped(tmp_path: Path, fmt: str) -> None:
+    """An ASCII file name, but a finding whose message quotes the code (ES108 on a taskset
+    reference with an accent and a check mark): before, a UnicodeEncodeError and a traceback."""
+    (tmp_path / "job.py").write_text(BAD.replace("'qa/smoke'", "'qa/café ✓'"), encoding="utf-8")
+    code, out, err = check(tmp_path, "--format", fmt, PYTHONIOENCODING="ascii")
+    assert code == 1 and "Traceback" not in err, err
+    assert out.isascii()
+    if fmt == "text":
+        assert "ES108" in out and "caf\\xe9" in out and "\\u2713" in out, out
+    else:
+        assert "ES108" in out and "caf\\u00e9" in out, out
+
+
+ODD_NAMES = [
+    "-rf.py",
+    "--help.py",
+    ".hidden.py",
+    "sp ace.py",
+    "emoji\U0001f600.py",
+    "new\nline.py",
+    "tab\t.py",
+    "esc\x1b[2J\x1b]0;pwned\x07.py",
+    "c1\x85\u2028.py",
+]
+
+
+def test_odd_file_names_are_checked_and_shown_inert(tmp_path: Path) -> None:
+    """Names that look like options, hold a newline, or carry terminal escape sequences: each
+    file is checked, and the text output keeps one line per finding with no control character
+    (a name with ESC used to reach the terminal raw; one with a newline split its line)."""
+    for name in ODD_NAMES:
+        (tmp_path / name).write_text(BAD)
+    code, out, _ = check(tmp_path, "--format", "json")
+    found = [Path(f["path"]).name for f in json.loads(out)["findings"]]
+    assert code == 1 and sorted(set(found)) == sorted(ODD_NAMES)
+    code, out, err = check(tmp_path)
+    assert code == 1 and "Traceback" not in err, err
+    lines = out.splitlines()
+    assert len(lines) == len(found) + 1 and lines[-1].startswith(f"Found {len(found)} problems")
+    assert not any(ch in out for ch in "\x1b\x07\t\x85\u2028"), out
+    assert "new\\nline.py:4:" in out and "esc\\x1b[2J\\x1b]0;pwned\\x07.py:4:" in out
+    code, out, err = check(tmp_path, "--output-format", "full")  # with code frames
+    assert code == 1 and "Traceback" not in err, err
+    assert not any(ch in out for ch in "\x1b\x07\x85\u2028"), out

@@ -6,16 +6,22 @@ Timings are printed (``-s``); the assertions on time are generous (shared machin
 
 from __future__ import annotations
 
+import io
+import json
 import os
+import subprocess
+import sys
 import time
+import tokenize
 from pathlib import Path
 
 import pytest
 from lsprotocol import types
 
 from evalsubmit.analysis import AnalysisOptions, ModuleReport, analyze_source
+from evalsubmit.analysis.source.budget import count_tokens
 
-from .inputs import SDK_HEADER, check_report
+from .inputs import EXAMPLES, SDK_HEADER, check_report
 from .lsp_support import (
     hover,
     open_doc,
@@ -77,7 +83,7 @@ LONG = bool(os.environ.get("EVALSUBMIT_LONG"))
 def test_huge_file_below_the_limit_is_analysed(lines: int) -> None:
     text = many_lines(lines)
     assert text.count("\n") == lines and len(text) < AnalysisOptions().max_chars
-    report, seconds = timed(text)
+    report, seconds = timed(text, max_tokens=10**7)  # 200,000 lines are over the default
     print(f"\n[huge] {lines} lines ({len(text)} chars) analysed in {seconds:.1f} s")
     assert report.skipped is None
     assert codes(report) == ["ES102", "ES102"]
@@ -94,6 +100,13 @@ def test_200k_line_file_above_the_limit_is_skipped_with_a_reason() -> None:
     assert seconds < 1
 
 
+def test_200k_line_file_is_over_the_token_limit() -> None:
+    report, seconds = timed(many_lines())
+    print(f"\n[huge] {LINES} lines over the token limit skipped in {1000 * seconds:.0f} ms")
+    assert report.skipped is not None and "tokens (the limit is 250,000)" in report.skipped
+    assert seconds < 5
+
+
 def test_1mb_string_literal() -> None:
     text = string_literal()
     report, seconds = timed(text)
@@ -102,6 +115,96 @@ def test_1mb_string_literal() -> None:
     assert seconds < 30
     skipped, _ = timed(text, max_chars=512 * 1024)
     assert skipped.skipped is not None and "larger than" in skipped.skipped
+
+
+# A single line just under the 2 MB limit (issue 15: "~20 s and ~1 GB per analysis"; 37 s and
+# 1.1 GB here before the token limit). Each is analysed once in a fresh process, whose peak RSS
+# (VmHWM) is read before and after: the test process's own peak says nothing.
+SINGLE_LINE = {
+    "list of numbers": "blob = [" + "1," * 950_000 + "]",
+    "list of calls": "blob = [" + "f(1)," * 380_000 + "]",
+    "list of strings": "blob = [" + "'ab'," * 380_000 + "]",
+    "string": "blob = '" + "x" * 1_900_000 + "'",
+    "string of escaped quotes": "blob = '" + "\\'" * 950_000 + "'",
+}
+MEASURE = """
+import json, sys, time
+sys.path[:0] = [sys.argv[1]]
+from robustness.test_huge import PREFIX, ES102_CALL, SINGLE_LINE
+from evalsubmit.analysis import analyze_source
+
+def peak_kib():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+
+text = PREFIX + SINGLE_LINE[sys.argv[2]] + "\\n" + ES102_CALL
+analyze_source(PREFIX)  # imports and caches warmed up
+before = peak_kib()
+started = time.perf_counter()
+report = analyze_source(text)
+seconds = time.perf_counter() - started
+print(json.dumps({"chars": len(text), "seconds": seconds, "grown_mib": (peak_kib() - before) / 1024,
+                  "skipped": report.skipped, "codes": [f.code for f in report.findings]}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmHWM from /proc")
+@pytest.mark.parametrize("shape", sorted(SINGLE_LINE))
+def test_a_single_line_under_the_size_limit_is_bounded_in_time_and_memory(shape: str) -> None:
+    tests = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(tests), shape],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout)
+    print(f"\n[huge] 1.9 MB single line, {shape}: {got}")
+    assert 1_900_000 < got["chars"] < AnalysisOptions().max_chars
+    if shape.startswith("string"):  # one token, however long: analysed
+        assert got["skipped"] is None and got["codes"] == ["ES102", "ES102"]
+    else:
+        assert "too large to analyse" in got["skipped"] and "tokens" in got["skipped"]
+    assert got["seconds"] < 10
+    assert got["grown_mib"] < 100
+
+
+def test_the_cli_names_the_token_limit(tmp_path: Path) -> None:
+    path = tmp_path / "blob.py"
+    path.write_text(PREFIX + SINGLE_LINE["list of numbers"] + "\n", encoding="utf-8")
+    evalsubmit = Path(sys.executable).parent / "evalsubmit"
+    for strict, code in ((False, 0), (True, 1)):
+        proc = subprocess.run(
+            [str(evalsubmit), "check", "--format", "json", *(["--strict"] * strict), str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.returncode == code, proc.stderr
+        (skip,) = json.loads(proc.stdout)["skipped"]
+        assert "too large to analyse: about 1,900,1" in skip["reason"], skip
+
+
+def python_tokens(text: str) -> int:
+    ignored = {tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    return sum(1 for token in tokens if token.type not in ignored)
+
+
+ODD_STRINGS = (
+    "s = 'a\\'b' + \"\"\"x\n'''\n\"\"\"  # c\n",
+    "x = r'\\\\' + b'\\x00' + f'{x!r:>{w}}' + 'a\\\nb'\n",
+)
+
+
+def test_the_token_estimate_never_counts_much_less_than_python() -> None:
+    texts = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.rglob("*.py"))]
+    texts += [many_lines(2_000), string_literal(10_000), PREFIX + NESTED["nested f-strings"]]
+    texts += list(ODD_STRINGS)
+    for text in texts:
+        estimate, actual = count_tokens(text), python_tokens(text)
+        assert actual <= estimate <= 1.6 * actual + 2, (estimate, actual, text[:200])
 
 
 DEEP = 10_000
@@ -167,6 +270,8 @@ def test_pathological_values(name: str) -> None:
     )
     report, seconds = timed(PREFIX + PATHOLOGICAL[name] + use)
     print(f"\n[huge] {name}: {report.skipped or codes(report)} in {1000 * seconds:.0f} ms")
+    # The value is cut (unknown), never the file: the PREFIX's finding is still reported.
+    assert report.skipped is None and "ES102" in codes(report), report.skipped
     assert seconds < 30
 
 
@@ -179,6 +284,7 @@ async def test_huge_inputs_through_the_server(tmp_path: Path) -> None:
         docs = {
             "lines.py": many_lines(),  # 1.4 MB: over the 1024 KiB limit
             "literal.py": string_literal(),  # 1 MB: under it
+            "numbers.py": PREFIX + "blob = [" + "1," * 450_000 + "]\n",  # under it, 900k tokens
             "parens.py": PREFIX + "deep = " + NESTED["parens"] + "\n",
             "values.py": PREFIX
             + PATHOLOGICAL["value nested 5000 deep"]
@@ -208,9 +314,11 @@ async def test_huge_inputs_through_the_server(tmp_path: Path) -> None:
 
         assert published_codes("lines.py") == []
         assert published_codes("literal.py") == ["ES102", "ES102"]
+        assert published_codes("numbers.py") == []
         assert published_codes("small.py") == ["ES102"]
         logs = "\n".join(m.message for m in client.log_messages)
         assert "skipped" in logs and "larger than 1048576 characters" in logs, logs[-2000:]
+        assert "too large to analyse: about 900,1" in logs, logs[-2000:]
 
         # Still answering: a hover on the small document, and debugInfo names the reason.
         line = PREFIX.count("\n") - 1
@@ -222,4 +330,5 @@ async def test_huge_inputs_through_the_server(tmp_path: Path) -> None:
         assert info is not None
         reasons = {d["uri"].rsplit("/", 1)[-1]: d["skipped"] for d in info["documents"]}
         assert "larger than" in (reasons["lines.py"] or "")
+        assert "tokens" in (reasons["numbers.py"] or "")
         assert server_alive(client)

@@ -79,3 +79,16 @@ def test_edits_around_form_feeds_agree_with_a_fresh_analysis() -> None:
         assert [f.span.line for f in fresh.findings] == [
             number for number, line in enumerate(lines, start=1) if SUBMIT in line
         ]
+
+
+@pytest.mark.parametrize("where", ["comment", "string", "code"])
+def test_a_lone_surrogate_hides_nothing(where: str) -> None:
+    """An editor's text can hold a lone surrogate (no decoded file can): ast.parse refuses the
+    whole text with UnicodeEncodeError, which made the file "could not be parsed"."""
+    line = {
+        "comment": "# \ud800 in a comment\n",
+        "string": 'note = "a\udcff b"\n',
+        "code": "x = 1 \udc80\n",  # a broken statement: blanked, the rest analysed
+    }[where]
+    text = PREAMBLE + line + SUBMIT + "  # \ud83d after the call\n"
+    assert found(text) == [(11, SUBMIT_COLUMN, "ES102")]

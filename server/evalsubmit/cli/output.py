@@ -11,6 +11,7 @@ reason, apart from the checked files ("2 skipped"), so that CI is never falsely 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,16 @@ def render(
     return as_text(findings, files_checked, notes or [], skipped)
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def shown(value: object) -> str:
+    """``value`` on one line and inert: a file named ``a<newline>b.py`` or ``<ESC>[2J.py`` (a
+    hostile workspace) must neither split a finding's line (CI problem matchers read one per
+    line) nor drive the terminal. Control characters are written as Python escapes."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(value))
+
+
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
@@ -53,7 +64,10 @@ def as_text(
     notes: list[str] | None = None,
     skipped: list[Skipped] | None = None,
 ) -> str:
-    lines = [f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}" for path, f in findings]
+    lines = [
+        f"{shown(path)}:{f.span.line}:{f.span.col + 1}: {f.code} {shown(f.message)}"
+        for path, f in findings
+    ]
     lines += text_tail(findings, files_checked, notes, skipped)
     return "\n".join(lines) + "\n"
 
@@ -67,7 +81,7 @@ def text_tail(
     """What ends the text formats (``concise``, ``full``, statistics): the skipped paths, the
     summary, the notes."""
     skipped = skipped or []
-    lines = [f"{path}: warning: skipped: {reason}" for path, reason in skipped]
+    lines = [f"{shown(path)}: warning: skipped: {shown(reason)}" for path, reason in skipped]
     if findings:
         with_problems = len({path for path, _ in findings})
         summary = f"Found {_plural(len(findings), 'problem')} in {_plural(with_problems, 'file')}"
@@ -78,7 +92,7 @@ def text_tail(
     if skipped:
         summary += f"; {len(skipped)} skipped, not checked (see the warnings above)"
     lines.append(summary + ".")
-    lines += [f"Note: {note}." for note in notes or []]
+    lines += [f"Note: {shown(note)}." for note in notes or []]
     return lines
 
 

@@ -23,6 +23,7 @@ from evalsubmit.analysis.interp.modules import ModuleResolver
 from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.analysis.rules import run_module_rules, run_rules
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
+from evalsubmit.analysis.source.budget import too_many_tokens
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.core.suppression import suppressed
@@ -77,6 +78,8 @@ def analyze_module(
         return ModuleReport(path=path, skipped=skipped), None
     if not _RELEVANT.search(source):
         return ModuleReport(path=path), None
+    if reason := too_many_tokens(source, options.max_tokens):
+        return ModuleReport(path=path, skipped=reason), None
     parsed = parse_source(source, caches.chunks if caches else None)
     if parsed is None:
         return ModuleReport(path=path, skipped="the file could not be parsed"), None

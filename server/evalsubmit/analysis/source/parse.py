@@ -7,6 +7,7 @@ broken statements blanked (:mod:`.repair`).
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from dataclasses import dataclass
 
@@ -52,6 +53,7 @@ class ParsedModule:
 
 
 BOM = "\ufeff"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule | None:
@@ -61,6 +63,11 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
     between statements cannot be trusted.
     """
     source = source.replace("\x00", " ")
+    if not source.isascii():
+        # A lone surrogate (an editor's text can hold one; a file Python decodes cannot) makes
+        # ast.parse refuse the whole text. U+FFFD is one code point and one UTF-16 unit like
+        # it, so no position moves.
+        source = _SURROGATE.sub("\ufffd", source)
     if source.startswith(BOM):
         # An encoding mark, not code (Python ignores it; editors do not show it): columns of
         # line 1 are counted without it.

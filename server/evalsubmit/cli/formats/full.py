@@ -45,11 +45,13 @@ def as_full(report: Report, *, color: bool = False) -> str:
 
 
 def _block(path: Path, finding: Finding, report: Report, paint: Paint) -> str:
+    from evalsubmit.cli.output import shown  # a hostile file name never drives the terminal
+
     style = SEVERITY.get(str(finding.severity), BOLD)
     mark = " [*]" if finding.applicable_fix(report.unsafe_fixes) else ""
     lines = [
-        f"{paint(BOLD, str(path))}:{finding.span.line}:{finding.span.col + 1}: "
-        f"{paint(style, finding.code)}{paint(CYAN, mark)} {finding.message}"
+        f"{paint(BOLD, shown(path))}:{finding.span.line}:{finding.span.col + 1}: "
+        f"{paint(style, finding.code)}{paint(CYAN, mark)} {shown(finding.message)}"
     ]
     source = report.sources.get(path)
     width = 1
