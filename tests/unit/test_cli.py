@@ -159,6 +159,22 @@ def test_preview_prints_the_exact_target(
     assert target["startup_timeout_s"] == 120.0 and target["hydra_params"] == {}
 
 
+def test_preview_reads_only_what_the_file_imports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The files importing the previewed one are not analysed: in a large project they cost
+    everything (a minute for a file of this repository) and change nothing in the preview."""
+    path = write(tmp_path, "good.py", GOOD)
+    write(tmp_path, "uses_good.py", "from good import *\n")
+
+    def analysed(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an importer was analysed")
+
+    monkeypatch.setattr("evalsubmit.analysis.engine.analyze.remote_findings_for", analysed)
+    code, out, _ = run(capsys, "preview", f"{path}:5")
+    assert code == 0 and json.loads(out)["kind"] == "gym"
+
+
 def test_preview_explains_why_not(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = (
         HEADER + "def make(agent):\n    return GymAgentTaskRunner(config=GymRuntimeConfig("

@@ -46,7 +46,10 @@ def run(args: argparse.Namespace) -> int:
     python = interpreter(args.python)
     if python is None:
         return EXIT_ERROR
-    report = analyze_source(text, path=path, project=Project(project_root(path), python=python))
+    # Only this file's values make its preview: the files importing it are not analysed (in a
+    # large project that is most of the cost, for findings preview does not print).
+    project = Project(project_root(path), python=python)
+    report = analyze_source(text, path=path, project=project, reverse=False)
     preview = preview_on_line(report, line, col)
     if preview is None:
         print(f"evalsubmit: no runner or target= at {location}", file=sys.stderr)

@@ -162,7 +162,8 @@ def decide(
         return "; ".join(error.lines())
     options = configured_options(config, path)
     project = Project(project_root(path), python=python)
-    report = analyze_source(text, path=path, project=project, options=options)
+    # As `preview`: what the files importing this one do with its values is not analysed.
+    report = analyze_source(text, path=path, project=project, options=options, reverse=False)
     if col < 0:
         found = position_on_line(report, line)
         if found is None:
