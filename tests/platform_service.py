@@ -17,14 +17,17 @@ import atexit
 import contextlib
 import glob
 import importlib.util
+import json
 import os
 import socket
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -147,3 +150,25 @@ def platform_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platf
     """The session's real platform (started on first use, stopped at session end)."""
     with shared_platform(tmp_path_factory) as service:
         yield service
+
+
+def sdk_runner_target(service: PlatformService, config: dict[str, Any]) -> dict[str, Any]:
+    """``runner_to_target(GymAgentTaskRunner(config=GymRuntimeConfig(**config)))`` as JSON,
+    computed by the real SDK: what the editor and the CLI must send."""
+    script = (
+        "import json, sys\n"
+        "from nemo_evaluator.jobs.runner_targets import runner_to_target\n"
+        "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, "
+        "GymRuntimeConfig\n"
+        "runner = GymAgentTaskRunner(config=GymRuntimeConfig(**json.load(sys.stdin)))\n"
+        "print(json.dumps(runner_to_target(runner).model_dump(mode='json')))\n"
+    )
+    out = subprocess.run(
+        [str(service.sdk_python), "-c", script],
+        input=json.dumps(config),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return json.loads(out.stdout)  # type: ignore[no-any-return]

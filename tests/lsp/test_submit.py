@@ -8,9 +8,7 @@ target they carry is compared with what the real SDK derives for the same runner
 from __future__ import annotations
 
 import asyncio
-import json
 import socket
-import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +27,7 @@ from lsp_helpers import (
 )
 from lsprotocol import types
 
-from platform_service import PlatformService, load_local_platform
+from platform_service import PlatformService, load_local_platform, sdk_runner_target
 
 pytestmark = [pytest.mark.platform, pytest.mark.timeout(600)]
 
@@ -70,24 +68,7 @@ def job_source(service: PlatformService, *, tasks: str | None) -> str:
 
 
 def sdk_target(service: PlatformService) -> dict[str, Any]:
-    """runner_to_target(runner) as JSON, computed by the real SDK for the same runner."""
-    script = (
-        "import json, sys\n"
-        "from nemo_evaluator.jobs.runner_targets import runner_to_target\n"
-        "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, "
-        "GymRuntimeConfig\n"
-        "runner = GymAgentTaskRunner(config=GymRuntimeConfig(**json.load(sys.stdin)))\n"
-        "print(json.dumps(runner_to_target(runner).model_dump(mode='json')))\n"
-    )
-    out = subprocess.run(
-        [str(service.sdk_python), "-c", script],
-        input=json.dumps(RUNNER_CONFIG),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    return json.loads(out.stdout)  # type: ignore[no-any-return]
+    return sdk_runner_target(service, RUNNER_CONFIG)
 
 
 def closed_port_url() -> str:

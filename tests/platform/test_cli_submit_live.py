@@ -23,7 +23,7 @@ import pytest
 
 from evalsubmit.analysis import Project, analyze_source
 from evalsubmit.platform.submission import Plan, plan, position_on_line
-from platform_service import PlatformService
+from platform_service import PlatformService, sdk_runner_target
 
 pytestmark = [pytest.mark.platform, pytest.mark.timeout(600)]
 
@@ -69,24 +69,7 @@ def editor_plan(path: Path, line: int, tasks: str | None) -> Plan:
 
 
 def sdk_target(service: PlatformService) -> dict[str, Any]:
-    """runner_to_target(runner) as JSON, by the real SDK, for the example's runner."""
-    script = (
-        "import json, sys\n"
-        "from nemo_evaluator.jobs.runner_targets import runner_to_target\n"
-        "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, "
-        "GymRuntimeConfig\n"
-        "runner = GymAgentTaskRunner(config=GymRuntimeConfig(**json.load(sys.stdin)))\n"
-        "print(json.dumps(runner_to_target(runner).model_dump(mode='json')))\n"
-    )
-    out = subprocess.run(
-        [str(service.sdk_python), "-c", script],
-        input=json.dumps(EXAMPLE_CONFIG),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    return json.loads(out.stdout)  # type: ignore[no-any-return]
+    return sdk_runner_target(service, EXAMPLE_CONFIG)
 
 
 def clean_env(tmp_path: Path) -> dict[str, str]:
