@@ -15,6 +15,8 @@ Planted, with the fix each gets:
 from __future__ import annotations
 
 import codecs
+import os
+import subprocess
 from pathlib import Path
 
 IMPORTS = """\
@@ -100,3 +102,16 @@ def make_project(root: Path) -> Path:
     (root / "tests").mkdir()
     (root / "tests" / "test_nightly.py").write_text(TEST_NIGHTLY, encoding="utf-8")
     return root
+
+
+def console(project: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    """The installed `evalsubmit` console script run in ``project`` (no active virtualenv)."""
+    return subprocess.run(
+        [str(Path(__file__).resolve().parents[1] / ".venv/bin/evalsubmit"), *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        cwd=project,
+        env={**os.environ, "VIRTUAL_ENV": ""},
+    )

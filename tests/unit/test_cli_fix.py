@@ -5,13 +5,11 @@ never written when it cannot be written back exactly."""
 from __future__ import annotations
 
 import codecs
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from cli_project import LEGACY, NIGHTLY, RUNNERS, TEST_NIGHTLY, make_project
+from cli_project import LEGACY, NIGHTLY, RUNNERS, TEST_NIGHTLY, console, make_project
 from evalsubmit.cli import main
 from evalsubmit.cli.fixing import write_back
 
@@ -156,15 +154,7 @@ def test_write_back_keeps_the_mode_and_writes_through_a_symlink(tmp_path: Path) 
 
 
 def test_the_console_script_fixes_files(project: Path) -> None:
-    proc = subprocess.run(
-        [str(REPO / ".venv/bin/evalsubmit"), "check", "--fix", "--output-format", "json", "jobs"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        cwd=project,
-        env={**os.environ, "VIRTUAL_ENV": ""},
-    )
+    proc = console(project, "check", "--fix", "--output-format", "json", "jobs")
     assert proc.returncode == 1, proc.stderr
     assert '"code": "ES101"' in proc.stdout and '"code": "ES102"' not in proc.stdout
     assert "Fixed 4 problems in 3 files." in proc.stderr  # JSON on stdout stays parseable

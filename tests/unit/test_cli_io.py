@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import codecs
 import io
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from cli_project import IMPORTS, make_project
+from cli_project import IMPORTS, console, make_project
 from evalsubmit.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -113,21 +111,7 @@ def test_exit_zero_still_fails_on_an_internal_error(
 
 
 def test_the_console_script_speaks_github(project: Path) -> None:
-    proc = subprocess.run(
-        [
-            str(REPO / ".venv/bin/evalsubmit"),
-            "check",
-            "--output-format",
-            "github",
-            "jobs/runners.py",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        cwd=project,
-        env={**os.environ, "VIRTUAL_ENV": ""},
-    )
+    proc = console(project, "check", "--output-format", "github", "jobs/runners.py")
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout == (
         "::error file=jobs/runners.py,line=12,col=19,endLine=12,endColumn=44,"
