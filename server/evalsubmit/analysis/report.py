@@ -103,6 +103,10 @@ class ModuleReport:
     remote_findings: tuple[tuple[Path, Finding], ...] = ()
     """Findings this module's submits cause in *other* modules (a bad value written in a
     sibling module is reported there, once); the engine hands them to that module's report."""
+    internal_errors: tuple[str, ...] = ()
+    """Statements the analysis failed on (engine bugs: ``line N: KeyError: ...``). Each costs
+    what that statement binds or reports; the rest of the module is analysed. Never silent:
+    the CLI prints them and exits 2, the server logs them."""
 
     def with_findings(self, findings: tuple[Finding, ...]) -> ModuleReport:
         return replace(self, findings=findings)

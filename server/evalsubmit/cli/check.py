@@ -114,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     internal = False
     for path in files:
         result = results[path]
+        for failure in result.internal:  # the rest of the file was analysed and is reported
+            internal = True
+            print(f"evalsubmit: {path}: internal error at {failure}", file=sys.stderr)
         if result.error:
             internal = True
             print(f"evalsubmit: {path}: {result.error}", file=sys.stderr)
@@ -148,6 +151,8 @@ class FileResult:
     path: Path
     findings: list[Finding]
     error: str | None = None
+    internal: tuple[str, ...] = ()
+    """Statements an engine bug made the analysis skip (exit 2; the rest is reported)."""
     """An internal error (exit 2)."""
     remote: tuple[tuple[Path, Finding], ...] = ()
     lines: list[str] = field(default_factory=list)
@@ -267,4 +272,5 @@ def _analyse_one(
         lines=split_lines(text),
         skipped=report.skipped,
         fix=fixed,
+        internal=report.internal_errors,
     )

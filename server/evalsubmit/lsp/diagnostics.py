@@ -239,6 +239,9 @@ class Checker:
         reason = snap.report.skipped
         if reason and (previous is None or previous.report.skipped != reason):
             log.info("skipped %s: %s", track.uri, reason)
+        failures = snap.report.internal_errors
+        if failures and (previous is None or previous.report.internal_errors != failures):
+            log.error("internal error in %s (the rest was analysed): %s", track.uri, failures)
         before = _related(previous) if previous is not None else set()
         if new := _related(snap) - before:
             # links that appeared with this result (a new import or submit)

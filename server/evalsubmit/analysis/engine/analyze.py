@@ -98,11 +98,16 @@ def analyze_module(
         interpreter.run_module()
     except RecursionError:
         return ModuleReport(path=path, skipped="the file is nested too deeply to analyse"), None
+    internal_errors = list(interpreter.internal_errors)
+    results: list[GroupResult] = []
     try:
-        results = [
-            _group_result(group, parsed, resolved, options, caches, outside)
-            for group in interpreter.groups
-        ]
+        for group in interpreter.groups:
+            try:
+                results.append(_group_result(group, parsed, resolved, options, caches, outside))
+            except RecursionError:
+                raise
+            except Exception as error:  # an engine bug costs this group's findings only
+                internal_errors.append(f"rules: {type(error).__name__}: {error}")
     except RecursionError:  # a value nested thousands deep, or one that contains itself
         return ModuleReport(path=path, skipped="a value is nested too deeply to analyse"), None
     if caches is not None:
@@ -122,6 +127,7 @@ def analyze_module(
         dependencies=frozenset(interpreter.dependencies),
         remote_findings=tuple(r for result in results for r in result.remote if not outside(r[0])),
         workspaces=tuple(dict.fromkeys(w for result in results for w in result.workspaces)),
+        internal_errors=tuple(internal_errors),
     )
     return report, parsed
 

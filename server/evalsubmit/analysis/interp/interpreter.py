@@ -24,7 +24,7 @@ from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
 from evalsubmit.analysis.interp.imports import ImportResolver, Imports
 from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Frame, FunctionNode
 from evalsubmit.analysis.interp.objects import Objects, is_classmethod, is_static
-from evalsubmit.analysis.interp.statements import Statements
+from evalsubmit.analysis.interp.statements import Statements, bound_names
 from evalsubmit.analysis.interp.testcode import TestCode
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
@@ -85,6 +85,8 @@ class Interpreter:
         self._deferred: list[Deferred] = []
         self._owner = -1
         self.groups: list[FactGroup] = []
+        self.internal_errors: list[str] = []
+        """Statements the interpreter failed on (engine bugs), each with its line and error."""
         self._expressions = Expressions(self)
         self._calls = Calls(self)
         self._imports = Imports(self, resolver)
@@ -260,6 +262,13 @@ class Interpreter:
 
     def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:
         self._objects.construct(instance, args, node)
+
+    def failed(self, node: ast.stmt, error: Exception) -> None:
+        env = self._frame.env
+        for name in bound_names(node):
+            env.names[name] = Unknown("its statement could not be analysed")
+        where = self._frame.source.span(node).line
+        self.internal_errors.append(f"line {where}: {type(error).__name__}: {error}")
 
     # ----- the module walk (the entry point) -----------------------------------------------
 

@@ -139,6 +139,11 @@ class Machine(Protocol):
         attribute writes stay in that environment (a constructor's are the object's state)."""
         ...
 
+    def failed(self, node: ast.stmt, error: Exception) -> None:
+        """A statement the interpreter could not walk (an engine bug): what it binds becomes
+        unknown and the error is reported; the rest of the module is walked."""
+        ...
+
     def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:
         """Run the constructor of a user-class instance built at ``node`` with ``args``."""
         ...

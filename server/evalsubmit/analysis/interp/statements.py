@@ -52,6 +52,8 @@ class Statements:
                 self.statement(statement)
             except RecursionError:
                 continue
+            except Exception as error:  # an engine bug costs this statement, not the module
+                self.machine.failed(statement, error)
 
     def statement(self, node: ast.stmt) -> None:
         match node:
@@ -324,3 +326,23 @@ def _is_runner_like(value: Value) -> bool:
     if not isinstance(value, Instance):
         return False
     return value.ref.qualname in sdk.RUNNER_CLASSES or value.ref.user is not None
+
+
+def bound_names(node: ast.stmt) -> set[str]:
+    """The names a statement binds in its scope (assignment targets, loop and ``with`` targets,
+    definitions, imports), nested blocks included, function and class bodies excluded."""
+    names: set[str] = set()
+    pending: list[ast.AST] = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, ast.Name) and isinstance(current.ctx, (ast.Store, ast.Del)):
+            names.add(current.id)
+        elif isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(current.name)
+            continue  # their bodies bind in their own scope
+        elif isinstance(current, ast.alias):
+            names.add((current.asname or current.name).split(".")[0])
+        elif isinstance(current, ast.ExceptHandler) and current.name:
+            names.add(current.name)
+        pending.extend(ast.iter_child_nodes(current))
+    return names
