@@ -13,7 +13,6 @@ or the job ended in ``error``/``cancelled``/``failed``; 2 a usage or configurati
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import time
@@ -135,6 +134,8 @@ def _run(args: argparse.Namespace, out: Output) -> int:
     if isinstance(decided, Refusal):
         return out.refused(decided)
     config = platform_config(args, decided.code_workspace)
+    import asyncio  # not with the parser: `check` and `--help` start without it
+
     return asyncio.run(_send(decided, config, args, out))
 
 
@@ -199,6 +200,8 @@ def platform_config(args: argparse.Namespace, code_workspace: str | None) -> Res
 async def _send(
     decided: Plan, config: ResolvedPlatformConfig, args: argparse.Namespace, out: Output
 ) -> int:
+    import asyncio
+
     from evalsubmit.platform import PlatformClient, PlatformError
     from evalsubmit.platform.submission import Submission
 
@@ -254,6 +257,8 @@ def _how_to_cancel(sending: Submission) -> str:
 async def _follow(
     client: PlatformClient, sending: Submission, job_id: str | None, interval: float, out: Output
 ) -> int:
+    import asyncio
+
     from evalsubmit.platform import PlatformError, follow_job, job_outcome
     from evalsubmit.platform.follow import DEFAULT_FOLLOW_LIMIT_S
     from evalsubmit.platform.submission import state_words

@@ -14,19 +14,20 @@ An invalid file is an error naming the file, the key and (found by reading the t
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 import threading
 import tomllib
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pathspec import GitIgnoreSpec
-
 if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
+
     from evalsubmit.workspace.config_model import ConfigTable, Location
 
 CONFIG_NAMES = (".evalsubmit.toml", "evalsubmit.toml", "pyproject.toml")
@@ -149,19 +150,26 @@ class ConfigResolver:
 
     def __init__(
         self,
-        rule_codes: Collection[str],
+        rule_codes: Collection[str] | Callable[[], Collection[str]],
         *,
         fixed: Path | None = None,
         isolated: bool = False,
         remember_folders: bool = False,
     ) -> None:
-        self.rule_codes = frozenset(rule_codes)
+        # A callable is asked once a file is read: a run that meets no configuration file
+        # never loads the rule registry for it.
+        self._rule_codes = rule_codes
         self._fixed = Path(os.path.abspath(fixed)) if fixed is not None else None
         self._isolated = isolated
         self._remember = remember_folders
         self._folders: dict[str, ProjectConfig] = {}
         self._loaded: dict[Path, tuple[tuple[int, int], ProjectConfig | ConfigError | None]] = {}
         self._lock = threading.Lock()
+
+    @functools.cached_property
+    def rule_codes(self) -> frozenset[str]:
+        codes = self._rule_codes
+        return frozenset(codes() if callable(codes) else codes)
 
     def for_path(self, path: Path) -> ProjectConfig:
         """The configuration governing ``path`` (a file or folder: searched from its parent).
@@ -273,6 +281,8 @@ def _validated(
 
 
 def _config(file: Path, model: ConfigTable) -> ProjectConfig:
+    from pathspec import GitIgnoreSpec  # loaded with the first file that has globs
+
     exclude = (*model.exclude, *model.extend_exclude)
     per_file = tuple(
         (pattern, frozenset(codes)) for pattern, codes in model.per_file_ignores.items()

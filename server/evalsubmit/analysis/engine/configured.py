@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from evalsubmit.analysis.engine.options import DEFAULT_MAX_CHARS, AnalysisOptions
-from evalsubmit.analysis.rules import RULES
 from evalsubmit.workspace.config import ConfigResolver, ProjectConfig, RuleSelection, expand
 
 _SHARED: ConfigResolver | None = None
@@ -24,7 +23,7 @@ def config_resolver(
 ) -> ConfigResolver:
     """A resolver validating rule codes against the registry (see :class:`ConfigResolver`)."""
     return ConfigResolver(
-        frozenset(RULES), fixed=fixed, isolated=isolated, remember_folders=remember_folders
+        _rule_codes, fixed=fixed, isolated=isolated, remember_folders=remember_folders
     )
 
 
@@ -62,9 +61,18 @@ def _options(
     max_chars: int,
 ) -> AnalysisOptions:
     # cached: a run over thousands of files meets a handful of distinct combinations
-    codes = frozenset(RULES)
+    if not per_file and all(layer == RuleSelection() for layer in layers):
+        return AnalysisOptions(max_chars=max_chars, sdk_version=sdk_version)  # every rule
+    codes = _rule_codes()
     enabled = codes
     for layer in layers:
         enabled = layer.apply(enabled, codes)
     enabled -= expand(per_file, codes)
     return AnalysisOptions(ignore=codes - enabled, max_chars=max_chars, sdk_version=sdk_version)
+
+
+def _rule_codes() -> frozenset[str]:
+    # The registry imports every rule and the interpreter: loaded only when codes are needed.
+    from evalsubmit.analysis.rules import RULES
+
+    return frozenset(RULES)
