@@ -80,6 +80,8 @@ def test_a_file_that_cannot_reach_the_sdk_loads_no_analysis(tmp_path: Path) -> N
     code, modules = modules_after("check", str(tmp_path / "tool.py"), cwd=tmp_path)
     assert code == 0
     assert "evalsubmit.analysis.engine.analyze" not in modules
+    assert "evalsubmit.analysis.rules" not in modules  # the registry loads every rule
+    assert not {"pathspec", "asyncio"} & heads(modules)
     assert not heads(modules) & set(HEAVY)
 
 

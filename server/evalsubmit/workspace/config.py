@@ -226,7 +226,7 @@ class ConfigResolver:
         with self._lock:
             cached = self._loaded.get(file)
         if cached is None or cached[0] != key:
-            cached = (key, _read(file, self.rule_codes))
+            cached = (key, _read(file, lambda: self.rule_codes))
             with self._lock:
                 self._loaded[file] = cached
         result = cached[1]
@@ -237,7 +237,9 @@ class ConfigResolver:
         return result
 
 
-def _read(file: Path, rule_codes: Collection[str]) -> ProjectConfig | ConfigError | None:
+def _read(
+    file: Path, rule_codes: Callable[[], Collection[str]]
+) -> ProjectConfig | ConfigError | None:
     try:
         with open(file, "rb") as stream:
             data = stream.read(MAX_CONFIG_BYTES + 1)
@@ -267,12 +269,12 @@ def _read(file: Path, rule_codes: Collection[str]) -> ProjectConfig | ConfigErro
 
 
 def _validated(
-    file: Path, text: str, table: Mapping[str, Any], rule_codes: Collection[str]
+    file: Path, text: str, table: Mapping[str, Any], rule_codes: Callable[[], Collection[str]]
 ) -> ProjectConfig | ConfigError:
     # pydantic only now: a run that finds no configuration never imports it
     from evalsubmit.workspace.config_model import validate_table
 
-    model, problems = validate_table(table, rule_codes)
+    model, problems = validate_table(table, rule_codes())  # only a table has codes
     if model is None:
         placed = [Problem(_key(loc), m, _line_of(text, loc, value)) for loc, m, value in problems]
         placed.sort(key=lambda problem: problem.line or len(text))  # in the file's order
