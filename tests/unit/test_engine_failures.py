@@ -84,3 +84,16 @@ def test_the_names_a_statement_binds() -> None:
     )
     found = set().union(*(bound_names(node) for node in module.body))
     assert found == set("abcdeghklop")
+
+
+def test_a_hostile_file_name_in_an_error_line_is_inert(
+    engine_bug: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """stderr is read by people and CI log parsers too: a file name holding a newline or an
+    escape sequence is written as Python escapes there, as in the report."""
+    path = tmp_path / "job\n\x1b[2J.py"
+    path.write_text(SOURCE, encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err
+    assert "job\\n\\x1b[2J.py: internal error at line 5: KeyError: 'target'" in err

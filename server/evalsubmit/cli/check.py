@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from evalsubmit.cli.configured import CheckConfiguration, ConfigError
     from evalsubmit.cli.finish import finish
     from evalsubmit.cli.formats import Report
+    from evalsubmit.cli.output import shown
     from evalsubmit.cli.stdin import read_stdin
 
     start_run()
@@ -79,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     missing = [str(p) for p in args.paths if not (stdin or os.path.lexists(p))]
     if missing:
-        print(f"evalsubmit: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+        missing_text = shown(", ".join(missing))
+        print(f"evalsubmit: no such file or directory: {missing_text}", file=sys.stderr)
         return EXIT_ERROR
     python = interpreter(args.python)
     if python is None:
@@ -116,10 +118,10 @@ def run(args: argparse.Namespace) -> int:
         result = results[path]
         for failure in result.internal:  # the rest of the file was analysed and is reported
             internal = True
-            print(f"evalsubmit: {path}: internal error at {failure}", file=sys.stderr)
+            print(f"evalsubmit: {shown(path)}: internal error at {shown(failure)}", file=sys.stderr)
         if result.error:
             internal = True
-            print(f"evalsubmit: {path}: {result.error}", file=sys.stderr)
+            print(f"evalsubmit: {shown(path)}: {shown(result.error)}", file=sys.stderr)
             skipped.append((path, result.error))
         elif result.skipped:
             skipped.append((path, result.skipped))

@@ -30,6 +30,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from evalsubmit.analysis import Project, analyze_source
+    from evalsubmit.cli.output import shown
     from evalsubmit.core.sourcefile import UnreadableSource, read_source
 
     location: str = args.location
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         text = read_source(path).text
     except UnreadableSource as error:
-        print(f"evalsubmit: cannot read {path}: {error.reason}", file=sys.stderr)
+        print(f"evalsubmit: cannot read {shown(path)}: {shown(error.reason)}", file=sys.stderr)
         return EXIT_ERROR
     python = interpreter(args.python)
     if python is None:
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     report = analyze_source(text, path=path, project=project, reverse=False)
     preview = preview_on_line(report, line, col)
     if preview is None:
-        print(f"evalsubmit: no runner or target= at {location}", file=sys.stderr)
+        print(f"evalsubmit: no runner or target= at {shown(location)}", file=sys.stderr)
         return EXIT_FINDINGS
     if preview.submittable:
         print(json.dumps(preview.target, indent=2))
