@@ -383,8 +383,9 @@ def test_the_server_shows_an_invalid_file_once_and_survives_a_failing_lookup(
     job = write(tmp_path / "job.py", "")
     window = _Window()
     configs = ProjectConfigs(window)  # type: ignore[arg-type]
-    for _ in range(3):
+    for _ in range(3):  # each analysis looks (in the pool); the event loop shows the result
         effective = configs.effective(job, Settings())
+        configs.show(effective)
         assert effective.skipped == f"the configuration file {file} is invalid (see the log)"
     (shown,) = window.shown
     assert f"{file}:1: invalid configuration: select[1]: unknown rule code 'ES909'" in shown

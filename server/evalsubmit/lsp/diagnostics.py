@@ -38,7 +38,7 @@ from evalsubmit.analysis import (
 from evalsubmit.core.lines import split_lines
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
-from evalsubmit.lsp.project_config import Effective, ProjectConfigs
+from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.state import Session, Snapshot, uri_to_path
@@ -239,6 +239,7 @@ class Checker:
         reason = snap.report.skipped
         if reason and (previous is None or previous.report.skipped != reason):
             log.info("skipped %s: %s", track.uri, reason)
+        self.configs.show(snap.effective)
         failures = snap.report.internal_errors
         if failures and (previous is None or previous.report.internal_errors != failures):
             log.error("internal error in %s (the rest was analysed): %s", track.uri, failures)
@@ -263,7 +264,6 @@ class Checker:
         settings = self._session.settings.for_uri(track.uri)
         project = self._session.projects.for_path(track.path)
         self._session.projects.use_python(project, settings.python)
-        effective = self.configs.effective(track.path, settings)
         return functools.partial(
             _analyze,
             track,
@@ -271,7 +271,7 @@ class Checker:
             document.version,
             document.source,
             settings,
-            effective,
+            self.configs,
             project,
         )
 
@@ -341,11 +341,12 @@ def _analyze(
     version: int | None,
     text: str,
     settings: Settings,
-    effective: Effective,
+    configs: ProjectConfigs,
     project: Project,
 ) -> Snapshot:
     """Runs in a worker thread, one at a time per document (its owner waits for it). Never
     raises: a failure is a result that says so (and drops the caches it may have half-updated)."""
+    effective = configs.effective(track.path, settings)
     if not settings.enable:
         report = ModuleReport(path=track.path, skipped=DISABLED)
     elif effective.skipped is not None:  # excluded, or its configuration file is invalid

@@ -43,6 +43,8 @@ class Effective:
     """The configuration file in effect (None: none found)."""
     skipped: str | None = None
     """Why the document is not checked: excluded, or its configuration file is invalid."""
+    error: ConfigError | None = None
+    """The invalid configuration file's problems, for :meth:`ProjectConfigs.show`."""
 
 
 def is_config_file(path: Path) -> bool:
@@ -50,7 +52,9 @@ def is_config_file(path: Path) -> bool:
 
 
 class ProjectConfigs:
-    """The configuration files of the session, read on the event loop (small, cached files)."""
+    """The configuration files of the session. :meth:`effective` runs with the analysis, in
+    the worker pool (it reads files, and the first table found imports pydantic);
+    :meth:`show` tells the user, on the event loop, once per file and problem."""
 
     def __init__(self, server: LanguageServer) -> None:
         self._server = server
@@ -64,15 +68,12 @@ class ProjectConfigs:
         try:
             config = self._resolver.for_path(path)
         except ConfigError as error:
-            self._report(error)
             why = f"the configuration file {error.file} is invalid (see the log)"
-            return Effective(settings.analysis_options(), None, error.file, skipped=why)
+            return Effective(settings.analysis_options(), None, error.file, why, error)
         except Exception:  # a bug here must not stop the document's checks for good
             log.exception("could not read the configuration of %s", path)
             why = "its configuration could not be read (see the log)"
             return Effective(settings.analysis_options(), None, None, skipped=why)
-        if config.file is not None:
-            self._shown.pop(config.file, None)  # fixed: a new error is shown again
         if config.excludes(path):
             why = f"excluded by the exclude of {config.file}"
             return Effective(settings.analysis_options(), None, config.file, skipped=why)
@@ -84,6 +85,14 @@ class ProjectConfigs:
         )
         taskset = settings.default_taskset or config.default_taskset
         return Effective(options, taskset, config.file)
+
+    def show(self, effective: Effective) -> None:
+        """Show an invalid configuration file's problems (once until they change); a file that
+        is valid again is forgotten, so that a new error in it is shown."""
+        if effective.error is not None:
+            self._report(effective.error)
+        elif effective.config_file is not None:
+            self._shown.pop(effective.config_file, None)
 
     def _report(self, error: ConfigError) -> None:
         message = str(error)
