@@ -25,6 +25,7 @@ from evalsubmit.analysis.rules import run_module_rules, run_rules
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.budget import too_many_tokens
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
+from evalsubmit.analysis.values.journal import sealed
 from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.core.suppression import suppressed
 from evalsubmit.workspace.project import Project, installed_sdk
@@ -83,6 +84,18 @@ def analyze_module(
     parsed = parse_source(source, caches.chunks if caches else None)
     if parsed is None:
         return ModuleReport(path=path, skipped="the file could not be parsed"), None
+    with sealed():  # imported modules' values are shared: what this module changes is undone
+        report = _analyze_parsed(parsed, path, project, options, caches)
+    return report, parsed if report.skipped is None else None
+
+
+def _analyze_parsed(
+    parsed: ParsedModule,
+    path: Path | None,
+    project: Project | None,
+    options: AnalysisOptions,
+    caches: AnalysisCaches | None,
+) -> ModuleReport:
     resolved = path.resolve() if path is not None else None
     resolver = ModuleResolver.of(project) if project is not None else None
     outside = resolver.outside if resolver is not None else _nowhere
@@ -92,24 +105,29 @@ def analyze_module(
         module_name=project.module_name(resolved) if project and resolved else "__main__",
         resolver=resolver,
         collect=True,
-        grouping=caches.grouping(parsed, project) if caches is not None else None,
+        grouping=caches.grouping(parsed, project, resolved) if caches is not None else None,
     )
     try:
         interpreter.run_module()
     except RecursionError:
-        return ModuleReport(path=path, skipped="the file is nested too deeply to analyse"), None
-    internal_errors = list(interpreter.internal_errors)
+        return ModuleReport(path=path, skipped="the file is nested too deeply to analyse")
+    internal_errors: list[str] = []
+    dependencies: set[Path] = set()
+    rule_errors: list[str] = []
     results: list[GroupResult] = []
     try:
         for group in interpreter.groups:
+            cached = _cached(group, caches)
+            dependencies |= group.dependencies if cached is None else cached.dependencies
+            internal_errors += group.errors if cached is None else cached.errors
             try:
                 results.append(_group_result(group, parsed, resolved, options, caches, outside))
             except RecursionError:
                 raise
             except Exception as error:  # an engine bug costs this group's findings only
-                internal_errors.append(f"rules: {type(error).__name__}: {error}")
+                rule_errors.append(f"rules: {type(error).__name__}: {error}")
     except RecursionError:  # a value nested thousands deep, or one that contains itself
-        return ModuleReport(path=path, skipped="a value is nested too deeply to analyse"), None
+        return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
     if caches is not None:
         caches.keep(group.key for group in interpreter.groups)
     declared = options.sdk_version is not None
@@ -119,17 +137,23 @@ def analyze_module(
     findings += run_module_rules(module, options.enabled)
     findings = visible(findings, parsed.lines, options)
     findings.sort(key=lambda f: (f.span, f.code))
-    report = ModuleReport(
+    return ModuleReport(
         path=path,
         findings=tuple(_dedupe(findings)),
         runners=tuple(p for result in results for p in result.runners),
         submits=tuple(s for result in results for s in result.submits),
-        dependencies=frozenset(interpreter.dependencies),
+        dependencies=frozenset(dependencies),
         remote_findings=tuple(r for result in results for r in result.remote if not outside(r[0])),
         workspaces=tuple(dict.fromkeys(w for result in results for w in result.workspaces)),
-        internal_errors=tuple(internal_errors),
+        internal_errors=tuple(internal_errors + rule_errors),
     )
-    return report, parsed
+
+
+def _cached(group: FactGroup, caches: AnalysisCaches | None) -> GroupResult | None:
+    """The cached result standing for a group not walked (None: walked this time)."""
+    if group.facts is not None or caches is None or group.key is None:
+        return None
+    return caches.groups[group.key]
 
 
 def _nowhere(path: Path) -> bool:
@@ -158,6 +182,8 @@ def _group_result(
         tuple(submit_reports(ctx, findings)),
         tuple(ctx.remote),
         tuple(group.facts.workspaces),
+        group.dependencies,
+        group.errors,
     )
     if caches is not None and group.key is not None:
         caches.groups[group.key] = result

@@ -4,18 +4,25 @@ Two caches survive between analyses of the same document:
 
 * parsed top-level statements, by text (``ChunkCache`` of :mod:`evalsubmit.analysis.source`):
   an edit re-parses only the statements it touched;
-* rule results of each top-level definition's function bodies, by a key made of everything
-  those results can depend on: the definition's own text and position, every definition it
-  reaches by name (transitively), the module's other top-level statements, and the contents of
-  the sibling modules the document imports from. The module's top level itself is walked every
-  time (it binds the names everything else reads), which is cheap next to the bodies.
+* results of each top-level statement and of the function bodies it defines, by a key made of
+  everything they can depend on: the statement's own text and position, every statement that
+  writes a name it reads (transitively; :mod:`..interp.harmless` says what a statement may
+  change without naming it), and the contents of the sibling modules the document imports from.
 
-Correctness is checked by a test that compares, after every edit of a long random edit
-sequence, the incremental result with a fresh analysis.
+After an edit, the statements whose key changed are walked, with every statement that writes a
+name they read (transitively): the values they read are then those of a walk of the whole
+module. The other statements are not walked at all; their results come from the cache. A
+function body's walk changes nothing the others see (:mod:`..values.journal`), so bodies are
+independent of each other.
+
+Correctness is checked by tests that compare, after every edit of long random edit sequences
+(characters in the examples, statements in generated programs of aliases, helpers, user
+objects and fixtures), the incremental result with a fresh analysis.
 """
 
 from __future__ import annotations
 
+import ast
 import bisect
 import hashlib
 from collections.abc import Iterable
@@ -23,7 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit.analysis.interp.effects import Effects, effects
-from evalsubmit.analysis.interp.interpreter import Grouping
+from evalsubmit.analysis.interp.grouping import Grouping
+from evalsubmit.analysis.interp.harmless import harmless_names, resolve
 from evalsubmit.analysis.report import SubmitReport, TargetPreview
 from evalsubmit.analysis.source.chunks import ChunkCache
 from evalsubmit.analysis.source.parse import ParsedModule
@@ -38,6 +46,8 @@ class GroupResult:
     submits: tuple[SubmitReport, ...]
     remote: tuple[tuple[Path, Finding], ...]
     workspaces: tuple[str, ...] = ()
+    dependencies: frozenset[Path] = frozenset()
+    errors: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -47,29 +57,56 @@ class AnalysisCaches:
     effects: dict[str, Effects] = field(default_factory=dict)
     """What each statement text reads and writes, by chunk digest and position in the chunk."""
     dependencies: frozenset[Path] = frozenset()
+    bare: frozenset[str] = frozenset()
+    """Keys of top-level statements whose last walk deferred no function body."""
     walked: int = 0
     """Groups of function bodies walked (not taken from the cache) by the last analysis."""
     reused: int = 0
+    skipped: int = 0
+    """Top-level statements the last analysis did not walk at all."""
 
-    def grouping(self, parsed: ParsedModule, project: Project | None) -> Grouping | None:
+    def grouping(
+        self, parsed: ParsedModule, project: Project | None, path: Path | None = None
+    ) -> Grouping | None:
         """How the interpreter groups this text's facts for the cache (None: not cacheable)."""
-        self.walked = self.reused = 0
+        self.walked = self.reused = self.skipped = 0
         if not parsed.chunks:
             return None  # parsed whole: positions of statements are not tracked, so no cache
-        return Grouping(key=_Keyer(parsed, self, project).key, known=self.groups.keys())
+        keyer = _Keyer(parsed, self, project, path)
+        count = len(parsed.tree.body)
+        changed = {i for i in range(count) if not self._unchanged(keyer.key(i))}
+        walk = keyer.needed(changed) if len(changed) < count else None
+        if walk is not None:
+            self.skipped = count - len(walk)
+        return Grouping(key=keyer.key, known=self.groups.keys(), walk=walk)
+
+    def _unchanged(self, key: str | None) -> bool:
+        """Results of the statement with this key (its own and its bodies') are cached."""
+        if key is None or f"{key}:top" not in self.groups:
+            return False
+        return f"{key}:bodies" in self.groups or key in self.bare
 
     def keep(self, keys: Iterable[str | None]) -> None:
         """Forget results no longer reachable (bounded memory for a long editing session)."""
         live = {key for key in keys if key is not None}
         self.groups = {k: v for k, v in self.groups.items() if k in live}
+        tops = {k.removesuffix(":top") for k in live if k.endswith(":top")}
+        self.bare = frozenset(k for k in tops if f"{k}:bodies" not in live)
 
 
 class _Keyer:
     """Cache keys of top-level statements: everything their results can depend on."""
 
-    def __init__(self, parsed: ParsedModule, caches: AnalysisCaches, project: Project | None):
+    def __init__(
+        self,
+        parsed: ParsedModule,
+        caches: AnalysisCaches,
+        project: Project | None,
+        path: Path | None = None,
+    ):
         self.caches = caches
         self.project = project
+        self.path = path
         starts = [chunk.start for chunk in parsed.chunks]
         self.identity: list[str] = []
         self.effects: list[Effects] = []
@@ -82,6 +119,9 @@ class _Keyer:
             known[text_key] = found
             self.effects.append(found)
         caches.effects = known
+        resolved = resolve(self.effects, self._sibling if project is not None else None)
+        self.reads = resolved.reads
+        self.writes = resolved.writes
         self.writers = self._writers()
         self._dependencies: str | None = None
         self._memo: dict[int, str] = {}
@@ -97,7 +137,7 @@ class _Keyer:
         }
         writers: dict[str, list[int]] = {}
         for index, found in enumerate(self.effects):
-            written = set(found.writes)
+            written = set(self.writes[index])
             for name in found.reads & callee_writes.keys():
                 written |= callee_writes[name]
             for name in written:
@@ -113,17 +153,48 @@ class _Keyer:
             digest = hashlib.blake2b(digest_size=16)
             digest.update(self.dependency_digest().encode())
             digest.update(self.identity[owner].encode())
-            for name in sorted(self.effects[owner].reads & self._names.keys()):
+            for name in sorted(self.reads[owner] & self._names.keys()):
                 digest.update(self._names[name])
             self._memo[owner] = digest.hexdigest()
         return self._memo[owner]
+
+    def _sibling(self, module: str, level: int, name: str) -> tuple[bool, bool]:
+        """What ``name`` is in the project module ``from module import name`` reads (its text
+        is among the dependencies every key digests)."""
+        assert self.project is not None
+        if level:
+            if self.path is None:
+                return False, False
+            parts = self.project.module_name(self.path).split(".")
+            package = parts[: max(len(parts) - level, 0)]
+            module = ".".join([*package, module] if module else package)
+        found = self.project.find_module(module, self.path) if module else None
+        text = self.project.read(found) if found is not None else None
+        if text is None:
+            return False, False
+        names, objects = _module_harmless(text)
+        return name in names, name in objects
+
+    def needed(self, changed: set[int]) -> frozenset[int]:
+        """The statements to walk after ``changed`` changed: those, and every statement that
+        writes a name they read, transitively (the values they read are then exactly those of
+        a walk of every statement; nothing else can reach them)."""
+        needed = set(changed)
+        pending = list(changed)
+        while pending:
+            for name in self.reads[pending.pop()]:
+                for writer in self.writers.get(name, ()):
+                    if writer not in needed:
+                        needed.add(writer)
+                        pending.append(writer)
+        return frozenset(needed)
 
     def _name_digests(self) -> dict[str, bytes]:
         """For each written name, a digest of every statement its value can depend on: its
         writers, the writers of the names they read, and so on. Names that depend on each
         other (a strongly connected component, found with Tarjan's algorithm) share one."""
         reads = {
-            name: {m for i in writers for m in self.effects[i].reads if m in self.writers}
+            name: {m for i in writers for m in self.reads[i] if m in self.writers}
             for name, writers in self.writers.items()
         }
         digests: dict[str, bytes] = {}
@@ -197,3 +268,21 @@ class _Keyer:
                     digest.update(text.encode("utf-8", "surrogatepass"))
             self._dependencies = digest.hexdigest()
         return self._dependencies
+
+
+_HARMLESS: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+
+
+def _module_harmless(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Harmless callables and objects of a sibling module's text (memoised by text)."""
+    found = _HARMLESS.get(text)
+    if found is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return frozenset(), frozenset()
+        found = harmless_names([effects(statement) for statement in tree.body])
+        if len(_HARMLESS) > 256:
+            _HARMLESS.clear()
+        _HARMLESS[text] = found
+    return found

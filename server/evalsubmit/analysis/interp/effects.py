@@ -1,11 +1,11 @@
-"""Which module-level names a top-level statement reads and which it can change.
+"""Which module-level names a top-level statement reads and which it can change, from its
+syntax alone (cached per statement text); :mod:`.harmless` combines them for one module.
 
-The incremental analyzer keys cached results by the statements they can depend on: a result of
-statement ``i`` is still valid while no statement that *writes* a name ``i`` reads (directly or
-through other such statements) has changed. "Writes" follows the interpreter's own semantics:
-binding a name, storing into it (``d[k] = v``, ``cfg.field = v``), ``d.update(...)``, and calling
-a top-level function whose body does one of those to a module-level name. Reads are
-over-approximated (every name that appears), which only costs cache hits, never correctness.
+Reads are every name that appears; writes are the names a statement binds, stores into
+(``d[k] = v``, ``cfg.field = v``) or changes with a mutating method, and for a top-level function
+the module-level names its body changes when it is called. What else a statement may change
+without naming it (through an alias, a helper, a user object) is described here (what it calls,
+whether it stores, dynamic access) and judged in :mod:`.harmless`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import ast
 from dataclasses import dataclass
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-_MUTATING_METHODS = frozenset(
+MUTATING_METHODS = frozenset(
     {
         *("update", "setdefault", "pop", "popitem", "clear"),
         *("append", "extend", "insert", "remove", "sort", "reverse"),
@@ -23,6 +24,25 @@ _MUTATING_METHODS = frozenset(
         "symmetric_difference_update",
     }
 )
+_DYNAMIC = frozenset(
+    {"globals", "locals", "vars", "exec", "eval", "setattr", "delattr", "__import__", "__dict__"}
+)
+_SETUP_METHODS = frozenset(
+    {
+        "__init__",
+        "__post_init__",
+        "setUp",
+        "setup_method",
+        "asyncSetUp",
+        "setUpClass",
+        "setup_class",
+    }
+)
+"""Attribute stores in these are construction (see ``objects.SETUP_METHODS``); any other one
+makes that attribute untrusted in the whole module."""
+
+Callee = tuple[str, ...]
+"""("name", n) for ``n(...)``, ("attr", base, method) for ``base.x.method(...)``, ("other",)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,17 +52,287 @@ class Effects:
     """Names this statement binds or changes at module level when it runs."""
     writes_when_called: frozenset[str]
     """For a top-level function: module-level names its body changes when it is called."""
+    binds: frozenset[str] = frozenset()
+    """The names it binds (a subset of ``writes``)."""
+    calls: tuple[Callee, ...] = ()
+    """What it calls when it runs (not inside function bodies it defines)."""
+    stores: bool = False
+    """It stores into a container or attribute, or calls a mutating method, when it runs."""
+    dynamic: bool = False
+    """Names or attributes reached by string (``globals()``, ``setattr``, ``vars``, a star
+    import ...): may read and change anything."""
+    volatile: bool = False
+    """An attribute assignment outside set-up methods: the interpreter stops trusting what
+    construction stored under that attribute name, in the whole module."""
+    body_calls: tuple[Callee, ...] = ()
+    """A top-level function's body: what it calls (nested functions included)."""
+    body_stores: bool = True
+    """A top-level function's body changes something it did not create (always True for
+    anything but a function: a class's methods, a statement)."""
+    body_values: tuple[tuple[str, Callee | None], ...] = ()
+    """A top-level function's local bindings, each with where its value comes from (None:
+    a parameter, or not one call or attribute)."""
+    imports: tuple[tuple[str, str, str, int], ...] = ()
+    """(bound name, module, imported name or "", level) of an import statement."""
+    value_of: Callee | None = None
+    """``x = f(...)`` / ``x = a.b``: where the value of the one name it binds comes from."""
+    fixture: bool = False
+    """A function decorated as a pytest fixture."""
+    definition: bool = False
+    """A function or class definition (a test or fixture may name any fixture)."""
 
 
 def effects(statement: ast.stmt) -> Effects:
     reads = frozenset(n.id for n in ast.walk(statement) if isinstance(n, ast.Name))
-    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    binds = frozenset(_bindings(statement))
+    dynamic = _dynamic(statement)
+    volatile = _attribute_store_outside_setup(statement, None)
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
         local = _bound_inside(statement)
-        called = frozenset(_changed_bases(statement)) - local
-        return Effects(reads, frozenset({statement.name}), called)
-    writes = set(_changed_bases(statement))
-    writes |= _bindings(statement)
-    return Effects(reads, frozenset(writes), frozenset())
+        when_called = (frozenset(_changed_bases(statement)) | _globals_bound(statement)) - local
+        run = [*statement.decorator_list, *_defaults(statement.args)]
+        return Effects(
+            reads,
+            frozenset({statement.name}),
+            when_called,
+            binds=binds,
+            calls=tuple(c for node in run for c in _calls(node)),
+            stores=any(_stores(node) for node in run),
+            dynamic=dynamic,
+            volatile=volatile,
+            body_calls=(*map(_decorator, statement.decorator_list), *_body_calls(statement)),
+            body_stores=_body_stores(statement),
+            body_values=_body_values(statement),
+            fixture=any("fixture" in ast.unparse(d) for d in statement.decorator_list),
+            definition=True,
+        )
+    if isinstance(statement, ast.ClassDef):
+        local = _bound_inside(statement)
+        when_called = (frozenset(_changed_bases(statement)) | _globals_bound(statement)) - local
+        return Effects(
+            reads,
+            frozenset({statement.name}),
+            when_called,
+            binds=binds,
+            calls=tuple(_calls(statement)),
+            stores=_stores(statement),
+            dynamic=dynamic,
+            volatile=volatile,
+            body_calls=tuple(_callee(base) for base in statement.bases),
+            body_stores=any(isinstance(s, _FUNCTIONS) for s in ast.walk(statement))
+            or bool(statement.keywords),
+            definition=True,
+        )
+    return Effects(
+        reads,
+        frozenset(_changed_bases(statement)) | binds,
+        frozenset(),
+        binds=binds,
+        calls=tuple(_calls(statement)),
+        stores=_stores(statement),
+        dynamic=dynamic,
+        volatile=volatile,
+        imports=_imports(statement),
+        value_of=_value_of(statement),
+    )
+
+
+def _run_nodes(node: ast.AST, *, into_functions: bool = False) -> list[ast.AST]:
+    """The nodes that run when ``node`` runs: not the bodies of functions it defines (unless
+    ``into_functions``), but decorators and defaults, comprehensions and class bodies."""
+    found: list[ast.AST] = []
+    pending: list[ast.AST] = [node]
+    while pending:
+        current = pending.pop()
+        found.append(current)
+        if not into_functions and isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            pending.extend(current.decorator_list)
+            pending.extend(_defaults(current.args))
+            continue
+        if not into_functions and isinstance(current, ast.Lambda):
+            pending.extend(_defaults(current.args))
+            continue
+        pending.extend(ast.iter_child_nodes(current))
+    return found
+
+
+def _defaults(args: ast.arguments) -> list[ast.expr]:
+    return [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+
+
+def _calls(node: ast.AST, *, into_functions: bool = False) -> list[Callee]:
+    return [
+        _callee(current.func)
+        for current in _run_nodes(node, into_functions=into_functions)
+        if isinstance(current, ast.Call)
+    ]
+
+
+def _callee(func: ast.expr) -> Callee:
+    if isinstance(func, ast.Name):
+        return ("name", func.id)
+    if isinstance(func, ast.Attribute):
+        base: ast.expr = func.value
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if isinstance(base, ast.Name):
+            return ("attr", base.id, func.attr)
+    return ("other",)
+
+
+def _value_of(statement: ast.stmt) -> Callee | None:
+    value = statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
+    if value is None:
+        return None
+    if isinstance(value, ast.Call):
+        callee = _callee(value.func)
+        return None if callee[0] == "other" else callee
+    base: ast.expr = value
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    if isinstance(base, ast.Name) and base is not value:
+        return ("value", base.id)
+    return None
+
+
+def _stores(node: ast.AST) -> bool:
+    for current in _run_nodes(node):
+        if isinstance(current, (ast.Subscript, ast.Attribute)) and isinstance(
+            current.ctx, (ast.Store, ast.Del)
+        ):
+            return True
+        if isinstance(current, ast.Call) and _mutating_call(current):
+            return True
+    return False
+
+
+def _mutating_call(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS
+
+
+def _body_stores(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the body may change an object it did not create itself: a store or mutating
+    call on anything but a local bound only to a new container, depth one; ``global``."""
+    fresh = _fresh_locals(function)
+    for node in ast.walk(function):
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            return True
+        target: ast.expr | None = None
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(
+            node.ctx, (ast.Store, ast.Del)
+        ):
+            target = node.value
+        elif isinstance(node, ast.Call) and _mutating_call(node):
+            assert isinstance(node.func, ast.Attribute)
+            target = node.func.value
+        if target is not None and not (isinstance(target, ast.Name) and target.id in fresh):
+            return True
+    return False
+
+
+_NEW_CONTAINERS = (ast.Dict, ast.List, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+
+
+def _fresh_locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Locals bound only to a container built right there (``d = {}``, ``xs = []``)."""
+    fresh_targets: set[int] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and isinstance(node.value, _NEW_CONTAINERS):
+            fresh_targets |= {id(t) for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.value, _NEW_CONTAINERS):
+            fresh_targets.add(id(node.target))
+    fresh: set[str] = set()
+    spoiled = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            (fresh if id(node) in fresh_targets else spoiled).add(node.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            spoiled |= set(node.names)
+    return fresh - spoiled
+
+
+def _body_calls(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[Callee, ...]:
+    """What the body calls, but the methods of its own new containers."""
+    fresh = _fresh_locals(function)
+    calls = (c for s in function.body for c in _calls(s, into_functions=True))
+    return tuple(c for c in calls if not (c[0] == "attr" and c[1] in fresh))
+
+
+def _body_values(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> tuple[tuple[str, Callee | None], ...]:
+    values: list[tuple[str, Callee | None]] = [
+        (a.arg, None) for a in ast.walk(function) if isinstance(a, ast.arg)
+    ]
+    simple: dict[int, Callee | None] = {}
+    for node in ast.walk(function):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                simple[id(targets[0])] = _value_of(node)
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            values.append((node.id, simple.get(id(node))))
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            values += [(name, None) for name in node.names]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node is not function:
+                values.append((node.name, None))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            values += [((a.asname or a.name).split(".")[0], None) for a in node.names]
+    return tuple(values)
+
+
+def _decorator(decorator: ast.expr) -> Callee:
+    return _callee(decorator.func if isinstance(decorator, ast.Call) else decorator)
+
+
+def _dynamic(statement: ast.stmt) -> bool:
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and node.id in _DYNAMIC:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+            return True
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            return True
+    return False
+
+
+def _attribute_store_outside_setup(node: ast.AST, function: str | None) -> bool:
+    pending: list[tuple[ast.AST, str | None]] = [(node, function)]
+    while pending:
+        current, owner = pending.pop()
+        if (
+            isinstance(current, ast.Attribute)
+            and isinstance(current.ctx, (ast.Store, ast.Del))
+            and (owner is None or owner not in _SETUP_METHODS)
+        ):
+            return True
+        inner = (
+            current.name if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef)) else owner
+        )
+        pending.extend((child, inner) for child in ast.iter_child_nodes(current))
+    return False
+
+
+def _imports(statement: ast.stmt) -> tuple[tuple[str, str, str, int], ...]:
+    if isinstance(statement, ast.Import):
+        return tuple(
+            ((a.asname or a.name).split(".")[0], a.name.split(".")[0], "", 0)
+            for a in statement.names
+        )
+    if isinstance(statement, ast.ImportFrom):
+        module = statement.module or ""
+        return tuple((a.asname or a.name, module, a.name, statement.level) for a in statement.names)
+    return ()
+
+
+def _globals_bound(definition: ast.AST) -> frozenset[str]:
+    declared: set[str] = set()
+    for node in ast.walk(definition):
+        if isinstance(node, ast.Global):
+            declared |= set(node.names)
+    return frozenset(declared)
 
 
 def _bindings(node: ast.AST) -> set[str]:
@@ -79,11 +369,8 @@ def _changed_bases(node: ast.AST) -> list[str]:
             current.ctx, (ast.Store, ast.Del)
         ):
             target = current.value
-        elif (
-            isinstance(current, ast.Call)
-            and isinstance(current.func, ast.Attribute)
-            and current.func.attr in _MUTATING_METHODS
-        ):
+        elif isinstance(current, ast.Call) and _mutating_call(current):
+            assert isinstance(current.func, ast.Attribute)
             target = current.func.value
         while isinstance(target, (ast.Subscript, ast.Attribute)):
             target = target.value

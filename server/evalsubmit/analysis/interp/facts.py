@@ -132,3 +132,7 @@ class FactGroup:
 
     key: str | None
     facts: ModuleFacts | None
+    dependencies: frozenset[Path] = frozenset()
+    """Sibling modules read while walking it (when walked)."""
+    errors: tuple[str, ...] = ()
+    """Statements the interpreter failed on while walking it (when walked)."""

@@ -11,7 +11,7 @@ this class is the :class:`~.machine.Machine` they share (:mod:`.machine` says ho
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,6 +21,7 @@ from evalsubmit.analysis.interp.binding import bind_parameters
 from evalsubmit.analysis.interp.calls import Calls, is_generator
 from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
+from evalsubmit.analysis.interp.grouping import DependencyLog, Grouping
 from evalsubmit.analysis.interp.imports import ImportResolver, Imports
 from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Frame, FunctionNode
 from evalsubmit.analysis.interp.objects import Objects, is_classmethod, is_static
@@ -36,6 +37,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope, ModuleSource
+from evalsubmit.analysis.values.journal import sealed
 from evalsubmit.core.findings import Walk
 
 
@@ -48,16 +50,6 @@ class Deferred:
     parent: Env
     owner: int
     cls: ClassValue | None
-
-
-@dataclass(frozen=True, slots=True)
-class Grouping:
-    """How facts are grouped for the incremental caches: ``key(i)`` is the cache key of
-    top-level statement ``i`` (None: not cacheable); groups whose key is in ``known`` have cached
-    results, so they are walked silently (top level) or not at all (function bodies)."""
-
-    key: Callable[[int], str | None]
-    known: Collection[str]
 
 
 class Interpreter:
@@ -80,7 +72,7 @@ class Interpreter:
             env=self._module_env, source=self._source, collect=collect, defer=collect
         )
         self._facts = ModuleFacts()
-        self._dependencies: set[Path] = set()
+        self._dependencies = DependencyLog()
         self._grouping = grouping
         self._deferred: list[Deferred] = []
         self._owner = -1
@@ -277,10 +269,16 @@ class Interpreter:
         if not self._frame.defer:
             self._statements.walk(body)
         else:
+            walk = self._grouping.walk if self._grouping is not None else None
+            skipped: list[int] = []
             for index, statement in enumerate(body):
                 self._owner = index
+                if walk is not None and index not in walk:
+                    self.groups.append(FactGroup(self._key(index, "top"), None))
+                    skipped.append(index)
+                    continue
                 self._walk_top_level(index, statement)
-            self._walk_deferred()
+            self._walk_deferred(skipped)
         return ModuleScope(
             self._source.path, self._source.name, self._source.parsed, self._module_env
         )
@@ -295,32 +293,70 @@ class Interpreter:
             self.groups.append(FactGroup(key, None))
             return
         self._facts = ModuleFacts()
-        self._statements.walk([statement])
-        self.groups.append(FactGroup(key, self._facts))
+        with self._recording() as record:
+            self._statements.walk([statement])
+        self.groups.append(record(FactGroup(key, self._facts)))
+
+    @contextmanager
+    def _sealed(self) -> Iterator[None]:
+        """One definition's function bodies are walked as if alone: what they change in
+        module-level values, generic instances and fixtures is undone afterwards (a body walk
+        is not a call; whether and when it runs is not known)."""
+        forget_instances = self._objects.forget_new()
+        forget_fixtures = self._tests.forget_new()
+        try:
+            with sealed():
+                yield
+        finally:
+            forget_instances()
+            forget_fixtures()
+
+    @contextmanager
+    def _recording(self) -> Iterator[Callable[[FactGroup], FactGroup]]:
+        """Record the sibling modules read and the errors met while walking one group."""
+        read: set[Path] = set()
+        first_error = len(self.internal_errors)
+        self._dependencies.log = read
+        try:
+            yield lambda group: replace(
+                group,
+                dependencies=frozenset(read),
+                errors=tuple(self.internal_errors[first_error:]),
+            )
+        finally:
+            self._dependencies.log = None
 
     def _key(self, owner: int, part: str) -> str | None:
         base = self._grouping.key(owner) if self._grouping is not None else None
         return f"{base}:{part}" if base is not None else None
 
-    def _walk_deferred(self) -> None:
+    def _walk_deferred(self, skipped: list[int]) -> None:
         """Walk function bodies grouped by the top-level statement that defines them, so the
-        facts of an unchanged definition can be taken from the cache instead."""
+        facts of an unchanged definition can be taken from the cache instead (``skipped``:
+        top-level statements not walked, whose bodies' results are cached when they have
+        bodies)."""
         by_owner: dict[int, list[Deferred]] = {}
         for deferred in self._deferred:
             by_owner.setdefault(deferred.owner, []).append(deferred)
         self._deferred = []
-        for owner, pending in by_owner.items():
+        known = self._grouping.known if self._grouping is not None else ()
+        for owner in skipped:
+            if self._key(owner, "bodies") in known:
+                by_owner[owner] = []
+        for owner in sorted(by_owner):
+            pending = by_owner[owner]
             key = self._key(owner, "bodies")
-            if key is not None and self._grouping is not None and key in self._grouping.known:
+            if key is not None and key in known:
                 self.groups.append(FactGroup(key, None))
                 continue
             self._facts = ModuleFacts()
             self._owner = owner
-            while pending:
-                self._walk_function_body(pending.pop(0))
-                pending.extend(self._deferred)
-                self._deferred = []
-            self.groups.append(FactGroup(key, self._facts))
+            with self._recording() as record, self._sealed():
+                while pending:
+                    self._walk_function_body(pending.pop(0))
+                    pending.extend(self._deferred)
+                    self._deferred = []
+            self.groups.append(record(FactGroup(key, self._facts)))
 
     def _walk_function_body(self, deferred: Deferred) -> None:
         """A body walked with unknown arguments, or, for a pytest test or fixture, with its

@@ -24,6 +24,7 @@ from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.source.parse import parse_source
 from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
+from evalsubmit.analysis.values.journal import unsealed
 from evalsubmit.sdk.names import is_sdk_name
 from evalsubmit.workspace.environment import FoundModule, PythonEnvironment
 from evalsubmit.workspace.project import Project
@@ -244,7 +245,8 @@ class ModuleResolver:
                 resolver=self,
                 collect=False,
             )
-            scope = interpreter.run_module()
+            with unsealed():  # what its top level builds is its own, cached with it
+                scope = interpreter.run_module()
         finally:
             loading.discard(path)
         with self._lock:

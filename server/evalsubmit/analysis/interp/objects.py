@@ -18,7 +18,7 @@ object it was given hands the writes back to its caller.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from evalsubmit.analysis.interp.binding import bind_call
 from evalsubmit.analysis.interp.machine import CallSite, Machine
@@ -121,6 +121,17 @@ class Objects:
         return self.machine.evaluate_call(getter, values)
 
     # ----- the generic instance ------------------------------------------------------------
+
+    def forget_new(self) -> Callable[[], None]:
+        """A function that forgets the generic instances built from now on (built inside one
+        body's walk, their state is that walk's)."""
+        before = set(self._generic)
+
+        def forget() -> None:
+            for key in set(self._generic) - before:
+                del self._generic[key]
+
+        return forget
 
     def generic_self(self, cls: ClassValue) -> Instance:
         """What a method of ``cls`` sees on ``self`` whoever constructed it."""

@@ -32,6 +32,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of
+from evalsubmit.analysis.values.journal import touch
 from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
 
@@ -132,10 +133,12 @@ class Statements:
             case ast.Subscript(value=base_node, slice=key_node):
                 base, key = self.machine.eval(base_node), self.machine.eval(key_node)
                 if isinstance(base, DictValue):
+                    touch(base)
                     base.set(key, value, self._origin_of_span(self._span(statement)))
             case ast.Attribute(value=base_node, attr=attr):
                 base = self.machine.eval(base_node)
                 if isinstance(base, Instance) and base.ref.qualname == sdk.GYM_CONFIG:
+                    touch(base)
                     base.args.keywords[attr] = value
                     base.args.keyword_origins[attr] = self._origin_of_span(self._span(statement))
                 elif isinstance(base, Instance) and base.ref.user is not None:

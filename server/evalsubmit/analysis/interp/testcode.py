@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -54,6 +55,17 @@ class TestCode:
         self.machine = machine
         self._conftests = conftests
         self._fixture_values: dict[int, Value] = {}
+
+    def forget_new(self) -> Callable[[], None]:
+        """A function that forgets the fixture values computed from now on (pytest builds a
+        function-scoped fixture anew for each test)."""
+        before = set(self._fixture_values)
+
+        def forget() -> None:
+            for key in set(self._fixture_values) - before:
+                del self._fixture_values[key]
+
+        return forget
 
     def plan(self, function: FunctionNode, cls: ClassValue | None) -> TestPlan | None:
         """None when ``function`` is neither a test nor a fixture."""

@@ -22,6 +22,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.iterables import items_of
+from evalsubmit.analysis.values.journal import touch
 
 DICT_VIEWS = {
     "keys": "a dict.keys() view",
@@ -40,6 +41,7 @@ def method_name(bound: str) -> str:
 
 
 def dict_method(base: DictValue, method: str, args: CallArgs, origin: Origin) -> Value:
+    touch(base)
     positional = args.positional
     if method in DICT_VIEWS and not positional:
         return Refused(DICT_VIEWS[method], origin, "list", view_items(base, method, origin))
@@ -114,6 +116,7 @@ def _dict_pop(base: DictValue, positional: list[Value]) -> Value:
 
 def delete_item(base: Value, key: Value) -> None:
     """``del base[key]``."""
+    touch(base)
     if isinstance(base, DictValue):
         if isinstance(key, Known) and (entry := base.get(key.obj)) is not None:
             base.entries = [e for e in base.entries if e is not entry]
@@ -128,6 +131,7 @@ def delete_item(base: Value, key: Value) -> None:
 
 def forget(base: DictValue | SeqValue) -> None:
     """What the container holds is no longer known."""
+    touch(base)
     if isinstance(base, DictValue):
         base.entries = []
         base.complete = False
@@ -163,6 +167,7 @@ _READ_ONLY |= {"symmetric_difference", "issubset", "issuperset", "isdisjoint"}
 
 
 def seq_method(base: SeqValue, method: str, args: CallArgs, origin: Origin) -> Value:
+    touch(base)
     if method == "copy":
         return SeqValue(base.kind, list(base.items), origin, list(base.item_origins), base.complete)
     if method in _READ_ONLY or base.kind not in (list, set):
@@ -230,6 +235,7 @@ def keeps_identity(value: Value) -> bool:
 
 def in_place(base: Value, op: ast.operator, operand: Value, origin: Origin) -> None:
     """``base op= operand`` for a container that :func:`keeps_identity`."""
+    touch(base)
     if isinstance(base, SeqValue) and base.kind is list and isinstance(op, ast.Add):
         extend(base, operand, origin)
     elif (
@@ -242,6 +248,7 @@ def in_place(base: Value, op: ast.operator, operand: Value, origin: Origin) -> N
 
 def extend(base: SeqValue, iterable: Value, origin: Origin) -> None:
     """``base.extend(iterable)`` / ``base += iterable``."""
+    touch(base)
     items = items_of(iterable)
     if items is None or not base.complete:
         forget(base)

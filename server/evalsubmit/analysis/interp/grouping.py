@@ -1,0 +1,31 @@
+"""How the interpreter's walk is split for the incremental caches (see ``engine.caches``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """How facts are grouped for the incremental caches: ``key(i)`` is the cache key of
+    top-level statement ``i`` (None: not cacheable); groups whose key is in ``known`` have cached
+    results, so they are walked silently (top level) or not at all (function bodies)."""
+
+    key: Callable[[int], str | None]
+    known: Collection[str]
+    walk: frozenset[int] | None = None
+    """The top-level statements to walk (None: all). The others are not walked at all: their
+    results are cached and nothing walked reads what they bind (``engine.caches``)."""
+
+
+class DependencyLog(set[Path]):
+    """The modules read (collaborators ``add`` to it), also logged into ``log`` when set."""
+
+    log: set[Path] | None = None
+
+    def add(self, path: Path) -> None:
+        super().add(path)
+        if self.log is not None:
+            self.log.add(path)

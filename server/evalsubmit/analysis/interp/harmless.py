@@ -1,0 +1,207 @@
+"""What a module's statements may change without naming it, for the incremental caches.
+
+The incremental analyzer keys cached results by the statements they can depend on, and after an
+edit walks only the statements the changed ones depend on (:mod:`..engine.caches`); both are
+only as sound as these reads and writes, so every doubt counts as a dependency. A statement
+that may change an object without naming it (through an alias, a helper that changes its
+argument, a method of a user object, ``setattr``/``globals()``, an attribute assignment that
+makes construction-time attributes untrusted module-wide) writes the pseudo-name
+:data:`MUTATION`, which every statement reads. What counts as harmless is a short list: the
+standard library's and the SDK's functions, builtins, the module's own helpers whose bodies
+change nothing they did not create (and those of a sibling module imported by name), and methods
+of objects those build.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from evalsubmit.analysis.interp.effects import MUTATING_METHODS, Callee, Effects
+
+MUTATION = "*mutation"
+"""Written by every statement that may change an object without naming it; read by all."""
+
+_PURE_BUILTINS = frozenset(
+    {
+        *("print", "len", "str", "int", "float", "bool", "bytes", "complex", "repr", "format"),
+        *("list", "dict", "set", "tuple", "frozenset", "range", "sorted", "reversed"),
+        *("enumerate", "zip", "map", "filter", "min", "max", "sum", "any", "all", "abs"),
+        *("round", "isinstance", "issubclass", "hash", "id", "type", "getattr", "hasattr"),
+        *("callable", "chr", "ord", "hex", "bin", "oct", "divmod", "pow", "open", "object"),
+        *("property", "staticmethod", "classmethod", "super", "slice", "ascii", "memoryview"),
+    }
+) & frozenset(dir(builtins))
+_PURE_MODULES = frozenset(
+    {
+        *("os", "sys", "json", "logging", "pathlib", "datetime", "time", "math", "re"),
+        *("functools", "itertools", "collections", "typing", "dataclasses", "enum", "uuid"),
+        *("random", "string", "textwrap", "argparse", "subprocess", "shutil", "tempfile"),
+        *("copy", "operator", "warnings", "asyncio", "contextlib", "threading", "io"),
+        *("decimal", "fractions", "ipaddress", "hashlib", "base64", "glob", "fnmatch", "csv"),
+        *("pytest", "unittest", "typing_extensions", "__future__", "abc", "inspect"),
+    }
+)
+"""Top-level packages whose functions never change the user's objects in the interpreter's
+model (the SDK's packages, ``nemo*``, too)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    reads: list[frozenset[str]]
+    writes: list[frozenset[str]]
+
+
+def resolve(found: Sequence[Effects], sibling: Sibling | None = None) -> Resolved:
+    """The reads and writes of a module's statements, :data:`MUTATION` included (``sibling``
+    tells what names imported from the project's other modules are)."""
+    binders: dict[str, list[int]] = {}
+    for index, statement in enumerate(found):
+        for name in statement.binds:
+            binders.setdefault(name, []).append(index)
+    harmless = _harmless(found, binders, sibling)
+    fixtures = frozenset(n for s in found if s.fixture for n in s.binds)
+    every = frozenset(binders)
+    reads: list[frozenset[str]] = []
+    writes: list[frozenset[str]] = []
+    for statement in found:
+        mutates = (
+            statement.stores
+            or statement.dynamic
+            or statement.volatile
+            or not all(harmless.callee(callee) for callee in statement.calls)
+        )
+        read = statement.reads | {MUTATION}
+        if statement.dynamic:
+            read |= every
+        if fixtures and statement.definition:
+            read |= fixtures  # a test or fixture may request any of them by parameter name
+        reads.append(read)
+        writes.append(statement.writes | {MUTATION} if mutates else statement.writes)
+    return Resolved(reads, writes)
+
+
+@dataclass(slots=True)
+class _Harmless:
+    names: set[str]
+    """Callables that change no object of the user's (imports of the standard library or
+    the SDK, builtins, the module's own helpers that only build and return values)."""
+    objects: set[str]
+    """Names bound only to values those build (a client, a logger): their methods are
+    the SDK's or the standard library's."""
+
+    def callee(self, callee: Callee, local: _Locals | None = None) -> bool:
+        bound, objects = (local.bound, local.objects) if local is not None else ((), ())
+        if callee[0] == "name":
+            return callee[1] not in bound and callee[1] in self.names
+        if callee[0] == "attr":
+            base, method = callee[1], callee[2]
+            if method in MUTATING_METHODS:
+                return False
+            if base in bound:
+                return base in objects
+            return base in self.names or base in self.objects
+        return False
+
+    def body(self, statement: Effects) -> bool:
+        """Whether a helper's body calls only harmless code (its own locals bound to what
+        harmless code built count as harmless objects)."""
+        local = _Locals({name for name, _ in statement.body_values}, set())
+        values: dict[str, list[Callee | None]] = {}
+        for name, origin in statement.body_values:
+            values.setdefault(name, []).append(origin)
+        changed = True
+        while changed:
+            changed = False
+            for name, origins in values.items():
+                if name not in local.objects and all(
+                    o is not None and self.built_by(o, local) for o in origins
+                ):
+                    local.objects.add(name)
+                    changed = True
+        return all(self.callee(c, local) for c in statement.body_calls)
+
+    def built_by(self, origin: Callee, local: _Locals | None = None) -> bool:
+        if origin[0] == "value":  # ``x = a.b.c``: an attribute of a harmless object
+            name = origin[1]
+            if local is not None and name in local.bound:
+                return name in local.objects
+            return name in self.names or name in self.objects
+        return self.callee(origin, local)
+
+
+@dataclass(slots=True)
+class _Locals:
+    bound: set[str]
+    objects: set[str]
+
+
+def _harmless(
+    found: Sequence[Effects], binders: dict[str, list[int]], sibling: Sibling | None
+) -> _Harmless:
+    only = {name: [found[i] for i in where] for name, where in binders.items()}
+    names = {n for n in _PURE_BUILTINS if n not in only}
+    objects: set[str] = set()
+    for name, statements in only.items():
+        if all(s.imports and _pure_import(s, name) for s in statements):
+            names.add(name)
+        elif sibling is not None and len(statements) == 1:
+            origin = [i for i in statements[0].imports if i[0] == name and i[2]]
+            if len(origin) == 1:
+                _, module, original, level = origin[0]
+                callable_, object_ = sibling(module, level, original)
+                if callable_:
+                    names.add(name)
+                elif object_:
+                    objects.add(name)
+    harmless = _Harmless(names, objects)
+    changed = True
+    while changed:  # names bound to what harmless callables build, through attributes too
+        changed = False
+        for name, statements in only.items():
+            if name in harmless.objects or name in harmless.names:
+                continue
+            if all(s.value_of is not None and harmless.built_by(s.value_of) for s in statements):
+                harmless.objects.add(name)
+                changed = True
+    helpers = {
+        name
+        for name, statements in only.items()
+        if len(statements) == 1 and not statements[0].body_stores and name not in names
+    }
+    names |= helpers
+    changed = True
+    while changed:  # a helper is harmless when everything it calls is
+        changed = False
+        for name in sorted(helpers):
+            if not harmless.body(only[name][0]):
+                helpers.discard(name)
+                names.discard(name)
+                changed = True
+    return harmless
+
+
+def _pure_import(statement: Effects, name: str) -> bool:
+    packages = [
+        module.split(".")[0]
+        for bound, module, _, level in statement.imports
+        if bound == name and not level
+    ]
+    return bool(packages) and all(p in _PURE_MODULES or p.startswith("nemo") for p in packages)
+
+
+Sibling = Callable[[str, int, str], tuple[bool, bool]]
+"""(module, level, name) of a ``from module import name`` -> whether that name is a harmless
+callable, and whether it is a harmless object, in that module (both False when unknown)."""
+
+
+def harmless_names(found: Sequence[Effects]) -> tuple[frozenset[str], frozenset[str]]:
+    """A module's harmless callables and objects (its own imports of other modules of the
+    project count as unknown: one level only, so a verdict depends on this text alone)."""
+    binders: dict[str, list[int]] = {}
+    for index, statement in enumerate(found):
+        for name in statement.binds:
+            binders.setdefault(name, []).append(index)
+    harmless = _harmless(found, binders, None)
+    return frozenset(harmless.names), frozenset(harmless.objects)

@@ -1,0 +1,81 @@
+"""Undoing what a walk changed in values it did not create.
+
+Containers and configs are changed in place (``d[k] = v``, ``lst.append(x)``, ``cfg.x = v``),
+as Python does. Two walks must not see each other's changes: the walk of one function body
+after the top level (it is not a call: nothing says it runs, nor before what) must not change
+what another body sees, and the analysis of one module must not change the values of a module
+it imports, which are cached and shared with every other module importing it. Each change
+``touch``-es the value first; a ``sealed()`` walk restores every value touched inside it, as
+it was when first touched, when it ends. A module's own top level is walked ``unsealed()``
+(what it builds is its own, cached with it).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from evalsubmit.analysis.values.domain import DictValue, Instance, SeqValue
+
+_local = threading.local()
+
+Journal = dict[int, tuple[Any, tuple[Any, ...]]]
+
+
+def touch(value: object) -> None:
+    """``value`` is about to change: remember how it is, for each sealed walk under way."""
+    stack: list[Journal] | None = getattr(_local, "stack", None)
+    if not stack:
+        return
+    for journal in stack:
+        if id(value) not in journal:
+            journal[id(value)] = (value, _state(value))
+
+
+@contextmanager
+def sealed() -> Iterator[None]:
+    stack: list[Journal] = _local.__dict__.setdefault("stack", [])
+    journal: Journal = {}
+    stack.append(journal)
+    try:
+        yield
+    finally:
+        stack.pop()
+        for value, state in journal.values():
+            _restore(value, state)
+
+
+@contextmanager
+def unsealed() -> Iterator[None]:
+    """Changes made here are not undone by the sealed walks around (a module imported while
+    walking another: what its top level builds is its own)."""
+    saved = getattr(_local, "stack", None)
+    _local.stack = []
+    try:
+        yield
+    finally:
+        _local.stack = saved
+
+
+def _state(value: object) -> tuple[Any, ...]:
+    if isinstance(value, DictValue):
+        return (list(value.entries), value.complete)
+    if isinstance(value, SeqValue):
+        return (list(value.items), list(value.item_origins), value.complete)
+    if isinstance(value, Instance):
+        return (dict(value.args.keywords), dict(value.args.keyword_origins))
+    return ()
+
+
+def _restore(value: object, state: tuple[Any, ...]) -> None:
+    if isinstance(value, DictValue):
+        value.entries, value.complete = state
+    elif isinstance(value, SeqValue):
+        value.items, value.item_origins, value.complete = state
+    elif isinstance(value, Instance):
+        value.args.keywords.clear()
+        value.args.keywords.update(state[0])
+        value.args.keyword_origins.clear()
+        value.args.keyword_origins.update(state[1])
