@@ -182,3 +182,26 @@ def test_edits_that_reach_a_submit_without_naming_it(old: str, new: str) -> None
     incremental = analyzer.analyze(edited)
     assert outcome(incremental) == outcome(analyze_source(edited))
     assert outcome(incremental) != outcome(before)  # the edit did change a result
+
+
+def test_the_first_edit_after_opening_reuses_results(tmp_path: Path) -> None:
+    # The sibling module is read during the first analysis: its text, noted then, is what
+    # the next analysis compares with (not an empty set of dependencies).
+    (tmp_path / "runners.py").write_text(
+        "def make_config(n):\n"
+        "    return {'agent': 'a', 'agent_config': 'a.yaml', 'resources_server': 'm'}\n",
+        encoding="utf-8",
+    )
+    path = tmp_path / "job.py"
+    text = HEADER + "from runners import make_config\n" + "\n".join(PURE) + "\n"
+    analyzer = DocumentAnalyzer(path, Project(tmp_path))
+    analyzer.analyze(text)
+    edited = text.replace("'qa/p3'", "'qa/p33'")
+    incremental = analyzer.analyze(edited)
+    assert outcome(incremental) == outcome(
+        analyze_source(edited, path=path, project=analyzer.project)
+    )
+    assert analyzer.caches.skipped > 20
+    (tmp_path / "runners.py").write_text("make_config = None\n", encoding="utf-8")
+    analyzer.analyze(edited)
+    assert analyzer.caches.skipped == 0  # the sibling changed: nothing cached stands

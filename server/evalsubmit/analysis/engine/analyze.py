@@ -130,6 +130,7 @@ def _analyze_parsed(
         return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
     if caches is not None:
         caches.keep(group.key for group in interpreter.groups)
+        caches.remember(interpreter.dependencies.texts, frozenset(dependencies))
     declared = options.sdk_version is not None
     sdk = installed_sdk(project, options.sdk_version)
     module = ModuleContext(parsed, resolved, sdk, sdk_declared=declared)

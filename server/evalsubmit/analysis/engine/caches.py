@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit.analysis.interp.effects import Effects, effects
-from evalsubmit.analysis.interp.grouping import Grouping
+from evalsubmit.analysis.interp.grouping import Grouping, text_digest
 from evalsubmit.analysis.interp.harmless import harmless_names, resolve
 from evalsubmit.analysis.report import SubmitReport, TargetPreview
 from evalsubmit.analysis.source.chunks import ChunkCache
@@ -56,7 +56,11 @@ class AnalysisCaches:
     groups: dict[str, GroupResult] = field(default_factory=dict)
     effects: dict[str, Effects] = field(default_factory=dict)
     """What each statement text reads and writes, by chunk digest and position in the chunk."""
-    dependencies: frozenset[Path] = frozenset()
+    texts: dict[Path, str] = field(default_factory=dict)
+    """The sibling modules the last analysis read, each with the digest of the text it read
+    (the resolver notes them as it reads). When one of them now reads differently, or the
+    installed packages changed (``environment``), no cached result stands."""
+    environment: str | None = None
     bare: frozenset[str] = frozenset()
     """Keys of top-level statements whose last walk deferred no function body."""
     walked: int = 0
@@ -72,6 +76,8 @@ class AnalysisCaches:
         self.walked = self.reused = self.skipped = 0
         if not parsed.chunks:
             return None  # parsed whole: positions of statements are not tracked, so no cache
+        if not self._dependencies_unchanged(project):
+            self.groups = {}
         keyer = _Keyer(parsed, self, project, path)
         count = len(parsed.tree.body)
         changed = {i for i in range(count) if not self._unchanged(keyer.key(i))}
@@ -79,6 +85,22 @@ class AnalysisCaches:
         if walk is not None:
             self.skipped = count - len(walk)
         return Grouping(key=keyer.key, known=self.groups.keys(), walk=walk)
+
+    def _dependencies_unchanged(self, project: Project | None) -> bool:
+        environment = project.environment_stamp() if project is not None else None
+        if environment != self.environment:
+            self.environment = environment
+            return False
+        for path, digest in self.texts.items():
+            text = project.read(path) if project is not None else None
+            if not digest or text is None or text_digest(text) != digest:
+                return False
+        return True
+
+    def remember(self, read: dict[Path, str], dependencies: frozenset[Path]) -> None:
+        """After an analysis: the texts it read (``read``, noted by the walk; the modules of
+        statements not walked were read, unchanged, by an earlier analysis)."""
+        self.texts = {path: read.get(path, self.texts.get(path, "")) for path in dependencies}
 
     def _unchanged(self, key: str | None) -> bool:
         """Results of the statement with this key (its own and its bodies') are cached."""
@@ -123,7 +145,6 @@ class _Keyer:
         self.reads = resolved.reads
         self.writes = resolved.writes
         self.writers = self._writers()
-        self._dependencies: str | None = None
         self._memo: dict[int, str] = {}
         self._names: dict[str, bytes] | None = None
 
@@ -151,7 +172,6 @@ class _Keyer:
             if self._names is None:
                 self._names = self._name_digests()
             digest = hashlib.blake2b(digest_size=16)
-            digest.update(self.dependency_digest().encode())
             digest.update(self.identity[owner].encode())
             for name in sorted(self.reads[owner] & self._names.keys()):
                 digest.update(self._names[name])
@@ -159,8 +179,8 @@ class _Keyer:
         return self._memo[owner]
 
     def _sibling(self, module: str, level: int, name: str) -> tuple[bool, bool]:
-        """What ``name`` is in the project module ``from module import name`` reads (its text
-        is among the dependencies every key digests)."""
+        """What ``name`` is in the project module ``from module import name`` reads (the
+        import makes it a dependency: when its text changes, no cached result stands)."""
         assert self.project is not None
         if level:
             if self.path is None:
@@ -254,20 +274,6 @@ class _Keyer:
         value = digest.digest()
         for member in members:
             digests[member] = value
-
-    def dependency_digest(self) -> str:
-        """Contents of the sibling modules this document read last time (or reads now), and
-        the state of the installed packages its imports may resolve to."""
-        if self._dependencies is None:
-            digest = hashlib.blake2b(digest_size=16)
-            if self.project is not None:
-                digest.update(self.project.environment_stamp().encode())
-                for path in sorted(self.caches.dependencies):
-                    text = self.project.read(path) or ""
-                    digest.update(str(path).encode())
-                    digest.update(text.encode("utf-8", "surrogatepass"))
-            self._dependencies = digest.hexdigest()
-        return self._dependencies
 
 
 _HARMLESS: dict[str, tuple[frozenset[str], frozenset[str]]] = {}

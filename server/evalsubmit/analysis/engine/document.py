@@ -33,5 +33,4 @@ class DocumentAnalyzer:
             reverse=reverse,
             caches=self.caches,
         )
-        self.caches.dependencies = report.dependencies
         return report

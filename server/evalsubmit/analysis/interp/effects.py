@@ -83,53 +83,54 @@ class Effects:
 
 
 def effects(statement: ast.stmt) -> Effects:
-    reads = frozenset(n.id for n in ast.walk(statement) if isinstance(n, ast.Name))
+    nodes = list(ast.walk(statement))  # one walk, shared by every question below
+    reads = frozenset(n.id for n in nodes if isinstance(n, ast.Name))
     binds = frozenset(_bindings(statement))
-    dynamic = _dynamic(statement)
-    volatile = _attribute_store_outside_setup(statement, None)
+    dynamic = _dynamic(nodes)
+    volatile = _volatile(statement, nodes)
+    changed = frozenset(_changed_bases(nodes))
     if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        local = _bound_inside(statement)
-        when_called = (frozenset(_changed_bases(statement)) | _globals_bound(statement)) - local
-        run = [*statement.decorator_list, *_defaults(statement.args)]
+        when_called = (changed | _globals_bound(nodes)) - _bound_inside(statement, nodes)
+        run = _run_nodes([*statement.decorator_list, *_defaults(statement.args)])
+        fresh = _fresh_locals(statement, nodes)
         return Effects(
             reads,
             frozenset({statement.name}),
             when_called,
             binds=binds,
-            calls=tuple(c for node in run for c in _calls(node)),
-            stores=any(_stores(node) for node in run),
+            calls=_calls(run),
+            stores=_stores(run),
             dynamic=dynamic,
             volatile=volatile,
-            body_calls=(*map(_decorator, statement.decorator_list), *_body_calls(statement)),
-            body_stores=_body_stores(statement),
-            body_values=_body_values(statement),
-            fixture=any("fixture" in ast.unparse(d) for d in statement.decorator_list),
+            body_calls=(*map(_decorator, statement.decorator_list), *_body_calls(nodes, fresh)),
+            body_stores=_body_stores(nodes, fresh),
+            body_values=_body_values(statement, nodes),
+            fixture=any(_is_fixture(d) for d in statement.decorator_list),
             definition=True,
         )
+    run = _run_nodes([statement]) if any(isinstance(n, _SCOPES) for n in nodes) else nodes
     if isinstance(statement, ast.ClassDef):
-        local = _bound_inside(statement)
-        when_called = (frozenset(_changed_bases(statement)) | _globals_bound(statement)) - local
+        when_called = (changed | _globals_bound(nodes)) - _bound_inside(statement, nodes)
         return Effects(
             reads,
             frozenset({statement.name}),
             when_called,
             binds=binds,
-            calls=tuple(_calls(statement)),
-            stores=_stores(statement),
+            calls=_calls(run),
+            stores=_stores(run),
             dynamic=dynamic,
             volatile=volatile,
             body_calls=tuple(_callee(base) for base in statement.bases),
-            body_stores=any(isinstance(s, _FUNCTIONS) for s in ast.walk(statement))
-            or bool(statement.keywords),
+            body_stores=any(isinstance(n, _FUNCTIONS) for n in nodes) or bool(statement.keywords),
             definition=True,
         )
     return Effects(
         reads,
-        frozenset(_changed_bases(statement)) | binds,
+        changed | binds,
         frozenset(),
         binds=binds,
-        calls=tuple(_calls(statement)),
-        stores=_stores(statement),
+        calls=_calls(run),
+        stores=_stores(run),
         dynamic=dynamic,
         volatile=volatile,
         imports=_imports(statement),
@@ -137,19 +138,19 @@ def effects(statement: ast.stmt) -> Effects:
     )
 
 
-def _run_nodes(node: ast.AST, *, into_functions: bool = False) -> list[ast.AST]:
-    """The nodes that run when ``node`` runs: not the bodies of functions it defines (unless
-    ``into_functions``), but decorators and defaults, comprehensions and class bodies."""
+def _run_nodes(roots: list[ast.AST]) -> list[ast.AST]:
+    """The nodes that run when ``roots`` run: not the bodies of functions they define, but
+    decorators and defaults, comprehensions and class bodies."""
     found: list[ast.AST] = []
-    pending: list[ast.AST] = [node]
+    pending: list[ast.AST] = list(roots)
     while pending:
         current = pending.pop()
         found.append(current)
-        if not into_functions and isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef)):
             pending.extend(current.decorator_list)
             pending.extend(_defaults(current.args))
             continue
-        if not into_functions and isinstance(current, ast.Lambda):
+        if isinstance(current, ast.Lambda):
             pending.extend(_defaults(current.args))
             continue
         pending.extend(ast.iter_child_nodes(current))
@@ -160,12 +161,8 @@ def _defaults(args: ast.arguments) -> list[ast.expr]:
     return [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
 
 
-def _calls(node: ast.AST, *, into_functions: bool = False) -> list[Callee]:
-    return [
-        _callee(current.func)
-        for current in _run_nodes(node, into_functions=into_functions)
-        if isinstance(current, ast.Call)
-    ]
+def _calls(nodes: list[ast.AST]) -> tuple[Callee, ...]:
+    return tuple(_callee(n.func) for n in nodes if isinstance(n, ast.Call))
 
 
 def _callee(func: ast.expr) -> Callee:
@@ -195,8 +192,8 @@ def _value_of(statement: ast.stmt) -> Callee | None:
     return None
 
 
-def _stores(node: ast.AST) -> bool:
-    for current in _run_nodes(node):
+def _stores(nodes: list[ast.AST]) -> bool:
+    for current in nodes:
         if isinstance(current, (ast.Subscript, ast.Attribute)) and isinstance(
             current.ctx, (ast.Store, ast.Del)
         ):
@@ -210,11 +207,10 @@ def _mutating_call(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS
 
 
-def _body_stores(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def _body_stores(nodes: list[ast.AST], fresh: set[str]) -> bool:
     """Whether the body may change an object it did not create itself: a store or mutating
     call on anything but a local bound only to a new container, depth one; ``global``."""
-    fresh = _fresh_locals(function)
-    for node in ast.walk(function):
+    for node in nodes:
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             return True
         target: ast.expr | None = None
@@ -233,17 +229,19 @@ def _body_stores(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 _NEW_CONTAINERS = (ast.Dict, ast.List, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
 
 
-def _fresh_locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+def _fresh_locals(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST]
+) -> set[str]:
     """Locals bound only to a container built right there (``d = {}``, ``xs = []``)."""
     fresh_targets: set[int] = set()
-    for node in ast.walk(function):
+    for node in nodes:
         if isinstance(node, ast.Assign) and isinstance(node.value, _NEW_CONTAINERS):
             fresh_targets |= {id(t) for t in node.targets if isinstance(t, ast.Name)}
         elif isinstance(node, ast.AnnAssign) and isinstance(node.value, _NEW_CONTAINERS):
             fresh_targets.add(id(node.target))
     fresh: set[str] = set()
     spoiled = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
-    for node in ast.walk(function):
+    for node in nodes:
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             (fresh if id(node) in fresh_targets else spoiled).add(node.id)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
@@ -251,26 +249,24 @@ def _fresh_locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     return fresh - spoiled
 
 
-def _body_calls(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[Callee, ...]:
+def _body_calls(nodes: list[ast.AST], fresh: set[str]) -> tuple[Callee, ...]:
     """What the body calls, but the methods of its own new containers."""
-    fresh = _fresh_locals(function)
-    calls = (c for s in function.body for c in _calls(s, into_functions=True))
-    return tuple(c for c in calls if not (c[0] == "attr" and c[1] in fresh))
+    return tuple(c for c in _calls(nodes) if not (c[0] == "attr" and c[1] in fresh))
 
 
 def _body_values(
-    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    function: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST]
 ) -> tuple[tuple[str, Callee | None], ...]:
     values: list[tuple[str, Callee | None]] = [
-        (a.arg, None) for a in ast.walk(function) if isinstance(a, ast.arg)
+        (a.arg, None) for a in nodes if isinstance(a, ast.arg)
     ]
     simple: dict[int, Callee | None] = {}
-    for node in ast.walk(function):
+    for node in nodes:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if len(targets) == 1 and isinstance(targets[0], ast.Name):
                 simple[id(targets[0])] = _value_of(node)
-    for node in ast.walk(function):
+    for node in nodes:
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             values.append((node.id, simple.get(id(node))))
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
@@ -283,12 +279,20 @@ def _body_values(
     return tuple(values)
 
 
+def _is_fixture(decorator: ast.expr) -> bool:
+    """``@pytest.fixture``, ``@fixture(...)``, ``@pytest.fixture(scope=...)``."""
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return (isinstance(target, ast.Name) and target.id == "fixture") or (
+        isinstance(target, ast.Attribute) and target.attr == "fixture"
+    )
+
+
 def _decorator(decorator: ast.expr) -> Callee:
     return _callee(decorator.func if isinstance(decorator, ast.Call) else decorator)
 
 
-def _dynamic(statement: ast.stmt) -> bool:
-    for node in ast.walk(statement):
+def _dynamic(nodes: list[ast.AST]) -> bool:
+    for node in nodes:
         if isinstance(node, ast.Name) and node.id in _DYNAMIC:
             return True
         if isinstance(node, ast.Attribute) and node.attr == "__dict__":
@@ -298,8 +302,13 @@ def _dynamic(statement: ast.stmt) -> bool:
     return False
 
 
-def _attribute_store_outside_setup(node: ast.AST, function: str | None) -> bool:
-    pending: list[tuple[ast.AST, str | None]] = [(node, function)]
+def _volatile(statement: ast.stmt, nodes: list[ast.AST]) -> bool:
+    """An attribute assignment outside the set-up methods."""
+    if not any(
+        isinstance(n, ast.Attribute) and isinstance(n.ctx, (ast.Store, ast.Del)) for n in nodes
+    ):
+        return False
+    pending: list[tuple[ast.AST, str | None]] = [(statement, None)]
     while pending:
         current, owner = pending.pop()
         if (
@@ -327,9 +336,9 @@ def _imports(statement: ast.stmt) -> tuple[tuple[str, str, str, int], ...]:
     return ()
 
 
-def _globals_bound(definition: ast.AST) -> frozenset[str]:
+def _globals_bound(nodes: list[ast.AST]) -> frozenset[str]:
     declared: set[str] = set()
-    for node in ast.walk(definition):
+    for node in nodes:
         if isinstance(node, ast.Global):
             declared |= set(node.names)
     return frozenset(declared)
@@ -360,10 +369,10 @@ def _bindings(node: ast.AST) -> set[str]:
     return names
 
 
-def _changed_bases(node: ast.AST) -> list[str]:
+def _changed_bases(nodes: list[ast.AST]) -> list[str]:
     """Leftmost names of stores into containers and attributes, and of mutating calls."""
     found: list[str] = []
-    for current in ast.walk(node):
+    for current in nodes:
         target: ast.AST | None = None
         if isinstance(current, (ast.Subscript, ast.Attribute)) and isinstance(
             current.ctx, (ast.Store, ast.Del)
@@ -379,16 +388,16 @@ def _changed_bases(node: ast.AST) -> list[str]:
     return found
 
 
-def _bound_inside(definition: ast.AST) -> frozenset[str]:
+def _bound_inside(definition: ast.AST, nodes: list[ast.AST]) -> frozenset[str]:
     """Names local to a function or class body (parameters and its own bindings)."""
     names: set[str] = set()
-    for current in ast.walk(definition):
+    for current in nodes:
         if isinstance(current, ast.arg):
             names.add(current.arg)
     body = getattr(definition, "body", [])
     for statement in body:
         names |= _bindings(statement)
-    for current in ast.walk(definition):
+    for current in nodes:
         if isinstance(current, (ast.Global, ast.Nonlocal)):
             names -= set(current.names)
     return frozenset(names)

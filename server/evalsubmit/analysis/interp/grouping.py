@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +21,23 @@ class Grouping:
     results are cached and nothing walked reads what they bind (``engine.caches``)."""
 
 
+def text_digest(text: str) -> str:
+    """A module text's identity, as the module resolver caches it."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 class DependencyLog(set[Path]):
-    """The modules read (collaborators ``add`` to it), also logged into ``log`` when set."""
+    """The modules read (collaborators ``add`` to it), also logged into ``log`` when set, and
+    the digest of the text each one was read with (``texts``; "" when two differed)."""
 
     log: set[Path] | None = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: dict[Path, str] = {}
+
+    def note(self, path: Path, digest: str) -> None:
+        self.texts[path] = digest if self.texts.get(path, digest) == digest else ""
 
     def add(self, path: Path) -> None:
         super().add(path)

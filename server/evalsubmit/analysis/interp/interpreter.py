@@ -109,8 +109,8 @@ class Interpreter:
         return self._module_env
 
     @property
-    def dependencies(self) -> set[Path]:
-        """Sibling modules read to resolve imports."""
+    def dependencies(self) -> DependencyLog:
+        """Sibling modules read to resolve imports (and the texts read)."""
         return self._dependencies
 
     def eval(self, node: ast.expr) -> Value:

@@ -14,12 +14,12 @@ analysis of that project (threads included), kept as long as the project lives.
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import threading
 import weakref
 from pathlib import Path
 
+from evalsubmit.analysis.interp.grouping import DependencyLog, text_digest
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.source.parse import parse_source
 from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
@@ -113,7 +113,7 @@ class ModuleResolver:
             if not rest:
                 return ModuleValue(module)
             dependencies.add(path)
-            scope = self.scope(path)
+            scope = self.scope(path, dependencies=dependencies)
             if scope is None:
                 return Unknown(f"{module} could not be read")
             value = scope.env.names.get(rest[0])
@@ -184,7 +184,7 @@ class ModuleResolver:
         with self._lock:
             self._installed[path] = found.name
         dependencies.add(path)
-        return self.scope(path, found.name, installed=True)
+        return self.scope(path, found.name, installed=True, dependencies=dependencies)
 
     def conftests(self, importer: Path | None, dependencies: set[Path]) -> list[ModuleScope]:
         """The ``conftest.py`` files from the importer's folder up to the project root."""
@@ -197,7 +197,7 @@ class ModuleResolver:
             candidate = folder / "conftest.py"
             if candidate != importer.resolve() and self.project.read(candidate) is not None:
                 dependencies.add(candidate)
-                scope = self.scope(candidate)
+                scope = self.scope(candidate, dependencies=dependencies)
                 if scope is not None:
                     scopes.append(scope)
             if folder == root or folder.parent == folder:
@@ -212,14 +212,22 @@ class ModuleResolver:
         return loading
 
     def scope(
-        self, path: Path, name: str | None = None, *, installed: bool = False
+        self,
+        path: Path,
+        name: str | None = None,
+        *,
+        installed: bool = False,
+        dependencies: set[Path] | None = None,
     ) -> ModuleScope | None:
         """The final top-level bindings of the module at ``path`` (cached by its content);
-        ``name`` is its dotted name when it is not the project's (an installed module)."""
+        ``name`` is its dotted name when it is not the project's (an installed module). The
+        text read is noted in ``dependencies`` when it is a :class:`DependencyLog`."""
         text = self.project.read(path)
         if text is None:
             return None
-        digest = hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16).hexdigest()
+        digest = text_digest(text)
+        if isinstance(dependencies, DependencyLog):
+            dependencies.note(path, digest)
         with self._lock:
             cached = self._scopes.get((path, digest))
             if cached is not None:
