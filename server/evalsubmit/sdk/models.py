@@ -19,8 +19,17 @@ from typing import Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, RootModel, model_validator
 from pydantic import field_validator as _field_validator
 
-FieldPath = tuple[str | int, ...]
-"""A place inside a config, as pydantic's error ``loc``: ``("env_vars", "HF_HOME")``."""
+from evalsubmit.sdk.constraints import CONFIG_FIELDS, WIRE_ONLY_FIELDS, FieldPath
+
+__all__ = [
+    "CONFIG_FIELDS",
+    "WIRE_ONLY_FIELDS",
+    "FieldPath",
+    "FilesetRefModel",
+    "GymRunnerTargetModel",
+    "GymRuntimeConfigModel",
+    "SecretRefModel",
+]
 
 
 class GymRuntimeConfigModel(BaseModel):
@@ -41,12 +50,6 @@ class GymRuntimeConfigModel(BaseModel):
     collection_timeout_s: float | None = Field(default=None, gt=0)
     shutdown_grace_s: float = Field(default=30.0, gt=0)
     reward_key: str = "reward"
-
-
-CONFIG_FIELDS: tuple[str, ...] = tuple(GymRuntimeConfigModel.model_fields)
-WIRE_ONLY_FIELDS: frozenset[str] = frozenset(
-    {"kind", "environment", "agent_ref_name", "env_secrets"}
-)
 
 
 class SecretRefModel(RootModel[str]):
