@@ -192,6 +192,11 @@ def _shape(value: object) -> str:
     """The class of input the rules tell apart; raises :class:`_Undecided` for any other."""
     kind = type(value)
     shape = _SIMPLE.get(kind)
+    if shape == "str" and not value.isascii():  # type: ignore[attr-defined]
+        try:
+            value.encode("utf-8")  # type: ignore[attr-defined]
+        except UnicodeEncodeError:
+            raise _Undecided from None  # a lone surrogate: ``string_unicode`` everywhere
     if shape is not None:
         return shape
     if kind in _PATHS:
@@ -237,9 +242,12 @@ def _boolean(value: Any, shape: str, loc: FieldPath, errors: list[RawError]) -> 
     elif shape == "float":
         if value in (0.0, 1.0):
             return bool(value)
-        if math.isfinite(value) and value.is_integer() and abs(value) < _SMALL:
-            raise _Undecided  # 2.0: not in the tables
-        errors.append(_error(loc, "bool_type", value))
+        if not math.isfinite(value) or not value.is_integer():
+            errors.append(_error(loc, "bool_type", value))
+        elif abs(value) < _SMALL:
+            errors.append(_error(loc, "bool_parsing", value))  # 2.0: read as the integer 2
+        else:
+            raise _Undecided
     elif shape == "str":
         text = value.lower() if value.isascii() else value
         if text in _TRUE or text in _FALSE:
