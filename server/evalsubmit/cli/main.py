@@ -15,6 +15,21 @@ if TYPE_CHECKING:
 # The commands (and argparse) are imported when the parser is built: `evalsubmit --version`,
 # which pre-commit hooks and editors run to probe the tool, imports nothing else.
 
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("check", "evalsubmit.cli.check", "report submit() mistakes in files or folders"),
+    ("preview", "evalsubmit.cli.preview", "print the target JSON for a runner"),
+    ("rule", "evalsubmit.cli.rule", "print a rule's documentation"),
+    (
+        "submit",
+        "evalsubmit.cli.submit",
+        "submit the runner or taskset submit() call at PATH:LINE to the NeMo Platform",
+    ),
+)
+"""Each command, the module that builds its parser and runs it, and its one-line help (the
+same as the module's; a unit test keeps them equal). Only the command being run is imported
+and built: the others are listed by name and help, which is all ``evalsubmit --help`` and an
+unknown command's error show of them."""
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
@@ -23,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR
 
     _never_fail_on_output()
-    parser = _parser()
+    parser = _parser(list(sys.argv[1:] if argv is None else argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
@@ -52,20 +67,33 @@ def _never_fail_on_output() -> None:
                 reconfigure(errors="backslashreplace")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``argv``, built in full only for the command it runs."""
     import argparse
+    import importlib
 
-    from evalsubmit.cli import check, preview, rule, submit
-
+    running = _command_of(argv) if argv is not None else None
     parser = argparse.ArgumentParser(prog="evalsubmit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"evalsubmit {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    for command in (check, preview, rule, submit):
-        command.add_parser(commands)
+    for name, module, help_text in COMMANDS:
+        if running is None or running == name:
+            importlib.import_module(module).add_parser(commands)
+        else:
+            commands.add_parser(name, help=help_text)
     serve = commands.add_parser("serve", help="run the language server (stdio)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
     serve.set_defaults(handler=_serve)
     return parser
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs (its first word that is not an option: the top-level options
+    take no value), or None when there is none or it is not a command (all are built then)."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if any(word == name for name, _, _ in COMMANDS) else None
+    return None
 
 
 def _serve(args: argparse.Namespace) -> int:

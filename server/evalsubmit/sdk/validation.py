@@ -14,7 +14,6 @@ pydantic (``evalsubmit check`` starts in a few tens of milliseconds).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -125,6 +124,8 @@ def _message(err: Any) -> str:
                 f"`{field}` is not a GymRuntimeConfig field: it exists only on the wire target "
                 "GymRunnerTarget, which a live runner cannot express"
             )
+        import difflib  # an unknown field only
+
         close = difflib.get_close_matches(field, CONFIG_FIELDS, n=1)
         hint = f"; did you mean `{close[0]}`?" if close else ""
         return f"unknown GymRuntimeConfig field `{field}`{hint}"

@@ -1,0 +1,58 @@
+"""The CLI builds only the parser of the command it runs: the other commands are listed from
+``evalsubmit.cli.main.COMMANDS``, which must say what their modules say."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+import pytest
+
+cli_main = importlib.import_module("evalsubmit.cli.main")  # the package's `main` is the function
+
+
+def _commands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:  # type: ignore[type-arg]
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def test_the_command_table_says_what_the_commands_say() -> None:
+    helps = {a.dest: a.help for a in _commands(cli_main._parser())._choices_actions}
+    assert helps.pop("serve") == "run the language server (stdio)"
+    assert helps == {name: help_text for name, _, help_text in cli_main.COMMANDS}
+
+
+@pytest.mark.parametrize("command", [name for name, _, _ in cli_main.COMMANDS])
+def test_a_parser_built_for_one_command_is_the_same_for_it(command: str) -> None:
+    full = cli_main._parser()
+    part = cli_main._parser([command, "x"])
+    assert part.format_help() == full.format_help()
+    assert part.format_usage() == full.format_usage()
+    mine = _commands(part).choices[command]
+    assert mine.format_help() == _commands(full).choices[command].format_help()
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["check", "a.py"], "check"),
+        (["--version"], None),
+        (["-h"], None),
+        ([], None),
+        (["--", "rule"], "rule"),
+        (["chek", "a.py"], None),
+        (["serve"], None),
+        (["-h", "submit"], "submit"),
+    ],
+)
+def test_the_command_of_a_command_line(argv: list[str], command: str | None) -> None:
+    assert cli_main._command_of(argv) == command
+
+
+def test_unknown_commands_and_help_are_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main.main(["chek", "a.py"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        "invalid choice: 'chek' (choose from 'check', 'preview', 'rule', 'submit', 'serve')" in err
+    )
+    assert cli_main.main(["rule", "--help"]) == 0
+    assert "--markdown" in capsys.readouterr().out
