@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +59,35 @@ def test_unknown_commands_and_help_are_unchanged(capsys: pytest.CaptureFixture[s
     )
     assert cli_main.main(["rule", "--help"]) == 0
     assert "--markdown" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("columns", [None, "", "abc", "0", "-3", "7", "120"])
+@pytest.mark.parametrize("lines", [None, "0", "40"])
+def test_the_help_width_is_shutils(
+    columns: str | None, lines: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from evalsubmit.cli.parsing import terminal_columns
+
+    for name, value in (("COLUMNS", columns), ("LINES", lines)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert terminal_columns() == shutil.get_terminal_size().columns
+
+
+def test_a_check_imports_no_shutil_fixing_or_stdin(tmp_path: Path) -> None:
+    (tmp_path / "tool.py").write_text("import os\n")
+    code = (
+        "import sys\nfrom evalsubmit.cli import main\n"
+        f"main(['check', {str(tmp_path / 'tool.py')!r}])\n"
+        "print(sorted(m for m in ('shutil', 'difflib', 'tempfile', 'subprocess', 'hashlib',"
+        " 'evalsubmit.cli.fixing', 'evalsubmit.cli.stdin', 'evalsubmit.cli.submit',"
+        " 'evalsubmit.cli.preview', 'evalsubmit.cli.rule') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -69,11 +69,12 @@ def _never_fail_on_output() -> None:
 
 def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``argv``, built in full only for the command it runs."""
-    import argparse
     import importlib
 
+    from evalsubmit.cli.parsing import Parser
+
     running = _command_of(argv) if argv is not None else None
-    parser = argparse.ArgumentParser(prog="evalsubmit", description=__doc__)
+    parser = Parser(prog="evalsubmit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"evalsubmit {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, module, help_text in COMMANDS:

@@ -20,7 +20,6 @@ import math
 import pathlib
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 FieldPath = tuple[str | int, ...]
@@ -30,19 +29,36 @@ RawError = dict[str, Any]
 (the bound, for bound errors) and ``input``."""
 
 
-@dataclass(frozen=True, slots=True)
 class FieldRule:
     """One field of ``GymRuntimeConfig``: ``kind`` is its type (``float`` with ``nullable`` is
-    ``float | None``); ``ge``/``gt`` its bounds; ``default``/``default_factory`` when optional."""
+    ``float | None``); ``ge``/``gt`` its bounds; ``default``/``default_factory`` when optional.
+    (A plain class: a dataclass costs about a millisecond of start-up to create.)"""
 
-    name: str
-    kind: FieldKind
-    required: bool = False
-    default: object = None
-    default_factory: Callable[[], object] | None = None
-    nullable: bool = False
-    ge: int | None = None
-    gt: float | None = None
+    __slots__ = ("default", "default_factory", "ge", "gt", "kind", "name", "nullable", "required")
+
+    def __init__(
+        self,
+        name: str,
+        kind: FieldKind,
+        *,
+        required: bool = False,
+        default: object = None,
+        default_factory: Callable[[], object] | None = None,
+        nullable: bool = False,
+        ge: int | None = None,
+        gt: float | None = None,
+    ) -> None:
+        self.name = name
+        self.kind = kind
+        self.required = required
+        self.default = default
+        self.default_factory = default_factory
+        self.nullable = nullable
+        self.ge = ge
+        self.gt = gt
+
+    def __repr__(self) -> str:
+        return f"FieldRule({self.name!r}, {self.kind!r})"
 
 
 GYM_CONFIG_RULES: tuple[FieldRule, ...] = (
