@@ -91,3 +91,30 @@ def test_a_check_imports_no_shutil_fixing_or_stdin(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True
     )
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_library_log_lines_stay_quiet_and_load_logging_late() -> None:
+    """The CLI's NullHandler is added by the first skip logged, not with every start."""
+    code = (
+        "import sys, importlib\n"
+        "from pathlib import Path\n"
+        "main = importlib.import_module('evalsubmit.cli.main')\n"
+        "main._quiet_library_logs(serving=False)\n"
+        "assert 'logging' not in sys.modules\n"
+        "from evalsubmit.workspace import walk\n"
+        "walk.log_skip(Path('x.py'), 'unreadable')\n"
+        "walk.log_skip(Path('y.py'), 'unreadable')\n"
+        "import logging\n"
+        "handlers = logging.getLogger('evalsubmit').handlers\n"
+        "print(len(handlers), type(handlers[0]).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr == ""
+    assert done.stdout.split() == ["1", "NullHandler"]
+    unquiet = code.replace("main._quiet_library_logs(serving=False)\n", "").replace(
+        "print(len(handlers), type(handlers[0]).__name__)\n", ""
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", unquiet], capture_output=True, text=True, check=True
+    )
+    assert "skipped x.py: unreadable" in done.stderr  # without it, logging's last resort prints

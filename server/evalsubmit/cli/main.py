@@ -43,11 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return EXIT_CLEAN if exit_.code == 0 else EXIT_ERROR
-    import logging  # not before it is needed: `--version` and `--help` start faster
-
-    # What the CLI skips is in its output; the library's own log lines (e.g. the project
-    # listing's walk) would only repeat them on stderr.
-    logging.getLogger("evalsubmit").addHandler(logging.NullHandler())
+    _quiet_library_logs(serving=args.command == "serve")
     try:
         result: int = args.handler(args)
         return result
@@ -55,6 +51,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_CLEAN
+
+
+def _quiet_library_logs(*, serving: bool) -> None:
+    """What the CLI skips is in its output; the library's own log lines (the project listing's
+    walk, the only logger outside the server) would only repeat them on stderr: a NullHandler
+    takes them. Added when the first is logged, so that a check that logs nothing never loads
+    :mod:`logging` (now when it is loaded already, or for the server)."""
+    if serving or "logging" in sys.modules:
+        _add_null_handler()
+        return
+    from evalsubmit.workspace.walk import before_logging
+
+    before_logging(_add_null_handler)
+
+
+def _add_null_handler() -> None:
+    import logging
+
+    logging.getLogger("evalsubmit").addHandler(logging.NullHandler())
 
 
 def _never_fail_on_output() -> None:
