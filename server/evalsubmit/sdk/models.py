@@ -9,7 +9,10 @@ exact JSON of ``runner_to_target(runner).model_dump(mode="json")``. The contract
 (``tests/contract``) checks both against the real SDK.
 
 This module holds only the mirrors, so that a new SDK release that changes a field is a change
-here (and in :mod:`.releases`); what is built on them lives next door.
+here (and in :mod:`.releases`); what is built on them lives next door. The check path validates
+with the same constraints as plain tables (:mod:`.constraints`, no pydantic) and comes here only
+for values those do not decide; ``tests/contract/test_constraint_tables.py`` keeps the tables,
+these mirrors and the real SDK in step.
 """
 
 from __future__ import annotations
