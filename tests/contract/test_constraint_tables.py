@@ -345,3 +345,24 @@ def test_the_jsonable_types_are_serialised_by_pydantic() -> None:
         assert serialization._surely_jsonable(sample)
         assert serialization.find_unjsonable({"a": [sample]}) == []
     assert not serialization._surely_jsonable(pathlib.PurePosixPath("/p"))
+
+
+class _OddZone(datetime.tzinfo):
+    def utcoffset(self, dt: datetime.datetime | None) -> datetime.timedelta:
+        raise ValueError("no offset")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pathlib.Path("\udcff"),
+        datetime.datetime(2024, 1, 1, tzinfo=_OddZone()),
+        datetime.time(1, tzinfo=_OddZone()),
+    ],
+)
+def test_what_pydantic_may_refuse_is_left_to_it(value: Any) -> None:
+    """A non-UTF-8 path or a tzinfo of one's own: pydantic decides (and refuses these)."""
+    assert not serialization._surely_jsonable(value)
+    with pytest.raises(pydantic_core.PydanticSerializationError):
+        pydantic_core.to_json(value)
+    assert [kind for _, _, kind in serialization.find_unjsonable({"a": value})] == ["refused"]

@@ -307,11 +307,17 @@ _JSONABLE_TYPES: tuple[tuple[str, str], ...] = (
 them here keeps pydantic unloaded for a ``Path`` or a ``datetime`` inside ``hydra_params``."""
 
 
-def _surely_jsonable(value: object) -> bool:
+def _surely_jsonable(value: Any) -> bool:
     kind = type(value)
     for module, name in _JSONABLE_TYPES:
         loaded = sys.modules.get(module)
         if loaded is not None and getattr(loaded, name, None) is kind:
+            if name.endswith("Path"):  # a non-UTF-8 file name has no JSON form
+                return _utf8(str(value))
+            if name in {"datetime", "time"}:  # a tzinfo of one's own may fail: pydantic decides
+                return (
+                    value.tzinfo is None or type(value.tzinfo) is sys.modules["datetime"].timezone
+                )
             return True
     return False
 
