@@ -20,6 +20,8 @@ CORPUS_FILE = HERE / "corpus.py"
 ORACLE_FILE = HERE / "sdk_oracle.py"
 CACHE_DIR = ROOT / ".cache" / "contract"
 IDIOM_ORACLE_FILE = HERE / "idiom_oracle.py"
+CONSTRAINT_CASES_FILE = HERE / "constraint_cases.py"
+CONSTRAINT_ORACLE_FILE = HERE / "constraint_oracle.py"
 IDIOM_CACHES_KEPT = 4
 
 #: The idiom corpus is input data (other projects' code, run by the oracle), not tests.
@@ -133,5 +135,41 @@ def idiom_oracle() -> dict[str, Any]:
         stale.unlink(missing_ok=True)
     tmp = cache.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(report, indent=1))
+    tmp.replace(cache)
+    return report
+
+
+@pytest.fixture(scope="session")
+def constraint_oracle() -> dict[str, Any]:
+    """The real ``GymRuntimeConfig`` on every generated input (``constraint_oracle.py``), cached
+    under ``.cache/contract/`` by a hash of the cases, the oracle and the SDK versions."""
+    python = _sdk_python()
+    digest = hashlib.sha256()
+    digest.update(CONSTRAINT_CASES_FILE.read_bytes())
+    digest.update(CONSTRAINT_ORACLE_FILE.read_bytes())
+    digest.update(_sdk_fingerprint(python).encode())
+    cache = CACHE_DIR / f"constraints-{digest.hexdigest()[:20]}.json"
+    if cache.is_file():
+        return dict(json.loads(cache.read_text()))
+    done = subprocess.run(
+        [str(python), str(CONSTRAINT_ORACLE_FILE), str(CONSTRAINT_CASES_FILE)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")},
+    )
+    assert done.returncode == 0, f"constraint oracle failed:\n{done.stderr[-4000:]}"
+    report = dict(json.loads(done.stdout))
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    # Keep a few (worktrees share the cache), newest first.
+    old = sorted(
+        CACHE_DIR.glob("constraints-*.json"), key=lambda p: p.stat().st_mtime, reverse=True
+    )
+    for stale in old[IDIOM_CACHES_KEPT - 1 :]:
+        stale.unlink(missing_ok=True)
+    tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(report))
     tmp.replace(cache)
     return report

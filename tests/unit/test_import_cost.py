@@ -94,13 +94,56 @@ def test_a_check_without_a_runner_config_loads_no_pydantic(tmp_path: Path) -> No
     assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
 
 
-def test_a_runner_config_loads_the_mirrors_when_needed(tmp_path: Path) -> None:
-    """The other side: a GymRuntimeConfig is validated with the pydantic mirrors."""
+GYM_JOB = textwrap.dedent("""\
+    from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+    from nemo_platform import NeMoPlatform
+
+    client = NeMoPlatform(workspace="qa")
+    config = GymRuntimeConfig(
+        agent="simple_agent",
+        agent_config="configs/agent.yaml",
+        resources_server="mcqa",
+        num_repeats=NUM_REPEATS,
+        startup_timeout_s=60,
+        env_vars={"HF_HOME": "/models/hf"},
+        hydra_params={"temperature": 0.2, "seeds": [1, 2, 3], "nested": {"k": (1, "x")}},
+    )
+    runner = GymAgentTaskRunner(config=config)
+    client.evaluator.submit(tasks="qa/math", target=runner)
+    """)
+
+
+def test_a_check_of_a_valid_runner_config_loads_no_pydantic(tmp_path: Path) -> None:
+    """A GymRuntimeConfig of literals is validated, and its target JSON derived, by the plain
+    tables (``evalsubmit.sdk.constraints``): neither pydantic nor the mirrors are loaded."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "gym.py").write_text(GYM_JOB.replace("NUM_REPEATS", "2"))
+    code, modules = modules_after("check", str(tmp_path / "gym.py"), cwd=tmp_path)
+    assert code == 0
+    assert "evalsubmit.sdk.constraints" in modules
+    assert "evalsubmit.analysis.target.gym_config" in modules
+    assert "evalsubmit.sdk.models" not in modules
+    assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
+
+
+def test_a_check_of_an_invalid_runner_config_loads_no_pydantic(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "gym.py").write_text(GYM_JOB.replace("NUM_REPEATS", "0"))
+    code, modules = modules_after("check", str(tmp_path / "gym.py"), cwd=tmp_path)
+    assert code == 1  # ES109: num_repeats must be >= 1
+    assert "evalsubmit.sdk.models" not in modules
+    assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
+
+
+def test_a_value_outside_the_tables_loads_the_mirrors(tmp_path: Path) -> None:
+    """The other side: a value the tables do not decide (a Decimal) is validated by the
+    pydantic mirror, so the verdict stays pydantic's."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (tmp_path / "gym.py").write_text(
+        "from decimal import Decimal\n"
         "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymRuntimeConfig\n"
         "cfg = GymRuntimeConfig(agent='a', agent_config='c.yaml', resources_server='m', "
-        "num_repeats=0)\n"
+        "startup_timeout_s=Decimal('0'))\n"
     )
     code, modules = modules_after("check", str(tmp_path / "gym.py"), cwd=tmp_path)
     assert code == 1

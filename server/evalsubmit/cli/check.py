@@ -69,13 +69,16 @@ def run(args: argparse.Namespace) -> int:
     from evalsubmit.cli.finish import finish
     from evalsubmit.cli.formats import Report
     from evalsubmit.cli.output import shown
-    from evalsubmit.cli.stdin import read_stdin
 
     start_run()
     flags = check_flags(args)
     if flags is None:
         return EXIT_ERROR
-    stdin = read_stdin(flags.stdin_filename) if flags.stdin_filename else None
+    stdin = None
+    if flags.stdin_filename:
+        from evalsubmit.cli.stdin import read_stdin
+
+        stdin = read_stdin(flags.stdin_filename)
     if flags.stdin_filename and stdin is None:
         return EXIT_ERROR
     missing = [str(p) for p in args.paths if not (stdin or os.path.lexists(p))]

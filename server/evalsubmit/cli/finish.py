@@ -17,15 +17,17 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from evalsubmit.cli.check_flags import CheckFlags
 from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
-from evalsubmit.cli.fixing import FixTotals
 from evalsubmit.cli.formats import TEXT_FORMATS, Report, fix_summary, render
 from evalsubmit.cli.formats.color import use_color
-from evalsubmit.cli.stdin import StdinSource, write_source
 from evalsubmit.core.findings import Severity
+
+if TYPE_CHECKING:  # both imported when a fix or stdin needs them
+    from evalsubmit.cli.fixing import FixTotals
+    from evalsubmit.cli.stdin import StdinSource
 
 
 def finish(
@@ -43,9 +45,13 @@ def finish(
     if totals is not None:
         report = replace(report, fix_mode=True, fixed=totals.fixed, fixed_files=totals.files)
     if flags.fix is not None and flags.fix.diff:
+        from evalsubmit.cli.fixing import FixTotals
+
         return _finish_diff(flags, report, totals or FixTotals(), internal)
     to_stderr = stdin is not None and flags.fix is not None
     if to_stderr and stdin is not None:
+        from evalsubmit.cli.stdin import write_source
+
         write_source(fixed_stdin if fixed_stdin is not None else stdin.text, stdin.encoding)
     stream = sys.stderr if to_stderr else sys.stdout
     color = use_color(None if flags.output_file else stream)

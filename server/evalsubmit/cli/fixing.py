@@ -13,10 +13,8 @@ the same folder, flushed, then renamed over the original (through a symlink, the
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import stat
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,6 +128,8 @@ def fix_warnings(fix: FileFix) -> list[str]:
 def unified_diff(path: Path, old: str, new: str) -> str:
     """A ``diff -u`` of the fix (line ends kept as they are; a last line without its newline
     is marked like git does)."""
+    import difflib  # with --diff only: a check imports neither difflib nor tempfile
+
     name = path.as_posix()
     lines = difflib.unified_diff(
         split_lines_keepends(old), split_lines_keepends(new), fromfile=name, tofile=name
@@ -155,6 +155,8 @@ def write_back(path: Path, original: str, fixed: str, encoding: str) -> str | No
             "its bytes on disk are not the ones checked (changed meanwhile, or bytes that are "
             f"not valid {encoding}): not overwritten"
         )
+    import tempfile
+
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode)
         handle, temporary = tempfile.mkstemp(

@@ -15,6 +15,21 @@ if TYPE_CHECKING:
 # The commands (and argparse) are imported when the parser is built: `evalsubmit --version`,
 # which pre-commit hooks and editors run to probe the tool, imports nothing else.
 
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("check", "evalsubmit.cli.check", "report submit() mistakes in files or folders"),
+    ("preview", "evalsubmit.cli.preview", "print the target JSON for a runner"),
+    ("rule", "evalsubmit.cli.rule", "print a rule's documentation"),
+    (
+        "submit",
+        "evalsubmit.cli.submit",
+        "submit the runner or taskset submit() call at PATH:LINE to the NeMo Platform",
+    ),
+)
+"""Each command, the module that builds its parser and runs it, and its one-line help (the
+same as the module's; a unit test keeps them equal). Only the command being run is imported
+and built: the others are listed by name and help, which is all ``evalsubmit --help`` and an
+unknown command's error show of them."""
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
@@ -23,16 +38,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR
 
     _never_fail_on_output()
-    parser = _parser()
+    parser = _parser(list(sys.argv[1:] if argv is None else argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return EXIT_CLEAN if exit_.code == 0 else EXIT_ERROR
-    import logging  # not before it is needed: `--version` and `--help` start faster
-
-    # What the CLI skips is in its output; the library's own log lines (e.g. the project
-    # listing's walk) would only repeat them on stderr.
-    logging.getLogger("evalsubmit").addHandler(logging.NullHandler())
+    _quiet_library_logs(serving=args.command == "serve")
     try:
         result: int = args.handler(args)
         return result
@@ -40,6 +51,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_CLEAN
+
+
+def _quiet_library_logs(*, serving: bool) -> None:
+    """What the CLI skips is in its output; the library's own log lines (the project listing's
+    walk, the only logger outside the server) would only repeat them on stderr: a NullHandler
+    takes them. Added when the first is logged, so that a check that logs nothing never loads
+    :mod:`logging` (now when it is loaded already, or for the server)."""
+    if serving or "logging" in sys.modules:
+        _add_null_handler()
+        return
+    from evalsubmit.workspace.walk import before_logging
+
+    before_logging(_add_null_handler)
+
+
+def _add_null_handler() -> None:
+    import logging
+
+    logging.getLogger("evalsubmit").addHandler(logging.NullHandler())
 
 
 def _never_fail_on_output() -> None:
@@ -52,20 +82,34 @@ def _never_fail_on_output() -> None:
                 reconfigure(errors="backslashreplace")
 
 
-def _parser() -> argparse.ArgumentParser:
-    import argparse
+def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``argv``, built in full only for the command it runs."""
+    import importlib
 
-    from evalsubmit.cli import check, preview, rule, submit
+    from evalsubmit.cli.parsing import Parser
 
-    parser = argparse.ArgumentParser(prog="evalsubmit", description=__doc__)
+    running = _command_of(argv) if argv is not None else None
+    parser = Parser(prog="evalsubmit", description=__doc__)
     parser.add_argument("--version", action="version", version=f"evalsubmit {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    for command in (check, preview, rule, submit):
-        command.add_parser(commands)
+    for name, module, help_text in COMMANDS:
+        if running is None or running == name:
+            importlib.import_module(module).add_parser(commands)
+        else:
+            commands.add_parser(name, help=help_text)
     serve = commands.add_parser("serve", help="run the language server (stdio)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
     serve.set_defaults(handler=_serve)
     return parser
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs (its first word that is not an option: the top-level options
+    take no value), or None when there is none or it is not a command (all are built then)."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if any(word == name for name, _, _ in COMMANDS) else None
+    return None
 
 
 def _serve(args: argparse.Namespace) -> int:

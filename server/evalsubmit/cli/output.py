@@ -10,7 +10,6 @@ reason, apart from the checked files ("2 skipped"), so that CI is never falsely 
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -38,8 +37,12 @@ def render(
     ``skipped`` lists the paths not checked, with why."""
     skipped = skipped or []
     if fmt == "json":
+        import json  # the machine formats only
+
         return json.dumps(as_json(findings, files_checked, skipped), indent=2) + "\n"
     if fmt == "sarif":
+        import json
+
         return json.dumps(as_sarif(findings, skipped), indent=2) + "\n"
     return as_text(findings, files_checked, notes or [], skipped)
 

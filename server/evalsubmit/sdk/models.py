@@ -9,7 +9,10 @@ exact JSON of ``runner_to_target(runner).model_dump(mode="json")``. The contract
 (``tests/contract``) checks both against the real SDK.
 
 This module holds only the mirrors, so that a new SDK release that changes a field is a change
-here (and in :mod:`.releases`); what is built on them lives next door.
+here (and in :mod:`.releases`); what is built on them lives next door. The check path validates
+with the same constraints as plain tables (:mod:`.constraints`, no pydantic) and comes here only
+for values those do not decide; ``tests/contract/test_constraint_tables.py`` keeps the tables,
+these mirrors and the real SDK in step.
 """
 
 from __future__ import annotations
@@ -19,8 +22,17 @@ from typing import Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, RootModel, model_validator
 from pydantic import field_validator as _field_validator
 
-FieldPath = tuple[str | int, ...]
-"""A place inside a config, as pydantic's error ``loc``: ``("env_vars", "HF_HOME")``."""
+from evalsubmit.sdk.constraints import CONFIG_FIELDS, WIRE_ONLY_FIELDS, FieldPath
+
+__all__ = [
+    "CONFIG_FIELDS",
+    "WIRE_ONLY_FIELDS",
+    "FieldPath",
+    "FilesetRefModel",
+    "GymRunnerTargetModel",
+    "GymRuntimeConfigModel",
+    "SecretRefModel",
+]
 
 
 class GymRuntimeConfigModel(BaseModel):
@@ -41,12 +53,6 @@ class GymRuntimeConfigModel(BaseModel):
     collection_timeout_s: float | None = Field(default=None, gt=0)
     shutdown_grace_s: float = Field(default=30.0, gt=0)
     reward_key: str = "reward"
-
-
-CONFIG_FIELDS: tuple[str, ...] = tuple(GymRuntimeConfigModel.model_fields)
-WIRE_ONLY_FIELDS: frozenset[str] = frozenset(
-    {"kind", "environment", "agent_ref_name", "env_secrets"}
-)
 
 
 class SecretRefModel(RootModel[str]):

@@ -40,7 +40,8 @@ class SdkRelease:
     """The separate ``nemo-evaluator-sdk`` version it goes with; None when it is bundled."""
     mirrors: str
     """The module of its pydantic mirrors (``GymRuntimeConfigModel``, ``GymRunnerTargetModel``),
-    imported on first use: pydantic is not loaded for files that build no config."""
+    imported on first use: pydantic is not loaded for files whose configs the plain tables of
+    :mod:`.constraints` decide (or that build none)."""
     row_options: tuple[str, ...]
     """``submit()`` options that belong to row evaluations (refused on a taskset run)."""
     async_taskset: bool

@@ -1,9 +1,11 @@
 """What a config becomes on the wire, and which values have no JSON form.
 
-:func:`derive_target_json` gives, step for step, what the SDK sends for a runner built from a
-config. :func:`find_unjsonable` classifies the values that pass construction (``hydra_params`` is
-``dict[str, Any]``) but cannot travel as JSON (reference §6.4). Nothing here imports or runs user
-code: it only ever sees Python objects the caller built itself.
+:func:`derive_target_json` gives what the SDK sends for a runner built from a config: directly
+when every value is plain JSON (strings, finite numbers, booleans, None, lists, tuples and dicts
+with string keys), else step for step with the pydantic mirrors. :func:`find_unjsonable`
+classifies the values that pass construction (``hydra_params`` is ``dict[str, Any]``) but cannot
+travel as JSON (reference §6.4). Nothing here imports or runs user code: it only ever sees Python
+objects the caller built itself.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import dataclasses
 import enum
 import functools
 import io
+import math
 import os
 import pathlib
 import sys
@@ -20,6 +23,9 @@ import types
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
+from evalsubmit.sdk import constraints
+from evalsubmit.sdk.constraints import CheckedConfig
+from evalsubmit.sdk.spec import WIRE_ONLY_DEFAULTS
 from evalsubmit.sdk.validation import format_path, short_repr
 
 if TYPE_CHECKING:
@@ -40,17 +46,100 @@ class UnserializableConfig(Exception):
         self.reason = reason
 
 
-def derive_target_json(config: GymRuntimeConfigModel) -> dict[str, Any]:
+def derive_target_json(config: CheckedConfig | GymRuntimeConfigModel) -> dict[str, Any]:
     """``runner_to_target(GymAgentTaskRunner(config=config)).model_dump(mode="json")``.
 
-    Same steps as the SDK: a target built from the config's Python-mode dump, one JSON probe dump,
-    then the dump that is returned (so one-shot iterators come out as ``[]``, as they are sent).
-    A ``ValidationError`` of the target (a config mutated after construction) propagates.
+    A config of plain JSON values is re-checked by the tables (the SDK re-validates it as the
+    wire target: a config mutated after construction may no longer be valid) and written out
+    directly. Any other goes the SDK's steps with the mirrors: a target built from the config's
+    Python-mode dump, one JSON probe dump, then the dump that is returned (so one-shot iterators
+    come out as ``[]``, as they are sent). A ``ValidationError`` of the target propagates.
     """
+    if isinstance(config, CheckedConfig):
+        values = config.values()
+    else:
+        values = {name: getattr(config, name) for name in constraints.CONFIG_FIELDS}
+    plain = plain_target_json(values)
+    if plain is not None:
+        return plain
+    return _target_json_by_mirror(values)
+
+
+def plain_target_json(values: dict[str, Any]) -> dict[str, Any] | None:
+    """The wire target's JSON for config ``values`` that the tables accept and that hold only
+    plain JSON values; ``None`` otherwise (the mirrors then decide)."""
+    checked = constraints.check(values)
+    if checked is None or checked[1]:
+        return None
+    valid = checked[0]
+    if not all(_plain(value, 0) for value in valid.values()):
+        return None
+    target: dict[str, Any] = {"kind": "gym"}
+    for name in _TARGET_ORDER:
+        if name in WIRE_ONLY_DEFAULTS:
+            target[name] = _json(WIRE_ONLY_DEFAULTS[name])
+        else:
+            target[name] = _json(valid[name])
+    return target
+
+
+_TARGET_ORDER = (
+    "environment",
+    *constraints.CONFIG_FIELDS[:7],
+    "agent_ref_name",
+    "env_secrets",
+    *constraints.CONFIG_FIELDS[7:],
+)
+"""``GymRunnerTarget``'s fields after ``kind`` (reference §6.3; the contract test checks it)."""
+_PLAIN_DEPTH = 64
+
+
+def _plain(value: Any, depth: int) -> bool:
+    """Whether pydantic's JSON dump of ``value`` is ``value`` itself (tuples as lists)."""
+    kind = type(value)
+    if kind is str:
+        return bool(value.isascii()) or _utf8(value)
+    if kind is bool or value is None:
+        return True
+    if kind is int:
+        return bool(abs(value) < 2**62)
+    if kind is float:
+        return math.isfinite(value)
+    if depth >= _PLAIN_DEPTH:
+        return False
+    if kind is list or kind is tuple:
+        return all(_plain(item, depth + 1) for item in value)
+    if kind is dict:
+        return all(
+            type(key) is str and _plain(key, depth) and _plain(item, depth + 1)
+            for key, item in value.items()
+        )
+    return False
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _json(value: Any) -> Any:
+    """A copy of a plain value as JSON holds it (tuples become lists)."""
+    if isinstance(value, dict):
+        return {key: _json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json(item) for item in value]
+    return value
+
+
+def _target_json_by_mirror(values: dict[str, Any]) -> dict[str, Any]:
     import pydantic_core
 
-    from evalsubmit.sdk.models import GymRunnerTargetModel
+    from evalsubmit.sdk.models import GymRunnerTargetModel, GymRuntimeConfigModel
 
+    config = GymRuntimeConfigModel.model_construct(**values)
     target = GymRunnerTargetModel(**config.model_dump())
     troubles = find_unjsonable(config.hydra_params, ("hydra_params",))
     try:
@@ -202,6 +291,37 @@ def _key_trouble(key: object) -> str | None:
     return None
 
 
+_JSONABLE_TYPES: tuple[tuple[str, str], ...] = (
+    ("pathlib", "PosixPath"),
+    ("pathlib", "WindowsPath"),
+    ("pathlib._local", "PosixPath"),
+    ("pathlib._local", "WindowsPath"),
+    ("datetime", "datetime"),
+    ("datetime", "date"),
+    ("datetime", "time"),
+    ("datetime", "timedelta"),
+    ("decimal", "Decimal"),
+    ("uuid", "UUID"),
+)
+"""Standard types that pydantic serialises to JSON (the contract test checks each): deciding
+them here keeps pydantic unloaded for a ``Path`` or a ``datetime`` inside ``hydra_params``."""
+
+
+def _surely_jsonable(value: Any) -> bool:
+    kind = type(value)
+    for module, name in _JSONABLE_TYPES:
+        loaded = sys.modules.get(module)
+        if loaded is not None and getattr(loaded, name, None) is kind:
+            if name.endswith("Path"):  # a non-UTF-8 file name has no JSON form
+                return _utf8(str(value))
+            if name in {"datetime", "time"}:  # a tzinfo of one's own may fail: pydantic decides
+                return (
+                    value.tzinfo is None or type(value.tzinfo) is sys.modules["datetime"].timezone
+                )
+            return True
+    return False
+
+
 def _refused_reason(value: object) -> str | None:
     if isinstance(value, type):
         return f"the class {value.__name__} itself has no JSON form; instantiate it or use a string"
@@ -214,6 +334,8 @@ def _refused_reason(value: object) -> str | None:
         return "a pure path is not JSON (only concrete Path is); use str(...)"
     if type(value).__name__ in _SYNC_TYPE_NAMES:
         return "a synchronisation object has no JSON form"
+    if _surely_jsonable(value):
+        return None
     import pydantic_core
 
     try:

@@ -1,27 +1,28 @@
-"""Validating a ``GymRuntimeConfig`` against our mirror, and wording pydantic's errors for users.
+"""Validating a ``GymRuntimeConfig``, and wording pydantic's errors for users.
 
 :func:`validate_config` gives the SDK's verdict on the arguments of a construction (the contract
-test checks the same error locations and types as the real SDK); each error becomes a
+tests check the same error locations and types as the real SDK); each error becomes a
 :class:`ConfigProblem` whose message says what is wrong in the user's terms (the field, the bound,
 the value given, the close field name that was probably meant). Kept apart from the models so the
 mirrors stay a plain copy of the SDK's fields.
 
-pydantic (and the mirrors) are imported on the first validation, not with this module: a check
-of files that build no config never loads them (``evalsubmit check`` starts in a few tens of
-milliseconds). :func:`format_path` and :func:`short_repr` need neither.
+The plain tables of :mod:`.constraints` decide the common values without pydantic; only a value
+they do not hold (a ``Decimal``, an enum member, bytes…) loads pydantic and the mirror
+(:mod:`.models`) to validate. A check of a file whose configs hold plain literals never imports
+pydantic (``evalsubmit check`` starts in a few tens of milliseconds).
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.sdk import constraints
+from evalsubmit.sdk.constraints import CONFIG_FIELDS, WIRE_ONLY_FIELDS, CheckedConfig, FieldPath
+
 if TYPE_CHECKING:
     from pydantic import ValidationError
-
-    from evalsubmit.sdk.models import FieldPath, GymRuntimeConfigModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +41,7 @@ class ConfigProblem:
 class ConfigVerdict:
     """Either the validated config (``config``) or the problems (``problems``), never both."""
 
-    config: GymRuntimeConfigModel | None
+    config: CheckedConfig | None
     problems: tuple[ConfigProblem, ...] = ()
 
     @property
@@ -50,22 +51,35 @@ class ConfigVerdict:
 
 def validate_config(kwargs: Mapping[str, object]) -> ConfigVerdict:
     """Validate what ``GymRuntimeConfig(**kwargs)`` / ``.model_validate(kwargs)`` would receive."""
+    data = dict(kwargs)
+    checked = constraints.check(data)
+    if checked is None:
+        return validate_with_mirror(data)
+    values, errors = checked
+    if errors:
+        return ConfigVerdict(None, tuple(_problem(err) for err in errors))
+    return ConfigVerdict(CheckedConfig(values))
+
+
+def validate_with_mirror(data: dict[str, object]) -> ConfigVerdict:
+    """:func:`validate_config` by the pydantic mirror (values the tables do not decide)."""
     from pydantic import ValidationError
 
     from evalsubmit.sdk.models import GymRuntimeConfigModel
 
     try:
-        config = GymRuntimeConfigModel.model_validate(dict(kwargs))
+        model = GymRuntimeConfigModel.model_validate(data)
     except ValidationError as exc:
         return ConfigVerdict(None, tuple(problems_from_error(exc)))
-    return ConfigVerdict(config)
+    return ConfigVerdict(CheckedConfig({name: getattr(model, name) for name in CONFIG_FIELDS}))
 
 
 def problems_from_error(exc: ValidationError) -> list[ConfigProblem]:
-    return [
-        ConfigProblem(tuple(err["loc"]), _message(err), err["type"])
-        for err in exc.errors(include_url=False)
-    ]
+    return [_problem(err) for err in exc.errors(include_url=False)]
+
+
+def _problem(err: Any) -> ConfigProblem:
+    return ConfigProblem(tuple(err["loc"]), _message(err), err["type"])
 
 
 def format_path(path: FieldPath) -> str:
@@ -104,14 +118,14 @@ def _message(err: Any) -> str:
     if kind == "missing":
         return f"`{name}` is required but missing"
     if kind == "extra_forbidden":
-        from evalsubmit.sdk.models import CONFIG_FIELDS, WIRE_ONLY_FIELDS
-
         field = str(loc[0]) if loc else name
         if field in WIRE_ONLY_FIELDS:
             return (
                 f"`{field}` is not a GymRuntimeConfig field: it exists only on the wire target "
                 "GymRunnerTarget, which a live runner cannot express"
             )
+        import difflib  # an unknown field only
+
         close = difflib.get_close_matches(field, CONFIG_FIELDS, n=1)
         hint = f"; did you mean `{close[0]}`?" if close else ""
         return f"unknown GymRuntimeConfig field `{field}`{hint}"

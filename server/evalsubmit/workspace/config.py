@@ -15,7 +15,6 @@ An invalid file is an error naming the file, the key and (found by reading the t
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import threading
@@ -320,7 +319,7 @@ def _key(location: Location) -> str:
             shown += f"[{part}]"
         else:
             bare = part.replace("-", "").replace("_", "").isalnum()
-            spelled = part if bare else json.dumps(part)
+            spelled = part if bare else _json_string(part)
             shown += f".{spelled}" if shown else spelled
     return shown
 
@@ -354,7 +353,7 @@ def _line_of(text: str, location: Location, value: object = None) -> int | None:
 
 def _entry_line(lines: list[str], key_line: int, value: str) -> int:
     """The line of the list entry ``value``, from the key's line to the list's end."""
-    quoted = (json.dumps(value), f"'{value}'")
+    quoted = (_json_string(value), f"'{value}'")
     for number in range(key_line, len(lines)):
         if any(spelled in lines[number] for spelled in quoted):
             return number
@@ -372,3 +371,10 @@ def _writes(line: str, key: str) -> bool:
         if header and (header == spelled or header.endswith(f".{spelled}")):
             return True
     return False
+
+
+def _json_string(value: object) -> str:
+    """``json.dumps(value)``, :mod:`json` imported for an invalid file only."""
+    import json
+
+    return json.dumps(value)

@@ -10,7 +10,6 @@ install`` while the editor is open). How the paths are found and what that can m
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import threading
@@ -238,13 +237,15 @@ def _header(path: Path, key: str) -> str | None:
 
 
 def _stamp(paths: Iterable[Path]) -> str:
-    digest = hashlib.blake2b(digest_size=12)
+    """What changes when a watched path changes: each path with its mtime (``-``: missing),
+    compared as it is (no digest: hashlib is not imported for it)."""
+    parts = []
     for path in paths:
         try:
-            digest.update(f"{path}:{path.stat().st_mtime_ns};".encode())
+            parts.append(f"{path}:{path.stat().st_mtime_ns};")
         except OSError:
-            digest.update(f"{path}:-;".encode())
-    return digest.hexdigest()
+            parts.append(f"{path}:-;")
+    return "".join(parts)
 
 
 # -- the cache ----------------------------------------------------------------------------------

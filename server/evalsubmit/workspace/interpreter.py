@@ -15,10 +15,8 @@ of a virtualenv is read from its ``pyvenv.cfg`` and folders instead.
 
 from __future__ import annotations
 
-import json
 import os
 import site
-import subprocess
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -111,6 +109,9 @@ def layout(executable: Path) -> Layout:
     venv, system_site = venv_of(executable)
     if _is_running_interpreter(executable):
         return _own_layout(executable, venv, system_site)
+    import json  # another interpreter only: the running one answers without them
+    import subprocess
+
     argv = [str(executable), "-I", "-S", "-c", QUERY, str(venv or ""), str(system_site).lower()]
     try:
         done = subprocess.run(

@@ -11,7 +11,6 @@ per entry), and does not follow links to folders.
 
 from __future__ import annotations
 
-import logging
 import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
@@ -24,7 +23,9 @@ from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
-log = logging.getLogger(__name__)
+_BEFORE_FIRST_LOG: list[Callable[[], None]] = []
+"""Run once before the first skip is logged: the command line quiets the library's loggers
+then (:mod:`logging` is imported by the first skip, not with this module)."""
 
 SKIPPED_DIRS = frozenset(
     {
@@ -59,8 +60,17 @@ class _Rules:
     spec: GitIgnoreSpec
 
 
+def before_logging(hook: Callable[[], None]) -> None:
+    """Have ``hook`` run before the first skip is logged (at once if one was)."""
+    _BEFORE_FIRST_LOG.append(hook)
+
+
 def log_skip(path: Path, reason: str) -> None:
-    log.warning("skipped %s: %s", path, reason)
+    import logging
+
+    while _BEFORE_FIRST_LOG:
+        _BEFORE_FIRST_LOG.pop(0)()
+    logging.getLogger(__name__).warning("skipped %s: %s", path, reason)
 
 
 def python_files(

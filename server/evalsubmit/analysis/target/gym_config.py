@@ -1,4 +1,4 @@
-"""Evaluate the arguments of a ``GymRuntimeConfig`` construction against our pydantic model.
+"""Evaluate the arguments of a ``GymRuntimeConfig`` construction against the SDK's constraints.
 
 Abstract values become real Python objects where they are known; unknown parts get
 placeholders whose validation errors are dropped (unknown is never diagnosed), refused and
@@ -33,7 +33,7 @@ from evalsubmit.analysis.values.iterables import as_python
 from evalsubmit.sdk import serialization, validation
 
 if TYPE_CHECKING:
-    from evalsubmit.sdk import models as gym_models
+    from evalsubmit.sdk.constraints import CheckedConfig
 
 REQUIRED = ("agent", "agent_config", "resources_server")
 
@@ -77,7 +77,7 @@ class ConfigEvaluation:
     unknowns: list[str] = field(default_factory=list)
     content: list[ContentProblem] = field(default_factory=list)
     issues: list[ConfigIssue] = field(default_factory=list)
-    model: gym_models.GymRuntimeConfigModel | None = None
+    model: CheckedConfig | None = None
     origins: dict[tuple[str | int, ...], Origin] = field(default_factory=dict)
     values: dict[tuple[str | int, ...], Value] = field(default_factory=dict)
     typed_issues: list[ConfigIssue] = field(default_factory=list)
