@@ -286,7 +286,6 @@ def is_refused_instance(instance: Instance) -> str | None:
 def loaded_attribute(qualname: str) -> object | None:
     """What ``qualname`` names in a standard-library module this process has already loaded
     (read with ``getattr_static``: nothing is imported and no module code runs), else None."""
-    import inspect  # its import costs more than this rare question is worth at start-up
 
     head, _, rest = qualname.partition(".")
     if head not in sys.stdlib_module_names or not rest:
