@@ -13,6 +13,8 @@ import pytest
 from tests.unit.test_incremental import outcome
 
 from evalsubmit.analysis import DocumentAnalyzer, Project, analyze_source
+from evalsubmit.analysis.engine.caches import AnalysisCaches
+from evalsubmit.analysis.source.parse import parse_source
 
 SEEDS = int(os.environ.get("EVALSUBMIT_PROGRAM_SEEDS", "6"))
 HEADER = """\
@@ -90,6 +92,18 @@ PURE = [
 ]
 
 
+def fresh_keys(text: str, path: Path, project: Project) -> dict[str, object]:
+    """The keys a first analysis of ``text`` gives (the incremental path reuses the previous
+    keys of the statements it judges unaffected: they must be the same)."""
+    caches = AnalysisCaches()
+    parsed = parse_source(text, caches.chunks)
+    assert parsed is not None
+    parsed = parse_source(text, caches.chunks)  # the second parse is the one cut in chunks
+    assert parsed is not None
+    caches.grouping(parsed, project, path.resolve())
+    return dict(caches.previous)
+
+
 def edit(lines: list[str], rng: random.Random) -> list[str]:
     roll = rng.random()
     edited = list(lines)
@@ -124,6 +138,7 @@ def test_statement_edits_match_fresh_analysis(tmp_path: Path, seed: int) -> None
         assert outcome(incremental) == outcome(fresh), f"seed {seed} step {step}:\n{text}"
         assert incremental.dependencies == fresh.dependencies
         assert incremental.internal_errors == fresh.internal_errors
+        assert analyzer.caches.previous == fresh_keys(text, path, project)
 
 
 def test_an_edit_walks_only_the_statements_it_reaches() -> None:

@@ -69,3 +69,32 @@ def test_analysing_a_module_leaves_what_it_imports_unchanged(tmp_path: Path) -> 
     assert alone.findings == after.findings == ()
     # the lambda written in spoiler.py never reaches this submit: nothing to report there either
     assert alone.remote_findings == after.remote_findings == ()
+
+
+def importer_project(tmp_path: Path, runners_text: str) -> tuple[Project, Path]:
+    runners = tmp_path / "runners.py"
+    runners.write_text(runners_text, encoding="utf-8")
+    (tmp_path / "job.py").write_text(
+        HEADER + "from runners import PARAMS\n" + SUBMIT + "\nnightly()\n", encoding="utf-8"
+    )
+    return Project(tmp_path), runners
+
+
+def test_a_finding_placed_by_an_importer_moves_with_the_line(tmp_path: Path) -> None:
+    text = 'import os\nPARAMS = {"callback": print, "home": os.sep}\n'
+    project, runners = importer_project(tmp_path, text)
+    first = analyze_source(text, path=runners, project=project)
+    assert [(f.code, f.span.line) for f in first.findings] == [("ES107", 2)]
+    moved = "# a comment line\n" + text
+    project.set_overlay(runners, moved)
+    second = analyze_source(moved, path=runners, project=project)
+    assert [(f.code, f.span.line) for f in second.findings] == [("ES107", 3)]
+
+
+def test_a_module_without_imports_gets_what_its_importers_report(tmp_path: Path) -> None:
+    # Nothing in it can reach the SDK by itself (it is not analysed forward), but job.py
+    # submits its value: the editor shows what `evalsubmit check` reports there.
+    text = 'PARAMS = {"callback": print}\n'
+    project, runners = importer_project(tmp_path, text)
+    report = analyze_source(text, path=runners, project=project)
+    assert [(f.code, f.span.line) for f in report.findings] == [("ES107", 1)]

@@ -103,6 +103,9 @@ class ModuleReport:
     remote_findings: tuple[tuple[Path, Finding], ...] = ()
     """Findings this module's submits cause in *other* modules (a bad value written in a
     sibling module is reported there, once); the engine hands them to that module's report."""
+    dependency_texts: tuple[tuple[Path, str], ...] = ()
+    """Each of ``dependencies`` with the digest of the text this analysis read (what a cached
+    report stands for: it is stale once one of them reads differently)."""
     internal_errors: tuple[str, ...] = ()
     """Statements the analysis failed on (engine bugs: ``line N: KeyError: ...``). Each costs
     what that statement binds or reports; the rest of the module is analysed. Never silent:

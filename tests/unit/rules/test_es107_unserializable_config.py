@@ -37,6 +37,8 @@ REFUSED: list[tuple[str, str, str]] = [
     ("bound method of a str", "", '"x".upper'),
     ("functools.partial", "", "functools.partial(print, end='')"),
     ("a builtin type", "", "float"),
+    ("a standard-library function", "import os", "os.getcwd"),
+    ("a standard-library class", "", "collections.OrderedDict"),
     ("a user class", PLAIN_CLASS, "Tok"),
     ("an Enum class", ENUM, "Color"),
     ("an ordinary user instance", PLAIN_CLASS, "Tok()"),
@@ -135,6 +137,9 @@ FINE: list[tuple[str, str, str]] = [
     ("sorted(set)", "", "sorted({3, 1})"),
     ("str(Path)", "", 'str(Path("/x"))'),
     ("read from a file: unknown", "", 'open("prompt.txt").read()'),
+    ("a string constant of os", "import os", "os.sep"),
+    ("os.linesep, os.name", "import os", "[os.linesep, os.name]"),
+    ("an attribute of an unread package: unknown", "import teamlib", "teamlib.SETTINGS"),
 ]
 
 

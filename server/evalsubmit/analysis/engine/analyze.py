@@ -27,6 +27,7 @@ from evalsubmit.analysis.source.budget import too_many_tokens
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.analysis.values.journal import sealed
 from evalsubmit.core.findings import Finding, Span, Walk
+from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.core.suppression import suppressed
 from evalsubmit.workspace.project import Project, installed_sdk
 
@@ -49,10 +50,25 @@ def analyze_source(
     document by ``DocumentAnalyzer``) make a re-analysis after a small edit re-parse and re-walk
     only what the edit can have changed."""
     options = options or AnalysisOptions()
-    report, parsed = analyze_module(
-        source, path=path, project=project, options=options, caches=caches
-    )
-    if not reverse or parsed is None or project is None or path is None:
+    report, _ = analyze_module(source, path=path, project=project, options=options, caches=caches)
+    if not reverse:
+        return report
+    return with_remote_findings(report, source, path=path, project=project, options=options)
+
+
+def with_remote_findings(
+    report: ModuleReport,
+    source: str,
+    *,
+    path: Path | None,
+    project: Project | None,
+    options: AnalysisOptions,
+) -> ModuleReport:
+    """``report`` (the forward analysis of ``source``) with what sibling modules that import
+    this one report into it. A module with no import and no SDK name is not analysed forward,
+    but a value written there (``PARAMS = {...}``) may be submitted by an importer: this step
+    runs for it too."""
+    if report.skipped is not None or project is None or path is None:
         return report
     try:
         remote = remote_findings_for(project, path.resolve(), options, analyze_module)
@@ -60,7 +76,8 @@ def analyze_source(
         return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
     if not remote:
         return report
-    findings = [*report.findings, *visible(remote, parsed.lines, options)]
+    lines = split_lines_keepends(source)
+    findings = [*report.findings, *visible(remote, lines, options)]
     findings.sort(key=lambda f: (f.span, f.code))
     return report.with_findings(tuple(_dedupe(findings)))
 
@@ -128,9 +145,11 @@ def _analyze_parsed(
                 rule_errors.append(f"rules: {type(error).__name__}: {error}")
     except RecursionError:  # a value nested thousands deep, or one that contains itself
         return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
+    texts = dict(interpreter.dependencies.texts)
     if caches is not None:
         caches.keep(group.key for group in interpreter.groups)
-        caches.remember(interpreter.dependencies.texts, frozenset(dependencies))
+        caches.remember(texts, frozenset(dependencies))
+        texts = caches.texts
     declared = options.sdk_version is not None
     sdk = installed_sdk(project, options.sdk_version)
     module = ModuleContext(parsed, resolved, sdk, sdk_declared=declared)
@@ -144,6 +163,7 @@ def _analyze_parsed(
         runners=tuple(p for result in results for p in result.runners),
         submits=tuple(s for result in results for s in result.submits),
         dependencies=frozenset(dependencies),
+        dependency_texts=tuple(sorted((p, texts.get(p, "")) for p in dependencies)),
         remote_findings=tuple(r for result in results for r in result.remote if not outside(r[0])),
         workspaces=tuple(dict.fromkeys(w for result in results for w in result.workspaces)),
         internal_errors=tuple(internal_errors + rule_errors),

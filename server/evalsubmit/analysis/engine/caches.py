@@ -31,12 +31,51 @@ from pathlib import Path
 
 from evalsubmit.analysis.interp.effects import Effects, effects
 from evalsubmit.analysis.interp.grouping import Grouping, text_digest
-from evalsubmit.analysis.interp.harmless import harmless_names, resolve
+from evalsubmit.analysis.interp.harmless import Resolved, harmless_names, resolve
 from evalsubmit.analysis.report import SubmitReport, TargetPreview
 from evalsubmit.analysis.source.chunks import ChunkCache
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.findings import Finding
 from evalsubmit.workspace.project import Project
+
+
+@dataclass(frozen=True, slots=True)
+class Graph:
+    """Who reads and writes what, for one list of statement effects (kept while an edit
+    leaves them equal: an edit inside a literal, say)."""
+
+    effects: list[Effects]
+    reads: list[frozenset[str]]
+    written_by: list[frozenset[str]]
+    """The names each statement can change, including through the functions it calls."""
+    writers: dict[str, list[int]]
+    readers: dict[str, list[int]]
+
+
+def _graph(found: list[Effects], resolved: Resolved) -> Graph:
+    callee_writes = {
+        name: statement.writes_when_called
+        for statement in found
+        if statement.writes_when_called
+        for name in statement.writes
+    }
+    writers: dict[str, list[int]] = {}
+    readers: dict[str, list[int]] = {}
+    written_by: list[frozenset[str]] = []
+    for index, statement in enumerate(found):
+        written = set(resolved.writes[index])
+        for name in statement.reads & callee_writes.keys():
+            written |= callee_writes[name]
+        for name in written:
+            writers.setdefault(name, []).append(index)
+        for name in resolved.reads[index]:
+            readers.setdefault(name, []).append(index)
+        written_by.append(frozenset(written))
+    return Graph(found, resolved.reads, written_by, writers, readers)
+
+
+Remembered = tuple[str, frozenset[str], frozenset[str]]
+"""A statement's key, the names it reads, the names it writes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +100,10 @@ class AnalysisCaches:
     (the resolver notes them as it reads). When one of them now reads differently, or the
     installed packages changed (``environment``), no cached result stands."""
     environment: str | None = None
+    resolved: Graph | None = None
+    """The module-wide reads and writes of the last analysis, for the effects they came from."""
+    previous: dict[str, Remembered] = field(default_factory=dict)
+    """Each statement of the last analysis (by identity): its key, reads and writes."""
     bare: frozenset[str] = frozenset()
     """Keys of top-level statements whose last walk deferred no function body."""
     walked: int = 0
@@ -78,9 +121,12 @@ class AnalysisCaches:
             return None  # parsed whole: positions of statements are not tracked, so no cache
         if not self._dependencies_unchanged(project):
             self.groups = {}
+            self.previous = {}
+            self.resolved = None
         keyer = _Keyer(parsed, self, project, path)
         count = len(parsed.tree.body)
         changed = {i for i in range(count) if not self._unchanged(keyer.key(i))}
+        self.previous = keyer.remembered()
         walk = keyer.needed(changed) if len(changed) < count else None
         if walk is not None:
             self.skipped = count - len(walk)
@@ -135,48 +181,93 @@ class _Keyer:
         known: dict[str, Effects] = {}
         for statement in parsed.tree.body:
             chunk = parsed.chunks[bisect.bisect_right(starts, statement.lineno) - 1]
-            self.identity.append(f"{chunk.digest}@{chunk.start}:{statement.lineno}")
+            self.identity.append(
+                f"{chunk.digest}@{chunk.start}:{statement.lineno}:{statement.col_offset}"
+            )
             text_key = f"{chunk.digest}+{statement.lineno - chunk.start}:{statement.col_offset}"
             found = caches.effects.get(text_key) or effects(statement)
             known[text_key] = found
             self.effects.append(found)
         caches.effects = known
-        resolved = resolve(self.effects, self._sibling if project is not None else None)
-        self.reads = resolved.reads
-        self.writes = resolved.writes
-        self.writers = self._writers()
+        # Effects compare by value: an edit inside a literal leaves them equal, and then the
+        # module-wide resolution (which reads every statement's) is the one of last time.
+        if caches.resolved is None or caches.resolved.effects != self.effects:
+            sibling = self._sibling if project is not None else None
+            caches.resolved = _graph(self.effects, resolve(self.effects, sibling))
+        graph = caches.resolved
+        self.reads = graph.reads
+        self.written_by = graph.written_by
+        self.writers = graph.writers
+        self.readers = graph.readers
         self._memo: dict[int, str] = {}
-        self._names: dict[str, bytes] | None = None
+        self._digests: dict[str, bytes] = {}
+        self._successors: dict[str, list[str]] = {}
+        self.affected = self._affected(caches.previous)
 
-    def _writers(self) -> dict[str, list[int]]:
-        """Name -> statements that can change it, including calls of functions that do."""
-        callee_writes = {
-            name: found.writes_when_called
-            for found in self.effects
-            if found.writes_when_called
-            for name in found.writes
+    def _affected(self, previous: dict[str, Remembered]) -> set[int]:
+        """Statements whose key may differ from last time: new ones, ones whose reads or
+        writes changed (a helper that became harmful changes its callers' writes), and every
+        statement reading a name whose writers, or what they read, changed; removed statements
+        count through the names they wrote. The others keep their previous key."""
+        seeds: set[int] = set()
+        names: set[str] = set()
+        present = set(self.identity)
+        for identity, (_, _, written) in previous.items():
+            if identity not in present:
+                names |= written
+        for index, identity in enumerate(self.identity):
+            before = previous.get(identity)
+            if before is None or before[1] != self.reads[index]:
+                seeds.add(index)
+                names |= self.written_by[index]
+            elif before[2] != self.written_by[index]:
+                seeds.add(index)
+                names |= self.written_by[index] | before[2]
+        readers = self.readers
+        affected = set(seeds)
+        pending = list(names)
+        while pending:
+            for reader in readers.get(pending.pop(), ()):
+                if reader not in affected:
+                    affected.add(reader)
+                    fresh = self.written_by[reader] - names
+                    names |= fresh
+                    pending.extend(fresh)
+        return affected
+
+    def remembered(self) -> dict[str, Remembered]:
+        return {
+            identity: (key, self.reads[index], self.written_by[index])
+            for index, identity in enumerate(self.identity)
+            if (key := self.key(index)) is not None
         }
-        writers: dict[str, list[int]] = {}
-        for index, found in enumerate(self.effects):
-            written = set(self.writes[index])
-            for name in found.reads & callee_writes.keys():
-                written |= callee_writes[name]
-            for name in written:
-                writers.setdefault(name, []).append(index)
-        return writers
 
     def key(self, owner: int) -> str | None:
         if owner < 0 or owner >= len(self.identity):
             return None
         if owner not in self._memo:
-            if self._names is None:
-                self._names = self._name_digests()
+            before = self.caches.previous.get(self.identity[owner])
+            if owner not in self.affected and before is not None:
+                self._memo[owner] = before[0]
+                return before[0]
+            read = sorted(self.reads[owner] & self.writers.keys())
+            self._name_digests(read)
             digest = hashlib.blake2b(digest_size=16)
             digest.update(self.identity[owner].encode())
-            for name in sorted(self.reads[owner] & self._names.keys()):
-                digest.update(self._names[name])
+            for name in read:
+                digest.update(self._digests[name])
             self._memo[owner] = digest.hexdigest()
         return self._memo[owner]
+
+    def _reads_of(self, name: str) -> list[str]:
+        """The written names the writers of ``name`` read (what its value depends on)."""
+        found = self._successors.get(name)
+        if found is None:
+            found = sorted(
+                {m for i in self.writers[name] for m in self.reads[i] if m in self.writers}
+            )
+            self._successors[name] = found
+        return found
 
     def _sibling(self, module: str, level: int, name: str) -> tuple[bool, bool]:
         """What ``name`` is in the project module ``from module import name`` reads (the
@@ -209,23 +300,20 @@ class _Keyer:
                         pending.append(writer)
         return frozenset(needed)
 
-    def _name_digests(self) -> dict[str, bytes]:
-        """For each written name, a digest of every statement its value can depend on: its
-        writers, the writers of the names they read, and so on. Names that depend on each
-        other (a strongly connected component, found with Tarjan's algorithm) share one."""
-        reads = {
-            name: {m for i in writers for m in self.reads[i] if m in self.writers}
-            for name, writers in self.writers.items()
-        }
-        digests: dict[str, bytes] = {}
-        index: dict[str, int] = {}
+    def _name_digests(self, roots: list[str]) -> None:
+        """For each written name reachable from ``roots``, a digest of every statement its
+        value can depend on: its writers, the writers of the names they read, and so on. Names
+        that depend on each other (a strongly connected component, found with Tarjan's
+        algorithm) share one. Computed once per name, on demand."""
+        digests = self._digests
+        index: dict[str, int] = {name: -1 for name in digests}  # done: never on the stack
         low: dict[str, int] = {}
         stack: list[str] = []
         on_stack: set[str] = set()
-        for root in reads:
+        for root in roots:
             if root in index:
                 continue
-            work = [(root, iter(sorted(reads[root])))]
+            work = [(root, iter(self._reads_of(root)))]
             index[root] = low[root] = len(index)
             stack.append(root)
             on_stack.add(root)
@@ -236,7 +324,7 @@ class _Keyer:
                         index[successor] = low[successor] = len(index)
                         stack.append(successor)
                         on_stack.add(successor)
-                        work.append((successor, iter(sorted(reads[successor]))))
+                        work.append((successor, iter(self._reads_of(successor))))
                         break
                     if successor in on_stack:
                         low[name] = min(low[name], index[successor])
@@ -246,15 +334,13 @@ class _Keyer:
                         parent = work[-1][0]
                         low[parent] = min(low[parent], low[name])
                     if low[name] == index[name]:
-                        self._close_component(name, stack, on_stack, reads, digests)
-        return digests
+                        self._close_component(name, stack, on_stack, digests)
 
     def _close_component(
         self,
         root: str,
         stack: list[str],
         on_stack: set[str],
-        reads: dict[str, set[str]],
         digests: dict[str, bytes],
     ) -> None:
         members: list[str] = []
@@ -268,7 +354,7 @@ class _Keyer:
         digest = hashlib.blake2b(digest_size=16)
         for statement in sorted({i for m in members for i in self.writers[m]}):
             digest.update(self.identity[statement].encode())
-        outside = sorted({s for m in members for s in reads[m]} - component)
+        outside = sorted({s for m in members for s in self._reads_of(m)} - component)
         for successor in outside:
             digest.update(digests[successor])
         value = digest.digest()

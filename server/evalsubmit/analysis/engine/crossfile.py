@@ -2,7 +2,9 @@
 ``runners.py``) is reported here when a sibling module (``job.py``) submits it.
 
 For each project module that may import this one and calls ``submit``, its forward analysis
-is cached by content; the findings it places in this module are taken from it.
+is cached by its content and the content of every module it read (this one included: a line
+inserted here moves what it reports here); the findings it places in this module are taken
+from it.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ from pathlib import Path
 from typing import Protocol
 
 from evalsubmit.analysis.engine.options import AnalysisOptions
+from evalsubmit.analysis.interp.grouping import text_digest
 from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.findings import Finding
 from evalsubmit.workspace.project import Project
 
 Remote = tuple[tuple[Path, Finding], ...]
+Texts = tuple[tuple[Path, str], ...]
 
 
 class ForwardAnalysis(Protocol):
@@ -41,7 +45,7 @@ class _ImporterCache:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.entries: dict[tuple[Path, str, AnalysisOptions], Remote] = {}
+        self.entries: dict[tuple[Path, str, AnalysisOptions], tuple[Remote, Texts]] = {}
 
 
 _CACHES: weakref.WeakKeyDictionary[Project, _ImporterCache] = weakref.WeakKeyDictionary()
@@ -79,17 +83,25 @@ def remote_findings_for(
         digest.update(project.environment_stamp().encode())  # what its imports resolve to
         key = (importer, digest.hexdigest(), options)
         with cache.lock:
-            remote = cache.entries.get(key)
-        if remote is None:
+            entry = cache.entries.get(key)
+        if entry is None or not _unchanged(project, entry[1]):
             report, _ = analyze(text, path=importer, project=project, options=options)
-            remote = report.remote_findings
+            entry = (report.remote_findings, report.dependency_texts)
             with cache.lock:
                 cache.entries = {
                     k: v for k, v in cache.entries.items() if k[0] != importer or k[2] != options
                 }
-                cache.entries[key] = remote
-        results.extend(f for target, f in remote if target == path)
+                cache.entries[key] = entry
+        results.extend(f for target, f in entry[0] if target == path)
     return results
+
+
+def _unchanged(project: Project, texts: Texts) -> bool:
+    for path, digest in texts:
+        text = project.read(path)
+        if not digest or text is None or text_digest(text) != digest:
+            return False
+    return True
 
 
 def _cache_of(project: Project) -> _ImporterCache:

@@ -11,7 +11,7 @@ whether it stores, dynamic access) and judged in :mod:`.harmless`.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -84,57 +84,44 @@ class Effects:
 
 def effects(statement: ast.stmt) -> Effects:
     nodes = list(ast.walk(statement))  # one walk, shared by every question below
-    reads = frozenset(n.id for n in nodes if isinstance(n, ast.Name))
-    binds = frozenset(_bindings(statement))
-    dynamic = _dynamic(nodes)
-    volatile = _volatile(statement, nodes)
     changed = frozenset(_changed_bases(nodes))
+    binds = frozenset(_bindings(statement))
     if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        when_called = (changed | _globals_bound(nodes)) - _bound_inside(statement, nodes)
         run = _run_nodes([*statement.decorator_list, *_defaults(statement.args)])
-        fresh = _fresh_locals(statement, nodes)
-        return Effects(
-            reads,
-            frozenset({statement.name}),
-            when_called,
-            binds=binds,
-            calls=_calls(run),
-            stores=_stores(run),
-            dynamic=dynamic,
-            volatile=volatile,
-            body_calls=(*map(_decorator, statement.decorator_list), *_body_calls(nodes, fresh)),
-            body_stores=_body_stores(nodes, fresh),
-            body_values=_body_values(statement, nodes),
-            fixture=any(_is_fixture(d) for d in statement.decorator_list),
-            definition=True,
-        )
-    run = _run_nodes([statement]) if any(isinstance(n, _SCOPES) for n in nodes) else nodes
-    if isinstance(statement, ast.ClassDef):
-        when_called = (changed | _globals_bound(nodes)) - _bound_inside(statement, nodes)
-        return Effects(
-            reads,
-            frozenset({statement.name}),
-            when_called,
-            binds=binds,
-            calls=_calls(run),
-            stores=_stores(run),
-            dynamic=dynamic,
-            volatile=volatile,
-            body_calls=tuple(_callee(base) for base in statement.bases),
-            body_stores=any(isinstance(n, _FUNCTIONS) for n in nodes) or bool(statement.keywords),
-            definition=True,
-        )
-    return Effects(
-        reads,
+    else:
+        run = _run_nodes([statement]) if any(isinstance(n, _SCOPES) for n in nodes) else nodes
+    found = Effects(
+        frozenset(n.id for n in nodes if isinstance(n, ast.Name)),
         changed | binds,
         frozenset(),
         binds=binds,
         calls=_calls(run),
         stores=_stores(run),
-        dynamic=dynamic,
-        volatile=volatile,
-        imports=_imports(statement),
-        value_of=_value_of(statement),
+        dynamic=_dynamic(nodes),
+        volatile=_volatile(statement, nodes),
+    )
+    if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return replace(found, imports=_imports(statement), value_of=_value_of(statement))
+    found = replace(
+        found,
+        writes=frozenset({statement.name}),
+        writes_when_called=(changed | _globals_bound(nodes)) - _bound_inside(statement, nodes),
+        definition=True,
+    )
+    if isinstance(statement, ast.ClassDef):
+        body_stores = any(isinstance(n, _FUNCTIONS) for n in nodes) or bool(statement.keywords)
+        return replace(
+            found,
+            body_calls=tuple(_callee(base) for base in statement.bases),
+            body_stores=body_stores,
+        )
+    fresh = _fresh_locals(statement, nodes)
+    return replace(
+        found,
+        body_calls=(*map(_decorator, statement.decorator_list), *_body_calls(nodes, fresh)),
+        body_stores=_body_stores(nodes, fresh),
+        body_values=_body_values(statement, nodes),
+        fixture=any(_is_fixture(d) for d in statement.decorator_list),
     )
 
 
@@ -213,14 +200,7 @@ def _body_stores(nodes: list[ast.AST], fresh: set[str]) -> bool:
     for node in nodes:
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             return True
-        target: ast.expr | None = None
-        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(
-            node.ctx, (ast.Store, ast.Del)
-        ):
-            target = node.value
-        elif isinstance(node, ast.Call) and _mutating_call(node):
-            assert isinstance(node.func, ast.Attribute)
-            target = node.func.value
+        target = _changed_object(node)
         if target is not None and not (isinstance(target, ast.Name) and target.id in fresh):
             return True
     return False
@@ -369,18 +349,22 @@ def _bindings(node: ast.AST) -> set[str]:
     return names
 
 
+def _changed_object(node: ast.AST) -> ast.expr | None:
+    """What ``node`` changes in place: the object stored into, or a mutating call's receiver."""
+    if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(
+        node.ctx, (ast.Store, ast.Del)
+    ):
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _mutating_call(node):
+        return node.func.value
+    return None
+
+
 def _changed_bases(nodes: list[ast.AST]) -> list[str]:
     """Leftmost names of stores into containers and attributes, and of mutating calls."""
     found: list[str] = []
     for current in nodes:
-        target: ast.AST | None = None
-        if isinstance(current, (ast.Subscript, ast.Attribute)) and isinstance(
-            current.ctx, (ast.Store, ast.Del)
-        ):
-            target = current.value
-        elif isinstance(current, ast.Call) and _mutating_call(current):
-            assert isinstance(current.func, ast.Attribute)
-            target = current.func.value
+        target = _changed_object(current)
         while isinstance(target, (ast.Subscript, ast.Attribute)):
             target = target.value
         if isinstance(target, ast.Name):

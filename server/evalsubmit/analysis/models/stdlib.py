@@ -13,8 +13,10 @@ import builtins
 import collections
 import datetime as dt
 import decimal
+import inspect
 import math
 import pathlib
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -279,3 +281,21 @@ def is_refused_instance(instance: Instance) -> str | None:
     if instance.ref.qualname in REFUSED_CALLS:
         return REFUSED_CALLS[instance.ref.qualname][0]
     return None
+
+
+def loaded_attribute(qualname: str) -> object | None:
+    """What ``qualname`` names in a standard-library module this process has already loaded
+    (read with ``getattr_static``: nothing is imported and no module code runs), else None."""
+
+    head, _, rest = qualname.partition(".")
+    if head not in sys.stdlib_module_names or not rest:
+        return None
+    found: object = sys.modules.get(head)
+    for part in rest.split("."):
+        if found is None:
+            return None
+        try:
+            found = inspect.getattr_static(found, part)
+        except AttributeError:
+            return None
+    return found

@@ -31,6 +31,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.iterables import as_python
 from evalsubmit.sdk import serialization, validation
+from evalsubmit.sdk.names import is_sdk_name
 
 if TYPE_CHECKING:
     from evalsubmit.sdk.constraints import CheckedConfig
@@ -279,31 +280,7 @@ def _refusal(value: Value) -> str | None:
         case ModuleValue(qualname=qualname):
             return f"the module {qualname}"
         case ClassValue(ref=ref):
-            name = ref.qualname.rsplit(".", 1)[-1]
-            if (
-                ref.qualname.startswith("builtins.")
-                and not name[:1].isupper()
-                and name
-                not in {
-                    "float",
-                    "int",
-                    "str",
-                    "bool",
-                    "dict",
-                    "list",
-                    "tuple",
-                    "set",
-                    "bytes",
-                    "object",
-                    "type",
-                    "frozenset",
-                    "complex",
-                    "bytearray",
-                    "range",
-                }
-            ):
-                return f"the builtin function {name}"
-            return f"the class {name}"
+            return _class_refusal(ref.qualname, user=ref.user is not None)
         case Instance(ref=ref):
             refused = stdlib.is_refused_instance(value)
             if refused:
@@ -311,6 +288,34 @@ def _refusal(value: Value) -> str | None:
             user = ref.user
             if user is not None and not _serialisable_user_class(user):
                 return f"an instance of {user.name} (a plain class, not a dataclass or model)"
+    return None
+
+
+_BUILTIN_TYPES = frozenset(
+    {
+        *("float", "int", "str", "bool", "dict", "list", "tuple", "set", "bytes"),
+        *("object", "type", "frozenset", "complex", "bytearray", "range"),
+    }
+)
+
+
+def _class_refusal(qualname: str, *, user: bool) -> str | None:
+    """Why an imported name itself (not a value it builds) has no JSON form, when what it is
+    is known: the user's class, an SDK class, a builtin, or a standard-library class or
+    function. An attribute of a module that is not known to be either (``os.sep`` is a
+    string) stays unknown."""
+    name = qualname.rsplit(".", 1)[-1]
+    if user or is_sdk_name(qualname):
+        return f"the class {name}"
+    if qualname.startswith("builtins."):
+        if not name[:1].isupper() and name not in _BUILTIN_TYPES:
+            return f"the builtin function {name}"
+        return f"the class {name}"
+    found = stdlib.loaded_attribute(qualname)
+    if isinstance(found, type):
+        return f"the class {name}"
+    if callable(found):
+        return f"the function {name}"
     return None
 
 
