@@ -74,3 +74,33 @@ async def test_own_findings_first_then_the_importers(
     await wait_until(lambda: any(p.version == 2 for p in history()[count:]))
     await wait_until(lambda: codes(list(history()[-1].diagnostics)) == ["ES107"], timeout=5)
     assert [(p.version, codes(list(p.diagnostics))) for p in history()[count:]] == [(2, ["ES107"])]
+
+
+async def test_pull_gets_the_importers_findings_after_a_refresh_and_keeps_them(
+    faulty_pull_client: RecordingClient, tmp_path: Path
+) -> None:
+    client = faulty_pull_client
+    (tmp_path / "job.py").write_text(SLOW_SUBMITTER.replace(str(SLOW_S), "3"), encoding="utf-8")
+    uri = open_doc(client, tmp_path / "runners.py", RUNNERS)
+
+    async def pull(previous: str | None) -> types.RelatedFullDocumentDiagnosticReport:
+        report = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(
+                text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=previous
+            )
+        )
+        assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
+        return report
+
+    refreshes = client.diagnostic_refresh_count
+    asked = time.monotonic()
+    first = await pull(None)
+    assert time.monotonic() - asked < 2.0
+    assert codes(list(first.items)) == []
+    await wait_until(lambda: client.diagnostic_refresh_count > refreshes)
+    second = await pull(first.result_id)
+    assert codes(list(second.items)) == ["ES107"]
+    # After an edit, a client that shows the importers' finding gets the complete result.
+    replace_all(client, uri, RUNNERS + "\nother = 1\n", version=2)
+    third = await pull(second.result_id)
+    assert codes(list(third.items)) == ["ES107"]

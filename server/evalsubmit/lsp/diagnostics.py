@@ -153,13 +153,13 @@ class Checker:
                 await asyncio.wait_for(self.ready.wait(), READY_TIMEOUT_S)
 
     async def snapshot_and_freshness(
-        self, uri: str, *, wait_s: float = REQUEST_WAIT_S
+        self, uri: str, *, wait_s: float = REQUEST_WAIT_S, complete: bool = False
     ) -> tuple[Snapshot | None, bool]:
         await self.wait_ready()
         track = self.documents.get(uri)
         if track is None:
             return None, False
-        return await track.snapshot(wait_s)
+        return await track.snapshot(wait_s, complete=complete)
 
     def render(self, snap: Snapshot) -> list[types.Diagnostic]:
         overrides = snap.settings.severity
@@ -179,7 +179,10 @@ class Checker:
         return f"{self._session_id}:{snap.stamp}{'r' if snap.remote_shown else ''}"
 
     async def pull(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
-        snap, fresh = await self.snapshot_and_freshness(uri)
+        # The client shows findings from importers (the result id says so): answer with the
+        # complete result (bounded wait), not one without them that a refresh would undo.
+        shows_remote = previous is not None and previous.endswith("r")
+        snap, fresh = await self.snapshot_and_freshness(uri, complete=shows_remote)
         if not fresh and (track := self.documents.get(uri)) is not None:
             track.refresh_when_fresh = True
         if snap is None:

@@ -82,7 +82,7 @@ class DocumentTrack:
         self._due = 0.0
         self._urgent = False
         self._wake = asyncio.Event()
-        self._waiters: list[tuple[int, asyncio.Future[Snapshot | None]]] = []
+        self._waiters: list[tuple[tuple[int, bool], asyncio.Future[Snapshot | None]]] = []
         self._task: asyncio.Task[None] | None = None
 
     # -- inputs (event loop) ------------------------------------------------------------------
@@ -106,12 +106,15 @@ class DocumentTrack:
         latest = self.latest
         return latest if latest is not None and latest.stamp == self.stamp else None
 
-    async def snapshot(self, timeout_s: float) -> tuple[Snapshot | None, bool]:
-        """``(snapshot, fresh)``: the result for the current stamp, or, when none arrives within
-        ``timeout_s``, the latest one (``fresh`` False; None before the first result)."""
-        if (current := self.current) is not None:
+    async def snapshot(
+        self, timeout_s: float, *, complete: bool = False
+    ) -> tuple[Snapshot | None, bool]:
+        """``(snapshot, fresh)``: the result for the current stamp (with ``complete``, the one
+        that includes what importers report), or, when none arrives within ``timeout_s``, the
+        latest one (``fresh``: it is for the current stamp; None before the first result)."""
+        wanted = (self.stamp, complete)
+        if (current := self.current) is not None and current.order >= wanted:
             return current, True
-        wanted = self.stamp
         waiter: asyncio.Future[Snapshot | None] = asyncio.get_running_loop().create_future()
         self._waiters.append((wanted, waiter))
         self._urgent = True
@@ -119,9 +122,11 @@ class DocumentTrack:
         self._ensure_running()
         try:
             snap = await asyncio.wait_for(waiter, timeout_s)
-            return snap, snap is not None and snap.stamp >= wanted
+            return snap, snap is not None and snap.stamp >= wanted[0]
         except TimeoutError:
             latest = self.latest
+            if latest is not None and latest.stamp >= wanted[0]:
+                return latest, True  # only the importers' part is still being computed
             log.info(
                 "%s: no analysis of version %s within %.1f s; answering from %s",
                 self.path.name,
@@ -229,11 +234,11 @@ class DocumentTrack:
             self._store(snap)
 
     def _release_waiters(self, snap: Snapshot | None) -> None:
-        keep: list[tuple[int, asyncio.Future[Snapshot | None]]] = []
+        keep: list[tuple[tuple[int, bool], asyncio.Future[Snapshot | None]]] = []
         for wanted, waiter in self._waiters:
             if waiter.done():
                 continue
-            if snap is not None and snap.stamp >= wanted:
+            if snap is not None and snap.order >= wanted:
                 waiter.set_result(snap)
             else:
                 keep.append((wanted, waiter))
