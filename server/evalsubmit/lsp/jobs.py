@@ -48,6 +48,7 @@ def forward(
     """The document's own findings. Runs in a worker thread, one at a time per document (its
     owner waits for it); a failure drops the caches it may have half-updated."""
     effective = configs.effective(track.path, settings)
+    pending = False
     if not settings.enable:
         report = ModuleReport(path=track.path, skipped=DISABLED)
     elif effective.skipped is not None:  # excluded, or its configuration file is invalid
@@ -55,6 +56,7 @@ def forward(
     else:
         try:
             report = _incremental(track, project, effective.options).analyze(text, reverse=False)
+            pending = report.skipped is None and has_reverse(text)
         except Exception:
             log.exception("analysis of %s failed", track.uri)
             track.analyzer = None
@@ -67,7 +69,7 @@ def forward(
         settings=settings,
         effective=effective,
         report=report,
-        reverse_pending=report.skipped is None and has_reverse(text),
+        reverse_pending=pending,
     )
 
 
