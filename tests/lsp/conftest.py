@@ -55,3 +55,13 @@ async def faulty_client(
     await start(lsp_client, tmp_path, pull=False)
     yield lsp_client
     await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=INSTRUMENTED)
+async def faulty_pull_client(
+    lsp_client: RecordingClient, tmp_path: Path
+) -> AsyncIterator[RecordingClient]:
+    """The server with injected faults, for a client that pulls diagnostics."""
+    await start(lsp_client, tmp_path, pull=True)
+    yield lsp_client
+    await lsp_client.shutdown_session()

@@ -1,6 +1,8 @@
 """The real server with test-only faults injected from outside the product code.
 
 * a document containing ``# test: sleep=<seconds>`` takes that long to analyse;
+* a module containing ``# test: slow-module=<seconds>`` takes that long to analyse wherever it
+  is analysed, also as an importer of the document being checked (read from disk);
 * a document containing ``# test: crash-analysis`` makes the analysis raise;
 * a hover on a line containing ``BOOM`` raises inside the hover handler;
 * a hover on a line containing ``STALL=<seconds>`` blocks the event loop that long;
@@ -18,10 +20,12 @@ import time
 from typing import Any
 
 from evalsubmit.analysis import DocumentAnalyzer
+from evalsubmit.analysis.engine import analyze as engine
 from evalsubmit.lsp import hover, run_server
 
 _real_analyze = DocumentAnalyzer.analyze
 _real_markdown = hover.hover_markdown
+_real_module = engine.analyze_module
 
 
 def analyze(self: DocumentAnalyzer, text: str, **kwargs: Any) -> Any:
@@ -30,6 +34,12 @@ def analyze(self: DocumentAnalyzer, text: str, **kwargs: Any) -> Any:
     if "# test: crash-analysis" in text:
         raise RuntimeError("injected analysis failure")
     return _real_analyze(self, text, **kwargs)
+
+
+def analyze_module(source: str, **kwargs: Any) -> Any:
+    if match := re.search(r"# test: slow-module=([\d.]+)", source):
+        time.sleep(float(match.group(1)))
+    return _real_module(source, **kwargs)
 
 
 def hover_markdown(snap: Any, line: int, col: int) -> Any:
@@ -55,6 +65,7 @@ def _log_spawns(path: str) -> None:
 if spawn_log := os.environ.get("EVALSUBMIT_TEST_SPAWN_LOG"):
     _log_spawns(spawn_log)
 DocumentAnalyzer.analyze = analyze  # type: ignore[method-assign]
+engine.analyze_module = analyze_module
 hover.hover_markdown = hover_markdown
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ from lsp_helpers import (
 )
 from lsprotocol import types
 
+from evalsubmit.lsp.text_sync import apply_change
+
 ODD = ["\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
 PIECES = ["a", "x = 1", " ", "é", "😀", "\n", "\r\n", "\r", *ODD, *ODD]
 BREAK = re.compile(r"\r\n|\r|\n")
@@ -87,6 +89,28 @@ def change(client: RecordingClient, uri: str, version: int, rng: types.Range, ne
             content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)],
         )
     )
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_apply_change_agrees_with_the_editor(seed: int) -> None:
+    """The server's edit function alone, many edits (the test below goes through a server),
+    with and without carriage returns (texts without one take a faster path)."""
+    rng = random.Random(seed)
+    pieces = PIECES if seed % 2 else [p for p in PIECES if "\r" not in p]
+    text = "".join(rng.choice(pieces) for _ in range(300))
+    for _ in range(300):
+        edit_range, new = random_edit(rng, text)
+        start = editor_offset(text, edit_range.start.line, edit_range.start.character)
+        end = editor_offset(text, edit_range.end.line, edit_range.end.character)
+        expected = text[:start] + new + text[end:]
+        partial = types.TextDocumentContentChangePartial(range=edit_range, text=new)
+        assert apply_change(text, partial, "utf-16") == expected
+        text = expected
+    far = types.Position(line=10**6, character=3)
+    partial = types.TextDocumentContentChangePartial(
+        range=types.Range(start=far, end=far), text="!"
+    )
+    assert apply_change(text, partial, "utf-16") == text + "!"
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from evalsubmit.core.lines import line_starts, offset_at, split_lines, split_lines_keepends
+from evalsubmit.core.lines import (
+    LINE_BREAK,
+    line_starts,
+    offset_at,
+    split_lines,
+    split_lines_keepends,
+)
 from evalsubmit.core.sourcefile import UnreadableSource, read_source
 
 # Everything str.splitlines() breaks at that the LSP (and Python's tokenizer) does not.
@@ -40,6 +47,18 @@ def test_splitting_round_trips_and_agrees_with_offsets(seed: int) -> None:
         assert offset_at(text, starts, index, 10**6) == starts[index] + len(line)  # clamped
     assert offset_at(text, starts, len(lines) + 5, 0) == len(text)
     assert offset_at(text, starts, -1, 3) == 0
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_texts_without_carriage_returns_split_as_the_definition_says(seed: int) -> None:
+    """Such texts take a faster path (most files): the same lines and offsets as the regex."""
+    rng = random.Random(seed)
+    alphabet = ["a", "é", "😀", " ", "\n", "\n\n", *NOT_LINE_BREAKS]
+    text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 200)))
+    assert split_lines(text) == LINE_BREAK.split(text)
+    assert line_starts(text) == [0, *(m.end() for m in LINE_BREAK.finditer(text))]
+    kept = [m.group() for m in re.finditer(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)]
+    assert split_lines_keepends(text) == kept
 
 
 def write(path: Path, data: bytes) -> Path:

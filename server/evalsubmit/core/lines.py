@@ -11,6 +11,7 @@ Standard library only.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 """The only line terminators of the LSP (3.17, "Position") and of Python source."""
@@ -22,12 +23,18 @@ def split_lines(text: str) -> list[str]:
     ``"a\\nb"`` -> ``["a", "b"]``; ``"a\\n"`` -> ``["a", ""]`` (the empty last line is where an
     editor's cursor can be); ``"a\\fb"`` -> ``["a\\fb"]``.
     """
+    if "\r" not in text:  # the same result, an order of magnitude faster (per edit, per file)
+        return text.split("\n")
     return LINE_BREAK.split(text)
 
 
 def split_lines_keepends(text: str) -> list[str]:
     """The lines of ``text`` with their terminators, like ``str.splitlines(True)`` but breaking
     only at LSP line breaks. Joined, they give ``text`` back. No empty last line is added."""
+    if "\r" not in text:  # the same result without a match object per line
+        pieces = text.split("\n")
+        last = pieces.pop()
+        return [*(piece + "\n" for piece in pieces), *((last,) if last else ())]
     lines: list[str] = []
     start = 0
     for match in LINE_BREAK.finditer(text):
@@ -40,6 +47,10 @@ def split_lines_keepends(text: str) -> list[str]:
 
 def line_starts(text: str) -> list[int]:
     """Offset (in code points) where each line of :func:`split_lines` begins."""
+    if "\r" not in text:  # the same result without a match object per line
+        ends = text.split("\n")
+        ends.pop()
+        return [0, *accumulate(map((1).__add__, map(len, ends)))]
     return [0, *(match.end() for match in LINE_BREAK.finditer(text))]
 
 

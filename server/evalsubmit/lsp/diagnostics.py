@@ -8,6 +8,10 @@ Rules kept here, in one place:
   never overwrites a newer one;
 * analyses run in a thread pool; an analysis whose stamp went stale while it was queued is
   skipped; several requests for the same stamp share one analysis;
+* each state is analysed in two steps (lsp/jobs.py): the document's own findings are published
+  first, then again with what importers report into it if that changes them. A document whose
+  last published findings included such ones waits for the complete result (they would
+  otherwise blink off and on at each edit);
 * edits are debounced per document (``debounceMs``); open and save are checked at once;
 * push (``publishDiagnostics`` with the version) unless the client declared pull support, in
   which case it pulls and we ask it to refresh when something other than its edits changed.
@@ -28,19 +32,11 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from lsprotocol import types
 
-from evalsubmit.analysis import (
-    AnalysisOptions,
-    DocumentAnalyzer,
-    ModuleReport,
-    Project,
-    analyze_source,
-)
-from evalsubmit.core.lines import split_lines
-from evalsubmit.lsp import convert
+from evalsubmit.analysis import AnalysisOptions, ModuleReport, analyze_source
+from evalsubmit.lsp import convert, jobs
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
-from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.state import Session, Snapshot, uri_to_path
 
 if TYPE_CHECKING:
@@ -56,7 +52,6 @@ REQUEST_WAIT_S = 0.75
 present text, then answers from the latest result (docs/reliability.md: scheduling)."""
 P = ParamSpec("P")
 R = TypeVar("R")
-DISABLED = "disabled by the evalsubmit.enable setting"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -97,6 +92,7 @@ class Checker:
             uri_to_path(uri),
             version,
             prepare=self._prepare,
+            prepare_reverse=self._prepare_reverse,
             on_result=self._on_result,
             executor=self._executor,
             ready=self.ready,
@@ -157,13 +153,13 @@ class Checker:
                 await asyncio.wait_for(self.ready.wait(), READY_TIMEOUT_S)
 
     async def snapshot_and_freshness(
-        self, uri: str, *, wait_s: float = REQUEST_WAIT_S
+        self, uri: str, *, wait_s: float = REQUEST_WAIT_S, complete: bool = False
     ) -> tuple[Snapshot | None, bool]:
         await self.wait_ready()
         track = self.documents.get(uri)
         if track is None:
             return None, False
-        return await track.snapshot(wait_s)
+        return await track.snapshot(wait_s, complete=complete)
 
     def render(self, snap: Snapshot) -> list[types.Diagnostic]:
         overrides = snap.settings.severity
@@ -179,10 +175,14 @@ class Checker:
         ]
 
     def result_id(self, snap: Snapshot) -> str:
-        return f"{self._session_id}:{snap.stamp}"
+        """Changes with the findings: a completion that adds none keeps its forward one's."""
+        return f"{self._session_id}:{snap.stamp}{'r' if snap.remote_shown else ''}"
 
     async def pull(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
-        snap, fresh = await self.snapshot_and_freshness(uri)
+        # The client shows findings from importers (the result id says so): answer with the
+        # complete result (bounded wait), not one without them that a refresh would undo.
+        shows_remote = previous is not None and previous.endswith("r")
+        snap, fresh = await self.snapshot_and_freshness(uri, complete=shows_remote)
         if not fresh and (track := self.documents.get(uri)) is not None:
             track.refresh_when_fresh = True
         if snap is None:
@@ -250,11 +250,12 @@ class Checker:
         if snap.stamp != track.stamp:
             return  # the document moved on: a newer result follows
         if self._session.pull_diagnostics:
-            if track.refresh_when_fresh:
+            completed = previous is not None and previous.stamp == snap.stamp
+            if track.refresh_when_fresh or (completed and _changed(previous, snap)):
                 track.refresh_when_fresh = False
                 self._request_refresh()
-        elif snap.stamp > track.published_stamp:
-            track.published_stamp = snap.stamp
+        elif _worth_publishing(track.published, snap):
+            track.published = snap
             self._publish(track.uri, snap.version, self.render(snap))
 
     def _prepare(self, track: DocumentTrack) -> Job:
@@ -265,7 +266,7 @@ class Checker:
         project = self._session.projects.for_path(track.path)
         self._session.projects.use_python(project, settings.python)
         return functools.partial(
-            _analyze,
+            jobs.forward,
             track,
             track.stamp,
             document.version,
@@ -274,6 +275,11 @@ class Checker:
             self.configs,
             project,
         )
+
+    def _prepare_reverse(self, track: DocumentTrack, snap: Snapshot) -> Job:
+        """The reverse step completing ``snap`` (lsp/jobs.py), on the event loop."""
+        project = self._session.projects.for_path(track.path)
+        return functools.partial(jobs.reverse, snap, track.path, project)
 
     # -- re-checks across modules ---------------------------------------------------------------
 
@@ -335,49 +341,21 @@ def _related(snap: Snapshot) -> set[str]:
     return {norm(p) for p in report.dependencies} | {norm(p) for p, _ in report.remote_findings}
 
 
-def _analyze(
-    track: DocumentTrack,
-    stamp: int,
-    version: int | None,
-    text: str,
-    settings: Settings,
-    configs: ProjectConfigs,
-    project: Project,
-) -> Snapshot:
-    """Runs in a worker thread, one at a time per document (its owner waits for it). Never
-    raises: a failure is a result that says so (and drops the caches it may have half-updated)."""
-    effective = configs.effective(track.path, settings)
-    if not settings.enable:
-        report = ModuleReport(path=track.path, skipped=DISABLED)
-    elif effective.skipped is not None:  # excluded, or its configuration file is invalid
-        report = ModuleReport(path=track.path, skipped=effective.skipped)
-    else:
-        try:
-            report = _incremental(track, project, effective.options).analyze(text)
-        except Exception:
-            log.exception("analysis of %s failed", track.uri)
-            track.analyzer = None
-            report = ModuleReport(path=track.path, skipped="internal error (see log)")
-    return Snapshot(
-        stamp=stamp,
-        version=version,
-        text=text,
-        lines=split_lines(text),
-        settings=settings,
-        effective=effective,
-        report=report,
-    )
+def _changed(before: Snapshot | None, after: Snapshot) -> bool:
+    return before is None or before.report.findings != after.report.findings
 
 
-def _incremental(
-    track: DocumentTrack, project: Project, options: AnalysisOptions
-) -> DocumentAnalyzer:
-    """The document's analyzer: it keeps what an edit leaves unchanged between analyses. A new
-    one (empty caches) when the project or the options change."""
-    analyzer = track.analyzer
-    if analyzer is None or analyzer.project is not project or analyzer.options != options:
-        analyzer = track.analyzer = DocumentAnalyzer(track.path, project, options)
-    return analyzer
+def _worth_publishing(published: Snapshot | None, snap: Snapshot) -> bool:
+    """Push ``snap`` (the current result)? Never one older than the last pushed; a forward
+    result not while the last pushed one showed findings from importers (they would vanish
+    until its completion); a completion only if it changes the findings."""
+    if published is None:
+        return True
+    if snap.order <= published.order:
+        return False
+    if snap.reverse_pending and published.remote_shown:
+        return False
+    return snap.stamp != published.stamp or _changed(published, snap)
 
 
 # -- pull handlers ----------------------------------------------------------------------------

@@ -6,9 +6,14 @@ form):
 * A document's :class:`DocumentTrack` is mutated only on the event loop. Its ``stamp`` grows
   with every input that can change the result (text, settings, a module it depends on).
 * Exactly one task per document, :meth:`DocumentTrack._run`, starts analyses, and it has at
-  most one in flight. Each turn of its loop either blocks on an event or awaits one analysis in
-  the thread pool; an ``asyncio`` future of ``run_in_executor`` is never done when it is
-  created, so every turn yields to the event loop. Nothing else starts analyses.
+  most one forward analysis in flight. Each turn of its loop either blocks on an event or
+  awaits one analysis in the thread pool; an ``asyncio`` future of ``run_in_executor`` is never
+  done when it is created, so every turn yields to the event loop. Nothing else starts analyses.
+* A forward result that needs the reverse step (what importers report into the document,
+  lsp/jobs.py) is stored and handed on at once; the owner then starts that step in the pool
+  without awaiting it (at most one in flight), so a slow importer never holds up the next
+  edit's analysis. The step touches no state of the document; its completion only wakes the
+  owner, which stores its result if the document has not moved on.
 * The owner stores each result itself (no done-callbacks sharing the state) and then resolves
   the futures of the requests waiting for a stamp it has reached.
 * A request waits on its own future with a deadline: when no result for the current stamp
@@ -50,6 +55,7 @@ class DocumentTrack:
         version: int | None,
         *,
         prepare: Callable[[DocumentTrack], Job],
+        prepare_reverse: Callable[[DocumentTrack, Snapshot], Job],
         on_result: Callable[[DocumentTrack, Snapshot, Snapshot | None], None],
         executor: Executor,
         ready: asyncio.Event,
@@ -59,12 +65,16 @@ class DocumentTrack:
         self.version = version
         self.stamp = 0
         self.latest: Snapshot | None = None
-        self.published_stamp = -1
+        self.published: Snapshot | None = None
+        """The result last pushed to the client (push mode)."""
         self.refresh_when_fresh = False
         """A pull was answered from an older result: ask the client to pull again later."""
         self.analyzer: DocumentAnalyzer | None = None
         """Incremental caches; only the analysis in flight (one at a time) touches them."""
         self._prepare = prepare
+        self._prepare_reverse = prepare_reverse
+        self._reverse: asyncio.Future[Snapshot] | None = None
+        """The reverse step in flight, if any (the owner starts it and stores its result)."""
         self._ready = ready
         self._waited_for_ready = False
         self._on_result = on_result
@@ -72,7 +82,7 @@ class DocumentTrack:
         self._due = 0.0
         self._urgent = False
         self._wake = asyncio.Event()
-        self._waiters: list[tuple[int, asyncio.Future[Snapshot | None]]] = []
+        self._waiters: list[tuple[tuple[int, bool], asyncio.Future[Snapshot | None]]] = []
         self._task: asyncio.Task[None] | None = None
 
     # -- inputs (event loop) ------------------------------------------------------------------
@@ -96,12 +106,15 @@ class DocumentTrack:
         latest = self.latest
         return latest if latest is not None and latest.stamp == self.stamp else None
 
-    async def snapshot(self, timeout_s: float) -> tuple[Snapshot | None, bool]:
-        """``(snapshot, fresh)``: the result for the current stamp, or, when none arrives within
-        ``timeout_s``, the latest one (``fresh`` False; None before the first result)."""
-        if (current := self.current) is not None:
+    async def snapshot(
+        self, timeout_s: float, *, complete: bool = False
+    ) -> tuple[Snapshot | None, bool]:
+        """``(snapshot, fresh)``: the result for the current stamp (with ``complete``, the one
+        that includes what importers report), or, when none arrives within ``timeout_s``, the
+        latest one (``fresh``: it is for the current stamp; None before the first result)."""
+        wanted = (self.stamp, complete)
+        if (current := self.current) is not None and current.order >= wanted:
             return current, True
-        wanted = self.stamp
         waiter: asyncio.Future[Snapshot | None] = asyncio.get_running_loop().create_future()
         self._waiters.append((wanted, waiter))
         self._urgent = True
@@ -109,9 +122,11 @@ class DocumentTrack:
         self._ensure_running()
         try:
             snap = await asyncio.wait_for(waiter, timeout_s)
-            return snap, snap is not None and snap.stamp >= wanted
+            return snap, snap is not None and snap.stamp >= wanted[0]
         except TimeoutError:
             latest = self.latest
+            if latest is not None and latest.stamp >= wanted[0]:
+                return latest, True  # only the importers' part is still being computed
             log.info(
                 "%s: no analysis of version %s within %.1f s; answering from %s",
                 self.path.name,
@@ -128,6 +143,9 @@ class DocumentTrack:
         if self._task is not None:
             self._task.cancel()
             self._task = None
+        if self._reverse is not None:
+            self._reverse.cancel()
+            self._reverse = None
         for _, waiter in self._waiters:
             if not waiter.done():
                 waiter.set_result(self.latest)
@@ -156,8 +174,10 @@ class DocumentTrack:
         loop = asyncio.get_running_loop()
         await self._wake.wait()
         self._wake.clear()
+        self._take_reverse()
         if self.current is not None:
             self._release_waiters(self.latest)
+            self._start_reverse()
             return
         if not self._urgent and (wait := self._due - loop.time()) > 0:
             # Debounce: an edit, a request or the deadline ends the wait (it really blocks:
@@ -175,20 +195,50 @@ class DocumentTrack:
             return
         self._urgent = False
         snap = await loop.run_in_executor(self._executor, self._prepare(self))
-        previous = self.latest
-        if previous is None or snap.stamp > previous.stamp:
-            self.latest = snap
-            self._release_waiters(snap)
-            self._on_result(self, snap, previous)
+        self._store(snap)
+        self._start_reverse()
         if self.current is None:
             self._wake.set()  # edits arrived while it ran: go again (after their debounce)
 
+    def _store(self, snap: Snapshot) -> None:
+        previous = self.latest
+        if previous is None or snap.order > previous.order:
+            self.latest = snap
+            self._release_waiters(snap)
+            self._on_result(self, snap, previous)
+
+    def _start_reverse(self) -> None:
+        """Complete the current forward result with what importers report (not awaited)."""
+        latest = self.latest
+        if self._reverse is not None or latest is None or not latest.reverse_pending:
+            return
+        if latest.stamp != self.stamp:
+            return  # the document moved on: its next forward result comes first
+        job = self._prepare_reverse(self, latest)
+        self._reverse = asyncio.get_running_loop().run_in_executor(self._executor, job)
+        self._reverse.add_done_callback(lambda _: self._wake.set())
+
+    def _take_reverse(self) -> None:
+        """Store the finished reverse step's result if it completes the latest result."""
+        future = self._reverse
+        if future is None or not future.done():
+            return
+        self._reverse = None
+        if future.cancelled():
+            return
+        if (error := future.exception()) is not None:  # a job never raises; just in case
+            log.error("analysis of the modules importing %s failed: %r", self.path.name, error)
+            return
+        snap = future.result()
+        if self.latest is not None and snap.stamp == self.latest.stamp:
+            self._store(snap)
+
     def _release_waiters(self, snap: Snapshot | None) -> None:
-        keep: list[tuple[int, asyncio.Future[Snapshot | None]]] = []
+        keep: list[tuple[tuple[int, bool], asyncio.Future[Snapshot | None]]] = []
         for wanted, waiter in self._waiters:
             if waiter.done():
                 continue
-            if snap is not None and snap.stamp >= wanted:
+            if snap is not None and snap.order >= wanted:
                 waiter.set_result(snap)
             else:
                 keep.append((wanted, waiter))

@@ -38,6 +38,17 @@ class Snapshot:
     effective: Effective
     """The options, default taskset and configuration file it was checked with."""
     report: ModuleReport
+    reverse_pending: bool = False
+    """Its findings are the document's own only: what other modules report into it is being
+    computed, and a second result for the same stamp follows (lsp/jobs.py)."""
+    remote_shown: bool = False
+    """Its findings include some that other modules report into it."""
+
+    @property
+    def order(self) -> tuple[int, bool]:
+        """Results are kept and published in this order: by stamp, then the complete one
+        after the forward one of the same stamp."""
+        return self.stamp, not self.reverse_pending
 
 
 def uri_to_path(uri: str) -> Path:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from lsprotocol import types
 from pygls.workspace import TextDocument, Workspace
 
-from evalsubmit.core.lines import line_starts, offset_at, split_lines, split_lines_keepends
+from evalsubmit.core.lines import line_starts, offset_at, split_lines_keepends
 from evalsubmit.lsp.convert import from_lsp_character
 
 
@@ -35,14 +35,17 @@ class LspTextDocument(TextDocument):
 
 
 def apply_change(text: str, change: types.TextDocumentContentChangePartial, encoding: str) -> str:
-    """``text`` with one incremental change applied (LSP lines, positions clamped)."""
-    lines = split_lines(text)
+    """``text`` with one incremental change applied (LSP lines, positions clamped). Only the
+    lines the change touches are cut out of the text (this runs on the event loop, per edit)."""
     starts = line_starts(text)
 
     def offset(position: types.Position) -> int:
-        if position.line >= len(lines):
+        if position.line >= len(starts):
             return len(text)
-        column = from_lsp_character(lines[position.line], position.character, encoding)
+        begin = starts[position.line]
+        end = starts[position.line + 1] if position.line + 1 < len(starts) else len(text)
+        line = text[begin:end].rstrip("\r\n")  # without its terminator, as split_lines has it
+        column = from_lsp_character(line, position.character, encoding)
         return offset_at(text, starts, position.line, column)
 
     start, end = offset(change.range.start), offset(change.range.end)

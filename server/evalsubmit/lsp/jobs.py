@@ -1,0 +1,122 @@
+"""The analyses a document's owner runs in the worker pool, in two steps per state:
+
+* :func:`forward`: the document's own findings (its code, its submits), with the document's
+  incremental analyzer. Its result is published at once.
+* :func:`reverse`: what other modules of the project report into this one (a value written
+  here, submitted there). It analyses the modules that import this one (cached by their
+  content), which can take seconds in a project with heavy importers, so it never delays the
+  forward result: the owner runs it afterwards, and publishes again if it changes anything.
+
+Forward then reverse gives exactly what ``analyze_source(text, reverse=True)`` gives (the
+engine's one-call form, which the CLI uses); tests/unit/test_lsp_jobs.py checks that they agree.
+Both never raise: a failure is a result that says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evalsubmit.analysis import AnalysisOptions, DocumentAnalyzer, ModuleReport, Project, visible
+from evalsubmit.analysis.engine import analyze as engine
+from evalsubmit.analysis.engine.crossfile import remote_findings_for
+from evalsubmit.core.lines import split_lines, split_lines_keepends
+from evalsubmit.lsp.project_config import ProjectConfigs
+from evalsubmit.lsp.settings import Settings
+from evalsubmit.lsp.state import Snapshot
+
+if TYPE_CHECKING:
+    from evalsubmit.lsp.scheduler import DocumentTrack
+
+log = logging.getLogger(__name__)
+
+DISABLED = "disabled by the evalsubmit.enable setting"
+INTERNAL_ERROR = "internal error (see log)"
+
+
+def forward(
+    track: DocumentTrack,
+    stamp: int,
+    version: int | None,
+    text: str,
+    settings: Settings,
+    configs: ProjectConfigs,
+    project: Project,
+) -> Snapshot:
+    """The document's own findings. Runs in a worker thread, one at a time per document (its
+    owner waits for it); a failure drops the caches it may have half-updated."""
+    effective = configs.effective(track.path, settings)
+    pending = False
+    if not settings.enable:
+        report = ModuleReport(path=track.path, skipped=DISABLED)
+    elif effective.skipped is not None:  # excluded, or its configuration file is invalid
+        report = ModuleReport(path=track.path, skipped=effective.skipped)
+    else:
+        try:
+            report = _incremental(track, project, effective.options).analyze(text, reverse=False)
+            pending = report.skipped is None and has_reverse(text)
+        except Exception:
+            log.exception("analysis of %s failed", track.uri)
+            track.analyzer = None
+            report = ModuleReport(path=track.path, skipped=INTERNAL_ERROR)
+    return Snapshot(
+        stamp=stamp,
+        version=version,
+        text=text,
+        lines=split_lines(text),
+        settings=settings,
+        effective=effective,
+        report=report,
+        reverse_pending=pending,
+    )
+
+
+def reverse(snap: Snapshot, path: Path, project: Project) -> Snapshot:
+    """``snap`` (a forward result) completed with what other modules report into it. Runs in a
+    worker thread; touches no state of the document (only the project's importer cache)."""
+    try:
+        report = with_remote(snap.report, snap.text, path, project, snap.effective.options)
+    except Exception:
+        log.exception("analysis of the modules importing %s failed", path)
+        report = ModuleReport(path=path, skipped=INTERNAL_ERROR)
+    return dataclasses.replace(
+        snap,
+        report=report,
+        reverse_pending=False,
+        remote_shown=report.findings != snap.report.findings,
+    )
+
+
+def has_reverse(text: str) -> bool:
+    """Whether ``analyze_source`` runs its reverse step on an analysed module: only when the
+    module was parsed (a module with no import and no SDK name is not)."""
+    return engine._RELEVANT.search(text) is not None
+
+
+def with_remote(
+    report: ModuleReport, text: str, path: Path, project: Project, options: AnalysisOptions
+) -> ModuleReport:
+    """The reverse step of ``analyze_source`` on its forward ``report`` of ``text``."""
+    try:
+        # looked up at each call: the engine's forward analysis (tests wrap it)
+        remote = remote_findings_for(project, path.resolve(), options, engine.analyze_module)
+    except RecursionError:  # a value nested thousands deep, or one that contains itself
+        return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
+    if not remote:
+        return report
+    findings = [*report.findings, *visible(remote, split_lines_keepends(text), options)]
+    findings.sort(key=lambda f: (f.span, f.code))
+    return report.with_findings(tuple(engine._dedupe(findings)))
+
+
+def _incremental(
+    track: DocumentTrack, project: Project, options: AnalysisOptions
+) -> DocumentAnalyzer:
+    """The document's analyzer: it keeps what an edit leaves unchanged between analyses. A new
+    one (empty caches) when the project or the options change."""
+    analyzer = track.analyzer
+    if analyzer is None or analyzer.project is not project or analyzer.options != options:
+        analyzer = track.analyzer = DocumentAnalyzer(track.path, project, options)
+    return analyzer

@@ -1,0 +1,106 @@
+"""A document's own findings are published before what its importers report into it.
+
+runners.py defines a runner with a value the platform cannot take; job.py (on disk, not open)
+imports and submits it, so the finding is reported in runners.py. job.py is slow to analyse
+(``# test: slow-module``, instrumented_server.py): runners.py still gets its first diagnostics
+at once, hover answers meanwhile, and the importer's finding follows in a second publish.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from lsp_helpers import RecordingClient, codes, col_of, line_of, open_doc, replace_all, wait_until
+from lsprotocol import types
+
+SLOW_S = 6.0
+RUNNERS = (
+    "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, "
+    "GymRuntimeConfig\n\n"
+    "runner = GymAgentTaskRunner(config=GymRuntimeConfig(\n"
+    '    agent="a", agent_config="c.yaml", resources_server="mcqa",\n'
+    '    hydra_params={"hook": lambda r: r},\n'
+    "))\n"
+)
+SLOW_SUBMITTER = (
+    "from nemo_evaluator.api.schemas import TasksetRef\n"
+    "from nemo_platform import NeMoPlatform\n\n"
+    "from runners import runner\n\n"
+    'client = NeMoPlatform(workspace="qa")\n'
+    'client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner)\n'
+    f"# test: slow-module={SLOW_S}\n"
+)
+
+
+async def test_own_findings_first_then_the_importers(
+    faulty_client: RecordingClient, tmp_path: Path
+) -> None:
+    client = faulty_client
+    (tmp_path / "job.py").write_text(SLOW_SUBMITTER, encoding="utf-8")
+    started = time.monotonic()
+    uri = open_doc(client, tmp_path / "runners.py", RUNNERS)
+
+    def history() -> list[types.PublishDiagnosticsParams]:
+        return client.published.get(uri, [])
+
+    await wait_until(history)
+    first_after = time.monotonic() - started
+    assert first_after < SLOW_S - 2, f"first diagnostics after {first_after:.1f} s"
+    assert (history()[0].version, codes(list(history()[0].diagnostics))) == (1, [])
+
+    # Hover reads what is computed; it does not wait for the importers.
+    position = types.Position(
+        line=line_of(RUNNERS, "GymAgentTaskRunner(config"),
+        character=col_of(RUNNERS, "GymAgentTaskRunner(config") + 2,
+    )
+    asked = time.monotonic()
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=position)
+    )
+    assert hover is not None
+    assert time.monotonic() - asked < 2.0
+    assert time.monotonic() - started < SLOW_S, "the test machine is too slow to tell"
+
+    await wait_until(lambda: codes(list(history()[-1].diagnostics)) == ["ES107"])
+    assert [(p.version, codes(list(p.diagnostics))) for p in history()] == [
+        (1, []),
+        (1, ["ES107"]),
+    ]
+
+    # An edit: the importer's finding stays (its analysis is cached), with no publish without it.
+    count = len(history())
+    replace_all(client, uri, RUNNERS + "\nother = 1\n", version=2)
+    await wait_until(lambda: any(p.version == 2 for p in history()[count:]))
+    await wait_until(lambda: codes(list(history()[-1].diagnostics)) == ["ES107"], timeout=5)
+    assert [(p.version, codes(list(p.diagnostics))) for p in history()[count:]] == [(2, ["ES107"])]
+
+
+async def test_pull_gets_the_importers_findings_after_a_refresh_and_keeps_them(
+    faulty_pull_client: RecordingClient, tmp_path: Path
+) -> None:
+    client = faulty_pull_client
+    (tmp_path / "job.py").write_text(SLOW_SUBMITTER.replace(str(SLOW_S), "3"), encoding="utf-8")
+    uri = open_doc(client, tmp_path / "runners.py", RUNNERS)
+
+    async def pull(previous: str | None) -> types.RelatedFullDocumentDiagnosticReport:
+        report = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(
+                text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=previous
+            )
+        )
+        assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
+        return report
+
+    refreshes = client.diagnostic_refresh_count
+    asked = time.monotonic()
+    first = await pull(None)
+    assert time.monotonic() - asked < 2.0
+    assert codes(list(first.items)) == []
+    await wait_until(lambda: client.diagnostic_refresh_count > refreshes)
+    second = await pull(first.result_id)
+    assert codes(list(second.items)) == ["ES107"]
+    # After an edit, a client that shows the importers' finding gets the complete result.
+    replace_all(client, uri, RUNNERS + "\nother = 1\n", version=2)
+    third = await pull(second.result_id)
+    assert codes(list(third.items)) == ["ES107"]
