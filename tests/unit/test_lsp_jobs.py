@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalsubmit.analysis import AnalysisOptions, DocumentAnalyzer, Project, analyze_source
-from evalsubmit.lsp import jobs
+from evalsubmit.analysis.engine.analyze import with_remote_findings
 
 RUNNERS = (
     "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, "
@@ -47,10 +47,8 @@ def test_forward_then_reverse_is_the_engines_one_call(tmp_path: Path, case: str)
 
     project = Project(tmp_path)
     forward = DocumentAnalyzer(path, project, options).analyze(text, reverse=False)
-    if forward.skipped is None and jobs.has_reverse(text):
-        completed = jobs.with_remote(forward, text, path, project, options)
-    else:
-        completed = forward
+    # the server's reverse step (lsp/jobs.py) is this call on its forward result
+    completed = with_remote_findings(forward, text, path=path, project=project, options=options)
     assert completed == whole
     if case == "reported here by the importer":
         assert [f.code for f in whole.findings] == ["ES107"]

@@ -8,7 +8,8 @@
   forward result: the owner runs it afterwards, and publishes again if it changes anything.
 
 Forward then reverse gives exactly what ``analyze_source(text, reverse=True)`` gives (the
-engine's one-call form, which the CLI uses); tests/unit/test_lsp_jobs.py checks that they agree.
+engine's one-call form, which the CLI's preview uses: it is the engine's own reverse step,
+``with_remote_findings``); tests/unit/test_lsp_jobs.py checks that they agree.
 Both never raise: a failure is a result that says so.
 """
 
@@ -19,10 +20,9 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis import AnalysisOptions, DocumentAnalyzer, ModuleReport, Project, visible
-from evalsubmit.analysis.engine import analyze as engine
-from evalsubmit.analysis.engine.crossfile import remote_findings_for
-from evalsubmit.core.lines import split_lines, split_lines_keepends
+from evalsubmit.analysis import AnalysisOptions, DocumentAnalyzer, ModuleReport, Project
+from evalsubmit.analysis.engine.analyze import with_remote_findings
+from evalsubmit.core.lines import split_lines
 from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.state import Snapshot
@@ -56,7 +56,7 @@ def forward(
     else:
         try:
             report = _incremental(track, project, effective.options).analyze(text, reverse=False)
-            pending = report.skipped is None and has_reverse(text)
+            pending = report.skipped is None
         except Exception:
             log.exception("analysis of %s failed", track.uri)
             track.analyzer = None
@@ -77,7 +77,9 @@ def reverse(snap: Snapshot, path: Path, project: Project) -> Snapshot:
     """``snap`` (a forward result) completed with what other modules report into it. Runs in a
     worker thread; touches no state of the document (only the project's importer cache)."""
     try:
-        report = with_remote(snap.report, snap.text, path, project, snap.effective.options)
+        report = with_remote_findings(
+            snap.report, snap.text, path=path, project=project, options=snap.effective.options
+        )
     except Exception:
         log.exception("analysis of the modules importing %s failed", path)
         report = ModuleReport(path=path, skipped=INTERNAL_ERROR)
@@ -87,28 +89,6 @@ def reverse(snap: Snapshot, path: Path, project: Project) -> Snapshot:
         reverse_pending=False,
         remote_shown=report.findings != snap.report.findings,
     )
-
-
-def has_reverse(text: str) -> bool:
-    """Whether ``analyze_source`` runs its reverse step on an analysed module: only when the
-    module was parsed (a module with no import and no SDK name is not)."""
-    return engine._RELEVANT.search(text) is not None
-
-
-def with_remote(
-    report: ModuleReport, text: str, path: Path, project: Project, options: AnalysisOptions
-) -> ModuleReport:
-    """The reverse step of ``analyze_source`` on its forward ``report`` of ``text``."""
-    try:
-        # looked up at each call: the engine's forward analysis (tests wrap it)
-        remote = remote_findings_for(project, path.resolve(), options, engine.analyze_module)
-    except RecursionError:  # a value nested thousands deep, or one that contains itself
-        return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
-    if not remote:
-        return report
-    findings = [*report.findings, *visible(remote, split_lines_keepends(text), options)]
-    findings.sort(key=lambda f: (f.span, f.code))
-    return report.with_findings(tuple(engine._dedupe(findings)))
 
 
 def _incremental(
