@@ -31,8 +31,8 @@ from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.core.suppression import suppressed
 from evalsubmit.workspace.project import Project, installed_sdk
 
-# Cheap pre-filter: a module with no import and no SDK name cannot hold a finding (a value it
-# defines can only reach a submit through an import, in one direction or the other).
+# Cheap pre-filter: a module with no import and no SDK name has no finding of its own (what it
+# defines reaches a submit only through a module importing it: with_remote_findings).
 _RELEVANT = re.compile(r"nemo_|TasksetRef|GymRuntimeConfig|GymAgentTaskRunner|import")
 
 
