@@ -5,6 +5,7 @@ only what an edit can reach, must agree with a fresh analysis after every edit."
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from pathlib import Path
@@ -15,6 +16,7 @@ from tests.unit.test_incremental import outcome
 from evalsubmit.analysis import DocumentAnalyzer, Project, analyze_source
 from evalsubmit.analysis.engine.caches import AnalysisCaches
 from evalsubmit.analysis.source.parse import parse_source
+from evalsubmit.cli import main
 
 SEEDS = int(os.environ.get("EVALSUBMIT_PROGRAM_SEEDS", "6"))
 HEADER = """\
@@ -92,6 +94,28 @@ PURE = [
 ]
 
 
+def cli_findings(folder: Path, capsys: pytest.CaptureFixture[str]) -> set[tuple[object, ...]]:
+    """What ``evalsubmit check`` reports in the folder (one process, the CLI's own routing of
+    findings a submit places in another module)."""
+    capsys.readouterr()
+    main(["check", "--output-format", "json", "--jobs", "1", str(folder)])
+    found = json.loads(capsys.readouterr().out)["findings"]
+    return {(Path(f["path"]).name, f["line"], f["column"], f["code"], f["message"]) for f in found}
+
+
+def editor_findings(folder: Path) -> set[tuple[object, ...]]:
+    """What the editor shows in each module of the folder (its analysis with the reverse
+    step)."""
+    project = Project(folder)
+    found: set[tuple[object, ...]] = set()
+    for path in sorted(folder.glob("*.py")):
+        report = analyze_source(path.read_text(encoding="utf-8"), path=path, project=project)
+        found |= {
+            (path.name, f.span.line, f.span.col + 1, f.code, f.message) for f in report.findings
+        }
+    return found
+
+
 def fresh_keys(text: str, path: Path, project: Project) -> dict[str, object]:
     """The keys a first analysis of ``text`` gives (the incremental path reuses the previous
     keys of the statements it judges unaffected: they must be the same)."""
@@ -120,7 +144,9 @@ def edit(lines: list[str], rng: random.Random) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", range(SEEDS))
-def test_statement_edits_match_fresh_analysis(tmp_path: Path, seed: int) -> None:
+def test_statement_edits_match_fresh_analysis(
+    tmp_path: Path, seed: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "helpers.py").write_text(
         "def spoil_it(d):\n    d['cb'] = lambda: 0\n\ndef build():\n    return {'seed': 1}\n",
         encoding="utf-8",
@@ -139,6 +165,8 @@ def test_statement_edits_match_fresh_analysis(tmp_path: Path, seed: int) -> None
         assert incremental.dependencies == fresh.dependencies
         assert incremental.internal_errors == fresh.internal_errors
         assert analyzer.caches.previous == fresh_keys(text, path, project)
+    path.write_text(text, encoding="utf-8")
+    assert cli_findings(tmp_path, capsys) == editor_findings(tmp_path)
 
 
 def test_an_edit_walks_only_the_statements_it_reaches() -> None:
