@@ -28,14 +28,18 @@ def split_lines(text: str) -> list[str]:
 def split_lines_keepends(text: str) -> list[str]:
     """The lines of ``text`` with their terminators, like ``str.splitlines(True)`` but breaking
     only at LSP line breaks. Joined, they give ``text`` back. No empty last line is added."""
-    lines: list[str] = []
-    start = 0
-    for match in LINE_BREAK.finditer(text):
-        lines.append(text[start : match.end()])
-        start = match.end()
-    if start < len(text):
-        lines.append(text[start:])
+    if "\r" in text:
+        return _LINE_KEEPEND.findall(text)
+    # Only ``\n`` breaks: str.split is several times faster than a regular expression.
+    lines = [line + "\n" for line in text.split("\n")]
+    last = lines.pop()
+    if last != "\n":
+        lines.append(last[:-1])
     return lines
+
+
+_LINE_KEEPEND = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+"""A line with its terminator, or the unterminated last line."""
 
 
 def line_starts(text: str) -> list[int]:
