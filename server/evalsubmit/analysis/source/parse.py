@@ -86,7 +86,7 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         # line 1 are counted without it.
         source = source[1:]
     lines = split_lines_keepends(source)
-    if cache is None or not cache.entries:
+    if cache is None or not cache.pieces:
         # One ast.parse of the whole text is the cheapest first parse; the per-statement cache
         # is seeded from its tree. Only broken text takes the per-statement path.
         whole = _parse_whole(source)
