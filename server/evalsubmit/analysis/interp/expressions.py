@@ -9,7 +9,9 @@ its parts are still evaluated, because a ``submit()`` call can hide inside any e
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from evalsubmit.analysis.interp.attributes import Attributes
 from evalsubmit.analysis.interp.machine import Machine
@@ -61,16 +63,10 @@ class Expressions:
             return Unknown("expression too deeply nested")
 
     def _eval(self, node: ast.expr) -> Value:
+        common = _COMMON.get(type(node))
+        if common is not None:  # the most frequent kinds, without going down the match
+            return common(self, node)
         match node:
-            case ast.Constant(value=value):
-                return Known(value, self.origin(node))
-            case ast.Name(id=name):
-                found = self.machine.frame.env.lookup(name)
-                return found if found is not None else self.machine.import_value(f"builtins.{name}")
-            case ast.Attribute():
-                return self.attribute(node)
-            case ast.Call():
-                return self.machine.call(node)
             case ast.Lambda():
                 frame = self.machine.frame
                 defaults = {
@@ -89,20 +85,12 @@ class Expressions:
                     defaults=defaults,
                     closure=frame.env,
                 )
-            case ast.Dict():
-                return self.dict_literal(node)
-            case ast.List() | ast.Tuple() | ast.Set():
-                return self.sequence_literal(node, _SEQ_KINDS[type(node)])
             case ast.GeneratorExp() | ast.ListComp() | ast.SetComp() | ast.DictComp():
                 return self.comprehension(node)
             case ast.JoinedStr():
                 return self.fstring(node)
-            case ast.BinOp():
-                return binary(node, self.eval(node.left), self.eval(node.right), self.source)
             case ast.UnaryOp():
                 return unary(node, self.eval(node.operand), self.source)
-            case ast.Subscript():
-                return self.subscript(node)
             case ast.Yield(value=inner):
                 frame = self.machine.frame
                 yielded = self.eval(inner) if inner is not None else Known(None)
@@ -130,6 +118,22 @@ class Expressions:
             if isinstance(child, ast.expr):
                 self.eval(child)  # submit calls can hide inside any expression
         return Unknown()
+
+    def _constant(self, node: ast.Constant) -> Value:
+        return Known(node.value, self.origin(node))
+
+    def _name(self, node: ast.Name) -> Value:
+        found = self.machine.frame.env.lookup(node.id)
+        return found if found is not None else self.machine.import_value(f"builtins.{node.id}")
+
+    def _call(self, node: ast.Call) -> Value:
+        return self.machine.call(node)
+
+    def _binary(self, node: ast.BinOp) -> Value:
+        return binary(node, self.eval(node.left), self.eval(node.right), self.source)
+
+    def _sequence(self, node: ast.List | ast.Tuple | ast.Set) -> Value:
+        return self.sequence_literal(node, _SEQ_KINDS[type(node)])
 
     def attribute(self, node: ast.Attribute) -> Value:
         frame = self.machine.frame
@@ -249,6 +253,21 @@ class Expressions:
         ):
             return base.items[key.obj]
         return Unknown()
+
+
+_COMMON: dict[type[ast.expr], Callable[[Expressions, Any], Value]] = {
+    ast.Constant: Expressions._constant,
+    ast.Name: Expressions._name,
+    ast.Attribute: Expressions.attribute,
+    ast.Call: Expressions._call,
+    ast.Dict: Expressions.dict_literal,
+    ast.List: Expressions._sequence,
+    ast.Tuple: Expressions._sequence,
+    ast.Set: Expressions._sequence,
+    ast.Subscript: Expressions.subscript,
+    ast.BinOp: Expressions._binary,
+}
+"""Evaluation by the exact node type (ast's node classes are never subclassed)."""
 
 
 def _is_super_call(node: ast.expr) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from evalsubmit.analysis.source.repair import repair_parse
@@ -41,28 +42,42 @@ class _Parsed:
 
 @dataclass(slots=True)
 class ChunkCache:
-    """Trees of the previous parse of one document, by chunk text."""
+    """Trees of the previous parse of one document, in document order, with its lines."""
 
-    entries: dict[str, list[_Parsed]] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+    chunks: list[Chunk] = field(default_factory=list)
+    pieces: list[_Parsed] = field(default_factory=list)
+    """``pieces[i]`` holds the statements of ``chunks[i]``."""
     hits: int = 0
     misses: int = 0
 
 
 def split(lines: list[str]) -> list[tuple[int, int]]:
     """1-based inclusive line ranges of the top-level statements (comments ride along)."""
+    return _split_from(lines, 1, lambda _: False)[0]
+
+
+def _split_from(
+    lines: list[str], first: int, resync: Callable[[int], bool]
+) -> tuple[list[tuple[int, int]], int | None]:
+    """The ranges from line ``first`` (a cut) on, stopping at a cut where ``resync`` says the
+    rest is known (returned as the second item; ``None`` when the scan reached the end)."""
     ranges: list[tuple[int, int]] = []
-    start = 1
+    start = first
     last_code = ""
     quote: str | None = None
-    for number, line in enumerate(lines, start=1):
+    for number in range(first, len(lines) + 1):
+        line = lines[number - 1]
         if (
-            number > 1
+            number > first
             and quote is None
             and _starts_statement(line)
             and not last_code.startswith("@")
         ):
             ranges.append((start, number - 1))
             start = number
+            if resync(number):
+                return ranges, number
         if '"""' in line or "'''" in line:
             quote = _open_triple_quote(line, quote)
         stripped = line.strip()
@@ -70,7 +85,49 @@ def split(lines: list[str]) -> list[tuple[int, int]]:
             last_code = line
     if lines:
         ranges.append((start, len(lines)))
-    return ranges
+    return ranges, None
+
+
+def _resplit(lines: list[str], cache: ChunkCache) -> tuple[list[tuple[int, int]], int, int]:
+    """``split(lines)``, rescanning only around what changed since the cached parse: (ranges,
+    how many leading and how many trailing chunks of the cache they keep, in order).
+
+    A cut depends only on the lines up to it, so the cached chunks that end before the first
+    changed line stay; past the last changed line, the first cut that the cached parse also
+    made starts the cached chunks again (from there, the scan's state is the same)."""
+    old = cache.lines
+    old_chunks = cache.chunks
+    if not old_chunks:
+        return split(lines), 0, 0
+    new_count, old_count = len(lines), len(old)
+    limit = min(new_count, old_count)
+    same_head = 0
+    while same_head < limit and lines[same_head] == old[same_head]:
+        same_head += 1
+    same_tail = 0
+    while (
+        same_tail < limit - same_head
+        and lines[new_count - 1 - same_tail] == old[old_count - 1 - same_tail]
+    ):
+        same_tail += 1
+    front = 0
+    while front < len(old_chunks) and old_chunks[front].end < same_head:
+        front += 1
+    first = old_chunks[front - 1].end + 1 if front else 1
+    delta = new_count - old_count
+    tail_from = new_count - same_tail + 1
+    old_starts = {c.start: index for index, c in enumerate(old_chunks) if index >= front}
+
+    def resync(number: int) -> bool:
+        return number >= tail_from and number - delta in old_starts
+
+    middle, stop = _split_from(lines, first, resync)
+    head = [(c.start, c.end) for c in old_chunks[:front]]
+    if stop is None:
+        return head + middle, front, 0
+    back = old_starts[stop - delta]
+    tail = [(c.start + delta, c.end + delta) for c in old_chunks[back:]]
+    return head + middle + tail, front, len(old_chunks) - back
 
 
 def _open_triple_quote(line: str, quote: str | None) -> str | None:
@@ -107,47 +164,77 @@ def parse_chunks(
     lines: list[str], cache: ChunkCache | None
 ) -> tuple[list[ast.stmt], list[Chunk], list[tuple[int, int]]] | None:
     """(statements, chunks, blanked ranges), or ``None`` when the cuts cannot be trusted."""
+    ranges, front, back = _resplit(lines, cache) if cache is not None else (split(lines), 0, 0)
+    tail = len(ranges) - back
+    old_tail = len(cache.chunks) - back if cache is not None else 0
+    spare: dict[str, list[_Parsed]] | None = None
     body: list[ast.stmt] = []
     chunks: list[Chunk] = []
+    pieces: list[_Parsed] = []
     blanked: list[tuple[int, int]] = []
     failures = 0
-    fresh: dict[str, list[_Parsed]] = {}
-    for start, end in split(lines):
-        text = "".join(lines[start - 1 : end])
-        digest = _digest(text)
-        parsed = _reuse(cache, digest, text, start) if cache is not None else None
-        if parsed is None:
-            parsed = _parse_piece(text, start)
-            if parsed is None:
-                return None
+    for index, (start, end) in enumerate(ranges):
+        if cache is not None and (index < front or index >= tail):
+            # unchanged lines, cut the same way: the cached chunk as it is (maybe moved)
+            kept = index if index < front else old_tail + index - tail
+            parsed = _moved(cache.pieces[kept], start)
+            digest = cache.chunks[kept].digest
+            cache.hits += 1
+        else:
+            text = "".join(lines[start - 1 : end])
+            digest = _digest(text)
+            found = None
             if cache is not None:
-                cache.misses += 1
+                if spare is None:
+                    spare = _by_digest(cache, front, old_tail)
+                found = _reuse(cache, spare, digest, text, start)
+            if found is None:
+                found = _parse_piece(text, start)
+                if found is None:
+                    return None
+                if cache is not None:
+                    cache.misses += 1
+            parsed = found
         if parsed.blanked:  # counted for reused pieces too: a fresh parse must agree
             failures += 1
             if failures > 1:
                 return None
-        fresh.setdefault(digest, []).append(parsed)
+        pieces.append(parsed)
         body.extend(parsed.body)
         blanked.extend(parsed.blanked)
         chunks.append(Chunk(start, end, digest))
     if cache is not None:
-        cache.entries = fresh
+        cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
     return body, chunks, blanked
 
 
-def _reuse(cache: ChunkCache, digest: str, text: str, start: int) -> _Parsed | None:
-    candidates = cache.entries.get(digest)
+def _by_digest(cache: ChunkCache, first: int, stop: int) -> dict[str, list[_Parsed]]:
+    """The cached pieces ``first`` to ``stop`` (exclusive), by digest, in document order."""
+    found: dict[str, list[_Parsed]] = {}
+    for chunk, parsed in zip(cache.chunks[first:stop], cache.pieces[first:stop], strict=True):
+        found.setdefault(chunk.digest, []).append(parsed)
+    return found
+
+
+def _reuse(
+    cache: ChunkCache, spare: dict[str, list[_Parsed]], digest: str, text: str, start: int
+) -> _Parsed | None:
+    candidates = spare.get(digest)
     if not candidates or candidates[0].text != text:
         return None
     # Candidates are in document order, so the first unused one is the nearest in practice.
-    parsed = candidates.pop(0)
+    cache.hits += 1
+    return _moved(candidates.pop(0), start)
+
+
+def _moved(parsed: _Parsed, start: int) -> _Parsed:
+    """``parsed`` with its line numbers shifted to begin at line ``start``."""
     delta = start - 1 - parsed.offset
     if delta:
         for statement in parsed.body:
             ast.increment_lineno(statement, delta)
         parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
         parsed.offset = start - 1
-    cache.hits += 1
     return parsed
 
 
@@ -174,7 +261,7 @@ def _parse_piece(text: str, start: int) -> _Parsed | None:
 def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chunk, ...]:
     """Fill the cache from a tree parsed whole; ``()`` when its statements do not fall inside
     the cuts (then the cuts cannot be trusted for this text and nothing is cached)."""
-    fresh: dict[str, list[_Parsed]] = {}
+    pieces: list[_Parsed] = []
     chunks: list[Chunk] = []
     statements = iter(body)
     pending = next(statements, None)
@@ -183,15 +270,14 @@ def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chu
         while pending is not None and pending.lineno <= end:
             first = min([pending.lineno, *(d.lineno for d in _decorators(pending))])
             if first < start or (pending.end_lineno or pending.lineno) > end:
-                cache.entries = {}
+                cache.lines, cache.chunks, cache.pieces = [], [], []
                 return ()
             own.append(pending)
             pending = next(statements, None)
         text = "".join(lines[start - 1 : end])
-        digest = _digest(text)
-        fresh.setdefault(digest, []).append(_Parsed(text, own, start - 1, []))
-        chunks.append(Chunk(start, end, digest))
-    cache.entries = fresh
+        pieces.append(_Parsed(text, own, start - 1, []))
+        chunks.append(Chunk(start, end, _digest(text)))
+    cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
     cache.misses += 1
     return tuple(chunks)
 

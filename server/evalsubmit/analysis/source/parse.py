@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from evalsubmit.analysis.source.chunks import Chunk, ChunkCache, parse_chunks, seed
 from evalsubmit.analysis.source.repair import repair_parse
@@ -27,13 +27,26 @@ class ParsedModule:
     """The whole text is ASCII, so ast's byte columns are already code-point columns."""
     chunks: tuple[Chunk, ...] = ()
     """The top-level pieces it was parsed from (empty when parsed whole)."""
+    _spans: dict[ast.AST, Span] = field(default_factory=dict, compare=False, repr=False)
+    """Spans already computed, by node (a node's position is fixed once its module is built:
+    a tree reused by the next parse belongs to the next module, with its own spans)."""
 
     def span(self, node: ast.AST) -> Span:
         """The node's span in code points (ast reports UTF-8 byte columns)."""
-        line = getattr(node, "lineno", 1)
+        found = self._spans.get(node)
+        if found is None:
+            found = self._spans[node] = self._span(node)
+        return found
+
+    def _span(self, node: ast.AST) -> Span:
+        try:
+            line, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
+        except AttributeError:  # a node without a position (``arguments``)
+            line, col = getattr(node, "lineno", 1), getattr(node, "col_offset", 0)
         end_line = getattr(node, "end_lineno", None) or line
-        col = self._col(line, getattr(node, "col_offset", 0))
-        end_col = self._col(end_line, getattr(node, "end_col_offset", None) or 0)
+        end_col = getattr(node, "end_col_offset", None) or 0
+        if not self.ascii:
+            col, end_col = self._col(line, col), self._col(end_line, end_col)
         return Span(line, col, end_line, end_col)
 
     def line_span(self, line: int) -> Span:
@@ -73,7 +86,7 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         # line 1 are counted without it.
         source = source[1:]
     lines = split_lines_keepends(source)
-    if cache is None or not cache.entries:
+    if cache is None or not cache.pieces:
         # One ast.parse of the whole text is the cheapest first parse; the per-statement cache
         # is seeded from its tree. Only broken text takes the per-statement path.
         whole = _parse_whole(source)
