@@ -26,6 +26,7 @@ from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.budget import too_many_tokens
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.analysis.values.journal import sealed
+from evalsubmit.core.collection import paused_collection
 from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.core.suppression import suppressed
@@ -101,7 +102,8 @@ def analyze_module(
     parsed = parse_source(source, caches.chunks if caches else None)
     if parsed is None:
         return ModuleReport(path=path, skipped="the file could not be parsed"), None
-    with sealed():  # imported modules' values are shared: what this module changes is undone
+    # imported modules' values are shared: what this module changes is undone (sealed)
+    with paused_collection(), sealed():
         report = _analyze_parsed(parsed, path, project, options, caches)
     return report, parsed if report.skipped is None else None
 
