@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from tests.unit.test_incremental import outcome
+from test_incremental import outcome
 
 from evalsubmit.analysis import DocumentAnalyzer, Project, analyze_source
 from evalsubmit.analysis.engine.caches import AnalysisCaches
