@@ -63,17 +63,26 @@ def _sdk_fingerprint(python: Path) -> str:
 @pytest.fixture(scope="session")
 def oracle() -> dict[str, Any]:
     """The SDK's verdict per case id, cached under ``.cache/contract/`` by corpus+oracle+SDK."""
+    return _cached_oracle("oracle", ORACLE_FILE, CORPUS_FILE, keep=1, timed=True)
+
+
+def _cached_oracle(
+    prefix: str, script: Path, cases: Path, *, keep: int, timed: bool = False
+) -> dict[str, Any]:
+    """``script cases`` run by the SDK's interpreter, its JSON answer cached under
+    ``.cache/contract/`` by a hash of both files and the SDK versions (the newest ``keep``
+    answers are kept: worktrees share the cache)."""
     python = _sdk_python()
     digest = hashlib.sha256()
-    digest.update(CORPUS_FILE.read_bytes())
-    digest.update(ORACLE_FILE.read_bytes())
+    digest.update(cases.read_bytes())
+    digest.update(script.read_bytes())
     digest.update(_sdk_fingerprint(python).encode())
-    cache = CACHE_DIR / f"oracle-{digest.hexdigest()[:20]}.json"
+    cache = CACHE_DIR / f"{prefix}-{digest.hexdigest()[:20]}.json"
     if cache.is_file():
         return dict(json.loads(cache.read_text()))
     start = time.perf_counter()
     done = subprocess.run(
-        [str(python), str(ORACLE_FILE), str(CORPUS_FILE)],
+        [str(python), str(script), str(cases)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -81,11 +90,13 @@ def oracle() -> dict[str, Any]:
         cwd=ROOT,
         env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")},
     )
-    assert done.returncode == 0, f"SDK oracle failed:\n{done.stderr[-4000:]}"
+    assert done.returncode == 0, f"{script.name} failed:\n{done.stderr[-4000:]}"
     report = dict(json.loads(done.stdout))
-    report["oracle_wall_seconds"] = round(time.perf_counter() - start, 3)
+    if timed:
+        report["oracle_wall_seconds"] = round(time.perf_counter() - start, 3)
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    for stale in CACHE_DIR.glob("oracle-*.json"):
+    old = sorted(CACHE_DIR.glob(f"{prefix}-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for stale in old[keep - 1 :]:
         stale.unlink(missing_ok=True)
     tmp = cache.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(report, indent=1))
@@ -143,33 +154,6 @@ def idiom_oracle() -> dict[str, Any]:
 def constraint_oracle() -> dict[str, Any]:
     """The real ``GymRuntimeConfig`` on every generated input (``constraint_oracle.py``), cached
     under ``.cache/contract/`` by a hash of the cases, the oracle and the SDK versions."""
-    python = _sdk_python()
-    digest = hashlib.sha256()
-    digest.update(CONSTRAINT_CASES_FILE.read_bytes())
-    digest.update(CONSTRAINT_ORACLE_FILE.read_bytes())
-    digest.update(_sdk_fingerprint(python).encode())
-    cache = CACHE_DIR / f"constraints-{digest.hexdigest()[:20]}.json"
-    if cache.is_file():
-        return dict(json.loads(cache.read_text()))
-    done = subprocess.run(
-        [str(python), str(CONSTRAINT_ORACLE_FILE), str(CONSTRAINT_CASES_FILE)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")},
+    return _cached_oracle(
+        "constraints", CONSTRAINT_ORACLE_FILE, CONSTRAINT_CASES_FILE, keep=IDIOM_CACHES_KEPT
     )
-    assert done.returncode == 0, f"constraint oracle failed:\n{done.stderr[-4000:]}"
-    report = dict(json.loads(done.stdout))
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    # Keep a few (worktrees share the cache), newest first.
-    old = sorted(
-        CACHE_DIR.glob("constraints-*.json"), key=lambda p: p.stat().st_mtime, reverse=True
-    )
-    for stale in old[IDIOM_CACHES_KEPT - 1 :]:
-        stale.unlink(missing_ok=True)
-    tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(report))
-    tmp.replace(cache)
-    return report
