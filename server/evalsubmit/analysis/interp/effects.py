@@ -13,6 +13,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, replace
 
+from evalsubmit.analysis.interp.objects import CLASS_SETUP_METHODS, SETUP_METHODS
+from evalsubmit.analysis.interp.testcode import is_fixture
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -27,19 +30,9 @@ MUTATING_METHODS = frozenset(
 _DYNAMIC = frozenset(
     {"globals", "locals", "vars", "exec", "eval", "setattr", "delattr", "__import__", "__dict__"}
 )
-_SETUP_METHODS = frozenset(
-    {
-        "__init__",
-        "__post_init__",
-        "setUp",
-        "setup_method",
-        "asyncSetUp",
-        "setUpClass",
-        "setup_class",
-    }
-)
-"""Attribute stores in these are construction (see ``objects.SETUP_METHODS``); any other one
-makes that attribute untrusted in the whole module."""
+_SETUP_METHODS = frozenset((*SETUP_METHODS, *CLASS_SETUP_METHODS))
+"""Attribute stores in these are construction; any other one makes that attribute untrusted
+in the whole module (``Objects.volatile``)."""
 
 Callee = tuple[str, ...]
 """("name", n) for ``n(...)``, ("attr", base, method) for ``base.x.method(...)``, ("other",)."""
@@ -121,7 +114,7 @@ def effects(statement: ast.stmt) -> Effects:
         body_calls=(*map(_decorator, statement.decorator_list), *_body_calls(nodes, fresh)),
         body_stores=_body_stores(nodes, fresh),
         body_values=_body_values(statement, nodes),
-        fixture=any(_is_fixture(d) for d in statement.decorator_list),
+        fixture=is_fixture(statement),
     )
 
 
@@ -257,14 +250,6 @@ def _body_values(
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             values += [((a.asname or a.name).split(".")[0], None) for a in node.names]
     return tuple(values)
-
-
-def _is_fixture(decorator: ast.expr) -> bool:
-    """``@pytest.fixture``, ``@fixture(...)``, ``@pytest.fixture(scope=...)``."""
-    target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return (isinstance(target, ast.Name) and target.id == "fixture") or (
-        isinstance(target, ast.Attribute) and target.attr == "fixture"
-    )
 
 
 def _decorator(decorator: ast.expr) -> Callee:
