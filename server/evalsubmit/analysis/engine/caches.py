@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit.analysis.interp.effects import Effects, effects
-from evalsubmit.analysis.interp.grouping import Grouping, text_digest
+from evalsubmit.analysis.interp.grouping import Grouping, reads_the_same
 from evalsubmit.analysis.interp.harmless import Resolved, harmless_names, resolve
 from evalsubmit.analysis.report import SubmitReport, TargetPreview
 from evalsubmit.analysis.source.chunks import ChunkCache
@@ -137,11 +137,9 @@ class AnalysisCaches:
         if environment != self.environment:
             self.environment = environment
             return False
-        for path, digest in self.texts.items():
-            text = project.read(path) if project is not None else None
-            if not digest or text is None or text_digest(text) != digest:
-                return False
-        return True
+        if project is None:
+            return not self.texts
+        return reads_the_same(project.read, self.texts.items())
 
     def remember(self, read: dict[Path, str], dependencies: frozenset[Path]) -> None:
         """After an analysis: the texts it read (``read``, noted by the walk; the modules of

@@ -9,14 +9,13 @@ from it.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import weakref
 from pathlib import Path
 from typing import Protocol
 
 from evalsubmit.analysis.engine.options import AnalysisOptions
-from evalsubmit.analysis.interp.grouping import text_digest
+from evalsubmit.analysis.interp.grouping import reads_the_same, text_digest
 from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.findings import Finding
@@ -79,12 +78,11 @@ def remote_findings_for(
         text = project.read(importer)
         if text is None:
             continue
-        digest = hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16)
-        digest.update(project.environment_stamp().encode())  # what its imports resolve to
-        key = (importer, digest.hexdigest(), options)
+        # what its imports resolve to depends on the installed packages too
+        key = (importer, f"{text_digest(text)}:{project.environment_stamp()}", options)
         with cache.lock:
             entry = cache.entries.get(key)
-        if entry is None or not _unchanged(project, entry[1]):
+        if entry is None or not reads_the_same(project.read, entry[1]):
             report, _ = analyze(text, path=importer, project=project, options=options)
             entry = (report.remote_findings, report.dependency_texts)
             with cache.lock:
@@ -94,14 +92,6 @@ def remote_findings_for(
                 cache.entries[key] = entry
         results.extend(f for target, f in entry[0] if target == path)
     return results
-
-
-def _unchanged(project: Project, texts: Texts) -> bool:
-    for path, digest in texts:
-        text = project.read(path)
-        if not digest or text is None or text_digest(text) != digest:
-            return False
-    return True
 
 
 def _cache_of(project: Project) -> _ImporterCache:

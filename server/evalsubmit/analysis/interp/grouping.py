@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +24,15 @@ class Grouping:
 def text_digest(text: str) -> str:
     """A module text's identity, as the module resolver caches it."""
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def reads_the_same(read: Callable[[Path], str | None], texts: Iterable[tuple[Path, str]]) -> bool:
+    """Whether every module still reads as it did (``texts``: path and digest, "" unknown)."""
+    for path, digest in texts:
+        text = read(path)
+        if not digest or text is None or text_digest(text) != digest:
+            return False
+    return True
 
 
 class DependencyLog(set[Path]):
