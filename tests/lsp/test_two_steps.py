@@ -13,24 +13,11 @@ from pathlib import Path
 
 from lsp_helpers import RecordingClient, codes, col_of, line_of, open_doc, replace_all, wait_until
 from lsprotocol import types
+from test_diagnostics import RUNNERS_LAMBDA, SUBMITTER
 
 SLOW_S = 6.0
-RUNNERS = (
-    "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, "
-    "GymRuntimeConfig\n\n"
-    "runner = GymAgentTaskRunner(config=GymRuntimeConfig(\n"
-    '    agent="a", agent_config="c.yaml", resources_server="mcqa",\n'
-    '    hydra_params={"hook": lambda r: r},\n'
-    "))\n"
-)
-SLOW_SUBMITTER = (
-    "from nemo_evaluator.api.schemas import TasksetRef\n"
-    "from nemo_platform import NeMoPlatform\n\n"
-    "from runners import runner\n\n"
-    'client = NeMoPlatform(workspace="qa")\n'
-    'client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner)\n'
-    f"# test: slow-module={SLOW_S}\n"
-)
+RUNNERS = RUNNERS_LAMBDA  # a lambda in hydra_params: job.py's submit reports it here
+SLOW_SUBMITTER = SUBMITTER + f"# test: slow-module={SLOW_S}\n"
 
 
 async def test_own_findings_first_then_the_importers(
