@@ -98,3 +98,22 @@ async def test_pull_gets_the_importers_findings_after_a_refresh_and_after_an_edi
         await wait_until(lambda: client.diagnostic_refresh_count > refreshes, timeout=30)
         third = await pull(third.result_id)
     assert codes(list(third.items)) == ["ES107"]
+
+
+async def test_an_importers_finding_moves_with_its_line(
+    faulty_client: RecordingClient, tmp_path: Path
+) -> None:
+    """The importer's analysis read this module: a line inserted above the value moves what it
+    reports here (its cached result is not reused for the new text)."""
+    client = faulty_client
+    (tmp_path / "job.py").write_text(SUBMITTER, encoding="utf-8")
+    uri = open_doc(client, tmp_path / "runners.py", RUNNERS)
+
+    def lines_of_es107() -> list[int]:
+        latest = client.published.get(uri, [])[-1:]
+        return [d.range.start.line for p in latest for d in p.diagnostics if d.code == "ES107"]
+
+    line = line_of(RUNNERS, '"hook"')
+    await wait_until(lambda: lines_of_es107() == [line], timeout=30)
+    replace_all(client, uri, "# a comment line\n" + RUNNERS, version=2)
+    await wait_until(lambda: lines_of_es107() == [line + 1], timeout=30)
