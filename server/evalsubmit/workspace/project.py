@@ -15,7 +15,7 @@ from pathlib import Path
 from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.releases import SDK_DISTRIBUTIONS
 from evalsubmit.sdk.version import SDK_DISTRIBUTION
-from evalsubmit.workspace import walk
+from evalsubmit.workspace import observed, walk
 from evalsubmit.workspace.environment import PythonEnvironment, environment_of
 
 MAX_MODULE_BYTES = 2_000_000
@@ -79,6 +79,12 @@ class Project:
             self._overlays.pop(path.resolve(), None)
 
     def read(self, path: Path) -> str | None:
+        text = self._read(path)
+        if observed.noting():
+            observed.note("read", str(path), observed.read_answer(text))
+        return text
+
+    def _read(self, path: Path) -> str | None:
         with self._lock:
             if path in self._overlays:
                 return self._overlays[path]
@@ -91,6 +97,11 @@ class Project:
         """Dotted name of a file relative to the project root (``pkg.runners``)."""
         if path is None:
             return "__main__"
+        name = self._module_name(path)
+        observed.note("name", str(path), name)
+        return name
+
+    def _module_name(self, path: Path) -> str:
         path = path.resolve()
         for base in self._search_roots(path):
             try:
@@ -143,6 +154,13 @@ class Project:
         return roots
 
     def find_module(self, dotted: str, importer: Path | None) -> Path | None:
+        found = self._find_module(dotted, importer)
+        if observed.noting():
+            answer = str(found) if found is not None else None
+            observed.note("module", observed.module_key(dotted, importer), answer)
+        return found
+
+    def _find_module(self, dotted: str, importer: Path | None) -> Path | None:
         # The search path depends on the folder and, under pytest, on the kind of module.
         key = (
             dotted,

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from evalsubmit.workspace.observed import text_digest
+
+__all__ = ["DependencyLog", "Grouping", "reads_the_same", "text_digest"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,11 +22,6 @@ class Grouping:
     walk: frozenset[int] | None = None
     """The top-level statements to walk (None: all). The others are not walked at all: their
     results are cached and nothing walked reads what they bind (``engine.caches``)."""
-
-
-def text_digest(text: str) -> str:
-    """A module text's identity, as the module resolver caches it."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def reads_the_same(read: Callable[[Path], str | None], texts: Iterable[tuple[Path, str]]) -> bool:

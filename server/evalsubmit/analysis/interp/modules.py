@@ -26,6 +26,7 @@ from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
 from evalsubmit.analysis.values.journal import unsealed
 from evalsubmit.sdk.names import is_sdk_name
+from evalsubmit.workspace import observed
 from evalsubmit.workspace.environment import FoundModule, PythonEnvironment
 from evalsubmit.workspace.project import Project
 
@@ -48,6 +49,9 @@ class ModuleResolver:
     def __init__(self, project: Project) -> None:
         self.project = project
         self._scopes: dict[tuple[Path, str], ModuleScope] = {}
+        self._observed: dict[tuple[Path, str], observed.Journal | None] = {}
+        """What reading each scope of ``_scopes`` learnt from the file system (None: nothing
+        was noting then), noted again each time the scope is reused (:mod:`.observed`)."""
         self._reading = threading.local()
         """Per thread, the modules being read (an import of an import...): a cycle or the depth
         limit is about one chain of imports. Shared across threads, a module another document's
@@ -136,6 +140,7 @@ class ModuleResolver:
             if stamp != self._environment_stamp:
                 self._environment_stamp = stamp
                 self._scopes.clear()
+                self._observed.clear()
                 self._installed.clear()
         return environment
 
@@ -152,7 +157,7 @@ class ModuleResolver:
         parts = qualname.split(".")
         for cut in range(len(parts), 0, -1):
             module = ".".join(parts[:cut])
-            found = environment.find_module(module)
+            found = _find_installed(environment, module)
             if found is None:
                 continue
             rest = parts[cut:]
@@ -163,7 +168,7 @@ class ModuleResolver:
             if value is None:
                 # Not bound at its top level (compiled, a lazy ``__getattr__``, over budget):
                 # a submodule, or what an unknown import gives.
-                sub = environment.find_module(f"{module}.{rest[0]}")
+                sub = _find_installed(environment, f"{module}.{rest[0]}")
                 return ModuleValue(f"{module}.{rest[0]}") if sub else None
             return value if len(rest) == 1 else Unknown("attribute of an imported value")
         return None
@@ -176,10 +181,10 @@ class ModuleResolver:
         path = found.source.resolve()
         if importer is not None and path == importer.resolve():
             return None
-        try:
-            if path.stat().st_size > MAX_INSTALLED_BYTES:
-                return None
-        except OSError:
+        size = observed.size_key(path, MAX_INSTALLED_BYTES)
+        answer = observed.size_answer(size)
+        observed.note("size", size, answer)
+        if answer != "ok":
             return None
         with self._lock:
             self._installed[path] = found.name
@@ -231,6 +236,7 @@ class ModuleResolver:
         with self._lock:
             cached = self._scopes.get((path, digest))
             if cached is not None:
+                observed.replay(self._observed.get((path, digest)))
                 return cached
             loading = self._loading()
             if path in loading or len(loading) >= MAX_IMPORT_DEPTH:
@@ -242,22 +248,34 @@ class ModuleResolver:
                         return None
                     self._budget.left = left - 1
             loading.add(path)
+        journal = None
         try:
-            parsed = parse_source(text)
-            if parsed is None:
-                return None
-            interpreter = Interpreter(
-                parsed,
-                path=path,
-                module_name=name or self.project.module_name(path),
-                resolver=self,
-                collect=False,
-            )
-            with unsealed():  # what its top level builds is its own, cached with it
-                scope = interpreter.run_module()
+            with observed.nested() as journal:
+                parsed = parse_source(text)
+                if parsed is None:
+                    return None
+                interpreter = Interpreter(
+                    parsed,
+                    path=path,
+                    module_name=name or self.project.module_name(path),
+                    resolver=self,
+                    collect=False,
+                )
+                with unsealed():  # what its top level builds is its own, cached with it
+                    scope = interpreter.run_module()
         finally:
             loading.discard(path)
         with self._lock:
             self._scopes = {k: v for k, v in self._scopes.items() if k[0] != path}
             self._scopes[(path, digest)] = scope
+            self._observed = {k: v for k, v in self._observed.items() if k[0] != path}
+            self._observed[(path, digest)] = journal
         return scope
+
+
+def _find_installed(environment: PythonEnvironment, dotted: str) -> FoundModule | None:
+    """Where the environment finds ``dotted`` (noted: a module installed since would be read)."""
+    found = environment.find_module(dotted)
+    if observed.noting():
+        observed.note("installed", dotted, observed.installed_answer(found))
+    return found
