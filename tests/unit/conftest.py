@@ -3,6 +3,7 @@
 import pytest
 
 from fake_env import installed_env  # noqa: F401  (the session fixture)
+from result_cache_env import _session_result_cache  # noqa: F401  (the session fixture)
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.cli.cache_options import add_cache_options
 from evalsubmit.cli.check_flags import FixRequest, add_options, check_flags
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
 from evalsubmit.cli.configured import add_config_options, rule_codes
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from evalsubmit.analysis import AnalysisOptions, Finding, ModuleReport
     from evalsubmit.cli.fixing import FileFix, FixTotals
     from evalsubmit.cli.output import Skipped
+    from evalsubmit.cli.result_cache import Observed
     from evalsubmit.cli.stdin import StdinSource
 
 # The analysis is imported by the functions that run it, not with this module: building the
@@ -50,6 +52,7 @@ def add_parser(commands: Any) -> None:
         help="fail (exit 1) when any file or folder was skipped, not only on findings",
     )
     python_option(check)
+    add_cache_options(check)
     add_options(check)
     check.set_defaults(handler=run)
 
@@ -109,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     analysed = [path for path in files if path in reach]
     results = {
         result.path: result
-        for result in _analyse_all(analysed, options, args.jobs, python, flags.fix, stdin)
+        for result in _cached_or_analysed(analysed, options, args, python, flags.fix, stdin)
     }
     for path in files:
         if path not in results:  # cannot reach the SDK: no finding of its own (not parsed)
@@ -167,6 +170,8 @@ class FileResult:
     """With --fix/--diff: the fixed text (``findings`` and ``lines`` are then the fixed text's)."""
     unread: bool = False
     """Not analysed: it cannot reach the SDK (:mod:`evalsubmit.workspace.relevance`)."""
+    observed: Observed | None = None
+    """What the analysis stood on, for the result cache (None: not to be kept)."""
 
 
 def _apply_fixes(
@@ -207,6 +212,41 @@ def _route_remote_findings(
             for kept in visible([finding], owner.lines, options[owner.path]):
                 if kept not in owner.findings:
                     owner.findings.append(kept)
+
+
+def _cached_or_analysed(
+    files: list[Path],
+    options: dict[Path, AnalysisOptions],
+    args: argparse.Namespace,
+    python: Path,
+    fix: FixRequest | None,
+    stdin: StdinSource | None,
+) -> Iterable[FileResult]:
+    """Each file's result, in order: from the result cache while it still holds
+    (:mod:`.result_cache`), else analysed (and kept). Fixes and stdin bypass the cache."""
+    from evalsubmit.cli.cache_options import open_cache
+
+    cache = open_cache(args, python) if fix is None and stdin is None else None
+    if cache is None:
+        yield from _analyse_all(files, options, args.jobs, python, fix, stdin)
+        return
+    from evalsubmit.core.lines import split_lines
+
+    found: dict[Path, FileResult] = {}
+    for path in files:
+        hit = cache.lookup(path, options[path])
+        if hit is not None:
+            lines = split_lines(hit.text)
+            found[path] = FileResult(
+                path, hit.findings, remote=hit.remote, lines=lines, skipped=hit.skipped
+            )
+    for result in _analyse_all([p for p in files if p not in found], options, args.jobs, python):
+        found[result.path] = result
+        if result.observed is not None and not (result.error or result.internal):
+            kept = result.findings, result.remote, result.skipped
+            cache.store(result.path, options[result.path], result.observed, *kept)
+    cache.close()
+    yield from (found[path] for path in files)
 
 
 def _analyse_all(
@@ -261,7 +301,12 @@ def _analyse_one(
         return analyze_source(text, path=path, project=project, options=options, reverse=False)
 
     try:
-        report = analyze(text)
+        from evalsubmit.cli.result_cache import observed
+        from evalsubmit.workspace.observed import observing
+
+        with observing() as journal:  # what the result stands on, for the cache
+            report = analyze(text)
+        facts = observed(text, journal) if fix is None and stdin is None else None
         fixed = None
         if fix is not None and report.skipped is None:
             from evalsubmit.cli.fixing import fix_file
@@ -278,4 +323,5 @@ def _analyse_one(
         skipped=report.skipped,
         fix=fixed,
         internal=report.internal_errors,
+        observed=facts,
     )

@@ -1,0 +1,284 @@
+"""``evalsubmit check``'s persistent cache of each file's results, on by default (as ruff's and
+mypy's): a run over a tree where few files changed costs little more than reading the files.
+
+A cached result is used only when a fresh analysis could not give another one. Its entry
+(JSON, :mod:`.cache_codec`; where it lives: :mod:`.cache_folder`) holds a key that must equal
+the run's, field by field:
+
+* the cache format, evalsubmit's version and a stamp of its installed code (a changed checker
+  may answer differently);
+* the file's real path, the digest of its text and the project root;
+* the analysis options (``select``, ``ignore``, limits, ``sdk-version``...);
+* the environment's stamp (the interpreter and its installed packages, as the editor's caches
+  use it);
+
+and every observation the analysis made of other files (:mod:`evalsubmit.workspace.observed`):
+the texts of the modules it read, directly or through other modules, by digest, and the
+answers of the module lookups it made, those that found nothing included. Each is asked again
+on a hit; one different answer makes the entry a miss. Modification times are never trusted.
+
+Results that depend on something not noted (an internal error, an incomplete journal) are
+not kept. ``--fix``/``--diff`` and stdin neither read nor write the cache; ``--no-cache``
+turns it off. A corrupt, foreign or unreadable entry is a miss and is rewritten; a cache
+folder that cannot be written turns writing off with one warning.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from evalsubmit.cli import cache_folder
+from evalsubmit.cli.cache_codec import (
+    CorruptEntry,
+    decode_findings,
+    decode_remote,
+    encode_findings,
+    encode_remote,
+)
+from evalsubmit.cli.projects import project_of, resolved_file, root_of
+from evalsubmit.workspace import observed as obs
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis import AnalysisOptions
+    from evalsubmit.core.findings import Finding
+    from evalsubmit.workspace.project import Project
+
+_ROOT_MARKERS = ("pyproject.toml", ".git", "setup.py")
+
+
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """What one file's analysis stands on besides its key: made where the file is analysed
+    (a worker process), from the very text analysed."""
+
+    text: str
+    """The digest of the text analysed."""
+    journal: obs.Journal
+
+
+def observed(text: str, journal: obs.Journal) -> Observed:
+    return Observed(obs.text_digest(text), journal)
+
+
+@dataclass(frozen=True, slots=True)
+class CachedResult:
+    findings: list[Finding]
+    remote: tuple[tuple[Path, Finding], ...]
+    skipped: str | None
+    text: str
+    """The file's text, as the analysis would have read it (for the report's lines)."""
+
+
+class ResultCache:
+    """The cache of one run: lookups before the analysis, stores after it."""
+
+    def __init__(self, fixed: Path | None, python: Path) -> None:
+        self._fixed = fixed
+        self._python = python
+        self._folders: dict[Path, Path | None] = {}
+        """Cache folder -> its versioned folder, once prepared for writing (None: not
+        writable; nothing more is written there this run)."""
+        self._reads: dict[Path, str | None] = {}
+        """Each module's ``read`` answer, asked once per run."""
+        self._warned = False
+
+    # -- where ------------------------------------------------------------------------------
+
+    def root_for(self, path: Path) -> Path:
+        """The cache folder of a checked file: the fixed one, else at its project root (at the
+        current folder for a file in no project, as ruff does)."""
+        if self._fixed is not None:
+            return self._fixed
+        root = root_of(path)
+        if any(os.path.exists(root / marker) for marker in _ROOT_MARKERS):
+            return root / cache_folder.FOLDER_NAME
+        return Path.cwd() / cache_folder.FOLDER_NAME
+
+    def _entry_file(self, path: Path) -> tuple[Path, Path]:
+        """The file's cache folder and its entry's file there."""
+        real = resolved_file(path)
+        root = self.root_for(path)
+        name = obs.text_digest(str(real))
+        return root, cache_folder.entry_file(cache_folder.versioned(root), name)
+
+    # -- lookups ----------------------------------------------------------------------------
+
+    def lookup(self, path: Path, options: AnalysisOptions) -> CachedResult | None:
+        """The file's cached result when a fresh analysis could give no other (None: a miss)."""
+        from evalsubmit.core.sourcefile import UnreadableSource, read_source
+
+        _, file = self._entry_file(path)
+        text = cache_folder.read_entry(file)
+        if text is None:
+            return None
+        try:
+            # as the analysis reads it (check._analyse_one): the same bytes, the same limit
+            source = read_source(path, max_bytes=4 * options.max_chars).text
+        except UnreadableSource:
+            return None  # analysed: that says why it is skipped
+        try:
+            return self._valid(path, options, text, source)
+        except (CorruptEntry, ValueError, KeyError, TypeError, RecursionError):
+            return None  # not what this version writes: a miss, rewritten after the analysis
+
+    def _valid(
+        self, path: Path, options: AnalysisOptions, entry: str, source: str
+    ) -> CachedResult | None:
+        import json
+
+        data = json.loads(entry)
+        if not isinstance(data, dict):
+            raise CorruptEntry("an entry is an object")
+        project = project_of(path, self._python)
+        if data["key"] != self._key(path, project, options, obs.text_digest(source)):
+            return None
+        observations = data["observed"]
+        if not isinstance(observations, list):
+            raise CorruptEntry("observations are a list")
+        for observation in observations:
+            kind, key, answer = observation
+            if not isinstance(kind, str) or not isinstance(key, str):
+                raise CorruptEntry("an observation is (kind, key, answer)")
+            if answer is not None and not isinstance(answer, str):
+                raise CorruptEntry("an observation's answer is a string or null")
+            if not self._holds(project, kind, key, answer):
+                return None
+        result = data["result"]
+        skipped = result["skipped"]
+        if skipped is not None and not isinstance(skipped, str):
+            raise CorruptEntry("skipped is a string or null")
+        findings = decode_findings(result["findings"])
+        return CachedResult(findings, decode_remote(result["remote"]), skipped, source)
+
+    def _holds(self, project: Project, kind: str, key: str, answer: str | None) -> bool:
+        """Whether asking again gives the answer the analysis got."""
+        if kind == "read":
+            path = Path(key)
+            if path not in self._reads:
+                self._reads[path] = obs.read_answer(project.read(path))
+            return self._reads[path] == answer
+        if kind == "module":
+            found = project.find_module(*obs.split_module_key(key))
+            return (str(found) if found is not None else None) == answer
+        if kind == "name":
+            return project.module_name(Path(key)) == answer
+        if kind == "installed":
+            environment = project.environment
+            where = environment.find_module(key) if environment is not None else None
+            return obs.installed_answer(where) == answer
+        if kind == "size":
+            return obs.size_answer(key) == answer
+        return False  # a kind this version does not ask
+
+    def _key(
+        self, path: Path, project: Project, options: AnalysisOptions, digest: str
+    ) -> dict[str, Any]:
+        return {
+            "format": cache_folder.CACHE_FORMAT,
+            "checker": _checker_stamp(),
+            "path": str(resolved_file(path)),
+            "root": str(project.root),
+            "text": digest,
+            "options": _options_key(options),
+            "environment": project.environment_stamp(),
+        }
+
+    # -- stores -----------------------------------------------------------------------------
+
+    def store(
+        self,
+        path: Path,
+        options: AnalysisOptions,
+        facts: Observed,
+        findings: list[Finding],
+        remote: tuple[tuple[Path, Finding], ...],
+        skipped: str | None,
+    ) -> None:
+        """Keep one analysed file's result (the caller leaves out those that cannot be kept:
+        internal errors, fixes)."""
+        import json
+
+        if not facts.journal.complete:
+            return
+        root, file = self._entry_file(path)
+        folder = self._writable(root)
+        if folder is None:
+            return
+        project = project_of(path, self._python)
+        entry = {
+            "key": self._key(path, project, options, facts.text),
+            "observed": [
+                [kind, key, answer] for (kind, key), answer in facts.journal.records.items()
+            ],
+            "result": {
+                "findings": encode_findings(findings),
+                "remote": encode_remote(remote),
+                "skipped": skipped,
+            },
+        }
+        try:
+            cache_folder.write_atomically(file, json.dumps(entry, separators=(",", ":")))
+        except OSError as error:
+            self._cannot_write(root, error)
+
+    def _writable(self, root: Path) -> Path | None:
+        if root not in self._folders:
+            try:
+                self._folders[root] = cache_folder.prepare(root)
+            except OSError as error:
+                self._cannot_write(root, error)
+        return self._folders.get(root)
+
+    def _cannot_write(self, root: Path, error: OSError) -> None:
+        self._folders[root] = None
+        if not self._warned:
+            self._warned = True
+            why = error.strerror or type(error).__name__
+            print(f"evalsubmit: warning: results not cached: {root}: {why}", file=sys.stderr)
+
+    def close(self) -> None:
+        """After the run: remove entries of files that are gone (at most once a day)."""
+        for folder in self._folders.values():
+            if folder is not None:
+                cache_folder.prune_when_due(folder)
+
+
+def _options_key(options: AnalysisOptions) -> dict[str, Any]:
+    """Every field of the options, as JSON data (sets sorted)."""
+    key: dict[str, Any] = {}
+    for field in dataclasses.fields(options):
+        value = getattr(options, field.name)
+        if isinstance(value, frozenset | set):
+            value = sorted(str(item) for item in value)
+        elif not (value is None or isinstance(value, str | int | float | bool)):
+            value = repr(value)
+        key[field.name] = value
+    return key
+
+
+@functools.cache
+def _checker_stamp() -> str:
+    """evalsubmit's version and each of its files' size and modification time: a
+    checker changed in place (a development install) does not read an older one's entries
+    (its own code is the one thing whose times are trusted: a release never changes it)."""
+    import evalsubmit
+
+    package = Path(evalsubmit.__file__).parent
+    parts = [evalsubmit.__version__]
+    for folder, folders, files in os.walk(package):
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            try:
+                status = os.stat(path)
+            except OSError:
+                continue
+            relative = os.path.relpath(path, package)
+            parts.append(f"{relative}:{status.st_size}:{status.st_mtime_ns}")
+    return obs.text_digest("\n".join(parts))
