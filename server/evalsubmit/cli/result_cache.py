@@ -84,8 +84,8 @@ class ResultCache:
         self._folders: dict[Path, Path | None] = {}
         """Cache folder -> its versioned folder, once prepared for writing (None: not
         writable; nothing more is written there this run)."""
-        self._reads: dict[Path, str | None] = {}
-        """Each module's ``read`` answer, asked once per run."""
+        self._answers: dict[tuple[Path | None, str, str], str | None] = {}
+        """The answer to each observation's question this run, by project root."""
         self._warned = False
 
     # -- where ------------------------------------------------------------------------------
@@ -157,24 +157,12 @@ class ResultCache:
         return CachedResult(findings, decode_remote(result["remote"]), skipped, source)
 
     def _holds(self, project: Project, kind: str, key: str, answer: str | None) -> bool:
-        """Whether asking again gives the answer the analysis got."""
-        if kind == "read":
-            path = Path(key)
-            if path not in self._reads:
-                self._reads[path] = obs.read_answer(project.read(path))
-            return self._reads[path] == answer
-        if kind == "module":
-            found = project.find_module(*obs.split_module_key(key))
-            return (str(found) if found is not None else None) == answer
-        if kind == "name":
-            return project.module_name(Path(key)) == answer
-        if kind == "installed":
-            environment = project.environment
-            where = environment.find_module(key) if environment is not None else None
-            return obs.installed_answer(where) == answer
-        if kind == "size":
-            return obs.size_answer(key) == answer
-        return False  # a kind this version does not ask
+        """Whether asking again gives the answer the analysis got (each question is asked
+        once per run: many files import the same modules)."""
+        asked = (project.root, kind, key)
+        if asked not in self._answers:
+            self._answers[asked] = _ask(project, kind, key)
+        return self._answers[asked] == answer
 
     def _key(
         self, path: Path, project: Project, options: AnalysisOptions, digest: str
@@ -247,6 +235,23 @@ class ResultCache:
         for folder in self._folders.values():
             if folder is not None:
                 cache_folder.prune_when_due(folder)
+
+
+def _ask(project: Project, kind: str, key: str) -> str | None:
+    """The answer to an observation's question now (:mod:`evalsubmit.workspace.observed`)."""
+    if kind == "read":
+        return obs.read_answer(project.read(Path(key)))
+    if kind == "module":
+        found = project.find_module(*obs.split_module_key(key))
+        return str(found) if found is not None else None
+    if kind == "name":
+        return project.module_name(Path(key))
+    if kind == "installed":
+        environment = project.environment
+        return obs.installed_answer(environment.find_module(key) if environment else None)
+    if kind == "size":
+        return obs.size_answer(key)
+    raise CorruptEntry(f"unknown observation {kind!r}")  # not written by this version
 
 
 def _options_key(options: AnalysisOptions) -> dict[str, Any]:

@@ -122,13 +122,13 @@ class Project:
         roots: list[Path] = []
         if importer is not None:
             # A script's own folder is on sys.path; packages are found from their parent.
-            folder = importer.resolve().parent
+            own = folder = importer.resolve().parent
             while (folder / "__init__.py").exists() and folder.parent != folder:
                 folder = folder.parent
             roots.append(folder)
-            roots.append(importer.resolve().parent)
+            roots.append(own)
             if _is_pytest_module(importer):
-                roots.extend(self._conftest_roots(importer.resolve().parent))
+                roots.extend(self._conftest_roots(own))
         if self.root is not None:
             roots.append(self.root)
             roots.append(self.root / "src")
@@ -175,7 +175,8 @@ class Project:
         for base in self._search_roots(importer):
             candidate = base.joinpath(*parts)
             for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
-                if path.resolve() in self._overlays or path.is_file():
+                # resolved only to look it up among the overlays (most runs have none)
+                if (self._overlays and path.resolve() in self._overlays) or path.is_file():
                     found = path.resolve()
                     break
             if found is not None:
