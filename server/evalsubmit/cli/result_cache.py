@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from evalsubmit.workspace.project import Project
 
 _ROOT_MARKERS = ("pyproject.toml", ".git", "setup.py")
+"""What makes a folder a project root (as `common.project_root` finds one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,8 @@ class ResultCache:
         self._answers: dict[tuple[Path | None, str, str], str | None] = {}
         """The answer to each observation's question this run, by project root."""
         self._warned = False
+        self._roots: dict[Path, Path] = {}
+        """Project root -> its cache folder."""
 
     # -- where ------------------------------------------------------------------------------
 
@@ -96,9 +99,12 @@ class ResultCache:
         if self._fixed is not None:
             return self._fixed
         root = root_of(path)
-        if any(os.path.exists(root / marker) for marker in _ROOT_MARKERS):
-            return root / cache_folder.FOLDER_NAME
-        return Path.cwd() / cache_folder.FOLDER_NAME
+        folder = self._roots.get(root)
+        if folder is None:
+            marked = any(os.path.exists(root / marker) for marker in _ROOT_MARKERS)
+            folder = (root if marked else Path.cwd()) / cache_folder.FOLDER_NAME
+            self._roots[root] = folder
+        return folder
 
     def _entry_file(self, path: Path) -> tuple[Path, Path]:
         """The file's cache folder and its entry's file there."""

@@ -98,7 +98,8 @@ class Project:
         if path is None:
             return "__main__"
         name = self._module_name(path)
-        observed.note("name", str(path), name)
+        if observed.noting():
+            observed.note("name", str(path), name)
         return name
 
     def _module_name(self, path: Path) -> str:
