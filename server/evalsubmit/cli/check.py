@@ -257,8 +257,10 @@ def _analyse_one(
     text = source.text
     project = project_of(path, python)
 
+    checked = replace(options, summaries=False)  # findings are all it prints
+
     def analyze(text: str) -> ModuleReport:
-        return analyze_source(text, path=path, project=project, options=options, reverse=False)
+        return analyze_source(text, path=path, project=project, options=checked, reverse=False)
 
     try:
         report = analyze(text)
