@@ -44,6 +44,9 @@ class Project:
         self._lock = threading.RLock()
         self._files: list[Path] | None = None
         self._found: dict[tuple[str, Path | None, bool], Path | None] = {}
+        self._roots: dict[Path | None, list[Path]] = {}
+        """Each importer's search roots (forgotten with :attr:`_found`, when files come and go):
+        every import that is not the project's own (the standard library's) looks them up."""
 
     @property
     def python(self) -> Path | None:
@@ -72,11 +75,15 @@ class Project:
 
     def set_overlay(self, path: Path, text: str) -> None:
         with self._lock:
-            self._overlays[path.resolve()] = text
+            resolved = path.resolve()
+            if resolved not in self._overlays:  # a new buffer may be a conftest.py: see roots
+                self._roots.clear()
+            self._overlays[resolved] = text
 
     def drop_overlay(self, path: Path) -> None:
         with self._lock:
-            self._overlays.pop(path.resolve(), None)
+            if self._overlays.pop(path.resolve(), None) is not None:
+                self._roots.clear()
 
     def read(self, path: Path) -> str | None:
         with self._lock:
@@ -108,6 +115,15 @@ class Project:
         return self._search_roots(importer)
 
     def _search_roots(self, importer: Path | None) -> list[Path]:
+        with self._lock:
+            known = self._roots.get(importer)
+        if known is None:
+            known = self._find_search_roots(importer)
+            with self._lock:
+                self._roots[importer] = known
+        return list(known)
+
+    def _find_search_roots(self, importer: Path | None) -> list[Path]:
         roots: list[Path] = []
         if importer is not None:
             # A script's own folder is on sys.path; packages are found from their parent.
@@ -157,7 +173,7 @@ class Project:
         for base in self._search_roots(importer):
             candidate = base.joinpath(*parts)
             for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
-                if path.resolve() in self._overlays or path.is_file():
+                if self._is_overlay(path) or path.is_file():
                     found = path.resolve()
                     break
             if found is not None:
@@ -165,6 +181,11 @@ class Project:
         with self._lock:
             self._found[key] = found
         return found
+
+    def _is_overlay(self, path: Path) -> bool:
+        """Whether ``path`` is an editor buffer; without any (the CLI), no ``resolve()``: it
+        costs a system call per folder of the path, and most candidates do not exist."""
+        return bool(self._overlays) and path.resolve() in self._overlays
 
     def python_files(self, limit: int = MAX_PROJECT_FILES) -> list[Path]:
         """The project's Python files (bounded), listed once and cached."""
@@ -187,12 +208,14 @@ class Project:
             if self._files is not None and path.resolve() not in self._files:
                 self._files = None
                 self._found.clear()
+                self._roots.clear()
 
     def forget_files(self) -> None:
         """Call when files are created or deleted, so :meth:`python_files` lists them again."""
         with self._lock:
             self._files = None
             self._found.clear()
+            self._roots.clear()
 
 
 def installed_sdk(project: Project | None, declared: str | None = None) -> dict[str, str]:
