@@ -29,9 +29,10 @@ from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.names import is_sdk_name
 from evalsubmit.workspace.project import Project
 
-SDK_MARKER = re.compile(r"nemo_|TasksetRef|GymRuntimeConfig|GymAgentTaskRunner")
+SDK_MARKERS = ("nemo_", "TasksetRef", "GymRuntimeConfig", "GymAgentTaskRunner")
 """Text that may name the SDK (module names, and its class names as the analysis's own
-pre-filter spells them)."""
+pre-filter spells them). Looked for with ``in``, a few times faster than one alternation
+regular expression over the whole text (most files hold none of them: the whole text is read)."""
 MAX_SCANNED_BYTES = 2_000_000
 MAX_FOLDER_FILES = 2_000
 """A dependency on a folder with more Python files than this is not scanned: relevant."""
@@ -108,7 +109,7 @@ class RelevanceScan:
         if kind == "installed":
             return self._installed(key)
         text = self._read(Path(key))
-        if text is None or len(text) > self.max_chars or SDK_MARKER.search(text):
+        if text is None or len(text) > self.max_chars or _names_sdk(text):
             return None
         if "import" not in text:
             return ()
@@ -294,6 +295,10 @@ def _imports(text: str, package: Callable[[], list[str]] | None) -> Iterable[tup
                         if name != "as":
                             yield (f"{module}.{name}" if module else name), "module"
         position = text.find("import", end)
+
+
+def _names_sdk(text: str) -> bool:
+    return any(marker in text for marker in SDK_MARKERS)
 
 
 def _logical_line_start(text: str, position: int) -> int:
