@@ -5,6 +5,7 @@ run). Each case runs in a fresh interpreter, so nothing imported by the test ses
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -149,3 +150,37 @@ def test_a_value_outside_the_tables_loads_the_mirrors(tmp_path: Path) -> None:
     assert code == 1
     assert "evalsubmit.sdk.models" in modules and "pydantic" in modules
     assert not heads(modules) & {"httpx", "pygls", "lsprotocol", "yaml"}
+
+
+COUNTING_RUNNER = textwrap.dedent("""\
+    import json, sys
+    from evalsubmit.cli import main
+    from evalsubmit.cli import dataclass_code
+    code = main(sys.argv[1:])
+    print(json.dumps({"code": code, "compiled": dataclass_code.compiled()}), file=sys.stderr)
+    """)
+
+
+def test_a_second_check_compiles_no_dataclass_code(tmp_path: Path) -> None:
+    """The code ``dataclasses`` compiles for the classes a check loads (half of its start-up)
+    is kept beside the bytecode: the next run compiles none of it, and reports the same."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "gym.py").write_text(GYM_JOB.replace("NUM_REPEATS", "0"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    python = [sys.executable, "-X", f"pycache_prefix={tmp_path / 'pyc'}"]
+    runs = []
+    for _ in range(2):
+        proc = subprocess.run(
+            [*python, "-c", COUNTING_RUNNER, "check", str(tmp_path / "gym.py")],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+        runs.append((json.loads(proc.stderr.strip().splitlines()[-1]), proc.stdout))
+    (first, first_out), (second, second_out) = runs
+    assert first["code"] == second["code"] == 1 and first_out == second_out
+    assert first["compiled"] > 50  # every class of the analysis
+    assert second["compiled"] == 0

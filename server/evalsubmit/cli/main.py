@@ -38,7 +38,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR
 
     _never_fail_on_output()
-    parser = _parser(list(sys.argv[1:] if argv is None else argv))
+    words = list(sys.argv[1:] if argv is None else argv)
+    keep_code = _command_of(words) != "serve"
+    if keep_code:  # before the commands' modules (and their dataclasses) are imported
+        from evalsubmit.cli import dataclass_code
+
+        dataclass_code.install()
+    parser = _parser(words)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
@@ -51,6 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_CLEAN
+    finally:
+        if keep_code:
+            dataclass_code.save()
 
 
 def _quiet_library_logs(*, serving: bool) -> None:
