@@ -39,7 +39,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _never_fail_on_output()
     words = list(sys.argv[1:] if argv is None else argv)
-    keep_code = _command_of(words) != "serve"
+    command = _command_of(words)
+    if command == "check":
+        from evalsubmit.cli import collector
+
+        collector.pause_for_start_up()
+    keep_code = command != "serve"
     if keep_code:  # before the commands' modules (and their dataclasses) are imported
         from evalsubmit.cli import dataclass_code
 
@@ -58,6 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_CLEAN
     finally:
+        if command == "check":
+            collector.end()
         if keep_code:
             dataclass_code.save()
 
