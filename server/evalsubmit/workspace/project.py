@@ -44,6 +44,7 @@ class Project:
         self._lock = threading.RLock()
         self._files: list[Path] | None = None
         self._found: dict[tuple[str, Path | None, bool], Path | None] = {}
+        self._under: dict[tuple[Path, str], Path | None] = {}
         self._roots: dict[Path | None, list[Path]] = {}
         """Each importer's search roots (forgotten with :attr:`_found`, when files come and go):
         every import that is not the project's own (the standard library's) looks them up."""
@@ -169,17 +170,29 @@ class Project:
             if key in self._found:
                 return self._found[key]
         found = None
-        parts = dotted.split(".")
         for base in self._search_roots(importer):
-            candidate = base.joinpath(*parts)
-            for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
-                if self._is_overlay(path) or path.is_file():
-                    found = path.resolve()
-                    break
+            found = self._module_under(base, dotted)
             if found is not None:
                 break
         with self._lock:
             self._found[key] = found
+        return found
+
+    def _module_under(self, base: Path, dotted: str) -> Path | None:
+        """``dotted``'s file under one search root (the project's top and its src/ are roots
+        of every folder: looked up once, not once per importing folder)."""
+        key = (base, dotted)
+        with self._lock:
+            if key in self._under:
+                return self._under[key]
+        found = None
+        candidate = base.joinpath(*dotted.split("."))
+        for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
+            if self._is_overlay(path) or path.is_file():
+                found = path.resolve()
+                break
+        with self._lock:
+            self._under[key] = found
         return found
 
     def _is_overlay(self, path: Path) -> bool:
@@ -208,6 +221,7 @@ class Project:
             if self._files is not None and path.resolve() not in self._files:
                 self._files = None
                 self._found.clear()
+                self._under.clear()
                 self._roots.clear()
 
     def forget_files(self) -> None:
@@ -215,6 +229,7 @@ class Project:
         with self._lock:
             self._files = None
             self._found.clear()
+            self._under.clear()
             self._roots.clear()
 
 

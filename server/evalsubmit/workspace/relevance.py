@@ -68,6 +68,8 @@ class RelevanceScan:
         self._deps: dict[Node, tuple[Node, ...] | None] = {}
         """A node's dependencies; None when it is relevant by itself."""
         self._found: dict[tuple[str, Reach, tuple[str, ...]], list[Node]] = {}
+        self._found_under: dict[tuple[str, Reach, tuple[str, ...]], list[Node]] = {}
+        """(search root, reach, module's parts) -> what :meth:`_find_under` found there."""
         self._roots: dict[tuple[str, bool], tuple[str, ...]] = {}
         self._conftest_files: dict[str, tuple[Node, ...]] = {}
         self._real: dict[str, str] = {}
@@ -170,24 +172,34 @@ class RelevanceScan:
     def _find(self, parts: list[str], reach: Reach, roots: tuple[str, ...]) -> list[Node]:
         found: list[Node] = []
         for base in roots:
-            folder = base
-            for index, part in enumerate(parts):
-                last = index == len(parts) - 1
-                as_file = os.path.join(folder, part + ".py")
-                as_folder = os.path.join(folder, part)
-                if os.path.isfile(as_file):
-                    found.append(("file", self._realpath(as_file)))
-                    break
-                if not os.path.isdir(as_folder):
-                    break
-                if reach == "head" or (last and reach == "module"):
-                    # a package or a namespace folder: every submodule is in reach
-                    found.append(("folder", self._realpath(as_folder)))
-                    break
-                init = os.path.join(as_folder, "__init__.py")
-                if os.path.isfile(init):
-                    found.append(("file", self._realpath(init)))
-                folder = as_folder
+            # The project's top (and its src/) is a root of every folder: looked up once.
+            key = (base, reach, tuple(parts))
+            under = self._found_under.get(key)
+            if under is None:
+                under = self._found_under[key] = self._find_under(base, parts, reach)
+            found.extend(under)
+        return found
+
+    def _find_under(self, base: str, parts: list[str], reach: Reach) -> list[Node]:
+        found: list[Node] = []
+        folder = base
+        for index, part in enumerate(parts):
+            last = index == len(parts) - 1
+            as_file = os.path.join(folder, part + ".py")
+            as_folder = os.path.join(folder, part)
+            if os.path.isfile(as_file):
+                found.append(("file", self._realpath(as_file)))
+                break
+            if not os.path.isdir(as_folder):
+                break
+            if reach == "head" or (last and reach == "module"):
+                # a package or a namespace folder: every submodule is in reach
+                found.append(("folder", self._realpath(as_folder)))
+                break
+            init = os.path.join(as_folder, "__init__.py")
+            if os.path.isfile(init):
+                found.append(("file", self._realpath(init)))
+            folder = as_folder
         return found
 
     def _outside_project(self, head: str) -> list[Node]:
