@@ -125,6 +125,8 @@ def test_a_check_of_a_valid_runner_config_loads_no_pydantic(tmp_path: Path) -> N
     assert "evalsubmit.analysis.target.gym_config" in modules
     assert "evalsubmit.sdk.models" not in modules
     assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
+    # loaded when a literal constructor or a digest needs them, not with the models
+    assert not {"uuid", "decimal", "fractions", "hashlib", "_hashlib"} & modules
 
 
 def test_a_check_of_an_invalid_runner_config_loads_no_pydantic(tmp_path: Path) -> None:
@@ -184,3 +186,57 @@ def test_a_second_check_compiles_no_dataclass_code(tmp_path: Path) -> None:
     assert first["code"] == second["code"] == 1 and first_out == second_out
     assert first["compiled"] > 50  # every class of the analysis
     assert second["compiled"] == 0
+
+
+LAZY_CONSTRUCTORS = textwrap.dedent("""\
+    import uuid
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from nemo_evaluator.api.schemas import TasksetRef
+    from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+    from nemo_platform import NeMoPlatform
+
+    client = NeMoPlatform(workspace="qa")
+    T = TasksetRef("qa/smoke")
+    r0 = GymAgentTaskRunner(config=GymRuntimeConfig(
+        agent="a", agent_config="c.yaml", resources_server="m", num_repeats=int(Decimal("0")),
+        hydra_params={"u": uuid.UUID(int=1), "f": Fraction(1, 3), "d": Decimal("1.5")},
+    ))
+    client.evaluator.submit(tasks=T, target=r0)
+    r1 = GymAgentTaskRunner(config=GymRuntimeConfig(
+        agent="a", agent_config="c.yaml", resources_server="m",
+        hydra_params={"d": Decimal("not a number"), "f": Fraction("not a number")},
+    ))
+    client.evaluator.submit(tasks=T, target=r1)
+    """)
+
+
+def test_constructors_whose_modules_load_late_give_the_same_findings(tmp_path: Path) -> None:
+    """uuid, fractions and decimal are imported on the first call the models run: a fresh
+    interpreter (none loaded) reports what this process (all loaded) does."""
+    import decimal
+    import fractions
+    import uuid
+
+    from evalsubmit.analysis import analyze_source
+
+    assert decimal and fractions and uuid  # loaded in this process
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "job.py").write_text(LAZY_CONSTRUCTORS)
+    here = analyze_source(LAZY_CONSTRUCTORS, path=tmp_path / "job.py").findings
+    expected = sorted((f.span.line, f.code) for f in here)
+    # int(Decimal("0")) is known (Decimal's type found once decimal is loaded); the constructors'
+    # errors (decimal's own InvalidOperation) make unknown values, not internal errors
+    assert expected == [(12, "ES109")]
+    proc = subprocess.run(
+        [sys.executable, "-m", "evalsubmit.cli", "check", "--output-format", "json", "job.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    findings = json.loads(proc.stdout)["findings"]
+    assert sorted((f["line"], f["code"]) for f in findings) == expected
+    assert proc.returncode == 1 and not proc.stderr
