@@ -75,6 +75,32 @@ def test_version_loads_no_analysis(tmp_path: Path) -> None:
     assert not heads(modules) & set(HEAVY)
 
 
+def test_version_imports_only_the_package() -> None:
+    """``evalsubmit --version`` (what pre-commit and editors probe) imports neither typing nor
+    re: they were a third of its time."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-c",
+            "from evalsubmit.cli import main; main(['--version'])",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    imported = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    assert proc.stdout.startswith("evalsubmit ")
+    assert {"evalsubmit.cli.main"} <= imported
+    assert not {"typing", "re", "enum", "contextlib", "argparse", "pathlib"} & imported
+
+
 def test_a_file_that_cannot_reach_the_sdk_loads_no_analysis(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (tmp_path / "tool.py").write_text("import os\n\nprint(os.getcwd())\n")

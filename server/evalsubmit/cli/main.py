@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from typing import TYPE_CHECKING
 
 from evalsubmit import __version__
 
+# Not typing's TYPE_CHECKING: `evalsubmit --version` (probed by pre-commit and editors) would
+# import typing, re and enum for it, a third of its time. mypy reads the name alike.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
@@ -91,6 +92,8 @@ def _add_null_handler() -> None:
 def _never_fail_on_output() -> None:
     """A message or a file name that the output's encoding cannot hold (``PYTHONIOENCODING=
     ascii``, a Windows console, a non-UTF-8 file name) is escaped, never a UnicodeEncodeError."""
+    import contextlib
+
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
