@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.cli import collector
 from evalsubmit.cli.check_flags import FixRequest, add_options, check_flags
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
 from evalsubmit.cli.configured import add_config_options, rule_codes
@@ -219,14 +220,17 @@ def _analyse_all(
 ) -> Iterable[FileResult]:
     workers = jobs or os.cpu_count() or 1
     each = [options[path] for path in files]
+    if files:
+        # Loaded before the collector resumes (and inherited by forked workers, not imported
+        # again in each): start-up is over.
+        import evalsubmit.analysis.engine.analyze  # noqa: F401
+
+        collector.resume()
     if stdin is not None:
         yield _analyse_one(stdin.path, options[stdin.path], python, fix, stdin)
     elif workers > 1 and len(files) >= PARALLEL_THRESHOLD:
         import gc
         from concurrent.futures import ProcessPoolExecutor
-
-        # Loaded once here, inherited by the forked workers instead of imported in each.
-        import evalsubmit.analysis.engine.analyze  # noqa: F401
 
         gc.freeze()  # what is loaded now is shared, not copied by the workers' collector
         chunk = max(1, len(files) // (workers * 8))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from evalsubmit.core.blake import blake2b
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +24,7 @@ class Grouping:
 
 def text_digest(text: str) -> str:
     """A module text's identity, as the module resolver caches it."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def reads_the_same(read: Callable[[Path], str | None], texts: Iterable[tuple[Path, str]]) -> bool:
