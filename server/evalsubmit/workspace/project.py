@@ -77,8 +77,11 @@ class Project:
     def set_overlay(self, path: Path, text: str) -> None:
         with self._lock:
             resolved = path.resolve()
-            if resolved not in self._overlays:  # a new buffer may be a conftest.py: see roots
+            if resolved not in self._overlays:
+                # a new buffer may be a conftest.py (roots), or a module not found before
                 self._roots.clear()
+                self._found.clear()
+                self._under.clear()
             self._overlays[resolved] = text
 
     def drop_overlay(self, path: Path) -> None:
