@@ -4,6 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_CACHE_DIR := $(CURDIR)/.cache/uv
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
+# Some machines (this one's image among them) set PYTHONDONTWRITEBYTECODE=1: then no .pyc is
+# ever cached and each of the hundreds of Python processes the tests start (every language
+# server, CLI run, fake editor) compiles lsprotocol, pydantic, httpx and evalsubmit from source
+# again: twice the CPU of a start with bytecode, which doubled the LSP suites' time. Python's
+# default (write and reuse __pycache__, ignored by git) changes no result.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup demo test lint typecheck pytest sdk-venv vscode-unit vscode-e2e fuzz load bench clean
 

@@ -118,3 +118,34 @@ def test_library_log_lines_stay_quiet_and_load_logging_late() -> None:
         [sys.executable, "-c", unquiet], capture_output=True, text=True, check=True
     )
     assert "skipped x.py: unreadable" in done.stderr  # without it, logging's last resort prints
+
+
+@pytest.mark.parametrize(
+    "source", ["import os\n", "import nemo_platform\n", "import nemo_platform\nx = (\n"]
+)
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_paused_for_start_up_is_as_the_host_left_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, enabled: bool
+) -> None:
+    """Paused while ``check`` starts, the collector is on again for the analyses and after the
+    command, whether a file was analysed or not; a host that turned it off keeps it off."""
+    import gc
+
+    seen: list[bool] = []
+    check = importlib.import_module("evalsubmit.cli.check")
+    analyse_one = check._analyse_one
+
+    def watched(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return analyse_one(*args, **kwargs)
+
+    monkeypatch.setattr(check, "_analyse_one", watched)
+    (tmp_path / "job.py").write_text(source)
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        cli_main.main(["check", "--jobs", "1", str(tmp_path / "job.py")])
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == ([] if source == "import os\n" else [enabled])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.analysis import Project, analyze_source
+from evalsubmit.analysis import AnalysisOptions, Project, analyze_source
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -146,3 +146,17 @@ def test_demo_on_a_clean_file_exits_zero() -> None:
     proc = run_cli("check", "examples/lookalikes.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert not [line for line in proc.stdout.splitlines() if TEXT_LINE.match(line)]
+
+
+@pytest.mark.parametrize("path", example_files(), ids=lambda p: str(p.relative_to(EXAMPLES)))
+def test_findings_do_not_depend_on_the_summaries(path: Path) -> None:
+    """``check`` turns previews and submit summaries off; the findings must be the same."""
+    source = path.read_text(encoding="utf-8")
+    project = Project(project_root(path))
+    full = analyze_source(source, path=path, project=project)
+    findings_only = analyze_source(
+        source, path=path, project=project, options=AnalysisOptions(summaries=False)
+    )
+    assert findings_only.findings == full.findings
+    assert findings_only.remote_findings == full.remote_findings
+    assert (findings_only.runners, findings_only.submits) == ((), ())

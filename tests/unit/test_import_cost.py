@@ -5,6 +5,7 @@ run). Each case runs in a fresh interpreter, so nothing imported by the test ses
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -74,6 +75,32 @@ def test_version_loads_no_analysis(tmp_path: Path) -> None:
     assert not heads(modules) & set(HEAVY)
 
 
+def test_version_imports_only_the_package() -> None:
+    """``evalsubmit --version`` (what pre-commit and editors probe) imports neither typing nor
+    re: they were a third of its time."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-c",
+            "from evalsubmit.cli import main; main(['--version'])",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    imported = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    assert proc.stdout.startswith("evalsubmit ")
+    assert {"evalsubmit.cli.main"} <= imported
+    assert not {"typing", "re", "enum", "contextlib", "argparse", "pathlib"} & imported
+
+
 def test_a_file_that_cannot_reach_the_sdk_loads_no_analysis(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (tmp_path / "tool.py").write_text("import os\n\nprint(os.getcwd())\n")
@@ -124,6 +151,8 @@ def test_a_check_of_a_valid_runner_config_loads_no_pydantic(tmp_path: Path) -> N
     assert "evalsubmit.analysis.target.gym_config" in modules
     assert "evalsubmit.sdk.models" not in modules
     assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
+    # loaded when a literal constructor or a digest needs them, not with the models
+    assert not {"uuid", "decimal", "fractions", "hashlib", "_hashlib"} & modules
 
 
 def test_a_check_of_an_invalid_runner_config_loads_no_pydantic(tmp_path: Path) -> None:
@@ -149,3 +178,91 @@ def test_a_value_outside_the_tables_loads_the_mirrors(tmp_path: Path) -> None:
     assert code == 1
     assert "evalsubmit.sdk.models" in modules and "pydantic" in modules
     assert not heads(modules) & {"httpx", "pygls", "lsprotocol", "yaml"}
+
+
+COUNTING_RUNNER = textwrap.dedent("""\
+    import json, sys
+    from evalsubmit.cli import main
+    from evalsubmit.cli import dataclass_code
+    code = main(sys.argv[1:])
+    print(json.dumps({"code": code, "compiled": dataclass_code.compiled()}), file=sys.stderr)
+    """)
+
+
+def test_a_second_check_compiles_no_dataclass_code(tmp_path: Path) -> None:
+    """The code ``dataclasses`` compiles for the classes a check loads (half of its start-up)
+    is kept beside the bytecode: the next run compiles none of it, and reports the same."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "gym.py").write_text(GYM_JOB.replace("NUM_REPEATS", "0"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    python = [sys.executable, "-X", f"pycache_prefix={tmp_path / 'pyc'}"]
+    runs = []
+    for _ in range(2):
+        proc = subprocess.run(
+            [*python, "-c", COUNTING_RUNNER, "check", str(tmp_path / "gym.py")],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+        runs.append((json.loads(proc.stderr.strip().splitlines()[-1]), proc.stdout))
+    (first, first_out), (second, second_out) = runs
+    assert first["code"] == second["code"] == 1 and first_out == second_out
+    assert first["compiled"] > 50  # every class of the analysis
+    assert second["compiled"] == 0
+
+
+LAZY_CONSTRUCTORS = textwrap.dedent("""\
+    import uuid
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from nemo_evaluator.api.schemas import TasksetRef
+    from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+    from nemo_platform import NeMoPlatform
+
+    client = NeMoPlatform(workspace="qa")
+    T = TasksetRef("qa/smoke")
+    r0 = GymAgentTaskRunner(config=GymRuntimeConfig(
+        agent="a", agent_config="c.yaml", resources_server="m", num_repeats=int(Decimal("0")),
+        hydra_params={"u": uuid.UUID(int=1), "f": Fraction(1, 3), "d": Decimal("1.5")},
+    ))
+    client.evaluator.submit(tasks=T, target=r0)
+    r1 = GymAgentTaskRunner(config=GymRuntimeConfig(
+        agent="a", agent_config="c.yaml", resources_server="m",
+        hydra_params={"d": Decimal("not a number"), "f": Fraction("not a number")},
+    ))
+    client.evaluator.submit(tasks=T, target=r1)
+    """)
+
+
+def test_constructors_whose_modules_load_late_give_the_same_findings(tmp_path: Path) -> None:
+    """uuid, fractions and decimal are imported on the first call the models run: a fresh
+    interpreter (none loaded) reports what this process (all loaded) does."""
+    import decimal
+    import fractions
+    import uuid
+
+    from evalsubmit.analysis import analyze_source
+
+    assert decimal and fractions and uuid  # loaded in this process
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "job.py").write_text(LAZY_CONSTRUCTORS)
+    here = analyze_source(LAZY_CONSTRUCTORS, path=tmp_path / "job.py").findings
+    expected = sorted((f.span.line, f.code) for f in here)
+    # int(Decimal("0")) is known (Decimal's type found once decimal is loaded); the constructors'
+    # errors (decimal's own InvalidOperation) make unknown values, not internal errors
+    assert expected == [(12, "ES109")]
+    proc = subprocess.run(
+        [sys.executable, "-m", "evalsubmit.cli", "check", "--output-format", "json", "job.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    findings = json.loads(proc.stdout)["findings"]
+    assert sorted((f["line"], f["code"]) for f in findings) == expected
+    assert proc.returncode == 1 and not proc.stderr

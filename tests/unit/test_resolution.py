@@ -880,3 +880,20 @@ def test_client_workspace_is_reported_without_a_submit() -> None:
         "other = NeMoPlatform(workspace=WORKSPACE)\n"
     )
     assert report.workspaces == ("team-a",)
+
+
+def test_search_roots_follow_a_new_conftest_buffer_and_a_new_package(tmp_path: Path) -> None:
+    """The search roots are remembered per importer: a conftest.py opened in the editor (not
+    yet on disk), or files created then announced, change them at once."""
+    paths = write_project(tmp_path, {"suite/tests/test_jobs.py": "", "suite/pkg/mod.py": ""})
+    test, module = paths["suite/tests/test_jobs.py"], paths["suite/pkg/mod.py"]
+    project = Project(tmp_path)
+    assert tmp_path / "suite" not in project.search_roots(test)
+    project.set_overlay(tmp_path / "suite" / "conftest.py", "")
+    assert tmp_path / "suite" in project.search_roots(test)
+    project.drop_overlay(tmp_path / "suite" / "conftest.py")
+    assert tmp_path / "suite" not in project.search_roots(test)
+    assert project.module_name(module) == "mod"
+    (tmp_path / "suite" / "pkg" / "__init__.py").write_text("")
+    project.forget_files()
+    assert project.module_name(module) == "pkg.mod"

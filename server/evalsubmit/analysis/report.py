@@ -114,17 +114,35 @@ class ModuleReport:
     def with_findings(self, findings: tuple[Finding, ...]) -> ModuleReport:
         return replace(self, findings=findings)
 
+    # Both lookups run on the server's event loop for every hover, over every runner and submit
+    # of the module (hundreds in a long script). The line test first: a span holds the position
+    # only if it covers the line, and comparing two ints is far cheaper than a call to
+    # Span.contains, which then runs for the few spans that cover the line. Same hits, same order.
+
     def preview_at(self, line: int, col: int) -> TargetPreview | None:
         """The innermost runner preview whose span holds the position (1-based line)."""
-        hits = [p for p in self.runners if p.span.contains(line, col)]
+        hits = [
+            p
+            for p in self.runners
+            if p.span.line <= line <= p.span.end_line and p.span.contains(line, col)
+        ]
         for submit in self.submits:
-            if submit.target is not None and submit.target.span.contains(line, col):
-                hits.append(submit.target)
+            target = submit.target
+            if (
+                target is not None
+                and target.span.line <= line <= target.span.end_line
+                and target.span.contains(line, col)
+            ):
+                hits.append(target)
         return min(hits, key=_span_size, default=None)
 
     def submit_at(self, line: int, col: int) -> SubmitReport | None:
-        hits = [s for s in self.submits if s.span.contains(line, col)]
-        return min(hits, key=lambda s: _span_size(s), default=None)
+        hits = [
+            s
+            for s in self.submits
+            if s.span.line <= line <= s.span.end_line and s.span.contains(line, col)
+        ]
+        return min(hits, key=_span_size, default=None)
 
 
 def _span_size(item: TargetPreview | SubmitReport) -> tuple[int, int]:

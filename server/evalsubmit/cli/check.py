@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.cli import collector
 from evalsubmit.cli.cache_options import add_cache_options
 from evalsubmit.cli.check_flags import FixRequest, add_options, check_flags
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
@@ -259,14 +260,17 @@ def _analyse_all(
 ) -> Iterable[FileResult]:
     workers = jobs or os.cpu_count() or 1
     each = [options[path] for path in files]
+    if files:
+        # Loaded before the collector resumes (and inherited by forked workers, not imported
+        # again in each): start-up is over.
+        import evalsubmit.analysis.engine.analyze  # noqa: F401
+
+        collector.resume()
     if stdin is not None:
         yield _analyse_one(stdin.path, options[stdin.path], python, fix, stdin)
     elif workers > 1 and len(files) >= PARALLEL_THRESHOLD:
         import gc
         from concurrent.futures import ProcessPoolExecutor
-
-        # Loaded once here, inherited by the forked workers instead of imported in each.
-        import evalsubmit.analysis.engine.analyze  # noqa: F401
 
         gc.freeze()  # what is loaded now is shared, not copied by the workers' collector
         chunk = max(1, len(files) // (workers * 8))
@@ -297,8 +301,10 @@ def _analyse_one(
     text = source.text
     project = project_of(path, python)
 
+    checked = replace(options, summaries=False)  # findings are all it prints
+
     def analyze(text: str) -> ModuleReport:
-        return analyze_source(text, path=path, project=project, options=options, reverse=False)
+        return analyze_source(text, path=path, project=project, options=checked, reverse=False)
 
     try:
         from evalsubmit.cli.result_cache import observed

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from typing import TYPE_CHECKING
 
 from evalsubmit import __version__
 
+# Not typing's TYPE_CHECKING: `evalsubmit --version` (probed by pre-commit and editors) would
+# import typing, re and enum for it, a third of its time. mypy reads the name alike.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
@@ -38,7 +39,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR
 
     _never_fail_on_output()
-    parser = _parser(list(sys.argv[1:] if argv is None else argv))
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = _command_of(words)
+    if command == "check":
+        from evalsubmit.cli import collector
+
+        collector.pause_for_start_up()
+    keep_code = command != "serve"
+    if keep_code:  # before the commands' modules (and their dataclasses) are imported
+        from evalsubmit.cli import dataclass_code
+
+        dataclass_code.install()
+    parser = _parser(words)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
@@ -51,6 +63,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_CLEAN
+    finally:
+        if command == "check":
+            collector.end()
+        if keep_code:
+            dataclass_code.save()
 
 
 def _quiet_library_logs(*, serving: bool) -> None:
@@ -75,6 +92,8 @@ def _add_null_handler() -> None:
 def _never_fail_on_output() -> None:
     """A message or a file name that the output's encoding cannot hold (``PYTHONIOENCODING=
     ascii``, a Windows console, a non-UTF-8 file name) is escaped, never a UnicodeEncodeError."""
+    import contextlib
+
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:

@@ -33,9 +33,10 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 from lsprotocol import types
 
 from evalsubmit.analysis import AnalysisOptions, ModuleReport, analyze_source
-from evalsubmit.lsp import convert, jobs
+from evalsubmit.lsp import convert, jobs, warmup
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.project_config import ProjectConfigs
+from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
 from evalsubmit.lsp.state import Session, Snapshot, uri_to_path
 
@@ -70,6 +71,10 @@ class Checker:
         self._session_id = uuid.uuid4().hex[:8]
         self._refresh: asyncio.TimerHandle | None = None
         self.configs = ProjectConfigs(server)
+        protocol = server.protocol
+        self._warm_up = warmup.WarmUp(
+            protocol if isinstance(protocol, EvalsubmitProtocol) else None, self._executor
+        )
         self.ready = asyncio.Event()
         """Set once the initial settings are read: no result is computed with stale ones."""
 
@@ -236,6 +241,8 @@ class Checker:
     # -- results arriving (the owner of a document calls this on the event loop) ---------------
 
     def _on_result(self, track: DocumentTrack, snap: Snapshot, previous: Snapshot | None) -> None:
+        # (scheduled to run after this result is handed on)
+        self._warm_up.after_result(snap.report, first_of_document=previous is None)
         reason = snap.report.skipped
         if reason and (previous is None or previous.report.skipped != reason):
             log.info("skipped %s: %s", track.uri, reason)

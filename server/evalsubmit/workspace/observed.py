@@ -27,6 +27,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evalsubmit.core.blake import blake2b
+
 if TYPE_CHECKING:
     from evalsubmit.workspace.environment import FoundModule
 
@@ -109,9 +111,7 @@ def replay(recorded: Journal | None) -> None:
 
 def text_digest(text: str) -> str:
     """A module text's identity (lone surrogates included, as Python may decode them)."""
-    import hashlib  # here: a run that reads no module's text does not load it
-
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def read_answer(text: str | None) -> str | None:

@@ -44,6 +44,10 @@ class Project:
         self._lock = threading.RLock()
         self._files: list[Path] | None = None
         self._found: dict[tuple[str, Path | None, bool], Path | None] = {}
+        self._under: dict[tuple[Path, str], Path | None] = {}
+        self._roots: dict[Path | None, list[Path]] = {}
+        """Each importer's search roots (forgotten with :attr:`_found`, when files come and go):
+        every import that is not the project's own (the standard library's) looks them up."""
 
     @property
     def python(self) -> Path | None:
@@ -72,11 +76,18 @@ class Project:
 
     def set_overlay(self, path: Path, text: str) -> None:
         with self._lock:
-            self._overlays[path.resolve()] = text
+            resolved = path.resolve()
+            if resolved not in self._overlays:
+                # a new buffer may be a conftest.py (roots), or a module not found before
+                self._roots.clear()
+                self._found.clear()
+                self._under.clear()
+            self._overlays[resolved] = text
 
     def drop_overlay(self, path: Path) -> None:
         with self._lock:
-            self._overlays.pop(path.resolve(), None)
+            if self._overlays.pop(path.resolve(), None) is not None:
+                self._roots.clear()
 
     def read(self, path: Path) -> str | None:
         text = self._read(path)
@@ -120,6 +131,15 @@ class Project:
         return self._search_roots(importer)
 
     def _search_roots(self, importer: Path | None) -> list[Path]:
+        with self._lock:
+            known = self._roots.get(importer)
+        if known is None:
+            known = self._find_search_roots(importer)
+            with self._lock:
+                self._roots[importer] = known
+        return list(known)
+
+    def _find_search_roots(self, importer: Path | None) -> list[Path]:
         roots: list[Path] = []
         if importer is not None:
             # A script's own folder is on sys.path; packages are found from their parent.
@@ -172,19 +192,35 @@ class Project:
             if key in self._found:
                 return self._found[key]
         found = None
-        parts = dotted.split(".")
         for base in self._search_roots(importer):
-            candidate = base.joinpath(*parts)
-            for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
-                # resolved only to look it up among the overlays (most runs have none)
-                if (self._overlays and path.resolve() in self._overlays) or path.is_file():
-                    found = path.resolve()
-                    break
+            found = self._module_under(base, dotted)
             if found is not None:
                 break
         with self._lock:
             self._found[key] = found
         return found
+
+    def _module_under(self, base: Path, dotted: str) -> Path | None:
+        """``dotted``'s file under one search root (the project's top and its src/ are roots
+        of every folder: looked up once, not once per importing folder)."""
+        key = (base, dotted)
+        with self._lock:
+            if key in self._under:
+                return self._under[key]
+        found = None
+        candidate = base.joinpath(*dotted.split("."))
+        for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
+            if self._is_overlay(path) or path.is_file():
+                found = path.resolve()
+                break
+        with self._lock:
+            self._under[key] = found
+        return found
+
+    def _is_overlay(self, path: Path) -> bool:
+        """Whether ``path`` is an editor buffer; without any (the CLI), no ``resolve()``: it
+        costs a system call per folder of the path, and most candidates do not exist."""
+        return bool(self._overlays) and path.resolve() in self._overlays
 
     def python_files(self, limit: int = MAX_PROJECT_FILES) -> list[Path]:
         """The project's Python files (bounded), listed once and cached."""
@@ -207,12 +243,16 @@ class Project:
             if self._files is not None and path.resolve() not in self._files:
                 self._files = None
                 self._found.clear()
+                self._under.clear()
+                self._roots.clear()
 
     def forget_files(self) -> None:
         """Call when files are created or deleted, so :meth:`python_files` lists them again."""
         with self._lock:
             self._files = None
             self._found.clear()
+            self._under.clear()
+            self._roots.clear()
 
 
 def installed_sdk(project: Project | None, declared: str | None = None) -> dict[str, str]:

@@ -199,10 +199,11 @@ def _group_result(
         caches.walked += 1
     ctx = RuleContext(parsed, path, group.facts, outside=outside)
     findings = run_rules(ctx, options.enabled)
+    summaries = options.summaries
     result = GroupResult(
         tuple(findings),
-        tuple(runner_previews(ctx)),
-        tuple(submit_reports(ctx, findings)),
+        tuple(runner_previews(ctx)) if summaries else (),
+        tuple(submit_reports(ctx, findings)) if summaries else (),
         tuple(ctx.remote),
         tuple(group.facts.workspaces),
         group.dependencies,

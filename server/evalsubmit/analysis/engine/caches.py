@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +34,7 @@ from evalsubmit.analysis.interp.harmless import Resolved, harmless_names, resolv
 from evalsubmit.analysis.report import SubmitReport, TargetPreview
 from evalsubmit.analysis.source.chunks import ChunkCache
 from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.core.blake import blake2b
 from evalsubmit.core.findings import Finding
 from evalsubmit.workspace.project import Project
 
@@ -250,7 +250,7 @@ class _Keyer:
                 return before[0]
             read = sorted(self.reads[owner] & self.writers.keys())
             self._name_digests(read)
-            digest = hashlib.blake2b(digest_size=16)
+            digest = blake2b(digest_size=16)
             digest.update(self.identity[owner].encode())
             for name in read:
                 digest.update(self._digests[name])
@@ -349,7 +349,7 @@ class _Keyer:
             if member == root:
                 break
         component = set(members)
-        digest = hashlib.blake2b(digest_size=16)
+        digest = blake2b(digest_size=16)
         for statement in sorted({i for m in members for i in self.writers[m]}):
             digest.update(self.identity[statement].encode())
         outside = sorted({s for m in members for s in self._reads_of(m)} - component)

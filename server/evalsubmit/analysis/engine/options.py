@@ -22,6 +22,10 @@ class AnalysisOptions:
     """The ``nemo-platform`` version the user declares (``sdk-version`` in their configuration):
     ES111 compares it instead of the version installed in their environment."""
 
+    summaries: bool = True
+    """Runner previews and ``submit()`` summaries in the report (hover, code lenses,
+    ``preview``, ``submit``); ``check`` prints findings only and turns them off."""
+
     def enabled(self, code: str) -> bool:
         if self.select and not any(code.startswith(s) for s in self.select):
             return False

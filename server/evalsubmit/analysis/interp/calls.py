@@ -22,6 +22,7 @@ from evalsubmit.analysis.interp.sdk_calls import (
 )
 from evalsubmit.analysis.models import containers, stdlib, stdlib_names
 from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
+from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -239,5 +240,5 @@ def _yields(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
             return True
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
-        pending.extend(ast.iter_child_nodes(node))
+        pending.extend(tree_walk.child_nodes(node))
     return False

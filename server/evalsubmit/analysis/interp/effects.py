@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from evalsubmit.analysis.interp.objects import CLASS_SETUP_METHODS, SETUP_METHODS
 from evalsubmit.analysis.interp.testcode import is_fixture
+from evalsubmit.analysis.source import tree_walk
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -76,7 +77,7 @@ class Effects:
 
 
 def effects(statement: ast.stmt) -> Effects:
-    nodes = list(ast.walk(statement))  # one walk, shared by every question below
+    nodes = tree_walk.walk(statement)  # one walk, shared by every question below
     changed = frozenset(_changed_bases(nodes))
     binds = frozenset(_bindings(statement))
     if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -133,7 +134,7 @@ def _run_nodes(roots: list[ast.AST]) -> list[ast.AST]:
         if isinstance(current, ast.Lambda):
             pending.extend(_defaults(current.args))
             continue
-        pending.extend(ast.iter_child_nodes(current))
+        pending.extend(tree_walk.child_nodes(current))
     return found
 
 
@@ -213,7 +214,7 @@ def _fresh_locals(
         elif isinstance(node, ast.AnnAssign) and isinstance(node.value, _NEW_CONTAINERS):
             fresh_targets.add(id(node.target))
     fresh: set[str] = set()
-    spoiled = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    spoiled = {a.arg for a in tree_walk.walk(function.args) if isinstance(a, ast.arg)}
     for node in nodes:
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             (fresh if id(node) in fresh_targets else spoiled).add(node.id)
@@ -285,7 +286,7 @@ def _volatile(statement: ast.stmt, nodes: list[ast.AST]) -> bool:
         inner = (
             current.name if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef)) else owner
         )
-        pending.extend((child, inner) for child in ast.iter_child_nodes(current))
+        pending.extend((child, inner) for child in tree_walk.child_nodes(current))
     return False
 
 
@@ -330,7 +331,7 @@ def _bindings(node: ast.AST) -> set[str]:
             names.add(current.rest)
         if isinstance(current, (ast.Lambda, *_COMPREHENSIONS)):
             continue
-        pending.extend(ast.iter_child_nodes(current))
+        pending.extend(tree_walk.child_nodes(current))
     return names
 
 

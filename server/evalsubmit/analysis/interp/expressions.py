@@ -17,6 +17,7 @@ from evalsubmit.analysis.interp.attributes import Attributes
 from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.interp.objects import super_attribute
 from evalsubmit.analysis.interp.operators import MAX_RESULT, binary, boolean, truthiness, unary
+from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     DictValue,
     FunctionValue,
@@ -114,7 +115,7 @@ class Expressions:
                 return boolean(isinstance(op, ast.Or), [self.eval(v) for v in operands])
             case ast.Starred(value=inner):
                 return self.eval(inner)
-        for child in ast.iter_child_nodes(node):
+        for child in tree_walk.child_nodes(node):
             if isinstance(child, ast.expr):
                 self.eval(child)  # submit calls can hide inside any expression
         return Unknown()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import Known, SeqValue, Value
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -23,9 +24,9 @@ def leaves_loop(body: list[ast.stmt]) -> bool:
             continue
         if isinstance(node, _LOOPS):
             # a break there ends that loop only; a return still leaves ours
-            pending.extend(n for n in ast.walk(node) if isinstance(n, ast.Return))
+            pending.extend(n for n in tree_walk.walk(node) if isinstance(n, ast.Return))
             continue
-        pending.extend(ast.iter_child_nodes(node))
+        pending.extend(tree_walk.child_nodes(node))
     return False
 
 

@@ -77,7 +77,9 @@ class ModuleResolver:
         """The value of ``qualname`` when it lives in the project or in a readable installed
         package, else ``None``."""
         environment = self._environment()
-        from_installed = importer is not None and importer.resolve() in self._installed
+        from_installed = (
+            bool(self._installed) and importer is not None and importer.resolve() in self._installed
+        )
         if not from_installed:
             found = self._in_project(qualname, importer, dependencies)
             if found is not None or environment is None:

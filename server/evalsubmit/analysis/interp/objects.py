@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 
 from evalsubmit.analysis.interp.binding import bind_call
 from evalsubmit.analysis.interp.machine import CallSite, Machine
+from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -345,11 +346,11 @@ def _attribute_stores(tree: ast.Module) -> Iterator[tuple[Function | None, str]]
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
             yield owner, node.attr
         inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else owner
-        pending.extend((child, inner) for child in ast.iter_child_nodes(node))
+        pending.extend((child, inner) for child in tree_walk.child_nodes(node))
 
 
 def _sets_attributes_dynamically(tree: ast.Module) -> bool:
-    for node in ast.walk(tree):
+    for node in tree_walk.walk(tree):
         called = node.func if isinstance(node, ast.Call) else None
         if isinstance(called, ast.Name) and called.id in {"setattr", "delattr", "vars"}:
             return True

@@ -19,6 +19,7 @@ from evalsubmit.analysis.interp.flow import element_label, leaves_loop
 from evalsubmit.analysis.interp.machine import MAX_CONTEXTS, MAX_ELEMENT_WALKS, Machine
 from evalsubmit.analysis.interp.objects import attribute_key
 from evalsubmit.analysis.models.containers import delete_item, in_place, keeps_identity
+from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     ClassValue,
     DictValue,
@@ -109,7 +110,7 @@ class Statements:
                 for target in targets:
                     self.delete(target)
             case _:
-                for child in ast.iter_child_nodes(node):
+                for child in tree_walk.child_nodes(node):
                     if isinstance(child, ast.expr):
                         self.machine.eval(child)
 
@@ -347,5 +348,5 @@ def bound_names(node: ast.stmt) -> set[str]:
             names.add((current.asname or current.name).split(".")[0])
         elif isinstance(current, ast.ExceptHandler) and current.name:
             names.add(current.name)
-        pending.extend(ast.iter_child_nodes(current))
+        pending.extend(tree_walk.child_nodes(current))
     return names

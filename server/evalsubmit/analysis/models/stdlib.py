@@ -12,7 +12,6 @@ from __future__ import annotations
 import builtins
 import collections
 import datetime as dt
-import decimal
 import inspect
 import math
 import pathlib
@@ -33,6 +32,7 @@ from evalsubmit.analysis.models.stdlib_names import (
     REFUSED_NAMES,
     STR_FUNCTIONS,
     TYPED_RESULTS,
+    literal_constructor,
 )
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -216,7 +216,7 @@ def _convert(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
     if len(args.positional) == 1 and not args.keywords:
         source = args.positional[0]
         if isinstance(source, Known) and isinstance(
-            source.obj, (str, int, float, bool, pathlib.PurePath, decimal.Decimal)
+            source.obj, (str, int, float, bool, pathlib.PurePath, *_decimal_types())
         ):
             if name == "str" and isinstance(source.obj, (int, float)) and abs(source.obj) > 1e300:
                 return Unknown(type_name="str")
@@ -270,10 +270,26 @@ def _construct(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
         keywords[key] = value.obj
     if any(isinstance(v, (str, bytes)) and len(v) > _MAX_LITERAL for v in positional):
         return Unknown(type_name=_type_of(qualname))
+    construct = literal_constructor(qualname)  # imports its module (decimal's errors then)
+    refused: tuple[type[Exception], ...] = (TypeError, ValueError, OverflowError)
+    refused += _decimal_errors()
     try:
-        return Known(LITERAL_CONSTRUCTORS[qualname](*positional, **keywords), origin)
-    except (TypeError, ValueError, OverflowError, decimal.InvalidOperation):
+        return Known(construct(*positional, **keywords), origin)
+    except refused:
         return Unknown(type_name=_type_of(qualname))
+
+
+def _decimal_types() -> tuple[type, ...]:
+    """``decimal.Decimal`` once :mod:`decimal` is loaded: it is imported when a literal
+    constructor needs it, not with the models (no Decimal value can exist before)."""
+    module = sys.modules.get("decimal")
+    return (module.Decimal,) if module is not None else ()
+
+
+def _decimal_errors() -> tuple[type[Exception], ...]:
+    """``decimal.InvalidOperation`` once :mod:`decimal` is loaded (as :func:`_decimal_types`)."""
+    module = sys.modules.get("decimal")
+    return (module.InvalidOperation,) if module is not None else ()
 
 
 def is_refused_instance(instance: Instance) -> str | None:

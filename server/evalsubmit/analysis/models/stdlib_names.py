@@ -8,13 +8,7 @@ a new modelled name be a one-line change that is easy to review.
 
 from __future__ import annotations
 
-import datetime as dt
-import decimal
-import fractions
-import ipaddress
-import pathlib
-import re
-import uuid
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -81,27 +75,40 @@ MATERIALIZING = {
     "builtins.frozenset": frozenset,
 }
 
-LITERAL_CONSTRUCTORS: dict[str, Callable[..., Any]] = {
-    "pathlib.Path": pathlib.Path,
-    "pathlib.PosixPath": pathlib.PosixPath,
-    "datetime.datetime": dt.datetime,
-    "datetime.date": dt.date,
-    "datetime.time": dt.time,
-    "datetime.timedelta": dt.timedelta,
-    "decimal.Decimal": decimal.Decimal,
-    "uuid.UUID": uuid.UUID,
-    "builtins.complex": complex,
-    "fractions.Fraction": fractions.Fraction,
-    "ipaddress.ip_address": ipaddress.ip_address,
-    "ipaddress.ip_network": ipaddress.ip_network,
-    "ipaddress.ip_interface": ipaddress.ip_interface,
-    "ipaddress.IPv4Address": ipaddress.IPv4Address,
-    "ipaddress.IPv6Address": ipaddress.IPv6Address,
-    "ipaddress.IPv4Network": ipaddress.IPv4Network,
-    "re.compile": re.compile,
-    "builtins.bytes": bytes,
-    "builtins.bytearray": bytearray,
-}
+LITERAL_CONSTRUCTORS = frozenset(
+    {
+        "pathlib.Path",
+        "pathlib.PosixPath",
+        "datetime.datetime",
+        "datetime.date",
+        "datetime.time",
+        "datetime.timedelta",
+        "decimal.Decimal",
+        "uuid.UUID",
+        "builtins.complex",
+        "fractions.Fraction",
+        "ipaddress.ip_address",
+        "ipaddress.ip_network",
+        "ipaddress.ip_interface",
+        "ipaddress.IPv4Address",
+        "ipaddress.IPv6Address",
+        "ipaddress.IPv4Network",
+        "re.compile",
+        "builtins.bytes",
+        "builtins.bytearray",
+    }
+)
+"""Callables run on literal arguments; each name is its module and attribute, imported when
+first called (uuid, decimal and fractions cost milliseconds to import, and most files never
+call them: :func:`literal_constructor`)."""
+
+
+def literal_constructor(qualname: str) -> Callable[..., Any]:
+    """The callable of a :data:`LITERAL_CONSTRUCTORS` name."""
+    module, _, attribute = qualname.rpartition(".")
+    found: Callable[..., Any] = getattr(importlib.import_module(module), attribute)
+    return found
+
 
 CONVERTERS: dict[str, Callable[[Any], Any]] = {
     "builtins.str": str,

@@ -7,6 +7,7 @@ import ast
 from evalsubmit.analysis.rules.context import ModuleContext
 from evalsubmit.analysis.rules.edits import finding
 from evalsubmit.analysis.rules.registry import ModuleCheck, Rule, register
+from evalsubmit.analysis.source import tree_walk
 from evalsubmit.core.findings import Finding, Severity, Span
 from evalsubmit.sdk.names import is_sdk_name
 from evalsubmit.sdk.releases import SUPPORTED, version_note
@@ -48,7 +49,7 @@ def _first_sdk_import(ctx: ModuleContext) -> Span | None:
     """The first line of the first statement importing the SDK (the note is about it)."""
     imports = [
         node
-        for node in ast.walk(ctx.parsed.tree)
+        for node in tree_walk.walk(ctx.parsed.tree)
         if (isinstance(node, ast.Import) and any(is_sdk_name(a.name) for a in node.names))
         or (isinstance(node, ast.ImportFrom) and not node.level and is_sdk_name(node.module or ""))
     ]

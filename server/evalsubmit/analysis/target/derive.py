@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -53,12 +54,22 @@ class TargetKind(StrEnum):
 class Derivation:
     kind: TargetKind
     type_name: str
-    preview: TargetPreview | None = None
+    made_preview: TargetPreview | Callable[[], TargetPreview] | None = None
+    """The preview, or how to make it on first use (the rules never read it; ``check`` never
+    asks for it)."""
     content: list[ContentProblem] = field(default_factory=list)
     config: ConfigEvaluation | None = None
     unvalidated: bool = False
     """The config was built without validation (``model_construct``, ``model_copy(update=)``):
     its problems surface only when the runner is submitted."""
+
+    @property
+    def preview(self) -> TargetPreview | None:
+        made = self.made_preview
+        if made is None or isinstance(made, TargetPreview):
+            return made
+        self.made_preview = made = made()
+        return made
 
     @property
     def is_runner(self) -> bool | None:
@@ -217,7 +228,8 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
     return Derivation(
         TargetKind.GYM,
         name,
-        preview_from(evaluation, span, name),
+        # from the evaluation's plain objects only: safe to make after the walks are undone
+        functools.partial(preview_from, evaluation, span, name),
         list(evaluation.content),
         evaluation,
         unvalidated=not config.validated,

@@ -12,6 +12,7 @@ it was when first touched, when it ends. A module's own top level is walked ``un
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,9 +24,24 @@ _local = threading.local()
 
 Journal = dict[int, tuple[Any, tuple[Any, ...]]]
 
+_changes = itertools.count()
+_epoch = next(_changes)
+
+
+def epoch() -> int:
+    """A number that differs after any value was changed in place (or restored): what is
+    computed from values at one epoch holds for as long as the epoch stays the same."""
+    return _epoch
+
+
+def _changed() -> None:
+    global _epoch
+    _epoch = next(_changes)  # next() on a count is atomic: no two changes share a number
+
 
 def touch(value: object) -> None:
     """``value`` is about to change: remember how it is, for each sealed walk under way."""
+    _changed()
     stack: list[Journal] | None = getattr(_local, "stack", None)
     if not stack:
         return
@@ -43,6 +59,8 @@ def sealed() -> Iterator[None]:
         yield
     finally:
         stack.pop()
+        if journal:
+            _changed()
         for value, state in journal.values():
             _restore(value, state)
 

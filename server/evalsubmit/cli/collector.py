@@ -1,0 +1,41 @@
+"""Python's cyclic garbage collector while ``evalsubmit check`` starts.
+
+Start-up allocates what lives until the process ends (modules, classes, tables, the relevance
+scan's graph): the collector's passes over it find nothing to free (measured: 39 collections,
+5-10 % of a one-file check's CPU time). It is paused from the start of ``check`` until the
+analysis is about to run; what exists then is frozen (never traversed again, and shared, not
+copied, by forked workers), and the collector resumes for the analyses (each of which pauses it
+while it runs: :mod:`evalsubmit.core.collection`). (The server's higher thresholds, tried here
+too, did not lower the collector's share of a 50-file check.)
+"""
+
+from __future__ import annotations
+
+import gc
+
+_paused = False
+
+
+def pause_for_start_up() -> None:
+    """Pause the collector (unless the host turned it off itself: then it stays off)."""
+    global _paused
+    if gc.isenabled():
+        _paused = True
+        gc.disable()
+
+
+def resume() -> None:
+    """Start-up is over: freeze what it made and resume the collector (once)."""
+    global _paused
+    if _paused:
+        _paused = False
+        gc.freeze()
+        gc.enable()
+
+
+def end() -> None:
+    """The command ends (before any analysis, say on a configuration error): resume."""
+    global _paused
+    if _paused:
+        _paused = False
+        gc.enable()

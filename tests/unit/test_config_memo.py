@@ -1,0 +1,50 @@
+"""A config's evaluation is shared while no value changed in place, and made anew after any
+change (``touch``) or restore: a stale evaluation would report a value the code replaced."""
+
+from __future__ import annotations
+
+from evalsubmit.analysis.target.gym_config import evaluate_config
+from evalsubmit.analysis.values.domain import CallArgs, DictValue, Known
+from evalsubmit.analysis.values.journal import sealed, touch
+
+REQUIRED = {"agent": Known("a"), "agent_config": Known("c"), "resources_server": Known("r")}
+
+
+def _args(**keywords: object) -> CallArgs:
+    return CallArgs(keywords={**REQUIRED, **{k: Known(v) for k, v in keywords.items()}})
+
+
+def test_asked_twice_with_nothing_changed_is_one_evaluation() -> None:
+    args = _args(concurrency=0)
+    first = evaluate_config(args, None)
+    assert evaluate_config(args, None) is first
+    assert [issue.pydantic_type for issue in first.issues] == ["greater_than_equal"]
+
+
+def test_changed_in_place_is_evaluated_again() -> None:
+    args = _args(concurrency=0)
+    assert evaluate_config(args, None).issues
+    touch(args)  # what every in-place change does before it changes
+    args.keywords["concurrency"] = Known(3)
+    assert evaluate_config(args, None).issues == []
+
+
+def test_a_nested_container_changed_in_place_is_evaluated_again() -> None:
+    env = DictValue()
+    env.set(Known("HF_HOME"), Known("/hf"), None)
+    args = CallArgs(keywords={**REQUIRED, "env_vars": env})
+    assert evaluate_config(args, None).issues == []
+    touch(env)
+    env.set(Known("CUDA_VISIBLE_DEVICES"), Known(0), None)
+    assert evaluate_config(args, None).issues
+
+
+def test_restored_by_a_sealed_walk_is_evaluated_again() -> None:
+    env = DictValue()
+    env.set(Known("HF_HOME"), Known("/hf"), None)
+    args = CallArgs(keywords={**REQUIRED, "env_vars": env})
+    with sealed():
+        touch(env)
+        env.set(Known("CUDA_VISIBLE_DEVICES"), Known(0), None)
+        assert evaluate_config(args, None).issues
+    assert evaluate_config(args, None).issues == []
