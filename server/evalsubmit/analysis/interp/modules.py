@@ -52,6 +52,10 @@ class ModuleResolver:
         self._observed: dict[tuple[Path, str], observed.Journal | None] = {}
         """What reading each scope of ``_scopes`` learnt from the file system (None: nothing
         was noting then), noted again each time the scope is reused (:mod:`.observed`)."""
+        self._reads: dict[tuple[Path, str], frozenset[tuple[Path, str]]] = {}
+        """The texts (path, digest) each scope of ``_scopes`` was built from, the modules its
+        imports read included (transitively): a scope is reused only while they read the same
+        (``helpers.py`` unchanged but its ``constants.py`` edited: built again)."""
         self._reading = threading.local()
         """Per thread, the modules being read (an import of an import...): a cycle or the depth
         limit is about one chain of imports. Shared across threads, a module another document's
@@ -143,6 +147,7 @@ class ModuleResolver:
                 self._environment_stamp = stamp
                 self._scopes.clear()
                 self._observed.clear()
+                self._reads.clear()
                 self._installed.clear()
         return environment
 
@@ -237,9 +242,14 @@ class ModuleResolver:
             dependencies.note(path, digest)
         with self._lock:
             cached = self._scopes.get((path, digest))
-            if cached is not None:
-                observed.replay(self._observed.get((path, digest)))
-                return cached
+            reads = self._reads.get((path, digest), frozenset())
+        # an installed module changes with the environment's stamp, which empties the caches
+        own = set() if installed else {(path, digest)}
+        if cached is not None and self._read_the_same(reads):
+            observed.replay(self._observed.get((path, digest)))
+            self._noted(own | reads, dependencies)
+            return cached
+        with self._lock:
             loading = self._loading()
             if path in loading or len(loading) >= MAX_IMPORT_DEPTH:
                 return None
@@ -251,6 +261,8 @@ class ModuleResolver:
                     self._budget.left = left - 1
             loading.add(path)
         journal = None
+        building = self._building()
+        building.append(set())
         try:
             with observed.nested() as journal:
                 parsed = parse_source(text)
@@ -267,12 +279,42 @@ class ModuleResolver:
                     scope = interpreter.run_module()
         finally:
             loading.discard(path)
+            reads = frozenset(building.pop())
         with self._lock:
             self._scopes = {k: v for k, v in self._scopes.items() if k[0] != path}
             self._scopes[(path, digest)] = scope
             self._observed = {k: v for k, v in self._observed.items() if k[0] != path}
             self._observed[(path, digest)] = journal
+            self._reads = {k: v for k, v in self._reads.items() if k[0] != path}
+            self._reads[(path, digest)] = reads
+        self._noted(own | reads, dependencies)
         return scope
+
+    def _building(self) -> list[set[tuple[Path, str]]]:
+        """Per thread, the texts read by each scope being built (outermost first)."""
+        building: list[set[tuple[Path, str]]] | None = getattr(self._reading, "building", None)
+        if building is None:
+            building = self._reading.building = []
+        return building
+
+    def _noted(self, reads: set[tuple[Path, str]], dependencies: set[Path] | None) -> None:
+        """What a scope was built from is read by every scope being built that imports it, and
+        by the analysis asking (its dependencies: an edit of any of them is seen)."""
+        for being_built in self._building():
+            being_built |= reads
+        if dependencies is None:
+            return
+        for read_path, read_digest in reads:
+            dependencies.add(read_path)
+            if isinstance(dependencies, DependencyLog):
+                dependencies.note(read_path, read_digest)
+
+    def _read_the_same(self, reads: frozenset[tuple[Path, str]]) -> bool:
+        for read_path, read_digest in reads:
+            text = self.project.read(read_path)
+            if text is None or text_digest(text) != read_digest:
+                return False
+        return True
 
 
 def _find_installed(environment: PythonEnvironment, dotted: str) -> FoundModule | None:
