@@ -10,28 +10,7 @@ from pathlib import Path
 import pytest
 
 from evalsubmit.analysis import AnalysisOptions, DocumentAnalyzer, Project, analyze_source
-
-LIMITS = "MAX_PARALLEL = {value}\n"
-SETTINGS = """from limits import MAX_PARALLEL
-
-CONCURRENCY = MAX_PARALLEL
-BASE = {"agent": "react", "agent_config": "configs/react.yaml", "resources_server": "math"}
-"""
-JOBS = """from nemo_evaluator_sdk.agent_eval.runtimes.gym import (
-    GymAgentTaskRunner,
-    GymRuntimeConfig,
-)
-
-from settings import BASE, CONCURRENCY
-
-
-def build_runner() -> GymAgentTaskRunner:
-    config = GymRuntimeConfig(**BASE, concurrency=CONCURRENCY)
-    return GymAgentTaskRunner(config=config)
-
-
-runner = build_runner()
-"""
+from indirect_project import JOBS, LIMITS, SETTINGS
 
 
 @pytest.fixture
