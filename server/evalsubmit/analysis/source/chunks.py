@@ -21,8 +21,6 @@ from typing import TypeVar
 
 from evalsubmit.analysis.source.repair import repair_parse
 
-T = TypeVar("T")
-
 _CONTINUATIONS = ("else", "elif", "except", "finally")
 _CLOSERS = (")", "]", "}")
 
@@ -311,11 +309,13 @@ def _decorators(statement: ast.stmt) -> list[ast.expr]:
 
 
 _BLOCK = 64
+S = TypeVar("S", list[str], tuple[Chunk, ...])
 
 
-def same_ends(old: list[T], new: list[T]) -> tuple[int, int]:
+def same_ends(old: S, new: S) -> tuple[int, int]:
     """How many leading and how many trailing items ``old`` and ``new`` share (the two runs
-    do not overlap). Compared a block at a time: an unchanged run costs C speed."""
+    do not overlap). Compared a block at a time (slices of one type, so that they compare
+    item by item, each item first by identity): an unchanged run costs C speed."""
     limit = min(len(old), len(new))
     head = 0
     while head + _BLOCK <= limit and old[head : head + _BLOCK] == new[head : head + _BLOCK]:
