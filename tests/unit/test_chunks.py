@@ -82,3 +82,39 @@ def test_reparse_after_edits_equals_a_fresh_parse(seed: int) -> None:
         assert _tree(incremental) == _tree(fresh)
         if incremental is not None:
             assert [(c.start, c.end) for c in incremental[1]] == split(lines_kept)
+        assert_cache_consistent(cache)
+
+
+def assert_cache_consistent(cache: ChunkCache) -> None:
+    """The statement list and per-chunk offsets the cache keeps to slice unchanged runs out
+    are those of its pieces, and each piece sits where its chunk says (also after a failed
+    parse, which must leave the cache describing the last successful one)."""
+    assert cache.body == [statement for piece in cache.pieces for statement in piece.body]
+    counts = [len(piece.body) for piece in cache.pieces]
+    assert cache.firsts == [sum(counts[:index]) for index in range(len(counts) + 1)]
+    for chunk, piece in zip(cache.chunks, cache.pieces, strict=True):
+        assert piece.offset == chunk.start - 1
+        assert piece.text == "".join(cache.lines[chunk.start - 1 : chunk.end])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_reparse_after_edits_within_lines_equals_a_fresh_parse(seed: int) -> None:
+    """Edits that keep the line count (typing inside a line, the commonest edit) reuse the
+    chunks after the edit without moving them; some break two statements at once (no usable
+    cut: the parse fails and the next one must start from the last good one)."""
+    rng = random.Random(seed)
+    cache = ChunkCache()
+    text = BASE * 3
+    parse_chunks(split_lines_keepends(text), cache)
+    for _ in range(150):
+        lines = text.split("\n")
+        for _ in range(rng.choice((1, 1, 1, 2))):
+            index = rng.randrange(len(lines))
+            column = rng.randrange(len(lines[index]) + 1)
+            snippet = rng.choice([s for s in SNIPPETS if s != "\r"])
+            lines[index] = lines[index][:column] + snippet + lines[index][column + 1 :]
+        text = BASE * 3 if rng.random() < 0.1 else "\n".join(lines)
+        lines_kept = split_lines_keepends(text)
+        incremental = parse_chunks(lines_kept, cache)
+        assert _tree(incremental) == _tree(parse_chunks(lines_kept, None))
+        assert_cache_consistent(cache)

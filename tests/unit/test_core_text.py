@@ -61,6 +61,16 @@ def test_texts_without_carriage_returns_split_as_the_definition_says(seed: int) 
     assert split_lines_keepends(text) == kept
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_texts_with_only_lsp_line_breaks_keep_their_ends_as_the_definition_says(seed: int) -> None:
+    """Such texts take str.splitlines (most files): the same lines as the regex."""
+    rng = random.Random(seed)
+    alphabet = ["a", "é", "😀", " ", "\t", "\n", "\r", "\r\n", "\n\r", "\x00"]
+    text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 200)))
+    kept = [m.group() for m in re.finditer(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)]
+    assert split_lines_keepends(text) == kept
+
+
 def write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path

@@ -15,6 +15,8 @@ from itertools import accumulate
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 """The only line terminators of the LSP (3.17, "Position") and of Python source."""
+_NOT_LINE_BREAKS = ("\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+"""What else ``str.splitlines()`` breaks at."""
 
 
 def split_lines(text: str) -> list[str]:
@@ -31,6 +33,9 @@ def split_lines(text: str) -> list[str]:
 def split_lines_keepends(text: str) -> list[str]:
     """The lines of ``text`` with their terminators, like ``str.splitlines(True)`` but breaking
     only at LSP line breaks. Joined, they give ``text`` back. No empty last line is added."""
+    if not any(mark in text for mark in _NOT_LINE_BREAKS):
+        # then str.splitlines breaks exactly at the LSP's line breaks, in C (every keystroke)
+        return text.splitlines(keepends=True)
     if "\r" not in text:  # the same result without a match object per line
         pieces = text.split("\n")
         last = pieces.pop()

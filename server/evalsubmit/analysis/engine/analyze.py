@@ -9,9 +9,12 @@ report into this one (:mod:`.crossfile`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
+from typing import Any
 
 from evalsubmit.analysis.engine.caches import AnalysisCaches, GroupResult
 from evalsubmit.analysis.engine.crossfile import remote_findings_for
@@ -118,65 +121,69 @@ def _analyze_parsed(
     resolved = path.resolve() if path is not None else None
     resolver = ModuleResolver.of(project) if project is not None else None
     outside = resolver.outside if resolver is not None else _nowhere
+    grouping = caches.grouping(parsed, project, resolved) if caches is not None else None
     interpreter = Interpreter(
         parsed,
         path=resolved,
         module_name=project.module_name(resolved) if project and resolved else "__main__",
         resolver=resolver,
         collect=True,
-        grouping=caches.grouping(parsed, project, resolved) if caches is not None else None,
+        grouping=grouping,
     )
     try:
         interpreter.run_module()
     except RecursionError:
         return ModuleReport(path=path, skipped="the file is nested too deeply to analyse")
-    internal_errors: list[str] = []
-    dependencies: set[Path] = set()
     rule_errors: list[str] = []
-    results: list[GroupResult] = []
+    done: list[tuple[FactGroup, GroupResult]] = []
     try:
         for group in interpreter.groups:
-            cached = _cached(group, caches)
-            dependencies |= group.dependencies if cached is None else cached.dependencies
-            internal_errors += group.errors if cached is None else cached.errors
             try:
-                results.append(_group_result(group, parsed, resolved, options, caches, outside))
+                result = _group_result(group, parsed, resolved, options, caches, outside)
             except RecursionError:
                 raise
             except Exception as error:  # an engine bug costs this group's findings only
                 rule_errors.append(f"rules: {type(error).__name__}: {error}")
+                result = GroupResult((), (), (), (), (), group.dependencies, group.errors)
+            done.append((group, result))
     except RecursionError:  # a value nested thousands deep, or one that contains itself
         return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
+    if caches is not None:
+        results = caches.place(grouping, done, len(parsed.tree.body))
+    else:
+        results = [result for _, result in done]
+    # Gathered with C-level iteration: a long module has thousands of results, most empty.
+    dependencies = frozenset[Path]().union(*map(attrgetter("dependencies"), results))
+    internal_errors = list(_joined(results, "errors"))
     texts = dict(interpreter.dependencies.texts)
     if caches is not None:
-        caches.keep(group.key for group in interpreter.groups)
-        caches.remember(texts, frozenset(dependencies))
+        caches.remember(texts, dependencies)
         texts = caches.texts
+        if not rule_errors:
+            caches.completed()
     declared = options.sdk_version is not None
     sdk = installed_sdk(project, options.sdk_version)
     module = ModuleContext(parsed, resolved, sdk, sdk_declared=declared)
-    findings = [f for result in results for f in result.findings]
+    findings = list(_joined(results, "findings"))
     findings += run_module_rules(module, options.enabled)
     findings = visible(findings, parsed.lines, options)
     findings.sort(key=lambda f: (f.span, f.code))
     return ModuleReport(
         path=path,
         findings=tuple(_dedupe(findings)),
-        runners=tuple(p for result in results for p in result.runners),
-        submits=tuple(s for result in results for s in result.submits),
-        dependencies=frozenset(dependencies),
+        runners=tuple(_joined(results, "runners")),
+        submits=tuple(_joined(results, "submits")),
+        dependencies=dependencies,
         dependency_texts=tuple(sorted((p, texts.get(p, "")) for p in dependencies)),
-        remote_findings=tuple(r for result in results for r in result.remote if not outside(r[0])),
-        workspaces=tuple(dict.fromkeys(w for result in results for w in result.workspaces)),
+        remote_findings=tuple(r for r in _joined(results, "remote") if not outside(r[0])),
+        workspaces=tuple(dict.fromkeys(_joined(results, "workspaces"))),
         internal_errors=tuple(internal_errors + rule_errors),
     )
 
 
-def _cached(group: FactGroup, caches: AnalysisCaches | None) -> GroupResult | None:
-    """The cached result standing for a group not walked (None: walked this time)."""
-    if group.facts is not None or caches is None or group.key is None:
-        return None
-    return caches.groups[group.key]
+def _joined(results: list[GroupResult], part: str) -> Iterator[Any]:
+    """Every result's ``part`` (a tuple), one after the other."""
+    return chain.from_iterable(map(attrgetter(part), results))
 
 
 def _nowhere(path: Path) -> bool:

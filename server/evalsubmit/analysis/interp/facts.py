@@ -132,6 +132,11 @@ class FactGroup:
 
     key: str | None
     facts: ModuleFacts | None
+    owner: int = -1
+    """The top-level statement it belongs to (by index)."""
+    part: str = "top"
+    """``top``: that statement's own facts; ``bodies``: those of the function bodies it
+    defines."""
     dependencies: frozenset[Path] = frozenset()
     """Sibling modules read while walking it (when walked)."""
     errors: tuple[str, ...] = ()

@@ -22,6 +22,9 @@ class Grouping:
     walk: frozenset[int] | None = None
     """The top-level statements to walk (None: all). The others are not walked at all: their
     results are cached and nothing walked reads what they bind (``engine.caches``)."""
+    sparse: bool = False
+    """Only the statements walked get groups (the caches hold the others' results in place,
+    in order); otherwise every statement does, those not walked with their cached results."""
 
 
 def reads_the_same(read: Callable[[Path], str | None], texts: Iterable[tuple[Path, str]]) -> bool:

@@ -271,13 +271,18 @@ class Interpreter:
         else:
             walk = self._grouping.walk if self._grouping is not None else None
             skipped: list[int] = []
-            for index, statement in enumerate(body):
-                self._owner = index
-                if walk is not None and index not in walk:
-                    self.groups.append(FactGroup(self._key(index, "top"), None))
-                    skipped.append(index)
-                    continue
-                self._walk_top_level(index, statement)
+            if walk is not None and self._grouping is not None and self._grouping.sparse:
+                for index in sorted(walk):
+                    self._owner = index
+                    self._walk_top_level(index, body[index])
+            else:
+                for index, statement in enumerate(body):
+                    self._owner = index
+                    if walk is not None and index not in walk:
+                        self.groups.append(FactGroup(self._key(index, "top"), None, index))
+                        skipped.append(index)
+                        continue
+                    self._walk_top_level(index, statement)
             self._walk_deferred(skipped)
         return ModuleScope(
             self._source.path, self._source.name, self._source.parsed, self._module_env
@@ -290,12 +295,12 @@ class Interpreter:
         if key is not None and self._grouping is not None and key in self._grouping.known:
             with self.silent():
                 self._statements.walk([statement])
-            self.groups.append(FactGroup(key, None))
+            self.groups.append(FactGroup(key, None, index))
             return
         self._facts = ModuleFacts()
         with self._recording() as record:
             self._statements.walk([statement])
-        self.groups.append(record(FactGroup(key, self._facts)))
+        self.groups.append(record(FactGroup(key, self._facts, index)))
 
     @contextmanager
     def _sealed(self) -> Iterator[None]:
@@ -347,7 +352,7 @@ class Interpreter:
             pending = by_owner[owner]
             key = self._key(owner, "bodies")
             if key is not None and key in known:
-                self.groups.append(FactGroup(key, None))
+                self.groups.append(FactGroup(key, None, owner, "bodies"))
                 continue
             self._facts = ModuleFacts()
             self._owner = owner
@@ -356,7 +361,7 @@ class Interpreter:
                     self._walk_function_body(pending.pop(0))
                     pending.extend(self._deferred)
                     self._deferred = []
-            self.groups.append(record(FactGroup(key, self._facts)))
+            self.groups.append(record(FactGroup(key, self._facts, owner, "bodies")))
 
     def _walk_function_body(self, deferred: Deferred) -> None:
         """A body walked with unknown arguments, or, for a pytest test or fixture, with its

@@ -13,9 +13,11 @@ document reuse their trees (shifted when lines above were added or removed).
 from __future__ import annotations
 
 import ast
+import bisect
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from evalsubmit.analysis.source.repair import repair_parse
 
@@ -48,6 +50,11 @@ class ChunkCache:
     chunks: list[Chunk] = field(default_factory=list)
     pieces: list[_Parsed] = field(default_factory=list)
     """``pieces[i]`` holds the statements of ``chunks[i]``."""
+    body: list[ast.stmt] = field(default_factory=list)
+    """The statements of every piece, in order (what the tree's body was)."""
+    firsts: list[int] = field(default_factory=lambda: [0])
+    """``firsts[i]``: the index in ``body`` of the first statement of ``chunks[i]`` (one more
+    item at the end: the length of ``body``), so unchanged runs of chunks are sliced out."""
     hits: int = 0
     misses: int = 0
 
@@ -89,45 +96,43 @@ def _split_from(
 
 
 def _resplit(lines: list[str], cache: ChunkCache) -> tuple[list[tuple[int, int]], int, int]:
-    """``split(lines)``, rescanning only around what changed since the cached parse: (ranges,
-    how many leading and how many trailing chunks of the cache they keep, in order).
+    """The line ranges of the statements between the cached chunks that stay, rescanning
+    only around what changed since the cached parse, and how many leading and how many trailing
+    chunks of the cache stay (in order; the trailing ones moved by the change in line count).
 
     A cut depends only on the lines up to it, so the cached chunks that end before the first
     changed line stay; past the last changed line, the first cut that the cached parse also
     made starts the cached chunks again (from there, the scan's state is the same)."""
-    old = cache.lines
     old_chunks = cache.chunks
     if not old_chunks:
         return split(lines), 0, 0
-    new_count, old_count = len(lines), len(old)
-    limit = min(new_count, old_count)
-    same_head = 0
-    while same_head < limit and lines[same_head] == old[same_head]:
-        same_head += 1
-    same_tail = 0
-    while (
-        same_tail < limit - same_head
-        and lines[new_count - 1 - same_tail] == old[old_count - 1 - same_tail]
-    ):
-        same_tail += 1
-    front = 0
-    while front < len(old_chunks) and old_chunks[front].end < same_head:
-        front += 1
+    same_head, same_tail = same_ends(cache.lines, lines)
+    front = bisect.bisect_left(old_chunks, same_head, key=_end)
     first = old_chunks[front - 1].end + 1 if front else 1
-    delta = new_count - old_count
-    tail_from = new_count - same_tail + 1
-    old_starts = {c.start: index for index, c in enumerate(old_chunks) if index >= front}
+    delta = len(lines) - len(cache.lines)
+    tail_from = len(lines) - same_tail + 1
+
+    def old_chunk_at(number: int) -> int | None:
+        """The index of the cached chunk (not a leading one kept) that started at ``number``
+        before the change in line count."""
+        index = bisect.bisect_left(old_chunks, number - delta, lo=front, key=_start)
+        found = index < len(old_chunks) and old_chunks[index].start == number - delta
+        return index if found else None
 
     def resync(number: int) -> bool:
-        return number >= tail_from and number - delta in old_starts
+        return number >= tail_from and old_chunk_at(number) is not None
 
     middle, stop = _split_from(lines, first, resync)
-    head = [(c.start, c.end) for c in old_chunks[:front]]
-    if stop is None:
-        return head + middle, front, 0
-    back = old_starts[stop - delta]
-    tail = [(c.start + delta, c.end + delta) for c in old_chunks[back:]]
-    return head + middle + tail, front, len(old_chunks) - back
+    back = old_chunk_at(stop) if stop is not None else None
+    return middle, front, 0 if back is None else len(old_chunks) - back
+
+
+def _start(chunk: Chunk) -> int:
+    return chunk.start
+
+
+def _end(chunk: Chunk) -> int:
+    return chunk.end
 
 
 def _open_triple_quote(line: str, quote: str | None) -> str | None:
@@ -164,48 +169,58 @@ def parse_chunks(
     lines: list[str], cache: ChunkCache | None
 ) -> tuple[list[ast.stmt], list[Chunk], list[tuple[int, int]]] | None:
     """(statements, chunks, blanked ranges), or ``None`` when the cuts cannot be trusted."""
-    ranges, front, back = _resplit(lines, cache) if cache is not None else (split(lines), 0, 0)
-    tail = len(ranges) - back
-    old_tail = len(cache.chunks) - back if cache is not None else 0
+    if cache is None:
+        cache = ChunkCache()  # a parse from scratch: nothing to reuse, nothing kept
+    delta = len(lines) - len(cache.lines)
+    ranges, front, back = _resplit(lines, cache)
+    old_tail = len(cache.chunks) - back
+    # Unchanged lines, cut the same way, are the cached chunks as they are: sliced out whole
+    # (moved when lines above were added or removed), never visited one by one.
+    chunks = cache.chunks[:front]
+    pieces = cache.pieces[:front]
+    firsts = cache.firsts[: front + 1]
     spare: dict[str, list[_Parsed]] | None = None
-    body: list[ast.stmt] = []
-    chunks: list[Chunk] = []
-    pieces: list[_Parsed] = []
-    blanked: list[tuple[int, int]] = []
-    failures = 0
-    for index, (start, end) in enumerate(ranges):
-        if cache is not None and (index < front or index >= tail):
-            # unchanged lines, cut the same way: the cached chunk as it is (maybe moved)
-            kept = index if index < front else old_tail + index - tail
-            parsed = _moved(cache.pieces[kept], start)
-            digest = cache.chunks[kept].digest
-            cache.hits += 1
+    middle: list[ast.stmt] = []
+    moves: list[tuple[_Parsed, int]] = []
+    """Pieces reused at another line, moved only once the parse succeeded: the cache keeps
+    describing them until then."""
+    for start, end in ranges:
+        text = "".join(lines[start - 1 : end])
+        digest = _digest(text)
+        if spare is None:
+            spare = _by_digest(cache, front, old_tail)
+        found = _reuse(cache, spare, digest, text)
+        if found is not None:
+            moves.append((found, start))
         else:
-            text = "".join(lines[start - 1 : end])
-            digest = _digest(text)
-            found = None
-            if cache is not None:
-                if spare is None:
-                    spare = _by_digest(cache, front, old_tail)
-                found = _reuse(cache, spare, digest, text, start)
+            found = _parse_piece(text, start)
             if found is None:
-                found = _parse_piece(text, start)
-                if found is None:
-                    return None
-                if cache is not None:
-                    cache.misses += 1
-            parsed = found
-        if parsed.blanked:  # counted for reused pieces too: a fresh parse must agree
-            failures += 1
-            if failures > 1:
                 return None
-        pieces.append(parsed)
-        body.extend(parsed.body)
-        blanked.extend(parsed.blanked)
+            cache.misses += 1
+        pieces.append(found)
+        middle.extend(found.body)
         chunks.append(Chunk(start, end, digest))
-    if cache is not None:
-        cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
-    return body, chunks, blanked
+        firsts.append(firsts[-1] + len(found.body))
+    kept_pieces = cache.pieces[old_tail:]
+    kept_chunks = cache.chunks[old_tail:]
+    if delta and back:
+        moves += [(p, c.start + delta) for p, c in zip(kept_pieces, kept_chunks, strict=True)]
+        kept_chunks = [Chunk(c.start + delta, c.end + delta, c.digest) for c in kept_chunks]
+    shift = firsts[-1] - cache.firsts[old_tail]
+    firsts += [first + shift for first in cache.firsts[old_tail + 1 :]]
+    chunks += kept_chunks
+    pieces += kept_pieces
+    cache.hits += front + back
+    broken = [parsed for parsed in pieces if parsed.blanked]
+    if len(broken) > 1:  # counted for reused pieces too: a fresh parse must agree
+        return None
+    for parsed, start in moves:
+        _moved(parsed, start)
+    body = [*cache.body[: cache.firsts[front]], *middle, *cache.body[cache.firsts[old_tail] :]]
+    blanked = broken[0].blanked if broken else []
+    cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
+    cache.body, cache.firsts = body, firsts
+    return body, chunks, list(blanked)
 
 
 def _by_digest(cache: ChunkCache, first: int, stop: int) -> dict[str, list[_Parsed]]:
@@ -217,14 +232,14 @@ def _by_digest(cache: ChunkCache, first: int, stop: int) -> dict[str, list[_Pars
 
 
 def _reuse(
-    cache: ChunkCache, spare: dict[str, list[_Parsed]], digest: str, text: str, start: int
+    cache: ChunkCache, spare: dict[str, list[_Parsed]], digest: str, text: str
 ) -> _Parsed | None:
     candidates = spare.get(digest)
     if not candidates or candidates[0].text != text:
         return None
     # Candidates are in document order, so the first unused one is the nearest in practice.
     cache.hits += 1
-    return _moved(candidates.pop(0), start)
+    return candidates.pop(0)
 
 
 def _moved(parsed: _Parsed, start: int) -> _Parsed:
@@ -271,6 +286,7 @@ def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chu
             first = min([pending.lineno, *(d.lineno for d in _decorators(pending))])
             if first < start or (pending.end_lineno or pending.lineno) > end:
                 cache.lines, cache.chunks, cache.pieces = [], [], []
+                cache.body, cache.firsts = [], [0]
                 return ()
             own.append(pending)
             pending = next(statements, None)
@@ -278,6 +294,10 @@ def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chu
         pieces.append(_Parsed(text, own, start - 1, []))
         chunks.append(Chunk(start, end, _digest(text)))
     cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
+    cache.body = list(body)
+    cache.firsts = [0]
+    for parsed in pieces:
+        cache.firsts.append(cache.firsts[-1] + len(parsed.body))
     cache.misses += 1
     return tuple(chunks)
 
@@ -286,6 +306,33 @@ def _decorators(statement: ast.stmt) -> list[ast.expr]:
     if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return statement.decorator_list
     return []
+
+
+_BLOCK = 64
+S = TypeVar("S", list[str], tuple[Chunk, ...])
+
+
+def same_ends(old: S, new: S) -> tuple[int, int]:
+    """How many leading and how many trailing items ``old`` and ``new`` share (the two runs
+    do not overlap). Compared a block at a time (slices of one type, so that they compare
+    item by item, each item first by identity): an unchanged run costs C speed."""
+    limit = min(len(old), len(new))
+    head = 0
+    while head + _BLOCK <= limit and old[head : head + _BLOCK] == new[head : head + _BLOCK]:
+        head += _BLOCK
+    while head < limit and old[head] == new[head]:
+        head += 1
+    room, old_end, new_end = limit - head, len(old), len(new)
+    tail = 0
+    while (
+        tail + _BLOCK <= room
+        and old[old_end - tail - _BLOCK : old_end - tail]
+        == new[new_end - tail - _BLOCK : new_end - tail]
+    ):
+        tail += _BLOCK
+    while tail < room and old[old_end - 1 - tail] == new[new_end - 1 - tail]:
+        tail += 1
+    return head, tail
 
 
 def _digest(text: str) -> str:

@@ -1,0 +1,376 @@
+"""Cache keys of top-level statements: everything their results can depend on.
+
+A statement's key is a digest of its text and position and of every statement its values can
+come from (the writers of the names it reads, transitively: :mod:`..interp.harmless` says what a
+statement may change without naming it). Keys, and the per-statement tables they are computed
+from, are kept between analyses of one document (:class:`KeyState`): after an edit, only the
+statements in chunks whose text or place changed are looked at again, and only the keys an
+edit can change are computed again.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evalsubmit.analysis.interp.effects import Effects, effects
+from evalsubmit.analysis.interp.harmless import Resolved, harmless_names, resolve
+from evalsubmit.analysis.source.chunks import Chunk, same_ends
+from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.core.blake import blake2b
+from evalsubmit.workspace.project import Project
+
+
+@dataclass(frozen=True, slots=True)
+class Graph:
+    """Who reads and writes what, for one list of statement effects (kept while an edit
+    leaves them equal: an edit inside a literal, say)."""
+
+    effects: list[Effects]
+    reads: list[frozenset[str]]
+    written_by: list[frozenset[str]]
+    """The names each statement can change, including through the functions it calls."""
+    writers: dict[str, list[int]]
+    readers: dict[str, list[int]]
+
+
+def _graph(found: list[Effects], resolved: Resolved) -> Graph:
+    callee_writes = {
+        name: statement.writes_when_called
+        for statement in found
+        if statement.writes_when_called
+        for name in statement.writes
+    }
+    writers: dict[str, list[int]] = {}
+    readers: dict[str, list[int]] = {}
+    written_by: list[frozenset[str]] = []
+    for index, statement in enumerate(found):
+        written = set(resolved.writes[index])
+        for name in statement.reads & callee_writes.keys():
+            written |= callee_writes[name]
+        for name in written:
+            writers.setdefault(name, []).append(index)
+        for name in resolved.reads[index]:
+            readers.setdefault(name, []).append(index)
+        written_by.append(frozenset(written))
+    return Graph(found, resolved.reads, written_by, writers, readers)
+
+
+Remembered = tuple[str, frozenset[str], frozenset[str]]
+"""A statement's key, the names it reads, the names it writes."""
+
+
+@dataclass(slots=True)
+class KeyState:
+    """What the keys of one analysis leave for the next one of the same document."""
+
+    chunks: tuple[Chunk, ...] = ()
+    """The chunks the tables below were made for."""
+    lines: list[int] = field(default_factory=list)
+    """Each top-level statement's first line (to find the statements of a run of chunks)."""
+    identity: list[str] = field(default_factory=list)
+    """Each statement's text and place: ``digest@chunk start:line:column``."""
+    effects: list[Effects] = field(default_factory=list)
+    by_text: dict[str, Effects] = field(default_factory=dict)
+    """What each statement text reads and writes, by chunk digest and position in the chunk
+    (statements of chunks that moved find theirs here)."""
+    resolved: Graph | None = None
+    """The module-wide reads and writes, for the effects they came from."""
+    previous: dict[str, Remembered] = field(default_factory=dict)
+    """Each statement of the last analysis (by identity): its key, reads and writes."""
+    complete: bool = False
+    """Every statement of the last analysis has its results cached under its key in
+    ``previous`` (set by the caches once they hold them): then a statement the edit cannot
+    affect needs no look at all."""
+
+
+class Keyer:
+    """Cache keys of the top-level statements of one parse (``state``: the last analysis's,
+    updated in place to this one's)."""
+
+    def __init__(
+        self,
+        parsed: ParsedModule,
+        state: KeyState,
+        project: Project | None,
+        path: Path | None = None,
+    ):
+        self.state = state
+        self.project = project
+        self.path = path
+        complete, state.complete = state.complete, False
+        # A run of chunks equal to the last parse's holds the same statements, at the same
+        # place (chunks equal in start, end and digest hold the same text): their identities
+        # and effects are sliced out of the last tables; the others are looked at.
+        old_count = len(state.identity)
+        head, tail = same_ends(state.chunks, parsed.chunks)
+        first = _statements_before(state, head)
+        stop = _statements_before(state, len(state.chunks) - tail)
+        body = parsed.tree.body
+        new_stop = len(body) - (old_count - stop)
+        middle = range(first, new_stop)
+        """The statements not known from the last parse (by index in this one)."""
+        chunks = parsed.chunks[head : len(parsed.chunks) - tail]
+        starts = [chunk.start for chunk in chunks]
+        identity: list[str] = []
+        found: list[Effects] = []
+        for statement in body[first:new_stop]:
+            chunk = chunks[bisect.bisect_right(starts, statement.lineno) - 1]
+            identity.append(
+                f"{chunk.digest}@{chunk.start}:{statement.lineno}:{statement.col_offset}"
+            )
+            text_key = f"{chunk.digest}+{statement.lineno - chunk.start}:{statement.col_offset}"
+            known = state.by_text.get(text_key)
+            if known is None:
+                known = state.by_text[text_key] = effects(statement)
+            found.append(known)
+        removed = set(state.identity[first:stop]).difference(identity)
+        self.identity = [*state.identity[:first], *identity, *state.identity[stop:]]
+        self.effects = [*state.effects[:first], *found, *state.effects[stop:]]
+        state.lines = [
+            *state.lines[:first],
+            *(s.lineno for s in body[first:new_stop]),
+            *state.lines[stop:],
+        ]
+        state.chunks, state.identity, state.effects = parsed.chunks, self.identity, self.effects
+        if len(state.by_text) > 2 * len(body) + 64:  # forget texts long gone (bounded memory)
+            state.by_text = dict(zip(_text_keys(parsed), self.effects, strict=True))
+        # Effects compare by value: an edit inside a literal leaves them equal, and then the
+        # module-wide resolution (which reads every statement's) is the one of last time.
+        same_graph = state.resolved is not None and state.resolved.effects == self.effects
+        if not same_graph:
+            sibling = self._sibling if project is not None else None
+            state.resolved = _graph(self.effects, resolve(self.effects, sibling))
+        graph = state.resolved
+        assert graph is not None
+        self.reads = graph.reads
+        self.written_by = graph.written_by
+        self.writers = graph.writers
+        self.readers = graph.readers
+        self._memo: dict[int, str] = {}
+        self._digests: dict[str, bytes] = {}
+        self._successors: dict[str, list[str]] = {}
+        self.candidates: range | set[int] | None = None
+        """The statements whose key or results may differ from last time (None: all)."""
+        if same_graph and complete and len(state.previous) == old_count:
+            # Same reads and writes at every place: only the statements looked at can be
+            # seeds, and removed statements are among the last tables' ones they replace.
+            self.affected = self._affected(state.previous, middle, removed)
+            self.candidates = self.affected.union(middle)
+        else:
+            self.affected = self._affected(state.previous, range(len(body)), None)
+
+    def changed(self, unchanged: Callable[[str | None], bool]) -> set[int]:
+        """The statements whose results are not cached (``unchanged``: whether those of a key
+        are); then the keys are remembered for the next analysis."""
+        count = len(self.identity)
+        if self.candidates is None:
+            changed = {i for i in range(count) if not unchanged(self.key(i))}
+            self.state.previous = {
+                identity: (key, self.reads[index], self.written_by[index])
+                for index, identity in enumerate(self.identity)
+                if (key := self.key(index)) is not None
+            }
+            return changed
+        changed = {i for i in self.candidates if not unchanged(self.key(i))}
+        previous = self.state.previous
+        for identity in self.removed:
+            previous.pop(identity, None)
+        for index in self.candidates:
+            key = self.key(index)
+            assert key is not None
+            previous[self.identity[index]] = (key, self.reads[index], self.written_by[index])
+        return changed
+
+    def _affected(
+        self, previous: dict[str, Remembered], looked_at: range, removed: set[str] | None
+    ) -> set[int]:
+        """Statements whose key may differ from last time: new ones, ones whose reads or
+        writes changed (a helper that became harmful changes its callers' writes), and every
+        statement reading a name whose writers, or what they read, changed; removed statements
+        count through the names they wrote. The others keep their previous key.
+        (``looked_at``: the statements that can be new or changed; ``removed``: the identities
+        of last time no longer here, None when not known without looking at all.)"""
+        seeds: set[int] = set()
+        names: set[str] = set()
+        if removed is None:
+            present = set(self.identity)
+            removed = {identity for identity in previous if identity not in present}
+        self.removed = removed
+        for identity in removed:
+            names |= previous[identity][2]
+        for index in looked_at:
+            before = previous.get(self.identity[index])
+            if before is None or before[1] != self.reads[index]:
+                seeds.add(index)
+                names |= self.written_by[index]
+            elif before[2] != self.written_by[index]:
+                seeds.add(index)
+                names |= self.written_by[index] | before[2]
+        readers = self.readers
+        affected = set(seeds)
+        pending = list(names)
+        while pending:
+            for reader in readers.get(pending.pop(), ()):
+                if reader not in affected:
+                    affected.add(reader)
+                    fresh = self.written_by[reader] - names
+                    names |= fresh
+                    pending.extend(fresh)
+        return affected
+
+    def key(self, owner: int) -> str | None:
+        if owner < 0 or owner >= len(self.identity):
+            return None
+        if owner not in self._memo:
+            before = self.state.previous.get(self.identity[owner])
+            if owner not in self.affected and before is not None:
+                self._memo[owner] = before[0]
+                return before[0]
+            read = sorted(self.reads[owner] & self.writers.keys())
+            self._name_digests(read)
+            digest = blake2b(digest_size=16)
+            digest.update(self.identity[owner].encode())
+            for name in read:
+                digest.update(self._digests[name])
+            self._memo[owner] = digest.hexdigest()
+        return self._memo[owner]
+
+    def _reads_of(self, name: str) -> list[str]:
+        """The written names the writers of ``name`` read (what its value depends on)."""
+        found = self._successors.get(name)
+        if found is None:
+            found = sorted(
+                {m for i in self.writers[name] for m in self.reads[i] if m in self.writers}
+            )
+            self._successors[name] = found
+        return found
+
+    def _sibling(self, module: str, level: int, name: str) -> tuple[bool, bool]:
+        """What ``name`` is in the project module ``from module import name`` reads (the
+        import makes it a dependency: when its text changes, no cached result stands)."""
+        assert self.project is not None
+        if level:
+            if self.path is None:
+                return False, False
+            parts = self.project.module_name(self.path).split(".")
+            package = parts[: max(len(parts) - level, 0)]
+            module = ".".join([*package, module] if module else package)
+        found = self.project.find_module(module, self.path) if module else None
+        text = self.project.read(found) if found is not None else None
+        if text is None:
+            return False, False
+        names, objects = _module_harmless(text)
+        return name in names, name in objects
+
+    def needed(self, changed: set[int]) -> frozenset[int]:
+        """The statements to walk after ``changed`` changed: those, and every statement that
+        writes a name they read, transitively (the values they read are then exactly those of
+        a walk of every statement; nothing else can reach them)."""
+        needed = set(changed)
+        pending = list(changed)
+        while pending:
+            for name in self.reads[pending.pop()]:
+                for writer in self.writers.get(name, ()):
+                    if writer not in needed:
+                        needed.add(writer)
+                        pending.append(writer)
+        return frozenset(needed)
+
+    def _name_digests(self, roots: list[str]) -> None:
+        """For each written name reachable from ``roots``, a digest of every statement its
+        value can depend on: its writers, the writers of the names they read, and so on. Names
+        that depend on each other (a strongly connected component, found with Tarjan's
+        algorithm) share one. Computed once per name, on demand."""
+        digests = self._digests
+        index: dict[str, int] = {name: -1 for name in digests}  # done: never on the stack
+        low: dict[str, int] = {}
+        stack: list[str] = []
+        on_stack: set[str] = set()
+        for root in roots:
+            if root in index:
+                continue
+            work = [(root, iter(self._reads_of(root)))]
+            index[root] = low[root] = len(index)
+            stack.append(root)
+            on_stack.add(root)
+            while work:
+                name, successors = work[-1]
+                for successor in successors:
+                    if successor not in index:
+                        index[successor] = low[successor] = len(index)
+                        stack.append(successor)
+                        on_stack.add(successor)
+                        work.append((successor, iter(self._reads_of(successor))))
+                        break
+                    if successor in on_stack:
+                        low[name] = min(low[name], index[successor])
+                else:
+                    work.pop()
+                    if work:
+                        parent = work[-1][0]
+                        low[parent] = min(low[parent], low[name])
+                    if low[name] == index[name]:
+                        self._close_component(name, stack, on_stack, digests)
+
+    def _close_component(
+        self,
+        root: str,
+        stack: list[str],
+        on_stack: set[str],
+        digests: dict[str, bytes],
+    ) -> None:
+        members: list[str] = []
+        while True:
+            member = stack.pop()
+            on_stack.discard(member)
+            members.append(member)
+            if member == root:
+                break
+        component = set(members)
+        digest = blake2b(digest_size=16)
+        for statement in sorted({i for m in members for i in self.writers[m]}):
+            digest.update(self.identity[statement].encode())
+        outside = sorted({s for m in members for s in self._reads_of(m)} - component)
+        for successor in outside:
+            digest.update(digests[successor])
+        value = digest.digest()
+        for member in members:
+            digests[member] = value
+
+
+_HARMLESS: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+
+
+def _module_harmless(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Harmless callables and objects of a sibling module's text (memoised by text)."""
+    found = _HARMLESS.get(text)
+    if found is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return frozenset(), frozenset()
+        found = harmless_names([effects(statement) for statement in tree.body])
+        if len(_HARMLESS) > 256:
+            _HARMLESS.clear()
+        _HARMLESS[text] = found
+    return found
+
+
+def _statements_before(state: KeyState, chunk: int) -> int:
+    """How many statements of the last tables come before chunk ``chunk`` of their chunks."""
+    if chunk >= len(state.chunks):
+        return len(state.lines)
+    return bisect.bisect_left(state.lines, state.chunks[chunk].start)
+
+
+def _text_keys(parsed: ParsedModule) -> list[str]:
+    starts = [chunk.start for chunk in parsed.chunks]
+    found = []
+    for statement in parsed.tree.body:
+        chunk = parsed.chunks[bisect.bisect_right(starts, statement.lineno) - 1]
+        found.append(f"{chunk.digest}+{statement.lineno - chunk.start}:{statement.col_offset}")
+    return found
