@@ -78,11 +78,20 @@ import generate  # noqa: E402
 # -- peers' venv --------------------------------------------------------------------------------
 
 
+def _launcher_works(script: Path) -> bool:
+    """Whether a console script's ``#!`` interpreter exists (a venv embeds its own path)."""
+    first = script.read_bytes().split(b"\n", 1)[0]
+    return not first.startswith(b"#!") or Path(first[2:].decode().strip().split()[0]).exists()
+
+
 def ensure_bench_venv() -> Path:
     """Create ``.cache/bench-venv`` with ruff and basedpyright from PyPI (once)."""
     bin_dir = BENCH_VENV / "bin"
     if all((bin_dir / exe).exists() for exe in ("ruff", "basedpyright-langserver")):
-        return bin_dir
+        if _launcher_works(bin_dir / "basedpyright-langserver"):
+            return bin_dir
+        # made from another checkout (its path is in the launchers): made again here
+        shutil.rmtree(BENCH_VENV)
     uv = ROOT / ".venv" / "bin" / "uv"
     env = {**os.environ, "UV_CACHE_DIR": str(ROOT / ".cache" / "uv")}
     print(f"creating {BENCH_VENV} with {', '.join(PEER_PACKAGES)} from PyPI ...", flush=True)
