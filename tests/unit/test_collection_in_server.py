@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
+from test_collection import collector_on  # noqa: F401  (autouse: the collector on)
 
 from evalsubmit.analysis import AnalysisOptions
 from evalsubmit.analysis.report import ModuleReport
@@ -18,15 +17,6 @@ from evalsubmit.lsp.project_config import Effective
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.state import Snapshot
-
-
-@pytest.fixture(autouse=True)
-def collector_on() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.enable()
-    yield
-    if not was:
-        gc.disable()
 
 
 def _snapshot(stamp: int) -> Snapshot:

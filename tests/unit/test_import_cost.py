@@ -50,9 +50,10 @@ def heads(modules: set[str]) -> set[str]:
     return {name.split(".")[0] for name in modules}
 
 
-def test_importing_the_cli_loads_nothing_heavy() -> None:
+def imported_by(code: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """What a fresh interpreter running ``code`` imports (``-X importtime``), and its run."""
     proc = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import evalsubmit.cli"],
+        [sys.executable, "-X", "importtime", "-c", code],
         capture_output=True,
         text=True,
         timeout=120,
@@ -63,6 +64,11 @@ def test_importing_the_cli_loads_nothing_heavy() -> None:
         for line in proc.stderr.splitlines()
         if line.startswith("import time:") and "|" in line
     }
+    return proc, imported
+
+
+def test_importing_the_cli_loads_nothing_heavy() -> None:
+    _, imported = imported_by("import evalsubmit.cli")
     assert "evalsubmit.cli" in imported
     assert not heads(imported) & set(HEAVY), sorted(heads(imported) & set(HEAVY))
     assert not {m for m in imported if m.startswith("evalsubmit.analysis")}
@@ -78,24 +84,7 @@ def test_version_loads_no_analysis(tmp_path: Path) -> None:
 def test_version_imports_only_the_package() -> None:
     """``evalsubmit --version`` (what pre-commit and editors probe) imports neither typing nor
     re: they were a third of its time."""
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-X",
-            "importtime",
-            "-c",
-            "from evalsubmit.cli import main; main(['--version'])",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    imported = {
-        line.rsplit("|", 1)[1].strip()
-        for line in proc.stderr.splitlines()
-        if line.startswith("import time:") and "|" in line
-    }
+    proc, imported = imported_by("from evalsubmit.cli import main; main(['--version'])")
     assert proc.stdout.startswith("evalsubmit ")
     assert {"evalsubmit.cli.main"} <= imported
     assert not {"typing", "re", "enum", "contextlib", "argparse", "pathlib"} & imported
