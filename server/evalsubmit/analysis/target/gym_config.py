@@ -8,7 +8,6 @@ and every remaining pydantic error is mapped back to where it was written.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +30,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.iterables import as_python
-from evalsubmit.analysis.values.journal import epoch
+from evalsubmit.analysis.values.journal import shared_while_unchanged
 from evalsubmit.sdk import serialization, validation
 from evalsubmit.sdk.names import is_sdk_name
 
@@ -91,30 +90,12 @@ class ConfigEvaluation:
 
 MAX_CONFIG_DEPTH = 64
 
-_MEMO_SIZE = 256
-_memo = threading.local()
-_MemoEntry = tuple[int, CallArgs, Origin | None, ConfigEvaluation]
 
-
+@shared_while_unchanged
 def evaluate_config(args: CallArgs, call_origin: Origin | None) -> ConfigEvaluation:
     """The evaluation of a construction's arguments, shared (read-only) by everyone who asks
     while no value has changed: a runner's config is evaluated by ES109, by the derivation at
     each ``submit()`` of it and by the runner's preview."""
-    entries: dict[tuple[int, int], _MemoEntry] = _memo.__dict__.setdefault("entries", {})
-    key = (id(args), id(call_origin))
-    now = epoch()
-    entry = entries.get(key)
-    # the entry holds args and origin, so their ids cannot be reused while it is kept
-    if entry is not None and entry[0] == now and entry[1] is args and entry[2] is call_origin:
-        return entry[3]
-    result = _evaluate(args, call_origin)
-    if len(entries) >= _MEMO_SIZE:
-        entries.clear()
-    entries[key] = (now, args, call_origin, result)
-    return result
-
-
-def _evaluate(args: CallArgs, call_origin: Origin | None) -> ConfigEvaluation:
     result = ConfigEvaluation()
     if args.positional:
         result.issues.append(

@@ -12,11 +12,12 @@ it was when first touched, when it ends. A module's own top level is walked ``un
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from evalsubmit.analysis.values.domain import DictValue, Instance, SeqValue
 
@@ -26,12 +27,40 @@ Journal = dict[int, tuple[Any, tuple[Any, ...]]]
 
 _changes = itertools.count()
 _epoch = next(_changes)
+"""A number that differs after any value was changed in place (or restored): what is computed
+from values at one epoch holds for as long as the epoch stays the same."""
 
 
-def epoch() -> int:
-    """A number that differs after any value was changed in place (or restored): what is
-    computed from values at one epoch holds for as long as the epoch stays the same."""
-    return _epoch
+A = TypeVar("A")
+B = TypeVar("B")
+R = TypeVar("R")
+_SHARED_SIZE = 256
+
+
+def shared_while_unchanged(function: Callable[[A, B], R]) -> Callable[[A, B], R]:
+    """``function(a, b)`` (its arguments compared by identity) computed once and shared,
+    read-only, by everyone who asks while no value changes in place (the epoch): per thread,
+    the last few hundred answers."""
+    memo = threading.local()
+
+    @functools.wraps(function)
+    def shared(first: A, second: B) -> R:
+        entries: dict[tuple[int, int], tuple[int, A, B, R]] = memo.__dict__.setdefault(
+            "entries", {}
+        )
+        key = (id(first), id(second))
+        now = _epoch
+        entry = entries.get(key)
+        # an entry holds its arguments, so their ids cannot be reused while it is kept
+        if entry is not None and entry[0] == now and entry[1] is first and entry[2] is second:
+            return entry[3]
+        result = function(first, second)
+        if len(entries) >= _SHARED_SIZE:
+            entries.clear()
+        entries[key] = (now, first, second, result)
+        return result
+
+    return shared
 
 
 def _changed() -> None:
