@@ -18,8 +18,9 @@ import sys
 import threading
 import weakref
 from pathlib import Path
+from typing import NamedTuple
 
-from evalsubmit.analysis.interp.grouping import DependencyLog, text_digest
+from evalsubmit.analysis.interp.grouping import DependencyLog, reads_the_same, text_digest
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.source.parse import parse_source
 from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
@@ -45,17 +46,24 @@ _RESOLVERS: weakref.WeakKeyDictionary[Project, ModuleResolver] = weakref.WeakKey
 _RESOLVERS_LOCK = threading.Lock()
 
 
+class _Kept(NamedTuple):
+    """A module's scope, kept while its text (``digest``) and every text building it read
+    (``reads``: path and digest, the modules its imports read included, transitively) read
+    the same: ``helpers.py`` unchanged but its ``constants.py`` edited is built again."""
+
+    digest: str
+    scope: ModuleScope
+    journal: observed.Journal | None
+    """What building it learnt from the file system (None: nothing was noting), noted again
+    each time it is reused (:mod:`evalsubmit.workspace.observed`)."""
+    reads: frozenset[tuple[Path, str]]
+
+
 class ModuleResolver:
     def __init__(self, project: Project) -> None:
         self.project = project
-        self._scopes: dict[tuple[Path, str], ModuleScope] = {}
-        self._observed: dict[tuple[Path, str], observed.Journal | None] = {}
-        """What reading each scope of ``_scopes`` learnt from the file system (None: nothing
-        was noting then), noted again each time the scope is reused (:mod:`.observed`)."""
-        self._reads: dict[tuple[Path, str], frozenset[tuple[Path, str]]] = {}
-        """The texts (path, digest) each scope of ``_scopes`` was built from, the modules its
-        imports read included (transitively): a scope is reused only while they read the same
-        (``helpers.py`` unchanged but its ``constants.py`` edited: built again)."""
+        self._kept: dict[Path, _Kept] = {}
+        """Each module's last scope, with what building it read (one per path)."""
         self._reading = threading.local()
         """Per thread, the modules being read (an import of an import...): a cycle or the depth
         limit is about one chain of imports. Shared across threads, a module another document's
@@ -145,9 +153,7 @@ class ModuleResolver:
         with self._lock:
             if stamp != self._environment_stamp:
                 self._environment_stamp = stamp
-                self._scopes.clear()
-                self._observed.clear()
-                self._reads.clear()
+                self._kept.clear()
                 self._installed.clear()
         return environment
 
@@ -241,14 +247,17 @@ class ModuleResolver:
         if isinstance(dependencies, DependencyLog):
             dependencies.note(path, digest)
         with self._lock:
-            cached = self._scopes.get((path, digest))
-            reads = self._reads.get((path, digest), frozenset())
+            kept = self._kept.get(path)
         # an installed module changes with the environment's stamp, which empties the caches
         own = set() if installed else {(path, digest)}
-        if cached is not None and self._read_the_same(reads):
-            observed.replay(self._observed.get((path, digest)))
-            self._noted(own | reads, dependencies)
-            return cached
+        if (
+            kept is not None
+            and kept.digest == digest
+            and reads_the_same(self.project.read, kept.reads)
+        ):
+            observed.replay(kept.journal)
+            self._noted(own | kept.reads, dependencies)
+            return kept.scope
         with self._lock:
             loading = self._loading()
             if path in loading or len(loading) >= MAX_IMPORT_DEPTH:
@@ -281,12 +290,7 @@ class ModuleResolver:
             loading.discard(path)
             reads = frozenset(building.pop())
         with self._lock:
-            self._scopes = {k: v for k, v in self._scopes.items() if k[0] != path}
-            self._scopes[(path, digest)] = scope
-            self._observed = {k: v for k, v in self._observed.items() if k[0] != path}
-            self._observed[(path, digest)] = journal
-            self._reads = {k: v for k, v in self._reads.items() if k[0] != path}
-            self._reads[(path, digest)] = reads
+            self._kept[path] = _Kept(digest, scope, journal, reads)
         self._noted(own | reads, dependencies)
         return scope
 
@@ -308,13 +312,6 @@ class ModuleResolver:
             dependencies.add(read_path)
             if isinstance(dependencies, DependencyLog):
                 dependencies.note(read_path, read_digest)
-
-    def _read_the_same(self, reads: frozenset[tuple[Path, str]]) -> bool:
-        for read_path, read_digest in reads:
-            text = self.project.read(read_path)
-            if text is None or text_digest(text) != read_digest:
-                return False
-        return True
 
 
 def _find_installed(environment: PythonEnvironment, dotted: str) -> FoundModule | None:
