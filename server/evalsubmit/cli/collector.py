@@ -24,18 +24,12 @@ def pause_for_start_up() -> None:
         gc.disable()
 
 
-def resume() -> None:
-    """Start-up is over: freeze what it made and resume the collector (once)."""
+def resume(*, freeze: bool = True) -> None:
+    """Start-up is over: freeze what it made (unless the command ends before any analysis, on a
+    configuration error say) and resume the collector (once)."""
     global _paused
     if _paused:
         _paused = False
-        gc.freeze()
-        gc.enable()
-
-
-def end() -> None:
-    """The command ends (before any analysis, say on a configuration error): resume."""
-    global _paused
-    if _paused:
-        _paused = False
+        if freeze:
+            gc.freeze()
         gc.enable()

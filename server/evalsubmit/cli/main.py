@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CLEAN
     finally:
         if command == "check":
-            collector.end()
+            collector.resume(freeze=False)
         if keep_code:
             dataclass_code.save()
 
