@@ -11,15 +11,16 @@ whether it stores, dynamic access) and judged in :mod:`.harmless`.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from evalsubmit.analysis.interp.objects import CLASS_SETUP_METHODS, SETUP_METHODS
+from evalsubmit.analysis.interp.statement_nodes import StatementNodes
 from evalsubmit.analysis.interp.testcode import is_fixture
 from evalsubmit.analysis.source import tree_walk
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 MUTATING_METHODS = frozenset(
     {
         *("update", "setdefault", "pop", "popitem", "clear"),
@@ -77,29 +78,38 @@ class Effects:
 
 
 def effects(statement: ast.stmt) -> Effects:
-    nodes = tree_walk.walk(statement)  # one walk, shared by every question below
-    changed = frozenset(_changed_bases(nodes))
-    binds = frozenset(_bindings(statement))
+    walked = StatementNodes.of(statement)  # one walk, shared by every question below
+    nodes = walked.nodes
+    changed = frozenset(_changed_bases(walked))
+    if isinstance(statement, _DEFINITIONS):
+        binds = frozenset({statement.name})
+    else:
+        binds = frozenset(walked.own_bindings)
     if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
         run = _run_nodes([*statement.decorator_list, *_defaults(statement.args)])
-    else:
-        run = _run_nodes([statement]) if any(isinstance(n, _SCOPES) for n in nodes) else nodes
+        calls, stores = _calls(run), _stores(run)
+    elif walked.scopes:
+        run = _run_nodes([statement])
+        calls, stores = _calls(run), _stores(run)
+    else:  # what runs is every node: the walk's own lists answer
+        calls = tuple(_callee(call.func) for call in walked.calls)
+        stores = bool(walked.stored_into) or any(map(_mutating_call, walked.calls))
     found = Effects(
-        frozenset(n.id for n in nodes if isinstance(n, ast.Name)),
+        frozenset(n.id for n in walked.names),
         changed | binds,
         frozenset(),
         binds=binds,
-        calls=_calls(run),
-        stores=_stores(run),
-        dynamic=_dynamic(nodes),
-        volatile=_volatile(statement, nodes),
+        calls=calls,
+        stores=stores,
+        dynamic=_dynamic(walked),
+        volatile=bool(walked.stored_into) and _volatile(statement, walked),
     )
     if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return replace(found, imports=_imports(statement), value_of=_value_of(statement))
     found = replace(
         found,
         writes=frozenset({statement.name}),
-        writes_when_called=(changed | _globals_bound(nodes)) - _bound_inside(statement, nodes),
+        writes_when_called=(changed | _globals_bound(walked)) - _bound_inside(walked),
         definition=True,
     )
     if isinstance(statement, ast.ClassDef):
@@ -109,12 +119,12 @@ def effects(statement: ast.stmt) -> Effects:
             body_calls=tuple(_callee(base) for base in statement.bases),
             body_stores=body_stores,
         )
-    fresh = _fresh_locals(statement, nodes)
+    fresh = _fresh_locals(statement, walked)
     return replace(
         found,
-        body_calls=(*map(_decorator, statement.decorator_list), *_body_calls(nodes, fresh)),
-        body_stores=_body_stores(nodes, fresh),
-        body_values=_body_values(statement, nodes),
+        body_calls=(*map(_decorator, statement.decorator_list), *_body_calls(walked, fresh)),
+        body_stores=_body_stores(walked, fresh),
+        body_values=_body_values(statement, walked),
         fixture=is_fixture(statement),
     )
 
@@ -188,60 +198,59 @@ def _mutating_call(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS
 
 
-def _body_stores(nodes: list[ast.AST], fresh: set[str]) -> bool:
+def _body_stores(walked: StatementNodes, fresh: set[str]) -> bool:
     """Whether the body may change an object it did not create itself: a store or mutating
     call on anything but a local bound only to a new container, depth one; ``global``."""
-    for node in nodes:
-        if isinstance(node, (ast.Global, ast.Nonlocal)):
-            return True
-        target = _changed_object(node)
-        if target is not None and not (isinstance(target, ast.Name) and target.id in fresh):
-            return True
-    return False
+    if any(isinstance(node, (ast.Global, ast.Nonlocal)) for node in walked.binders):
+        return True
+    return any(
+        target is not None and not (isinstance(target, ast.Name) and target.id in fresh)
+        for target in _changed_objects(walked)
+    )
 
 
 _NEW_CONTAINERS = (ast.Dict, ast.List, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
 
 
 def _fresh_locals(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST]
+    function: ast.FunctionDef | ast.AsyncFunctionDef, walked: StatementNodes
 ) -> set[str]:
     """Locals bound only to a container built right there (``d = {}``, ``xs = []``)."""
     fresh_targets: set[int] = set()
-    for node in nodes:
-        if isinstance(node, ast.Assign) and isinstance(node.value, _NEW_CONTAINERS):
-            fresh_targets |= {id(t) for t in node.targets if isinstance(t, ast.Name)}
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.value, _NEW_CONTAINERS):
-            fresh_targets.add(id(node.target))
+    for assignment in walked.assignments:
+        if not isinstance(assignment.value, _NEW_CONTAINERS):
+            continue
+        if isinstance(assignment, ast.Assign):
+            fresh_targets |= {id(t) for t in assignment.targets if isinstance(t, ast.Name)}
+        else:
+            fresh_targets.add(id(assignment.target))
     fresh: set[str] = set()
     spoiled = {a.arg for a in tree_walk.walk(function.args) if isinstance(a, ast.arg)}
-    for node in nodes:
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+    for node in walked.binders:
+        if isinstance(node, ast.Name):  # a stored one
             (fresh if id(node) in fresh_targets else spoiled).add(node.id)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             spoiled |= set(node.names)
     return fresh - spoiled
 
 
-def _body_calls(nodes: list[ast.AST], fresh: set[str]) -> tuple[Callee, ...]:
+def _body_calls(walked: StatementNodes, fresh: set[str]) -> tuple[Callee, ...]:
     """What the body calls, but the methods of its own new containers."""
-    return tuple(c for c in _calls(nodes) if not (c[0] == "attr" and c[1] in fresh))
+    found = (_callee(call.func) for call in walked.calls)
+    return tuple(c for c in found if not (c[0] == "attr" and c[1] in fresh))
 
 
 def _body_values(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST]
+    function: ast.FunctionDef | ast.AsyncFunctionDef, walked: StatementNodes
 ) -> tuple[tuple[str, Callee | None], ...]:
-    values: list[tuple[str, Callee | None]] = [
-        (a.arg, None) for a in nodes if isinstance(a, ast.arg)
-    ]
+    values: list[tuple[str, Callee | None]] = [(a.arg, None) for a in walked.args]
     simple: dict[int, Callee | None] = {}
-    for node in nodes:
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if len(targets) == 1 and isinstance(targets[0], ast.Name):
-                simple[id(targets[0])] = _value_of(node)
-    for node in nodes:
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+    for assignment in walked.assignments:
+        targets = assignment.targets if isinstance(assignment, ast.Assign) else [assignment.target]
+        if len(targets) == 1 and isinstance(targets[0], ast.Name):
+            simple[id(targets[0])] = _value_of(assignment)
+    for node in walked.binders:
+        if isinstance(node, ast.Name):  # a stored one
             values.append((node.id, simple.get(id(node))))
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             values += [(name, None) for name in node.names]
@@ -257,22 +266,20 @@ def _decorator(decorator: ast.expr) -> Callee:
     return _callee(decorator.func if isinstance(decorator, ast.Call) else decorator)
 
 
-def _dynamic(nodes: list[ast.AST]) -> bool:
-    for node in nodes:
-        if isinstance(node, ast.Name) and node.id in _DYNAMIC:
-            return True
-        if isinstance(node, ast.Attribute) and node.attr == "__dict__":
-            return True
-        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
-            return True
-    return False
+def _dynamic(walked: StatementNodes) -> bool:
+    if any(node.id in _DYNAMIC for node in walked.names):
+        return True
+    if any(node.attr == "__dict__" for node in walked.attributes):
+        return True
+    return any(
+        isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+        for node in walked.binders
+    )
 
 
-def _volatile(statement: ast.stmt, nodes: list[ast.AST]) -> bool:
+def _volatile(statement: ast.stmt, walked: StatementNodes) -> bool:
     """An attribute assignment outside the set-up methods."""
-    if not any(
-        isinstance(n, ast.Attribute) and isinstance(n.ctx, (ast.Store, ast.Del)) for n in nodes
-    ):
+    if not any(isinstance(n, ast.Attribute) for n in walked.stored_into):
         return False
     pending: list[tuple[ast.AST, str | None]] = [(statement, None)]
     while pending:
@@ -302,55 +309,29 @@ def _imports(statement: ast.stmt) -> tuple[tuple[str, str, str, int], ...]:
     return ()
 
 
-def _globals_bound(nodes: list[ast.AST]) -> frozenset[str]:
+def _globals_bound(walked: StatementNodes) -> frozenset[str]:
     declared: set[str] = set()
-    for node in nodes:
+    for node in walked.binders:
         if isinstance(node, ast.Global):
             declared |= set(node.names)
     return frozenset(declared)
 
 
-def _bindings(node: ast.AST) -> set[str]:
-    names: set[str] = set()
-    pending: list[ast.AST] = [node]
-    while pending:
-        current = pending.pop()
-        if isinstance(current, (ast.Import, ast.ImportFrom)):
-            for alias in current.names:
-                names.add((alias.asname or alias.name).split(".")[0])
-        elif isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(current.name)
-            continue
-        elif isinstance(current, ast.Name) and isinstance(current.ctx, (ast.Store, ast.Del)):
-            names.add(current.id)
-        elif (isinstance(current, ast.ExceptHandler) and current.name) or (
-            isinstance(current, (ast.MatchAs, ast.MatchStar)) and current.name
-        ):
-            names.add(current.name)
-        elif isinstance(current, ast.MatchMapping) and current.rest:
-            names.add(current.rest)
-        if isinstance(current, (ast.Lambda, *_COMPREHENSIONS)):
-            continue
-        pending.extend(tree_walk.child_nodes(current))
-    return names
+def _changed_objects(walked: StatementNodes) -> Iterator[ast.expr]:
+    """What the statement changes in place: the objects stored into, mutating calls'
+    receivers."""
+    for node in walked.stored_into:
+        yield node.value
+    for call in walked.calls:
+        if _mutating_call(call):
+            assert isinstance(call.func, ast.Attribute)
+            yield call.func.value
 
 
-def _changed_object(node: ast.AST) -> ast.expr | None:
-    """What ``node`` changes in place: the object stored into, or a mutating call's receiver."""
-    if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(
-        node.ctx, (ast.Store, ast.Del)
-    ):
-        return node.value
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _mutating_call(node):
-        return node.func.value
-    return None
-
-
-def _changed_bases(nodes: list[ast.AST]) -> list[str]:
+def _changed_bases(walked: StatementNodes) -> list[str]:
     """Leftmost names of stores into containers and attributes, and of mutating calls."""
     found: list[str] = []
-    for current in nodes:
-        target = _changed_object(current)
+    for target in _changed_objects(walked):
         while isinstance(target, (ast.Subscript, ast.Attribute)):
             target = target.value
         if isinstance(target, ast.Name):
@@ -358,16 +339,10 @@ def _changed_bases(nodes: list[ast.AST]) -> list[str]:
     return found
 
 
-def _bound_inside(definition: ast.AST, nodes: list[ast.AST]) -> frozenset[str]:
+def _bound_inside(walked: StatementNodes) -> frozenset[str]:
     """Names local to a function or class body (parameters and its own bindings)."""
-    names: set[str] = set()
-    for current in nodes:
-        if isinstance(current, ast.arg):
-            names.add(current.arg)
-    body = getattr(definition, "body", [])
-    for statement in body:
-        names |= _bindings(statement)
-    for current in nodes:
+    names = {current.arg for current in walked.args} | walked.own_bindings
+    for current in walked.binders:
         if isinstance(current, (ast.Global, ast.Nonlocal)):
             names -= set(current.names)
     return frozenset(names)

@@ -43,7 +43,8 @@ def _node_fields(kind: type[ast.AST]) -> tuple[str, ...]:
     return fields
 
 
-def _add_children(node: ast.AST, found: list[ast.AST]) -> None:
+def add_children(node: ast.AST, found: list[ast.AST]) -> None:
+    """Append the direct children of ``node`` to ``found``."""
     for name in _node_fields(type(node)):
         value = getattr(node, name, None)
         if isinstance(value, ast.AST):
@@ -57,7 +58,7 @@ def _add_children(node: ast.AST, found: list[ast.AST]) -> None:
 def child_nodes(node: ast.AST) -> list[ast.AST]:
     """The direct children of ``node``, in ``ast.iter_child_nodes`` order."""
     found: list[ast.AST] = []
-    _add_children(node, found)
+    add_children(node, found)
     return found
 
 
@@ -66,6 +67,6 @@ def walk(node: ast.AST) -> list[ast.AST]:
     found = [node]
     index = 0
     while index < len(found):
-        _add_children(found[index], found)
+        add_children(found[index], found)
         index += 1
     return found

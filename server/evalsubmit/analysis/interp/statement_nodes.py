@@ -1,0 +1,129 @@
+"""One top-level statement's nodes, sorted by the kinds :mod:`.effects` asks about, in one walk.
+
+:mod:`.effects` asks a dozen questions of every statement of a module (what it reads, binds,
+calls, stores into, what a function body binds of its own ...); each used to test every node
+again, and a second walk found the bindings of the statement's own scope: together a fifth of
+a cold editor analysis. Here one walk gives every node (in ``tree_walk.walk`` order) and the
+few of each kind the questions read, and marks which nodes are in the statement's own scope.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from evalsubmit.analysis.source import tree_walk
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+_BOUNDARIES = frozenset({*_SCOPES, *_COMPREHENSIONS})
+"""Nodes whose insides bind in a scope of their own (a comprehension's target, a nested
+function's locals): not the names of the statement's scope."""
+_BINDERS = frozenset(
+    {ast.Global, ast.Nonlocal, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef}
+    | {ast.Import, ast.ImportFrom}
+)
+_OTHER_BINDERS = frozenset({ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping})
+_SCOPE_KINDS = frozenset(_SCOPES)
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+@dataclass(slots=True)
+class StatementNodes:
+    """Every node of one statement (``tree_walk.walk`` order), and the kinds the questions
+    about it read, sorted out in the same walk: each question looks at its own few nodes
+    instead of testing every node again (this was a fifth of a cold editor analysis)."""
+
+    nodes: list[ast.AST]
+    names: list[ast.Name] = field(default_factory=list)
+    stored_names: list[ast.Name] = field(default_factory=list)
+    """Names bound or deleted (``Store``/``Del``), anywhere in the statement."""
+    stored_into: list[ast.Attribute | ast.Subscript] = field(default_factory=list)
+    """``x.a = v`` / ``d[k] = v`` / ``del``: attributes and items stored into or deleted."""
+    calls: list[ast.Call] = field(default_factory=list)
+    attributes: list[ast.Attribute] = field(default_factory=list)
+    args: list[ast.arg] = field(default_factory=list)
+    assignments: list[ast.Assign | ast.AnnAssign] = field(default_factory=list)
+    binders: list[ast.AST] = field(default_factory=list)
+    """Stored names, ``global``/``nonlocal``, definitions and imports, in walk order."""
+    scopes: bool = False
+    """A function, lambda or class is among the nodes (the statement itself included)."""
+    own_bindings: set[str] = field(default_factory=set)
+    """The names bound in the statement's own scope (a definition's: its body's), what
+    ``_bindings`` of old gave: not inside nested functions, classes, lambdas or comprehensions
+    (whose first iterable and walrus targets are left out as well)."""
+
+    @classmethod
+    def of(cls, statement: ast.stmt) -> StatementNodes:
+        nodes, own = _scoped_walk(statement)
+        walked = cls(nodes)
+        names, stored_names, stored_into = walked.names, walked.stored_names, walked.stored_into
+        calls, attributes, binders = walked.calls, walked.attributes, walked.binders
+        bound = walked.own_bindings
+        definition = statement if isinstance(statement, _DEFINITIONS) else None
+        for node, mine in zip(nodes, own, strict=True):
+            kind = type(node)
+            if kind is ast.Name:
+                names.append(node)  # type: ignore[arg-type]
+                if type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                    stored_names.append(node)  # type: ignore[arg-type]
+                    binders.append(node)
+                    if mine:
+                        bound.add(node.id)  # type: ignore[attr-defined]
+            elif kind is ast.Call:
+                calls.append(node)  # type: ignore[arg-type]
+            elif kind is ast.Attribute or kind is ast.Subscript:
+                if kind is ast.Attribute:
+                    attributes.append(node)  # type: ignore[arg-type]
+                if type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                    stored_into.append(node)  # type: ignore[arg-type]
+            elif kind is ast.arg:
+                walked.args.append(node)  # type: ignore[arg-type]
+            elif kind is ast.Assign or kind is ast.AnnAssign:
+                walked.assignments.append(node)  # type: ignore[arg-type]
+            elif kind in _BINDERS:
+                binders.append(node)
+                if mine and node is not definition:
+                    bound.update(_names_bound_by(node))
+            elif kind in _OTHER_BINDERS and mine:
+                bound.update(_names_bound_by(node))
+            if kind in _SCOPE_KINDS:
+                walked.scopes = True
+        return walked
+
+
+def _scoped_walk(statement: ast.stmt) -> tuple[list[ast.AST], list[bool]]:
+    """``tree_walk.walk(statement)``, each node with whether it is in the statement's own
+    scope (a definition's own scope is its body)."""
+    found: list[ast.AST] = [statement]
+    tree_walk.add_children(statement, found)
+    own = [True]
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        body = {id(s) for s in statement.body}
+        own.extend(id(node) in body for node in found[1:])
+    else:
+        own.extend([True] * (len(found) - 1))
+    index = 1
+    while index < len(found):
+        node = found[index]
+        before = len(found)
+        tree_walk.add_children(node, found)
+        if len(found) > before:
+            inside = own[index] and type(node) not in _BOUNDARIES
+            own.extend([inside] * (len(found) - before))
+        index += 1
+    return found, own
+
+
+def _names_bound_by(node: ast.AST) -> list[str]:
+    """The names one node binds in the scope it is in (but a stored ``Name``)."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        return [node.name] if node.name else []
+    if isinstance(node, ast.MatchMapping):
+        return [node.rest] if node.rest else []
+    return []
