@@ -3,6 +3,8 @@
 * a document containing ``# test: sleep=<seconds>`` takes that long to analyse;
 * a module containing ``# test: slow-module=<seconds>`` takes that long to analyse wherever it
   is analysed, also as an importer of the document being checked (read from disk);
+* a document containing ``# test: slow-summaries=<seconds>`` takes that long to make the
+  runner previews of each group of facts with a runner in it (after its findings are known);
 * a document containing ``# test: crash-analysis`` makes the analysis raise;
 * a hover on a line containing ``BOOM`` raises inside the hover handler;
 * a hover on a line containing ``STALL=<seconds>`` blocks the event loop that long;
@@ -26,6 +28,7 @@ from evalsubmit.lsp import hover, run_server
 _real_analyze = DocumentAnalyzer.analyze
 _real_markdown = hover.hover_markdown
 _real_module = engine.analyze_module
+_real_previews = engine.runner_previews
 
 
 def analyze(self: DocumentAnalyzer, text: str, **kwargs: Any) -> Any:
@@ -40,6 +43,13 @@ def analyze_module(source: str, **kwargs: Any) -> Any:
     if match := re.search(r"# test: slow-module=([\d.]+)", source):
         time.sleep(float(match.group(1)))
     return _real_module(source, **kwargs)
+
+
+def runner_previews(ctx: Any) -> Any:
+    text = "".join(ctx.parsed.lines)
+    if ctx.facts.constructions and (match := re.search(r"# test: slow-summaries=([\d.]+)", text)):
+        time.sleep(float(match.group(1)))
+    return _real_previews(ctx)
 
 
 def hover_markdown(snap: Any, line: int, col: int) -> Any:
@@ -66,6 +76,7 @@ if spawn_log := os.environ.get("EVALSUBMIT_TEST_SPAWN_LOG"):
     _log_spawns(spawn_log)
 DocumentAnalyzer.analyze = analyze  # type: ignore[method-assign]
 engine.analyze_module = analyze_module
+engine.runner_previews = runner_previews
 hover.hover_markdown = hover_markdown
 
 if __name__ == "__main__":

@@ -158,13 +158,18 @@ class Checker:
                 await asyncio.wait_for(self.ready.wait(), READY_TIMEOUT_S)
 
     async def snapshot_and_freshness(
-        self, uri: str, *, wait_s: float = REQUEST_WAIT_S, complete: bool = False
+        self,
+        uri: str,
+        *,
+        wait_s: float = REQUEST_WAIT_S,
+        complete: bool = False,
+        findings_only: bool = False,
     ) -> tuple[Snapshot | None, bool]:
         await self.wait_ready()
         track = self.documents.get(uri)
         if track is None:
             return None, False
-        return await track.snapshot(wait_s, complete=complete)
+        return await track.snapshot(wait_s, complete=complete, findings_only=findings_only)
 
     def render(self, snap: Snapshot) -> list[types.Diagnostic]:
         overrides = snap.settings.severity
@@ -187,7 +192,9 @@ class Checker:
         # The client shows findings from importers (the result id says so): answer with the
         # complete result (bounded wait), not one without them that a refresh would undo.
         shows_remote = previous is not None and previous.endswith("r")
-        snap, fresh = await self.snapshot_and_freshness(uri, complete=shows_remote)
+        snap, fresh = await self.snapshot_and_freshness(
+            uri, complete=shows_remote, findings_only=True
+        )
         if not fresh and (track := self.documents.get(uri)) is not None:
             track.refresh_when_fresh = True
         if snap is None:
@@ -272,6 +279,11 @@ class Checker:
         settings = self._session.settings.for_uri(track.uri)
         project = self._session.projects.for_path(track.path)
         self._session.projects.use_python(project, settings.python)
+        loop = asyncio.get_running_loop()
+
+        def findings_ready(snap: Snapshot) -> None:  # (in the worker thread)
+            loop.call_soon_threadsafe(self._on_findings, track, snap)
+
         return functools.partial(
             jobs.forward,
             track,
@@ -281,7 +293,19 @@ class Checker:
             settings,
             self.configs,
             project,
+            findings_ready,
         )
+
+    def _on_findings(self, track: DocumentTrack, snap: Snapshot) -> None:
+        """An analysis still making its summaries has its findings: publish them (push), or
+        answer the pulls waiting for them; the result itself follows (``_on_result``)."""
+        if snap.stamp != track.stamp:
+            return
+        if self._session.pull_diagnostics:
+            track.findings_ready(snap)
+        elif _worth_publishing(track.published, snap):
+            track.published = snap
+            self._publish(track.uri, snap.version, self.render(snap))
 
     def _prepare_reverse(self, track: DocumentTrack, snap: Snapshot) -> Job:
         """The reverse step completing ``snap`` (lsp/jobs.py), on the event loop."""

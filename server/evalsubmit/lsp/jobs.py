@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,33 +45,43 @@ def forward(
     settings: Settings,
     configs: ProjectConfigs,
     project: Project,
+    findings_ready: Callable[[Snapshot], None] | None = None,
 ) -> Snapshot:
     """The document's own findings. Runs in a worker thread, one at a time per document (its
-    owner waits for it); a failure drops the caches it may have half-updated."""
+    owner waits for it); a failure drops the caches it may have half-updated.
+    ``findings_ready`` gets them before the analysis makes its summaries (diagnostics first)."""
     effective = configs.effective(track.path, settings)
-    pending = False
+    lines = split_lines(text)
+
+    def snapshot(report: ModuleReport, *, pending: bool, findings_only: bool = False) -> Snapshot:
+        return Snapshot(
+            stamp=stamp,
+            version=version,
+            text=text,
+            lines=lines,
+            settings=settings,
+            effective=effective,
+            report=report,
+            reverse_pending=pending,
+            summaries_pending=findings_only,
+        )
+
+    def early(report: ModuleReport) -> None:
+        assert findings_ready is not None
+        findings_ready(snapshot(report, pending=True, findings_only=True))
+
     if not settings.enable:
-        report = ModuleReport(path=track.path, skipped=DISABLED)
-    elif effective.skipped is not None:  # excluded, or its configuration file is invalid
-        report = ModuleReport(path=track.path, skipped=effective.skipped)
-    else:
-        try:
-            report = _incremental(track, project, effective.options).analyze(text, reverse=False)
-            pending = report.skipped is None
-        except Exception:
-            log.exception("analysis of %s failed", track.uri)
-            track.analyzer = None
-            report = ModuleReport(path=track.path, skipped=INTERNAL_ERROR)
-    return Snapshot(
-        stamp=stamp,
-        version=version,
-        text=text,
-        lines=split_lines(text),
-        settings=settings,
-        effective=effective,
-        report=report,
-        reverse_pending=pending,
-    )
+        return snapshot(ModuleReport(path=track.path, skipped=DISABLED), pending=False)
+    if effective.skipped is not None:  # excluded, or its configuration file is invalid
+        return snapshot(ModuleReport(path=track.path, skipped=effective.skipped), pending=False)
+    try:
+        analyzer = _incremental(track, project, effective.options)
+        report = analyzer.analyze(text, reverse=False, on_findings=findings_ready and early)
+    except Exception:
+        log.exception("analysis of %s failed", track.uri)
+        track.analyzer = None
+        return snapshot(ModuleReport(path=track.path, skipped=INTERNAL_ERROR), pending=False)
+    return snapshot(report, pending=report.skipped is None)
 
 
 def reverse(snap: Snapshot, path: Path, project: Project) -> Snapshot:

@@ -68,6 +68,9 @@ class DocumentTrack:
         self.latest: Snapshot | None = None
         self.published: Snapshot | None = None
         """The result last pushed to the client (push mode)."""
+        self.findings: Snapshot | None = None
+        """The findings of the analysis in flight, out before its summaries (pull mode answers
+        from them)."""
         self.refresh_when_fresh = False
         """A pull was answered from an older result: ask the client to pull again later."""
         self.analyzer: DocumentAnalyzer | None = None
@@ -83,7 +86,7 @@ class DocumentTrack:
         self._due = 0.0
         self._urgent = False
         self._wake = asyncio.Event()
-        self._waiters: list[tuple[tuple[int, bool], asyncio.Future[Snapshot | None]]] = []
+        self._waiters: list[tuple[tuple[int, bool, bool], asyncio.Future[Snapshot | None]]] = []
         self._task: asyncio.Task[None] | None = None
 
     # -- inputs (event loop) ------------------------------------------------------------------
@@ -108,14 +111,17 @@ class DocumentTrack:
         return latest if latest is not None and latest.stamp == self.stamp else None
 
     async def snapshot(
-        self, timeout_s: float, *, complete: bool = False
+        self, timeout_s: float, *, complete: bool = False, findings_only: bool = False
     ) -> tuple[Snapshot | None, bool]:
         """``(snapshot, fresh)``: the result for the current stamp (with ``complete``, the one
-        that includes what importers report), or, when none arrives within ``timeout_s``, the
-        latest one (``fresh``: it is for the current stamp; None before the first result)."""
-        wanted = (self.stamp, complete)
+        that includes what importers report; with ``findings_only``, its findings may come
+        before its summaries), or, when none arrives within ``timeout_s``, the latest one
+        (``fresh``: it is for the current stamp; None before the first result)."""
+        wanted = (self.stamp, complete, not findings_only)
         if (current := self.current) is not None and current.order >= wanted:
             return current, True
+        if (early := self.findings) is not None and early.order >= wanted:
+            return early, True
         waiter: asyncio.Future[Snapshot | None] = asyncio.get_running_loop().create_future()
         self._waiters.append((wanted, waiter))
         self._urgent = True
@@ -204,7 +210,15 @@ class DocumentTrack:
         if self.current is None:
             self._wake.set()  # edits arrived while it ran: go again (after their debounce)
 
+    def findings_ready(self, snap: Snapshot) -> None:
+        """The analysis in flight has its findings (``snap``, summaries still pending): the
+        requests that need no more get them now."""
+        if snap.stamp == self.stamp:
+            self.findings = snap
+            self._release_waiters(snap)
+
     def _store(self, snap: Snapshot) -> None:
+        self.findings = None
         previous = self.latest
         if previous is None or snap.order > previous.order:
             self.latest = snap
@@ -238,7 +252,7 @@ class DocumentTrack:
             self._store(snap)
 
     def _release_waiters(self, snap: Snapshot | None) -> None:
-        keep: list[tuple[tuple[int, bool], asyncio.Future[Snapshot | None]]] = []
+        keep: list[tuple[tuple[int, bool, bool], asyncio.Future[Snapshot | None]]] = []
         for wanted, waiter in self._waiters:
             if waiter.done():
                 continue

@@ -43,12 +43,15 @@ class Snapshot:
     computed, and a second result for the same stamp follows (lsp/jobs.py)."""
     remote_shown: bool = False
     """Its findings include some that other modules report into it."""
+    summaries_pending: bool = False
+    """Its report has the findings only: the analysis is still making its runner previews and
+    submit summaries (diagnostics are published from it; every other feature waits)."""
 
     @property
-    def order(self) -> tuple[int, bool]:
+    def order(self) -> tuple[int, bool, bool]:
         """Results are kept and published in this order: by stamp, then the complete one
-        after the forward one of the same stamp."""
-        return self.stamp, not self.reverse_pending
+        after the forward one of the same stamp (and the forward one after its findings)."""
+        return self.stamp, not self.reverse_pending, not self.summaries_pending
 
 
 def uri_to_path(uri: str) -> Path:

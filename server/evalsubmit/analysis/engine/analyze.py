@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import chain
 from operator import attrgetter
 from pathlib import Path
@@ -48,13 +48,23 @@ def analyze_source(
     options: AnalysisOptions | None = None,
     reverse: bool = True,
     caches: AnalysisCaches | None = None,
+    on_findings: Callable[[ModuleReport], None] | None = None,
 ) -> ModuleReport:
     """Analyse one module. With ``reverse``, also collect what sibling modules that import this
     one report into it (a bad value written here but submitted there). ``caches`` (kept per
     document by ``DocumentAnalyzer``) make a re-analysis after a small edit re-parse and re-walk
-    only what the edit can have changed."""
+    only what the edit can have changed. ``on_findings`` gets the forward findings as soon as
+    they are known, before the runner previews and submit summaries are made (its report has
+    none), so that diagnostics need not wait for them."""
     options = options or AnalysisOptions()
-    report, _ = analyze_module(source, path=path, project=project, options=options, caches=caches)
+    report, _ = analyze_module(
+        source,
+        path=path,
+        project=project,
+        options=options,
+        caches=caches,
+        on_findings=on_findings,
+    )
     if not reverse:
         return report
     return with_remote_findings(report, source, path=path, project=project, options=options)
@@ -93,6 +103,7 @@ def analyze_module(
     project: Project | None,
     options: AnalysisOptions,
     caches: AnalysisCaches | None = None,
+    on_findings: Callable[[ModuleReport], None] | None = None,
 ) -> tuple[ModuleReport, ParsedModule | None]:
     """The module's own findings (forward only) and its parse (None when not analysed)."""
     if len(source) > options.max_chars:
@@ -107,7 +118,7 @@ def analyze_module(
         return ModuleReport(path=path, skipped="the file could not be parsed"), None
     # imported modules' values are shared: what this module changes is undone (sealed)
     with paused_collection(), sealed():
-        report = _analyze_parsed(parsed, path, project, options, caches)
+        report = _analyze_parsed(parsed, path, project, options, caches, on_findings)
     return report, parsed if report.skipped is None else None
 
 
@@ -117,6 +128,7 @@ def _analyze_parsed(
     project: Project | None,
     options: AnalysisOptions,
     caches: AnalysisCaches | None,
+    on_findings: Callable[[ModuleReport], None] | None = None,
 ) -> ModuleReport:
     resolved = path.resolve() if path is not None else None
     resolver = ModuleResolver.of(project) if project is not None else None
@@ -136,10 +148,12 @@ def _analyze_parsed(
         return ModuleReport(path=path, skipped="the file is nested too deeply to analyse")
     rule_errors: list[str] = []
     done: list[tuple[FactGroup, GroupResult]] = []
+    # summaries made after the findings are handed on (the same walks' values: still sealed)
+    later: list[_Summaries] | None = [] if on_findings and options.summaries else None
     try:
         for group in interpreter.groups:
             try:
-                result = _group_result(group, parsed, resolved, options, caches, outside)
+                result = _group_result(group, parsed, resolved, options, caches, outside, later)
             except RecursionError:
                 raise
             except Exception as error:  # an engine bug costs this group's findings only
@@ -159,8 +173,6 @@ def _analyze_parsed(
     if caches is not None:
         caches.remember(texts, dependencies)
         texts = caches.texts
-        if not rule_errors:
-            caches.completed()
     declared = options.sdk_version is not None
     sdk = installed_sdk(project, options.sdk_version)
     module = ModuleContext(parsed, resolved, sdk, sdk_declared=declared)
@@ -168,17 +180,51 @@ def _analyze_parsed(
     findings += run_module_rules(module, options.enabled)
     findings = visible(findings, parsed.lines, options)
     findings.sort(key=lambda f: (f.span, f.code))
-    return ModuleReport(
+    report = ModuleReport(
         path=path,
         findings=tuple(_dedupe(findings)),
-        runners=tuple(_joined(results, "runners")),
-        submits=tuple(_joined(results, "submits")),
         dependencies=dependencies,
         dependency_texts=tuple(sorted((p, texts.get(p, "")) for p in dependencies)),
         remote_findings=tuple(r for r in _joined(results, "remote") if not outside(r[0])),
         workspaces=tuple(dict.fromkeys(_joined(results, "workspaces"))),
         internal_errors=tuple(internal_errors + rule_errors),
     )
+    if later is not None and on_findings is not None:
+        on_findings(report)
+        try:
+            failures = [failure for s in later if (failure := s.fill()) is not None]
+        except RecursionError:
+            return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
+        if failures:
+            rule_errors += failures
+            report = replace(report, internal_errors=tuple(internal_errors + rule_errors))
+    if caches is not None and not rule_errors:
+        caches.completed()
+    return replace(
+        report,
+        runners=tuple(_joined(results, "runners")),
+        submits=tuple(_joined(results, "submits")),
+    )
+
+
+@dataclass(slots=True)
+class _Summaries:
+    """A group's runner previews and submit summaries, to make once its findings are out."""
+
+    result: GroupResult
+    ctx: RuleContext
+    findings: list[Finding]
+
+    def fill(self) -> str | None:
+        """Fill them in (an engine bug costs this group's summaries only: what went wrong)."""
+        try:
+            self.result.runners = tuple(runner_previews(self.ctx))
+            self.result.submits = tuple(submit_reports(self.ctx, self.findings))
+        except RecursionError:
+            raise
+        except Exception as error:
+            return f"summaries: {type(error).__name__}: {error}"
+        return None
 
 
 def _joined(results: list[GroupResult], part: str) -> Iterator[Any]:
@@ -197,6 +243,7 @@ def _group_result(
     options: AnalysisOptions,
     caches: AnalysisCaches | None,
     outside: Callable[[Path], bool],
+    later: list[_Summaries] | None = None,
 ) -> GroupResult:
     if group.facts is None:
         assert caches is not None and group.key is not None
@@ -206,16 +253,18 @@ def _group_result(
         caches.walked += 1
     ctx = RuleContext(parsed, path, group.facts, outside=outside)
     findings = run_rules(ctx, options.enabled)
-    summaries = options.summaries
+    now = options.summaries and later is None
     result = GroupResult(
         tuple(findings),
-        tuple(runner_previews(ctx)) if summaries else (),
-        tuple(submit_reports(ctx, findings)) if summaries else (),
+        tuple(runner_previews(ctx)) if now else (),
+        tuple(submit_reports(ctx, findings)) if now else (),
         tuple(ctx.remote),
         tuple(group.facts.workspaces),
         group.dependencies,
         group.errors,
     )
+    if later is not None:
+        later.append(_Summaries(result, ctx, findings))
     if caches is not None and group.key is not None:
         caches.groups[group.key] = result
     return result

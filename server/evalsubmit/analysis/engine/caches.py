@@ -36,8 +36,12 @@ from evalsubmit.core.findings import Finding
 from evalsubmit.workspace.project import Project
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GroupResult:
+    """What one group of facts gave. Not changed once the analysis that made it returns; while
+    it runs, an analysis that hands its findings on early (``on_findings``) fills ``runners``
+    and ``submits`` in after that."""
+
     findings: tuple[Finding, ...]
     runners: tuple[TargetPreview, ...]
     submits: tuple[SubmitReport, ...]

@@ -3,6 +3,7 @@ what the edit left unchanged (:mod:`.caches`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from evalsubmit.analysis.engine.analyze import analyze_source
@@ -24,13 +25,20 @@ class DocumentAnalyzer:
         self.options = options
         self.caches = AnalysisCaches()
 
-    def analyze(self, text: str, *, reverse: bool = True) -> ModuleReport:
-        report = analyze_source(
+    def analyze(
+        self,
+        text: str,
+        *,
+        reverse: bool = True,
+        on_findings: Callable[[ModuleReport], None] | None = None,
+    ) -> ModuleReport:
+        """The report of ``text`` (``on_findings``: see ``analyze_source``)."""
+        return analyze_source(
             text,
             path=self.path,
             project=self.project,
             options=self.options,
             reverse=reverse,
             caches=self.caches,
+            on_findings=on_findings,
         )
-        return report
