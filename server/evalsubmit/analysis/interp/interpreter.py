@@ -68,9 +68,11 @@ class Interpreter:
     ) -> None:
         self._source = ModuleSource(parsed, path, module_name)
         self._module_env = Env()
-        self._frame = Frame(
+        self.frame = Frame(
             env=self._module_env, source=self._source, collect=collect, defer=collect
         )
+        """The frame being evaluated in (``Machine.frame``): a plain attribute, not a property,
+        because collaborators read it tens of thousands of times per analysis."""
         self._facts = ModuleFacts()
         self._dependencies = DependencyLog()
         self._grouping = grouping
@@ -95,10 +97,6 @@ class Interpreter:
     @property
     def home(self) -> Path | None:
         return self._source.path
-
-    @property
-    def frame(self) -> Frame:
-        return self._frame
 
     @property
     def facts(self) -> ModuleFacts:
@@ -142,21 +140,21 @@ class Interpreter:
 
     @contextmanager
     def scope(self, env: Env) -> Iterator[Frame]:
-        with self.enter(replace(self._frame, env=env)) as frame:
+        with self.enter(replace(self.frame, env=env)) as frame:
             yield frame
 
     @contextmanager
     def silent(self) -> Iterator[Frame]:
-        with self.enter(replace(self._frame, collect=False)) as frame:
+        with self.enter(replace(self.frame, collect=False)) as frame:
             yield frame
 
     @contextmanager
     def enter(self, frame: Frame) -> Iterator[Frame]:
-        saved, self._frame = self._frame, frame
+        saved, self.frame = self.frame, frame
         try:
             yield frame
         finally:
-            self._frame = saved
+            self.frame = saved
 
     def evaluate_call(
         self, function: FunctionValue, values: dict[str, Value], *, site: CallSite | None = None
@@ -177,9 +175,9 @@ class Interpreter:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.returns is None:
             return Unknown("a parameter")
         frame = replace(
-            self._frame,
+            self.frame,
             env=Env(parent=function.closure or self._module_env),
-            source=function.module or self._frame.source,
+            source=function.module or self.frame.source,
         )
         with self.enter(frame):
             return self.annotated_value(node.returns)
@@ -216,21 +214,21 @@ class Interpreter:
         definition = function.node
         if definition is None:
             return Env()
-        if self._frame.depth >= MAX_CALL_DEPTH or id(definition) in self._frame.active:
+        if self.frame.depth >= MAX_CALL_DEPTH or id(definition) in self.frame.active:
             return Env()
         walk = site.walk if site is not None else None
-        record = walk is not None and self._frame.collect
-        caller = self._frame.env
+        record = walk is not None and self.frame.collect
+        caller = self.frame.env
         frame = Frame(
             env=Env(parent=function.closure or self._module_env),
-            source=function.module or self._frame.source,
+            source=function.module or self.frame.source,
             collect=record,
             defer=False,
             returns=returns,
             yields=yields,
-            depth=self._frame.depth + 1,
-            active=self._frame.active | {id(definition)},
-            context=(*self._frame.context, walk) if record and walk else self._frame.context,
+            depth=self.frame.depth + 1,
+            active=self.frame.active | {id(definition)},
+            context=(*self.frame.context, walk) if record and walk else self.frame.context,
             owner=function.owner,
             receiver=_first_argument(definition, values) if function.owner is not None else None,
             passed=dict(site.passed) if site is not None else {},
@@ -256,17 +254,17 @@ class Interpreter:
         self._objects.construct(instance, args, node)
 
     def failed(self, node: ast.stmt, error: Exception) -> None:
-        env = self._frame.env
+        env = self.frame.env
         for name in bound_names(node):
             env.names[name] = Unknown("its statement could not be analysed")
-        where = self._frame.source.span(node).line
+        where = self.frame.source.span(node).line
         self.internal_errors.append(f"line {where}: {type(error).__name__}: {error}")
 
     # ----- the module walk (the entry point) -----------------------------------------------
 
     def run_module(self) -> ModuleScope:
         body = self._source.parsed.tree.body
-        if not self._frame.defer:
+        if not self.frame.defer:
             self._statements.walk(body)
         else:
             walk = self._grouping.walk if self._grouping is not None else None
@@ -382,7 +380,7 @@ class Interpreter:
         receiver = values.get(parameters[0].arg) if cls is not None and parameters else None
         for walk, case in cases:
             frame = replace(
-                self._frame, env=Env(parent=deferred.parent), owner=cls, receiver=receiver
+                self.frame, env=Env(parent=deferred.parent), owner=cls, receiver=receiver
             )
             if walk is not None:
                 frame = replace(frame, context=(*frame.context, walk))
