@@ -57,10 +57,10 @@ class Calls:
         return self.machine.eval(node)
 
     def origin(self, node: ast.AST) -> Origin:
-        return self.source.origin(node)
+        return self.machine.frame.source.origin(node)
 
     def span(self, node: ast.AST) -> Span:
-        return self.source.span(node)
+        return self.machine.frame.source.span(node)
 
     def call(self, node: ast.Call) -> Value:
         function = self.eval(node.func)

@@ -52,10 +52,10 @@ class Expressions:
         return self.machine.frame.source
 
     def origin(self, node: ast.AST) -> Origin:
-        return self.source.origin(node)
+        return self.machine.frame.source.origin(node)
 
     def span(self, node: ast.AST) -> Span:
-        return self.source.span(node)
+        return self.machine.frame.source.span(node)
 
     def eval(self, node: ast.expr) -> Value:
         try:
@@ -121,7 +121,7 @@ class Expressions:
         return Unknown()
 
     def _constant(self, node: ast.Constant) -> Value:
-        return Known(node.value, self.origin(node))
+        return Known(node.value, self.machine.frame.source.origin(node))
 
     def _name(self, node: ast.Name) -> Value:
         found = self.machine.frame.env.lookup(node.id)
