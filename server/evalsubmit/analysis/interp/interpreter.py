@@ -195,7 +195,8 @@ class Interpreter:
             parameters = [*definition.args.posonlyargs, *definition.args.args]
             values = {parameters[0].arg: fixture.bound_self, **values} if parameters else values
         returns: list[Value] = []
-        self._call(fixture, values, returns, None, yields=is_generator(definition))
+        lines = fixture.module.parsed.lines if fixture.module is not None else None
+        self._call(fixture, values, returns, None, yields=is_generator(definition, lines))
         if len(returns) == 1 and not isinstance(returns[0], Unknown):
             return returns[0]
         return self.declared_return(fixture)
