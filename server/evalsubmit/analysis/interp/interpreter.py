@@ -140,7 +140,7 @@ class Interpreter:
 
     @contextmanager
     def scope(self, env: Env) -> Iterator[Frame]:
-        with self.enter(replace(self.frame, env=env)) as frame:
+        with self.enter(self.frame.with_env(env)) as frame:
             yield frame
 
     @contextmanager
@@ -322,10 +322,8 @@ class Interpreter:
         first_error = len(self.internal_errors)
         self._dependencies.log = read
         try:
-            yield lambda group: replace(
-                group,
-                dependencies=frozenset(read),
-                errors=tuple(self.internal_errors[first_error:]),
+            yield lambda group: group.recorded(
+                frozenset(read), tuple(self.internal_errors[first_error:])
             )
         finally:
             self._dependencies.log = None

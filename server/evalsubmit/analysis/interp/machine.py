@@ -80,6 +80,25 @@ class Frame:
     passed: Mapping[str, Origin] = field(default_factory=dict)
     """In a call-site walk: where each parameter's value was written."""
 
+    def with_env(self, env: Env, context: tuple[Walk, ...] | None = None) -> Frame:
+        """This frame with another ``env`` (and ``context``): ``dataclasses.replace`` without
+        its per-field loop (a frame is replaced at every comprehension, loop element and
+        deferred body; a test checks that every field is carried over)."""
+        return Frame(
+            env,
+            self.source,
+            self.collect,
+            self.defer,
+            self.returns,
+            self.yields,
+            self.depth,
+            self.active,
+            self.context if context is None else context,
+            self.owner,
+            self.receiver,
+            self.passed,
+        )
+
 
 class Machine(Protocol):
     """The interpreter as its collaborators see it."""
