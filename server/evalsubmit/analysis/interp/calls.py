@@ -116,20 +116,24 @@ class Calls:
                     args.star_unknown = True
                 continue
             args.positional.append(value)
+        if not node.keywords:
+            return args, spans
+        # the frame is the same after evaluating an argument (scopes entered are left)
+        source = self.machine.frame.source
+        passed = self.machine.frame.passed
         for keyword in node.keywords:
             value = self.eval(keyword.value)
             if keyword.arg is None:
                 self._splat(args, value)
                 continue
             args.keywords[keyword.arg] = value
-            passed = self.machine.frame.passed
-            if isinstance(keyword.value, ast.Name) and keyword.value.id in passed:
+            if passed and isinstance(keyword.value, ast.Name) and keyword.value.id in passed:
                 # a parameter of this call-site walk: what is wrong was written at the call
                 args.keyword_origins[keyword.arg] = passed[keyword.value.id]
                 continue
-            span = self.span(keyword)
-            spans[keyword.arg] = span
-            args.keyword_origins[keyword.arg] = Origin(self.source.path, span)
+            origin = source.origin(keyword)
+            spans[keyword.arg] = origin.span
+            args.keyword_origins[keyword.arg] = origin
         return args, spans
 
     def _splat(self, args: CallArgs, value: Value) -> None:

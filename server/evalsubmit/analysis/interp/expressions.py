@@ -59,14 +59,14 @@ class Expressions:
 
     def eval(self, node: ast.expr) -> Value:
         try:
+            common = _COMMON.get(type(node))
+            if common is not None:  # the most frequent kinds, without going down the match
+                return common(self, node)
             return self._eval(node)
         except RecursionError:
             return Unknown("expression too deeply nested")
 
     def _eval(self, node: ast.expr) -> Value:
-        common = _COMMON.get(type(node))
-        if common is not None:  # the most frequent kinds, without going down the match
-            return common(self, node)
         match node:
             case ast.Lambda():
                 frame = self.machine.frame
