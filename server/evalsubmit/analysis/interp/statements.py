@@ -250,7 +250,7 @@ class Statements:
             frame.collect
             and count <= MAX_ELEMENT_WALKS
             and len(frame.context) < MAX_CONTEXTS
-            and not leaves_loop(node.body)
+            and not leaves_loop(node.body, frame.source.parsed.lines)
         )
 
     def _loop_each(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> None:
