@@ -23,7 +23,13 @@ from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
 from evalsubmit.analysis.interp.grouping import DependencyLog, Grouping
 from evalsubmit.analysis.interp.imports import ImportResolver, Imports
-from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Frame, FunctionNode
+from evalsubmit.analysis.interp.machine import (
+    MAX_CALL_DEPTH,
+    CallSite,
+    Frame,
+    FrameSwitch,
+    FunctionNode,
+)
 from evalsubmit.analysis.interp.objects import Objects, is_classmethod, is_static
 from evalsubmit.analysis.interp.statements import Statements, bound_names
 from evalsubmit.analysis.interp.testcode import TestCode
@@ -138,23 +144,14 @@ class Interpreter:
     def defer(self, function: FunctionNode, parent: Env, cls: ClassValue | None) -> None:
         self._deferred.append(Deferred(function, parent, self._owner, cls))
 
-    @contextmanager
-    def scope(self, env: Env) -> Iterator[Frame]:
-        with self.enter(self.frame.with_env(env)) as frame:
-            yield frame
+    def scope(self, env: Env) -> FrameSwitch:
+        return FrameSwitch(self, self.frame.with_env(env))
 
-    @contextmanager
-    def silent(self) -> Iterator[Frame]:
-        with self.enter(replace(self.frame, collect=False)) as frame:
-            yield frame
+    def silent(self) -> FrameSwitch:
+        return FrameSwitch(self, replace(self.frame, collect=False))
 
-    @contextmanager
-    def enter(self, frame: Frame) -> Iterator[Frame]:
-        saved, self.frame = self.frame, frame
-        try:
-            yield frame
-        finally:
-            self.frame = saved
+    def enter(self, frame: Frame) -> FrameSwitch:
+        return FrameSwitch(self, frame)
 
     def evaluate_call(
         self, function: FunctionValue, values: dict[str, Value], *, site: CallSite | None = None

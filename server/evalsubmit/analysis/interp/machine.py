@@ -100,6 +100,32 @@ class Frame:
         )
 
 
+class _HasFrame(Protocol):
+    frame: Frame
+
+
+class FrameSwitch:
+    """``with FrameSwitch(holder, frame)``: ``holder.frame`` is ``frame`` inside, and the frame
+    it replaced again on leaving. A class rather than a ``@contextmanager`` generator: frames
+    are entered ~4,000 times in a cold analysis of a 5,000-line job (~50,000 in a check of a
+    1,000-file tree), and a generator's enter and exit cost several times more."""
+
+    __slots__ = ("_frame", "_holder", "_saved")
+
+    def __init__(self, holder: _HasFrame, frame: Frame) -> None:
+        self._holder = holder
+        self._frame = frame
+        self._saved = frame
+
+    def __enter__(self) -> Frame:
+        self._saved = self._holder.frame
+        self._holder.frame = self._frame
+        return self._frame
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._holder.frame = self._saved
+
+
 class Machine(Protocol):
     """The interpreter as its collaborators see it."""
 
