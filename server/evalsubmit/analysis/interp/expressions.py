@@ -18,6 +18,7 @@ from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.interp.objects import super_attribute
 from evalsubmit.analysis.interp.operators import MAX_RESULT, binary, boolean, truthiness, unary
 from evalsubmit.analysis.source import tree_walk
+from evalsubmit.analysis.source.parse import new_span
 from evalsubmit.analysis.values.domain import (
     DictValue,
     FunctionValue,
@@ -302,4 +303,4 @@ def _bind_target(names: dict[str, Value], target: ast.expr, item: Value) -> bool
 
 
 def _join(first: Span, last: Span) -> Span:
-    return Span(first.line, first.col, last.end_line, last.end_col)
+    return new_span(first.line, first.col, last.end_line, last.end_col)
