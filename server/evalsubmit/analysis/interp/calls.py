@@ -43,6 +43,12 @@ from evalsubmit.analysis.values.env import ModuleSource
 from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
 
+# names called by name on every call of an SDK or stdlib class (made once, not per call)
+_MODEL_VALIDATE = frozenset(
+    {f"{sdk.GYM_CONFIG}.model_validate", f"{sdk.TASKSET_REF}.model_validate"}
+)
+_FROM_SDK = frozenset({f"{sdk.EVALUATOR}.from_sdk", f"{sdk.ASYNC_EVALUATOR}.from_sdk"})
+
 
 class Calls:
     def __init__(self, machine: Machine) -> None:
@@ -145,12 +151,12 @@ class Calls:
     def call_named(
         self, qualname: str, node: ast.Call, args: CallArgs, spans: dict[str, Span], origin: Origin
     ) -> Value:
-        if qualname in {f"{sdk.GYM_CONFIG}.model_validate", f"{sdk.TASKSET_REF}.model_validate"}:
+        if qualname in _MODEL_VALIDATE:
             base = qualname.rsplit(".", 1)[0]
             if base == sdk.GYM_CONFIG:
                 return self.sdk.config_from_dict(node, args, origin)
             qualname = base
-        if qualname == f"{sdk.EVALUATOR}.from_sdk" or qualname == f"{sdk.ASYNC_EVALUATOR}.from_sdk":
+        if qualname in _FROM_SDK:
             return evaluator_from_sdk(qualname, args, origin)
         if qualname == stdlib_names.NAMEDTUPLE:
             return namedtuple_instance(args, origin)
