@@ -54,14 +54,12 @@ class Calls:
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
         self.sdk = SdkCalls(machine)
+        self.eval = machine.eval
 
     @property
     def source(self) -> ModuleSource:
         """The module whose code is being walked (a helper's own, in its body)."""
         return self.machine.frame.source
-
-    def eval(self, node: ast.expr) -> Value:
-        return self.machine.eval(node)
 
     def origin(self, node: ast.AST) -> Origin:
         return self.machine.frame.source.origin(node)
