@@ -9,6 +9,7 @@ defines it); ``MAX_CALL_DEPTH`` and a guard against recursion bound the work."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 
 from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.binding import bind_call, merged_arguments, splat_into
@@ -42,25 +43,29 @@ from evalsubmit.analysis.values.env import ModuleSource
 from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
 
+# names called by name on every call of an SDK or stdlib class (made once, not per call)
+_MODEL_VALIDATE = frozenset(
+    {f"{sdk.GYM_CONFIG}.model_validate", f"{sdk.TASKSET_REF}.model_validate"}
+)
+_FROM_SDK = frozenset({f"{sdk.EVALUATOR}.from_sdk", f"{sdk.ASYNC_EVALUATOR}.from_sdk"})
+
 
 class Calls:
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
         self.sdk = SdkCalls(machine)
+        self.eval = machine.eval
 
     @property
     def source(self) -> ModuleSource:
         """The module whose code is being walked (a helper's own, in its body)."""
         return self.machine.frame.source
 
-    def eval(self, node: ast.expr) -> Value:
-        return self.machine.eval(node)
-
     def origin(self, node: ast.AST) -> Origin:
-        return self.source.origin(node)
+        return self.machine.frame.source.origin(node)
 
     def span(self, node: ast.AST) -> Span:
-        return self.source.span(node)
+        return self.machine.frame.source.span(node)
 
     def call(self, node: ast.Call) -> Value:
         function = self.eval(node.func)
@@ -115,20 +120,24 @@ class Calls:
                     args.star_unknown = True
                 continue
             args.positional.append(value)
+        if not node.keywords:
+            return args, spans
+        # the frame is the same after evaluating an argument (scopes entered are left)
+        source = self.machine.frame.source
+        passed = self.machine.frame.passed
         for keyword in node.keywords:
             value = self.eval(keyword.value)
             if keyword.arg is None:
                 self._splat(args, value)
                 continue
             args.keywords[keyword.arg] = value
-            passed = self.machine.frame.passed
-            if isinstance(keyword.value, ast.Name) and keyword.value.id in passed:
+            if passed and isinstance(keyword.value, ast.Name) and keyword.value.id in passed:
                 # a parameter of this call-site walk: what is wrong was written at the call
                 args.keyword_origins[keyword.arg] = passed[keyword.value.id]
                 continue
-            span = self.span(keyword)
-            spans[keyword.arg] = span
-            args.keyword_origins[keyword.arg] = Origin(self.source.path, span)
+            origin = source.origin(keyword)
+            spans[keyword.arg] = origin.span
+            args.keyword_origins[keyword.arg] = origin
         return args, spans
 
     def _splat(self, args: CallArgs, value: Value) -> None:
@@ -140,12 +149,12 @@ class Calls:
     def call_named(
         self, qualname: str, node: ast.Call, args: CallArgs, spans: dict[str, Span], origin: Origin
     ) -> Value:
-        if qualname in {f"{sdk.GYM_CONFIG}.model_validate", f"{sdk.TASKSET_REF}.model_validate"}:
+        if qualname in _MODEL_VALIDATE:
             base = qualname.rsplit(".", 1)[0]
             if base == sdk.GYM_CONFIG:
                 return self.sdk.config_from_dict(node, args, origin)
             qualname = base
-        if qualname == f"{sdk.EVALUATOR}.from_sdk" or qualname == f"{sdk.ASYNC_EVALUATOR}.from_sdk":
+        if qualname in _FROM_SDK:
             return evaluator_from_sdk(qualname, args, origin)
         if qualname == stdlib_names.NAMEDTUPLE:
             return namedtuple_instance(args, origin)
@@ -201,7 +210,9 @@ class Calls:
     ) -> Value:
         if isinstance(definition, ast.AsyncFunctionDef):
             return Unknown("a coroutine")
-        if not isinstance(definition, ast.Lambda) and is_generator(definition):
+        module = function.module
+        text = module.parsed.lines if module is not None else None
+        if not isinstance(definition, ast.Lambda) and is_generator(definition, text):
             return OneShot(
                 f"a generator (from calling {definition.name}())", self.origin(definition)
             )
@@ -222,14 +233,29 @@ class Calls:
         return self.machine.evaluate_call(function, values, site=CallSite(walk, passed))
 
 
-def is_generator(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def is_generator(
+    definition: ast.FunctionDef | ast.AsyncFunctionDef, lines: Sequence[str] | None = None
+) -> bool:
     """Whether calling it returns a generator: a ``yield`` in its own body (not nested defs).
-    Remembered on the node itself, which lives exactly as long as the answer is valid."""
+    Remembered on the node itself, which lives exactly as long as the answer is valid.
+    ``lines``: the text of the module the definition is in, when the caller has it."""
     known: bool | None = getattr(definition, "_evalsubmit_yields", None)
     if known is None:
-        known = _yields(definition)
+        known = _may_yield(definition, lines) and _yields(definition)
         definition._evalsubmit_yields = known  # type: ignore[union-attr]
     return known
+
+
+def _may_yield(
+    definition: ast.FunctionDef | ast.AsyncFunctionDef, lines: Sequence[str] | None
+) -> bool:
+    """False when no line of the definition holds the word ``yield``: most functions, told
+    without walking every node of the body (that walk cost ~2 % of a cold analysis)."""
+    if lines is None or definition.end_lineno is None:
+        return True
+    text = "".join(lines[definition.lineno - 1 : definition.end_lineno])
+    # a keyword is only ever ASCII, but a non-ASCII text is walked anyway (no guess is made)
+    return "yield" in text or not text.isascii()
 
 
 def _yields(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

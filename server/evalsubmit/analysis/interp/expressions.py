@@ -18,6 +18,7 @@ from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.interp.objects import super_attribute
 from evalsubmit.analysis.interp.operators import MAX_RESULT, binary, boolean, truthiness, unary
 from evalsubmit.analysis.source import tree_walk
+from evalsubmit.analysis.source.parse import new_span
 from evalsubmit.analysis.values.domain import (
     DictValue,
     FunctionValue,
@@ -52,21 +53,21 @@ class Expressions:
         return self.machine.frame.source
 
     def origin(self, node: ast.AST) -> Origin:
-        return self.source.origin(node)
+        return self.machine.frame.source.origin(node)
 
     def span(self, node: ast.AST) -> Span:
-        return self.source.span(node)
+        return self.machine.frame.source.span(node)
 
     def eval(self, node: ast.expr) -> Value:
         try:
+            common = _COMMON.get(type(node))
+            if common is not None:  # the most frequent kinds, without going down the match
+                return common(self, node)
             return self._eval(node)
         except RecursionError:
             return Unknown("expression too deeply nested")
 
     def _eval(self, node: ast.expr) -> Value:
-        common = _COMMON.get(type(node))
-        if common is not None:  # the most frequent kinds, without going down the match
-            return common(self, node)
         match node:
             case ast.Lambda():
                 frame = self.machine.frame
@@ -121,7 +122,7 @@ class Expressions:
         return Unknown()
 
     def _constant(self, node: ast.Constant) -> Value:
-        return Known(node.value, self.origin(node))
+        return Known(node.value, self.machine.frame.source.origin(node))
 
     def _name(self, node: ast.Name) -> Value:
         found = self.machine.frame.env.lookup(node.id)
@@ -302,4 +303,4 @@ def _bind_target(names: dict[str, Value], target: ast.expr, item: Value) -> bool
 
 
 def _join(first: Span, last: Span) -> Span:
-    return Span(first.line, first.col, last.end_line, last.end_col)
+    return new_span(first.line, first.col, last.end_line, last.end_col)

@@ -141,3 +141,10 @@ class FactGroup:
     """Sibling modules read while walking it (when walked)."""
     errors: tuple[str, ...] = ()
     """Statements the interpreter failed on while walking it (when walked)."""
+
+    def recorded(self, dependencies: frozenset[Path], errors: tuple[str, ...]) -> FactGroup:
+        """This group, just made, with what its walk read and met (set in place: cheaper than
+        a copy, once per top-level statement and per definition's bodies)."""
+        self.dependencies = dependencies
+        self.errors = errors
+        return self

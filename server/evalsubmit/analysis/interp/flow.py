@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import Known, SeqValue, Value
@@ -12,9 +13,12 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 MAX_SOURCE = 40
 
 
-def leaves_loop(body: list[ast.stmt]) -> bool:
+def leaves_loop(body: list[ast.stmt], lines: Sequence[str] | None = None) -> bool:
     """Whether the loop body can stop the loop early (``break``, ``return``): then a later
-    element does not surely reach the body."""
+    element does not surely reach the body. ``lines``: the module's text, when the caller has
+    it: a body whose lines hold neither word is not walked node by node."""
+    if lines is not None and body and not _may_leave(body, lines):
+        return False
     pending: list[ast.AST] = list(body)
     while pending:
         node = pending.pop()
@@ -28,6 +32,15 @@ def leaves_loop(body: list[ast.stmt]) -> bool:
             continue
         pending.extend(tree_walk.child_nodes(node))
     return False
+
+
+def _may_leave(body: list[ast.stmt], lines: Sequence[str]) -> bool:
+    end = body[-1].end_lineno
+    if end is None:
+        return True
+    text = "".join(lines[body[0].lineno - 1 : end])
+    # keywords are only ever ASCII, but a non-ASCII text is walked anyway (no guess is made)
+    return "break" in text or "return" in text or not text.isascii()
 
 
 def element_label(node: ast.For | ast.AsyncFor, index: int, item: Value) -> str:
@@ -55,5 +68,11 @@ def ordinal(number: int) -> str:
 
 
 def _short(node: ast.expr) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= MAX_SOURCE else "the loop"
+    """The node's source, or "the loop" when long; kept on the node (``ast.unparse`` costs tens
+    of microseconds, and a loop's iterable is named once per element of each walk)."""
+    known: str | None = getattr(node, "_evalsubmit_short", None)
+    if known is None:
+        text = ast.unparse(node)
+        known = text if len(text) <= MAX_SOURCE else "the loop"
+        node._evalsubmit_short = known  # type: ignore[attr-defined]
+    return known

@@ -23,7 +23,13 @@ from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
 from evalsubmit.analysis.interp.grouping import DependencyLog, Grouping
 from evalsubmit.analysis.interp.imports import ImportResolver, Imports
-from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Frame, FunctionNode
+from evalsubmit.analysis.interp.machine import (
+    MAX_CALL_DEPTH,
+    CallSite,
+    Frame,
+    FrameSwitch,
+    FunctionNode,
+)
 from evalsubmit.analysis.interp.objects import Objects, is_classmethod, is_static
 from evalsubmit.analysis.interp.statements import Statements, bound_names
 from evalsubmit.analysis.interp.testcode import TestCode
@@ -68,9 +74,11 @@ class Interpreter:
     ) -> None:
         self._source = ModuleSource(parsed, path, module_name)
         self._module_env = Env()
-        self._frame = Frame(
+        self.frame = Frame(
             env=self._module_env, source=self._source, collect=collect, defer=collect
         )
+        """The frame being evaluated in (``Machine.frame``): a plain attribute, not a property,
+        because collaborators read it tens of thousands of times per analysis."""
         self._facts = ModuleFacts()
         self._dependencies = DependencyLog()
         self._grouping = grouping
@@ -80,7 +88,11 @@ class Interpreter:
         self.internal_errors: list[str] = []
         """Statements the interpreter failed on (engine bugs), each with its line and error."""
         self._expressions = Expressions(self)
+        # Machine.eval and .call are the collaborators' own methods, not methods forwarding to
+        # them: ~28k evaluations per cold analysis of a 5,000-line job go through them
+        self.eval: Callable[[ast.expr], Value] = self._expressions.eval
         self._calls = Calls(self)
+        self.call: Callable[[ast.Call], Value] = self._calls.call
         self._imports = Imports(self, resolver)
         self._objects = Objects(self)
         self._tests = TestCode(self, resolver)
@@ -97,10 +109,6 @@ class Interpreter:
         return self._source.path
 
     @property
-    def frame(self) -> Frame:
-        return self._frame
-
-    @property
     def facts(self) -> ModuleFacts:
         return self._facts
 
@@ -112,12 +120,6 @@ class Interpreter:
     def dependencies(self) -> DependencyLog:
         """Sibling modules read to resolve imports (and the texts read)."""
         return self._dependencies
-
-    def eval(self, node: ast.expr) -> Value:
-        return self._expressions.eval(node)
-
-    def call(self, node: ast.Call) -> Value:
-        return self._calls.call(node)
 
     def apply(self, function: Value, node: ast.Call, args: CallArgs) -> Value:
         return self._calls.apply(function, node, args, {})
@@ -140,23 +142,14 @@ class Interpreter:
     def defer(self, function: FunctionNode, parent: Env, cls: ClassValue | None) -> None:
         self._deferred.append(Deferred(function, parent, self._owner, cls))
 
-    @contextmanager
-    def scope(self, env: Env) -> Iterator[Frame]:
-        with self.enter(replace(self._frame, env=env)) as frame:
-            yield frame
+    def scope(self, env: Env) -> FrameSwitch:
+        return FrameSwitch(self, self.frame.with_env(env))
 
-    @contextmanager
-    def silent(self) -> Iterator[Frame]:
-        with self.enter(replace(self._frame, collect=False)) as frame:
-            yield frame
+    def silent(self) -> FrameSwitch:
+        return FrameSwitch(self, replace(self.frame, collect=False))
 
-    @contextmanager
-    def enter(self, frame: Frame) -> Iterator[Frame]:
-        saved, self._frame = self._frame, frame
-        try:
-            yield frame
-        finally:
-            self._frame = saved
+    def enter(self, frame: Frame) -> FrameSwitch:
+        return FrameSwitch(self, frame)
 
     def evaluate_call(
         self, function: FunctionValue, values: dict[str, Value], *, site: CallSite | None = None
@@ -177,9 +170,9 @@ class Interpreter:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.returns is None:
             return Unknown("a parameter")
         frame = replace(
-            self._frame,
+            self.frame,
             env=Env(parent=function.closure or self._module_env),
-            source=function.module or self._frame.source,
+            source=function.module or self.frame.source,
         )
         with self.enter(frame):
             return self.annotated_value(node.returns)
@@ -197,7 +190,8 @@ class Interpreter:
             parameters = [*definition.args.posonlyargs, *definition.args.args]
             values = {parameters[0].arg: fixture.bound_self, **values} if parameters else values
         returns: list[Value] = []
-        self._call(fixture, values, returns, None, yields=is_generator(definition))
+        lines = fixture.module.parsed.lines if fixture.module is not None else None
+        self._call(fixture, values, returns, None, yields=is_generator(definition, lines))
         if len(returns) == 1 and not isinstance(returns[0], Unknown):
             return returns[0]
         return self.declared_return(fixture)
@@ -216,21 +210,21 @@ class Interpreter:
         definition = function.node
         if definition is None:
             return Env()
-        if self._frame.depth >= MAX_CALL_DEPTH or id(definition) in self._frame.active:
+        if self.frame.depth >= MAX_CALL_DEPTH or id(definition) in self.frame.active:
             return Env()
         walk = site.walk if site is not None else None
-        record = walk is not None and self._frame.collect
-        caller = self._frame.env
+        record = walk is not None and self.frame.collect
+        caller = self.frame.env
         frame = Frame(
             env=Env(parent=function.closure or self._module_env),
-            source=function.module or self._frame.source,
+            source=function.module or self.frame.source,
             collect=record,
             defer=False,
             returns=returns,
             yields=yields,
-            depth=self._frame.depth + 1,
-            active=self._frame.active | {id(definition)},
-            context=(*self._frame.context, walk) if record and walk else self._frame.context,
+            depth=self.frame.depth + 1,
+            active=self.frame.active | {id(definition)},
+            context=(*self.frame.context, walk) if record and walk else self.frame.context,
             owner=function.owner,
             receiver=_first_argument(definition, values) if function.owner is not None else None,
             passed=dict(site.passed) if site is not None else {},
@@ -256,17 +250,17 @@ class Interpreter:
         self._objects.construct(instance, args, node)
 
     def failed(self, node: ast.stmt, error: Exception) -> None:
-        env = self._frame.env
+        env = self.frame.env
         for name in bound_names(node):
             env.names[name] = Unknown("its statement could not be analysed")
-        where = self._frame.source.span(node).line
+        where = self.frame.source.span(node).line
         self.internal_errors.append(f"line {where}: {type(error).__name__}: {error}")
 
     # ----- the module walk (the entry point) -----------------------------------------------
 
     def run_module(self) -> ModuleScope:
         body = self._source.parsed.tree.body
-        if not self._frame.defer:
+        if not self.frame.defer:
             self._statements.walk(body)
         else:
             walk = self._grouping.walk if self._grouping is not None else None
@@ -323,10 +317,8 @@ class Interpreter:
         first_error = len(self.internal_errors)
         self._dependencies.log = read
         try:
-            yield lambda group: replace(
-                group,
-                dependencies=frozenset(read),
-                errors=tuple(self.internal_errors[first_error:]),
+            yield lambda group: group.recorded(
+                frozenset(read), tuple(self.internal_errors[first_error:])
             )
         finally:
             self._dependencies.log = None
@@ -382,7 +374,7 @@ class Interpreter:
         receiver = values.get(parameters[0].arg) if cls is not None and parameters else None
         for walk, case in cases:
             frame = replace(
-                self._frame, env=Env(parent=deferred.parent), owner=cls, receiver=receiver
+                self.frame, env=Env(parent=deferred.parent), owner=cls, receiver=receiver
             )
             if walk is not None:
                 frame = replace(frame, context=(*frame.context, walk))

@@ -80,6 +80,51 @@ class Frame:
     passed: Mapping[str, Origin] = field(default_factory=dict)
     """In a call-site walk: where each parameter's value was written."""
 
+    def with_env(self, env: Env, context: tuple[Walk, ...] | None = None) -> Frame:
+        """This frame with another ``env`` (and ``context``): ``dataclasses.replace`` without
+        its per-field loop (a frame is replaced at every comprehension, loop element and
+        deferred body; a test checks that every field is carried over)."""
+        return Frame(
+            env,
+            self.source,
+            self.collect,
+            self.defer,
+            self.returns,
+            self.yields,
+            self.depth,
+            self.active,
+            self.context if context is None else context,
+            self.owner,
+            self.receiver,
+            self.passed,
+        )
+
+
+class _HasFrame(Protocol):
+    frame: Frame
+
+
+class FrameSwitch:
+    """``with FrameSwitch(holder, frame)``: ``holder.frame`` is ``frame`` inside, and the frame
+    it replaced again on leaving. A class rather than a ``@contextmanager`` generator: frames
+    are entered ~4,000 times in a cold analysis of a 5,000-line job (~50,000 in a check of a
+    1,000-file tree), and a generator's enter and exit cost several times more."""
+
+    __slots__ = ("_frame", "_holder", "_saved")
+
+    def __init__(self, holder: _HasFrame, frame: Frame) -> None:
+        self._holder = holder
+        self._frame = frame
+        self._saved = frame
+
+    def __enter__(self) -> Frame:
+        self._saved = self._holder.frame
+        self._holder.frame = self._frame
+        return self._frame
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._holder.frame = self._saved
+
 
 class Machine(Protocol):
     """The interpreter as its collaborators see it."""

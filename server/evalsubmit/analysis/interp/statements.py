@@ -11,7 +11,6 @@ module walk) so the rules of flow can be read in one place.
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 
 from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.definitions import Definitions
@@ -251,7 +250,7 @@ class Statements:
             frame.collect
             and count <= MAX_ELEMENT_WALKS
             and len(frame.context) < MAX_CONTEXTS
-            and not leaves_loop(node.body)
+            and not leaves_loop(node.body, frame.source.parsed.lines)
         )
 
     def _loop_each(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> None:
@@ -262,8 +261,8 @@ class Statements:
         group = f"loop {node.lineno}:{node.col_offset}"
         for index, item in enumerate(items):
             walk = Walk(group, index, len(items), element_label(node, index, item))
-            frame = replace(
-                self.machine.frame, env=start.copy(), context=(*self.machine.frame.context, walk)
+            frame = self.machine.frame.with_env(
+                start.copy(), context=(*self.machine.frame.context, walk)
             )
             with self.machine.enter(frame):
                 self.assign(node.target, item, node)

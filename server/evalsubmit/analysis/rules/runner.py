@@ -29,10 +29,12 @@ def run_rules(ctx: RuleContext, enabled: Enabled) -> list[Finding]:
     for construction in ctx.facts.constructions:
         for check in checks:
             found = check.run(construction, ctx)
-            findings.extend(_in(construction.context, _here(construction, found, ctx)))
+            if found:
+                findings.extend(_in(construction.context, _here(construction, found, ctx)))
     for submit in ctx.facts.submits:
         found = _check_submit(submit, ctx, enabled)
-        findings.extend(_in(submit.context, _here(submit, found, ctx)))
+        if found:
+            findings.extend(_in(submit.context, _here(submit, found, ctx)))
     return findings
 
 
@@ -41,7 +43,7 @@ def _here(
 ) -> list[Finding]:
     """Findings of a fact in another module's code (a sibling's helper walked for a call made
     here) count only where they point at something written here (the argument at the call)."""
-    if fact.path == ctx.path:
+    if fact.path is ctx.path or fact.path == ctx.path:  # mostly the same object: no Path.__eq__
         return findings
     written = {o.span for o in fact.args.keyword_origins.values() if o.path == ctx.path}
     return [f for f in findings if f.span in written]

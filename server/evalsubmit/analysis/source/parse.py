@@ -39,15 +39,18 @@ class ParsedModule:
         return found
 
     def _span(self, node: ast.AST) -> Span:
-        try:
+        try:  # the four positions read at once: a node has all or none of them (ast's nodes)
             line, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
+            end_line, end_col = node.end_lineno, node.end_col_offset  # type: ignore[attr-defined]
         except AttributeError:  # a node without a position (``arguments``)
             line, col = getattr(node, "lineno", 1), getattr(node, "col_offset", 0)
-        end_line = getattr(node, "end_lineno", None) or line
-        end_col = getattr(node, "end_col_offset", None) or 0
+            end_line = getattr(node, "end_lineno", None)
+            end_col = getattr(node, "end_col_offset", None)
+        end_line = end_line or line
+        end_col = end_col or 0
         if not self.ascii:
             col, end_col = self._col(line, col), self._col(end_line, end_col)
-        return Span(line, col, end_line, end_col)
+        return new_span(line, col, end_line, end_col)
 
     def line_span(self, line: int) -> Span:
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -63,6 +66,24 @@ class ParsedModule:
         if text.isascii():
             return byte_col
         return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+
+_slots = vars(Span)  # the slots' member descriptors: setting through them skips frozen checks
+_set_line, _set_col = _slots["line"].__set__, _slots["col"].__set__
+_set_end_line, _set_end_col = _slots["end_line"].__set__, _slots["end_col"].__set__
+
+
+def new_span(line: int, col: int, end_line: int, end_col: int) -> Span:
+    """``Span(line, col, end_line, end_col)`` without the frozen dataclass's ``__init__`` (its
+    ``object.__setattr__`` per field makes it ~0.9 µs; this ~0.5 µs): a span is made for
+    every node evaluated, ~13,000 in a cold analysis of a 5,000-line job. A test checks it
+    stays the same object as the constructor's."""
+    span: Span = object.__new__(Span)
+    _set_line(span, line)
+    _set_col(span, col)
+    _set_end_line(span, end_line)
+    _set_end_col(span, end_col)
+    return span
 
 
 BOM = "\ufeff"

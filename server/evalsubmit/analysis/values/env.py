@@ -53,12 +53,18 @@ class ModuleSource:
     parsed: ParsedModule
     path: Path | None
     name: str
+    _origins: dict[ast.AST, Origin] = field(default_factory=dict, compare=False, repr=False)
+    """Origins already made, by node: every evaluation of a node (a body walked once, then
+    at each call site) gives its values the same one (origins are immutable)."""
 
     def span(self, node: ast.AST) -> Span:
         return self.parsed.span(node)
 
     def origin(self, node: ast.AST) -> Origin:
-        return Origin(self.path, self.parsed.span(node))
+        found = self._origins.get(node)
+        if found is None:
+            found = self._origins[node] = Origin(self.path, self.parsed.span(node))
+        return found
 
 
 @dataclass(slots=True)
