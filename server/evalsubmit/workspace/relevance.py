@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -57,6 +57,10 @@ Node = tuple[str, str]
 top-level name) of an installed package."""
 
 
+_SDK: tuple[Node, ...] = (("sdk", ""),)
+"""What an import of the SDK itself reaches (the importer is relevant)."""
+
+
 class RelevanceScan:
     """One project's scan; :meth:`relevant` answers for a set of files, reading each file (and
     each module it reaches) once."""
@@ -73,11 +77,28 @@ class RelevanceScan:
         self._roots: dict[tuple[str, bool], tuple[str, ...]] = {}
         self._conftest_files: dict[str, tuple[Node, ...]] = {}
         self._real: dict[str, str] = {}
+        self._import_deps: dict[tuple[str, Reach, tuple[str, ...], bool], tuple[Node, ...]] = {}
+        """(module, reach, search roots, from an installed file) -> what the import reaches."""
 
     def relevant(self, files: Iterable[Path]) -> set[Path]:
         """Which of ``files`` may hold a finding of their own (paths as given)."""
+        return set(self.stream(files))
+
+    def stream(self, files: Iterable[Path]) -> Iterator[Path]:
+        """The files of :meth:`relevant`, each once, as soon as it is known: a file relevant by
+        itself (it names the SDK, or cannot be read or scanned) when its own text has been read
+        (the files in the order given), one relevant through its imports once every file has
+        been read (its importers are only known then). ``evalsubmit check`` starts analysing
+        the first while the rest are read."""
         given = {path: ("file", self._realpath(str(path))) for path in files}
-        todo = list(given.values())
+        yielded: set[Path] = set()
+        for path, node in given.items():
+            if node not in self._deps:
+                self._deps[node] = self._scan(node)
+            if self._deps[node] is None:
+                yielded.add(path)
+                yield path
+        todo = [dep for deps in self._deps.values() if deps for dep in deps]
         while todo:
             node = todo.pop()
             if node in self._deps:
@@ -99,7 +120,7 @@ class RelevanceScan:
                 if importer not in marked:
                     marked.add(importer)
                     hot.append(importer)
-        return {path for path, node in given.items() if node in marked}
+        yield from (p for p, node in given.items() if node in marked and p not in yielded)
 
     # -- one node ---------------------------------------------------------------------------
 
@@ -119,16 +140,28 @@ class RelevanceScan:
         deps: list[Node] = []
         roots = () if installed else self._search_roots(key)
         package = None if installed else lambda: self._package_of(Path(key))
+        known = self._import_deps
         for module, reach in dict.fromkeys(_imports(text, package)):
-            head = module.partition(".")[0]
-            if is_sdk_name(module):
+            import_key = (module, reach, roots, installed)
+            found = known.get(import_key)
+            if found is None:
+                found = known[import_key] = self._import_dependencies(*import_key)
+            if found is _SDK:
                 return None
-            if not installed:
-                deps.extend(self._in_project(module, reach, roots))
-            deps.extend(self._outside_project(head))
+            deps.extend(found)
         if not installed:
             deps.extend(self._conftests(key))
         return tuple(dict.fromkeys(deps))
+
+    def _import_dependencies(
+        self, module: str, reach: Reach, roots: tuple[str, ...], installed: bool
+    ) -> tuple[Node, ...]:
+        """What one import reaches (:data:`_SDK`: the SDK itself), the same from every file
+        with the same search roots."""
+        if is_sdk_name(module):
+            return _SDK
+        deps = [] if installed else self._in_project(module, reach, roots)
+        return (*deps, *self._outside_project(module.partition(".")[0]))
 
     def _read(self, path: Path) -> str | None:
         try:
