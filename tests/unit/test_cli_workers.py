@@ -47,13 +47,9 @@ def _squares(batch: list[int]) -> list[tuple[int, int, int]]:
 
 
 def test_the_workers_answer_every_item_once() -> None:
-    def rest() -> object:
-        yield from range(8, 300)
-
-    results = list(in_workers(list(range(8)), rest(), 2, _squares))  # type: ignore[arg-type]
-    assert sorted((item, square) for item, square, _ in results) == [
-        (i, i * i) for i in range(300)
-    ]
+    rest = iter(range(8, 300))
+    results = list(in_workers(list(range(8)), rest, 2, _squares))
+    assert sorted((item, square) for item, square, _ in results) == [(i, i * i) for i in range(300)]
     assert os.getpid() not in {pid for _, _, pid in results}
 
 
