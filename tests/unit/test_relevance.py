@@ -14,8 +14,9 @@ import pytest
 
 from evalsubmit.cli import main
 from evalsubmit.cli import projects as check_command
+from evalsubmit.workspace.import_text import Statement, imports_in
 from evalsubmit.workspace.project import Project
-from evalsubmit.workspace.relevance import RelevanceScan, _imports
+from evalsubmit.workspace.relevance import RelevanceScan
 from evalsubmit.workspace.walk import python_files
 from fake_env import FakeEnv
 
@@ -244,5 +245,22 @@ def test_an_installed_helper_package_makes_its_importers_relevant(
     ],
 )
 def test_imports_are_over_approximated(text: str, expected: set[tuple[str, str]]) -> None:
-    found = set(_imports(text, lambda: ["pkg", "mod"]))
+    found = set(imports_in(text, lambda: ["pkg", "mod"]))
     assert expected <= found, found
+
+
+def test_a_statement_kept_by_its_text_names_the_same_from_every_file() -> None:
+    """The scan keeps what each import statement names by its text (and where ``import`` is
+    in it), shared by every file: a relative statement resolves against each file's package,
+    a statement in an installed file (no package) stays unresolved, and whatever follows or
+    precedes the statement changes nothing it names."""
+    pieces = ["from", "import", " ", ".", "..", "a", "b.c", "(", ")", ",", "\\\n", "\n", ";"]
+    pieces += ["*", "as", "x", "\t", "#", "'", "é", "\r\n", "imports", "_import"]
+    r = random.Random(7)
+    texts = ["".join(r.choice(pieces) for _ in range(r.randint(1, 25))) for _ in range(3000)]
+    texts += ["from . import q\nfrom .m import n\n", "from .m import n as k\nimport a.b\n"]
+    shared: dict[tuple[str, int], Statement] = {}
+    for text in texts:
+        for package in (None, lambda: ["pkg", "sub", "mod"], lambda: ["top"]):
+            alone = list(imports_in(text, package))
+            assert list(imports_in(text, package, shared)) == alone, repr(text)
