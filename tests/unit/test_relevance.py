@@ -264,3 +264,27 @@ def test_a_statement_kept_by_its_text_names_the_same_from_every_file() -> None:
         for package in (None, lambda: ["pkg", "sub", "mod"], lambda: ["top"]):
             alone = list(imports_in(text, package))
             assert list(imports_in(text, package, shared)) == alone, repr(text)
+
+
+def test_a_folder_listing_only_rules_out_names_no_file_system_could_match(tmp_path: Path) -> None:
+    """Imports are looked up with one listing per folder instead of two ``stat`` calls per
+    name; a name the listing holds in any case (a case-insensitive file system would open it),
+    a name that is not ASCII, or a folder that cannot be listed, is left to ``stat``."""
+    root = write_tree(
+        tmp_path / "c",
+        {
+            "pyproject.toml": "",
+            "Helpers.py": "",
+            "pkg/__init__.py": "",
+            "modulé.py": SDK,
+            "job.py": "import modulé\n",
+        },
+    )
+    scan = RelevanceScan(Project(root, python=Path(sys.executable)))
+    folder = str(root)
+    assert scan._surely_absent(folder, "json") and scan._surely_absent(folder, "pkg2")
+    assert not scan._surely_absent(folder, "helpers")  # Helpers.py, on macOS or Windows
+    assert not scan._surely_absent(folder, "HELPERS") and not scan._surely_absent(folder, "pkg")
+    assert not scan._surely_absent(folder, "modulé")
+    assert not scan._surely_absent(str(root / "missing"), "json")
+    assert relevant(root, Path(sys.executable)) == {"modulé.py", "job.py"}

@@ -66,6 +66,8 @@ class RelevanceScan:
         self._import_deps: dict[tuple[str, Reach, tuple[str, ...], bool], tuple[Node, ...]] = {}
         """(module, reach, search roots, from an installed file) -> what the import reaches."""
         self._statements: dict[tuple[str, int], Statement] = {}
+        self._listings: dict[str, frozenset[str] | None] = {}
+        """A folder -> its entries' names, case-folded (None: it cannot be listed)."""
         """An import statement's text -> what it names (:func:`_imports`)."""
 
     def relevant(self, files: Iterable[Path]) -> set[Path]:
@@ -206,6 +208,8 @@ class RelevanceScan:
         folder = base
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
+            if self._surely_absent(folder, part):
+                break
             as_file = os.path.join(folder, part + ".py")
             as_folder = os.path.join(folder, part)
             if os.path.isfile(as_file):
@@ -222,6 +226,26 @@ class RelevanceScan:
                 found.append(("file", self._realpath(init)))
             folder = as_folder
         return found
+
+    def _surely_absent(self, folder: str, part: str) -> bool:
+        """Whether ``folder`` holds neither ``part.py`` nor ``part``, told by its listing (read
+        once) instead of two ``stat`` calls: most names looked up are the standard library's,
+        under every folder's own search root. Names are compared case-folded, so a name a
+        case-insensitive file system would match counts as present (then ``stat`` decides);
+        a name that is not ASCII, or a folder that cannot be listed, is never surely absent."""
+        if not part.isascii():
+            return False
+        if folder not in self._listings:
+            try:
+                listed = frozenset(name.casefold() for name in os.listdir(folder))
+            except OSError:
+                listed = None
+            self._listings[folder] = listed
+        names = self._listings[folder]
+        if names is None:
+            return False
+        part = part.casefold()
+        return part not in names and part + ".py" not in names
 
     def _outside_project(self, head: str) -> list[Node]:
         if head in sys.stdlib_module_names or head in UNREAD_PACKAGES or not head.isidentifier():
