@@ -14,8 +14,9 @@ import pytest
 
 from evalsubmit.cli import main
 from evalsubmit.cli import projects as check_command
+from evalsubmit.workspace.import_text import Statement, imports_in
 from evalsubmit.workspace.project import Project
-from evalsubmit.workspace.relevance import RelevanceScan, _imports
+from evalsubmit.workspace.relevance import RelevanceScan
 from evalsubmit.workspace.walk import python_files
 from fake_env import FakeEnv
 
@@ -244,5 +245,46 @@ def test_an_installed_helper_package_makes_its_importers_relevant(
     ],
 )
 def test_imports_are_over_approximated(text: str, expected: set[tuple[str, str]]) -> None:
-    found = set(_imports(text, lambda: ["pkg", "mod"]))
+    found = set(imports_in(text, lambda: ["pkg", "mod"]))
     assert expected <= found, found
+
+
+def test_a_statement_kept_by_its_text_names_the_same_from_every_file() -> None:
+    """The scan keeps what each import statement names by its text (and where ``import`` is
+    in it), shared by every file: a relative statement resolves against each file's package,
+    a statement in an installed file (no package) stays unresolved, and whatever follows or
+    precedes the statement changes nothing it names."""
+    pieces = ["from", "import", " ", ".", "..", "a", "b.c", "(", ")", ",", "\\\n", "\n", ";"]
+    pieces += ["*", "as", "x", "\t", "#", "'", "é", "\r\n", "imports", "_import"]
+    r = random.Random(7)
+    texts = ["".join(r.choice(pieces) for _ in range(r.randint(1, 25))) for _ in range(3000)]
+    texts += ["from . import q\nfrom .m import n\n", "from .m import n as k\nimport a.b\n"]
+    shared: dict[tuple[str, int], Statement] = {}
+    for text in texts:
+        for package in (None, lambda: ["pkg", "sub", "mod"], lambda: ["top"]):
+            alone = list(imports_in(text, package))
+            assert list(imports_in(text, package, shared)) == alone, repr(text)
+
+
+def test_a_folder_listing_only_rules_out_names_no_file_system_could_match(tmp_path: Path) -> None:
+    """Imports are looked up with one listing per folder instead of two ``stat`` calls per
+    name; a name the listing holds in any case (a case-insensitive file system would open it),
+    a name that is not ASCII, or a folder that cannot be listed, is left to ``stat``."""
+    root = write_tree(
+        tmp_path / "c",
+        {
+            "pyproject.toml": "",
+            "Helpers.py": "",
+            "pkg/__init__.py": "",
+            "modulé.py": SDK,
+            "job.py": "import modulé\n",
+        },
+    )
+    scan = RelevanceScan(Project(root, python=Path(sys.executable)))
+    folder = str(root)
+    assert scan._surely_absent(folder, "json") and scan._surely_absent(folder, "pkg2")
+    assert not scan._surely_absent(folder, "helpers")  # Helpers.py, on macOS or Windows
+    assert not scan._surely_absent(folder, "HELPERS") and not scan._surely_absent(folder, "pkg")
+    assert not scan._surely_absent(folder, "modulé")
+    assert not scan._surely_absent(str(root / "missing"), "json")
+    assert relevant(root, Path(sys.executable)) == {"modulé.py", "job.py"}

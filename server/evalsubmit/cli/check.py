@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -109,12 +109,15 @@ def run(args: argparse.Namespace) -> int:
     # that cannot reach the SDK is not even parsed (as a file without imports never was).
     strict = configuration.strict or stdin is not None
     max_chars = min((o.max_chars for o in options.values()), default=0)
-    reach = set(files) if strict else relevant(files, python, max_chars)
-    analysed = [path for path in files if path in reach]
-    results = {
+    # The files that can reach the SDK come as the scan finds them; the first are analysed
+    # while it reads the rest.
+    reach = iter(files) if strict else relevant(files, python, max_chars)
+    analysed = {
         result.path: result
-        for result in _cached_or_analysed(analysed, options, args, python, flags.fix, stdin)
+        for result in _cached_or_analysed(reach, options, args, python, flags.fix, stdin)
     }
+    # in the files' order (remote findings are routed in this order)
+    results = {path: analysed[path] for path in files if path in analysed}
     for path in files:
         if path not in results:  # cannot reach the SDK: no finding of its own (not parsed)
             results[path] = FileResult(path, [], unread=True)
@@ -216,14 +219,14 @@ def _route_remote_findings(
 
 
 def _cached_or_analysed(
-    files: list[Path],
+    files: Iterable[Path],
     options: dict[Path, AnalysisOptions],
     args: argparse.Namespace,
     python: Path,
     fix: FixRequest | None,
     stdin: StdinSource | None,
 ) -> Iterable[FileResult]:
-    """Each file's result, in order: from the result cache while it still holds
+    """Each file's result, in no particular order: from the result cache while it still holds
     (:mod:`.result_cache`), else analysed (and kept). Fixes and stdin bypass the cache."""
     from evalsubmit.cli.cache_options import open_cache
 
@@ -234,52 +237,79 @@ def _cached_or_analysed(
     from evalsubmit.core.lines import split_lines
 
     found: dict[Path, FileResult] = {}
-    for path in files:
-        hit = cache.lookup(path, options[path])
-        if hit is not None:
+
+    def missed() -> Iterator[Path]:
+        for path in files:
+            hit = cache.lookup(path, options[path])
+            if hit is None:
+                yield path
+                continue
             lines = split_lines(hit.text)
             found[path] = FileResult(
                 path, hit.findings, remote=hit.remote, lines=lines, skipped=hit.skipped
             )
-    for result in _analyse_all([p for p in files if p not in found], options, args.jobs, python):
+
+    for result in _analyse_all(missed(), options, args.jobs, python):
         found[result.path] = result
         if result.observed is not None and not (result.error or result.internal):
             kept = result.findings, result.remote, result.skipped
             cache.store(result.path, options[result.path], result.observed, *kept)
     cache.close()
-    yield from (found[path] for path in files)
+    yield from found.values()
 
 
 def _analyse_all(
-    files: list[Path],
+    files: Iterable[Path],
     options: dict[Path, AnalysisOptions],
     jobs: int,
     python: Path,
     fix: FixRequest | None = None,
     stdin: StdinSource | None = None,
 ) -> Iterable[FileResult]:
+    """The results of ``files`` (in no particular order): by worker processes from the
+    :data:`PARALLEL_THRESHOLD`-th file on, started while ``files`` is still being read."""
     workers = jobs or os.cpu_count() or 1
-    each = [options[path] for path in files]
-    if files:
-        # Loaded before the collector resumes (and inherited by forked workers, not imported
-        # again in each): start-up is over.
-        import evalsubmit.analysis.engine.analyze  # noqa: F401
-
-        collector.resume()
     if stdin is not None:
+        _analysis_starts()
         yield _analyse_one(stdin.path, options[stdin.path], python, fix, stdin)
-    elif workers > 1 and len(files) >= PARALLEL_THRESHOLD:
-        import gc
-        from concurrent.futures import ProcessPoolExecutor
+        return
+    stream = iter(files)
+    first: list[Path] = []
+    for path in stream:
+        first.append(path)
+        if workers > 1 and len(first) >= PARALLEL_THRESHOLD:
+            import gc
+            from functools import partial
 
-        gc.freeze()  # what is loaded now is shared, not copied by the workers' collector
-        chunk = max(1, len(files) // (workers * 8))
-        n = len(files)
-        with ProcessPoolExecutor(workers) as pool:
-            yield from pool.map(_analyse_one, files, each, [python] * n, [fix] * n, chunksize=chunk)
-    else:
-        for path, path_options in zip(files, each, strict=True):
-            yield _analyse_one(path, path_options, python, fix)
+            from evalsubmit.cli.workers import in_workers
+
+            _analysis_starts()
+            gc.freeze()  # what is loaded now is shared, not copied by the workers' collector
+            task = partial(_analyse_batch, python=python, fix=fix)
+            each = [(path, options[path]) for path in first]
+            rest = ((path, options[path]) for path in stream)
+            yield from in_workers(each, rest, workers, task)
+            return
+    if first:
+        _analysis_starts()
+    for path in first:
+        yield _analyse_one(path, options[path], python, fix)
+
+
+def _analysis_starts() -> None:
+    # Loaded before the collector resumes (and inherited by forked workers, not imported
+    # again in each): start-up is over; what is loaded now is frozen, shared by the workers
+    # rather than copied by their collector.
+    import evalsubmit.analysis.engine.analyze  # noqa: F401
+
+    collector.resume()
+
+
+def _analyse_batch(
+    batch: list[tuple[Path, AnalysisOptions]], python: Path, fix: FixRequest | None
+) -> list[FileResult]:
+    """A worker's task: a few files (one round trip for all)."""
+    return [_analyse_one(path, path_options, python, fix) for path, path_options in batch]
 
 
 def _analyse_one(

@@ -4,6 +4,7 @@ path and root found once, and which files can reach the SDK at all."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,21 +61,20 @@ def project_of(path: Path, python: Path) -> Project:
     return project
 
 
-def relevant(files: list[Path], python: Path, max_chars: int) -> set[Path]:
+def relevant(files: list[Path], python: Path, max_chars: int) -> Iterator[Path]:
     """The files that may hold a finding of their own, decided from their text
-    (:mod:`evalsubmit.workspace.relevance`)."""
+    (:mod:`evalsubmit.workspace.relevance`), each as soon as it is known (not in order)."""
     if not PREFILTER:
-        return set(files)
+        yield from files
+        return
     from evalsubmit.workspace.relevance import RelevanceScan
 
     by_root: dict[Path, list[Path]] = {}
     for path in files:
         by_root.setdefault(root_of(path), []).append(path)
-    found: set[Path] = set()
     for group in by_root.values():
         scan = RelevanceScan(project_of(group[0], python), max_chars=max_chars)
-        found |= scan.relevant(group)
-    return found
+        yield from scan.stream(group)
 
 
 def lines_of(path: Path) -> list[str]:

@@ -19,14 +19,13 @@ relevant. Only the text of files is read; nothing is imported or run.
 from __future__ import annotations
 
 import os
-import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Literal
 
 from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.names import is_sdk_name
+from evalsubmit.workspace.import_text import Reach, Statement, imports_in
 from evalsubmit.workspace.project import Project
 
 SDK_MARKERS = ("nemo_", "TasksetRef", "GymRuntimeConfig", "GymAgentTaskRunner")
@@ -39,22 +38,13 @@ MAX_FOLDER_FILES = 2_000
 UNREAD_PACKAGES = frozenset({"pytest", "_pytest", "typing_extensions", "pydantic", "pydantic_core"})
 """Installed packages the analysis never reads (``interp.modules.UNREAD_PACKAGES``)."""
 
-_CONT = r"(?:[ \t\f]|\\\r?\n)*"
-_FROM_BEFORE = re.compile(rf"\bfrom\b{_CONT}(\.*){_CONT}([\w.]*){_CONT}\Z")
-"""What precedes ``import`` on its logical line in a ``from`` import."""
-_NAMES = re.compile(rf"{_CONT}(\([^)]*\)?|(?:[^\n\\;]|\\\r?\n)*)")
-"""What follows ``import``: a parenthesised list, or the rest of the logical line."""
-_DOTTED = re.compile(r"[^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*")
-_WORD = re.compile(r"\w")
-_SPACE = re.compile(r"\s+")
-
-Reach = Literal["head", "module", "init"]
-"""What an import can reach: all of its first name's package (``import a.b`` binds ``a``), the
-module named and, for a package, all of it (``import a.b as m``, ``from a import b``), or the
-module's own file only (the ``a`` of ``from a import b``)."""
 Node = tuple[str, str]
 """("file", path) of a module, ("folder", path) of a package's whole folder, ("installed",
 top-level name) of an installed package."""
+
+
+_SDK: tuple[Node, ...] = (("sdk", ""),)
+"""What an import of the SDK itself reaches (the importer is relevant)."""
 
 
 class RelevanceScan:
@@ -73,11 +63,32 @@ class RelevanceScan:
         self._roots: dict[tuple[str, bool], tuple[str, ...]] = {}
         self._conftest_files: dict[str, tuple[Node, ...]] = {}
         self._real: dict[str, str] = {}
+        self._import_deps: dict[tuple[str, Reach, tuple[str, ...], bool], tuple[Node, ...]] = {}
+        """(module, reach, search roots, from an installed file) -> what the import reaches."""
+        self._statements: dict[tuple[str, int], Statement] = {}
+        self._listings: dict[str, frozenset[str] | None] = {}
+        """A folder -> its entries' names, case-folded (None: it cannot be listed)."""
+        """An import statement's text -> what it names (:func:`_imports`)."""
 
     def relevant(self, files: Iterable[Path]) -> set[Path]:
         """Which of ``files`` may hold a finding of their own (paths as given)."""
+        return set(self.stream(files))
+
+    def stream(self, files: Iterable[Path]) -> Iterator[Path]:
+        """The files of :meth:`relevant`, each once, as soon as it is known: a file relevant by
+        itself (it names the SDK, or cannot be read or scanned) when its own text has been read
+        (the files in the order given), one relevant through its imports once every file has
+        been read (its importers are only known then). ``evalsubmit check`` starts analysing
+        the first while the rest are read."""
         given = {path: ("file", self._realpath(str(path))) for path in files}
-        todo = list(given.values())
+        yielded: set[Path] = set()
+        for path, node in given.items():
+            if node not in self._deps:
+                self._deps[node] = self._scan(node)
+            if self._deps[node] is None:
+                yielded.add(path)
+                yield path
+        todo = [dep for deps in self._deps.values() if deps for dep in deps]
         while todo:
             node = todo.pop()
             if node in self._deps:
@@ -99,7 +110,7 @@ class RelevanceScan:
                 if importer not in marked:
                     marked.add(importer)
                     hot.append(importer)
-        return {path for path, node in given.items() if node in marked}
+        yield from (p for p, node in given.items() if node in marked and p not in yielded)
 
     # -- one node ---------------------------------------------------------------------------
 
@@ -119,16 +130,28 @@ class RelevanceScan:
         deps: list[Node] = []
         roots = () if installed else self._search_roots(key)
         package = None if installed else lambda: self._package_of(Path(key))
-        for module, reach in dict.fromkeys(_imports(text, package)):
-            head = module.partition(".")[0]
-            if is_sdk_name(module):
+        known = self._import_deps
+        for module, reach in dict.fromkeys(imports_in(text, package, self._statements)):
+            import_key = (module, reach, roots, installed)
+            found = known.get(import_key)
+            if found is None:
+                found = known[import_key] = self._import_dependencies(*import_key)
+            if found is _SDK:
                 return None
-            if not installed:
-                deps.extend(self._in_project(module, reach, roots))
-            deps.extend(self._outside_project(head))
+            deps.extend(found)
         if not installed:
             deps.extend(self._conftests(key))
         return tuple(dict.fromkeys(deps))
+
+    def _import_dependencies(
+        self, module: str, reach: Reach, roots: tuple[str, ...], installed: bool
+    ) -> tuple[Node, ...]:
+        """What one import reaches (:data:`_SDK`: the SDK itself), the same from every file
+        with the same search roots."""
+        if is_sdk_name(module):
+            return _SDK
+        deps = [] if installed else self._in_project(module, reach, roots)
+        return (*deps, *self._outside_project(module.partition(".")[0]))
 
     def _read(self, path: Path) -> str | None:
         try:
@@ -185,6 +208,8 @@ class RelevanceScan:
         folder = base
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
+            if self._surely_absent(folder, part):
+                break
             as_file = os.path.join(folder, part + ".py")
             as_folder = os.path.join(folder, part)
             if os.path.isfile(as_file):
@@ -201,6 +226,26 @@ class RelevanceScan:
                 found.append(("file", self._realpath(init)))
             folder = as_folder
         return found
+
+    def _surely_absent(self, folder: str, part: str) -> bool:
+        """Whether ``folder`` holds neither ``part.py`` nor ``part``, told by its listing (read
+        once) instead of two ``stat`` calls: most names looked up are the standard library's,
+        under every folder's own search root. Names are compared case-folded, so a name a
+        case-insensitive file system would match counts as present (then ``stat`` decides);
+        a name that is not ASCII, or a folder that cannot be listed, is never surely absent."""
+        if not part.isascii():
+            return False
+        if folder not in self._listings:
+            try:
+                listed = frozenset(name.casefold() for name in os.listdir(folder))
+            except OSError:
+                listed = None
+            self._listings[folder] = listed
+        names = self._listings[folder]
+        if names is None:
+            return False
+        part = part.casefold()
+        return part not in names and part + ".py" not in names
 
     def _outside_project(self, head: str) -> list[Node]:
         if head in sys.stdlib_module_names or head in UNREAD_PACKAGES or not head.isidentifier():
@@ -265,64 +310,8 @@ class RelevanceScan:
         return tuple(node for node in cached if node[1] != path)
 
 
-def _imports(text: str, package: Callable[[], list[str]] | None) -> Iterable[tuple[str, Reach]]:
-    """(absolute module, what it reaches) for every import the text may hold: every ``import``
-    word, in code, strings or comments alike, with what precedes it on its logical line (a
-    ``from`` clause) and what follows. ``package`` gives the importer's dotted parts (None:
-    relative imports stay inside an installed package, which is scanned whole)."""
-    parts: list[str] | None = None
-    position = text.find("import")
-    while position >= 0:
-        end = position + 6
-        bounded = (position == 0 or not _WORD.match(text, position - 1)) and not _WORD.match(
-            text, end
-        )
-        if bounded:
-            names = _NAMES.match(text, end)
-            listed = names.group(1) if names else ""
-            line = _logical_line_start(text, position)
-            before = _FROM_BEFORE.search(text, line, position)
-            if before is None:
-                for item in listed.split(","):
-                    words = _DOTTED.findall(item)
-                    if words:
-                        # `import a.b` binds `a`: all of it is in reach; `import a.b as m`: a.b
-                        yield _clean(words[0]), "head" if len(words) == 1 else "module"
-            else:
-                dots, module = before.group(1), _clean(before.group(2))
-                skip = False
-                if dots:
-                    if package is None:
-                        skip = True
-                    else:
-                        if parts is None:
-                            parts = package()
-                        base = parts[: max(len(parts) - len(dots), 0)]
-                        module = ".".join([*base, module] if module else base)
-                if not skip:
-                    if module:
-                        yield module, "module" if "*" in listed else "init"
-                    for name in _DOTTED.findall(listed):
-                        name = _clean(name)
-                        if name != "as":
-                            yield (f"{module}.{name}" if module else name), "module"
-        position = text.find("import", end)
-
-
 def _names_sdk(text: str) -> bool:
     return any(marker in text for marker in SDK_MARKERS)
-
-
-def _logical_line_start(text: str, position: int) -> int:
-    """Where the logical line holding ``position`` starts (backslash continuations joined)."""
-    start = text.rfind("\n", 0, position) + 1
-    while start >= 2 and text[start - 2 - (text[start - 2] == "\r") : start - 1].startswith("\\"):
-        start = text.rfind("\n", 0, start - 1) + 1
-    return start
-
-
-def _clean(dotted: str) -> str:
-    return _SPACE.sub("", dotted) if not dotted.isidentifier() else dotted
 
 
 def _under(path: str, folder: str) -> bool:

@@ -1,0 +1,85 @@
+"""``evalsubmit check`` analyses the files the relevance scan finds while it is still reading the
+rest (:meth:`RelevanceScan.stream`), in worker processes fed batches that shrink as the work
+runs out (:mod:`evalsubmit.cli.workers`). Neither may change a result: the pool, one process
+and the scan's order all give the same report."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from test_relevance import IRRELEVANT, SDK, TREE, cli, write_tree
+
+from evalsubmit.cli.workers import MAX_BATCH, batch_size, in_workers
+from evalsubmit.workspace.project import Project
+from evalsubmit.workspace.relevance import RelevanceScan
+from evalsubmit.workspace.walk import python_files
+
+
+def test_files_naming_the_sdk_come_first_in_the_order_given(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "t", TREE)
+    files = sorted(python_files([root]))
+    scan = RelevanceScan(Project(root, python=Path(sys.executable)))
+    streamed = [path.relative_to(root).as_posix() for path in scan.stream(files)]
+    assert len(streamed) == len(set(streamed))
+    assert set(streamed) == set(TREE) - IRRELEVANT - {"pyproject.toml", ".gitignore"}
+    direct = [name for name in streamed if "nemo_platform" in TREE[name]]
+    assert streamed[: len(direct)] == direct == sorted(direct)
+    # relevant through what they import: known once everything has been read
+    assert set(streamed[len(direct) :]) >= {"jobs/indirect.py", "rel/a.py", "tests/test_x.py"}
+
+
+def test_a_file_relevant_by_itself_is_given_out_before_the_rest_is_read(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "t", {"pyproject.toml": "", "job.py": SDK, "plain.py": "x = 1\n"})
+    scan = RelevanceScan(Project(root, python=Path(sys.executable)))
+    stream = scan.stream([root / "job.py", root / "plain.py"])
+    assert next(stream) == root / "job.py"
+    assert not any(node[1].endswith("plain.py") for node in scan._deps)  # not read yet
+    assert list(stream) == []
+
+
+def _squares(batch: list[int]) -> list[tuple[int, int, int]]:
+    return [(item, item * item, os.getpid()) for item in batch]
+
+
+def test_the_workers_answer_every_item_once() -> None:
+    rest = iter(range(8, 300))
+    results = list(in_workers(list(range(8)), rest, 2, _squares))
+    assert sorted((item, square) for item, square, _ in results) == [(i, i * i) for i in range(300)]
+    assert os.getpid() not in {pid for _, _, pid in results}
+
+
+def test_batches_shrink_to_one_file_as_the_work_runs_out() -> None:
+    assert batch_size(1000, 2) == MAX_BATCH
+    assert batch_size(12, 2) == 3
+    assert batch_size(3, 2) == batch_size(1, 2) == 1
+
+
+def test_the_pool_and_one_process_give_the_same_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Remote findings included (routed into files that are not analysed), with the files
+    relevant through their imports found last; 40 more files make the batches vary."""
+    files = dict(TREE)
+    r = random.Random(5)
+    for index in range(40):
+        helper = r.choice(["submit_to", "make_runner"])
+        value = r.choice(["{'fn': lambda x: x}", "42", "'qa/x'"])
+        files[f"more/m{index:02}.py"] = (
+            f"from app.helpers import {helper}\n\n{helper}({value})\n"
+            if index % 3
+            else SDK + f"client = NeMoPlatform(workspace='qa')\nX = {value}\n"
+        )
+    root = write_tree(tmp_path / "t", files)
+    for fmt in ("json", "concise"):
+        argv = ("check", "--no-cache", "--output-format", fmt, str(root))
+        unfiltered = cli(capsys, *argv, "--jobs", "1", prefilter=False)  # in the files' order
+        one = cli(capsys, *argv, "--jobs", "1", prefilter=True)
+        pool = cli(capsys, *argv, "--jobs", "2", prefilter=True)
+        assert pool == one == unfiltered
+        if fmt == "json":
+            assert json.loads(pool[1])["files_checked"] == len(files) - 2
