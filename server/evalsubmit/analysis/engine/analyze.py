@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 from itertools import chain
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evalsubmit.analysis.engine.caches import AnalysisCaches, GroupResult
 from evalsubmit.analysis.engine.crossfile import remote_findings_for
 from evalsubmit.analysis.engine.options import AnalysisOptions
+from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.engine.summaries import runner_previews, submit_reports
 from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.interpreter import Interpreter
@@ -34,6 +34,9 @@ from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.core.suppression import suppressed
 from evalsubmit.workspace.project import Project, installed_sdk
+
+if TYPE_CHECKING:  # only the editor's DocumentAnalyzer keeps caches: a check imports none of it
+    from evalsubmit.analysis.engine.caches import AnalysisCaches
 
 # Cheap pre-filter: a module with no import and no SDK name has no finding of its own (what it
 # defines reaches a submit only through a module importing it: with_remote_findings).
