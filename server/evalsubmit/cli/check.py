@@ -157,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
 
 @dataclass(slots=True)
 class FileResult:
+    """What ``check`` reports for one file."""
+
     path: Path
     findings: list[Finding]
     error: str | None = None

@@ -47,6 +47,8 @@ class UnreadableSource(Exception):
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
+    """A source file's text, decoded as Python decodes it."""
+
     path: Path
     text: str
     encoding: str

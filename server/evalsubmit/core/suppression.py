@@ -17,6 +17,8 @@ _COMMENT = re.compile(r"#\s*evalsubmit:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.
 
 @dataclass(frozen=True, slots=True)
 class Suppression:
+    """One ``# evalsubmit: ignore[...]`` comment."""
+
     start: int
     """Column (code points) where the comment starts, and where it ends."""
     end: int

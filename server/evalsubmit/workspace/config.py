@@ -37,6 +37,8 @@ MAX_CONFIG_BYTES = 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class Problem:
+    """One invalid entry of a configuration file."""
+
     key: str
     """Dotted key inside the table (``per-file-ignores.tests/**``); empty for the file itself."""
     message: str

@@ -19,6 +19,8 @@ from evalsubmit.core.lines import split_lines_keepends
 
 @dataclass(frozen=True, slots=True)
 class ParsedModule:
+    """A module's syntax tree and lines, as the analysis reads them."""
+
     tree: ast.Module
     lines: tuple[str, ...]
     blanked: tuple[tuple[int, int], ...] = ()

@@ -52,6 +52,8 @@ class TargetKind(StrEnum):
 
 @dataclass(slots=True)
 class Derivation:
+    """What a submitted target is, and its preview."""
+
     kind: TargetKind
     type_name: str
     made_preview: TargetPreview | Callable[[], TargetPreview] | None = None
