@@ -97,7 +97,7 @@ def test_a_file_that_cannot_reach_the_sdk_loads_no_analysis(tmp_path: Path) -> N
     assert code == 0
     assert "evalsubmit.analysis.engine.analyze" not in modules
     assert "evalsubmit.analysis.rules" not in modules  # the registry loads every rule
-    assert not {"pathspec", "asyncio"} & heads(modules)
+    assert not {"pathspec", "asyncio", "tomllib"} & heads(modules)
     assert not heads(modules) & set(HEAVY)
 
 
@@ -109,6 +109,7 @@ def test_a_check_without_a_runner_config_loads_no_pydantic(tmp_path: Path) -> No
     assert "evalsubmit.analysis.engine.analyze" in modules
     assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
     assert not INCREMENTAL & modules, sorted(INCREMENTAL & modules)
+    assert "tomllib" not in modules  # a plain pyproject.toml without the table
 
 
 INCREMENTAL = {
@@ -151,6 +152,7 @@ def test_a_check_of_a_valid_runner_config_loads_no_pydantic(tmp_path: Path) -> N
     assert "evalsubmit.sdk.models" not in modules
     assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
     assert not INCREMENTAL & modules, sorted(INCREMENTAL & modules)
+    assert "tomllib" not in modules
     # loaded when a literal constructor or a digest needs them, not with the models
     assert not {"uuid", "decimal", "fractions", "hashlib", "_hashlib"} & modules
 
@@ -301,3 +303,12 @@ def test_the_dataclasses_a_check_loads_have_docstrings(tmp_path: Path) -> None:
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     assert report["code"] == 1
     assert report["docless"] == []
+
+
+def test_a_pyproject_with_the_table_is_parsed(tmp_path: Path) -> None:
+    """The other side: the table is read with ``tomllib`` (and applied: ES101 ignored)."""
+    (tmp_path / "pyproject.toml").write_text("[tool.evalsubmit]\nignore = ['ES101']\n")
+    (tmp_path / "rows.py").write_text(ROW_ONLY)
+    code, modules = modules_after("check", str(tmp_path / "rows.py"), cwd=tmp_path)
+    assert code == 0
+    assert "tomllib" in modules
