@@ -312,3 +312,40 @@ def test_a_pyproject_with_the_table_is_parsed(tmp_path: Path) -> None:
     code, modules = modules_after("check", str(tmp_path / "rows.py"), cwd=tmp_path)
     assert code == 0
     assert "tomllib" in modules
+
+
+LOADED_NAMES_JOB = textwrap.dedent("""\
+    import string
+    import tomllib
+    from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+    from nemo_platform import NeMoPlatform
+
+    client = NeMoPlatform(workspace="qa")
+    config = GymRuntimeConfig(
+        agent="a", agent_config="c.yaml", resources_server="m",
+        hydra_params={"f": string.capwords, "g": tomllib.loads, "h": string.Template},
+    )
+    client.evaluator.submit(tasks="qa/math", target=GymAgentTaskRunner(config=config))
+    """)
+
+
+def test_names_of_modules_no_longer_loaded_at_start_up_are_still_known(tmp_path: Path) -> None:
+    """What a standard-library name is, the JSON rule reads from the modules the process has
+    loaded: ``tomllib`` and ``string``, loaded by every check until a plain pyproject.toml
+    stopped needing them, are loaded when asked about (the same three findings as before)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "job.py").write_text(LOADED_NAMES_JOB)
+    proc = subprocess.run(
+        [sys.executable, "-m", "evalsubmit.cli", "check", "--output-format", "json", "job.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    findings = json.loads(proc.stdout)["findings"]
+    assert [(f["code"], f["column"]) for f in findings] == [
+        ("ES107", 19),
+        ("ES107", 41),
+        ("ES107", 61),
+    ]

@@ -299,6 +299,13 @@ def is_refused_instance(instance: Instance) -> str | None:
     return None
 
 
+LOADED_WITH_TOMLLIB = frozenset({"tomllib", "string", "_string"})
+"""``tomllib`` and the modules it imports that nothing else loads: every check and the server
+loaded them at start-up (for the configuration file) until a plain ``pyproject.toml`` stopped
+needing them (:mod:`evalsubmit.workspace.plain_toml`). Loaded when a name of theirs is asked
+about, so that what it is stays known (``string.capwords`` is a function, not JSON)."""
+
+
 def loaded_attribute(qualname: str) -> object | None:
     """What ``qualname`` names in a standard-library module this process has already loaded
     (read with ``getattr_static``: nothing is imported and no module code runs), else None."""
@@ -306,6 +313,8 @@ def loaded_attribute(qualname: str) -> object | None:
     head, _, rest = qualname.partition(".")
     if head not in sys.stdlib_module_names or not rest:
         return None
+    if head in LOADED_WITH_TOMLLIB and head not in sys.modules:
+        import tomllib  # noqa: F401  (its import runs no code of the user's)
     found: object = sys.modules.get(head)
     for part in rest.split("."):
         if found is None:
