@@ -315,6 +315,7 @@ def test_a_pyproject_with_the_table_is_parsed(tmp_path: Path) -> None:
 
 
 LOADED_NAMES_JOB = textwrap.dedent("""\
+    import json
     import string
     import tomllib
     from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
@@ -323,7 +324,8 @@ LOADED_NAMES_JOB = textwrap.dedent("""\
     client = NeMoPlatform(workspace="qa")
     config = GymRuntimeConfig(
         agent="a", agent_config="c.yaml", resources_server="m",
-        hydra_params={"f": string.capwords, "g": tomllib.loads, "h": string.Template},
+        hydra_params={"f": string.capwords, "g": tomllib.loads, "h": string.Template,
+                      "j": json.dumps},
     )
     client.evaluator.submit(tasks="qa/math", target=GymAgentTaskRunner(config=config))
     """)
@@ -331,8 +333,8 @@ LOADED_NAMES_JOB = textwrap.dedent("""\
 
 def test_names_of_modules_no_longer_loaded_at_start_up_are_still_known(tmp_path: Path) -> None:
     """What a standard-library name is, the JSON rule reads from the modules the process has
-    loaded: ``tomllib`` and ``string``, loaded by every check until a plain pyproject.toml
-    stopped needing them, are loaded when asked about (the same three findings as before)."""
+    loaded: ``tomllib``, ``string`` and ``json``, loaded by every check until it stopped needing
+    them, are loaded when asked about (the same four findings as before)."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (tmp_path / "job.py").write_text(LOADED_NAMES_JOB)
     proc = subprocess.run(
@@ -344,8 +346,9 @@ def test_names_of_modules_no_longer_loaded_at_start_up_are_still_known(tmp_path:
         check=False,
     )
     findings = json.loads(proc.stdout)["findings"]
-    assert [(f["code"], f["column"]) for f in findings] == [
-        ("ES107", 19),
-        ("ES107", 41),
-        ("ES107", 61),
+    assert [(f["code"], f["line"], f["column"]) for f in findings] == [
+        ("ES107", 10, 19),
+        ("ES107", 10, 41),
+        ("ES107", 10, 61),
+        ("ES107", 11, 19),
     ]

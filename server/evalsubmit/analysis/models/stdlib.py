@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import collections
 import datetime as dt
+import importlib
 import inspect
 import math
 import pathlib
@@ -299,22 +300,27 @@ def is_refused_instance(instance: Instance) -> str | None:
     return None
 
 
-LOADED_WITH_TOMLLIB = frozenset({"tomllib", "string", "_string"})
-"""``tomllib`` and the modules it imports that nothing else loads: every check and the server
-loaded them at start-up (for the configuration file) until a plain ``pyproject.toml`` stopped
-needing them (:mod:`evalsubmit.workspace.plain_toml`). Loaded when a name of theirs is asked
-about, so that what it is stays known (``string.capwords`` is a function, not JSON)."""
+LOADED_ONCE_AT_START_UP = {
+    **dict.fromkeys(("tomllib", "string", "_string"), "tomllib"),
+    **dict.fromkeys(("json", "_json"), "json"),
+}
+"""Standard-library modules every analysis had loaded at start-up until it stopped needing
+them (``tomllib`` for a plain ``pyproject.toml``: :mod:`evalsubmit.workspace.plain_toml`;
+``json`` for the previews a check never renders), with what they were loaded with. Loaded when
+a name of theirs is asked about, so that what it is stays known (``string.capwords`` is a
+function, not JSON). Importing them runs no code of the user's."""
 
 
 def loaded_attribute(qualname: str) -> object | None:
     """What ``qualname`` names in a standard-library module this process has already loaded
-    (read with ``getattr_static``: nothing is imported and no module code runs), else None."""
+    (read with ``getattr_static``: no module code runs, and nothing is imported but the modules
+    of ``LOADED_ONCE_AT_START_UP``), else None."""
 
     head, _, rest = qualname.partition(".")
     if head not in sys.stdlib_module_names or not rest:
         return None
-    if head in LOADED_WITH_TOMLLIB and head not in sys.modules:
-        import tomllib  # noqa: F401  (its import runs no code of the user's)
+    if head in LOADED_ONCE_AT_START_UP and head not in sys.modules:
+        importlib.import_module(LOADED_ONCE_AT_START_UP[head])
     found: object = sys.modules.get(head)
     for part in rest.split("."):
         if found is None:
