@@ -117,8 +117,11 @@ INCREMENTAL = {
     "evalsubmit.analysis.engine.keys",
     "evalsubmit.analysis.interp.effects",
     "evalsubmit.analysis.interp.harmless",
+    "evalsubmit.analysis.engine.summaries",
+    "evalsubmit.analysis.engine.crossfile",
 }
-"""The editor's incremental re-analysis (``DocumentAnalyzer``): a one-shot check uses none."""
+"""The editor's incremental re-analysis (``DocumentAnalyzer``), previews and lenses, and the
+findings other modules place in a file (a check gathers those itself): a check uses none."""
 
 
 GYM_JOB = textwrap.dedent("""\
