@@ -355,3 +355,15 @@ def test_names_of_modules_no_longer_loaded_at_start_up_are_still_known(tmp_path:
         ("ES107", 10, 61),
         ("ES107", 11, 19),
     ]
+
+
+def test_a_check_without_the_result_cache_notes_nothing_for_it(tmp_path: Path) -> None:
+    """With ``--no-cache`` nothing is kept, so what the analysis stood on is not noted."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "rows.py").write_text(ROW_ONLY)
+    code, modules = modules_after("check", "--no-cache", str(tmp_path / "rows.py"), cwd=tmp_path)
+    assert code == 1
+    assert "evalsubmit.cli.result_cache" not in modules
+    code, modules = modules_after("check", str(tmp_path / "rows.py"), cwd=tmp_path)
+    assert code == 1
+    assert "evalsubmit.cli.result_cache" in modules

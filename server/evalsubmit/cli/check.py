@@ -243,7 +243,8 @@ def _cached_or_analysed(
             found[path] = FileResult(
                 path, hit.findings, remote=hit.remote, lines=lines, skipped=hit.skipped
             )
-    for result in _analyse_all([p for p in files if p not in found], options, args.jobs, python):
+    missed = [p for p in files if p not in found]
+    for result in _analyse_all(missed, options, args.jobs, python, observe=True):
         found[result.path] = result
         if result.observed is not None and not (result.error or result.internal):
             kept = result.findings, result.remote, result.skipped
@@ -259,7 +260,10 @@ def _analyse_all(
     python: Path,
     fix: FixRequest | None = None,
     stdin: StdinSource | None = None,
+    *,
+    observe: bool = False,
 ) -> Iterable[FileResult]:
+    """Each file's result; with ``observe``, with what it stood on (for the result cache)."""
     workers = jobs or os.cpu_count() or 1
     each = [options[path] for path in files]
     if files:
@@ -278,10 +282,19 @@ def _analyse_all(
         chunk = max(1, len(files) // (workers * 8))
         n = len(files)
         with ProcessPoolExecutor(workers) as pool:
-            yield from pool.map(_analyse_one, files, each, [python] * n, [fix] * n, chunksize=chunk)
+            yield from pool.map(
+                _analyse_one,
+                files,
+                each,
+                [python] * n,
+                [fix] * n,
+                [None] * n,
+                [observe] * n,
+                chunksize=chunk,
+            )
     else:
         for path, path_options in zip(files, each, strict=True):
-            yield _analyse_one(path, path_options, python, fix)
+            yield _analyse_one(path, path_options, python, fix, observe=observe)
 
 
 def _analyse_one(
@@ -290,6 +303,7 @@ def _analyse_one(
     python: Path,
     fix: FixRequest | None = None,
     stdin: StdinSource | None = None,
+    observe: bool = False,
 ) -> FileResult:
     from evalsubmit.analysis import analyze_source
     from evalsubmit.core.lines import split_lines
@@ -309,12 +323,16 @@ def _analyse_one(
         return analyze_source(text, path=path, project=project, options=checked, reverse=False)
 
     try:
-        from evalsubmit.cli.result_cache import observed
-        from evalsubmit.workspace.observed import observing
+        facts = None
+        if observe and fix is None and stdin is None:
+            from evalsubmit.cli.result_cache import observed
+            from evalsubmit.workspace.observed import observing
 
-        with observing() as journal:  # what the result stands on, for the cache
+            with observing() as journal:  # what the result stands on, for the cache
+                report = analyze(text)
+            facts = observed(text, journal)
+        else:  # nothing is kept: nothing to note
             report = analyze(text)
-        facts = observed(text, journal) if fix is None and stdin is None else None
         fixed = None
         if fix is not None and report.skipped is None:
             from evalsubmit.cli.fixing import fix_file
