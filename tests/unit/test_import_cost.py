@@ -15,10 +15,12 @@ HEAVY = ("pydantic", "pydantic_core", "httpx", "pygls", "lsprotocol", "yaml")
 """Never imported by ``import evalsubmit.cli``, ``--version`` or a check that needs none."""
 
 RUNNER = textwrap.dedent("""\
-    import json, sys
+    import sys
     from evalsubmit.cli import main
     code = main(sys.argv[1:])
-    print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+    modules = sorted(sys.modules)  # before json, imported to report them
+    import json
+    print(json.dumps({"code": code, "modules": modules}), file=sys.stderr)
     """)
 
 ROW_ONLY = textwrap.dedent("""\
@@ -97,7 +99,7 @@ def test_a_file_that_cannot_reach_the_sdk_loads_no_analysis(tmp_path: Path) -> N
     assert code == 0
     assert "evalsubmit.analysis.engine.analyze" not in modules
     assert "evalsubmit.analysis.rules" not in modules  # the registry loads every rule
-    assert not {"pathspec", "asyncio", "tomllib"} & heads(modules)
+    assert not {"pathspec", "asyncio", "tomllib", "inspect", "copy"} & heads(modules)
     assert not heads(modules) & set(HEAVY)
 
 
@@ -155,7 +157,7 @@ def test_a_check_of_a_valid_runner_config_loads_no_pydantic(tmp_path: Path) -> N
     assert "evalsubmit.sdk.models" not in modules
     assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
     assert not INCREMENTAL & modules, sorted(INCREMENTAL & modules)
-    assert "tomllib" not in modules
+    assert not {"tomllib", "inspect", "copy"} & modules
     # loaded when a literal constructor or a digest needs them, not with the models
     assert not {"uuid", "decimal", "fractions", "hashlib", "_hashlib"} & modules
 
@@ -318,7 +320,12 @@ def test_a_pyproject_with_the_table_is_parsed(tmp_path: Path) -> None:
 
 
 LOADED_NAMES_JOB = textwrap.dedent("""\
+    import copy
+    import dis
+    import importlib.machinery
+    import inspect
     import json
+    import linecache
     import string
     import tomllib
     from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
@@ -328,7 +335,9 @@ LOADED_NAMES_JOB = textwrap.dedent("""\
     config = GymRuntimeConfig(
         agent="a", agent_config="c.yaml", resources_server="m",
         hydra_params={"f": string.capwords, "g": tomllib.loads, "h": string.Template,
-                      "j": json.dumps},
+                      "j": json.dumps, "c": copy.deepcopy, "d": dis.dis,
+                      "i": inspect.signature, "l": linecache.getline,
+                      "m": importlib.machinery.ModuleSpec},
     )
     client.evaluator.submit(tasks="qa/math", target=GymAgentTaskRunner(config=config))
     """)
@@ -336,8 +345,9 @@ LOADED_NAMES_JOB = textwrap.dedent("""\
 
 def test_names_of_modules_no_longer_loaded_at_start_up_are_still_known(tmp_path: Path) -> None:
     """What a standard-library name is, the JSON rule reads from the modules the process has
-    loaded: ``tomllib``, ``string`` and ``json``, loaded by every check until it stopped needing
-    them, are loaded when asked about (the same four findings as before)."""
+    loaded: those every check loaded until it stopped needing them (``tomllib``, ``string``,
+    ``json``, ``copy``, ``inspect`` and what it imports) are loaded when asked about, and every
+    name is found as before (main's findings, one per entry)."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (tmp_path / "job.py").write_text(LOADED_NAMES_JOB)
     proc = subprocess.run(
@@ -350,10 +360,15 @@ def test_names_of_modules_no_longer_loaded_at_start_up_are_still_known(tmp_path:
     )
     findings = json.loads(proc.stdout)["findings"]
     assert [(f["code"], f["line"], f["column"]) for f in findings] == [
-        ("ES107", 10, 19),
-        ("ES107", 10, 41),
-        ("ES107", 10, 61),
-        ("ES107", 11, 19),
+        ("ES107", 15, 19),
+        ("ES107", 15, 41),
+        ("ES107", 15, 61),
+        ("ES107", 16, 19),
+        ("ES107", 16, 36),
+        ("ES107", 16, 56),
+        ("ES107", 17, 19),
+        ("ES107", 17, 43),
+        ("ES107", 18, 19),
     ]
 
 
@@ -364,6 +379,7 @@ def test_a_check_without_the_result_cache_notes_nothing_for_it(tmp_path: Path) -
     code, modules = modules_after("check", "--no-cache", str(tmp_path / "rows.py"), cwd=tmp_path)
     assert code == 1
     assert "evalsubmit.cli.result_cache" not in modules
+    assert not {"json", "tomllib", "inspect", "copy"} & modules  # loaded only when needed
     code, modules = modules_after("check", str(tmp_path / "rows.py"), cwd=tmp_path)
     assert code == 1
     assert "evalsubmit.cli.result_cache" in modules

@@ -13,7 +13,6 @@ import builtins
 import collections
 import datetime as dt
 import importlib
-import inspect
 import math
 import pathlib
 import sys
@@ -303,10 +302,12 @@ def is_refused_instance(instance: Instance) -> str | None:
 LOADED_ONCE_AT_START_UP = {
     **dict.fromkeys(("tomllib", "string", "_string"), "tomllib"),
     **dict.fromkeys(("json", "_json"), "json"),
+    "copy": "copy",
 }
 """Standard-library modules every analysis had loaded at start-up until it stopped needing
 them (``tomllib`` for a plain ``pyproject.toml``: :mod:`evalsubmit.workspace.plain_toml`;
-``json`` for the previews a check never renders), with what they were loaded with. Loaded when
+``json`` for the previews a check never renders; ``copy``, which ``dataclasses`` imports for
+``asdict``: :mod:`evalsubmit.cli.dataclass_code`), with what they were loaded with. Loaded when
 a name of theirs is asked about, so that what it is stays known (``string.capwords`` is a
 function, not JSON). Importing them runs no code of the user's."""
 
@@ -321,6 +322,8 @@ def loaded_attribute(qualname: str) -> object | None:
         return None
     if head in LOADED_ONCE_AT_START_UP and head not in sys.modules:
         importlib.import_module(LOADED_ONCE_AT_START_UP[head])
+    import inspect  # before the look-up: inspect (with dis, opcode...) was always loaded
+
     found: object = sys.modules.get(head)
     for part in rest.split("."):
         if found is None:
