@@ -321,6 +321,7 @@ def test_a_pyproject_with_the_table_is_parsed(tmp_path: Path) -> None:
 
 LOADED_NAMES_JOB = textwrap.dedent("""\
     import copy
+    import datetime
     import dis
     import importlib.machinery
     import inspect
@@ -337,7 +338,7 @@ LOADED_NAMES_JOB = textwrap.dedent("""\
         hydra_params={"f": string.capwords, "g": tomllib.loads, "h": string.Template,
                       "j": json.dumps, "c": copy.deepcopy, "d": dis.dis,
                       "i": inspect.signature, "l": linecache.getline,
-                      "m": importlib.machinery.ModuleSpec},
+                      "m": importlib.machinery.ModuleSpec, "t": datetime.timedelta},
     )
     client.evaluator.submit(tasks="qa/math", target=GymAgentTaskRunner(config=config))
     """)
@@ -346,8 +347,8 @@ LOADED_NAMES_JOB = textwrap.dedent("""\
 def test_names_of_modules_no_longer_loaded_at_start_up_are_still_known(tmp_path: Path) -> None:
     """What a standard-library name is, the JSON rule reads from the modules the process has
     loaded: those every check loaded until it stopped needing them (``tomllib``, ``string``,
-    ``json``, ``copy``, ``inspect`` and what it imports) are loaded when asked about, and every
-    name is found as before (main's findings, one per entry)."""
+    ``json``, ``datetime``, ``copy``, ``inspect`` and what it imports) are loaded when asked
+    about, and every name is found as before (main's findings, one per entry)."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (tmp_path / "job.py").write_text(LOADED_NAMES_JOB)
     proc = subprocess.run(
@@ -360,15 +361,16 @@ def test_names_of_modules_no_longer_loaded_at_start_up_are_still_known(tmp_path:
     )
     findings = json.loads(proc.stdout)["findings"]
     assert [(f["code"], f["line"], f["column"]) for f in findings] == [
-        ("ES107", 15, 19),
-        ("ES107", 15, 41),
-        ("ES107", 15, 61),
         ("ES107", 16, 19),
-        ("ES107", 16, 36),
-        ("ES107", 16, 56),
+        ("ES107", 16, 41),
+        ("ES107", 16, 61),
         ("ES107", 17, 19),
-        ("ES107", 17, 43),
+        ("ES107", 17, 36),
+        ("ES107", 17, 56),
         ("ES107", 18, 19),
+        ("ES107", 18, 43),
+        ("ES107", 19, 19),
+        ("ES107", 19, 56),
     ]
 
 
@@ -379,7 +381,7 @@ def test_a_check_without_the_result_cache_notes_nothing_for_it(tmp_path: Path) -
     code, modules = modules_after("check", "--no-cache", str(tmp_path / "rows.py"), cwd=tmp_path)
     assert code == 1
     assert "evalsubmit.cli.result_cache" not in modules
-    assert not {"json", "tomllib", "inspect", "copy"} & modules  # loaded only when needed
+    assert not {"json", "tomllib", "inspect", "copy", "datetime"} & modules  # when needed
     code, modules = modules_after("check", str(tmp_path / "rows.py"), cwd=tmp_path)
     assert code == 1
     assert "evalsubmit.cli.result_cache" in modules
