@@ -23,12 +23,13 @@ from typing import Any
 
 from evalsubmit.analysis import DocumentAnalyzer
 from evalsubmit.analysis.engine import analyze as engine
+from evalsubmit.analysis.engine import summaries
 from evalsubmit.lsp import hover, run_server
 
 _real_analyze = DocumentAnalyzer.analyze
 _real_markdown = hover.hover_markdown
 _real_module = engine.analyze_module
-_real_previews = engine.runner_previews
+_real_previews = summaries.runner_previews  # imported by the analysis when it makes them
 
 
 def analyze(self: DocumentAnalyzer, text: str, **kwargs: Any) -> Any:
@@ -76,7 +77,7 @@ if spawn_log := os.environ.get("EVALSUBMIT_TEST_SPAWN_LOG"):
     _log_spawns(spawn_log)
 DocumentAnalyzer.analyze = analyze  # type: ignore[method-assign]
 engine.analyze_module = analyze_module
-engine.runner_previews = runner_previews
+summaries.runner_previews = runner_previews
 hover.hover_markdown = hover_markdown
 
 if __name__ == "__main__":

@@ -170,7 +170,7 @@ def test_preview_reads_only_what_the_file_imports(
     def analysed(*args: object, **kwargs: object) -> None:
         raise AssertionError("an importer was analysed")
 
-    monkeypatch.setattr("evalsubmit.analysis.engine.analyze.remote_findings_for", analysed)
+    monkeypatch.setattr("evalsubmit.analysis.engine.crossfile.remote_findings_for", analysed)
     code, out, _ = run(capsys, "preview", f"{path}:5")
     assert code == 0 and json.loads(out)["kind"] == "gym"
 

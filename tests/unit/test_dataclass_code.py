@@ -127,3 +127,49 @@ def test_old_texts_are_dropped_past_the_limit(
     make_classes(cache.exec, monkeypatch)
     cache.save()
     assert dataclass_code._Cache(file).codes.keys() == cache.used
+
+
+def test_a_late_import_is_the_real_module_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``dataclasses`` imports for what a check never asks (``inspect``, ``copy``) is a
+    stand-in while it is imported: its attributes are the real module's, imported on the first
+    read, and ``sys.modules`` keeps no stand-in."""
+    monkeypatch.delitem(sys.modules, "colorsys", raising=False)
+    with dataclass_code._imported_on_first_use(("colorsys",)):
+        import colorsys as stand_in
+    assert "colorsys" not in sys.modules
+    assert stand_in.rgb_to_hsv(1.0, 0.0, 0.0) == (0.0, 1.0, 1.0)
+    import colorsys
+
+    assert colorsys is sys.modules["colorsys"] and colorsys is not stand_in
+    assert stand_in.rgb_to_hsv is colorsys.rgb_to_hsv
+
+
+ASDICT_RUNNER = """
+import sys
+from evalsubmit.cli import dataclass_code
+dataclass_code.install()
+import dataclasses
+assert "copy" not in sys.modules and "inspect" not in sys.modules
+
+@dataclasses.dataclass
+class Row:
+    values: list[int]
+
+row = Row([1, 2])
+copied = dataclasses.asdict(row)
+assert copied == {"values": [1, 2]} and copied["values"] is not row.values
+assert "copy" in sys.modules
+assert Row.__doc__ == "Row(values: list[int])"
+print("ok")
+"""
+
+
+def test_dataclasses_work_whole_with_late_imports() -> None:
+    """In a fresh interpreter (nothing imported yet): ``asdict`` copies (``copy`` imported then),
+    a class without a docstring gets dataclasses' own (``inspect`` imported then)."""
+    import subprocess
+
+    proc = subprocess.run(
+        [sys.executable, "-c", ASDICT_RUNNER], capture_output=True, text=True, check=False
+    )
+    assert proc.stdout.strip() == "ok", proc.stderr

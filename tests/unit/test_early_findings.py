@@ -14,7 +14,7 @@ from test_incremental_in_place import everything
 from test_incremental_programs import HEADER, edit, statement
 
 from evalsubmit.analysis import DocumentAnalyzer, ModuleReport, Project
-from evalsubmit.analysis.engine import analyze as engine
+from evalsubmit.analysis.engine import summaries
 
 
 def _early_and_final(
@@ -60,13 +60,13 @@ def test_findings_are_handed_on_before_any_summary_is_made(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     events: list[str] = []
-    previews = engine.runner_previews
+    previews = summaries.runner_previews  # imported by the analysis when it makes them
 
     def recorded(ctx: object) -> object:
         events.append("summary")
         return previews(ctx)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(engine, "runner_previews", recorded)
+    monkeypatch.setattr(summaries, "runner_previews", recorded)
     path = EXAMPLES / "nightly_eval.py"
     analyzer = DocumentAnalyzer(path, Project(EXAMPLES))
     final = analyzer.analyze(

@@ -89,6 +89,8 @@ class SubmitReport:
 
 @dataclass(frozen=True, slots=True)
 class ModuleReport:
+    """Everything the analysis of one module found."""
+
     path: Path | None
     findings: tuple[Finding, ...] = ()
     runners: tuple[TargetPreview, ...] = ()

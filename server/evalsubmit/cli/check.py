@@ -160,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
 
 @dataclass(slots=True)
 class FileResult:
+    """What ``check`` reports for one file."""
+
     path: Path
     findings: list[Finding]
     error: str | None = None
@@ -249,7 +251,7 @@ def _cached_or_analysed(
                 path, hit.findings, remote=hit.remote, lines=lines, skipped=hit.skipped
             )
 
-    for result in _analyse_all(missed(), options, args.jobs, python):
+    for result in _analyse_all(missed(), options, args.jobs, python, observe=True):
         found[result.path] = result
         if result.observed is not None and not (result.error or result.internal):
             kept = result.findings, result.remote, result.skipped
@@ -265,9 +267,12 @@ def _analyse_all(
     python: Path,
     fix: FixRequest | None = None,
     stdin: StdinSource | None = None,
+    *,
+    observe: bool = False,
 ) -> Iterable[FileResult]:
     """The results of ``files`` (in no particular order): by worker processes from the
-    :data:`PARALLEL_THRESHOLD`-th file on, started while ``files`` is still being read."""
+    :data:`PARALLEL_THRESHOLD`-th file on, started while ``files`` is still being read; with
+    ``observe``, with what each stood on (for the result cache)."""
     workers = jobs or os.cpu_count() or 1
     if stdin is not None:
         _analysis_starts()
@@ -285,7 +290,7 @@ def _analyse_all(
 
             _analysis_starts()
             gc.freeze()  # what is loaded now is shared, not copied by the workers' collector
-            task = partial(_analyse_batch, python=python, fix=fix)
+            task = partial(_analyse_batch, python=python, fix=fix, observe=observe)
             each = [(path, options[path]) for path in first]
             rest = ((path, options[path]) for path in stream)
             yield from in_workers(each, rest, workers, task)
@@ -293,7 +298,7 @@ def _analyse_all(
     if first:
         _analysis_starts()
     for path in first:
-        yield _analyse_one(path, options[path], python, fix)
+        yield _analyse_one(path, options[path], python, fix, observe=observe)
 
 
 def _analysis_starts() -> None:
@@ -306,10 +311,16 @@ def _analysis_starts() -> None:
 
 
 def _analyse_batch(
-    batch: list[tuple[Path, AnalysisOptions]], python: Path, fix: FixRequest | None
+    batch: list[tuple[Path, AnalysisOptions]],
+    python: Path,
+    fix: FixRequest | None,
+    observe: bool,
 ) -> list[FileResult]:
     """A worker's task: a few files (one round trip for all)."""
-    return [_analyse_one(path, path_options, python, fix) for path, path_options in batch]
+    return [
+        _analyse_one(path, path_options, python, fix, observe=observe)
+        for path, path_options in batch
+    ]
 
 
 def _analyse_one(
@@ -318,6 +329,7 @@ def _analyse_one(
     python: Path,
     fix: FixRequest | None = None,
     stdin: StdinSource | None = None,
+    observe: bool = False,
 ) -> FileResult:
     from evalsubmit.analysis import analyze_source
     from evalsubmit.core.lines import split_lines
@@ -337,12 +349,16 @@ def _analyse_one(
         return analyze_source(text, path=path, project=project, options=checked, reverse=False)
 
     try:
-        from evalsubmit.cli.result_cache import observed
-        from evalsubmit.workspace.observed import observing
+        facts = None
+        if observe and fix is None and stdin is None:
+            from evalsubmit.cli.result_cache import observed
+            from evalsubmit.workspace.observed import observing
 
-        with observing() as journal:  # what the result stands on, for the cache
+            with observing() as journal:  # what the result stands on, for the cache
+                report = analyze(text)
+            facts = observed(text, journal)
+        else:  # nothing is kept: nothing to note
             report = analyze(text)
-        facts = observed(text, journal) if fix is None and stdin is None else None
         fixed = None
         if fix is not None and report.skipped is None:
             from evalsubmit.cli.fixing import fix_file

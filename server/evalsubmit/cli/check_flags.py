@@ -26,6 +26,8 @@ class FixRequest:
 
 @dataclass(frozen=True, slots=True)
 class CheckFlags:
+    """The options of ``evalsubmit check`` that shape its output and exit code."""
+
     output_format: str
     statistics: bool = False
     exit_zero: bool = False

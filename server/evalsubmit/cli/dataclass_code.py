@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import importlib
 import marshal
 import os
 import sys
+import types
+from collections.abc import Iterator
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -77,10 +80,44 @@ def install() -> None:
     global _installed
     if _installed is not None:
         return
-    import dataclasses
+    with _imported_on_first_use(LATE_IMPORTS):
+        import dataclasses
 
     _installed = _Cache(cache_file())
     dataclasses.exec = _installed.exec  # type: ignore[attr-defined]
+
+
+LATE_IMPORTS = ("inspect", "copy")
+"""What :mod:`dataclasses` imports for what a check never asks of it: ``inspect`` (with ``dis``,
+``opcode`` and ``linecache``, ~3 ms) writes the docstring of a class without one (every class a
+check loads has one), ``copy`` serves ``asdict``. ``dataclasses`` gets stand-ins that import
+them on first use; ``sys.modules`` never holds a stand-in once it is imported."""
+
+
+@contextlib.contextmanager
+def _imported_on_first_use(names: tuple[str, ...]) -> Iterator[None]:
+    """While inside, importing one of ``names`` (not imported yet) gives a stand-in module whose
+    attributes are the real module's, imported when the first one is read."""
+    made = {}
+    for name in names:
+        if name not in sys.modules:
+            made[name] = sys.modules[name] = _stand_in(name)
+    try:
+        yield
+    finally:
+        for name, stand_in in made.items():
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
+
+
+def _stand_in(name: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+
+    def real_attribute(attribute: str) -> Any:
+        return getattr(importlib.import_module(name), attribute)
+
+    module.__getattr__ = real_attribute  # type: ignore[method-assign]
+    return module
 
 
 def save() -> None:

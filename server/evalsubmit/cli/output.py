@@ -47,14 +47,14 @@ def render(
     return as_text(findings, files_checked, notes or [], skipped)
 
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL = "[\x00-\x1f\x7f-\x9f\u2028\u2029]"  # compiled (and kept by re) when a finding is shown
 
 
 def shown(value: object) -> str:
     """``value`` on one line and inert: a file named ``a<newline>b.py`` or ``<ESC>[2J.py`` (a
     hostile workspace) must neither split a finding's line (CI problem matchers read one per
     line) nor drive the terminal. Control characters are written as Python escapes."""
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(value))
+    return re.sub(_CONTROL, lambda m: repr(m.group())[1:-1], str(value))
 
 
 def _plural(count: int, noun: str) -> str:

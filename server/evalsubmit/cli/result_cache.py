@@ -69,6 +69,8 @@ def observed(text: str, journal: obs.Journal) -> Observed:
 
 @dataclass(frozen=True, slots=True)
 class CachedResult:
+    """A file's result as kept by the result cache."""
+
     findings: list[Finding]
     remote: tuple[tuple[Path, Finding], ...]
     skipped: str | None

@@ -19,6 +19,8 @@ class Severity(StrEnum):
 
 @dataclass(frozen=True, slots=True, order=True)
 class Span:
+    """A range of source: 1-based lines, 0-based code-point columns."""
+
     line: int
     col: int
     end_line: int
@@ -33,6 +35,8 @@ class Span:
 
 @dataclass(frozen=True, slots=True)
 class Edit:
+    """Replace the text of ``span`` by ``new_text``."""
+
     span: Span
     new_text: str
 
@@ -52,6 +56,8 @@ class Applicability(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """The edits that fix a finding, under a title the editor shows."""
+
     title: str
     edits: tuple[Edit, ...]
     applicability: Applicability = Applicability.SAFE
@@ -73,6 +79,8 @@ class Walk:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """One mistake found: a rule's code and message, where, and how to fix it."""
+
     code: str
     kind: str
     severity: Severity

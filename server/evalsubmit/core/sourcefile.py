@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_MAX_BYTES = 2_000_000
-_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+", re.MULTILINE)
-"""PEP 263's coding cookie (``tokenize``'s own pattern, on bytes)."""
+_COOKIE = rb"(?m)^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+"
+"""PEP 263's coding cookie (``tokenize``'s own pattern, on bytes), compiled when a file fails to
+decode."""
 _READ_CHUNK = 1 << 16
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -47,6 +48,8 @@ class UnreadableSource(Exception):
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
+    """A source file's text, decoded as Python decodes it."""
+
     path: Path
     text: str
     encoding: str
@@ -99,7 +102,7 @@ def decode_source(path: Path, data: bytes) -> tuple[str, str]:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as error:
         head = data.removeprefix(codecs.BOM_UTF8).splitlines()[:2]
-        if _COOKIE.search(b"\n".join(head)):
+        if re.search(_COOKIE, b"\n".join(head)):
             raise UnreadableSource(path, f"cannot decode it: {error.msg}") from None
         encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8"
     try:

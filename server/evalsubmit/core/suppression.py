@@ -12,11 +12,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-_COMMENT = re.compile(r"#\s*evalsubmit:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
+# compiled (and kept by re) when the first finding is looked at: a clean file needs none
+_COMMENT = r"(?i)#\s*evalsubmit:\s*ignore(?:\[(?P<codes>[^\]]*)\])?"
 
 
 @dataclass(frozen=True, slots=True)
 class Suppression:
+    """One ``# evalsubmit: ignore[...]`` comment."""
+
     start: int
     """Column (code points) where the comment starts, and where it ends."""
     end: int
@@ -28,7 +31,7 @@ class Suppression:
 
 
 def suppressions(line: str) -> Iterator[Suppression]:
-    for match in _COMMENT.finditer(line):
+    for match in re.finditer(_COMMENT, line):
         codes = match.group("codes")
         named = None if codes is None else tuple(_codes(codes))
         yield Suppression(match.start(), match.end(), named)

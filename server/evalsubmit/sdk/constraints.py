@@ -88,8 +88,9 @@ _RULES = {rule.name: rule for rule in GYM_CONFIG_RULES}
 
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
-_INT_TEXT = re.compile(r"[0-9]{1,18}")
-_FLOAT_TEXT = re.compile(r"[0-9]{1,15}(?:\.[0-9]{1,15})?")
+# compiled (and kept by re) for the first number written as a string
+_INT_TEXT = r"[0-9]{1,18}"
+_FLOAT_TEXT = r"[0-9]{1,15}(?:\.[0-9]{1,15})?"
 _SMALL = 2**62
 """Numbers pydantic handles as 64-bit ones; past them its rules change (checked by pydantic)."""
 _SIMPLE: dict[type, str] = {
@@ -291,7 +292,7 @@ def _integer(
             return value
         number = int(value)
     elif shape == "str":
-        if _INT_TEXT.fullmatch(value):
+        if re.fullmatch(_INT_TEXT, value):
             number = int(value)
         elif value == "" or (value.isascii() and value.isalpha()):
             errors.append(_error(loc, "int_parsing", value))
@@ -317,7 +318,7 @@ def _number(rule: FieldRule, value: Any, shape: str, loc: FieldPath, errors: lis
     elif shape == "float":
         number = value
     elif shape == "str":
-        if _FLOAT_TEXT.fullmatch(value):
+        if re.fullmatch(_FLOAT_TEXT, value):
             number = float(value)
         elif value == "" or (
             value.isascii()

@@ -34,6 +34,8 @@ SDK_DISTRIBUTIONS = (SDK_DISTRIBUTION, EVALUATOR_SDK_DISTRIBUTION)
 
 @dataclass(frozen=True, slots=True)
 class SdkRelease:
+    """One SDK release the analysis knows the models of."""
+
     version: str
     """The ``nemo-platform`` version."""
     evaluator_sdk: str | None

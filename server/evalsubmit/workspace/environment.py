@@ -157,6 +157,8 @@ def normalize(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Listing:
+    """The names in one folder of installed packages, as of its mtime."""
+
     mtime: int
     names: frozenset[str]
     compiled: frozenset[str]

@@ -14,16 +14,14 @@ from dataclasses import dataclass, replace
 from itertools import chain
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evalsubmit.analysis.engine.caches import AnalysisCaches, GroupResult
-from evalsubmit.analysis.engine.crossfile import remote_findings_for
 from evalsubmit.analysis.engine.options import AnalysisOptions
-from evalsubmit.analysis.engine.summaries import runner_previews, submit_reports
+from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.modules import ModuleResolver
-from evalsubmit.analysis.report import ModuleReport
+from evalsubmit.analysis.report import ModuleReport, SubmitReport, TargetPreview
 from evalsubmit.analysis.rules import run_module_rules, run_rules
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.budget import too_many_tokens
@@ -34,6 +32,9 @@ from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.core.suppression import suppressed
 from evalsubmit.workspace.project import Project, installed_sdk
+
+if TYPE_CHECKING:  # only the editor's DocumentAnalyzer keeps caches: a check imports none of it
+    from evalsubmit.analysis.engine.caches import AnalysisCaches
 
 # Cheap pre-filter: a module with no import and no SDK name has no finding of its own (what it
 # defines reaches a submit only through a module importing it: with_remote_findings).
@@ -84,6 +85,8 @@ def with_remote_findings(
     runs for it too."""
     if report.skipped is not None or project is None or path is None:
         return report
+    from evalsubmit.analysis.engine.crossfile import remote_findings_for  # not for a check
+
     try:
         remote = remote_findings_for(project, path.resolve(), options, analyze_module)
     except RecursionError:  # a value nested thousands deep, or one that contains itself
@@ -217,6 +220,8 @@ class _Summaries:
 
     def fill(self) -> str | None:
         """Fill them in (an engine bug costs this group's summaries only: what went wrong)."""
+        from evalsubmit.analysis.engine.summaries import runner_previews, submit_reports
+
         try:
             self.result.runners = tuple(runner_previews(self.ctx))
             self.result.submits = tuple(submit_reports(self.ctx, self.findings))
@@ -254,10 +259,11 @@ def _group_result(
     ctx = RuleContext(parsed, path, group.facts, outside=outside)
     findings = run_rules(ctx, options.enabled)
     now = options.summaries and later is None
+    previews, reports = _summaries(ctx, findings) if now else ((), ())
     result = GroupResult(
         tuple(findings),
-        tuple(runner_previews(ctx)) if now else (),
-        tuple(submit_reports(ctx, findings)) if now else (),
+        previews,
+        reports,
         tuple(ctx.remote),
         tuple(group.facts.workspaces),
         group.dependencies,
@@ -268,6 +274,15 @@ def _group_result(
     if caches is not None and group.key is not None:
         caches.groups[group.key] = result
     return result
+
+
+def _summaries(
+    ctx: RuleContext, findings: list[Finding]
+) -> tuple[tuple[TargetPreview, ...], tuple[SubmitReport, ...]]:
+    """The editor's runner previews and submit reports (a check asks for none)."""
+    from evalsubmit.analysis.engine.summaries import runner_previews, submit_reports
+
+    return tuple(runner_previews(ctx)), tuple(submit_reports(ctx, findings))
 
 
 def visible(

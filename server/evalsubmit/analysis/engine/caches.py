@@ -27,28 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit.analysis.engine.keys import Keyer, KeyState, Remembered
+from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.grouping import Grouping, reads_the_same
-from evalsubmit.analysis.report import SubmitReport, TargetPreview
 from evalsubmit.analysis.source.chunks import ChunkCache
 from evalsubmit.analysis.source.parse import ParsedModule
-from evalsubmit.core.findings import Finding
 from evalsubmit.workspace.project import Project
-
-
-@dataclass(slots=True)
-class GroupResult:
-    """What one group of facts gave. Not changed once the analysis that made it returns; while
-    it runs, an analysis that hands its findings on early (``on_findings``) fills ``runners``
-    and ``submits`` in after that."""
-
-    findings: tuple[Finding, ...]
-    runners: tuple[TargetPreview, ...]
-    submits: tuple[SubmitReport, ...]
-    remote: tuple[tuple[Path, Finding], ...]
-    workspaces: tuple[str, ...] = ()
-    dependencies: frozenset[Path] = frozenset()
-    errors: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

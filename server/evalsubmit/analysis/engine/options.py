@@ -9,6 +9,8 @@ DEFAULT_MAX_CHARS = 2_000_000
 
 @dataclass(frozen=True, slots=True)
 class AnalysisOptions:
+    """What an analysis reports (rules selected) and how much it takes on."""
+
     select: frozenset[str] = frozenset()
     """Codes (or prefixes such as ``ES1``) to report; empty means all."""
     ignore: frozenset[str] = frozenset()

@@ -42,6 +42,8 @@ def _argument_span(
 
 @dataclass(eq=False, slots=True)
 class ConstructionFact:
+    """A construction of an SDK object (a runner, a config, a metric...)."""
+
     kind: ConstructionKind
     node: ast.Call
     span: Span
@@ -66,6 +68,8 @@ class ConstructionFact:
 
 @dataclass(eq=False, slots=True)
 class SubmitFact:
+    """A ``submit()`` call of the evaluator."""
+
     node: ast.Call
     span: Span
     name_span: Span
@@ -117,6 +121,8 @@ class SubmitFact:
 
 @dataclass(slots=True)
 class ModuleFacts:
+    """What the interpreter recorded for the rules."""
+
     submits: list[SubmitFact] = field(default_factory=list)
     constructions: list[ConstructionFact] = field(default_factory=list)
     runner_bindings: list[tuple[Span, Value]] = field(default_factory=list)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import builtins
 import collections
-import datetime as dt
-import inspect
+import importlib
 import math
 import pathlib
 import sys
@@ -80,7 +79,7 @@ def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value |
     if qualname == "builtins.dict" or qualname in DICT_LIKE:
         return _dict(args, origin)
     if qualname == "datetime.timezone.utc":
-        return Known(dt.UTC, origin)
+        return Known(_utc(), origin)
     if qualname in LITERAL_CONSTRUCTORS:
         return _construct(qualname, args, origin)
     if qualname in {"os.getenv", "os.environ.get"}:
@@ -99,7 +98,7 @@ def stdlib_constant(qualname: str, origin: Origin | None) -> Value | None:
     if qualname in REFUSED_NAMES:
         return Refused(REFUSED_NAMES[qualname], origin)
     if qualname == "datetime.timezone.utc":
-        return Known(dt.UTC, origin)
+        return Known(_utc(), origin)
     if qualname in {"math.inf", "math.nan", "math.pi", "math.e"}:
         return Known(getattr(math, qualname.split(".")[1]), origin)
     if qualname.startswith("builtins.") or (
@@ -107,6 +106,12 @@ def stdlib_constant(qualname: str, origin: Origin | None) -> Value | None:
     ):
         return ClassValue(ClassRef(qualname))
     return None
+
+
+def _utc() -> object:
+    import datetime  # when the analysed code names it (loaded by its literal constructors too)
+
+    return datetime.UTC
 
 
 def _materialize(kind: type, args: CallArgs, origin: Origin | None) -> Value:
@@ -299,13 +304,33 @@ def is_refused_instance(instance: Instance) -> str | None:
     return None
 
 
+LOADED_ONCE_AT_START_UP = {
+    **dict.fromkeys(("tomllib", "string", "_string"), "tomllib"),
+    **dict.fromkeys(("json", "_json"), "json"),
+    **dict.fromkeys(("datetime", "_datetime"), "datetime"),
+    "copy": "copy",
+}
+"""Standard-library modules every analysis had loaded at start-up until it stopped needing
+them (``tomllib`` for a plain ``pyproject.toml``: :mod:`evalsubmit.workspace.plain_toml`;
+``json`` for the previews a check never renders; ``datetime`` until a ``datetime`` is made;
+``copy``, which ``dataclasses`` imports for
+``asdict``: :mod:`evalsubmit.cli.dataclass_code`), with what they were loaded with. Loaded when
+a name of theirs is asked about, so that what it is stays known (``string.capwords`` is a
+function, not JSON). Importing them runs no code of the user's."""
+
+
 def loaded_attribute(qualname: str) -> object | None:
     """What ``qualname`` names in a standard-library module this process has already loaded
-    (read with ``getattr_static``: nothing is imported and no module code runs), else None."""
+    (read with ``getattr_static``: no module code runs, and nothing is imported but the modules
+    of ``LOADED_ONCE_AT_START_UP``), else None."""
 
     head, _, rest = qualname.partition(".")
     if head not in sys.stdlib_module_names or not rest:
         return None
+    if head in LOADED_ONCE_AT_START_UP and head not in sys.modules:
+        importlib.import_module(LOADED_ONCE_AT_START_UP[head])
+    import inspect  # before the look-up: inspect (with dis, opcode...) was always loaded
+
     found: object = sys.modules.get(head)
     for part in rest.split("."):
         if found is None:

@@ -14,6 +14,8 @@ from evalsubmit.core.findings import Finding, Span
 
 @dataclass(slots=True)
 class RuleContext:
+    """What a rule reads (the facts of one group) and where it reports."""
+
     parsed: ParsedModule
     path: Path | None
     facts: ModuleFacts

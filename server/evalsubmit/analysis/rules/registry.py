@@ -69,6 +69,8 @@ Check = ConstructionCheck | SubmitCheck | ModuleCheck
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """A rule: its code, documentation and checks."""
+
     code: str
     kind: str
     title: str

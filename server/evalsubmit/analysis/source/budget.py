@@ -15,27 +15,31 @@ of many small statements costs the same memory when it is parsed in one piece.
 
 from __future__ import annotations
 
+import functools
 import re
 
-_TOKEN = re.compile(
-    # Words first, the commonest (a string's prefix such as ``f`` counts as one more token).
-    r"\w+"
-    # An unterminated string ends at the end of its line (or of the text), so that every try
-    # matches at once: a line of escaped quotes can never make the scan quadratic.
-    r'|"""[\s\S]*?(?:"""|\Z)'
-    r"|'''[\s\S]*?(?:'''|\Z)"
-    # The body is a possessive unrolled loop (runs of plain characters between escapes): a
-    # repeated alternation keeps one backtracking entry per character, 200 MB for a 1.9 MB
-    # string.
-    r'|"[^"\\\r\n]*(?:\\[\s\S][^"\\\r\n]*)*+(?:"|(?=[\r\n])|\Z)'
-    r"|'[^'\\\r\n]*(?:\\[\s\S][^'\\\r\n]*)*+(?:'|(?=[\r\n])|\Z)"
-    r"|#[^\r\n]*|[^\w\s]"
-)
+
+@functools.cache  # compiled on the first long text: most never get here
+def _token_pattern() -> re.Pattern[str]:
+    return re.compile(
+        # Words first, the commonest (a string's prefix such as ``f`` counts as one more token).
+        r"\w+"
+        # An unterminated string ends at the end of its line (or of the text), so that every try
+        # matches at once: a line of escaped quotes can never make the scan quadratic.
+        r'|"""[\s\S]*?(?:"""|\Z)'
+        r"|'''[\s\S]*?(?:'''|\Z)"
+        # The body is a possessive unrolled loop (runs of plain characters between escapes): a
+        # repeated alternation keeps one backtracking entry per character, 200 MB for a 1.9 MB
+        # string.
+        r'|"[^"\\\r\n]*(?:\\[\s\S][^"\\\r\n]*)*+(?:"|(?=[\r\n])|\Z)'
+        r"|'[^'\\\r\n]*(?:\\[\s\S][^'\\\r\n]*)*+(?:'|(?=[\r\n])|\Z)"
+        r"|#[^\r\n]*|[^\w\s]"
+    )
 
 
 def count_tokens(text: str) -> int:
     """About how many tokens Python's tokenizer would find in ``text`` (line ends aside)."""
-    return _TOKEN.subn("", text)[1]
+    return _token_pattern().subn("", text)[1]
 
 
 def too_many_tokens(source: str, limit: int) -> str | None:

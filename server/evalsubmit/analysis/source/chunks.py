@@ -27,6 +27,8 @@ _CLOSERS = (")", "]", "}")
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
+    """One top-level piece of a module's text, parsed alone."""
+
     start: int
     """1-based first line."""
     end: int
@@ -36,6 +38,8 @@ class Chunk:
 
 @dataclass(slots=True)
 class _Parsed:
+    """A chunk's statements, as parsed from its text."""
+
     text: str
     body: list[ast.stmt]
     offset: int

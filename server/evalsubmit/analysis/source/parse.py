@@ -19,6 +19,8 @@ from evalsubmit.core.lines import split_lines_keepends
 
 @dataclass(frozen=True, slots=True)
 class ParsedModule:
+    """A module's syntax tree and lines, as the analysis reads them."""
+
     tree: ast.Module
     lines: tuple[str, ...]
     blanked: tuple[tuple[int, int], ...] = ()
@@ -87,7 +89,7 @@ def new_span(line: int, col: int, end_line: int, end_col: int) -> Span:
 
 
 BOM = "\ufeff"
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = "[\ud800-\udfff]"  # compiled (and kept by re) on the first non-ASCII text
 
 
 def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule | None:
@@ -101,7 +103,7 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         # A lone surrogate (an editor's text can hold one; a file Python decodes cannot) makes
         # ast.parse refuse the whole text. U+FFFD is one code point and one UTF-16 unit like
         # it, so no position moves.
-        source = _SURROGATE.sub("\ufffd", source)
+        source = re.sub(_SURROGATE, "\ufffd", source)
     if source.startswith(BOM):
         # An encoding mark, not code (Python ignores it; editors do not show it): columns of
         # line 1 are counted without it.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -52,6 +51,8 @@ class TargetKind(StrEnum):
 
 @dataclass(slots=True)
 class Derivation:
+    """What a submitted target is, and its preview."""
+
     kind: TargetKind
     type_name: str
     made_preview: TargetPreview | Callable[[], TargetPreview] | None = None
@@ -176,7 +177,9 @@ def derive(value: Value, anchor: Span, path: Path | None) -> Derivation:
             f"{name} has no target spec: the SDK only submits GymAgentTaskRunner; run it "
             "in-process with AgentEvaluator() instead"
         )
-        preview = TargetPreview(anchor, name, None, json.dumps({"error": reason}), (reason,))
+        preview = TargetPreview(
+            anchor, name, None, _dumps({"error": reason}, indent=None), (reason,)
+        )
         return Derivation(kind, name, preview)
     return Derivation(kind, name)
 
@@ -253,8 +256,10 @@ def preview_from(evaluation: ConfigEvaluation, span: Span, name: str) -> TargetP
     return TargetPreview(span, name, None, render, problems, unknowns)
 
 
-def _dumps(target: dict[str, Any]) -> str:
-    return json.dumps(target, indent=2)
+def _dumps(target: dict[str, Any], indent: int | None = 2) -> str:
+    import json  # only a preview's text needs it (a check asks for none)
+
+    return json.dumps(target, indent=indent)
 
 
 def _render_partial(fields: dict[str, Any], kwargs: dict[str, Any]) -> str:
@@ -302,4 +307,6 @@ def _has_marker(value: Any) -> bool:
 
 
 def _render_markers(value: dict[str, Any]) -> str:
+    import json
+
     return json.dumps(render_json(value), indent=2, ensure_ascii=False)

@@ -74,6 +74,8 @@ class _Opaque:
 
 @dataclass(slots=True)
 class ConfigEvaluation:
+    """What a GymRuntimeConfig construction evaluates to, field by field."""
+
     kwargs: dict[str, Any] = field(default_factory=dict)
     rendered: dict[str, Any] = field(default_factory=dict)
     unknowns: list[str] = field(default_factory=list)

@@ -36,12 +36,16 @@ class Origin:
 
 @dataclass(eq=False, slots=True)
 class Known:
+    """A value known exactly: ``obj`` is the Python object itself."""
+
     obj: Any
     origin: Origin | None = None
 
 
 @dataclass(eq=False, slots=True)
 class Unknown:
+    """A value not statically known (its type may be)."""
+
     reason: str = "not statically known"
     type_name: str | None = None
     """When the type is known but not the content (an f-string is a ``str``); alternatives
@@ -60,6 +64,8 @@ class Unknown:
 
 @dataclass(eq=False, slots=True)
 class Refused:
+    """A value the SDK cannot take (a generator, a range...)."""
+
     reason: str
     origin: Origin | None
     materialize: str | None = None
@@ -70,6 +76,8 @@ class Refused:
 
 @dataclass(eq=False, slots=True)
 class OneShot:
+    """An iterator: its items can be read once."""
+
     reason: str
     origin: Origin | None
     items: list[Value] | None = None
@@ -78,6 +86,8 @@ class OneShot:
 
 @dataclass(eq=False, slots=True)
 class Entry:
+    """One entry of a dict value."""
+
     key: Value
     value: Value
     origin: Origin | None
@@ -86,6 +96,8 @@ class Entry:
 
 @dataclass(eq=False, slots=True)
 class DictValue:
+    """A dict, entry by entry."""
+
     entries: list[Entry] = field(default_factory=list)
     origin: Origin | None = None
     complete: bool = True
@@ -116,6 +128,8 @@ def _same_key(first: object, second: object) -> bool:
 
 @dataclass(eq=False, slots=True)
 class SeqValue:
+    """A list, tuple, set or frozenset, item by item."""
+
     kind: type  # list, tuple, set or frozenset
     items: list[Value]
     origin: Origin | None = None
@@ -135,6 +149,8 @@ class ClassRef:
 
 @dataclass(eq=False, slots=True)
 class UserClass:
+    """A class defined in the analysed code."""
+
     name: str
     path: Path | None
     node: ast.ClassDef
@@ -154,11 +170,15 @@ class UserClass:
 
 @dataclass(eq=False, slots=True)
 class ClassValue:
+    """A class (SDK, standard library or user-defined) as a value."""
+
     ref: ClassRef
 
 
 @dataclass(eq=False, slots=True)
 class Instance:
+    """An instance of a class, with the arguments it was constructed with."""
+
     ref: ClassRef
     args: CallArgs
     origin: Origin | None = None
@@ -183,6 +203,8 @@ def typed_instance(ref: ClassRef) -> Instance:
 
 @dataclass(eq=False, slots=True)
 class CallArgs:
+    """The arguments of a call, as values."""
+
     positional: list[Value] = field(default_factory=list)
     keywords: dict[str, Value] = field(default_factory=dict)
     keyword_origins: dict[str, Origin] = field(default_factory=dict)
@@ -192,6 +214,8 @@ class CallArgs:
 
 @dataclass(eq=False, slots=True)
 class FunctionValue:
+    """A function (or lambda) defined in the analysed code."""
+
     name: str
     node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None
     origin: Origin | None
@@ -218,6 +242,8 @@ class PartialValue:
 
 @dataclass(eq=False, slots=True)
 class ModuleValue:
+    """An imported module, by its qualified name."""
+
     qualname: str
 
 

@@ -1,0 +1,26 @@
+"""What the rules found in one group of facts (a top-level statement, or the function bodies it
+defines): kept apart from :mod:`.caches`, which keeps these between the analyses of a document,
+so that a one-shot analysis (the CLI's) imports none of the incremental machinery."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from evalsubmit.analysis.report import SubmitReport, TargetPreview
+from evalsubmit.core.findings import Finding
+
+
+@dataclass(slots=True)
+class GroupResult:
+    """What one group of facts gave. Not changed once the analysis that made it returns; while
+    it runs, an analysis that hands its findings on early (``on_findings``) fills ``runners``
+    and ``submits`` in after that."""
+
+    findings: tuple[Finding, ...]
+    runners: tuple[TargetPreview, ...]
+    submits: tuple[SubmitReport, ...]
+    remote: tuple[tuple[Path, Finding], ...]
+    workspaces: tuple[str, ...] = ()
+    dependencies: frozenset[Path] = frozenset()
+    errors: tuple[str, ...] = ()
