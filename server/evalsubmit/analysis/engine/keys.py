@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit.analysis.interp.effects import Effects, effects
-from evalsubmit.analysis.interp.harmless import Resolved, harmless_names, resolve
+from evalsubmit.analysis.interp.harmless import Resolved, Verdicts, harmless_names, resolve
 from evalsubmit.analysis.source.chunks import Chunk, same_ends
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.blake import blake2b
@@ -79,6 +79,8 @@ class KeyState:
     (statements of chunks that moved find theirs here)."""
     resolved: Graph | None = None
     """The module-wide reads and writes, for the effects they came from."""
+    verdicts: Verdicts = field(default_factory=Verdicts)
+    """What is harmless in the module, and what that was decided from (kept while it holds)."""
     previous: dict[str, Remembered] = field(default_factory=dict)
     """Each statement of the last analysis (by identity): its key, reads and writes."""
     complete: bool = False
@@ -143,7 +145,7 @@ class Keyer:
         same_graph = state.resolved is not None and state.resolved.effects == self.effects
         if not same_graph:
             sibling = self._sibling if project is not None else None
-            state.resolved = _graph(self.effects, resolve(self.effects, sibling))
+            state.resolved = _graph(self.effects, resolve(self.effects, sibling, state.verdicts))
         graph = state.resolved
         assert graph is not None
         self.reads = graph.reads

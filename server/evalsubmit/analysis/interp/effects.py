@@ -11,7 +11,7 @@ whether it stores, dynamic access) and judged in :mod:`.harmless`.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from evalsubmit.analysis.interp.objects import CLASS_SETUP_METHODS, SETUP_METHODS
@@ -75,6 +75,9 @@ class Effects:
     """A function decorated as a pytest fixture."""
     definition: bool = False
     """A function or class definition (a test or fixture may name any fixture)."""
+    asked: frozenset[str] = frozenset()
+    """The module-level names whose harmlessness its reads and writes can turn on: those it
+    calls (and the bases of the methods it calls), and those its values come from."""
 
 
 def effects(statement: ast.stmt) -> Effects:
@@ -105,7 +108,13 @@ def effects(statement: ast.stmt) -> Effects:
         volatile=bool(walked.stored_into) and _volatile(statement, walked),
     )
     if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return replace(found, imports=_imports(statement), value_of=_value_of(statement))
+        value_of = _value_of(statement)
+        return replace(
+            found,
+            imports=_imports(statement),
+            value_of=value_of,
+            asked=_asked((*calls, value_of)),
+        )
     found = replace(
         found,
         writes=frozenset({statement.name}),
@@ -114,19 +123,30 @@ def effects(statement: ast.stmt) -> Effects:
     )
     if isinstance(statement, ast.ClassDef):
         body_stores = any(isinstance(n, _FUNCTIONS) for n in nodes) or bool(statement.keywords)
+        bases = tuple(_callee(base) for base in statement.bases)
         return replace(
             found,
-            body_calls=tuple(_callee(base) for base in statement.bases),
+            body_calls=bases,
             body_stores=body_stores,
+            asked=_asked((*calls, *bases)),
         )
     fresh = _fresh_locals(statement, walked)
+    body_calls = (*map(_decorator, statement.decorator_list), *_body_calls(walked, fresh))
+    body_values = _body_values(statement, walked)
     return replace(
         found,
-        body_calls=(*map(_decorator, statement.decorator_list), *_body_calls(walked, fresh)),
+        body_calls=body_calls,
         body_stores=_body_stores(walked, fresh),
-        body_values=_body_values(statement, walked),
+        body_values=body_values,
         fixture=is_fixture(statement),
+        asked=_asked((*calls, *body_calls, *(origin for _, origin in body_values))),
     )
+
+
+def _asked(callees: Iterable[Callee | None]) -> frozenset[str]:
+    """The module-level names these callees and value origins name (``("name", f)``,
+    ``("attr", base, method)``, ``("value", base)``)."""
+    return frozenset(c[1] for c in callees if c is not None and len(c) > 1)
 
 
 def _run_nodes(roots: list[ast.AST]) -> list[ast.AST]:

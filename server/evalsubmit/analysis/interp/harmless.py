@@ -53,14 +53,38 @@ class Resolved:
     writes: list[frozenset[str]]
 
 
-def resolve(found: Sequence[Effects], sibling: Sibling | None = None) -> Resolved:
+@dataclass(slots=True)
+class Verdicts:
+    """One document's last verdicts on what is harmless, and what they were reached from.
+
+    A verdict is asked only about names some statement calls, calls a method of, or takes a
+    value from (``Effects.asked``), and it depends only on the statements binding those names
+    (and on what sibling modules say of the ones imported from them). While those are the same,
+    the verdicts are: an edit that inserts or removes ``z = 1`` (or any statement binding a
+    name nobody asks about) keeps them, and the module-wide resolution after it skips their
+    fixed points (~3.5 ms of a 5,000-line module's ~5)."""
+
+    basis: object = None
+    harmless: _Harmless | None = None
+
+
+def resolve(
+    found: Sequence[Effects], sibling: Sibling | None = None, kept: Verdicts | None = None
+) -> Resolved:
     """The reads and writes of a module's statements, :data:`MUTATION` included (``sibling``
-    tells what names imported from the project's other modules are)."""
+    tells what names imported from the project's other modules are; ``kept``: the document's
+    last verdicts, reused when they still hold, and updated)."""
     binders: dict[str, list[int]] = {}
     for index, statement in enumerate(found):
         for name in statement.binds:
             binders.setdefault(name, []).append(index)
-    harmless = _harmless(found, binders, sibling)
+    if kept is None:
+        harmless = _harmless(found, binders, sibling)
+    else:
+        basis = _basis(found, binders, sibling)
+        if kept.harmless is None or kept.basis != basis:
+            kept.basis, kept.harmless = basis, _harmless(found, binders, sibling)
+        harmless = kept.harmless
     fixtures = frozenset(n for s in found if s.fixture for n in s.binds)
     every = frozenset(binders)
     reads: list[frozenset[str]] = []
@@ -144,17 +168,14 @@ def _harmless(
     names = {n for n in _PURE_BUILTINS if n not in only}
     objects: set[str] = set()
     for name, statements in only.items():
-        if all(s.imports and _pure_import(s, name) for s in statements):
+        if _pure(statements, name):
             names.add(name)
-        elif sibling is not None and len(statements) == 1:
-            origin = [i for i in statements[0].imports if i[0] == name and i[2]]
-            if len(origin) == 1:
-                _, module, original, level = origin[0]
-                callable_, object_ = sibling(module, level, original)
-                if callable_:
-                    names.add(name)
-                elif object_:
-                    objects.add(name)
+        elif sibling is not None and (imported := _from_sibling(statements, name)) is not None:
+            callable_, object_ = sibling(*imported)
+            if callable_:
+                names.add(name)
+            elif object_:
+                objects.add(name)
     harmless = _Harmless(names, objects)
     changed = True
     while changed:  # names bound to what harmless callables build, through attributes too
@@ -180,6 +201,40 @@ def _harmless(
                 names.discard(name)
                 changed = True
     return harmless
+
+
+def _basis(
+    found: Sequence[Effects], binders: dict[str, list[int]], sibling: Sibling | None
+) -> tuple[frozenset[str], dict[str, tuple[Effects, ...]], dict[str, tuple[bool, bool]]]:
+    """What the verdicts anyone asks for are reached from: the names asked about, the
+    statements binding each (compared by identity first: those of unchanged statement texts
+    are the same objects), and what the sibling modules say of those imported from them."""
+    asked = frozenset[str]().union(*(statement.asked for statement in found))
+    bound = {
+        name: tuple(found[index] for index in binders[name]) for name in asked & binders.keys()
+    }
+    said: dict[str, tuple[bool, bool]] = {}
+    if sibling is not None:
+        for name, statements in bound.items():
+            if not _pure(statements, name) and (imported := _from_sibling(statements, name)):
+                said[name] = sibling(*imported)
+    return asked, bound, said
+
+
+def _pure(statements: Sequence[Effects], name: str) -> bool:
+    """``name`` is bound only by imports of the standard library or the SDK."""
+    return all(s.imports and _pure_import(s, name) for s in statements)
+
+
+def _from_sibling(statements: Sequence[Effects], name: str) -> tuple[str, int, str] | None:
+    """(module, level, name) when ``name`` is bound once, by ``from module import name``."""
+    if len(statements) != 1:
+        return None
+    origin = [i for i in statements[0].imports if i[0] == name and i[2]]
+    if len(origin) != 1:
+        return None
+    _, module, original, level = origin[0]
+    return module, level, original
 
 
 def _pure_import(statement: Effects, name: str) -> bool:

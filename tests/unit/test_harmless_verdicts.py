@@ -1,0 +1,85 @@
+"""The verdicts on what is harmless are kept per document and reused while what they were
+reached from holds (``harmless.Verdicts``): after every edit of long random sequences, the
+module-wide reads and writes equal those resolved from scratch, whatever the edit binds,
+rebinds, calls or imports, and whatever the sibling modules say."""
+
+from __future__ import annotations
+
+import ast
+import random
+
+import pytest
+
+from evalsubmit.analysis.interp.effects import Effects, effects
+from evalsubmit.analysis.interp.harmless import Verdicts, resolve
+
+STATEMENTS = (
+    "z = 1",
+    "import json",
+    "from os import path",
+    "from helpers import build",
+    "from helpers import CLIENT",
+    "print = lambda *a: None",
+    "def build():\n    return {'seed': 1}",
+    "def build():\n    CONFIG['x'] = 1",
+    "def grow(d):\n    d['cb'] = 1",
+    "def make():\n    return build()",
+    "def make():\n    rows = []\n    rows.append(1)\n    return rows",
+    "CONFIG = {'seed': 1}",
+    "CONFIG = build()",
+    "client = make()",
+    "client = CLIENT.session",
+    "client.submit(CONFIG)",
+    "grow(CONFIG)",
+    "print(CONFIG)",
+    "make()",
+    "json.dumps(CONFIG)",
+    "path.join('a', 'b')",
+    "class Runner:\n    pass",
+    "class Runner(Base):\n    def run(self):\n        pass",
+    "setattr(CONFIG, 'x', 1)",
+)
+
+
+def _found(lines: list[str]) -> list[Effects]:
+    return [effects(statement) for statement in ast.parse("\n".join(lines)).body]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_kept_verdicts_resolve_as_from_scratch(seed: int) -> None:
+    rng = random.Random(seed)
+    said = {"build": (True, False), "CLIENT": (False, True)}
+
+    def sibling(module: str, level: int, name: str) -> tuple[bool, bool]:
+        return said.get(name, (False, False))
+
+    kept = Verdicts()
+    lines = [rng.choice(STATEMENTS) for _ in range(8)]
+    cache: dict[str, Effects] = {}  # one Effects per text, as the document's tables keep them
+    for step in range(60):
+        roll = rng.random()
+        if roll < 0.35:
+            lines.insert(rng.randrange(len(lines) + 1), rng.choice(STATEMENTS))
+        elif roll < 0.7 and len(lines) > 1:
+            lines.pop(rng.randrange(len(lines)))
+        elif roll < 0.9:
+            lines[rng.randrange(len(lines))] = rng.choice(STATEMENTS)
+        else:  # a sibling module changed what it says of a name
+            said["build"] = (not said["build"][0], False)
+        found = [cache.setdefault(text, effects(ast.parse(text).body[0])) for text in lines]
+        incremental = resolve(found, sibling, kept)
+        fresh = resolve(found, sibling)
+        assert (incremental.reads, incremental.writes) == (fresh.reads, fresh.writes), (
+            f"seed {seed} step {step}:\n" + "\n".join(lines)
+        )
+
+
+def test_an_unasked_binding_keeps_the_verdicts() -> None:
+    kept = Verdicts()
+    base = ["from helpers import build", "CONFIG = build()", "client = CONFIG.copy()"]
+    resolve(_found(base), None, kept)
+    verdicts = kept.harmless
+    resolve(_found([*base[:2], "z = 1", base[2]]), None, kept)
+    assert kept.harmless is verdicts  # nobody asks about z
+    resolve(_found([*base, "build = print"]), None, kept)
+    assert kept.harmless is not verdicts  # build is asked about, and bound anew
