@@ -165,9 +165,9 @@ class FileResult:
     path: Path
     findings: list[Finding]
     error: str | None = None
+    """An internal error (exit 2)."""
     internal: tuple[str, ...] = ()
     """Statements an engine bug made the analysis skip (exit 2; the rest is reported)."""
-    """An internal error (exit 2)."""
     remote: tuple[tuple[Path, Finding], ...] = ()
     lines: list[str] = field(default_factory=list)
     skipped: str | None = None

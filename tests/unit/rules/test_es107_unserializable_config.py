@@ -363,6 +363,21 @@ def test_es107_kind_and_message() -> None:
     assert finding.message.strip()
 
 
+@pytest.mark.parametrize(
+    ("setup", "value", "held"),
+    [
+        ("import datetime", "datetime.timezone.utc", "a timezone object"),
+        ("import json", "json", "the module json"),
+        ("import threading", "threading.Lock()", "a threading.Lock"),
+    ],
+)
+def test_es107_message_says_once_what_has_no_json_form(setup: str, value: str, held: str) -> None:
+    source, _ = submitted(value, setup)
+    (finding,) = analyse(source)
+    assert finding.message.startswith(f"hydra_params holds {held}, which has no JSON form")
+    assert finding.message.count("no JSON form") == 1
+
+
 FIXES = [
     ("generator expression", "(s * 7 for s in range(4))", "list(s * 7 for s in range(4))"),
     ("map", "map(str, range(8))", "list(map(str, range(8)))"),

@@ -51,6 +51,14 @@ class ContentProblem:
     materialize: str | None = None
 
 
+_NO_JSON_FORM = " has no JSON form"
+
+
+def _held(reason: str) -> str:
+    """"a timezone object has no JSON form" -> "a timezone object" (messages say the rest)."""
+    return reason.removesuffix(_NO_JSON_FORM)
+
+
 @dataclass(frozen=True, slots=True)
 class ConfigIssue:
     """A pydantic error of the construction, at the place it was written."""
@@ -201,7 +209,7 @@ def _convert(
         case Known(obj=obj):
             if in_hydra and not isinstance(obj, (str, int, float, type(None))):
                 for _, reason, kind in serialization.find_unjsonable(obj):
-                    result.content.append(ContentProblem(anchor, value.origin, reason, kind))
+                    result.content.append(ContentProblem(anchor, value.origin, _held(reason), kind))
             return obj, obj
         case Instance(fields=DictValue() as fields):
             return _to_python(fields, path, anchor, result)
@@ -216,7 +224,7 @@ def _convert(
                 if in_hydra and not isinstance(key, (str, int, float, type(None))):
                     for _, reason, kind in serialization.find_unjsonable({key: None}):
                         result.content.append(
-                            ContentProblem(entry.origin or anchor, None, reason, kind)
+                            ContentProblem(entry.origin or anchor, None, _held(reason), kind)
                         )
                 sub: tuple[str | int, ...] = (*path, key)
                 entry_anchor = entry.origin or anchor
