@@ -55,7 +55,7 @@ _NO_JSON_FORM = " has no JSON form"
 
 
 def _held(reason: str) -> str:
-    """ "a timezone object has no JSON form" -> "a timezone object" (messages say the rest)."""
+    """What is held, of a reason saying it has no JSON form (the messages say the rest)."""
     return reason.removesuffix(_NO_JSON_FORM)
 
 
