@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 HEAVY = ("pydantic", "pydantic_core", "httpx", "pygls", "lsprotocol", "yaml")
 """Never imported by ``import evalsubmit.cli``, ``--version`` or a check that needs none."""
@@ -46,6 +47,19 @@ def modules_after(*argv: str, cwd: Path) -> tuple[int, set[str]]:
     )
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     return report["code"], set(report["modules"])
+
+
+def checked_json(folder: Path) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
+    """``evalsubmit check --output-format json job.py`` in ``folder``: the run, its findings."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "evalsubmit.cli", "check", "--output-format", "json", "job.py"],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        timeout=120,
+        check=False,
+    )
+    return proc, json.loads(proc.stdout)["findings"]
 
 
 def heads(modules: set[str]) -> set[str]:
@@ -262,15 +276,7 @@ def test_constructors_whose_modules_load_late_give_the_same_findings(tmp_path: P
     # int(Decimal("0")) is known (Decimal's type found once decimal is loaded); the constructors'
     # errors (decimal's own InvalidOperation) make unknown values, not internal errors
     assert expected == [(12, "ES109")]
-    proc = subprocess.run(
-        [sys.executable, "-m", "evalsubmit.cli", "check", "--output-format", "json", "job.py"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
-    )
-    findings = json.loads(proc.stdout)["findings"]
+    proc, findings = checked_json(tmp_path)
     assert sorted((f["line"], f["code"]) for f in findings) == expected
     assert proc.returncode == 1 and not proc.stderr
 
@@ -351,15 +357,7 @@ def test_names_of_modules_no_longer_loaded_at_start_up_are_still_known(tmp_path:
     about, and every name is found as before (main's findings, one per entry)."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (tmp_path / "job.py").write_text(LOADED_NAMES_JOB)
-    proc = subprocess.run(
-        [sys.executable, "-m", "evalsubmit.cli", "check", "--output-format", "json", "job.py"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
-    )
-    findings = json.loads(proc.stdout)["findings"]
+    _, findings = checked_json(tmp_path)
     assert [(f["code"], f["line"], f["column"]) for f in findings] == [
         ("ES107", 16, 19),
         ("ES107", 16, 41),

@@ -106,26 +106,20 @@ def register(rule: Rule, *checks: Check) -> Rule:
 
 def construction_checks() -> tuple[tuple[Rule, ConstructionCheck], ...]:
     """Every construction check with its rule, in order."""
-    found = _ordered.get(ConstructionCheck)
-    if found is None:
-        found = _ordered[ConstructionCheck] = _sorted(
-            (rule, check)
-            for rule in RULES.values()
-            for check in rule.checks
-            if isinstance(check, ConstructionCheck)
-        )
-    return found
+    return _checks(ConstructionCheck, lambda check: isinstance(check, ConstructionCheck))
 
 
 def submit_checks(phase: Phase) -> tuple[tuple[Rule, SubmitCheck], ...]:
     """Every check of the call phase ``phase`` with its rule, in the SDK's order."""
-    found = _ordered.get(phase)
+    return _checks(phase, lambda check: isinstance(check, SubmitCheck) and check.phase is phase)
+
+
+def _checks(kind: object, wanted: Callable[[Check], bool]) -> tuple[tuple[Rule, Any], ...]:
+    """The checks ``wanted`` picks, with their rules, in order (made once per ``kind``)."""
+    found = _ordered.get(kind)
     if found is None:
-        found = _ordered[phase] = _sorted(
-            (rule, check)
-            for rule in RULES.values()
-            for check in rule.checks
-            if isinstance(check, SubmitCheck) and check.phase is phase
+        found = _ordered[kind] = _sorted(
+            (rule, check) for rule in RULES.values() for check in rule.checks if wanted(check)
         )
     return found
 
