@@ -21,7 +21,7 @@ from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.modules import ModuleResolver
-from evalsubmit.analysis.report import ModuleReport, SubmitReport, TargetPreview
+from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.analysis.rules import run_module_rules, run_rules
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.budget import too_many_tokens
@@ -151,8 +151,9 @@ def _analyze_parsed(
         return ModuleReport(path=path, skipped="the file is nested too deeply to analyse")
     rule_errors: list[str] = []
     done: list[tuple[FactGroup, GroupResult]] = []
-    # summaries made after the findings are handed on (the same walks' values: still sealed)
-    later: list[_Summaries] | None = [] if on_findings and options.summaries else None
+    # Summaries are made once every finding is known (and handed on): the walks' values are
+    # still as the walks left them (sealed), so they are the same as when made group by group.
+    later: list[_Summaries] | None = [] if options.summaries else None
     try:
         for group in interpreter.groups:
             try:
@@ -192,8 +193,9 @@ def _analyze_parsed(
         workspaces=tuple(dict.fromkeys(_joined(results, "workspaces"))),
         internal_errors=tuple(internal_errors + rule_errors),
     )
-    if later is not None and on_findings is not None:
+    if on_findings is not None:
         on_findings(report)
+    if later:
         try:
             failures = [failure for s in later if (failure := s.fill()) is not None]
         except RecursionError:
@@ -248,7 +250,7 @@ def _group_result(
     options: AnalysisOptions,
     caches: AnalysisCaches | None,
     outside: Callable[[Path], bool],
-    later: list[_Summaries] | None = None,
+    later: list[_Summaries] | None,
 ) -> GroupResult:
     if group.facts is None:
         assert caches is not None and group.key is not None
@@ -258,12 +260,10 @@ def _group_result(
         caches.walked += 1
     ctx = RuleContext(parsed, path, group.facts, outside=outside)
     findings = run_rules(ctx, options.enabled)
-    now = options.summaries and later is None
-    previews, reports = _summaries(ctx, findings) if now else ((), ())
     result = GroupResult(
         tuple(findings),
-        previews,
-        reports,
+        (),
+        (),
         tuple(ctx.remote),
         tuple(group.facts.workspaces),
         group.dependencies,
@@ -274,15 +274,6 @@ def _group_result(
     if caches is not None and group.key is not None:
         caches.groups[group.key] = result
     return result
-
-
-def _summaries(
-    ctx: RuleContext, findings: list[Finding]
-) -> tuple[tuple[TargetPreview, ...], tuple[SubmitReport, ...]]:
-    """The editor's runner previews and submit reports (a check asks for none)."""
-    from evalsubmit.analysis.engine.summaries import runner_previews, submit_reports
-
-    return tuple(runner_previews(ctx)), tuple(submit_reports(ctx, findings))
 
 
 def visible(
