@@ -83,3 +83,15 @@ def test_an_unasked_binding_keeps_the_verdicts() -> None:
     assert kept.harmless is verdicts  # nobody asks about z
     resolve(_found([*base, "build = print"]), None, kept)
     assert kept.harmless is not verdicts  # build is asked about, and bound anew
+
+
+def test_a_verdict_miss_asks_each_sibling_once() -> None:
+    asked: list[tuple[str, int, str]] = []
+
+    def sibling(module: str, level: int, name: str) -> tuple[bool, bool]:
+        asked.append((module, level, name))
+        return True, False
+
+    kept = Verdicts()
+    resolve(_found(["from helpers import build", "CONFIG = build()"]), sibling, kept)
+    assert asked == [("helpers", 0, "build")]

@@ -15,6 +15,7 @@ of objects those build.
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -81,6 +82,8 @@ def resolve(
     if kept is None:
         harmless = _harmless(found, binders, sibling)
     else:
+        if sibling is not None:  # the basis asks the siblings, and a miss asks them again
+            sibling = functools.cache(sibling)
         basis = _basis(found, binders, sibling)
         if kept.harmless is None or kept.basis != basis:
             kept.basis, kept.harmless = basis, _harmless(found, binders, sibling)
