@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from engine_strict import _strict_engine  # noqa: F401  (autouse: engine bugs fail tests)
 from evalsubmit.sdk.version import SDK_RELEASE
 
 HERE = Path(__file__).resolve().parent

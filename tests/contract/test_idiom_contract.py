@@ -77,6 +77,9 @@ def engine_findings(case: IdiomCase) -> tuple[Counter[Key], list[str]]:
         except Exception as exc:  # the engine must never crash; say where it did
             crashes.append(f"{case.rel(path)}: internal error {type(exc).__name__}: {exc}")
             continue
+        if report.skipped is not None:
+            crashes.append(f"{case.rel(path)}: skipped: {report.skipped}")
+        crashes += [f"{case.rel(path)}: internal error {e}" for e in report.internal_errors]
         got.update((case.rel(path), f.span.line, f.code) for f in report.findings)
     return got, crashes
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from engine_strict import _strict_engine  # noqa: F401  (autouse: engine bugs fail tests)
 from fake_env import installed_env  # noqa: F401  (the session fixture)
 from result_cache_env import _session_result_cache  # noqa: F401  (the session fixture)
 

@@ -30,6 +30,7 @@ def results(text: str, *, path: Path | None = None, project: Project | None = No
     report = analyze_source(
         src(text), path=path or Path("snippet.py"), project=project or Project()
     )
+    assert report.skipped is None, report.skipped
     return sorted((f.span.line, f.code) for f in report.findings)
 
 

@@ -2,13 +2,47 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from evalsubmit.core.findings import Finding, Span
+
+
+class EngineFailure(BaseException):
+    """An engine bug met while internal errors are strict (the test suites' mode).
+
+    A ``BaseException``, so that no ``except Exception`` of the engine (which turns a bug into
+    a recorded, survivable error) can swallow it on its way to the test."""
+
+
+_strict_depth = 0
+
+
+@contextmanager
+def strict_internal_errors() -> Iterator[None]:
+    """Within it, an internal error raises :class:`EngineFailure` instead of being recorded.
+
+    In production an engine bug costs one statement (or one group's findings) and is
+    recorded in ``ModuleReport.internal_errors``; a test that only looks at findings would
+    then pass against an engine that fails on every statement. The test suites run strict."""
+    global _strict_depth
+    _strict_depth += 1
+    try:
+        yield
+    finally:
+        _strict_depth -= 1
+
+
+def internal_error(where: str, error: Exception) -> str:
+    """The text recorded for an engine bug at ``where`` (raised instead while strict)."""
+    text = f"{where}: {type(error).__name__}: {error}"
+    if _strict_depth:
+        raise EngineFailure(text) from error
+    return text
 
 
 class Shape(StrEnum):

@@ -59,6 +59,7 @@ def source_of(snippet: str) -> str:
 def analyse(snippet: str, *, path: Path | None = None) -> list[Finding]:
     """Findings for the snippet (spans are in the full text: subtract HEADER_LINES)."""
     report = analyze_source(source_of(snippet), path=path or Path("snippet.py"), project=Project())
+    assert report.skipped is None, report.skipped
     for f in report.findings:
         assert f.span.line > HEADER_LINES, f"finding inside the preamble: {f}"
     return list(report.findings)

@@ -21,7 +21,7 @@ from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.modules import ModuleResolver
-from evalsubmit.analysis.report import ModuleReport
+from evalsubmit.analysis.report import ModuleReport, internal_error
 from evalsubmit.analysis.rules import run_module_rules, run_rules
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.budget import too_many_tokens
@@ -161,7 +161,7 @@ def _analyze_parsed(
             except RecursionError:
                 raise
             except Exception as error:  # an engine bug costs this group's findings only
-                rule_errors.append(f"rules: {type(error).__name__}: {error}")
+                rule_errors.append(internal_error("rules", error))
                 result = GroupResult((), (), (), (), (), group.dependencies, group.errors)
             done.append((group, result))
     except RecursionError:  # a value nested thousands deep, or one that contains itself
@@ -230,7 +230,7 @@ class _Summaries:
         except RecursionError:
             raise
         except Exception as error:
-            return f"summaries: {type(error).__name__}: {error}"
+            return internal_error("summaries", error)
         return None
 
 

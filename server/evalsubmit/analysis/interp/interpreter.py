@@ -33,6 +33,7 @@ from evalsubmit.analysis.interp.machine import (
 from evalsubmit.analysis.interp.objects import Objects, is_classmethod, is_static
 from evalsubmit.analysis.interp.statements import Statements, bound_names
 from evalsubmit.analysis.interp.testcode import TestCode
+from evalsubmit.analysis.report import internal_error
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -254,7 +255,7 @@ class Interpreter:
         for name in bound_names(node):
             env.names[name] = Unknown("its statement could not be analysed")
         where = self.frame.source.span(node).line
-        self.internal_errors.append(f"line {where}: {type(error).__name__}: {error}")
+        self.internal_errors.append(internal_error(f"line {where}", error))
 
     # ----- the module walk (the entry point) -----------------------------------------------
 
