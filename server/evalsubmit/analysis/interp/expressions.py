@@ -16,7 +16,14 @@ from typing import Any
 from evalsubmit.analysis.interp.attributes import Attributes
 from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.interp.objects import super_attribute
-from evalsubmit.analysis.interp.operators import MAX_RESULT, binary, boolean, truthiness, unary
+from evalsubmit.analysis.interp.operators import (
+    MAX_RESULT,
+    binary,
+    boolean,
+    compare,
+    truthiness,
+    unary,
+)
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.source.parse import new_span
 from evalsubmit.analysis.values.domain import (
@@ -112,6 +119,9 @@ class Expressions:
                 if test is not None:
                     return first if test else second
                 return first if first is second else Unknown("depends on a condition")
+            case ast.Compare(left=left, comparators=rights):
+                operands = [self.eval(left), *(self.eval(right) for right in rights)]
+                return compare(node, operands, self.source)
             case ast.BoolOp(op=op, values=operands):
                 return boolean(isinstance(op, ast.Or), [self.eval(v) for v in operands])
             case ast.Starred(value=inner):

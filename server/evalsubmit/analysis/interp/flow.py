@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
+from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.source import tree_walk
-from evalsubmit.analysis.values.domain import Known, SeqValue, Value
+from evalsubmit.analysis.values.domain import FunctionValue, Known, SeqValue, Value
+from evalsubmit.analysis.values.env import Env
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -76,3 +80,103 @@ def _short(node: ast.expr) -> str:
         known = text if len(text) <= MAX_SOURCE else "the loop"
         node._evalsubmit_short = known  # type: ignore[attr-defined]
     return known
+
+
+@dataclass(slots=True)
+class LoopExits:
+    """Where one walk of a loop body left it early: the paths at each ``break`` (they reach
+    the code after the loop, skipping ``else``) and at each ``continue`` (the loop's head)."""
+
+    broke: list[Env] = field(default_factory=list)
+    continued: list[Env] = field(default_factory=list)
+
+
+class LoopJumps:
+    """The loops being walked, innermost last: ``break``/``continue`` belong to the innermost
+    (a called function's loops are entered and left within the call)."""
+
+    __slots__ = ("_open",)
+
+    def __init__(self) -> None:
+        self._open: list[LoopExits] = []
+
+    @contextmanager
+    def loop(self) -> Iterator[LoopExits]:
+        exits = LoopExits()
+        self._open.append(exits)
+        try:
+            yield exits
+        finally:
+            self._open.pop()
+
+    def leave(self, env: Env, how: str) -> None:
+        """The path at ``env`` leaves the loop body by ``how`` (``break``/``continue``)."""
+        if self._open:
+            exits = self._open[-1]
+            (exits.broke if how == "break" else exits.continued).append(env.copy())
+        env.ended = how
+
+
+_NEVER_RETURN = frozenset(
+    {
+        "sys.exit",
+        "exit",
+        "quit",
+        "os._exit",
+        "os.abort",
+        "pytest.fail",
+        "pytest.skip",
+        "pytest.exit",
+        "typing.assert_never",
+        "typing_extensions.assert_never",
+        "assert_never",
+        "self.fail",
+        "self.skipTest",
+    }
+)
+_NO_RETURN_ANNOTATIONS = frozenset({"NoReturn", "Never"})
+_SUPPRESSING = frozenset({"suppress", "raises", "assertRaises", "assertRaisesRegex"})
+
+
+def never_returns(machine: Machine, call: ast.Call) -> bool:
+    """Whether the call surely does not return: ``sys.exit()``, ``pytest.fail()``,
+    ``assert_never()``, or a function of the user's annotated ``-> NoReturn``/``Never``."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        bound = machine.frame.env.lookup(func.id)
+        if isinstance(bound, FunctionValue):
+            return _annotated_no_return(bound)
+        if bound is not None and func.id not in {"exit", "quit", "assert_never"}:
+            return False
+    dotted = _dotted(func)
+    return dotted is not None and dotted in _NEVER_RETURN
+
+
+def may_suppress(context: ast.expr) -> bool:
+    """Whether a ``with`` item may swallow an exception raised in its body
+    (``contextlib.suppress``, ``pytest.raises``, ``self.assertRaises``)."""
+    func = context.func if isinstance(context, ast.Call) else context
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    return name in _SUPPRESSING
+
+
+def _annotated_no_return(function: FunctionValue) -> bool:
+    node = function.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.returns is None:
+        return False
+    returns = node.returns
+    name = returns.attr if isinstance(returns, ast.Attribute) else getattr(returns, "id", None)
+    if isinstance(returns, ast.Constant) and isinstance(returns.value, str):
+        name = returns.value.rsplit(".", 1)[-1]
+    return name in _NO_RETURN_ANNOTATIONS
+
+
+def _dotted(node: ast.expr) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))

@@ -40,6 +40,7 @@ from evalsubmit.analysis.values.domain import (
     ClassValue,
     FunctionValue,
     Instance,
+    Known,
     Unknown,
     Value,
 )
@@ -236,6 +237,8 @@ class Interpreter:
                 returns.append(self.eval(definition.body))
             else:
                 self._statements.walk(definition.body)
+                if returns and not yields and frame.env.ended is None:
+                    returns.append(Known(None))  # a path falls off the end: it returns None
         if propagate:
             # attributes it stored on objects it was given are the caller's to see
             caller.names.update((k, v) for k, v in frame.env.names.items() if k.startswith("@"))
@@ -262,7 +265,9 @@ class Interpreter:
     def run_module(self) -> ModuleScope:
         body = self._source.parsed.tree.body
         if not self.frame.defer:
-            self._statements.walk(body)
+            for statement in body:
+                self._statements.walk([statement])
+                self._module_env.ended = None
         else:
             walk = self._grouping.walk if self._grouping is not None else None
             skipped: list[int] = []
@@ -286,6 +291,9 @@ class Interpreter:
     def _walk_top_level(self, index: int, statement: ast.stmt) -> None:
         """Each top-level statement is walked every time (it binds what the rest reads); its
         findings come from the cache when nothing it depends on changed (walked silently)."""
+        # Walked even after a module-level `sys.exit()`: a statement's facts are cached by
+        # what it reads, never by what came before it (module-level ends are not modelled).
+        self._module_env.ended = None
         key = self._key(index, "top")
         if key is not None and self._grouping is not None and key in self._grouping.known:
             with self.silent():

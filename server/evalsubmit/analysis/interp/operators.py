@@ -67,15 +67,106 @@ def binary(node: ast.BinOp, left: Value, right: Value, source: ModuleSource) -> 
 
 
 def unary(node: ast.UnaryOp, operand: Value, source: ModuleSource) -> Value:
-    """``<op> operand`` at ``node``: computed for a known number or bool, else unknown."""
+    """``<op> operand`` at ``node``: computed for a known number or bool, ``not`` for any
+    value whose truthiness is certain, else unknown."""
     if isinstance(operand, Known) and isinstance(operand.obj, (int, float, bool)):
         if isinstance(node.op, ast.USub):
             return Known(-operand.obj, source.origin(node))
         if isinstance(node.op, ast.UAdd):
             return Known(+operand.obj, source.origin(node))
-        if isinstance(node.op, ast.Not):
-            return Known(not operand.obj, source.origin(node))
+    if isinstance(node.op, ast.Not):
+        truth = truthiness(operand)
+        return Unknown() if truth is None else Known(not truth, source.origin(node))
     return Unknown()
+
+
+_PLAIN = (str, int, float, bool, bytes, type(None))
+_ORDERED: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
+
+
+def compare(node: ast.Compare, operands: list[Value], source: ModuleSource) -> Value:
+    """``a < b < c`` at ``node``: a known bool when every link is certain (``x is None`` of
+    any value whose None-ness is known, ``==``/``<``/``in`` of plain literals), else
+    unknown. Links are decided left to right, as Python short-circuits them."""
+    for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
+        holds = _link(op, left, right)
+        if holds is None:
+            return Unknown("depends on a comparison")
+        if not holds:
+            return Known(False, source.origin(node))
+    return Known(True, source.origin(node))
+
+
+def _link(op: ast.cmpop, left: Value, right: Value) -> bool | None:
+    if isinstance(op, (ast.Is, ast.IsNot)):
+        same = _is(left, right)
+        return None if same is None else same is isinstance(op, ast.Is)
+    if isinstance(op, (ast.In, ast.NotIn)):
+        found = _contains(right, left)
+        return None if found is None else found is isinstance(op, ast.In)
+    compute = _ORDERED.get(type(op))
+    if compute is None or not (_plain(left) and _plain(right)):
+        return None
+    try:
+        return bool(compute(left.obj, right.obj))  # type: ignore[union-attr]
+    except TypeError:  # `1 < "a"` raises when run: no path continues past it
+        return None
+
+
+def _plain(value: Value) -> bool:
+    return isinstance(value, Known) and isinstance(value.obj, _PLAIN)
+
+
+def _is(left: Value, right: Value) -> bool | None:
+    """``left is right`` when one side is ``None`` (the only identity code tests by value)."""
+    if isinstance(right, Known) and right.obj is None:
+        return is_none(left)
+    if isinstance(left, Known) and left.obj is None:
+        return is_none(right)
+    return None
+
+
+def is_none(value: Value) -> bool | None:
+    """Whether the value is ``None``, when certain."""
+    match value:
+        case Known(obj=obj):
+            return obj is None
+        case Instance(maybe_none=maybe_none):
+            return None if maybe_none else False
+        case Unknown():
+            types = value.types()
+            if types is None or types & {"None", "NoneType"}:
+                return None
+            return False
+    return False  # containers, classes, functions, modules and the like are never None
+
+
+def _contains(container: Value, item: Value) -> bool | None:
+    if not _plain(item):
+        return None
+    key = item.obj  # type: ignore[union-attr]
+    if isinstance(container, Known) and isinstance(container.obj, (tuple, list, frozenset, set)):
+        if all(isinstance(element, _PLAIN) for element in container.obj):
+            return key in container.obj
+        return None
+    if isinstance(container, Known) and isinstance(container.obj, str):
+        return key in container.obj if isinstance(key, str) else None
+    if isinstance(container, SeqValue) and container.complete:
+        if all(_plain(element) for element in container.items):
+            return any(element.obj == key for element in container.items)  # type: ignore[union-attr]
+        return None
+    if isinstance(container, DictValue) and container.complete:
+        keys = [entry.key for entry in container.entries]
+        if all(_plain(k) for k in keys):
+            return any(k.obj == key for k in keys)  # type: ignore[union-attr]
+    return None
 
 
 def boolean(is_or: bool, values: list[Value]) -> Value:

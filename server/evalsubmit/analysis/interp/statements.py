@@ -14,9 +14,16 @@ import ast
 
 from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.definitions import Definitions
-from evalsubmit.analysis.interp.flow import element_label, leaves_loop
+from evalsubmit.analysis.interp.flow import (
+    LoopJumps,
+    element_label,
+    leaves_loop,
+    may_suppress,
+    never_returns,
+)
 from evalsubmit.analysis.interp.machine import MAX_CONTEXTS, MAX_ELEMENT_WALKS, Machine
 from evalsubmit.analysis.interp.objects import attribute_key
+from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.models.containers import delete_item, in_place, keeps_identity
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
@@ -43,12 +50,17 @@ class Statements:
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
         self.definitions = Definitions(machine)
+        self._jumps = LoopJumps()
         # instances whose attributes were written, kept alive: the id in their attribute keys
         # (objects.attribute_key) must not be reused while a key lives
         self._written: list[Instance] = []
 
     def walk(self, body: list[ast.stmt]) -> None:
+        """Each statement in flow order, up to the one that ends the path (a ``return``, a
+        ``raise``, ``sys.exit()``...): what follows it in the block cannot run."""
         for statement in body:
+            if self.machine.frame.env.ended is not None:
+                return
             try:
                 self.statement(statement)
             except RecursionError:
@@ -80,10 +92,24 @@ class Statements:
                     self.assign(target, Unknown("changed in place"), node)
             case ast.Expr(value=value):
                 self.machine.eval(value)
+                if isinstance(value, ast.Call) and never_returns(self.machine, value):
+                    self.machine.frame.env.ended = "raise"
             case ast.Return(value=value):
                 result = self.machine.eval(value) if value is not None else Known(None)
                 if self.machine.frame.returns is not None:
                     self.machine.frame.returns.append(result)
+                self.machine.frame.env.ended = "return"
+            case ast.Raise(exc=exc, cause=cause):
+                for part in (exc, cause):
+                    if part is not None:
+                        self.machine.eval(part)
+                self.machine.frame.env.ended = "raise"
+            case ast.Break():
+                self._jumps.leave(self.machine.frame.env, "break")
+            case ast.Continue():
+                self._jumps.leave(self.machine.frame.env, "continue")
+            case ast.Assert(test=test):
+                self.assert_statement(test)
             case ast.If():
                 self.if_statement(node)
             case ast.For() | ast.AsyncFor() | ast.While():
@@ -94,6 +120,9 @@ class Statements:
                     if item.optional_vars is not None:
                         self.assign(item.optional_vars, _entered_value(context), node)
                 self.walk(node.body)
+                env = self.machine.frame.env
+                if env.ended == "raise" and any(may_suppress(i.context_expr) for i in node.items):
+                    env.ended = None  # suppress(...), pytest.raises(...): what follows runs
             case ast.Try() | ast.TryStar():
                 self.try_statement(node)
             case ast.Match():
@@ -189,7 +218,7 @@ class Statements:
                     frame.env.names[name] = value
                 self.walk(body)
                 outcomes.append(frame.env)
-        start.join(*outcomes)
+        start.join_paths(*outcomes)
 
     def _narrowing(self, test: ast.expr) -> tuple[str, Value, bool] | None:
         """``isinstance(name, Cls)`` (or its ``not``) on a name whose value is unknown: the
@@ -223,11 +252,17 @@ class Statements:
                 outcomes.append(frame.env)
         if not exhaustive:
             outcomes.append(start.copy())
-        start.join(*outcomes)
+        start.join_paths(*outcomes)
+
+    def assert_statement(self, test: ast.expr) -> None:
+        """``assert False`` (and any test known to be false) ends the path."""
+        if truthiness(self.machine.eval(test)) is False:
+            self.machine.frame.env.ended = "raise"
 
     def loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
+        endless = False
         if isinstance(node, ast.While):
-            self.machine.eval(node.test)
+            endless = truthiness(self.machine.eval(node.test)) is True
         else:
             iterable = self.machine.eval(node.iter)
             items = items_of(iterable)
@@ -238,9 +273,16 @@ class Statements:
             self.assign(node.target, element or Unknown("a loop variable"), node)
         env = self.machine.frame.env
         before = env.copy()
-        self.walk(node.body)
-        env.join(before, env.copy())
+        with self._jumps.loop() as jumps:
+            self.walk(node.body)
+        # the loop's head is reached from before it, from the body's end and from `continue`
+        ends = [env.copy(), *jumps.continued]
+        env.names, env.ended = before.names, None
+        env.join_paths(before, *ends)
+        if endless:
+            env.ended = "endless"  # `while True:` is left by `break` (or `return`) only
         self.walk(node.orelse)
+        self._after_loop(env, jumps.broke)
 
     def _walks_each(self, node: ast.For | ast.AsyncFor, count: int) -> bool:
         """Walk the body once per known element: when facts are recorded, the elements are few,
@@ -264,11 +306,11 @@ class Statements:
             frame = self.machine.frame.with_env(
                 start.copy(), context=(*self.machine.frame.context, walk)
             )
-            with self.machine.enter(frame):
+            with self.machine.enter(frame), self._jumps.loop() as jumps:
                 self.assign(node.target, item, node)
                 self.walk(node.body)
-                outcomes.append(frame.env)
-        start.join(*outcomes)
+            outcomes += [frame.env, *jumps.continued]
+        start.join_paths(*outcomes)
         self.walk(node.orelse)
 
     def try_statement(self, node: ast.Try | ast.TryStar) -> None:
@@ -286,11 +328,20 @@ class Statements:
                     frame.env.names[handler.name] = Unknown("an exception")
                 self.walk(handler.body)
                 outcomes.append(frame.env)
-        merged = outcomes[0]
-        if len(outcomes) > 1:
-            merged.join(*outcomes)
-        env.names = merged.names
+        merged = before.copy()
+        merged.join_paths(*outcomes)
+        env.names, env.ended = merged.names, None
+        # `finally` runs on every path, also those that returned or raised
         self.walk(node.finalbody)
+        if env.ended is None:
+            env.ended = merged.ended
+
+    def _after_loop(self, env: Env, broke: list[Env]) -> None:
+        """After a loop: reached from its normal end (through ``else``) and from ``break``."""
+        if broke:
+            ends = [env.copy(), *broke]
+            env.ended = None
+            env.join_paths(*ends)
 
     def _span(self, node: ast.AST) -> Span:
         return self.machine.frame.source.span(node)

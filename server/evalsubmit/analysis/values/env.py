@@ -17,6 +17,10 @@ class Env:
 
     names: dict[str, Value] = field(default_factory=dict)
     parent: Env | None = None
+    ended: str | None = None
+    """Why no path reaches the statements that follow (``return``, ``raise``, ``break``,
+    ``continue``), or None while they run: a walk stops there, and a branch that ended
+    adds nothing to the join after it."""
 
     def lookup(self, name: str) -> Value | None:
         env: Env | None = self
@@ -27,7 +31,18 @@ class Env:
         return None
 
     def copy(self) -> Env:
-        return Env(dict(self.names), self.parent)
+        return Env(dict(self.names), self.parent, self.ended)
+
+    def join_paths(self, *outcomes: Env) -> None:
+        """Merge the outcomes of branches that started from this env, as Python runs them: a
+        branch that ended (returned, raised, left the loop) reaches nothing after the branch
+        point; when every branch ended, so does this path."""
+        live = [outcome for outcome in outcomes if outcome.ended is None]
+        if live:
+            self.join(*live)
+            self.ended = None
+        elif outcomes:
+            self.ended = outcomes[0].ended
 
     def join(self, *others: Env) -> None:
         """Merge branches that all started from this env: a name whose value differs between
