@@ -147,7 +147,9 @@ class Objects:
         for method in self._setup_methods(user, CLASS_SETUP_METHODS):
             written.update(self.run_class_method(method, cls))
         for method in self._setup_methods(user, SETUP_METHODS):
-            written.update(self.run_method(method, instance, {}))
+            # whoever constructed it may have passed anything: parameters are what their
+            # annotations say, never their defaults (`runner=None` is one caller's choice)
+            written.update(self.run_method(method, instance, {}, defaults=False))
         instance.attributes = self.trusted(written)
         return instance
 
@@ -179,16 +181,23 @@ class Objects:
         return instance_writes(env, user)
 
     def run_method(
-        self, method: FunctionValue, instance: Instance, arguments: dict[str, Value]
+        self,
+        method: FunctionValue,
+        instance: Instance,
+        arguments: dict[str, Value],
+        *,
+        defaults: bool = True,
     ) -> dict[str, Value]:
-        """Walk ``method`` silently with ``self`` = ``instance``; the attributes it stores."""
+        """Walk ``method`` silently with ``self`` = ``instance`` (and the parameters'
+        ``defaults`` where no argument is given); the attributes it stores."""
         node = method.node
         if not isinstance(node, ast.FunctionDef):
             return {}
         parameters = [*node.args.posonlyargs, *node.args.args]
         if not parameters:
             return {}
-        values = {**method.defaults, **arguments, parameters[0].arg: instance}
+        given = method.defaults if defaults else {}
+        values = {**given, **arguments, parameters[0].arg: instance}
         env = self.machine.walk_body(method, values)
         return instance_writes(env, instance)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 
-from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.definitions import Definitions
 from evalsubmit.analysis.interp.flow import (
     LoopJumps,
@@ -22,6 +21,7 @@ from evalsubmit.analysis.interp.flow import (
     never_returns,
 )
 from evalsubmit.analysis.interp.machine import MAX_CONTEXTS, MAX_ELEMENT_WALKS, Machine
+from evalsubmit.analysis.interp.narrowing import Refinements, refine, restore
 from evalsubmit.analysis.interp.objects import attribute_key
 from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.models.containers import delete_item, in_place, keeps_identity
@@ -205,42 +205,18 @@ class Statements:
         if isinstance(test, Known) and test.obj is False:
             self.walk(node.orelse)
             return
-        narrowed = self._narrowing(node.test)
-        if narrowed is None:
-            self.branches([node.body, node.orelse], exhaustive=True)
-            return
-        name, value, positive = narrowed
         start = self.machine.frame.env
-        outcomes: list[Env] = []
-        for body, narrow in ((node.body, positive), (node.orelse, not positive)):
+        outcomes: list[tuple[Env, Refinements]] = []
+        for body, positive in ((node.body, True), (node.orelse, False)):
             with self.machine.scope(start.copy()) as frame:
-                if narrow:
-                    frame.env.names[name] = value
+                refined = refine(self.machine, node.test, positive)
                 self.walk(body)
-                outcomes.append(frame.env)
-        start.join_paths(*outcomes)
-
-    def _narrowing(self, test: ast.expr) -> tuple[str, Value, bool] | None:
-        """``isinstance(name, Cls)`` (or its ``not``) on a name whose value is unknown: the
-        name, an instance of Cls, and whether it holds in the ``if`` branch."""
-        positive = True
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test, positive = test.operand, False
-        if not (
-            isinstance(test, ast.Call)
-            and isinstance(test.func, ast.Name)
-            and test.func.id == "isinstance"
-            and len(test.args) == 2
-            and isinstance(test.args[0], ast.Name)
-        ):
-            return None
-        name = test.args[0].id
-        if not isinstance(self.machine.frame.env.lookup(name), Unknown):
-            return None
-        with self.machine.silent():
-            kind = self.machine.eval(test.args[1])
-        value = of_class(self.machine, kind)
-        return (name, value, positive) if not isinstance(value, Unknown) else None
+                outcomes.append((frame.env, refined))
+        live = [(env, refined) for env, refined in outcomes if env.ended is None]
+        if len(live) > 1:  # both sides rejoin: what one condition proved holds on neither
+            for env, refined in live:
+                restore(env.names, refined)
+        start.join_paths(*(env for env, _ in outcomes))
 
     def branches(self, bodies: list[list[ast.stmt]], *, exhaustive: bool) -> None:
         """Walk each body from the same start; a name bound differently becomes unknown."""
@@ -255,9 +231,12 @@ class Statements:
         start.join_paths(*outcomes)
 
     def assert_statement(self, test: ast.expr) -> None:
-        """``assert False`` (and any test known to be false) ends the path."""
+        """``assert False`` (and any test known to be false) ends the path; any other
+        assertion narrows what follows (``assert runner is not None``)."""
         if truthiness(self.machine.eval(test)) is False:
             self.machine.frame.env.ended = "raise"
+        else:
+            refine(self.machine, test, True)
 
     def loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
         endless = False

@@ -1,0 +1,146 @@
+"""Narrowing: what a branch condition says about the values it tests, on each side.
+
+The forms are those pyright and mypy document: ``x is None`` / ``is not None``, ``==`` / ``!=``
+a literal, truthiness (``if x``, ``not x``), ``isinstance``, ``callable``, ``x in (...)``,
+combined with ``and``, ``or`` and ``not``; the subject may be a name, a walrus, or an attribute
+of one of the user's objects (``self.runner is None``). A refinement only ever makes a value
+*more* precise in a way the condition proves: a name is never given a value it could not hold
+on that side. Where a condition says nothing certain, nothing is refined.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from evalsubmit.analysis.interp.annotated import of_class
+from evalsubmit.analysis.interp.machine import Machine
+from evalsubmit.analysis.interp.objects import attribute_key
+from evalsubmit.analysis.values.domain import Instance, Known, Origin, Unknown, Value
+
+Refinements = dict[str, tuple[Value | None, Value]]
+"""By environment key: the value before (None: not bound in this scope) and on this side."""
+
+_PLAIN = (str, int, float, bool, bytes)
+_NONE_TYPES = frozenset({"None", "NoneType"})
+
+
+def refine(machine: Machine, test: ast.expr, positive: bool) -> Refinements:
+    """Bind, in the current environment, what ``test`` being ``positive`` proves; returns
+    what was bound (so a join can tell narrowed values from values the branch assigned)."""
+    found: Refinements = {}
+    for key, value in _refinements(machine, test, positive):
+        env = machine.frame.env
+        before = env.names.get(key)
+        if key not in found:
+            found[key] = (before, value)
+        else:
+            found[key] = (found[key][0], value)
+        env.names[key] = value
+    return found
+
+
+def restore(env_names: dict[str, Value], refined: Refinements) -> None:
+    """Undo refinements that still hold their narrowed value (the branch rejoins others,
+    where the condition proves nothing)."""
+    for key, (before, narrowed) in refined.items():
+        if env_names.get(key) is narrowed:
+            if before is None:
+                del env_names[key]
+            else:
+                env_names[key] = before
+
+
+def _refinements(machine: Machine, test: ast.expr, positive: bool) -> list[tuple[str, Value]]:
+    match test:
+        case ast.UnaryOp(op=ast.Not(), operand=operand):
+            return _refinements(machine, operand, not positive)
+        case ast.BoolOp(op=ast.And(), values=operands) if positive:
+            return [r for operand in operands for r in _refinements(machine, operand, True)]
+        case ast.BoolOp(op=ast.Or(), values=operands) if not positive:
+            return [r for operand in operands for r in _refinements(machine, operand, False)]
+        case ast.Compare(left=left, ops=[op], comparators=[right]):
+            return _compared(machine, left, op, right, positive)
+        case ast.Call(func=ast.Name(id="isinstance"), args=[subject, kind], keywords=[]):
+            return _isinstance(machine, subject, kind, positive)
+        case ast.Call(func=ast.Name(id="callable" | "bool"), args=[subject], keywords=[]):
+            return _truthy(machine, subject) if positive else []
+        case ast.Name() | ast.NamedExpr() | ast.Attribute():
+            return _truthy(machine, test) if positive else []
+    return []
+
+
+def _compared(
+    machine: Machine, left: ast.expr, op: ast.cmpop, right: ast.expr, positive: bool
+) -> list[tuple[str, Value]]:
+    subject, other = (right, left) if isinstance(left, ast.Constant) else (left, right)
+    found = _subject(machine, subject)
+    if found is None or not isinstance(other, (ast.Constant, ast.Tuple, ast.List)):
+        return []
+    key, current = found
+    literal = other.value if isinstance(other, ast.Constant) else None
+    if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(other, ast.Constant) and literal is None:
+        if positive == isinstance(op, ast.Is):
+            return [(key, Known(None, _origin(current)))]
+        return _not_none(key, current)
+    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(literal, _PLAIN):
+        if positive == isinstance(op, ast.Eq) and not isinstance(current, Known):
+            # the value is the literal it was compared with, written there
+            return [(key, Known(literal, machine.frame.source.origin(other)))]
+        return []
+    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(other, (ast.Tuple, ast.List)):
+        members = [e.value for e in other.elts if isinstance(e, ast.Constant)]
+        complete = len(members) == len(other.elts)
+        if positive == isinstance(op, ast.In) and complete and None not in members:
+            return _not_none(key, current)
+    return []
+
+
+def _isinstance(
+    machine: Machine, subject: ast.expr, kind: ast.expr, positive: bool
+) -> list[tuple[str, Value]]:
+    found = _subject(machine, subject)
+    if found is None or not positive:
+        return []
+    key, current = found
+    if isinstance(current, Unknown):
+        with machine.silent():
+            value = of_class(machine, machine.eval(kind))
+        return [] if isinstance(value, Unknown) else [(key, value)]
+    return _not_none(key, current)
+
+
+def _truthy(machine: Machine, subject: ast.expr) -> list[tuple[str, Value]]:
+    found = _subject(machine, subject)
+    return [] if found is None else _not_none(*found)
+
+
+def _not_none(key: str, current: Value | None) -> list[tuple[str, Value]]:
+    """``current`` on a side where it is known not to be None."""
+    match current:
+        case Instance(maybe_none=True, ref=ref) if ref.user is None:
+            # SDK objects carry no identity of ours (a user object's attributes are keyed by
+            # its id, so it is never copied)
+            return [(key, replace(current, maybe_none=False))]
+        case Unknown(type_name=str() as type_name) if _NONE_TYPES & set(type_name.split("|")):
+            kept = "|".join(t for t in type_name.split("|") if t not in _NONE_TYPES)
+            return [(key, replace(current, type_name=kept or None))]
+    return []
+
+
+def _subject(machine: Machine, node: ast.expr) -> tuple[str, Value | None] | None:
+    """The environment key a condition's subject is read from, and its value there."""
+    match node:
+        case ast.Name(id=name) | ast.NamedExpr(target=ast.Name(id=name)):
+            return name, machine.frame.env.lookup(name)
+        case ast.Attribute(value=base_node, attr=attr):
+            with machine.silent():
+                base = machine.eval(base_node)
+            if isinstance(base, Instance) and base.ref.user is not None:
+                return attribute_key(base, attr), machine.user_attribute(base, attr)
+    return None
+
+
+def _origin(value: Value | None) -> Origin | None:
+    origin = getattr(value, "origin", None)
+    return origin if isinstance(origin, Origin) else None
