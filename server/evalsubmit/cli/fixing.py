@@ -8,6 +8,10 @@ fixes: same encoding (a PEP 263 cookie's, UTF-8 with or without its BOM), same l
 if its bytes on disk are still the ones analysed (so a file edited meanwhile, or one holding
 bytes its encoding cannot decode, is never overwritten). Writes are atomic: a temporary file in
 the same folder, flushed, then renamed over the original (through a symlink, the target).
+
+A file the configuration's ``exclude`` or a ``.gitignore`` leaves out is never written, however
+it was reached: the file about to be replaced (a link's target) is judged again right before
+(``left_out``), whatever the walk decided about the name that led to it.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ if TYPE_CHECKING:
     from evalsubmit.analysis.report import ModuleReport
 
 MAX_WRITE_CHECK_BYTES = 64_000_000
+LeftOut = Callable[[Path], str | None]
+"""Why the walk leaves a real path out ("by a .gitignore"...), or None."""
 
 
 @dataclass(slots=True)
@@ -92,8 +98,15 @@ class FixTotals:
     """Files whose fixes could not be written: they keep their original findings."""
 
 
-def apply_fixes(fixes: Sequence[FileFix], request: FixRequest, *, write: bool = True) -> FixTotals:
-    """Write the fixed files (``write``) or collect their diff (``--diff``)."""
+def apply_fixes(
+    fixes: Sequence[FileFix],
+    request: FixRequest,
+    *,
+    write: bool = True,
+    left_out: LeftOut | None = None,
+) -> FixTotals:
+    """Write the fixed files (``write``; never one ``left_out`` names) or collect their diff
+    (``--diff``)."""
     totals = FixTotals()
     for fix in fixes:
         totals.warnings += fix_warnings(fix)
@@ -102,7 +115,7 @@ def apply_fixes(fixes: Sequence[FileFix], request: FixRequest, *, write: bool = 
         if request.diff:
             totals.diff += unified_diff(fix.path, fix.original, fix.fixed)
         elif write:
-            error = write_back(fix.path, fix.original, fix.fixed, fix.encoding)
+            error = write_back(fix.path, fix.original, fix.fixed, fix.encoding, left_out=left_out)
             if error is not None:
                 totals.warnings.append(f"{fix.path}: not fixed: {error}")
                 totals.unwritten.add(fix.path)
@@ -138,9 +151,15 @@ def unified_diff(path: Path, old: str, new: str) -> str:
     return "".join(line if line.endswith(("\n", "\r")) else line + marker for line in lines)
 
 
-def write_back(path: Path, original: str, fixed: str, encoding: str) -> str | None:
+def write_back(
+    path: Path, original: str, fixed: str, encoding: str, *, left_out: LeftOut | None = None
+) -> str | None:
     """Replace ``path``'s content by ``fixed`` in ``encoding``, atomically; None, or why not."""
     target = resolved(path)  # through a symlink: replace the file it points to, not the link
+    why_out = left_out(target) if left_out is not None else None
+    if why_out is not None:
+        shown = f"{target} is excluded" if target != path.absolute() else "it is excluded"
+        return f"{shown} ({why_out}): never written"
     try:
         expected = original.encode(encoding)
         data = fixed.encode(encoding)
