@@ -7,7 +7,8 @@ fixes: same encoding (a PEP 263 cookie's, UTF-8 with or without its BOM), same l
 (CRLF and CR are kept as they are: fixes never add a line break), same permissions, and only
 if its bytes on disk are still the ones analysed (so a file edited meanwhile, or one holding
 bytes its encoding cannot decode, is never overwritten). Writes are atomic: a temporary file in
-the same folder, flushed, then renamed over the original (through a symlink, the target).
+the same folder, written and synced, then renamed over the original (through a symlink, the
+target) only if the original is still the very version read (:mod:`evalsubmit.cli.safe_replace`).
 
 A file the configuration's ``exclude`` or a ``.gitignore`` leaves out is never written, however
 it was reached: the file about to be replaced (a link's target) is judged again right before
@@ -16,9 +17,6 @@ it was reached: the file about to be replaced (a link's target) is judged again 
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,9 +24,15 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.cli.check_flags import FixRequest
 from evalsubmit.cli.common import resolved
+from evalsubmit.cli.safe_replace import (
+    EDITED_MEANWHILE,
+    ChangedWhileRead,
+    read_snapshot,
+    replace_if_unchanged,
+)
 from evalsubmit.core.findings import Finding
 from evalsubmit.core.lines import split_lines_keepends
-from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
+from evalsubmit.core.sourcefile import UnreadableSource
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.report import ModuleReport
@@ -152,9 +156,16 @@ def unified_diff(path: Path, old: str, new: str) -> str:
 
 
 def write_back(
-    path: Path, original: str, fixed: str, encoding: str, *, left_out: LeftOut | None = None
+    path: Path,
+    original: str,
+    fixed: str,
+    encoding: str,
+    *,
+    left_out: LeftOut | None = None,
+    before_final_check: Callable[[Path], None] | None = None,
 ) -> str | None:
-    """Replace ``path``'s content by ``fixed`` in ``encoding``, atomically; None, or why not."""
+    """Replace ``path``'s content by ``fixed`` in ``encoding``, atomically; None, or why not.
+    ``before_final_check`` is a test's seam: it runs right before the file's last check."""
     target = resolved(path)  # through a symlink: replace the file it points to, not the link
     why_out = left_out(target) if left_out is not None else None
     if why_out is not None:
@@ -166,32 +177,20 @@ def write_back(
     except UnicodeError as error:
         return f"the text cannot be encoded back as {encoding} ({error})"
     try:
-        current = read_regular_file(target, max_bytes=MAX_WRITE_CHECK_BYTES)
+        read = read_snapshot(target, max_bytes=MAX_WRITE_CHECK_BYTES)
+    except ChangedWhileRead:
+        return EDITED_MEANWHILE
     except UnreadableSource as error:
         return error.reason
-    if current != expected:
+    if read.data != expected:
         return (
             "its bytes on disk are not the ones checked (changed meanwhile, or bytes that are "
             f"not valid {encoding}): not overwritten"
         )
-    import tempfile
-
-    try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-        handle, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".evalsubmit"
-        )
-    except OSError as error:
-        return f"cannot write next to it ({error.strerror or error})"
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        return f"cannot write it ({error.strerror or error})"
-    return None
+    return replace_if_unchanged(
+        target,
+        data,
+        read,
+        max_bytes=MAX_WRITE_CHECK_BYTES,
+        before_final_check=before_final_check,
+    )
