@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -121,7 +121,9 @@ def run(args: argparse.Namespace) -> int:
     for path in files:
         if path not in results:  # cannot reach the SDK: no finding of its own (not parsed)
             results[path] = FileResult(path, [], unread=True)
-    totals = _apply_fixes(results, flags.fix, stdin) if flags.fix is not None else None
+    totals = None
+    if flags.fix is not None:
+        totals = _apply_fixes(results, flags.fix, stdin, configuration.left_out)
     _route_remote_findings(results, options)
     internal = False
     for path in files:
@@ -181,7 +183,10 @@ class FileResult:
 
 
 def _apply_fixes(
-    results: dict[Path, FileResult], fix: FixRequest, stdin: StdinSource | None
+    results: dict[Path, FileResult],
+    fix: FixRequest,
+    stdin: StdinSource | None,
+    left_out: Callable[[Path], str | None],
 ) -> FixTotals:
     """Write the fixed files (never the file named by --stdin-filename: its fixed source goes
     to stdout) or collect their diff; a file that could not be written keeps its findings."""
@@ -189,7 +194,7 @@ def _apply_fixes(
     from evalsubmit.core.lines import split_lines
 
     fixes = [r.fix for r in results.values() if r.fix is not None]
-    totals = apply_fixes(fixes, fix, write=stdin is None)
+    totals = apply_fixes(fixes, fix, write=stdin is None, left_out=left_out)
     for path in totals.unwritten:
         unwritten = results[path]
         if unwritten.fix is not None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalsubmit.workspace.config import ConfigError, ProjectConfig, RuleSelection
-from evalsubmit.workspace.walk import python_files
+from evalsubmit.workspace.walk import WalkRules, python_files
 
 if TYPE_CHECKING:
     from evalsubmit.analysis import AnalysisOptions
@@ -79,6 +79,7 @@ class CheckConfiguration:
             select=args.select or None, extend_select=args.extend_select, ignore=args.ignore
         )
         self._force_exclude: bool = args.force_exclude
+        self._walk_rules = WalkRules(self._excluded)
         self.strict: bool = args.strict or bool(self._resolver.for_folder(Path.cwd()).strict)
         """``--strict``, else the ``strict`` of the configuration of the current folder."""
 
@@ -90,6 +91,14 @@ class CheckConfiguration:
 
     def _excluded(self, path: Path, is_dir: bool) -> bool:
         return self._resolver.for_path(path).excludes(path, is_dir)
+
+    def left_out(self, path: Path) -> str | None:
+        """Why ``--fix`` must not write ``path`` (a real path): the walk leaves it out, or the
+        configuration that would say cannot be read (then nothing says it may be written)."""
+        try:
+            return self._walk_rules.leaves_out(path)
+        except ConfigError as error:
+            return f"its configuration cannot be read: {'; '.join(error.lines())}"
 
     def config_for(self, path: Path) -> ProjectConfig:
         return self._resolver.for_path(path)

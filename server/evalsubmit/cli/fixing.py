@@ -7,14 +7,16 @@ fixes: same encoding (a PEP 263 cookie's, UTF-8 with or without its BOM), same l
 (CRLF and CR are kept as they are: fixes never add a line break), same permissions, and only
 if its bytes on disk are still the ones analysed (so a file edited meanwhile, or one holding
 bytes its encoding cannot decode, is never overwritten). Writes are atomic: a temporary file in
-the same folder, flushed, then renamed over the original (through a symlink, the target).
+the same folder, written and synced, then renamed over the original (through a symlink, the
+target) only if the original is still the very version read (:mod:`evalsubmit.cli.safe_replace`).
+
+A file the configuration's ``exclude`` or a ``.gitignore`` leaves out is never written, however
+it was reached: the file about to be replaced (a link's target) is judged again right before
+(``left_out``), whatever the walk decided about the name that led to it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,14 +24,22 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.cli.check_flags import FixRequest
 from evalsubmit.cli.common import resolved
+from evalsubmit.cli.safe_replace import (
+    EDITED_MEANWHILE,
+    ChangedWhileRead,
+    read_snapshot,
+    replace_if_unchanged,
+)
 from evalsubmit.core.findings import Finding
 from evalsubmit.core.lines import split_lines_keepends
-from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
+from evalsubmit.core.sourcefile import UnreadableSource
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.report import ModuleReport
 
 MAX_WRITE_CHECK_BYTES = 64_000_000
+LeftOut = Callable[[Path], str | None]
+"""Why the walk leaves a real path out ("by a .gitignore"...), or None."""
 
 
 @dataclass(slots=True)
@@ -92,8 +102,15 @@ class FixTotals:
     """Files whose fixes could not be written: they keep their original findings."""
 
 
-def apply_fixes(fixes: Sequence[FileFix], request: FixRequest, *, write: bool = True) -> FixTotals:
-    """Write the fixed files (``write``) or collect their diff (``--diff``)."""
+def apply_fixes(
+    fixes: Sequence[FileFix],
+    request: FixRequest,
+    *,
+    write: bool = True,
+    left_out: LeftOut | None = None,
+) -> FixTotals:
+    """Write the fixed files (``write``; never one ``left_out`` names) or collect their diff
+    (``--diff``)."""
     totals = FixTotals()
     for fix in fixes:
         totals.warnings += fix_warnings(fix)
@@ -102,7 +119,7 @@ def apply_fixes(fixes: Sequence[FileFix], request: FixRequest, *, write: bool = 
         if request.diff:
             totals.diff += unified_diff(fix.path, fix.original, fix.fixed)
         elif write:
-            error = write_back(fix.path, fix.original, fix.fixed, fix.encoding)
+            error = write_back(fix.path, fix.original, fix.fixed, fix.encoding, left_out=left_out)
             if error is not None:
                 totals.warnings.append(f"{fix.path}: not fixed: {error}")
                 totals.unwritten.add(fix.path)
@@ -138,41 +155,42 @@ def unified_diff(path: Path, old: str, new: str) -> str:
     return "".join(line if line.endswith(("\n", "\r")) else line + marker for line in lines)
 
 
-def write_back(path: Path, original: str, fixed: str, encoding: str) -> str | None:
-    """Replace ``path``'s content by ``fixed`` in ``encoding``, atomically; None, or why not."""
+def write_back(
+    path: Path,
+    original: str,
+    fixed: str,
+    encoding: str,
+    *,
+    left_out: LeftOut | None = None,
+    before_final_check: Callable[[Path], None] | None = None,
+) -> str | None:
+    """Replace ``path``'s content by ``fixed`` in ``encoding``, atomically; None, or why not.
+    ``before_final_check`` is a test's seam: it runs right before the file's last check."""
     target = resolved(path)  # through a symlink: replace the file it points to, not the link
+    why_out = left_out(target) if left_out is not None else None
+    if why_out is not None:
+        shown = f"{target} is excluded" if target != path.absolute() else "it is excluded"
+        return f"{shown} ({why_out}): never written"
     try:
         expected = original.encode(encoding)
         data = fixed.encode(encoding)
     except UnicodeError as error:
         return f"the text cannot be encoded back as {encoding} ({error})"
     try:
-        current = read_regular_file(target, max_bytes=MAX_WRITE_CHECK_BYTES)
+        read = read_snapshot(target, max_bytes=MAX_WRITE_CHECK_BYTES)
+    except ChangedWhileRead:
+        return EDITED_MEANWHILE
     except UnreadableSource as error:
         return error.reason
-    if current != expected:
+    if read.data != expected:
         return (
             "its bytes on disk are not the ones checked (changed meanwhile, or bytes that are "
             f"not valid {encoding}): not overwritten"
         )
-    import tempfile
-
-    try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-        handle, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".evalsubmit"
-        )
-    except OSError as error:
-        return f"cannot write next to it ({error.strerror or error})"
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        return f"cannot write it ({error.strerror or error})"
-    return None
+    return replace_if_unchanged(
+        target,
+        data,
+        read,
+        max_bytes=MAX_WRITE_CHECK_BYTES,
+        before_final_check=before_final_check,
+    )

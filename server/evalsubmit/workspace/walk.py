@@ -7,6 +7,10 @@ levels deep, paths longer than the system allows. The walk never raises for any 
 it cannot read is skipped, the reason goes to ``on_skip`` (by default a logged warning), and the
 walk goes on. It is iterative (no recursion limit), looks at each entry once (no ``resolve()``
 per entry), and does not follow links to folders.
+
+A link to a file is judged by its target as well as by its name: a link whose target the
+configuration's ``exclude`` or a ``.gitignore`` leaves out is left out as silently as the
+target itself (:class:`WalkRules`, which ``check --fix`` asks again before it writes a file).
 """
 
 from __future__ import annotations
@@ -86,23 +90,35 @@ def python_files(
     ruff does (a pre-commit hook names every changed file)."""
     report = on_skip or log_skip
     seen: set[tuple[int, int]] = set()
+    rules = WalkRules(excluded)
     for path in paths:
         try:
             is_dir = path.is_dir()
         except OSError as error:
             report(path, f"cannot look at it ({_why(error)})")
             continue
-        if force_exclude and excluded is not None and excluded(path, is_dir):
+        if force_exclude and excluded is not None and _excluded_named(path, is_dir, excluded):
             continue
         if not is_dir:
             if _first_time(path, seen):
                 yield path
             continue
-        yield from _walk(path, report, seen, excluded)
+        yield from _walk(path, report, seen, excluded, rules)
+
+
+def _excluded_named(path: Path, is_dir: bool, excluded: Excluded) -> bool:
+    """A path named explicitly, by its name or, for a link to a file, by its target."""
+    if excluded(path, is_dir):
+        return True
+    return not is_dir and os.path.islink(path) and excluded(Path(os.path.realpath(path)), False)
 
 
 def _walk(
-    root: Path, report: OnSkip, seen: set[tuple[int, int]], excluded: Excluded | None = None
+    root: Path,
+    report: OnSkip,
+    seen: set[tuple[int, int]],
+    excluded: Excluded | None,
+    judge: WalkRules,
 ) -> Iterator[Path]:
     real_root = os.path.realpath(root)
     stack: list[tuple[str, str, tuple[_Rules, ...]]] = [(str(root), "", _rules_above(root, report))]
@@ -139,7 +155,13 @@ def _walk(
                     subfolders.append((entry.path, rel + "/", rules))
             elif entry.name.endswith(SUFFIXES):
                 found = _python_file(entry.path, is_link, real_root, report)
-                if found is not None and _first_time(found, seen):
+                if found is None:
+                    continue
+                # a link is also judged as if met under its target's name (which is inside the
+                # walked folder: links out of it are refused)
+                if is_link and judge.leaves_out(Path(os.path.realpath(found)), below=real_root):
+                    continue
+                if _first_time(found, seen):
                     yield found
             elif is_link and entry.name not in SKIPPED_DIRS and _links_to_folder(entry.path):
                 report(Path(entry.path), "a link to a folder; links to folders are not followed")
@@ -243,3 +265,58 @@ def _rules_above(root: Path, report: OnSkip) -> tuple[_Rules, ...]:
 
 def _why(error: BaseException) -> str:
     return getattr(error, "strerror", None) or type(error).__name__
+
+
+class WalkRules:
+    """Whether the walk leaves a file out, asked of the file's real path wherever a walk
+    started: a link leads there, or ``check --fix`` is about to replace it.
+
+    The ``.gitignore`` files from the repository's top (the nearest folder above holding
+    ``.git``; the filesystem's root outside a repository) down to the file's folder apply, and
+    the configuration's ``exclude`` (``excluded``) is asked of each folder on the way below
+    ``below`` and of the file itself: a folder left out leaves out everything in it, as the
+    walk (which never enters it) and git do. Matching is the walk's own (:func:`_ignored`).
+    """
+
+    def __init__(self, excluded: Excluded | None) -> None:
+        self._excluded = excluded
+        self._gitignores: dict[tuple[str, str], tuple[_Rules, ...]] = {}
+        """(folder, top) -> its .gitignore's rules (a nested repository has its own top)."""
+
+    def leaves_out(self, path: Path, *, below: str | None = None) -> str | None:
+        """Why ``path`` (a real path, links resolved) is left out; None when it is not."""
+        absolute = os.path.abspath(path)
+        folders = [str(p) for p in reversed(Path(absolute).parents)]  # the root first
+        top = next((f for f in reversed(folders) if os.path.lexists(os.path.join(f, ".git"))), "")
+        start = folders.index(top) if top else 0
+        top = folders[start]
+        rules: tuple[_Rules, ...] = ()
+        for depth in range(start, len(folders)):
+            rules = (*rules, *self._gitignore_in(folders[depth], top))
+            entry = folders[depth + 1] if depth + 1 < len(folders) else absolute
+            is_dir = entry != absolute
+            if _ignored(rules, _relative_to(entry, top), is_dir):
+                return "by a .gitignore"
+            inside = below is None or entry.startswith(os.path.join(below, ""))
+            if inside and self._excluded is not None and self._excluded(Path(entry), is_dir):
+                return "by the configuration's exclude"
+        return None
+
+    def _gitignore_in(self, folder: str, top: str) -> tuple[_Rules, ...]:
+        known = self._gitignores.get((folder, top))
+        if known is None:
+            relative = _relative_to(folder, top)
+            within = relative + "/" if relative else ""
+            gitignore = os.path.join(folder, ".gitignore")
+            # a line that cannot be compiled is left out; the walk reports it when it meets it
+            quiet: OnSkip = lambda _path, _why: None  # noqa: E731
+            found = os.path.isfile(gitignore)
+            known = _load_rules(Path(gitignore), within, quiet) if found else ()
+            self._gitignores[folder, top] = known
+        return known
+
+
+def _relative_to(path: str, top: str) -> str:
+    """``path`` below ``top``, POSIX-style ("" for ``top`` itself)."""
+    relative = os.path.relpath(path, top).replace(os.sep, "/")
+    return "" if relative == "." else relative
