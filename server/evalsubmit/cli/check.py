@@ -89,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         missing_text = shown(", ".join(missing))
         print(f"evalsubmit: no such file or directory: {missing_text}", file=sys.stderr)
+        if any(p.startswith("-") and p != "-" for p in missing):
+            print(
+                "evalsubmit: hint: every word after `--` is a file name: put options before "
+                "`--` (a pre-commit hook's `args` follow its entry's `--`: see the README)",
+                file=sys.stderr,
+            )
         return EXIT_ERROR
     python = interpreter(args.python)
     if python is None:
