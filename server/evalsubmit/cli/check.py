@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             files = list(configuration.files(args.paths, on_skip))
         options = {path: configuration.options_for(path) for path in files}
     except ConfigError as error:
-        print("\n".join(f"evalsubmit: {line}" for line in error.lines()), file=sys.stderr)
+        print("\n".join(f"evalsubmit: {shown(line)}" for line in error.lines()), file=sys.stderr)
         return EXIT_ERROR
     # --strict fails on a file that cannot be parsed: every file is analysed. Otherwise a file
     # that cannot reach the SDK is not even parsed (as a file without imports never was).
