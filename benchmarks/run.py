@@ -12,7 +12,7 @@ rotates every edit) so that noise from other processes on the machine hits all o
 * ``ast.parse``   in-process parse of the same text after each edit (the floor of any parse);
 * ``null``        benchmarks/null_server.py, a do-nothing pygls server: ``ast.parse`` + publish;
 * ``null-nogc``   the same with the garbage collector paused around the parse;
-* ``evalsubmit``  ``python -m evalsubmit.lsp`` with ``debounceMs: 0``;
+* ``evalsubmit``  ``python -P -m evalsubmit.lsp`` with ``debounceMs: 0``;
 * ``ruff``        ``ruff server``;
 * ``basedpyright````basedpyright-langserver --stdio``.
 
@@ -135,7 +135,7 @@ def server_specs(bin_dir: Path, wanted: set[str] | None) -> list[ServerSpec]:
     specs = [
         ServerSpec(
             "evalsubmit",
-            [py, "-m", "evalsubmit.lsp"],
+            [py, "-P", "-m", "evalsubmit.lsp"],
             {"evalsubmit": {"debounceMs": 0, "logLevel": "warning"}},
         ),
         ServerSpec("null", [py, str(HERE / "null_server.py")]),

@@ -77,3 +77,35 @@ def test_the_hook_fails_a_commit_with_a_broken_submission_and_passes_it_fixed(
     passed = _try_repo(project)
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+def test_hostile_file_names_stay_file_names(tmp_path: Path) -> None:
+    """pre-commit appends the staged names after the entry, sorted: names that begin with `-`
+    come first. Each must be checked as a file, never obeyed as an option."""
+    project = tmp_path / "project"
+    project.mkdir()
+    _git(project, "init", "-q")
+    sentinel = tmp_path / "sentinel"
+    # run as "the interpreter" if `--python=run.py` were an option (git keeps its mode 100755)
+    run_py = project / "run.py"
+    run_py.write_text(f"#!/bin/sh\ntouch '{sentinel}'\n", encoding="utf-8")
+    run_py.chmod(0o755)
+    (project / "--python=run.py").write_text("x = 1\n", encoding="utf-8")
+    # an extension-less executable whose shebang names python: pre-commit passes it as Python
+    exit_zero = project / "--exit-zero"
+    exit_zero.write_text("#!/usr/bin/env python\nx = 1\n", encoding="utf-8")
+    exit_zero.chmod(0o755)
+    (project / "--output-file=victim.py").write_text("x = 1\n", encoding="utf-8")
+    victim = project / "victim.py"
+    victim.write_text("precious = 1\n", encoding="utf-8")
+    (project / "jobs").mkdir()
+    (project / "jobs" / "nightly.py").write_text(BROKEN, encoding="utf-8")
+    _git(project, "add", ".")
+
+    result = _try_repo(project)
+    assert not sentinel.exists(), "a file name was run as the interpreter"
+    assert victim.read_text(encoding="utf-8") == "precious = 1\n", "a file name became a report"
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "jobs/nightly.py:10:50: ES102" in result.stdout, result.stdout
+    assert "Failed" in result.stdout

@@ -89,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         missing_text = shown(", ".join(missing))
         print(f"evalsubmit: no such file or directory: {missing_text}", file=sys.stderr)
+        if any(p.startswith("-") and p != "-" for p in missing):
+            print(
+                "evalsubmit: hint: every word after `--` is a file name: put options before "
+                "`--` (a pre-commit hook's `args` follow its entry's `--`: see the README)",
+                file=sys.stderr,
+            )
         return EXIT_ERROR
     python = interpreter(args.python)
     if python is None:
@@ -103,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             files = list(configuration.files(args.paths, on_skip))
         options = {path: configuration.options_for(path) for path in files}
     except ConfigError as error:
-        print("\n".join(f"evalsubmit: {line}" for line in error.lines()), file=sys.stderr)
+        print("\n".join(f"evalsubmit: {shown(line)}" for line in error.lines()), file=sys.stderr)
         return EXIT_ERROR
     # --strict fails on a file that cannot be parsed: every file is analysed. Otherwise a file
     # that cannot reach the SDK is not even parsed (as a file without imports never was).

@@ -23,6 +23,7 @@ from evalsubmit.cli.check_flags import CheckFlags
 from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from evalsubmit.cli.formats import TEXT_FORMATS, Report, fix_summary, render
 from evalsubmit.cli.formats.color import use_color
+from evalsubmit.cli.output import shown, skipped_line
 from evalsubmit.core.findings import Severity
 
 if TYPE_CHECKING:  # both imported when a fix or stdin needs them
@@ -41,7 +42,7 @@ def finish(
 ) -> int:
     """Emit ``report`` as ``flags`` ask; the exit code."""
     for warning in totals.warnings if totals else ():
-        print(f"evalsubmit: warning: {warning}", file=sys.stderr)
+        print(f"evalsubmit: warning: {shown(warning)}", file=sys.stderr)
     if totals is not None:
         report = replace(report, fix_mode=True, fixed=totals.fixed, fixed_files=totals.files)
     if flags.fix is not None and flags.fix.diff:
@@ -64,7 +65,7 @@ def finish(
             print(line, file=sys.stderr)
         if flags.statistics:  # a JSON list has no place for them
             for path, reason in report.skipped:
-                print(f"{path}: warning: skipped: {reason}", file=sys.stderr)
+                print(skipped_line(path, reason), file=sys.stderr)
     if internal:
         return EXIT_ERROR
     if flags.exit_zero:
@@ -82,7 +83,7 @@ def _finish_diff(flags: CheckFlags, report: Report, totals: FixTotals, internal:
     if not _emit(totals.diff, flags.output_file, sys.stdout):
         return EXIT_ERROR
     for path, reason in report.skipped:
-        print(f"{path}: warning: skipped: {reason}", file=sys.stderr)
+        print(skipped_line(path, reason), file=sys.stderr)
     if totals.fixed:
         files = f"{totals.files} file{'' if totals.files == 1 else 's'}"
         problems = f"{totals.fixed} problem{'' if totals.fixed == 1 else 's'}"
@@ -106,7 +107,8 @@ def _emit(text: str, output_file: Path | None, stream: TextIO) -> bool:
         output_file.write_text(text, encoding="utf-8", errors="backslashreplace")
     except OSError as error:
         print(
-            f"evalsubmit: --output-file: cannot write {output_file}: {error.strerror or error}",
+            f"evalsubmit: --output-file: cannot write {shown(output_file)}: "
+            f"{shown(error.strerror or error)}",
             file=sys.stderr,
         )
         return False

@@ -147,7 +147,10 @@ def unified_diff(path: Path, old: str, new: str) -> str:
     is marked like git does)."""
     import difflib  # with --diff only: a check imports neither difflib nor tempfile
 
-    name = path.as_posix()
+    from evalsubmit.cli.output import shown
+
+    # the headers reach the terminal: a hostile name's ESC sequence is shown, not obeyed
+    name = shown(path.as_posix())
     lines = difflib.unified_diff(
         split_lines_keepends(old), split_lines_keepends(new), fromfile=name, tofile=name
     )

@@ -40,6 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _never_fail_on_output()
     words = list(sys.argv[1:] if argv is None else argv)
+    if _refused_as_ambiguous(words):
+        return EXIT_ERROR
     command = _command_of(words)
     if command == "check":
         from evalsubmit.cli import collector
@@ -68,6 +70,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             collector.resume(freeze=False)
         if keep_code:
             dataclass_code.save()
+
+
+def _refused_as_ambiguous(words: Sequence[str]) -> bool:
+    """True (and a message) when a word is both an option and an existing file's name."""
+    from evalsubmit.cli.parsing import globbed_options
+
+    ambiguous = globbed_options(words)
+    if not ambiguous:
+        return False
+    from evalsubmit.cli.output import shown
+
+    for word in ambiguous:
+        print(
+            f"evalsubmit: `{shown(word)}` is a file in this folder and also an option; put `--` "
+            "before file names (`evalsubmit check -- *.py`), or write the option otherwise",
+            file=sys.stderr,
+        )
+    return True
 
 
 def _quiet_library_logs(*, serving: bool) -> None:

@@ -57,6 +57,24 @@ def shown(value: object) -> str:
     return re.sub(_CONTROL, lambda m: repr(m.group())[1:-1], str(value))
 
 
+def skipped_line(path: Path, reason: str) -> str:
+    """A path not checked, as the text formats and stderr show it."""
+    return f"{shown(path)}: warning: skipped: {shown(reason)}"
+
+
+def sarif_uri(path: Path) -> str:
+    """``path`` as a SARIF ``artifactLocation.uri``: a relative path as a relative reference,
+    percent-encoded, so that ``a#b.py`` is no fragment, ``x%41.py`` no ``xA.py``, ``a:b.py`` no
+    scheme (``:`` is encoded) and ``my job.py`` a valid URI; an absolute path as a ``file:``
+    URI. The bytes of a name that is not UTF-8 are encoded as they are on disk."""
+    if path.is_absolute():
+        return path.as_uri()
+    import os
+    from urllib.parse import quote
+
+    return quote(os.fsencode(path.as_posix()), safe="/")
+
+
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
@@ -84,7 +102,7 @@ def text_tail(
     """What ends the text formats (``concise``, ``full``, statistics): the skipped paths, the
     summary, the notes."""
     skipped = skipped or []
-    lines = [f"{shown(path)}: warning: skipped: {shown(reason)}" for path, reason in skipped]
+    lines = [skipped_line(path, reason) for path, reason in skipped]
     if findings:
         with_problems = len({path for path, _ in findings})
         summary = f"Found {_plural(len(findings), 'problem')} in {_plural(with_problems, 'file')}"
@@ -150,7 +168,7 @@ def as_sarif(findings: list[Located], skipped: list[Skipped] | None = None) -> d
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": path.as_posix()},
+                        "artifactLocation": {"uri": sarif_uri(path)},
                         "region": {
                             "startLine": f.span.line,
                             "startColumn": f.span.col + 1,
@@ -174,7 +192,7 @@ def as_sarif(findings: list[Located], skipped: list[Skipped] | None = None) -> d
         {
             "level": "warning",
             "message": {"text": f"skipped, not checked: {reason}"},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": path.as_posix()}}}],
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": sarif_uri(path)}}}],
         }
         for path, reason in skipped or []
     ]

@@ -1,4 +1,5 @@
-"""The command line's argument parser class: argparse's, without its ``shutil`` import.
+"""The command line's argument parser class: argparse's, without its ``shutil`` import, and
+without abbreviated options; and the guard against file names that a shell made options.
 
 argparse asks ``shutil.get_terminal_size()`` for the help width each time it makes a help
 formatter, which it does for every ``add_argument`` (to check the metavar), and ``shutil``
@@ -12,9 +13,20 @@ import argparse
 import os
 import sys
 
+TYPE_CHECKING = False  # as in main: no typing import for the start-up
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
 
 class Parser(argparse.ArgumentParser):
-    """``argparse.ArgumentParser`` whose help width is read without importing ``shutil``."""
+    """``argparse.ArgumentParser`` whose help width is read without importing ``shutil``, and
+    which takes no abbreviation of an option: a file named ``--pyth=x`` must not become
+    ``--python=x``. Its subcommands' parsers are of this class too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         # argparse.HelpFormatter: `width=None` is `shutil.get_terminal_size().columns - 2`.
@@ -35,3 +47,18 @@ def terminal_columns() -> int:
     except (AttributeError, ValueError, OSError):
         return 80
     return size.columns or 80
+
+
+def globbed_options(argv: Sequence[str]) -> list[str]:
+    """The words before ``--`` that look like options and are also the names of existing
+    paths (links too, even dangling): a shell's glob (``evalsubmit check *.py``) makes a file
+    named ``--python=run.py`` or ``--exit-zero`` an option, which would run a program, write a
+    file or pass a failing check. Such a word is ambiguous, and the run is refused before
+    anything is parsed, run or written. ``-`` (stdin) is no option."""
+    ambiguous: list[str] = []
+    for word in argv:
+        if word == "--":
+            break
+        if word.startswith("-") and word != "-" and os.path.lexists(word):
+            ambiguous.append(word)
+    return ambiguous

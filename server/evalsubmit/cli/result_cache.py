@@ -236,7 +236,9 @@ class ResultCache:
         if not self._warned:
             self._warned = True
             why = error.strerror or type(error).__name__
-            print(f"evalsubmit: warning: results not cached: {root}: {why}", file=sys.stderr)
+            from evalsubmit.cli.output import shown
+
+            print(f"evalsubmit: warning: results not cached: {shown(root)}: {why}", file=sys.stderr)
 
     def close(self) -> None:
         """After the run: remove entries of files that are gone (at most once a day)."""

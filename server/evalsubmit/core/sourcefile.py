@@ -8,6 +8,9 @@
   cookie (``# -*- coding: latin-1 -*-``) is honoured, everything else is UTF-8. Bytes that do not
   decode become U+FFFD, so one bad byte never hides the rest of the file. Line ends are kept as
   they are (positions then match what an editor shows).
+* Refused where Python refuses to run the file: a UTF-16 or UTF-32 byte order mark, a NUL
+  byte, a coding cookie naming an encoding that is not ASCII-compatible. Read anyway, such a
+  file's text would be noise with no import in it: a false "All checks passed".
 
 Standard library only.
 """
@@ -28,6 +31,13 @@ _COOKIE = rb"(?m)^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+"
 """PEP 263's coding cookie (``tokenize``'s own pattern, on bytes), compiled when a file fails to
 decode."""
 _READ_CHUNK = 1 << 16
+_WIDE_BOMS = (  # UTF-32 first: its little-endian mark starts with UTF-16's
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+_ASCII_PROBE = b"import x # -*- coding=:\r\n"
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -97,7 +107,9 @@ def decode_source(path: Path, data: bytes) -> tuple[str, str]:
     """``(text, encoding)`` as Python would decode ``data``. An unknown or contradictory coding
     cookie (Python refuses to run such a file) raises :class:`UnreadableSource`; bytes that are
     not UTF-8 in a file without a cookie are replaced (Python would refuse the whole file, but
-    one stray byte must not hide every finding)."""
+    one stray byte must not hide every finding). What Python cannot run raises
+    :class:`UnreadableSource` with why."""
+    _refuse_what_python_cannot_run(path, data)
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as error:
@@ -109,7 +121,32 @@ def decode_source(path: Path, data: bytes) -> tuple[str, str]:
         codecs.lookup(encoding)
     except LookupError:
         raise UnreadableSource(path, f"cannot decode it: unknown encoding {encoding!r}") from None
+    if not _ascii_compatible(encoding):
+        raise UnreadableSource(
+            path, f"its coding cookie names {encoding}, which Python cannot read source in"
+        )
     return data.decode(encoding, errors="replace"), encoding
+
+
+def _refuse_what_python_cannot_run(path: Path, data: bytes) -> None:
+    for bom, name in _WIDE_BOMS:
+        if data.startswith(bom):
+            raise UnreadableSource(
+                path, f"it is {name} (byte order mark): Python cannot run a {name} source file"
+            )
+    if b"\0" in data:
+        raise UnreadableSource(
+            path, "it holds a NUL byte: Python cannot run it (source code cannot contain them)"
+        )
+
+
+def _ascii_compatible(encoding: str) -> bool:
+    """Whether ASCII text reads as itself in ``encoding``, as Python needs of a source file
+    (``# coding: utf-16`` is refused)."""
+    try:
+        return _ASCII_PROBE.decode(encoding) == _ASCII_PROBE.decode("ascii")
+    except (UnicodeError, LookupError):
+        return False
 
 
 def _why(error: OSError) -> str:

@@ -5,7 +5,9 @@
 Severity error -> ``::error``, warning -> ``::warning``, information -> ``::notice``. A path
 that was not checked is a ``::warning`` on that file, the environment notes are ``::notice``s.
 Values are escaped as GitHub's toolkit does (``@actions/core``, ``command.ts``): ``%``, CR and
-LF in the message; also ``:`` and ``,`` in properties. Paths are relative to the current
+LF in the message; also ``:`` and ``,`` in properties. Any other control character (ESC, a
+hostile file name's terminal sequence: the log viewer would obey it) is shown as a Python
+escape (``\\x1b``), as every text format shows it. Paths are relative to the current
 folder when under it (a workflow step runs at the repository's root), lines and columns
 1-based like every format.
 """
@@ -15,12 +17,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from evalsubmit.cli.formats import Report, relative
+from evalsubmit.cli.output import shown
 
 LEVEL = {"error": "error", "warning": "warning", "information": "notice"}
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return shown(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:
