@@ -75,6 +75,8 @@ class Attributes:
                 return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
             case Unknown(element=element) if element is not None:
                 return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
+            case Refused(reason=reason) if reason.startswith("os.environ") and name == "get":
+                return ClassValue(ClassRef("os.environ.get"))  # modelled as os.getenv
             case Refused(reason=reason) if not reason.startswith("os.environ"):
                 return Refused(f"a bound method .{name} of {reason}", self.origin(node))
         return Unknown()

@@ -50,6 +50,10 @@ _MODEL_VALIDATE = frozenset(
 _FROM_SDK = frozenset({f"{sdk.EVALUATOR}.from_sdk", f"{sdk.ASYNC_EVALUATOR}.from_sdk"})
 
 
+_INSTANCE_FACTORIES = {"unittest.mock.create_autospec": "NonCallableMagicMock"}
+"""Functions that, like a class, always return an instance (never None)."""
+
+
 class Calls:
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
@@ -180,9 +184,10 @@ class Calls:
         if modelled is not None:
             return modelled
         name = qualname.rsplit(".", 1)[-1]
-        if sdk.is_sdk_name(qualname) and name[:1].isupper():
-            # an SDK class we do not model: its instance, whatever it holds, is never None
-            return Unknown(f"the result of {name}()", name)
+        if name[:1].isupper() or qualname in _INSTANCE_FACTORIES:
+            # a class we do not model (MagicMock(), an SDK or a library class): its instance,
+            # whatever it holds, is never None
+            return Unknown(f"the result of {name}()", _INSTANCE_FACTORIES.get(qualname, name))
         return Unknown(f"the result of {name}()")
 
     def instantiate_user_class(

@@ -43,6 +43,8 @@ _BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Mod: operator.mod,
 }
 MAX_RESULT = 10_000
+NOT_NONE = "object"
+"""The type of a value known only not to be None (no rule refuses it for its type)."""
 """The longest string (or bytes, or path) computed statically; longer is unknown."""
 
 
@@ -175,6 +177,11 @@ def boolean(is_or: bool, values: list[Value]) -> Value:
     for value in values[:-1]:
         truth = truthiness(value)
         if truth is None:
+            # `x or {}`: whichever operand it is, it is not None (an earlier one only when
+            # truthy); `x and y` is not None when no operand may be None
+            candidates = values if not is_or else values[-1:]
+            if all(is_none(candidate) is False for candidate in candidates):
+                return Unknown("depends on a condition", NOT_NONE)
             return Unknown("depends on a condition")
         if truth is is_or:
             return value

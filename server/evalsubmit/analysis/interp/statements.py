@@ -161,9 +161,16 @@ class Statements:
                         self.assign(element, Unknown("unpacked at run time"), statement)
             case ast.Subscript(value=base_node, slice=key_node):
                 base, key = self.machine.eval(base_node), self.machine.eval(key_node)
+                origin = self._origin_of_span(self._span(statement))
                 if isinstance(base, DictValue):
                     touch(base)
-                    base.set(key, value, self._origin_of_span(self._span(statement)))
+                    base.set(key, value, origin)
+                elif isinstance(base_node, ast.Name) and _may_be_mapping(base, key):
+                    # a mapping read at run time (YAML, JSON) keeps the keys stored after
+                    partial = DictValue([], base.origin if isinstance(base, Known) else None)
+                    partial.complete = False
+                    partial.set(key, value, origin)
+                    self.machine.frame.env.names[base_node.id] = partial
             case ast.Attribute(value=base_node, attr=attr):
                 base = self.machine.eval(base_node)
                 if isinstance(base, Instance) and base.ref.qualname == sdk.GYM_CONFIG:
@@ -339,6 +346,12 @@ def _entered_value(context: Value) -> Value:
     if isinstance(context, Instance) and context.ref.qualname in _SELF_ENTERING:
         return context
     return Unknown("a context value")
+
+
+def _may_be_mapping(base: Value, key: Value) -> bool:
+    """An unknown value given a string key: a mapping, once the store succeeded."""
+    string_key = isinstance(key, Known) and isinstance(key.obj, str)
+    return string_key and isinstance(base, Unknown) and base.type_name in {None, "dict", "object"}
 
 
 def _is_type_checking(test: ast.expr) -> bool:

@@ -83,7 +83,7 @@ def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value |
     if qualname in LITERAL_CONSTRUCTORS:
         return _construct(qualname, args, origin)
     if qualname in {"os.getenv", "os.environ.get"}:
-        return Unknown("read from the environment", "None|str")
+        return Unknown("read from the environment", _environment_type(args))
     if qualname in TYPED_RESULTS:
         reason, type_name = TYPED_RESULTS[qualname]
         return Unknown(reason, type_name)
@@ -189,6 +189,14 @@ def _known_dict(obj: dict[Any, Any], origin: Origin | None) -> DictValue:
     for key, value in obj.items():
         result.set(Known(key, origin), Known(value, origin), origin)
     return result
+
+
+def _environment_type(args: CallArgs) -> str:
+    """``os.environ.get(k, "x")`` is a ``str``; without a string default it may be None."""
+    default = args.positional[1] if len(args.positional) > 1 else args.keywords.get("default")
+    if isinstance(default, Known) and isinstance(default.obj, str):
+        return "str"
+    return "None|str"
 
 
 def parsed_arguments(origin: Origin | None) -> Value:
