@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from pathspec import GitIgnoreSpec
+from evalsubmit.workspace.globs import GlobSet
 
+if TYPE_CHECKING:
     from evalsubmit.workspace.config_model import ConfigTable, Location
 
 CONFIG_NAMES = (".evalsubmit.toml", "evalsubmit.toml", "pyproject.toml")
@@ -100,8 +100,8 @@ class ProjectConfig:
     default_taskset: str | None = None
     sdk_version: str | None = None
     strict: bool | None = None
-    _exclude_spec: GitIgnoreSpec | None = field(default=None, compare=False, repr=False)
-    _per_file_specs: tuple[tuple[bool, GitIgnoreSpec, frozenset[str]], ...] = field(
+    _exclude_spec: GlobSet | None = field(default=None, compare=False, repr=False)
+    _per_file_specs: tuple[tuple[bool, GlobSet, frozenset[str]], ...] = field(
         default=(), compare=False, repr=False
     )
 
@@ -113,7 +113,7 @@ class ProjectConfig:
         relative = self._relative(path)
         if relative is None:
             return False
-        return self._exclude_spec.match_file(relative + "/" if is_dir else relative)
+        return self._exclude_spec.matches(relative + "/" if is_dir else relative)
 
     def ignored_for(self, path: Path) -> frozenset[str]:
         """The codes (or prefixes) ``per-file-ignores`` turns off in ``path``. A pattern
@@ -123,7 +123,7 @@ class ProjectConfig:
             return frozenset()
         ignored: set[str] = set()
         for negated, spec, codes in self._per_file_specs:
-            if spec.match_file(relative) != negated:
+            if spec.matches(relative) != negated:
                 ignored |= codes
         return frozenset(ignored)
 
@@ -297,8 +297,6 @@ def _validated(
 
 
 def _config(file: Path, model: ConfigTable) -> ProjectConfig:
-    from pathspec import GitIgnoreSpec  # loaded with the first file that has globs
-
     exclude = (*model.exclude, *model.extend_exclude)
     per_file = tuple(
         (pattern, frozenset(codes)) for pattern, codes in model.per_file_ignores.items()
@@ -316,9 +314,9 @@ def _config(file: Path, model: ConfigTable) -> ProjectConfig:
         default_taskset=model.default_taskset,
         sdk_version=model.sdk_version,
         strict=model.strict,
-        _exclude_spec=GitIgnoreSpec.from_lines(exclude) if exclude else None,
+        _exclude_spec=GlobSet.from_lines(exclude) if exclude else None,
         _per_file_specs=tuple(
-            (p.startswith("!"), GitIgnoreSpec.from_lines([p.removeprefix("!")]), codes)
+            (p.startswith("!"), GlobSet.from_lines([p.removeprefix("!")]), codes)
             for p, codes in per_file
         ),
     )
