@@ -4,8 +4,11 @@ keys of an ``evalsubmit.toml`` / ``.evalsubmit.toml``. The CLI and the server re
 Found like ruff finds its own: the nearest folder above the checked file (the file's own folder
 first) holding ``.evalsubmit.toml``, ``evalsubmit.toml`` or a ``pyproject.toml`` *with* a
 ``[tool.evalsubmit]`` table wins (in that order within one folder); a ``pyproject.toml``
-without the table is passed over and the search goes on up to the filesystem root. Nothing is
-merged across files: the nearest configuration is the whole configuration.
+without the table is passed over and the search goes on up to the project root, the nearest
+folder holding ``.git`` (the filesystem root outside a repository): a file above the repository
+(a shared ``/tmp``, someone else's home) must not silence the project's checks; only
+``--config`` names one there. Nothing is merged across files: the nearest configuration is the
+whole configuration.
 
 An invalid file is an error naming the file, the key and (found by reading the text, as
 ``tomllib`` gives no positions) its line, never a silent default. Files are cached by
@@ -197,7 +200,7 @@ class ConfigResolver:
                 found = loaded
                 break
             parent = os.path.dirname(directory)
-            if parent == directory:  # the filesystem root
+            if parent == directory or os.path.exists(os.path.join(directory, ".git")):
                 break
             directory = parent
         if self._remember:
