@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from lsp_helpers import HEADER, RecordingClient, codes, open_doc, published
+from lsp_helpers import HEADER, RecordingClient, codes, open_doc, published, wait_until
 from lsprotocol import types
 
 PATHOLOGICAL = "*a*a*a*a*a*a*a*a*b"
@@ -40,3 +40,15 @@ async def test_a_pathological_glob_does_not_stall_diagnostics_or_hover(
     )
     assert hover is not None
     assert time.monotonic() - start < PROMPT_S
+
+
+async def test_a_configuration_file_that_is_not_utf8_is_shown_as_invalid(
+    client: RecordingClient, workspace: Path
+) -> None:
+    config = workspace / "evalsubmit.toml"
+    config.write_bytes('ignore = ["ES103"] # caf\xe9\n'.encode("latin-1"))
+    uri = open_doc(client, workspace / "job.py", SUBMIT)
+    assert await published(client, uri, 1) == []
+    (shown,) = await wait_until(lambda: client.messages)
+    assert shown.type == types.MessageType.Error
+    assert f"{config}: invalid configuration: not UTF-8" in shown.message

@@ -207,3 +207,26 @@ def test_sdk_version_stands_for_the_installed_one(
     main(["check", "--select", "ES111", "src"])
     declared = f"rules are for nemo-platform {SDK_VERSION}; 0.8.0rc1 is declared (sdk-version)"
     assert f"Note: {declared}: results may differ." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["evalsubmit.toml", ".evalsubmit.toml", "pyproject.toml"])
+def test_a_file_that_is_not_utf8_is_refused(
+    project: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """TOML is UTF-8: a Latin-1 ``ignore`` read with replacement characters would be another
+    value than the one written, so the file is an error naming it and the reason."""
+    table = "[tool.evalsubmit]\n" if name == "pyproject.toml" else ""
+    (project / name).write_bytes(f'{table}ignore = ["ES110"] # caf\xe9\n'.encode("latin-1"))
+    assert main(["check", "src"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"evalsubmit: {project / name}: invalid configuration: not UTF-8")
+    assert "byte 0xe9" in err
+
+
+def test_a_foreign_pyproject_that_is_not_utf8_is_passed_over(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pyproject.toml that never mentions evalsubmit configures nothing: still passed over."""
+    (project / "pyproject.toml").write_bytes('[project]\nname = "caf\xe9"\n'.encode("latin-1"))
+    code, _ = check(capsys, "src")
+    assert code == 1

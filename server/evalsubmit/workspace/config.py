@@ -250,7 +250,15 @@ def _read(
         return ConfigError(file, [Problem("", f"cannot read it ({error.strerror})")])
     if len(data) > MAX_CONFIG_BYTES:
         return ConfigError(file, [Problem("", f"larger than {MAX_CONFIG_BYTES} bytes")])
-    text = data.decode("utf-8", "replace")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # A pyproject.toml that never names evalsubmit configures nothing: passed over as
+        # before. Any other is refused: replacement characters would change what was written.
+        if file.name == "pyproject.toml" and b"evalsubmit" not in data:
+            return None
+        where = f"byte {data[error.start]:#04x} at offset {error.start}"
+        return ConfigError(file, [Problem("", f"not UTF-8 ({where}); TOML files are UTF-8")])
     if file.name == "pyproject.toml" and _plainly_without_table(text):
         return None
     import tomllib  # with datetime and string: ~5 ms, for a file that may configure evalsubmit
