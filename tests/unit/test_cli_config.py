@@ -230,3 +230,37 @@ def test_a_foreign_pyproject_that_is_not_utf8_is_passed_over(
     (project / "pyproject.toml").write_bytes('[project]\nname = "caf\xe9"\n'.encode("latin-1"))
     code, _ = check(capsys, "src")
     assert code == 1
+
+
+@pytest.mark.parametrize(
+    "table",
+    ["select = []\n", 'ignore = ["ES"]\n', '[per-file-ignores]\n"!x" = ["ES"]\n'],
+)
+def test_a_configuration_that_turns_every_rule_off_says_so(
+    project: Path, capsys: pytest.CaptureFixture[str], table: str
+) -> None:
+    """Silencing a folder is allowed, but never invisible: the summary and the JSON name the
+    file and count what it turned off (and say nothing when nothing was)."""
+    quiet = write(project / "scripts" / ".evalsubmit.toml", table)
+    assert main(["check", "."]) == 1
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert summary.endswith(
+        "Configuration scripts/.evalsubmit.toml turned off every rule in 1 file."
+    ), summary
+    assert main(["check", "--output-format", "json", "."]) == 1
+    effects = json.loads(capsys.readouterr().out)["configuration_effects"]
+    assert effects == [{"file": str(quiet), "files_all_rules_off": 1, "paths_excluded": 0}]
+    quiet.unlink()
+    assert main(["check", "."]) == 1
+    assert "Configuration" not in capsys.readouterr().out
+
+
+def test_an_exclude_says_how_many_paths_it_left_out(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(project / "scripts" / ".evalsubmit.toml", 'exclude = ["*"]\n')
+    assert main(["check", "scripts"]) == 0
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert summary == (
+        "All checks passed (0 files). Configuration scripts/.evalsubmit.toml excluded 1 path."
+    )
