@@ -64,7 +64,11 @@ def test_json_contract_is_exact(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "check", "--format", "json", str(path))
     assert code == 1
     data = json.loads(out)
-    assert set(data) == {"version", "files_checked", "files_skipped", "skipped", "findings"}
+    assert set(data) == {
+        *("version", "files_checked", "files_skipped", "skipped", "findings"),
+        "configuration_effects",  # added in version 1: a key more, none changed
+    }
+    assert data["configuration_effects"] == []
     assert data["files_skipped"] == 0 and data["skipped"] == []
     assert data["version"] == 1 and data["files_checked"] == 1
     keys = {

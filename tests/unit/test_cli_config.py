@@ -207,3 +207,60 @@ def test_sdk_version_stands_for_the_installed_one(
     main(["check", "--select", "ES111", "src"])
     declared = f"rules are for nemo-platform {SDK_VERSION}; 0.8.0rc1 is declared (sdk-version)"
     assert f"Note: {declared}: results may differ." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["evalsubmit.toml", ".evalsubmit.toml", "pyproject.toml"])
+def test_a_file_that_is_not_utf8_is_refused(
+    project: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """TOML is UTF-8: a Latin-1 ``ignore`` read with replacement characters would be another
+    value than the one written, so the file is an error naming it and the reason."""
+    table = "[tool.evalsubmit]\n" if name == "pyproject.toml" else ""
+    (project / name).write_bytes(f'{table}ignore = ["ES110"] # caf\xe9\n'.encode("latin-1"))
+    assert main(["check", "src"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"evalsubmit: {project / name}: invalid configuration: not UTF-8")
+    assert "byte 0xe9" in err
+
+
+def test_a_foreign_pyproject_that_is_not_utf8_is_passed_over(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pyproject.toml that never mentions evalsubmit configures nothing: still passed over."""
+    (project / "pyproject.toml").write_bytes('[project]\nname = "caf\xe9"\n'.encode("latin-1"))
+    code, _ = check(capsys, "src")
+    assert code == 1
+
+
+@pytest.mark.parametrize(
+    "table",
+    ["select = []\n", 'ignore = ["ES"]\n', '[per-file-ignores]\n"!x" = ["ES"]\n'],
+)
+def test_a_configuration_that_turns_every_rule_off_says_so(
+    project: Path, capsys: pytest.CaptureFixture[str], table: str
+) -> None:
+    """Silencing a folder is allowed, but never invisible: the summary and the JSON name the
+    file and count what it turned off (and say nothing when nothing was)."""
+    quiet = write(project / "scripts" / ".evalsubmit.toml", table)
+    assert main(["check", "."]) == 1
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert summary.endswith(
+        "Configuration scripts/.evalsubmit.toml turned off every rule in 1 file."
+    ), summary
+    assert main(["check", "--output-format", "json", "."]) == 1
+    effects = json.loads(capsys.readouterr().out)["configuration_effects"]
+    assert effects == [{"file": str(quiet), "files_all_rules_off": 1, "paths_excluded": 0}]
+    quiet.unlink()
+    assert main(["check", "."]) == 1
+    assert "Configuration" not in capsys.readouterr().out
+
+
+def test_an_exclude_says_how_many_paths_it_left_out(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(project / "scripts" / ".evalsubmit.toml", 'exclude = ["*"]\n')
+    assert main(["check", "scripts"]) == 0
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert summary == (
+        "All checks passed (0 files). Configuration scripts/.evalsubmit.toml excluded 1 path."
+    )

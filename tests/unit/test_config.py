@@ -396,3 +396,26 @@ def test_the_server_shows_an_invalid_file_once_and_survives_a_failing_lookup(
     monkeypatch.setattr(configs._resolver, "for_path", broken)
     failed = configs.effective(job, Settings())
     assert failed.skipped == "its configuration could not be read (see the log)"
+
+
+# -- never above the project root ----------------------------------------------------------------
+
+
+def test_no_configuration_is_taken_from_above_the_repository(tmp_path: Path) -> None:
+    """An ``evalsubmit.toml`` in a folder above the repository (a shared /tmp, another user's
+    home) would replace the project's own settings; the search stops at the folder holding
+    ``.git``, the CLI's and the server's resolver alike."""
+    write(tmp_path / "evalsubmit.toml", 'select = []\nexclude = ["*"]\n')
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    job = write(repo / "src" / "job.py", "")
+    assert config_resolver().for_path(job) is NO_CONFIG
+    assert config_resolver(remember_folders=True).for_folder(job.parent) is NO_CONFIG
+    # the repository's own file is still found, and --config may name the one above
+    write(repo / "evalsubmit.toml", 'ignore = ["ES110"]\n')
+    assert config_resolver().for_path(job).file == repo / "evalsubmit.toml"
+    named = config_resolver(fixed=tmp_path / "evalsubmit.toml").for_path(job)
+    assert named.file == tmp_path / "evalsubmit.toml"
+    # outside any repository the search still goes up (a folder of scripts)
+    loose = write(tmp_path / "loose" / "job.py", "")
+    assert config_resolver().for_path(loose).file == tmp_path / "evalsubmit.toml"

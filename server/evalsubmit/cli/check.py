@@ -158,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         skipped,
         sources={path: result.lines for path, result in results.items()},
         unsafe_fixes=flags.unsafe_fixes,
+        effects=configuration.effects(options),
     )
     stdin_fix = results[stdin.path].fix if stdin is not None else None
     fixed_stdin = stdin_fix.fixed if stdin_fix is not None else None

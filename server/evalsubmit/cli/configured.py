@@ -9,12 +9,12 @@ choice, ``--extend-select`` and ``--ignore`` add to it), then the file's ``per-f
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalsubmit.workspace.config import ConfigError, ProjectConfig, RuleSelection
-from evalsubmit.workspace.walk import WalkRules, python_files
+from evalsubmit.workspace.walk import SUFFIXES, WalkRules, python_files
 
 if TYPE_CHECKING:
     from evalsubmit.analysis import AnalysisOptions
@@ -79,7 +79,12 @@ class CheckConfiguration:
             select=args.select or None, extend_select=args.extend_select, ignore=args.ignore
         )
         self._force_exclude: bool = args.force_exclude
-        self._walk_rules = WalkRules(self._excluded)
+        # the writer's own check counts nothing: the summary counts what the walk left out
+        self._walk_rules = WalkRules(
+            lambda path, is_dir: self._resolver.for_path(path).excludes(path, is_dir)
+        )
+        self._excluded_by: dict[Path, int] = {}
+        """Per configuration file, the folders and Python files its ``exclude`` left out."""
         self.strict: bool = args.strict or bool(self._resolver.for_folder(Path.cwd()).strict)
         """``--strict``, else the ``strict`` of the configuration of the current folder."""
 
@@ -90,7 +95,25 @@ class CheckConfiguration:
         )
 
     def _excluded(self, path: Path, is_dir: bool) -> bool:
-        return self._resolver.for_path(path).excludes(path, is_dir)
+        config = self._resolver.for_path(path)
+        if not config.excludes(path, is_dir):
+            return False
+        if config.file is not None and (is_dir or path.name.endswith(SUFFIXES)):
+            self._excluded_by[config.file] = self._excluded_by.get(config.file, 0) + 1
+        return True
+
+    def effects(self, options: Mapping[Path, AnalysisOptions]) -> list[tuple[Path, int, int]]:
+        """Per configuration file that turned something off: the checked files in which no
+        rule is left on, and the paths its ``exclude`` left out."""
+        silenced: dict[Path, int] = {}
+        for path, option in options.items():
+            file = self.config_for(path).file
+            if file is None:  # no file, no rule registry to load (start-up cost)
+                continue
+            if not any(option.enabled(code) for code in self._resolver.rule_codes):
+                silenced[file] = silenced.get(file, 0) + 1
+        files = sorted({*silenced, *self._excluded_by})
+        return [(f, silenced.get(f, 0), self._excluded_by.get(f, 0)) for f in files]
 
     def left_out(self, path: Path) -> str | None:
         """Why ``--fix`` must not write ``path`` (a real path): the walk leaves it out, or the

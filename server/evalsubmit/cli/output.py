@@ -24,6 +24,8 @@ _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note"}
 Located = tuple[Path, Finding]
 Skipped = tuple[Path, str]
 """A path that was not checked, and why."""
+Effect = tuple[Path, int, int]
+"""A configuration file that turned something off: files with every rule off, paths excluded."""
 
 
 def render(
@@ -32,6 +34,7 @@ def render(
     files_checked: int,
     notes: list[str] | None = None,
     skipped: list[Skipped] | None = None,
+    effects: list[Effect] | None = None,
 ) -> str:
     """``notes`` (about the environment, e.g. another SDK installed) end the text summary;
     ``skipped`` lists the paths not checked, with why."""
@@ -39,12 +42,12 @@ def render(
     if fmt == "json":
         import json  # the machine formats only
 
-        return json.dumps(as_json(findings, files_checked, skipped), indent=2) + "\n"
+        return json.dumps(as_json(findings, files_checked, skipped, effects), indent=2) + "\n"
     if fmt == "sarif":
         import json
 
         return json.dumps(as_sarif(findings, skipped), indent=2) + "\n"
-    return as_text(findings, files_checked, notes or [], skipped)
+    return as_text(findings, files_checked, notes or [], skipped, effects)
 
 
 _CONTROL = "[\x00-\x1f\x7f-\x9f\u2028\u2029]"  # compiled (and kept by re) when a finding is shown
@@ -84,12 +87,13 @@ def as_text(
     files_checked: int,
     notes: list[str] | None = None,
     skipped: list[Skipped] | None = None,
+    effects: list[Effect] | None = None,
 ) -> str:
     lines = [
         f"{shown(path)}:{f.span.line}:{f.span.col + 1}: {f.code} {shown(f.message)}"
         for path, f in findings
     ]
-    lines += text_tail(findings, files_checked, notes, skipped)
+    lines += text_tail(findings, files_checked, notes, skipped, effects)
     return "\n".join(lines) + "\n"
 
 
@@ -98,9 +102,11 @@ def text_tail(
     files_checked: int,
     notes: list[str] | None = None,
     skipped: list[Skipped] | None = None,
+    effects: list[Effect] | None = None,
 ) -> list[str]:
     """What ends the text formats (``concise``, ``full``, statistics): the skipped paths, the
-    summary, the notes."""
+    summary (with what configuration files turned off: a clean run that checked nothing must
+    not read like a clean run that checked everything), the notes."""
     skipped = skipped or []
     lines = [skipped_line(path, reason) for path, reason in skipped]
     if findings:
@@ -112,13 +118,33 @@ def text_tail(
         summary = f"All checks passed ({_plural(files_checked, 'file')})"
     if skipped:
         summary += f"; {len(skipped)} skipped, not checked (see the warnings above)"
-    lines.append(summary + ".")
+    lines.append(" ".join([summary + ".", *map(effect_sentence, effects or [])]))
     lines += [f"Note: {shown(note)}." for note in notes or []]
     return lines
 
 
+def effect_sentence(effect: Effect) -> str:
+    """``Configuration sub/evalsubmit.toml turned off every rule in 3 files and excluded 4
+    paths.``"""
+    file, silenced, excluded = effect
+    did = [f"turned off every rule in {_plural(silenced, 'file')}"] if silenced else []
+    did += [f"excluded {_plural(excluded, 'path')}"] if excluded else []
+    return f"Configuration {shown(_near(file))} {' and '.join(did)}."
+
+
+def _near(file: Path) -> str:
+    """``file`` relative to the current folder when under it (as the findings' paths are)."""
+    try:
+        return str(file.relative_to(Path.cwd()))
+    except ValueError:
+        return str(file)
+
+
 def as_json(
-    findings: list[Located], files_checked: int, skipped: list[Skipped] | None = None
+    findings: list[Located],
+    files_checked: int,
+    skipped: list[Skipped] | None = None,
+    effects: list[Effect] | None = None,
 ) -> dict[str, Any]:
     skipped = skipped or []
     return {
@@ -126,6 +152,10 @@ def as_json(
         "files_checked": files_checked,
         "files_skipped": len(skipped),
         "skipped": [{"path": str(path), "reason": reason} for path, reason in skipped],
+        "configuration_effects": [
+            {"file": str(file), "files_all_rules_off": silenced, "paths_excluded": excluded}
+            for file, silenced, excluded in effects or []
+        ],
         "findings": [
             {
                 "path": str(path),

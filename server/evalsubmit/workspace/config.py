@@ -4,8 +4,11 @@ keys of an ``evalsubmit.toml`` / ``.evalsubmit.toml``. The CLI and the server re
 Found like ruff finds its own: the nearest folder above the checked file (the file's own folder
 first) holding ``.evalsubmit.toml``, ``evalsubmit.toml`` or a ``pyproject.toml`` *with* a
 ``[tool.evalsubmit]`` table wins (in that order within one folder); a ``pyproject.toml``
-without the table is passed over and the search goes on up to the filesystem root. Nothing is
-merged across files: the nearest configuration is the whole configuration.
+without the table is passed over and the search goes on up to the project root, the nearest
+folder holding ``.git`` (the filesystem root outside a repository): a file above the repository
+(a shared ``/tmp``, someone else's home) must not silence the project's checks; only
+``--config`` names one there. Nothing is merged across files: the nearest configuration is the
+whole configuration.
 
 An invalid file is an error naming the file, the key and (found by reading the text, as
 ``tomllib`` gives no positions) its line, never a silent default. Files are cached by
@@ -23,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from pathspec import GitIgnoreSpec
+from evalsubmit.workspace.globs import GlobSet
 
+if TYPE_CHECKING:
     from evalsubmit.workspace.config_model import ConfigTable, Location
 
 CONFIG_NAMES = (".evalsubmit.toml", "evalsubmit.toml", "pyproject.toml")
@@ -100,8 +103,8 @@ class ProjectConfig:
     default_taskset: str | None = None
     sdk_version: str | None = None
     strict: bool | None = None
-    _exclude_spec: GitIgnoreSpec | None = field(default=None, compare=False, repr=False)
-    _per_file_specs: tuple[tuple[bool, GitIgnoreSpec, frozenset[str]], ...] = field(
+    _exclude_spec: GlobSet | None = field(default=None, compare=False, repr=False)
+    _per_file_specs: tuple[tuple[bool, GlobSet, frozenset[str]], ...] = field(
         default=(), compare=False, repr=False
     )
 
@@ -113,7 +116,7 @@ class ProjectConfig:
         relative = self._relative(path)
         if relative is None:
             return False
-        return self._exclude_spec.match_file(relative + "/" if is_dir else relative)
+        return self._exclude_spec.matches(relative + "/" if is_dir else relative)
 
     def ignored_for(self, path: Path) -> frozenset[str]:
         """The codes (or prefixes) ``per-file-ignores`` turns off in ``path``. A pattern
@@ -123,7 +126,7 @@ class ProjectConfig:
             return frozenset()
         ignored: set[str] = set()
         for negated, spec, codes in self._per_file_specs:
-            if spec.match_file(relative) != negated:
+            if spec.matches(relative) != negated:
                 ignored |= codes
         return frozenset(ignored)
 
@@ -197,7 +200,7 @@ class ConfigResolver:
                 found = loaded
                 break
             parent = os.path.dirname(directory)
-            if parent == directory:  # the filesystem root
+            if parent == directory or os.path.exists(os.path.join(directory, ".git")):
                 break
             directory = parent
         if self._remember:
@@ -247,7 +250,15 @@ def _read(
         return ConfigError(file, [Problem("", f"cannot read it ({error.strerror})")])
     if len(data) > MAX_CONFIG_BYTES:
         return ConfigError(file, [Problem("", f"larger than {MAX_CONFIG_BYTES} bytes")])
-    text = data.decode("utf-8", "replace")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # A pyproject.toml that never names evalsubmit configures nothing: passed over as
+        # before. Any other is refused: replacement characters would change what was written.
+        if file.name == "pyproject.toml" and b"evalsubmit" not in data:
+            return None
+        where = f"byte {data[error.start]:#04x} at offset {error.start}"
+        return ConfigError(file, [Problem("", f"not UTF-8 ({where}); TOML files are UTF-8")])
     if file.name == "pyproject.toml" and _plainly_without_table(text):
         return None
     import tomllib  # with datetime and string: ~5 ms, for a file that may configure evalsubmit
@@ -297,8 +308,6 @@ def _validated(
 
 
 def _config(file: Path, model: ConfigTable) -> ProjectConfig:
-    from pathspec import GitIgnoreSpec  # loaded with the first file that has globs
-
     exclude = (*model.exclude, *model.extend_exclude)
     per_file = tuple(
         (pattern, frozenset(codes)) for pattern, codes in model.per_file_ignores.items()
@@ -316,9 +325,9 @@ def _config(file: Path, model: ConfigTable) -> ProjectConfig:
         default_taskset=model.default_taskset,
         sdk_version=model.sdk_version,
         strict=model.strict,
-        _exclude_spec=GitIgnoreSpec.from_lines(exclude) if exclude else None,
+        _exclude_spec=GlobSet.from_lines(exclude) if exclude else None,
         _per_file_specs=tuple(
-            (p.startswith("!"), GitIgnoreSpec.from_lines([p.removeprefix("!")]), codes)
+            (p.startswith("!"), GlobSet.from_lines([p.removeprefix("!")]), codes)
             for p, codes in per_file
         ),
     )

@@ -14,11 +14,11 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Annotated, Any
 
-from pathspec import GitIgnoreSpec
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, ValidationInfo
 from pydantic_core import PydanticCustomError
 
 from evalsubmit.sdk.grammar import taskset_ref_problem
+from evalsubmit.workspace.globs import GlobError, compile_glob
 
 VERSION = re.compile(
     r"(\d+!)?\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?(\+[a-z0-9]+(\.[a-z0-9]+)*)?",
@@ -45,11 +45,9 @@ def _glob(pattern: str) -> str:
     if not pattern.strip():
         raise _error("an empty pattern matches nothing")
     try:
-        GitIgnoreSpec.from_lines([pattern])
-    except Exception as error:  # pathspec raises its own errors and re.error
-        # re.error's "at position N" counts in the translated regex, not in the pattern
-        why = re.sub(r" at position \d+", "", str(error)) or type(error).__name__
-        raise _error(f"{pattern!r} is not a valid glob ({why})") from None
+        compile_glob(pattern)
+    except GlobError as error:
+        raise _error(f"{pattern!r} is not a valid glob ({error})") from None
     return pattern
 
 

@@ -2,7 +2,7 @@
 VCS, virtualenvs and what ``.gitignore`` files exclude.
 
 A workspace can hold anything: a symlink loop, a link out of the tree, a folder nobody may read,
-a ``.gitignore`` line pathspec cannot compile (``!``, ``foo\\``, ``[z-a]``), a tree thousands of
+a ``.gitignore`` line that is not a valid glob (``!``, ``foo\\``, ``[z-a]``), a tree thousands of
 levels deep, paths longer than the system allows. The walk never raises for any of them: what
 it cannot read is skipped, the reason goes to ``on_skip`` (by default a logged warning), and the
 walk goes on. It is iterative (no recursion limit), looks at each entry once (no ``resolve()``
@@ -20,12 +20,9 @@ import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
-
-if TYPE_CHECKING:
-    from pathspec import GitIgnoreSpec
+from evalsubmit.workspace.globs import GlobError, GlobSet, compile_glob
 
 _BEFORE_FIRST_LOG: list[Callable[[], None]] = []
 """Run once before the first skip is logged: the command line quiets the library's loggers
@@ -61,7 +58,7 @@ class _Rules:
 
     within: str
     prefix: str
-    spec: GitIgnoreSpec
+    spec: GlobSet
 
 
 def before_logging(hook: Callable[[], None]) -> None:
@@ -217,33 +214,32 @@ def _ignored(rules: tuple[_Rules, ...], rel: str, is_dir: bool) -> bool:
         if not rel.startswith(rule.within):
             continue
         path = rule.prefix + rel[len(rule.within) :]
-        result = rule.spec.check_file(path + "/" if is_dir else path)
-        if result.include is not None:
-            ignored = result.include
+        include = rule.spec.check(path + "/" if is_dir else path)
+        if include is not None:
+            ignored = include
     return ignored
 
 
 def _load_rules(
     gitignore: Path, within: str, report: OnSkip, prefix: str = ""
 ) -> tuple[_Rules, ...]:
-    """The patterns of one ``.gitignore``; a line pathspec cannot compile is reported and left
+    """The patterns of one ``.gitignore``; a line that is not a valid glob is reported and left
     out, the others still apply."""
-    from pathspec import GitIgnoreSpec  # only where there is a .gitignore (start-up cost)
-
     try:
         data = read_regular_file(gitignore, max_bytes=MAX_GITIGNORE_BYTES)
     except UnreadableSource as error:
         report(gitignore, error.reason)
         return ()
-    good: list[str] = []
+    good = []
     for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
         try:
-            GitIgnoreSpec.from_lines([line])
-        except Exception as error:  # pathspec raises its own errors and re.error
+            glob = compile_glob(line)
+        except GlobError as error:
             report(gitignore, f"line {number} {line!r} is not a valid pattern ({error}); ignored")
             continue
-        good.append(line)
-    return (_Rules(within, prefix, GitIgnoreSpec.from_lines(good)),) if good else ()
+        if glob is not None:
+            good.append(glob)
+    return (_Rules(within, prefix, GlobSet(good)),) if good else ()
 
 
 def _rules_above(root: Path, report: OnSkip) -> tuple[_Rules, ...]:

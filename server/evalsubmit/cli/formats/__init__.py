@@ -17,6 +17,8 @@ from evalsubmit.core.findings import Finding
 Located = tuple[Path, Finding]
 Skipped = tuple[Path, str]
 """A path that was not checked, and why (the shapes of :mod:`evalsubmit.cli.output`)."""
+Effect = tuple[Path, int, int]
+"""A configuration file, the files it turned every rule off in, the paths it excluded."""
 
 FORMATS = ("concise", "full", "json", "sarif", "github", "gitlab")
 DEFAULT_FORMAT = "concise"
@@ -44,6 +46,8 @@ class Report:
     """``--fix`` or ``--diff`` was given: the summary says what was fixed."""
     fixed: int = 0
     fixed_files: int = 0
+    effects: Sequence[Effect] = ()
+    """What each configuration file turned off (only those that turned something off)."""
 
 
 def render(fmt: str, report: Report, *, statistics: bool = False, color: bool = False) -> str:
@@ -68,10 +72,10 @@ def render(fmt: str, report: Report, *, statistics: bool = False, color: bool = 
         return gitlab.as_gitlab(report)
     from evalsubmit.cli import output
 
-    findings, skipped = list(report.findings), list(report.skipped)
+    findings, skipped, effects = list(report.findings), list(report.skipped), list(report.effects)
     if fmt in ("json", "sarif"):
-        return output.render(fmt, findings, report.files_checked, [], skipped)
-    text = output.as_text(findings, report.files_checked, list(report.notes), skipped)
+        return output.render(fmt, findings, report.files_checked, [], skipped, effects)
+    text = output.as_text(findings, report.files_checked, list(report.notes), skipped, effects)
     return text + "".join(f"{line}\n" for line in fix_summary(report))
 
 

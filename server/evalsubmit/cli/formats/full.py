@@ -37,7 +37,11 @@ def as_full(report: Report, *, color: bool = False) -> str:
     paint = Paint(color)
     blocks = [_block(path, finding, report, paint) for path, finding in report.findings]
     tail = text_tail(
-        list(report.findings), report.files_checked, list(report.notes), list(report.skipped)
+        list(report.findings),
+        report.files_checked,
+        list(report.notes),
+        list(report.skipped),
+        list(report.effects),
     )
     return "".join(f"{block}\n" for block in blocks) + "".join(
         f"{line}\n" for line in [*tail, *fix_summary(report)]

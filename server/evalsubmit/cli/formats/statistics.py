@@ -65,6 +65,10 @@ def as_table(report: Report) -> str:
         mark = ("[*] " if row.fixable else "[ ] ") if any_fixable else ""
         lines.append(f"{row.count:>{count_width}}\t{row.code:<{code_width}}\t{mark}{row.name}")
     lines += text_tail(
-        list(report.findings), report.files_checked, list(report.notes), list(report.skipped)
+        list(report.findings),
+        report.files_checked,
+        list(report.notes),
+        list(report.skipped),
+        list(report.effects),
     )
     return "".join(f"{line}\n" for line in lines)
