@@ -3,7 +3,11 @@
 import pytest
 
 from fake_env import installed_env  # noqa: F401  (the session fixture)
-from result_cache_env import _session_result_cache  # noqa: F401  (the session fixture)
+from result_cache_env import (  # noqa: F401  (the result cache tests' fixtures)
+    _session_result_cache,
+    cache,
+    counted,
+)
 
 
 @pytest.fixture(autouse=True)
