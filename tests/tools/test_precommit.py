@@ -36,6 +36,7 @@ def _git(cwd: Path, *args: str) -> None:
 
 def _try_repo(project: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PRE_COMMIT_HOME": str(CACHE), "PRE_COMMIT_COLOR": "never"}
+    env["XDG_CACHE_HOME"] = str(project.parent / "user-cache")  # the result cache's key
     return subprocess.run(
         [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "evalsubmit", "--all-files"],
         cwd=project,

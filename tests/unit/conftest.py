@@ -4,7 +4,11 @@ import pytest
 
 from engine_strict import _strict_engine  # noqa: F401  (autouse: engine bugs fail tests)
 from fake_env import installed_env  # noqa: F401  (the session fixture)
-from result_cache_env import _session_result_cache  # noqa: F401  (the session fixture)
+from result_cache_env import (  # noqa: F401  (the result cache tests' fixtures)
+    _session_result_cache,
+    cache,
+    counted,
+)
 
 
 @pytest.fixture(autouse=True)

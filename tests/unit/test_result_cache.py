@@ -10,15 +10,15 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from cli_project import make_project
+from evalsubmit.cli import cache_key, main
 from evalsubmit.cli import check as check_module
-from evalsubmit.cli import main
 from fake_env import sdk_env
+from result_cache_env import Counted
 
 REPO = Path(__file__).resolve().parents[2]
 EVALSUBMIT = REPO / ".venv" / "bin" / "evalsubmit"
@@ -48,36 +48,6 @@ def project(root: Path, suite: str = "qa/nightly") -> Path:
     (root / "helpers.py").write_text("from constants import SUITE\n\nTASKS = SUITE\n")
     (root / "constants.py").write_text(f"SUITE = {suite!r}\n")
     return root
-
-
-class Counted:
-    """Counts the files the CLI analyses (in this process: fewer files than the pool needs)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.paths: list[Path] = []
-        original: Callable[..., check_module.FileResult] = check_module._analyse_one
-
-        def counting(path: Path, *args: object, **kwargs: object) -> check_module.FileResult:
-            self.paths.append(path)
-            return original(path, *args, **kwargs)
-
-        monkeypatch.setattr(check_module, "_analyse_one", counting)
-
-    def take(self) -> int:
-        count, self.paths = len(self.paths), []
-        return count
-
-
-@pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> Counted:
-    return Counted(monkeypatch)
-
-
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("EVALSUBMIT_CACHE_DIR", str(folder))
-    return folder
 
 
 def check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -181,18 +151,18 @@ def test_a_corrupt_or_foreign_entry_is_a_miss_and_is_rewritten(
     first = check(capsys, job)
     counted.take()
     (entry,) = cache.glob("v*/*.json")
-    good = entry.read_text()
-    data = json.loads(good)
-    data["result"]["findings"] = []  # a cache that lies: its key no longer matches its result
-    for broken in (
+    good = entry.read_bytes()
+    data = json.loads(good[good.index(b"{") :])
+    key = cache_key.load_key()
+    for body in (  # signed with the user's key: the decoder still refuses them
         b"\x80\x04not json",
         b"[]",
         b'{"key": 1}',
         json.dumps({**data, "key": {}}).encode(),
     ):
-        entry.write_bytes(broken)
+        entry.write_bytes(cache_key.signed(key, entry.parent, entry.name, body))
         assert check(capsys, job) == first
-        assert counted.take() == 1 and entry.read_text() == good
+        assert counted.take() == 1 and entry.read_bytes() == good
 
 
 def test_a_read_only_cache_folder_warns_once_and_changes_nothing(

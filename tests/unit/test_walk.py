@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.workspace.walk import python_files
+from evalsubmit.workspace.walk import CACHEDIR_SIGNATURE, python_files
 
 
 def walk(root: Path) -> tuple[list[str], list[tuple[str, str]]]:
@@ -152,3 +152,17 @@ def test_a_fifo_named_on_the_command_line_is_listed_for_the_reader_to_refuse(
 ) -> None:
     os.mkfifo(tmp_path / "named.py")
     assert list(python_files([tmp_path / "named.py"])) == [tmp_path / "named.py"]
+
+
+def test_the_walk_never_enters_a_cache_folder(tmp_path: Path) -> None:
+    """Not even one without its ``.gitignore``: by name, by a tag with the standard
+    signature, or named by the caller (``--cache-dir``)."""
+    (tmp_path / "job.py").write_text("")
+    for folder in (".evalsubmit_cache/v2-0.1.0", "tagged", "chosen", "wrong-tag"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "planted.py").write_text("")
+    (tmp_path / "tagged" / "CACHEDIR.TAG").write_text(f"{CACHEDIR_SIGNATURE}\n# a tool\n")
+    (tmp_path / "wrong-tag" / "CACHEDIR.TAG").write_text("Signature: something else\n")
+    found = python_files([tmp_path], skipped_folders=[tmp_path / "chosen"])
+    names = sorted(p.relative_to(tmp_path).as_posix() for p in found)
+    assert names == ["job.py", "wrong-tag/planted.py"]

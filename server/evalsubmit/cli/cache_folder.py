@@ -4,36 +4,59 @@
 holds a ``.gitignore`` (``*``: git never sees it), a ``CACHEDIR.TAG`` (backup tools skip it)
 and one folder per cache format and evalsubmit version, in which each checked source file has
 one entry, named by its real path: a new result overwrites the old one, so the cache grows with
-the number of files, not of runs. Entries of files that no longer exist are removed at most
-once a day.
+the number of files, not of runs. Entries of files that no longer exist, and the folders of
+other versions, are removed at most once a day.
+
+The folder may have come with the repository, so it is trusted for nothing:
+
+* the cache folder and its versioned folder must be real folders, not links (a link is
+  refused: the run caches nothing, with one warning); entries are opened without following a
+  link (``O_NOFOLLOW``), only regular files are read, and at most :data:`MAX_ENTRY_BYTES`;
+* what is written replaces a file by renaming over it, so a link in the way is replaced, never
+  written through;
+* only what is provably ours is deleted: an entry whose code verifies with the user's key
+  (:mod:`.cache_key`), the marker of the last prune, a stale temporary file of this user; a
+  versioned folder of another version only when it is a real folder holding our owner mark.
 
 Every entry is written to a temporary file in the same folder and renamed over the old one
 (atomic on POSIX and Windows): concurrent runs and worker processes never see half an entry,
-and the last writer wins. A folder that cannot be written disables writing for the run.
+and the last writer wins.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
+import stat
 import time
 from pathlib import Path
 
 import evalsubmit
+from evalsubmit.cli import cache_key
+from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
+from evalsubmit.workspace.walk import CACHE_FOLDER_NAME, CACHEDIR_SIGNATURE
 
-FOLDER_NAME = ".evalsubmit_cache"
-CACHE_FORMAT = 1
+FOLDER_NAME = CACHE_FOLDER_NAME
+CACHE_FORMAT = 2
 """Raised whenever what an entry holds or means changes: older entries are then not read."""
 TAG = (
-    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    f"{CACHEDIR_SIGNATURE}\n"
     "# This file is a cache directory tag created by evalsubmit.\n"
     "# For information about cache directory tags, see:\n"
     "#\thttps://bford.info/cachedir/\n"
 )
 GITIGNORE = "# Automatically created by evalsubmit.\n*\n"
+MAX_ENTRY_BYTES = 32 * 1024 * 1024
+"""A larger entry is neither read nor written (a file's findings are far smaller)."""
+OWNER = "owner"
+"""A versioned folder's mark that this user's evalsubmit made it (:func:`cache_key.owner_code`)."""
 PRUNE_EVERY_S = 24 * 3600
 _PRUNED = "last-pruned"
 _TEMPORARY = ".tmp-"
+_ENTRY_NAME = re.compile(r"[0-9a-f]{32}\.json")
+_VERSIONED_NAME = re.compile(r"v[0-9]+-[^/\\]+")
 STALE_TEMPORARY_S = 3600
 """A temporary file this old was left by a run that was killed while writing it."""
 
@@ -43,29 +66,43 @@ def versioned(root: Path) -> Path:
     return root / f"v{CACHE_FORMAT}-{evalsubmit.__version__}"
 
 
-def entry_file(folder: Path, digest: str) -> Path:
-    return folder / f"{digest}.json"
-
-
-def prepare(root: Path) -> Path:
-    """Create the cache folder (tagged, ignored by git) and its versioned folder; raises
-    ``OSError`` when it cannot be written."""
-    folder = versioned(root)
-    folder.mkdir(parents=True, exist_ok=True)
+def prepare(root: Path, key: bytes) -> Path:
+    """Create the cache folder (tagged, ignored by git) and its versioned folder, marked as
+    ours; raises ``OSError`` when it cannot be written or either folder is not a real one."""
+    _real_folder(root)
     for name, text in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", TAG)):
-        if not (root / name).exists():
-            write_atomically(root / name, text)
+        if not os.path.lexists(root / name):
+            write_atomically(root / name, text.encode("ascii"))
+    folder = versioned(root)
+    _real_folder(folder)
+    mark = cache_key.owner_code(key, folder)
+    if _small_file(folder / OWNER) != mark:
+        write_atomically(folder / OWNER, mark)
     return folder
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file renamed over it."""
+def _real_folder(path: Path) -> None:
+    """Create ``path`` unless it exists; raises ``OSError`` unless it is a folder, not a link."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.mkdir(path)
+    except FileExistsError:
+        pass
+    mode = os.lstat(path).st_mode
+    if stat.S_ISLNK(mode):
+        raise OSError(errno.ELOOP, "a link (the cache never follows one)")
+    if not stat.S_ISDIR(mode):
+        raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file renamed over it."""
     import tempfile  # here: a run that writes nothing does not load it
 
     handle, temporary = tempfile.mkstemp(prefix=_TEMPORARY, dir=path.parent)
     try:
-        with os.fdopen(handle, "w", encoding="ascii") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -73,53 +110,109 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def read_entry(path: Path) -> str | None:
-    """An entry's text (None: missing or unreadable, which is a miss)."""
+def read_entry(path: Path) -> bytes | None:
+    """An entry's bytes (None: missing, unreadable, a link, not a regular file or larger than
+    :data:`MAX_ENTRY_BYTES`: a miss)."""
     try:
-        with open(path, encoding="ascii") as stream:
-            return stream.read()
-    except (OSError, ValueError):
+        return read_regular_file(path, max_bytes=MAX_ENTRY_BYTES, follow_link=False)
+    except UnreadableSource:
         return None
 
 
-def prune_when_due(folder: Path) -> None:
-    """Remove the entries of source files that no longer exist (and corrupt ones), and the
-    temporary files of killed runs, at most once per :data:`PRUNE_EVERY_S` (the time of the
-    last prune is that of a marker file, touched first so that concurrent runs do not both
-    prune). A file another run removed first is skipped."""
+def _small_file(path: Path) -> bytes | None:
+    try:
+        return read_regular_file(path, max_bytes=cache_key.CODE_CHARS, follow_link=False)
+    except UnreadableSource:
+        return None
+
+
+def prune_when_due(folder: Path, key: bytes) -> None:
+    """Remove the entries of source files that no longer exist, the temporary files of killed
+    runs and the folders of other versions, at most once per :data:`PRUNE_EVERY_S` (the time
+    of the last prune is that of a marker file, replaced first so that concurrent runs do not
+    both prune). A file another run removed first is skipped."""
     marker = folder / _PRUNED
     now = time.time()
     try:
-        if now - marker.stat().st_mtime < PRUNE_EVERY_S:
+        if now - os.lstat(marker).st_mtime < PRUNE_EVERY_S:
             return
     except FileNotFoundError:
         pass
     except OSError:
         return
     try:
-        marker.touch()
+        write_atomically(marker, b"")
         entries = list(os.scandir(folder))
     except OSError:
         return
     for entry in entries:
-        try:
-            if entry.name.startswith(_TEMPORARY):
-                if now - entry.stat().st_mtime > STALE_TEMPORARY_S:
-                    os.unlink(entry.path)
-            elif entry.name.endswith(".json"):
-                source = source_of(read_entry(Path(entry.path)))
-                if source is None or not os.path.exists(source):
-                    os.unlink(entry.path)
-        except OSError:
+        with contextlib.suppress(OSError):
+            if _stale_temporary(entry, now) or _entry_of_a_gone_file(entry, folder, key):
+                os.unlink(entry.path)
+    _prune_other_versions(folder, key, now)
+
+
+def _prune_other_versions(current: Path, key: bytes, now: float) -> None:
+    """Remove what we wrote in the versioned folders of other versions that we made."""
+    try:
+        siblings = list(os.scandir(current.parent))
+    except OSError:
+        return
+    for sibling in siblings:
+        if sibling.name == current.name or not _VERSIONED_NAME.fullmatch(sibling.name):
             continue
+        with contextlib.suppress(OSError):
+            folder = Path(sibling.path)
+            if not sibling.is_dir(follow_symlinks=False):
+                continue  # a link is never followed
+            if _small_file(folder / OWNER) != cache_key.owner_code(key, folder):
+                continue  # not made by this user's evalsubmit
+            for entry in list(os.scandir(folder)):
+                if _ours(entry, folder, key, now):
+                    os.unlink(entry.path)
+            if os.listdir(folder) == [OWNER]:  # anything else there is left, and the folder
+                os.unlink(folder / OWNER)
+                os.rmdir(folder)
 
 
-def source_of(text: str | None) -> str | None:
+def _ours(entry: os.DirEntry[str], folder: Path, key: bytes, now: float) -> bool:
+    if entry.name == _PRUNED:
+        info = entry.stat(follow_symlinks=False)
+        return stat.S_ISREG(info.st_mode) and info.st_size == 0
+    return _stale_temporary(entry, now) or _verified_entry(entry, folder, key) is not None
+
+
+def _stale_temporary(entry: os.DirEntry[str], now: float) -> bool:
+    """A temporary file of this user's, older than a run (its content cannot be told)."""
+    if not entry.name.startswith(_TEMPORARY):
+        return False
+    info = entry.stat(follow_symlinks=False)
+    mine = not hasattr(os, "geteuid") or info.st_uid == os.geteuid()
+    return stat.S_ISREG(info.st_mode) and mine and now - info.st_mtime > STALE_TEMPORARY_S
+
+
+def _entry_of_a_gone_file(entry: os.DirEntry[str], folder: Path, key: bytes) -> bool:
+    body = _verified_entry(entry, folder, key)
+    if body is None:
+        return False  # not ours: kept (it is rewritten when its name's file is checked)
+    source = source_of(body)
+    return source is None or not os.path.exists(source)
+
+
+def _verified_entry(entry: os.DirEntry[str], folder: Path, key: bytes) -> bytes | None:
+    """The body of an entry this user's evalsubmit wrote in ``folder`` (None: not one)."""
+    if not _ENTRY_NAME.fullmatch(entry.name):
+        return None
+    data = read_entry(Path(entry.path))
+    return cache_key.verified(key, folder, entry.name, data) if data is not None else None
+
+
+def source_of(body: bytes) -> str | None:
     """The source file an entry is about (None: not an entry this version reads)."""
     import json
 
     try:
-        data = json.loads(text) if text is not None else None
+        data = json.loads(body)
         source = data["key"]["path"] if isinstance(data, dict) else None
     except (ValueError, KeyError, TypeError):
         return None

@@ -31,11 +31,17 @@ def add_cache_options(check: argparse.ArgumentParser) -> None:
     )
 
 
+def chosen_folder(args: argparse.Namespace) -> Path | None:
+    """The cache folder the command line or the environment chose (None: at each project's
+    root), with ``--no-cache`` too: the walk never enters it."""
+    chosen = args.cache_dir or (Path(os.environ[ENV_VAR]) if os.environ.get(ENV_VAR) else None)
+    return chosen.absolute() if chosen is not None else None
+
+
 def open_cache(args: argparse.Namespace, python: Path) -> ResultCache | None:
     """The run's result cache (None: ``--no-cache``)."""
     if args.no_cache:
         return None
     from evalsubmit.cli.result_cache import ResultCache
 
-    chosen = args.cache_dir or (Path(os.environ[ENV_VAR]) if os.environ.get(ENV_VAR) else None)
-    return ResultCache(chosen.absolute() if chosen is not None else None, python)
+    return ResultCache(chosen_folder(args), python)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evalsubmit.cli import collector
-from evalsubmit.cli.cache_options import add_cache_options
+from evalsubmit.cli.cache_options import add_cache_options, chosen_folder
 from evalsubmit.cli.check_flags import FixRequest, add_options, check_flags
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
 from evalsubmit.cli.configured import add_config_options, rule_codes
@@ -106,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
             files = [stdin.path]
         else:
             on_skip = lambda path, why: skipped.append((path, why))  # noqa: E731
-            files = list(configuration.files(args.paths, on_skip))
+            cache_dir = chosen_folder(args)
+            skip = [cache_dir] if cache_dir is not None else []
+            files = list(configuration.files(args.paths, on_skip, skip))
         options = {path: configuration.options_for(path) for path in files}
     except ConfigError as error:
         print("\n".join(f"evalsubmit: {shown(line)}" for line in error.lines()), file=sys.stderr)

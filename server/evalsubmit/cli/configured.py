@@ -88,10 +88,20 @@ class CheckConfiguration:
         self.strict: bool = args.strict or bool(self._resolver.for_folder(Path.cwd()).strict)
         """``--strict``, else the ``strict`` of the configuration of the current folder."""
 
-    def files(self, paths: Iterable[Path], on_skip: Callable[[Path, str], None]) -> Iterator[Path]:
-        """The Python files of ``paths`` that the walk and ``exclude`` leave in."""
+    def files(
+        self,
+        paths: Iterable[Path],
+        on_skip: Callable[[Path, str], None],
+        skipped_folders: Iterable[Path] = (),
+    ) -> Iterator[Path]:
+        """The Python files of ``paths`` that the walk and ``exclude`` leave in (the walk never
+        enters ``skipped_folders``)."""
         return python_files(
-            paths, on_skip, excluded=self._excluded, force_exclude=self._force_exclude
+            paths,
+            on_skip,
+            excluded=self._excluded,
+            force_exclude=self._force_exclude,
+            skipped_folders=skipped_folders,
         )
 
     def _excluded(self, path: Path, is_dir: bool) -> bool:

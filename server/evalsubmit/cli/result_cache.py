@@ -17,10 +17,15 @@ the texts of the modules it read, directly or through other modules, by digest, 
 answers of the module lookups it made, those that found nothing included. Each is asked again
 on a hit; one different answer makes the entry a miss. Modification times are never trusted.
 
+The entry lies in the project, where a repository can put one: it is used only when its code
+verifies with the user's key (:mod:`.cache_key`), made for this very folder. An entry edited,
+committed, or copied from another machine or folder is a miss and is rewritten.
+
 Results that depend on something not noted (an internal error, an incomplete journal) are
 not kept. ``--fix``/``--diff`` and stdin neither read nor write the cache; ``--no-cache``
 turns it off. A corrupt, foreign or unreadable entry is a miss and is rewritten; a cache
-folder that cannot be written turns writing off with one warning.
+folder that cannot be written or is a link, or a key that cannot be read or made, turns the
+cache off for the run with one warning.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evalsubmit.cli import cache_folder
+from evalsubmit.cli import cache_folder, cache_key
 from evalsubmit.cli.cache_codec import (
     CorruptEntry,
     decode_findings,
@@ -85,8 +90,13 @@ class ResultCache:
         self._fixed = fixed
         self._python = python
         self._folders: dict[Path, Path | None] = {}
-        """Cache folder -> its versioned folder, once prepared for writing (None: not
-        writable; nothing more is written there this run)."""
+        """Cache folder -> its versioned folder, once prepared (None: not usable; nothing is
+        read or written there this run)."""
+        self._secret: bytes | None = None
+        """The user's key (:mod:`.cache_key`), read once per run, at the first lookup (the
+        analysis's worker processes never use the cache: they need no key)."""
+        self._keyless = False
+        """The key could not be read or made: nothing is cached this run."""
         self._answers: dict[tuple[Path | None, str, str], str | None] = {}
         """The answer to each observation's question this run, by project root."""
         self._warned = False
@@ -108,12 +118,31 @@ class ResultCache:
             self._roots[root] = folder
         return folder
 
-    def _entry_file(self, path: Path) -> tuple[Path, Path]:
-        """The file's cache folder and its entry's file there."""
-        real = resolved_file(path)
+    def _entry(self, path: Path) -> tuple[Path, bytes, str] | None:
+        """The file's versioned cache folder, its key, and its entry's name there (None: the
+        cache is off for this file)."""
         root = self.root_for(path)
-        name = obs.text_digest(str(real))
-        return root, cache_folder.entry_file(cache_folder.versioned(root), name)
+        if root not in self._folders:
+            self._folders[root] = None
+            secret = self._user_secret()
+            if secret is not None:
+                try:
+                    self._folders[root] = cache_folder.prepare(root, secret)
+                except OSError as error:
+                    self._cannot_cache(root, error)
+        folder = self._folders[root]
+        if folder is None or self._secret is None:
+            return None
+        return folder, self._secret, f"{obs.text_digest(str(resolved_file(path)))}.json"
+
+    def _user_secret(self) -> bytes | None:
+        if self._secret is None and not self._keyless:
+            try:
+                self._secret = cache_key.load_key()
+            except cache_key.NoKey as error:
+                self._keyless = True
+                self._warn(error.path, error.reason)
+        return self._secret
 
     # -- lookups ----------------------------------------------------------------------------
 
@@ -121,22 +150,26 @@ class ResultCache:
         """The file's cached result when a fresh analysis could give no other (None: a miss)."""
         from evalsubmit.core.sourcefile import UnreadableSource, read_source
 
-        _, file = self._entry_file(path)
-        text = cache_folder.read_entry(file)
-        if text is None:
+        place = self._entry(path)
+        if place is None:
             return None
+        folder, secret, name = place
+        data = cache_folder.read_entry(folder / name)
+        body = cache_key.verified(secret, folder, name, data) if data is not None else None
+        if body is None:
+            return None  # rewritten after the analysis
         try:
             # as the analysis reads it (check._analyse_one): the same bytes, the same limit
             source = read_source(path, max_bytes=4 * options.max_chars).text
         except UnreadableSource:
             return None  # analysed: that says why it is skipped
         try:
-            return self._valid(path, options, text, source)
+            return self._valid(path, options, body, source)
         except (CorruptEntry, ValueError, KeyError, TypeError, RecursionError):
             return None  # not what this version writes: a miss, rewritten after the analysis
 
     def _valid(
-        self, path: Path, options: AnalysisOptions, entry: str, source: str
+        self, path: Path, options: AnalysisOptions, entry: bytes, source: str
     ) -> CachedResult | None:
         import json
 
@@ -202,10 +235,10 @@ class ResultCache:
 
         if not facts.journal.complete:
             return
-        root, file = self._entry_file(path)
-        folder = self._writable(root)
-        if folder is None:
+        place = self._entry(path)
+        if place is None:
             return
+        folder, secret, name = place
         project = project_of(path, self._python)
         entry = {
             "key": self._key(path, project, options, facts.text),
@@ -218,33 +251,34 @@ class ResultCache:
                 "skipped": skipped,
             },
         }
+        body = json.dumps(entry, separators=(",", ":")).encode("ascii")
+        if len(body) + cache_key.CODE_CHARS + 1 > cache_folder.MAX_ENTRY_BYTES:
+            return  # it would never be read
         try:
-            cache_folder.write_atomically(file, json.dumps(entry, separators=(",", ":")))
+            cache_folder.write_atomically(
+                folder / name, cache_key.signed(secret, folder, name, body)
+            )
         except OSError as error:
-            self._cannot_write(root, error)
+            self._cannot_cache(folder.parent, error)
 
-    def _writable(self, root: Path) -> Path | None:
-        if root not in self._folders:
-            try:
-                self._folders[root] = cache_folder.prepare(root)
-            except OSError as error:
-                self._cannot_write(root, error)
-        return self._folders.get(root)
-
-    def _cannot_write(self, root: Path, error: OSError) -> None:
+    def _cannot_cache(self, root: Path, error: OSError) -> None:
         self._folders[root] = None
+        self._warn(root, error.strerror or type(error).__name__)
+
+    def _warn(self, where: Path, why: str) -> None:
         if not self._warned:
             self._warned = True
-            why = error.strerror or type(error).__name__
             from evalsubmit.cli.output import shown
 
-            print(f"evalsubmit: warning: results not cached: {shown(root)}: {why}", file=sys.stderr)
+            print(
+                f"evalsubmit: warning: results not cached: {shown(where)}: {why}", file=sys.stderr
+            )
 
     def close(self) -> None:
         """After the run: remove entries of files that are gone (at most once a day)."""
         for folder in self._folders.values():
-            if folder is not None:
-                cache_folder.prune_when_due(folder)
+            if folder is not None and self._secret is not None:
+                cache_folder.prune_when_due(folder, self._secret)
 
 
 def _ask(project: Project, kind: str, key: str) -> str | None:

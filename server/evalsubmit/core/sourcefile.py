@@ -72,9 +72,13 @@ def read_source(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceFile
     return SourceFile(path, *decode_source(path, data))
 
 
-def read_regular_file(path: Path, *, max_bytes: int) -> bytes:
-    """The bytes of a regular file of at most ``max_bytes`` (never blocks, never reads more)."""
+def read_regular_file(path: Path, *, max_bytes: int, follow_link: bool = True) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes`` (never blocks, never reads more).
+    Without ``follow_link``, a link is refused (``O_NOFOLLOW``: what a link points to is not
+    checked, the link itself is)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    if not follow_link:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except OSError as error:

@@ -1,5 +1,9 @@
 """Which files ``evalsubmit check`` (and the server's project listing) reads: Python files, minus
-VCS, virtualenvs and what ``.gitignore`` files exclude.
+VCS, virtualenvs, caches and what ``.gitignore`` files exclude.
+
+A cache folder is never entered, even without its ``.gitignore``: one named
+``.evalsubmit_cache``, one tagged by a ``CACHEDIR.TAG`` holding the standard signature
+(https://bford.info/cachedir/), and the folders the caller names (``--cache-dir``).
 
 A workspace can hold anything: a symlink loop, a link out of the tree, a folder nobody may read,
 a ``.gitignore`` line that is not a valid glob (``!``, ``foo\\``, ``[z-a]``), a tree thousands of
@@ -28,8 +32,11 @@ _BEFORE_FIRST_LOG: list[Callable[[], None]] = []
 """Run once before the first skip is logged: the command line quiets the library's loggers
 then (:mod:`logging` is imported by the first skip, not with this module)."""
 
+CACHE_FOLDER_NAME = ".evalsubmit_cache"
+CACHEDIR_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"
 SKIPPED_DIRS = frozenset(
     {
+        CACHE_FOLDER_NAME,
         ".git",
         ".hg",
         ".svn",
@@ -45,6 +52,7 @@ SKIPPED_DIRS = frozenset(
 )
 SUFFIXES = (".py", ".pyi")
 MAX_GITIGNORE_BYTES = 1024 * 1024
+MAX_TAG_BYTES = 64 * 1024
 OnSkip = Callable[[Path, str], None]
 Excluded = Callable[[Path, bool], bool]
 """Whether the project's configuration leaves a path out (the path, whether it is a folder)."""
@@ -80,14 +88,17 @@ def python_files(
     *,
     excluded: Excluded | None = None,
     force_exclude: bool = False,
+    skipped_folders: Iterable[Path] = (),
 ) -> Iterator[Path]:
     """Files named explicitly are yielded (the reader then refuses what is not a regular
     file, with the reason); folders are walked. ``excluded`` (the configuration's ``exclude``)
     leaves out what the walk finds; a path named explicitly only with ``force_exclude``, as
-    ruff does (a pre-commit hook names every changed file)."""
+    ruff does (a pre-commit hook names every changed file). ``skipped_folders`` are never
+    walked into (a cache folder inside the tree)."""
     report = on_skip or log_skip
     seen: set[tuple[int, int]] = set()
     rules = WalkRules(excluded)
+    skipped = {identity for folder in skipped_folders if (identity := _identity(folder))}
     for path in paths:
         try:
             is_dir = path.is_dir()
@@ -100,7 +111,7 @@ def python_files(
             if _first_time(path, seen):
                 yield path
             continue
-        yield from _walk(path, report, seen, excluded, rules)
+        yield from _walk(path, report, seen, excluded, rules, skipped)
 
 
 def _excluded_named(path: Path, is_dir: bool, excluded: Excluded) -> bool:
@@ -116,10 +127,11 @@ def _walk(
     seen: set[tuple[int, int]],
     excluded: Excluded | None,
     judge: WalkRules,
+    skipped: set[tuple[int, int]] | None = None,
 ) -> Iterator[Path]:
     real_root = os.path.realpath(root)
     stack: list[tuple[str, str, tuple[_Rules, ...]]] = [(str(root), "", _rules_above(root, report))]
-    visited: set[tuple[int, int]] = set()
+    visited: set[tuple[int, int]] = set(skipped or ())  # as if seen already: never entered
     while stack:
         folder, relative, rules = stack.pop()
         try:
@@ -131,6 +143,8 @@ def _walk(
                 entries = sorted(scan, key=lambda e: e.name)
         except OSError as error:
             report(Path(folder), f"cannot read this folder ({_why(error)})")
+            continue
+        if relative and any(e.name == "CACHEDIR.TAG" for e in entries) and _tagged(folder):
             continue
         if any(e.name == ".gitignore" for e in entries):
             rules = (*rules, *_load_rules(Path(folder) / ".gitignore", relative, report))
@@ -186,6 +200,25 @@ def _links_to_folder(path: str) -> bool:
         return stat.S_ISDIR(os.stat(path).st_mode)
     except OSError:
         return False
+
+
+def _tagged(folder: str) -> bool:
+    """Whether ``folder`` is a cache folder by its ``CACHEDIR.TAG`` (the standard's test: the
+    file begins with the signature)."""
+    signature = CACHEDIR_SIGNATURE.encode("ascii")
+    try:
+        tag = read_regular_file(Path(folder, "CACHEDIR.TAG"), max_bytes=MAX_TAG_BYTES)
+    except UnreadableSource:
+        return False
+    return tag.startswith(signature)
+
+
+def _identity(folder: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(folder)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def _first_time(path: Path, seen: set[tuple[int, int]]) -> bool:
