@@ -39,7 +39,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of
-from evalsubmit.analysis.values.journal import touch
+from evalsubmit.analysis.values.journal import Ends, forked, join_forks, touch
 from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
 
@@ -213,29 +213,31 @@ class Statements:
             self.walk(node.orelse)
             return
         start = self.machine.frame.env
-        outcomes: list[tuple[Env, Refinements]] = []
+        outcomes: list[tuple[Env, Refinements, Ends]] = []
         for body, positive in ((node.body, True), (node.orelse, False)):
-            with self.machine.scope(start.copy()) as frame:
+            with forked() as ends, self.machine.scope(start.copy()) as frame:
                 refined = refine(self.machine, node.test, positive)
                 self.walk(body)
-                outcomes.append((frame.env, refined))
-        live = [(env, refined) for env, refined in outcomes if env.ended is None]
+            outcomes.append((frame.env, refined, ends))
+        live = [(env, refined) for env, refined, _ in outcomes if env.ended is None]
         if len(live) > 1:  # both sides rejoin: what one condition proved holds on neither
             for env, refined in live:
                 restore(env.names, refined)
-        start.join_paths(*(env for env, _ in outcomes))
+        join_forks([ends for env, _, ends in outcomes if env.ended is None])
+        start.join_paths(*(env for env, _, _ in outcomes))
 
     def branches(self, bodies: list[list[ast.stmt]], *, exhaustive: bool) -> None:
         """Walk each body from the same start; a name bound differently becomes unknown."""
         start = self.machine.frame.env
-        outcomes: list[Env] = []
+        outcomes: list[tuple[Env, Ends]] = []
         for body in bodies:
-            with self.machine.scope(start.copy()) as frame:
+            with forked() as ends, self.machine.scope(start.copy()) as frame:
                 self.walk(body)
-                outcomes.append(frame.env)
+            outcomes.append((frame.env, ends))
         if not exhaustive:
-            outcomes.append(start.copy())
-        start.join_paths(*outcomes)
+            outcomes.append((start.copy(), {}))
+        join_forks([ends for env, ends in outcomes if env.ended is None])
+        start.join_paths(*(env for env, _ in outcomes))
 
     def assert_statement(self, test: ast.expr) -> None:
         """``assert False`` (and any test known to be false) ends the path; any other
@@ -259,12 +261,13 @@ class Statements:
             self.assign(node.target, element or Unknown("a loop variable"), node)
         env = self.machine.frame.env
         before = env.copy()
-        with self._jumps.loop() as jumps:
+        with forked() as changes, self._jumps.loop() as jumps:
             self.walk(node.body)
+        join_forks([{}, changes])  # the body ran, or it did not
         # the loop's head is reached from before it, from the body's end and from `continue`
-        ends = [env.copy(), *jumps.continued]
+        heads = [env.copy(), *jumps.continued]
         env.names, env.ended = before.names, None
-        env.join_paths(before, *ends)
+        env.join_paths(before, *heads)
         if endless:
             env.ended = "endless"  # `while True:` is left by `break` (or `return`) only
         self.walk(node.orelse)
@@ -305,17 +308,20 @@ class Statements:
         keeps what follows a top-level ``try``)."""
         env = self.machine.frame.env
         before = env.copy()
-        self.walk(node.body)
-        self.walk(node.orelse)
-        outcomes = [env.copy()]
+        with forked() as body_ends:
+            self.walk(node.body)
+            self.walk(node.orelse)
+        outcomes = [(env.copy(), body_ends)]
         for handler in node.handlers:
-            with self.machine.scope(before.copy()) as frame:
+            # the body ran up to anywhere: a handler starts from the values before it
+            with forked() as ends, self.machine.scope(before.copy()) as frame:
                 if handler.name:
                     frame.env.names[handler.name] = Unknown("an exception")
                 self.walk(handler.body)
-                outcomes.append(frame.env)
+            outcomes.append((frame.env, ends))
+        join_forks([ends for outcome, ends in outcomes if outcome.ended is None])
         merged = before.copy()
-        merged.join_paths(*outcomes)
+        merged.join_paths(*(outcome for outcome, _ in outcomes))
         env.names, env.ended = merged.names, None
         # `finally` runs on every path, also those that returned or raised
         self.walk(node.finalbody)

@@ -19,7 +19,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from evalsubmit.analysis.values.domain import DictValue, Instance, SeqValue
+from evalsubmit.analysis.values.domain import (
+    DictValue,
+    Entry,
+    Instance,
+    Known,
+    SeqValue,
+    Unknown,
+    Value,
+    type_name,
+)
 
 _local = threading.local()
 
@@ -126,3 +135,141 @@ def _restore(value: object, state: tuple[Any, ...]) -> None:
         value.args.keywords.update(state[0])
         value.args.keyword_origins.clear()
         value.args.keyword_origins.update(state[1])
+
+
+Ends = dict[int, tuple[Any, tuple[Any, ...], tuple[Any, ...]]]
+"""By value id: the value, its state before a branch, and its state where the branch ended."""
+
+
+@contextmanager
+def forked() -> Iterator[Ends]:
+    """One branch of a fork: like :func:`sealed`, what it changes is undone when it ends (the
+    next branch starts from the same values), and the state each value was left in is handed
+    back, for :func:`join_forks`."""
+    stack: list[Journal] = _local.__dict__.setdefault("stack", [])
+    journal: Journal = {}
+    ends: Ends = {}
+    stack.append(journal)
+    try:
+        yield ends
+    finally:
+        stack.pop()
+        if journal:
+            _changed()
+        for key, (value, state) in journal.items():
+            ends[key] = (value, state, _state(value))
+            _restore(value, state)
+
+
+def join_forks(paths: list[Ends]) -> None:
+    """Values as the paths that go on left them: a value changed the same way on every path
+    keeps that change; one changed differently keeps only what every path agrees on, and no
+    longer claims to be complete (it is one of the versions, never all of them merged)."""
+    first: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+    for ends in paths:
+        for key, (value, before, _) in ends.items():
+            first.setdefault(key, (value, before))
+    for key, (value, before) in first.items():
+        states = [ends[key][2] if key in ends else before for ends in paths]
+        touch(value)
+        if all(_same_state(states[0], other) for other in states[1:]):
+            _restore(value, states[0])
+        else:
+            _restore(value, _agreed(value, states))
+
+
+def _same_state(first: tuple[Any, ...], second: tuple[Any, ...]) -> bool:
+    if len(first) != len(second):
+        return False
+    for a, b in zip(first, second, strict=True):
+        if isinstance(a, list) and isinstance(b, list):
+            if len(a) != len(b) or any(x is not y for x, y in zip(a, b, strict=True)):
+                return False
+        elif isinstance(a, dict) and isinstance(b, dict):
+            if a.keys() != b.keys() or any(a[k] is not b[k] for k in a):
+                return False
+        elif a is not b and a != b:
+            return False
+    return True
+
+
+def _agreed(value: object, states: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """The part of ``states`` that every path agrees on."""
+    if isinstance(value, DictValue):
+        return (_agreed_entries(states), False)
+    if isinstance(value, SeqValue):
+        return ([], [], False)
+    if isinstance(value, Instance):
+        keywords: dict[str, Any] = {}
+        origins: dict[str, Any] = {}
+        for name in dict.fromkeys(k for state in states for k in state[0]):
+            if all(name in state[0] for state in states):
+                keywords[name] = joined([state[0][name] for state in states])
+                origin = states[0][1].get(name)
+            else:  # set on some paths only: its value on the others is the default
+                keywords[name] = Unknown("set on some paths only")
+                origin = None
+            if origin is not None:
+                origins[name] = origin
+        return (keywords, origins)
+    return states[0]
+
+
+def _agreed_entries(states: list[tuple[Any, ...]]) -> list[Entry]:
+    """Entries whose key every path has (by a plain key), each with the joined value."""
+    agreed: list[Entry] = []
+    for entry in states[0][0]:
+        if not (isinstance(entry.key, Known) and isinstance(entry.key.obj, _PLAIN_KEYS)):
+            continue
+        found = [_entry(state[0], entry.key.obj) for state in states]
+        if all(other is not None for other in found):
+            values = [other.value for other in found if other is not None]
+            agreed.append(Entry(entry.key, joined(values), entry.origin))
+    return agreed
+
+
+_PLAIN_KEYS = (str, int, float, bool, bytes)
+
+
+def _entry(entries: list[Entry], key: object) -> Entry | None:
+    for entry in reversed(entries):
+        if (
+            isinstance(entry.key, Known)
+            and type(entry.key.obj) is type(key)
+            and entry.key.obj == key
+        ):
+            return entry
+    return None
+
+
+def joined(values: list[Value]) -> Value:
+    """One value standing for each of ``values`` (one per path): the value itself when they
+    are all the same; an unknown otherwise, that is not None when none of them is (and of
+    their type when they share it)."""
+    first = values[0]
+    if all(value is first for value in values):
+        return first
+    if isinstance(first, Known) and isinstance(first.obj, _PLAIN_KEYS) and all(
+        isinstance(v, Known) and type(v.obj) is type(first.obj) and v.obj == first.obj
+        for v in values
+    ):
+        return first
+    if not all(_never_none(value) for value in values):
+        return Unknown("set differently on different paths")
+    names = {type_name(value) for value in values}
+    shared = names.pop() if len(names) == 1 else "object"
+    return Unknown(
+        "set differently on different paths", shared if shared != "unknown" else "object"
+    )
+
+
+def _never_none(value: Value) -> bool:
+    match value:
+        case Known(obj=obj):
+            return obj is not None
+        case Instance(maybe_none=maybe_none):
+            return not maybe_none
+        case Unknown():
+            types = value.types()
+            return types is not None and not types & {"None", "NoneType"}
+    return True
