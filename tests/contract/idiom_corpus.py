@@ -35,7 +35,7 @@ REPO = HERE.parents[1]
 CORPUS = HERE / "idioms"
 EXAMPLES = REPO / "examples"
 
-#: Idiom classes, in the order of issue 11's sections 1-6.
+#: Idiom classes, in the order of issue 11's sections 1-6, then issue 24 (``flow``).
 GROUPS: dict[str, str] = {
     "objects": "objects holding clients, evaluators, runners and configs",
     "types": "types, not only values",
@@ -43,6 +43,7 @@ GROUPS: dict[str, str] = {
     "containers": "values from containers and loops",
     "tests": "test code (pytest, unittest)",
     "params": "parameters with defaults and call sites",
+    "flow": "the paths the code takes: guards, narrowing, partial knowledge, indirection",
 }
 
 #: The examples written for issue 11: one per idiom class (a file, or a sub-project folder).

@@ -28,6 +28,38 @@ from evalsubmit.analysis import Project, analyze_source
 CASES = corpus_cases()
 ALL = all_cases()
 
+#: Engine gaps of the ``flow`` group (issue 24): cases the oracle verifies but the engine does not
+#: report exactly yet. Strict xfail on the engine test only, so a closed gap shows up as XPASS.
+#: Only cases whose markers are verified by the SDK belong here; remove an entry once it passes.
+ENGINE_GAPS: dict[str, str] = {
+    "flow/assert-string-guard": "missing targets.py:18 ES104 (assert of a str is always true)",
+    "flow/conditional-config-on-taskset": "unexpected main.py:11 ES104, main.py:14 ES103",
+    "flow/contextmanager-client": "missing main.py:28 ES102 (client from @contextmanager)",
+    "flow/dataclass-post-init-default": "missing main.py:23 ES109 (field default via self)",
+    "flow/enum-fallthrough-none": "missing main.py:34 ES104 (no branch matched, stays None)",
+    "flow/environ-default-as-target": "missing main.py:11 ES104 (os.environ.get(k, str))",
+    "flow/exit-not-called": "missing launcher.py:21 ES104 (bare sys.exit, not called)",
+    "flow/for-without-else": "missing main.py:20 ES104 (loop ends without break)",
+    "flow/getattr-submit-mixed": "missing main.py:15 ES101 (getattr(evaluator, 'submit'))",
+    "flow/isinstance-wraps-dicts-only": "missing main.py:17 ES104 (not a dict: passes through)",
+    "flow/log-without-return": "missing main.py:33 ES104 (lookup loop falls off to None)",
+    "flow/match-class-passthrough": "missing main.py:26 ES104; unexpected ES109 at 30, 31, 34",
+    "flow/methodcaller-row-option": "missing main.py:16 ES102 (operator.methodcaller)",
+    "flow/mock-metric-mixed": "missing ES101 :27, ES105 :34, ES102 :44 and :45 (MagicMock)",
+    "flow/ok-assert-gym-runner": "unexpected test_jobs.py:11 ES106 (assert isinstance narrows)",
+    "flow/ok-conditional-config": "unexpected main.py:11 ES104, main.py:14 ES103",
+    "flow/ok-continue-skip": "unexpected main.py:29 ES104, main.py:29 ES106 (continue)",
+    "flow/ok-match-class-capture": "unexpected ES109 at main.py:35, 36, 39 (match patterns)",
+    "flow/ok-truthiness-options": "unexpected main.py:11 ES104 (if not rows, rows=[...])",
+    "flow/ok-walrus-and-isinstance": "unexpected main.py:23 ES106 (walrus and isinstance)",
+    "flow/ok-while-true-break": "unexpected main.py:35 ES106 (while True, break on isinstance)",
+    "flow/or-fallback-config": "ES104 at main.py:14 (the default) instead of main.py:16",
+    "flow/star-import-config-target": "missing evaljobs/submit.py:11 ES104 (star import)",
+    "flow/try-except-fallback-none": "missing main.py:26 ES104 (KeyError, except sets None)",
+    "flow/usage-not-noreturn": "missing stages.py:25 ES104 (helper that only prints)",
+    "flow/yaml-postprocess-function": "missing main.py:16 ES107 (cfg['k'] = fn, cfg from YAML)",
+}
+
 
 def _id(case: IdiomCase) -> str:
     return case.id
@@ -84,7 +116,23 @@ def engine_findings(case: IdiomCase) -> tuple[Counter[Key], list[str]]:
     return got, crashes
 
 
-@pytest.mark.parametrize("case", CASES, ids=_id)
+def _engine_params() -> list[Any]:
+    """The cases, the known engine gaps marked strict xfail (``ENGINE_GAPS``)."""
+    unknown = set(ENGINE_GAPS) - {c.id for c in CASES}
+    assert not unknown, f"ENGINE_GAPS names no case: {sorted(unknown)}"
+    return [
+        pytest.param(
+            case,
+            id=case.id,
+            marks=pytest.mark.xfail(strict=True, reason=ENGINE_GAPS[case.id])
+            if case.id in ENGINE_GAPS
+            else (),
+        )
+        for case in CASES
+    ]
+
+
+@pytest.mark.parametrize("case", _engine_params())
 def test_engine_reports_exactly_the_markers(case: IdiomCase) -> None:
     got, crashes = engine_findings(case)
     expected = case.markers()

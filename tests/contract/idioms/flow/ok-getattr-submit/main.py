@@ -1,0 +1,20 @@
+"""A generic job runner that looks the method up by name: getattr(evaluator, "submit")."""
+
+from nemo_evaluator.api.schemas import TasksetRef
+from nemo_evaluator_sdk import ExactMatchMetric
+from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+from nemo_platform import NeMoPlatform
+
+client = NeMoPlatform(base_url="http://localhost:8080", workspace="qa")
+runner = GymAgentTaskRunner(
+    config=GymRuntimeConfig(agent="simple_agent", agent_config="a.yaml", resources_server="mcqa")
+)
+metric = ExactMatchMetric(reference="{{item.answer}}", candidate="{{sample.output_text}}")
+
+JOBS = [
+    ("submit", {"tasks": TasksetRef("qa/smoke"), "target": runner}),
+    ("submit", {"metric": metric, "dataset": [{"answer": "4"}]}),
+]
+for method, kwargs in JOBS:
+    getattr(client.evaluator, method)(**kwargs)
+getattr(client.evaluator, "submit")(tasks="qa/nightly#v2", target=runner)

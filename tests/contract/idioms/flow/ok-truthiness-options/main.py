@@ -1,0 +1,35 @@
+"""Shared submit helper: extra row options only when the caller gave some (`if options`)."""
+
+from nemo_evaluator.api.schemas import TasksetRef
+from nemo_evaluator_sdk import ExactMatchMetric, RunConfig
+from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+from nemo_platform import NeMoPlatform
+
+METRIC = ExactMatchMetric(reference="{{item.answer}}", candidate="{{sample.output_text}}")
+
+
+def submit(client, runner=None, rows=None, options=None):
+    kwargs = {}
+    if options:
+        kwargs["config"] = RunConfig(**options)
+    if not rows:
+        return client.evaluator.submit(tasks=TasksetRef("qa/mcqa"), target=runner)
+    return client.evaluator.submit(metric=METRIC, dataset=rows, **kwargs)
+
+
+def has_rows(rows):
+    return bool(rows)
+
+
+client = NeMoPlatform(base_url="http://localhost:8080", workspace="qa")
+runner = GymAgentTaskRunner(
+    config=GymRuntimeConfig(agent="simple_agent", agent_config="a.yaml", resources_server="mcqa")
+)
+submit(client, runner)
+submit(client, runner, rows=[], options={})
+submit(client, rows=[{"answer": "4"}], options={"parallelism": 8})
+for batch in ([], [{"answer": "6"}]):
+    if bool(batch):
+        submit(client, rows=batch, options={"parallelism": 2})
+    else:
+        submit(client, runner)

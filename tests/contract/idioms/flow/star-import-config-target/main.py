@@ -1,0 +1,3 @@
+from evaljobs.submit import run_all
+
+run_all()
