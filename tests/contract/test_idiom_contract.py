@@ -34,7 +34,6 @@ ALL = all_cases()
 ENGINE_GAPS: dict[str, str] = {
     "flow/assert-string-guard": "missing targets.py:18 ES104 (assert of a str is always true)",
     "flow/conditional-config-on-taskset": "unexpected main.py:11 ES104, main.py:14 ES103",
-    "flow/contextmanager-client": "missing main.py:28 ES102 (client from @contextmanager)",
     "flow/dataclass-post-init-default": "missing main.py:23 ES109 (field default via self)",
     "flow/enum-fallthrough-none": "missing main.py:34 ES104 (no branch matched, stays None)",
     "flow/environ-default-as-target": "missing main.py:11 ES104 (os.environ.get(k, str))",
@@ -45,7 +44,6 @@ ENGINE_GAPS: dict[str, str] = {
     "flow/log-without-return": "missing main.py:33 ES104 (lookup loop falls off to None)",
     "flow/match-class-passthrough": "missing main.py:26 ES104; unexpected ES109 at 30, 31, 34",
     "flow/methodcaller-row-option": "missing main.py:16 ES102 (operator.methodcaller)",
-    "flow/mock-metric-mixed": "missing ES101 :27, ES105 :34, ES102 :44 and :45 (MagicMock)",
     "flow/ok-assert-gym-runner": "unexpected test_jobs.py:11 ES106 (assert isinstance narrows)",
     "flow/ok-conditional-config": "unexpected main.py:11 ES104, main.py:14 ES103",
     "flow/ok-continue-skip": "unexpected main.py:29 ES104, main.py:29 ES106 (continue)",
@@ -57,7 +55,6 @@ ENGINE_GAPS: dict[str, str] = {
     "flow/star-import-config-target": "missing evaljobs/submit.py:11 ES104 (star import)",
     "flow/try-except-fallback-none": "missing main.py:26 ES104 (KeyError, except sets None)",
     "flow/usage-not-noreturn": "missing stages.py:25 ES104 (helper that only prints)",
-    "flow/yaml-postprocess-function": "missing main.py:16 ES107 (cfg['k'] = fn, cfg from YAML)",
 }
 
 

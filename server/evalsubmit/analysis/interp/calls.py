@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.binding import bind_call, merged_arguments, splat_into
+from evalsubmit.analysis.interp.forwarding import forwarded_call
 from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Machine
 from evalsubmit.analysis.interp.sdk_calls import (
     SdkCalls,
@@ -74,6 +75,12 @@ class Calls:
     def call(self, node: ast.Call) -> Value:
         function = self.eval(node.func)
         args, keyword_spans = self.call_args(node)
+        forwarded = forwarded_call(node, function, args)
+        if forwarded is not None:  # to_thread(f, ...), executor.submit(f, ...): f(...)
+            called, inner, inner_args = forwarded
+            spans = {k: v for k, v in keyword_spans.items() if k in inner_args.keywords}
+            self.apply(called, inner, inner_args, spans)
+            return Unknown("the result of a call run elsewhere")
         return self.apply(function, node, args, keyword_spans)
 
     def apply(
@@ -213,6 +220,9 @@ class Calls:
         args: CallArgs,
         node: ast.Call,
     ) -> Value:
+        if not isinstance(definition, ast.Lambda) and is_context_manager(definition):
+            values, _ = bind_call(self.machine, function, definition.args, args, node)
+            return entered_as(self.machine.fixture_value(function, values))
         if isinstance(definition, ast.AsyncFunctionDef):
             return Unknown("a coroutine")
         module = function.module
@@ -236,6 +246,27 @@ class Calls:
             lines = (node.lineno, node.end_lineno or node.lineno)
             walk = Walk(f"call {node.lineno}:{node.col_offset}", 0, 0, label, lines)
         return self.machine.evaluate_call(function, values, site=CallSite(walk, passed))
+
+
+_CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
+ENTERED = "contextlib.AbstractContextManager"
+"""A context manager whose ``__enter__`` value is known: it is kept as its one keyword."""
+
+
+def is_context_manager(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Decorated ``@contextlib.contextmanager`` (or ``asynccontextmanager``)."""
+    for decorator in definition.decorator_list:
+        name = decorator.attr if isinstance(decorator, ast.Attribute) else None
+        if isinstance(decorator, ast.Name):
+            name = decorator.id
+        if name in _CONTEXT_DECORATORS:
+            return True
+    return False
+
+
+def entered_as(value: Value) -> Instance:
+    """A context manager that gives ``value`` to ``with ... as name``."""
+    return Instance(ClassRef(ENTERED), CallArgs(keywords={"__enter__": value}))
 
 
 def is_generator(

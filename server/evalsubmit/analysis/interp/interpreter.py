@@ -185,8 +185,10 @@ class Interpreter:
         return self._call(function, values, [], site, propagate=False)
 
     def fixture_value(self, fixture: FunctionValue, values: dict[str, Value]) -> Value:
+        """What a fixture gives a test (its return, or its first ``yield``); also what a
+        ``@contextmanager`` function gives ``with ... as name``."""
         definition = fixture.node
-        if not isinstance(definition, ast.FunctionDef):
+        if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return Unknown("a fixture")
         if fixture.bound_self is not None:
             parameters = [*definition.args.posonlyargs, *definition.args.args]

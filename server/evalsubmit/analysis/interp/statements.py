@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from evalsubmit.analysis.interp.calls import ENTERED
 from evalsubmit.analysis.interp.definitions import Definitions
 from evalsubmit.analysis.interp.flow import (
     LoopJumps,
@@ -351,6 +352,8 @@ def _entered_value(context: Value) -> Value:
         return context
     if isinstance(context, Instance) and context.ref.qualname in _SELF_ENTERING:
         return context
+    if isinstance(context, Instance) and context.ref.qualname == ENTERED:
+        return context.args.keywords["__enter__"]  # a @contextmanager function's yield
     return Unknown("a context value")
 
 

@@ -249,9 +249,13 @@ def joined(values: list[Value]) -> Value:
     first = values[0]
     if all(value is first for value in values):
         return first
-    if isinstance(first, Known) and isinstance(first.obj, _PLAIN_KEYS) and all(
-        isinstance(v, Known) and type(v.obj) is type(first.obj) and v.obj == first.obj
-        for v in values
+    if (
+        isinstance(first, Known)
+        and isinstance(first.obj, _PLAIN_KEYS)
+        and all(
+            isinstance(v, Known) and type(v.obj) is type(first.obj) and v.obj == first.obj
+            for v in values
+        )
     ):
         return first
     if not all(_never_none(value) for value in values):
