@@ -15,6 +15,8 @@ from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.binding import bind_call, merged_arguments, splat_into
 from evalsubmit.analysis.interp.forwarding import forwarded_call
 from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Machine
+from evalsubmit.analysis.interp.narrowing import instance_of
+from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.interp.sdk_calls import (
     SdkCalls,
     built_without_constructor,
@@ -172,6 +174,9 @@ class Calls:
         modelled_method = built_without_constructor(qualname, args, origin)
         if modelled_method is not None:
             return modelled_method
+        decided = builtin_check(qualname, args, origin)
+        if decided is not None:
+            return decided
         if qualname == "typing.cast" and len(args.positional) == 2:
             value = args.positional[1]
             return (
@@ -251,6 +256,24 @@ class Calls:
 _CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
 ENTERED = "contextlib.AbstractContextManager"
 """A context manager whose ``__enter__`` value is known: it is kept as its one keyword."""
+
+
+def builtin_check(qualname: str, args: CallArgs, origin: Origin) -> Known | None:
+    """``isinstance(x, C)``, ``bool(x)`` and ``callable(x)`` when their answer is certain."""
+    positional = args.positional
+    if args.keywords or args.star_unknown:
+        return None
+    answer: bool | None = None
+    if qualname == "builtins.isinstance" and len(positional) == 2:
+        answer = instance_of(positional[0], positional[1])
+    elif qualname == "builtins.bool" and len(positional) == 1:
+        answer = truthiness(positional[0])
+    elif qualname == "builtins.callable" and len(positional) == 1:
+        if isinstance(positional[0], (FunctionValue, ClassValue, PartialValue)):
+            answer = True
+        elif isinstance(positional[0], (Known, DictValue, SeqValue)):
+            answer = False
+    return None if answer is None else Known(answer, origin)
 
 
 def is_context_manager(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

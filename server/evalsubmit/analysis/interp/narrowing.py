@@ -16,7 +16,17 @@ from dataclasses import replace
 from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.interp.objects import attribute_key
-from evalsubmit.analysis.values.domain import Instance, Known, Origin, Unknown, Value
+from evalsubmit.analysis.values.domain import (
+    ClassValue,
+    DictValue,
+    Instance,
+    Known,
+    Origin,
+    SeqValue,
+    Unknown,
+    Value,
+)
+from evalsubmit.sdk import names as sdk
 
 Refinements = dict[str, tuple[Value | None, Value]]
 """By environment key: the value before (None: not bound in this scope) and on this side."""
@@ -144,3 +154,40 @@ def _subject(machine: Machine, node: ast.expr) -> tuple[str, Value | None] | Non
 def _origin(value: Value | None) -> Origin | None:
     origin = getattr(value, "origin", None)
     return origin if isinstance(origin, Origin) else None
+
+
+_BUILTIN_TYPES: dict[str, type] = {
+    f"builtins.{kind.__name__}": kind
+    for kind in (str, int, float, bool, bytes, dict, list, tuple, set, frozenset)
+}
+
+
+def instance_of(value: Value, kind: Value) -> bool | None:
+    """``isinstance(value, kind)`` when certain: a value of a class the SDK model knows
+    against another such class (the SDK's runners and configs subclass none of each other),
+    a literal against a builtin type, a tuple of kinds; None otherwise."""
+    if isinstance(kind, SeqValue) and kind.complete:
+        answers = [instance_of(value, one) for one in kind.items]
+        if any(answer is True for answer in answers):
+            return True
+        return False if answers and all(answer is False for answer in answers) else None
+    if not isinstance(kind, ClassValue) or kind.ref.user is not None:
+        return None
+    wanted = kind.ref.qualname
+    match value:
+        case Known(obj=obj) if wanted in _BUILTIN_TYPES and type(obj) in _BUILTIN_TYPES.values():
+            return isinstance(obj, _BUILTIN_TYPES[wanted])
+        case Instance(ref=ref, maybe_none=False) if ref.user is None:
+            if ref.qualname == wanted:
+                return True
+            concrete = sdk.RUNNER_CLASSES | sdk.NON_RUNNER_CLASSES
+            related = "sandboxed" in ref.qualname or "sandboxed" in wanted
+            if ref.qualname in concrete and wanted in concrete and not related:
+                return False
+            if wanted in _BUILTIN_TYPES and ref.qualname in concrete:
+                return False
+        case DictValue() if wanted in _BUILTIN_TYPES:
+            return wanted == "builtins.dict"
+        case SeqValue(kind=seq_kind) if wanted in _BUILTIN_TYPES:
+            return issubclass(seq_kind, _BUILTIN_TYPES[wanted])
+    return None

@@ -207,11 +207,9 @@ class Statements:
             # TYPE_CHECKING: its imports exist for annotations, which is all they are used for
             self.walk(node.body)
             return
-        if isinstance(test, Known) and test.obj is True:
-            self.walk(node.body)
-            return
-        if isinstance(test, Known) and test.obj is False:
-            self.walk(node.orelse)
+        truth = truthiness(test)
+        if truth is not None:  # the code's own values decide: the other side cannot run
+            self.walk(node.body if truth else node.orelse)
             return
         start = self.machine.frame.env
         outcomes: list[tuple[Env, Refinements, Ends]] = []
