@@ -76,7 +76,7 @@ def settings_of(path: Path, args: argparse.Namespace) -> Settings:
     found: list[Exclusion] = []
 
     def excluded(entry: Path, entry_is_dir: bool) -> bool:
-        governing = resolver.for_path(entry)
+        governing = resolver.for_path(entry, entry_is_dir)
         pattern = governing.excluded_by(entry, entry_is_dir)
         if pattern is not None and governing.file is not None:
             found.append(
@@ -88,7 +88,7 @@ def settings_of(path: Path, args: argparse.Namespace) -> Settings:
     exclusion = found[0] if found else None
     if why is not None and exclusion is None:
         exclusion = Exclusion(".gitignore", absolute)
-    named_excluded = resolver.for_path(absolute).excludes(absolute, is_dir)
+    named_excluded = resolver.for_path(absolute, is_dir).excludes(absolute, is_dir)
     strict, strict_from = _strict(resolver, args)
     return Settings(
         path=absolute,

@@ -191,10 +191,16 @@ class ConfigResolver:
         codes = self._rule_codes
         return frozenset(codes() if callable(codes) else codes)
 
-    def for_path(self, path: Path) -> ProjectConfig:
+    def for_path(self, path: Path, is_dir: bool = False) -> ProjectConfig:
         """The configuration governing ``path`` (a file or folder: searched from its parent).
-        Raises :class:`ConfigError` when that file is invalid."""
-        return self.for_folder(os.path.dirname(os.path.abspath(path)))
+        Raises :class:`ConfigError` when that file is invalid. A repository's root folder
+        (``is_dir``) in no other repository has none: its parent's files are above the
+        repository, and their ``exclude`` must not leave it out."""
+        absolute = os.path.abspath(path)
+        parent = os.path.dirname(absolute)
+        if is_dir and self._fixed is None and _top_repository(absolute):
+            return NO_CONFIG
+        return self.for_folder(parent)
 
     def for_folder(self, path: str | Path) -> ProjectConfig:
         """The configuration of files in the folder ``path`` (the nearest one, from there up)."""
@@ -255,6 +261,17 @@ class ConfigResolver:
         if result is None and required:
             raise ConfigError(file, [Problem("", f"it has no {PYPROJECT_TABLE} table")])
         return result
+
+
+def _top_repository(folder: str) -> bool:
+    """``folder`` holds ``.git`` and no folder above it does."""
+    if not os.path.exists(os.path.join(folder, ".git")):
+        return False
+    while (parent := os.path.dirname(folder)) != folder:
+        if os.path.exists(os.path.join(parent, ".git")):
+            return False
+        folder = parent
+    return True
 
 
 def _read(
