@@ -1,7 +1,8 @@
 """The server reads the project's configuration file as the CLI does: ``[tool.evalsubmit]`` of
 the nearest ``pyproject.toml`` changes the published diagnostics, the editor's settings
 override it, a change of the file (``workspace/didChangeWatchedFiles``) re-checks, an excluded
-file gets no diagnostics, an invalid file is shown once and nothing is published from it."""
+file gets no diagnostics, an invalid file is shown once and nothing is published from it, and
+a file above the repository root is never used."""
 
 from __future__ import annotations
 
@@ -118,3 +119,35 @@ async def test_excluded_and_invalid_files_publish_nothing(
     changed(client, pyproject)
     assert codes(await published(client, uri, 1, after=count)) == ["ES102"]
     assert len(client.messages) == 1
+
+
+async def test_a_file_above_the_repository_never_silences_it(
+    client: RecordingClient, workspace: Path
+) -> None:
+    """The server finds configuration as ``check`` does: never above the repository root (the
+    nearest folder holding ``.git``). An ``evalsubmit.toml`` in the folder above (a shared
+    ``/tmp``, someone's home) that turns every rule off changes nothing; the repository's own
+    ``pyproject.toml`` does apply."""
+    rewrite(workspace / "evalsubmit.toml", 'ignore = ["ES"]\n')
+    repo = workspace / "team-evals"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src" / "evals").mkdir(parents=True)
+    uri = open_doc(client, repo / "src" / "evals" / "nightly.py", TWO_PROBLEMS)
+    assert codes(await published(client, uri, 1)) == ["ES102", "ES103"]
+    info = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="evalsubmit.debugInfo")
+    )
+    assert [doc["configFile"] for doc in info["documents"]] == [None]
+
+    count = len(client.published[uri])
+    pyproject = rewrite(
+        repo / "pyproject.toml",
+        '[project]\nname = "team-evals"\n\n[tool.evalsubmit]\nignore = ["ES103"]\n',
+    )
+    changed(client, pyproject)
+    assert codes(await published(client, uri, 1, after=count)) == ["ES102"]
+    info = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="evalsubmit.debugInfo")
+    )
+    assert [doc["configFile"] for doc in info["documents"]] == [str(pyproject)]
+    assert client.messages == []

@@ -264,3 +264,18 @@ def test_an_exclude_says_how_many_paths_it_left_out(
     assert summary == (
         "All checks passed (0 files). Configuration scripts/.evalsubmit.toml excluded 1 path."
     )
+
+
+def test_a_file_above_the_repository_never_excludes_it(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``exclude = ["*"]`` in an ``evalsubmit.toml`` above the repository root (a shared folder)
+    must not leave the repository out, not even its root named with ``--force-exclude`` (the
+    root's parent is outside the repository)."""
+    (project / ".git").mkdir()
+    write(project.parent / "evalsubmit.toml", 'exclude = ["*"]\nignore = ["ES"]\n')
+    for argv in ([], ["--force-exclude"]):
+        for root in (".", str(project)):
+            assert main(["check", *argv, root]) == 1, (argv, root)
+            summary = capsys.readouterr().out.splitlines()[-1]
+            assert summary == "Found 6 problems in 3 files.", (argv, root, summary)

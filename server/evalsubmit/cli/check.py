@@ -78,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
     flags = check_flags(args)
     if flags is None:
         return EXIT_ERROR
+    if flags.show_settings:  # configuration only: no stdin read, no file analysed
+        from evalsubmit.cli import show_settings
+
+        return show_settings.run(args, flags)
     stdin = None
     if flags.stdin_filename:
         from evalsubmit.cli.stdin import read_stdin

@@ -1,7 +1,7 @@
 """The options of ``evalsubmit check`` that shape its report and fixes, ruff's names and
 meanings: ``--output-format``, ``--statistics``, ``--exit-zero``, ``--exit-non-zero-on-fix``,
-``--output-file``, ``--stdin-filename``, ``--fix``, ``--diff``, ``--unsafe-fixes`` (and
-``--format``, the deprecated spelling of ``--output-format``)."""
+``--output-file``, ``--stdin-filename``, ``--fix``, ``--diff``, ``--unsafe-fixes``,
+``--show-settings`` (and ``--format``, the deprecated spelling of ``--output-format``)."""
 
 from __future__ import annotations
 
@@ -38,6 +38,8 @@ class CheckFlags:
     fix: FixRequest | None = None
     unsafe_fixes: bool = False
     strict: bool = False
+    show_settings: bool = False
+    """Print the settings of the one path given (:mod:`evalsubmit.cli.show_settings`)."""
 
 
 def add_options(check: argparse.ArgumentParser) -> None:
@@ -97,6 +99,13 @@ def add_options(check: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also apply fixes marked unsafe (see `evalsubmit rule CODE`)",
     )
+    check.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings used for the one PATH (a file, or the files directly in a "
+        "folder) and where each comes from: configuration files, rules on and off, "
+        "exclusion, overrides; checks nothing (with --output-format json: a JSON object)",
+    )
 
 
 def check_flags(args: argparse.Namespace) -> CheckFlags | None:
@@ -119,6 +128,8 @@ def check_flags(args: argparse.Namespace) -> CheckFlags | None:
         )
     if args.stdin_filename is not None and not stdin:
         return _usage("--stdin-filename names the source read from stdin: pass `-` as the path")
+    if args.show_settings and (problem := _show_settings_problem(args, fmt)):
+        return _usage(problem)
     fixing = args.fix or args.diff
     return CheckFlags(
         output_format=fmt or DEFAULT_FORMAT,
@@ -130,7 +141,20 @@ def check_flags(args: argparse.Namespace) -> CheckFlags | None:
         fix=FixRequest(unsafe=args.unsafe_fixes, diff=args.diff) if fixing else None,
         unsafe_fixes=args.unsafe_fixes,
         strict=args.strict,
+        show_settings=args.show_settings,
     )
+
+
+def _show_settings_problem(args: argparse.Namespace, fmt: str | None) -> str | None:
+    """Why ``--show-settings`` cannot run with these options; None when it can."""
+    if len(args.paths) != 1:
+        return "--show-settings shows the settings of one path: give exactly one"
+    checking = [flag for flag in ("fix", "diff", "statistics") if getattr(args, flag)]
+    if checking:
+        return f"--show-settings checks nothing: it cannot be combined with --{checking[0]}"
+    if fmt not in (None, "concise", "full", "json"):
+        return "--show-settings prints text, or JSON with --output-format json"
+    return None
 
 
 def _usage(message: str) -> CheckFlags | None:

@@ -81,7 +81,7 @@ class CheckConfiguration:
         self._force_exclude: bool = args.force_exclude
         # the writer's own check counts nothing: the summary counts what the walk left out
         self._walk_rules = WalkRules(
-            lambda path, is_dir: self._resolver.for_path(path).excludes(path, is_dir)
+            lambda path, is_dir: self._resolver.for_path(path, is_dir).excludes(path, is_dir)
         )
         self._excluded_by: dict[Path, int] = {}
         """Per configuration file, the folders and Python files its ``exclude`` left out."""
@@ -105,7 +105,7 @@ class CheckConfiguration:
         )
 
     def _excluded(self, path: Path, is_dir: bool) -> bool:
-        config = self._resolver.for_path(path)
+        config = self._resolver.for_path(path, is_dir)
         if not config.excludes(path, is_dir):
             return False
         if config.file is not None and (is_dir or path.name.endswith(SUFFIXES)):

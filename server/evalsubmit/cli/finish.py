@@ -57,7 +57,7 @@ def finish(
     stream = sys.stderr if to_stderr else sys.stdout
     color = use_color(None if flags.output_file else stream)
     text = render(flags.output_format, report, statistics=flags.statistics, color=color)
-    if not _emit(text, flags.output_file, stream):
+    if not emit(text, flags.output_file, stream):
         return EXIT_ERROR
     machine = flags.output_format not in TEXT_FORMATS
     if machine:
@@ -80,7 +80,7 @@ def finish(
 
 
 def _finish_diff(flags: CheckFlags, report: Report, totals: FixTotals, internal: bool) -> int:
-    if not _emit(totals.diff, flags.output_file, sys.stdout):
+    if not emit(totals.diff, flags.output_file, sys.stdout):
         return EXIT_ERROR
     for path, reason in report.skipped:
         print(skipped_line(path, reason), file=sys.stderr)
@@ -95,7 +95,7 @@ def _finish_diff(flags: CheckFlags, report: Report, totals: FixTotals, internal:
     return EXIT_FINDINGS if totals.fixed and not flags.exit_zero else EXIT_CLEAN
 
 
-def _emit(text: str, output_file: Path | None, stream: TextIO) -> bool:
+def emit(text: str, output_file: Path | None, stream: TextIO) -> bool:
     """Write ``text`` to ``output_file`` (folders created) or ``stream``; False on an error."""
     if output_file is None:
         stream.write(text)

@@ -129,10 +129,10 @@ def effect_sentence(effect: Effect) -> str:
     file, silenced, excluded = effect
     did = [f"turned off every rule in {_plural(silenced, 'file')}"] if silenced else []
     did += [f"excluded {_plural(excluded, 'path')}"] if excluded else []
-    return f"Configuration {shown(_near(file))} {' and '.join(did)}."
+    return f"Configuration {shown(near(file))} {' and '.join(did)}."
 
 
-def _near(file: Path) -> str:
+def near(file: Path) -> str:
     """``file`` relative to the current folder when under it (as the findings' paths are)."""
     try:
         return str(file.relative_to(Path.cwd()))

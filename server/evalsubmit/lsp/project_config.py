@@ -1,7 +1,8 @@
 """The project's configuration file in the server: what a document is checked with.
 
 The same file the CLI reads (:mod:`evalsubmit.workspace.config`, the nearest
-``[tool.evalsubmit]`` / ``evalsubmit.toml`` above the document), under the editor's settings:
+``[tool.evalsubmit]`` / ``evalsubmit.toml`` above the document, never above the repository
+root, the nearest folder holding ``.git``), under the editor's settings:
 a non-empty ``select`` setting replaces the file's choice, ``ignore`` adds to it, and
 ``defaultTaskset`` wins over ``default-taskset``. It is looked up at every analysis (cached by
 mtime, so an edit of the file is seen), and every open document is re-checked when the client

@@ -99,6 +99,9 @@ class ProjectConfig:
     """The folder of ``file``: patterns are relative to it."""
     selection: RuleSelection = RuleSelection()
     exclude: tuple[str, ...] = ()
+    """Every pattern: those of ``exclude``, then those of ``extend-exclude``."""
+    extend_exclude: tuple[str, ...] = ()
+    """The patterns of ``exclude`` that ``extend-exclude`` wrote (its last ones)."""
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     default_taskset: str | None = None
     sdk_version: str | None = None
@@ -118,17 +121,31 @@ class ProjectConfig:
             return False
         return self._exclude_spec.matches(relative + "/" if is_dir else relative)
 
+    def excluded_by(self, path: Path, is_dir: bool = False) -> str | None:
+        """The pattern of ``exclude``/``extend-exclude`` that leaves ``path`` out, as
+        written; None when :meth:`excludes` is False."""
+        if self._exclude_spec is None or (relative := self._relative(path)) is None:
+            return None
+        glob = self._exclude_spec.decider(relative + "/" if is_dir else relative)
+        return glob.pattern if glob is not None and glob.include else None
+
     def ignored_for(self, path: Path) -> frozenset[str]:
         """The codes (or prefixes) ``per-file-ignores`` turns off in ``path``. A pattern
         written ``!glob`` applies to the files it does *not* match (as in ruff)."""
+        return frozenset().union(*(codes for _, codes in self.per_file_ignores_for(path)))
+
+    def per_file_ignores_for(self, path: Path) -> list[tuple[str, frozenset[str]]]:
+        """The entries of ``per-file-ignores`` that apply to ``path`` (pattern, codes)."""
         relative = self._relative(path)
         if relative is None:
-            return frozenset()
-        ignored: set[str] = set()
-        for negated, spec, codes in self._per_file_specs:
-            if spec.matches(relative) != negated:
-                ignored |= codes
-        return frozenset(ignored)
+            return []
+        return [
+            (pattern, codes)
+            for (pattern, codes), (negated, spec, _) in zip(
+                self.per_file_ignores, self._per_file_specs, strict=True
+            )
+            if spec.matches(relative) != negated
+        ]
 
     def _relative(self, path: Path) -> str | None:
         """``path`` relative to the configuration's folder, POSIX-style; None outside it."""
@@ -174,10 +191,16 @@ class ConfigResolver:
         codes = self._rule_codes
         return frozenset(codes() if callable(codes) else codes)
 
-    def for_path(self, path: Path) -> ProjectConfig:
+    def for_path(self, path: Path, is_dir: bool = False) -> ProjectConfig:
         """The configuration governing ``path`` (a file or folder: searched from its parent).
-        Raises :class:`ConfigError` when that file is invalid."""
-        return self.for_folder(os.path.dirname(os.path.abspath(path)))
+        Raises :class:`ConfigError` when that file is invalid. A repository's root folder
+        (``is_dir``) in no other repository has none: its parent's files are above the
+        repository, and their ``exclude`` must not leave it out."""
+        absolute = os.path.abspath(path)
+        parent = os.path.dirname(absolute)
+        if is_dir and self._fixed is None and _top_repository(absolute):
+            return NO_CONFIG
+        return self.for_folder(parent)
 
     def for_folder(self, path: str | Path) -> ProjectConfig:
         """The configuration of files in the folder ``path`` (the nearest one, from there up)."""
@@ -238,6 +261,17 @@ class ConfigResolver:
         if result is None and required:
             raise ConfigError(file, [Problem("", f"it has no {PYPROJECT_TABLE} table")])
         return result
+
+
+def _top_repository(folder: str) -> bool:
+    """``folder`` holds ``.git`` and no folder above it does."""
+    if not os.path.exists(os.path.join(folder, ".git")):
+        return False
+    while (parent := os.path.dirname(folder)) != folder:
+        if os.path.exists(os.path.join(parent, ".git")):
+            return False
+        folder = parent
+    return True
 
 
 def _read(
@@ -321,6 +355,7 @@ def _config(file: Path, model: ConfigTable) -> ProjectConfig:
             ignore=frozenset(model.ignore),
         ),
         exclude=exclude,
+        extend_exclude=tuple(model.extend_exclude),
         per_file_ignores=per_file,
         default_taskset=model.default_taskset,
         sdk_version=model.sdk_version,

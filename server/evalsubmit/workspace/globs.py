@@ -145,13 +145,18 @@ class GlobSet:
     def check(self, path: str) -> bool | None:
         """True: the path is matched (ignored, excluded); False: re-included by ``!``;
         None: no pattern matches it."""
-        decided: bool | None = None
+        glob = self.decider(path)
+        return None if glob is None else glob.include
+
+    def decider(self, path: str) -> Glob | None:
+        """The pattern that decides ``path`` (see :meth:`check`); None when none matches."""
+        decided: Glob | None = None
         for glob in reversed(self.globs):
             how = glob.match(path)
             if how == FILE_MATCH:
-                return glob.include
+                return glob
             if how == DIR_MATCH and decided is None:
-                decided = glob.include
+                decided = glob
         return decided
 
     def matches(self, path: str) -> bool:

@@ -312,8 +312,11 @@ class WalkRules:
         self._gitignores: dict[tuple[str, str], tuple[_Rules, ...]] = {}
         """(folder, top) -> its .gitignore's rules (a nested repository has its own top)."""
 
-    def leaves_out(self, path: Path, *, below: str | None = None) -> str | None:
-        """Why ``path`` (a real path, links resolved) is left out; None when it is not."""
+    def leaves_out(
+        self, path: Path, *, below: str | None = None, is_dir: bool = False
+    ) -> str | None:
+        """Why ``path`` (a real path, links resolved; a folder when ``is_dir``) is left out;
+        None when it is not."""
         absolute = os.path.abspath(path)
         folders = [str(p) for p in reversed(Path(absolute).parents)]  # the root first
         top = next((f for f in reversed(folders) if os.path.lexists(os.path.join(f, ".git"))), "")
@@ -323,11 +326,11 @@ class WalkRules:
         for depth in range(start, len(folders)):
             rules = (*rules, *self._gitignore_in(folders[depth], top))
             entry = folders[depth + 1] if depth + 1 < len(folders) else absolute
-            is_dir = entry != absolute
-            if _ignored(rules, _relative_to(entry, top), is_dir):
+            folder = entry != absolute or is_dir
+            if _ignored(rules, _relative_to(entry, top), folder):
                 return "by a .gitignore"
             inside = below is None or entry.startswith(os.path.join(below, ""))
-            if inside and self._excluded is not None and self._excluded(Path(entry), is_dir):
+            if inside and self._excluded is not None and self._excluded(Path(entry), folder):
                 return "by the configuration's exclude"
         return None
 
