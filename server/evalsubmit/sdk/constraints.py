@@ -84,7 +84,8 @@ CONFIG_FIELDS: tuple[str, ...] = tuple(rule.name for rule in GYM_CONFIG_RULES)
 WIRE_ONLY_FIELDS: frozenset[str] = frozenset(
     {"kind", "environment", "agent_ref_name", "env_secrets"}
 )
-_RULES = {rule.name: rule for rule in GYM_CONFIG_RULES}
+GYM_CONFIG_RULES_BY_NAME: dict[str, FieldRule] = {rule.name: rule for rule in GYM_CONFIG_RULES}
+_RULES = GYM_CONFIG_RULES_BY_NAME
 
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})

@@ -36,6 +36,7 @@ from evalsubmit.analysis.values.domain import (
     UserClass,
     Value,
 )
+from evalsubmit.sdk import constraints
 from evalsubmit.sdk import names as sdk
 
 
@@ -102,8 +103,10 @@ class Attributes:
         is_runner = qualname in sdk.RUNNER_CLASSES or ref.user is not None
         if is_runner and name == "config" and "config" in base.args.keywords:
             return base.args.keywords["config"]
-        if qualname == sdk.GYM_CONFIG and name in base.args.keywords:
-            return base.args.keywords[name]
+        if qualname == sdk.GYM_CONFIG:
+            known = config_field(base, name)
+            if known is not None:
+                return known
         modelled = qualname == sdk.GYM_CONFIG and name in {"model_dump", "model_copy"}
         modelled = modelled or (qualname == ARGUMENT_PARSER and name in PARSE_METHODS)
         if qualname.startswith("logging.") or _is_submit(qualname, name) or modelled:
@@ -115,3 +118,15 @@ class Attributes:
 
 def _is_submit(qualname: str, name: str) -> bool:
     return name == "submit" and qualname in {sdk.EVALUATOR, sdk.ASYNC_EVALUATOR}
+
+
+def config_field(config: Instance, name: str) -> Value | None:
+    """A ``GymRuntimeConfig``'s field: as constructed, else its default when every keyword
+    is known (a plain default: ``num_repeats`` is 1)."""
+    if name in config.args.keywords:
+        return config.args.keywords[name]
+    rule = constraints.GYM_CONFIG_RULES_BY_NAME.get(name)
+    if config.args.star_unknown or rule is None or rule.required or rule.default_factory:
+        return None
+    default = rule.default
+    return Known(default) if default is None or isinstance(default, (str, int, float)) else None

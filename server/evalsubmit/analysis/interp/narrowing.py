@@ -162,6 +162,9 @@ _BUILTIN_TYPES: dict[str, type] = {
 }
 
 
+_SDK_CLASSES = sdk.RUNNER_CLASSES | sdk.NON_RUNNER_CLASSES
+
+
 def instance_of(value: Value, kind: Value) -> bool | None:
     """``isinstance(value, kind)`` when certain: a value of a class the SDK model knows
     against another such class (the SDK's runners and configs subclass none of each other),
@@ -180,7 +183,7 @@ def instance_of(value: Value, kind: Value) -> bool | None:
         case Instance(ref=ref, maybe_none=False) if ref.user is None:
             if ref.qualname == wanted:
                 return True
-            concrete = sdk.RUNNER_CLASSES | sdk.NON_RUNNER_CLASSES
+            concrete = _SDK_CLASSES
             related = "sandboxed" in ref.qualname or "sandboxed" in wanted
             if ref.qualname in concrete and wanted in concrete and not related:
                 return False
@@ -190,4 +193,8 @@ def instance_of(value: Value, kind: Value) -> bool | None:
             return wanted == "builtins.dict"
         case SeqValue(kind=seq_kind) if wanted in _BUILTIN_TYPES:
             return issubclass(seq_kind, _BUILTIN_TYPES[wanted])
+        case Known() | DictValue() | SeqValue() if (
+            wanted in sdk.RUNNER_CLASSES | sdk.NON_RUNNER_CLASSES
+        ):
+            return False  # plain data is never an instance of the SDK's classes
     return None

@@ -22,6 +22,7 @@ from evalsubmit.analysis.interp.flow import (
     never_returns,
 )
 from evalsubmit.analysis.interp.machine import MAX_CONTEXTS, MAX_ELEMENT_WALKS, Machine
+from evalsubmit.analysis.interp.matching import guard_holds, match_case
 from evalsubmit.analysis.interp.narrowing import Refinements, refine, restore
 from evalsubmit.analysis.interp.objects import attribute_key
 from evalsubmit.analysis.interp.operators import truthiness
@@ -127,8 +128,7 @@ class Statements:
             case ast.Try() | ast.TryStar():
                 self.try_statement(node)
             case ast.Match():
-                self.machine.eval(node.subject)
-                self.branches([case.body for case in node.cases], exhaustive=False)
+                self.match_statement(node)
             case ast.FunctionDef() | ast.AsyncFunctionDef():
                 self.definitions.define_function(node)
             case ast.ClassDef():
@@ -234,6 +234,36 @@ class Statements:
                 self.walk(body)
             outcomes.append((frame.env, ends))
         if not exhaustive:
+            outcomes.append((start.copy(), {}))
+        join_forks([ends for env, ends in outcomes if env.ended is None])
+        start.join_paths(*(env for env, _ in outcomes))
+
+    def match_statement(self, node: ast.Match) -> None:
+        """The cases the subject can reach, each with what its pattern binds; after a case
+        that surely matches, none (and no fall-through past the statement)."""
+        subject = self.machine.eval(node.subject)
+        name = node.subject.id if isinstance(node.subject, ast.Name) else None
+        start = self.machine.frame.env
+        outcomes: list[tuple[Env, Ends]] = []
+        sure = False
+        for case in node.cases:
+            found = match_case(self.machine, case.pattern, subject)
+            if found.matches is False:
+                continue
+            with forked() as ends, self.machine.scope(start.copy()) as frame:
+                frame.env.names.update(found.bindings)
+                if name is not None and found.subject is not None:
+                    frame.env.names[name] = found.subject
+                holds = guard_holds(self.machine, case.guard)
+                if holds is not False:
+                    self.walk(case.body)
+                else:
+                    frame.env.ended = "no match"
+            outcomes.append((frame.env, ends))
+            if found.matches is True and holds is True:
+                sure = True
+                break
+        if not sure:
             outcomes.append((start.copy(), {}))
         join_forks([ends for env, ends in outcomes if env.ended is None])
         start.join_paths(*(env for env, _ in outcomes))

@@ -1,0 +1,179 @@
+"""``match`` statements: which cases the subject's value can reach, and what each binds.
+
+A case whose pattern surely fails for the subject (a ``None`` pattern for an object, a class
+pattern for an instance of another SDK class, a literal for another literal) is never walked;
+a case that surely matches (a capture, ``case _``, the subject's own class) is the last that
+can run. The names a pattern captures are bound in its case (the subject, a mapping's value,
+or unknown), and a class or ``None`` pattern narrows a subject that is a name.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from evalsubmit.analysis.interp.annotated import of_class
+from evalsubmit.analysis.interp.attributes import config_field
+from evalsubmit.analysis.interp.machine import Machine
+from evalsubmit.analysis.interp.narrowing import instance_of
+from evalsubmit.analysis.interp.operators import is_none, truthiness
+from evalsubmit.analysis.values.domain import (
+    ClassValue,
+    DictValue,
+    Instance,
+    Known,
+    SeqValue,
+    Unknown,
+    Value,
+)
+from evalsubmit.sdk import names as sdk
+
+_PLAIN = (str, int, float, bool, bytes)
+
+
+@dataclass(slots=True)
+class CaseMatch:
+    """What one pattern says of the subject: whether it matches (None: it may), the names it
+    binds, and the subject's value inside the case."""
+
+    matches: bool | None
+    bindings: dict[str, Value] = field(default_factory=dict)
+    subject: Value | None = None
+
+
+def match_case(machine: Machine, pattern: ast.pattern, subject: Value) -> CaseMatch:
+    """``pattern`` against ``subject``."""
+    match pattern:
+        case ast.MatchAs(pattern=None, name=name):
+            return CaseMatch(True, {name: subject} if name else {})
+        case ast.MatchAs(pattern=inner, name=name) if inner is not None:
+            found = match_case(machine, inner, subject)
+            if name:
+                found.bindings[name] = found.subject or subject
+            return found
+        case ast.MatchSingleton(value=constant):
+            return _singleton(constant, subject)
+        case ast.MatchValue(value=expression):
+            return _literal(machine.eval(expression), subject)
+        case ast.MatchOr(patterns=alternatives):
+            return _either(machine, alternatives, subject)
+        case ast.MatchClass(cls=cls, patterns=positional, kwd_attrs=names, kwd_patterns=by_name):
+            found = _class(machine, cls, [*positional, *by_name], subject)
+            _bind_fields(found, subject, names, by_name)
+            return found
+        case ast.MatchMapping(patterns=values, rest=rest):
+            return _mapping(machine, pattern, values, rest, subject)
+    # sequences and stars: whether they match is not followed; what they bind is unknown
+    unknown: dict[str, Value] = {name: Unknown("bound by a pattern") for name in captured(pattern)}
+    return CaseMatch(None, unknown)
+
+
+def captured(pattern: ast.pattern) -> list[str]:
+    """Every name a pattern binds."""
+    names = []
+    for node in ast.walk(pattern):
+        if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            names.append(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.append(node.rest)
+    return names
+
+
+def guard_holds(machine: Machine, guard: ast.expr | None) -> bool | None:
+    return True if guard is None else truthiness(machine.eval(guard))
+
+
+def _singleton(constant: object, subject: Value) -> CaseMatch:
+    if constant is None:
+        none = is_none(subject)
+        return CaseMatch(none, subject=Known(None) if none is not False else None)
+    if isinstance(subject, Known):
+        return CaseMatch(subject.obj is constant)
+    return CaseMatch(None)
+
+
+def _literal(literal: Value, subject: Value) -> CaseMatch:
+    plain = isinstance(literal, Known) and isinstance(literal.obj, _PLAIN)
+    if plain and isinstance(subject, Known) and isinstance(subject.obj, (*_PLAIN, type(None))):
+        return CaseMatch(bool(subject.obj == literal.obj))  # type: ignore[union-attr]
+    if plain and is_none(subject) is False and not isinstance(subject, (Known, Unknown)):
+        return CaseMatch(False)  # an object, a container: never equal to a literal
+    return CaseMatch(None, subject=literal if plain else None)
+
+
+def _either(machine: Machine, alternatives: list[ast.pattern], subject: Value) -> CaseMatch:
+    found = [match_case(machine, alternative, subject) for alternative in alternatives]
+    for one in found:
+        if one.matches is True:
+            return one
+    if all(one.matches is False for one in found):
+        return CaseMatch(False)
+    names = {name for one in found for name in one.bindings}
+    unknown: dict[str, Value] = {name: Unknown("bound by a pattern") for name in names}
+    return CaseMatch(None, unknown)
+
+
+def _class(machine: Machine, cls: ast.expr, parts: list[ast.pattern], subject: Value) -> CaseMatch:
+    with machine.silent():
+        kind = machine.eval(cls)
+    matches = instance_of(subject, kind)
+    if is_none(subject) is True:
+        matches = False
+    bindings: dict[str, Value] = {
+        name: Unknown("bound by a pattern") for p in parts for name in captured(p)
+    }
+    self_matching = isinstance(kind, ClassValue) and kind.ref.qualname.startswith("builtins.")
+    if self_matching and len(parts) == 1 and isinstance(parts[0], ast.MatchAs) and parts[0].name:
+        bindings[parts[0].name] = subject  # str(x): a builtin's one positional is itself
+    if matches is True and any(not _binds_only(p) for p in parts):
+        matches = None  # the sub-patterns test what is inside: not followed
+    narrowed = of_class(machine, kind) if isinstance(subject, Unknown) else subject
+    if isinstance(narrowed, Unknown):
+        narrowed = subject
+    return CaseMatch(matches, bindings, narrowed)
+
+
+def _bind_fields(
+    found: CaseMatch, subject: Value, names: list[str], patterns: list[ast.pattern]
+) -> None:
+    """``GymRuntimeConfig(num_repeats=n)``: ``n`` is the config's field, when known."""
+    if found.matches is False or not isinstance(subject, Instance):
+        return
+    if subject.ref.qualname != sdk.GYM_CONFIG:
+        return
+    for name, pattern in zip(names, patterns, strict=True):
+        value = config_field(subject, name)
+        captures = isinstance(pattern, ast.MatchAs) and pattern.pattern is None
+        if value is not None and captures and isinstance(pattern, ast.MatchAs) and pattern.name:
+            found.bindings[pattern.name] = value
+
+
+def _binds_only(pattern: ast.pattern) -> bool:
+    return isinstance(pattern, ast.MatchAs) and pattern.pattern is None
+
+
+def _mapping(
+    machine: Machine,
+    pattern: ast.MatchMapping,
+    values: list[ast.pattern],
+    rest: str | None,
+    subject: Value,
+) -> CaseMatch:
+    bindings: dict[str, Value] = {
+        name: Unknown("bound by a pattern") for p in values for name in captured(p)
+    }
+    if rest:
+        bindings[rest] = Unknown("the rest of a mapping")
+    if isinstance(subject, (Known, SeqValue)) or is_none(subject) is True:
+        not_mapping = not (isinstance(subject, Known) and isinstance(subject.obj, dict))
+        if not_mapping:
+            return CaseMatch(False)
+    if not isinstance(subject, DictValue):
+        return CaseMatch(None, bindings)
+    for key_node, value_pattern in zip(pattern.keys, values, strict=True):
+        key = machine.eval(key_node)
+        entry = subject.get(key.obj) if isinstance(key, Known) else None
+        binds = isinstance(value_pattern, ast.MatchAs) and _binds_only(value_pattern)
+        if entry is not None and binds and isinstance(value_pattern, ast.MatchAs):
+            bindings[value_pattern.name or "_"] = entry.value
+    return CaseMatch(None, bindings)
