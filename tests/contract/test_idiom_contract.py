@@ -42,7 +42,6 @@ ENGINE_GAPS: dict[str, str] = {
     "flow/log-without-return": "missing main.py:33 ES104 (lookup loop falls off to None)",
     "flow/match-class-passthrough": "missing main.py:26 ES104; unexpected ES109 at 30, 31, 34",
     "flow/methodcaller-row-option": "missing main.py:16 ES102 (operator.methodcaller)",
-    "flow/or-fallback-config": "ES104 at main.py:14 (the default) instead of main.py:16",
     "flow/star-import-config-target": "missing evaljobs/submit.py:11 ES104 (star import)",
     "flow/try-except-fallback-none": "missing main.py:26 ES104 (KeyError, except sets None)",
     "flow/usage-not-noreturn": "missing stages.py:25 ES104 (helper that only prints)",

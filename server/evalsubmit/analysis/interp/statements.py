@@ -147,6 +147,8 @@ class Statements:
         match target:
             case ast.Name(id=name):
                 self.machine.frame.env.names[name] = value
+                if name in self.machine.frame.passed:  # no longer the argument passed in
+                    del self.machine.frame.passed[name]  # type: ignore[attr-defined]
                 if (
                     self.machine.frame.collect
                     and not self.machine.frame.context
