@@ -35,7 +35,6 @@ ENGINE_GAPS: dict[str, str] = {
     "flow/assert-string-guard": "missing targets.py:18 ES104 (assert of a str is always true)",
     "flow/dataclass-post-init-default": "missing main.py:23 ES109 (field default via self)",
     "flow/enum-fallthrough-none": "missing main.py:34 ES104 (no branch matched, stays None)",
-    "flow/environ-default-as-target": "missing main.py:11 ES104 (os.environ.get(k, str))",
     "flow/exit-not-called": "missing launcher.py:21 ES104 (bare sys.exit, not called)",
     "flow/for-without-else": "missing main.py:20 ES104 (loop ends without break)",
     "flow/getattr-submit-mixed": "missing main.py:15 ES101 (getattr(evaluator, 'submit'))",
@@ -43,7 +42,6 @@ ENGINE_GAPS: dict[str, str] = {
     "flow/match-class-passthrough": "missing main.py:26 ES104; unexpected ES109 at 30, 31, 34",
     "flow/methodcaller-row-option": "missing main.py:16 ES102 (operator.methodcaller)",
     "flow/star-import-config-target": "missing evaljobs/submit.py:11 ES104 (star import)",
-    "flow/try-except-fallback-none": "missing main.py:26 ES104 (KeyError, except sets None)",
     "flow/usage-not-noreturn": "missing stages.py:25 ES104 (helper that only prints)",
 }
 

@@ -257,3 +257,44 @@ def test_a_helper_that_may_fall_off_its_end_returns_none_there() -> None:
     client.evaluator.submit(tasks=T, target=pick_or_number(os.environ["KIND"]))
     client.evaluator.submit(tasks=T, target=pick_or_number("local"))  # expect: ES104
     """)
+
+
+def test_a_registry_lookup_that_raises_goes_to_its_handler() -> None:
+    check("""
+    REGISTRY = {"simple_agent": gym_runner}
+
+    def submit_named(name):
+        try:
+            runner = REGISTRY[name]
+        except KeyError:
+            runner = None
+        return client.evaluator.submit(tasks=T, target=runner)  # expect: ES104
+
+    def submit_known(name):
+        try:
+            runner = REGISTRY[name]
+        except KeyError:
+            return None
+        return client.evaluator.submit(tasks=T, target=runner)
+
+    submit_named("simple_agent")
+    submit_named("rag_agent")
+    submit_known("rag_agent")
+    submit_known("simple_agent")
+    """)
+
+
+def test_a_default_dict_never_raises() -> None:
+    check("""
+    import collections
+
+    def submit_named(name):
+        runners = collections.defaultdict(lambda: gym_runner)
+        try:
+            runner = runners[name]
+        except KeyError:
+            runner = None
+        return client.evaluator.submit(tasks=T, target=runner)
+
+    submit_named("rag_agent")
+    """)

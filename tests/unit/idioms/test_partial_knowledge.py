@@ -83,3 +83,15 @@ def test_or_default_and_environment_defaults_are_never_none() -> None:
         name = os.environ.get("EVAL_SUITE")
         return client.evaluator.submit(tasks=T, target=gym_runner, dataset=name)
     """)
+
+
+def test_a_string_from_the_environment_is_not_a_runner() -> None:
+    check("""
+    import os
+
+    def submit_agent():
+        return client.evaluator.submit(tasks=T, target=os.environ.get("AGENT", "simple_agent"))  # expect: ES104
+
+    def submit_maybe():
+        return client.evaluator.submit(tasks=T, target=os.environ.get("AGENT"))
+    """)

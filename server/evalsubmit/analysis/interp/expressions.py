@@ -253,7 +253,11 @@ class Expressions:
             return Unknown("read from the environment", "str")
         if isinstance(base, DictValue) and isinstance(key, Known):
             entry = base.get(key.obj)
-            return entry.value if entry is not None else Unknown()
+            if entry is not None:
+                return entry.value
+            if base.complete and not base.default_on_missing and _plain_key(key):
+                return Unknown(MISSING_KEY)
+            return Unknown()
         if isinstance(base, Unknown) and base.element is not None:
             return base.element
         if (
@@ -280,6 +284,14 @@ _COMMON: dict[type[ast.expr], Callable[[Expressions, Any], Value]] = {
     ast.BinOp: Expressions._binary,
 }
 """Evaluation by the exact node type (ast's node classes are never subclassed)."""
+
+
+MISSING_KEY = "a key the dict does not hold"
+"""Why ``d[k]`` is unknown when ``d`` surely lacks ``k``: reading it raises ``KeyError``."""
+
+
+def _plain_key(key: Known) -> bool:
+    return isinstance(key.obj, (str, int, bool, bytes)) or key.obj is None
 
 
 def _is_super_call(node: ast.expr) -> bool:

@@ -14,6 +14,7 @@ import ast
 
 from evalsubmit.analysis.interp.calls import ENTERED
 from evalsubmit.analysis.interp.definitions import Definitions
+from evalsubmit.analysis.interp.expressions import MISSING_KEY
 from evalsubmit.analysis.interp.flow import (
     LoopJumps,
     element_label,
@@ -74,6 +75,9 @@ class Statements:
         match node:
             case ast.Assign(targets=targets, value=value):
                 result = self.machine.eval(value)
+                if isinstance(value, ast.Subscript) and raises_key_error(result):
+                    self.machine.frame.env.ended = "raise"  # what follows cannot run
+                    return
                 for target in targets:
                     self.assign(target, result, node)
             case ast.AnnAssign(target=target, value=value) if value is not None:
@@ -385,6 +389,11 @@ def _entered_value(context: Value) -> Value:
     if isinstance(context, Instance) and context.ref.qualname == ENTERED:
         return context.args.keywords["__enter__"]  # a @contextmanager function's yield
     return Unknown("a context value")
+
+
+def raises_key_error(value: Value) -> bool:
+    """``d[k]`` of a dict that surely lacks ``k`` (a statement of its own raises there)."""
+    return isinstance(value, Unknown) and value.reason == MISSING_KEY
 
 
 def _may_be_mapping(base: Value, key: Value) -> bool:

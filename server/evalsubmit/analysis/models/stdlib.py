@@ -156,13 +156,19 @@ def _counter(args: CallArgs, origin: Origin | None) -> Value:
     if len(args.positional) == 1 and not args.keywords:
         ok, obj = as_python(args.positional[0])
         if ok and isinstance(obj, (str, list, tuple)):
-            return _known_dict(dict(collections.Counter(obj)), origin)
+            return _defaulting(_known_dict(dict(collections.Counter(obj)), origin))
     return Unknown("counted at run time", "dict")
 
 
 def _defaultdict(args: CallArgs, origin: Origin | None) -> Value:
     rest = CallArgs(args.positional[1:], args.keywords, args.keyword_origins, args.star_unknown)
-    return _dict(rest, origin)
+    return _defaulting(_dict(rest, origin))
+
+
+def _defaulting(value: Value) -> Value:
+    if isinstance(value, DictValue):
+        value.default_on_missing = True
+    return value
 
 
 def _deque(args: CallArgs, origin: Origin | None) -> Value:

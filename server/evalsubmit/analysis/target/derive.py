@@ -154,7 +154,16 @@ def classify(value: Value) -> tuple[TargetKind, str]:
             return TargetKind.NOT_RUNNER, "generator"
         case Unknown(alternatives=alternatives) if alternatives:
             return _shared_kind(alternatives)
+        case Unknown() if (types := value.types()) and types <= _PLAIN_TYPES:
+            # `os.environ.get("AGENT", "simple_agent")`: a str, whatever it holds
+            return TargetKind.NOT_RUNNER, " | ".join(sorted(types))
     return TargetKind.UNKNOWN, type_name(value)
+
+
+_PLAIN_TYPES = frozenset(
+    {"str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "PosixPath", "UUID"}
+)
+"""Types whose values are data, never an agent runner."""
 
 
 def _shared_kind(alternatives: tuple[Value, ...]) -> tuple[TargetKind, str]:

@@ -102,6 +102,8 @@ class DictValue:
     origin: Origin | None = None
     complete: bool = True
     """False when entries of unknown keys may exist (``**unknown``, ``d.update(x)``)."""
+    default_on_missing: bool = False
+    """A ``defaultdict`` or ``Counter``: reading a missing key gives a value, never raises."""
 
     def get(self, key: object) -> Entry | None:
         for entry in reversed(self.entries):
