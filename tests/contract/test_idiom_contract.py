@@ -37,11 +37,9 @@ ENGINE_GAPS: dict[str, str] = {
     "flow/enum-fallthrough-none": "missing main.py:34 ES104 (no branch matched, stays None)",
     "flow/exit-not-called": "missing launcher.py:21 ES104 (bare sys.exit, not called)",
     "flow/for-without-else": "missing main.py:20 ES104 (loop ends without break)",
-    "flow/getattr-submit-mixed": "missing main.py:15 ES101 (getattr(evaluator, 'submit'))",
     "flow/log-without-return": "missing main.py:33 ES104 (lookup loop falls off to None)",
     "flow/match-class-passthrough": "missing main.py:26 ES104; unexpected ES109 at 30, 31, 34",
     "flow/methodcaller-row-option": "missing main.py:16 ES102 (operator.methodcaller)",
-    "flow/star-import-config-target": "missing evaljobs/submit.py:11 ES104 (star import)",
     "flow/usage-not-noreturn": "missing stages.py:25 ES104 (helper that only prints)",
 }
 

@@ -82,3 +82,14 @@ def test_submit_passed_as_a_function_to_a_thread() -> None:
 
     run_pool(client)
     """)
+
+
+def test_getattr_with_a_literal_name() -> None:
+    check("""
+    def submit_with(client, method="submit"):
+        send = getattr(client.evaluator, "submit")
+        send(tasks=T, target=gym_runner, metric=em)  # expect: ES101
+        return getattr(client.evaluator, method)(tasks=T, target=gym_runner)
+
+    submit_with(client)
+    """)

@@ -174,6 +174,10 @@ class Calls:
         modelled_method = built_without_constructor(qualname, args, origin)
         if modelled_method is not None:
             return modelled_method
+        if qualname == "builtins.getattr":
+            named = self._getattr(node, args)
+            if named is not None:
+                return named
         decided = builtin_check(qualname, args, origin)
         if decided is not None:
             return decided
@@ -201,6 +205,25 @@ class Calls:
             # whatever it holds, is never None
             return Unknown(f"the result of {name}()", _INSTANCE_FACTORIES.get(qualname, name))
         return Unknown(f"the result of {name}()")
+
+    def _getattr(self, node: ast.Call, args: CallArgs) -> Value | None:
+        """``getattr(obj, "name")`` (a known name) is ``obj.name``; the default of a
+        three-argument ``getattr`` makes it unknown when the attribute may be missing."""
+        if len(node.args) != 2 or node.keywords or len(args.positional) != 2:
+            return None
+        name = args.positional[1]
+        base = node.args[0]
+        if not (isinstance(name, Known) and isinstance(name.obj, str) and name.obj.isidentifier()):
+            return None
+        if not _plain_reference(base):
+            return None  # evaluated again below: only names and attributes, never a call
+        # made once per call node and kept on it: origins and spans are cached by node
+        attribute: ast.Attribute | None = getattr(node, "_evalsubmit_getattr", None)
+        if attribute is None or attribute.attr != name.obj:
+            attribute = ast.Attribute(value=base, attr=name.obj, ctx=ast.Load())
+            ast.copy_location(attribute, node)
+            node._evalsubmit_getattr = attribute  # type: ignore[attr-defined]
+        return self.eval(attribute)
 
     def instantiate_user_class(
         self,
@@ -256,6 +279,12 @@ class Calls:
 _CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
 ENTERED = "contextlib.AbstractContextManager"
 """A context manager whose ``__enter__`` value is known: it is kept as its one keyword."""
+
+
+def _plain_reference(node: ast.expr) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def builtin_check(qualname: str, args: CallArgs, origin: Origin) -> Known | None:

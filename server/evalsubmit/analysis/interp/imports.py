@@ -34,6 +34,12 @@ class ImportResolver(Protocol):
         modules read to find it are added to ``dependencies``."""
         ...
 
+    def exported(
+        self, module: str, importer: Path | None, dependencies: set[Path]
+    ) -> dict[str, Value] | None:
+        """What ``from module import *`` binds, when the module is the project's."""
+        ...
+
 
 class Imports:
     def __init__(self, machine: Machine, resolver: ImportResolver | None) -> None:
@@ -54,10 +60,20 @@ class Imports:
         names = self.machine.frame.env.names
         for alias in node.names:
             if alias.name == "*":
+                self._import_star(module, names)
                 continue
             names[alias.asname or alias.name] = self.import_value(
                 f"{module}.{alias.name}" if module else alias.name
             )
+
+    def _import_star(self, module: str, names: dict[str, Value]) -> None:
+        if self.resolver is None or not module or sdk.is_sdk_name(module):
+            return
+        exported = self.resolver.exported(
+            module, self.machine.source.path, self.machine.dependencies
+        )
+        if exported is not None:
+            names.update(exported)
 
     def absolute_module(self, module: str, level: int) -> str:
         if level == 0:

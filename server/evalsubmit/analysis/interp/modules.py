@@ -23,7 +23,7 @@ from typing import NamedTuple
 from evalsubmit.analysis.interp.grouping import DependencyLog, reads_the_same, text_digest
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.source.parse import parse_source
-from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
+from evalsubmit.analysis.values.domain import Known, ModuleValue, SeqValue, Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
 from evalsubmit.analysis.values.journal import unsealed
 from evalsubmit.sdk.names import is_sdk_name
@@ -44,6 +44,15 @@ implementation would replace the model with what their source says."""
 
 _RESOLVERS: weakref.WeakKeyDictionary[Project, ModuleResolver] = weakref.WeakKeyDictionary()
 _RESOLVERS_LOCK = threading.Lock()
+
+
+def public_names(listed: Value | None) -> list[str] | None:
+    """``__all__`` as names, when it is a list or tuple of known strings."""
+    if isinstance(listed, SeqValue) and listed.complete:
+        items = listed.items
+        if all(isinstance(item, Known) and isinstance(item.obj, str) for item in items):
+            return [str(item.obj) for item in items if isinstance(item, Known)]
+    return None
 
 
 class _Kept(NamedTuple):
@@ -115,6 +124,24 @@ class ModuleResolver:
                 return False
         root = self.project.root
         return root is None or not path.is_relative_to(root)
+
+    def exported(
+        self, module: str, importer: Path | None, dependencies: set[Path]
+    ) -> dict[str, Value] | None:
+        """What ``from module import *`` binds: the names of ``__all__`` when it is a known
+        list of strings, else every name not starting with ``_``."""
+        path = self.project.find_module(module, importer)
+        if path is None or path == (importer.resolve() if importer else None):
+            return None
+        dependencies.add(path)
+        scope = self.scope(path, dependencies=dependencies)
+        if scope is None:
+            return None
+        bound = scope.env.names
+        listed = public_names(bound.get("__all__"))
+        if listed is None:
+            listed = [name for name in bound if not name.startswith(("_", "@"))]
+        return {name: bound[name] for name in listed if name in bound}
 
     def _in_project(
         self, qualname: str, importer: Path | None, dependencies: set[Path]
