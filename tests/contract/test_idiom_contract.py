@@ -33,7 +33,6 @@ ALL = all_cases()
 #: Only cases whose markers are verified by the SDK belong here; remove an entry once it passes.
 ENGINE_GAPS: dict[str, str] = {
     "flow/assert-string-guard": "missing targets.py:18 ES104 (assert of a str is always true)",
-    "flow/dataclass-post-init-default": "missing main.py:23 ES109 (field default via self)",
     "flow/enum-fallthrough-none": "missing main.py:34 ES104 (no branch matched, stays None)",
     "flow/exit-not-called": "missing launcher.py:21 ES104 (bare sys.exit, not called)",
     "flow/for-without-else": "missing main.py:20 ES104 (loop ends without break)",

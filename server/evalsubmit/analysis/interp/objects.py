@@ -228,8 +228,19 @@ class Objects:
             (c.methods["__post_init__"] for c in user_mro(user) if "__post_init__" in c.methods),
             None,
         )
-        if post is not None:
-            written.update(self.run_method(post, instance, {}))
+        if post is not None and isinstance(post.node, ast.FunctionDef) and post.node.args.args:
+            # __post_init__ reads the fields just set (`self.repeats`): what it builds from
+            # known fields is checked here, as __init__'s is
+            instance.attributes = self.trusted(written)
+            fields = [v for k, v in written.items() if k in user.fields]
+            walk = None
+            if any(not isinstance(v, Unknown) for v in fields):
+                label = f"when {user.name}() is constructed at line {node.lineno}"
+                lines = (node.lineno, node.end_lineno or node.lineno)
+                walk = Walk(f"post {node.lineno}:{node.col_offset}", 0, 0, label, lines)
+            values = {**post.defaults, post.node.args.args[0].arg: instance}
+            env = self.machine.walk_body(post, values, site=CallSite(walk))
+            written.update(instance_writes(env, instance))
         instance.attributes = self.trusted(written)
 
     def _record_fields(self, user: UserClass, args: CallArgs) -> dict[str, Value]:
