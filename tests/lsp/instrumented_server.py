@@ -53,12 +53,12 @@ def runner_previews(ctx: Any) -> Any:
     return _real_previews(ctx)
 
 
-def hover_markdown(snap: Any, line: int, col: int) -> Any:
+def hover_markdown(snap: Any, line: int, col: int, config: Any = None) -> Any:
     if "BOOM" in snap.lines[line - 1]:
         raise RuntimeError("injected hover failure")
     if match := re.search(r"STALL=([\d.]+)", snap.lines[line - 1]):
         time.sleep(float(match.group(1)))  # on the event loop: what a stuck handler does
-    return _real_markdown(snap, line, col)
+    return _real_markdown(snap, line, col, config)
 
 
 SPAWNING = ("subprocess.Popen", "os.posix_spawn", "os.exec", "os.fork", "os.system", "os.spawn")

@@ -17,6 +17,7 @@ from lsp_helpers import (
     settings,
 )
 from lsprotocol import types
+from markdown_it import MarkdownIt
 
 from evalsubmit.analysis.rules import RULES
 
@@ -103,8 +104,8 @@ async def test_hover_submit_shape_route_workspace(client: RecordingClient, works
     value = markdown(hover)
     assert "taskset shape" in value
     assert "/apis/evaluator/v2/workspaces/qa/agent-evaluate/jobs" in value
-    assert "Workspace: `qa`" in value
-    assert "Taskset: `qa/smoke`" in value
+    assert "Workspace in the code: ` qa `" in value
+    assert "Taskset: ` qa/smoke `" in value
     assert hover is not None and hover.range is not None
     assert hover.range.start == types.Position(
         line=line_of(SUBMIT, "submit("), character=col_of(SUBMIT, "submit(")
@@ -184,5 +185,75 @@ async def test_hover_says_where_submit_sends_a_call_whose_workspace_the_settings
     uri = open_doc(client, workspace / "job.py", SUBMIT)
     await published(client, uri, 1)
     value = markdown(await hover_at(client, uri, SUBMIT, "submit(", 2))
-    assert "Workspace: `qa` (from the code)" in value
-    assert "Submit evaluation sends it to `team-b` (evalsubmit.platform.workspace)" in value
+    assert "/workspaces/team-b/agent-evaluate/jobs" in value
+    assert "Workspace in the code: ` qa `" in value
+    assert "*Submit evaluation* sends it to ` team-b ` instead." in value
+    assert "from the setting `evalsubmit.platform.workspace`" in value
+
+
+UNSAFE = {"link_open", "image", "html_inline", "html_block"}
+EVIL_WORKSPACE = (
+    "qa` ![seen](https://evil.example/ws.png) [click](https://evil.example/) <img src=x> `"
+)
+EVIL_URL = "http://evil.example:8080/` ![seen](https://evil.example/url.png) `"
+
+
+def markup_in(value: str) -> tuple[list[str], list[str]]:
+    """The unsafe token types of a CommonMark rendering of ``value``, and its code spans."""
+    tokens = []
+    for token in MarkdownIt("commonmark").parse(value):
+        tokens += [token, *(token.children or [])]
+    spans = [t.content for t in tokens if t.type == "code_inline"]
+    return [t.type for t in tokens if t.type in UNSAFE], spans
+
+
+async def test_a_hostile_workspace_or_base_url_in_the_code_stays_literal(
+    client: RecordingClient, workspace: Path
+) -> None:
+    client.set_configuration(
+        settings(platform={"baseUrl": "https://nmp.example.com"}), section="evalsubmit"
+    )
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={}))
+    text = SUBMIT.replace(
+        'NeMoPlatform(workspace="qa")',
+        f"NeMoPlatform(workspace={EVIL_WORKSPACE!r}, base_url={EVIL_URL!r})",
+    )
+    assert text != SUBMIT
+    uri = open_doc(client, workspace / "job.py", text)
+    await published(client, uri, 1)
+    value = markdown(await hover_at(client, uri, text, "submit(", 2))
+    unsafe, spans = markup_in(value)
+    assert unsafe == [], value
+    assert EVIL_WORKSPACE in spans and EVIL_URL in spans, value
+    # the route is the one Submit evaluation takes: the setting's base URL, not the code's
+    route = next(s for s in spans if s.startswith("POST "))
+    assert route.startswith("POST https://nmp.example.com/apis/evaluator/v2/workspaces/"), value
+    assert "from the setting `evalsubmit.platform.baseUrl`" in value
+    assert "*Submit evaluation* does not." in value
+
+
+async def test_a_reason_quoting_hostile_code_stays_literal_in_the_runner_hover(
+    client: RecordingClient, workspace: Path
+) -> None:
+    evil = "x` ![seen](https://evil.example/a.png) <img src=x> `"
+    text = HEADER + f"client.evaluator.submit(tasks={evil!r}, target=runner)\n"
+    uri = open_doc(client, workspace / "job.py", text)
+    await published(client, uri, 1)
+    value = markdown(await hover_at(client, uri, text, "target=runner)", 2))
+    unsafe, spans = markup_in(value)
+    assert value.startswith("**Cannot be submitted:**"), value
+    assert unsafe == [], value
+    assert any(evil in span for span in spans), value
+    assert json_block(value) == DEFAULT_TARGET
+
+
+async def test_an_unknown_code_in_an_ignore_comment_stays_literal(
+    client: RecordingClient, workspace: Path
+) -> None:
+    text = HEADER + "x = 1  # evalsubmit: ignore[x` <img src=https://evil.example/x.png> `y]\n"
+    uri = open_doc(client, workspace / "job.py", text)
+    await published(client, uri, 1)
+    value = markdown(await hover_at(client, uri, text, "ignore[", 3))
+    unsafe, spans = markup_in(value)
+    assert unsafe == [], value
+    assert "X` <IMG SRC=HTTPS://EVIL.EXAMPLE/X.PNG> `Y" in spans, value

@@ -8,6 +8,7 @@ message can hold, user info in URLs, and the warning before a token goes unencry
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -152,3 +153,98 @@ def test_a_token_over_plain_http_to_another_machine_is_warned_about() -> None:
         ("http://nmp.example.com:8080", None),  # no token, nothing to protect
     ):
         assert check_settings(url, token, {}) is None, url
+
+
+# -- the proxy in between (issue 23, item 8) ----------------------------------------------------
+
+PROXY = "http://proxy.example:3128"
+PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "REQUEST_METHOD")
+
+
+@pytest.fixture
+def proxy_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """No proxy variable of the machine's: each test sets its own."""
+    for name in PROXY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    return monkeypatch
+
+
+@pytest.mark.parametrize(
+    ("url", "env", "proxy_named"),
+    [
+        # a loopback platform through a proxy elsewhere is not loopback any more
+        ("http://127.0.0.1:8080", {"HTTP_PROXY": PROXY}, True),
+        ("http://localhost:8080", {"all_proxy": PROXY}, True),
+        ("http://nmp.example.com:8080", {"HTTP_PROXY": PROXY}, True),
+        ("http://127.0.0.1:8080", {"HTTP_PROXY": "https://proxy.example:3129"}, True),
+        # NO_PROXY names the platform: reached directly, the rule of the direct route applies
+        ("http://nmp.internal:8080", {"HTTP_PROXY": PROXY, "NO_PROXY": ".internal"}, False),
+    ],
+)
+def test_a_token_over_plain_http_through_a_proxy_is_warned_about(
+    proxy_env: pytest.MonkeyPatch, url: str, env: dict[str, str], proxy_named: bool
+) -> None:
+    for name, value in env.items():
+        proxy_env.setenv(name, value)
+    warning = check_settings(url, SECRET, {})
+    assert warning is not None and "unencrypted" in warning and SECRET not in warning
+    assert ("through the proxy proxy.example" in warning) is proxy_named, warning
+
+
+@pytest.mark.parametrize(
+    ("url", "env"),
+    [
+        # over https:// the proxy only relays an encrypted tunnel (CONNECT)
+        ("https://nmp.example.com", {"HTTPS_PROXY": PROXY, "HTTP_PROXY": PROXY}),
+        ("https://127.0.0.1:8443", {"ALL_PROXY": PROXY}),
+        ("http://127.0.0.1:8080", {"HTTP_PROXY": PROXY, "NO_PROXY": "127.0.0.1"}),
+        ("http://localhost:8080", {"HTTP_PROXY": PROXY, "no_proxy": "example.org,localhost"}),
+        ("http://127.0.0.1:8080", {"HTTP_PROXY": PROXY, "NO_PROXY": "*"}),
+        ("http://127.0.0.1:8080", {"HTTP_PROXY": "http://127.0.0.1:3128"}),  # both on this machine
+        ("http://127.0.0.1:8080", {"HTTPS_PROXY": PROXY}),  # a proxy for https:// only
+    ],
+)
+def test_no_warning_where_no_hop_reads_the_token(
+    proxy_env: pytest.MonkeyPatch, url: str, env: dict[str, str]
+) -> None:
+    for name, value in env.items():
+        proxy_env.setenv(name, value)
+    assert check_settings(url, SECRET, {}) is None
+
+
+async def test_the_proxy_that_is_checked_is_the_one_used(proxy_env: pytest.MonkeyPatch) -> None:
+    from robustness.fault_server import FaultPlatform
+
+    async with FaultPlatform("ok", delay_s=0) as proxy:
+        proxy_env.setenv("HTTP_PROXY", proxy.base_url)
+        proxy_env.setenv("NO_PROXY", "nmp.elsewhere.example")  # another host: no effect here
+        config = resolve_platform_config(
+            {"baseUrl": "http://nmp.example.invalid:8080", "token": SECRET}, env=NO_CONFIG
+        )
+        async with PlatformClient.from_config(config) as client:
+            assert client.warning is not None and "through the proxy 127.0.0.1" in client.warning
+            assert client.proxy is not None and str(client.proxy.url) == proxy.base_url
+            with contextlib.suppress(PlatformError):
+                await client.get_taskset("ws", "smoke")
+    _method, path, _body, headers = proxy.requests[0]
+    assert path.startswith("http://nmp.example.invalid:8080/apis/evaluator/v2/"), path
+    assert headers["authorization"] == f"Bearer {SECRET}"  # what the warning was about
+
+
+def test_the_environment_gives_nothing_httpx_would_take_unchecked(
+    proxy_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """trust_env is off: SSL_CERT_FILE is read by evalsubmit, checked like a CA bundle and
+    named when it cannot be used (httpx raised a bare FileNotFoundError)."""
+    proxy_env.setenv("SSL_CERT_FILE", str(tmp_path / "missing.pem"))
+    error = client_error({"baseUrl": "https://nmp.example.com"})
+    assert error.kind == "config" and "env SSL_CERT_FILE" in error.message
+    proxy_env.delenv("SSL_CERT_FILE")
+    proxy_env.setenv("SSL_CERT_DIR", str(tmp_path / "no-such-folder"))
+    error = client_error({"baseUrl": "https://nmp.example.com"})
+    assert error.kind == "config" and "env SSL_CERT_DIR" in error.message
+    proxy_env.delenv("SSL_CERT_DIR")
+    proxy_env.setenv("HTTP_PROXY", "ftp://proxy.example:21")
+    error = client_error({"baseUrl": "http://127.0.0.1:8080"})
+    assert error.kind == "config" and "HTTP_PROXY" in error.message

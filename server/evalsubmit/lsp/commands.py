@@ -220,12 +220,13 @@ def _platform(settings: Settings) -> dict[str, Any]:
         "resolved": config.debug_info(),
     }
     try:
-        warning = check_config(config)  # checks the settings; opens no socket
+        route = check_config(config)  # checks the settings; opens no socket
     except PlatformError as err:
         info["problem"] = err.message
     else:
-        if warning is not None:
-            info["warning"] = warning
+        info["proxy"] = str(route.proxy.url) if route.proxy is not None else "none (direct)"
+        if route.warning is not None:
+            info["warning"] = route.warning
     return info
 
 

@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import os
 import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -38,7 +37,7 @@ from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
-from evalsubmit.lsp.state import Session, Snapshot, uri_to_path
+from evalsubmit.lsp.state import Session, Snapshot, spelling, uri_to_path
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -57,8 +56,10 @@ R = TypeVar("R")
 
 @functools.lru_cache(maxsize=4096)
 def norm(path: Path) -> str:
-    """One spelling per file (re-checks compare these on every edit of every open document)."""
-    return os.path.normcase(os.path.abspath(path))
+    """:func:`spelling`, cached for the modules reports depend on (re-checks compare them on
+    every edit of every open document). Never for the documents themselves: each one opened
+    would stay in the cache after it is closed (a track keeps its own, ``track.key``)."""
+    return spelling(path)
 
 
 class Checker:
@@ -319,17 +320,17 @@ class Checker:
     ) -> None:
         """Re-check open documents whose result may change because ``paths`` changed: those
         importing them, and those they import (their submits report into those modules)."""
-        changed = {norm(p) for p in paths}
+        changed = {spelling(p) for p in paths}
         related: set[str] = set()
         for track in self.documents.values():
-            if track.latest is not None and norm(track.path) in changed:
+            if track.latest is not None and track.key in changed:
                 related |= _related(track.latest)
         targets = [
             track
             for track in self.documents.values()
             if track.uri != exclude
             and track.latest is not None
-            and (norm(track.path) in related or changed & _related(track.latest))
+            and (track.key in related or changed & _related(track.latest))
         ]
         for track in targets:
             log.debug("re-checking %s (a module it is linked with changed)", track.uri)
@@ -338,7 +339,7 @@ class Checker:
             self._request_refresh(delay)
 
     def _recheck_paths(self, paths: set[str], *, exclude: str) -> None:
-        targets = [t for t in self.documents.values() if t.uri != exclude and norm(t.path) in paths]
+        targets = [t for t in self.documents.values() if t.uri != exclude and t.key in paths]
         for track in targets:
             track.invalidate(0.0)
         if targets:

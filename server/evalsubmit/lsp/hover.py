@@ -16,8 +16,12 @@ from evalsubmit.analysis.rules import RULES
 from evalsubmit.core.suppression import suppressions
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
-from evalsubmit.lsp.settings import Settings
+from evalsubmit.lsp.markdown import code_block, code_span
 from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.submit import platform_config
+from evalsubmit.platform import ResolvedPlatformConfig
+from evalsubmit.platform.config import SOURCE_CODE, SOURCE_SETTING
+from evalsubmit.platform.safety import display_url
 from evalsubmit.platform.submission import refusal_reasons
 from evalsubmit.sdk.version import SDK_RELEASE
 
@@ -43,7 +47,11 @@ async def hover(ls: EvalsubmitServer, params: types.HoverParams) -> types.Hover 
         return None
     encoding = ls.session.encoding
     line, col = convert.core_position(params.position, snap.lines, encoding)
-    found = hover_markdown(snap, line, col)
+    config = None
+    if (submit := snap.report.submit_at(line, col)) is not None:
+        # What Submit evaluation would use: it reads the environment and the nmp config file.
+        config = await ls.checker.in_pool(platform_config, snap.settings, submit.workspace)
+    found = hover_markdown(snap, line, col, config)
     if found is None:
         return None
     markdown, span = found
@@ -53,8 +61,11 @@ async def hover(ls: EvalsubmitServer, params: types.HoverParams) -> types.Hover 
     )
 
 
-def hover_markdown(snap: Snapshot, line: int, col: int) -> tuple[str, Span] | None:
-    """Markdown and the span it describes for a core position, or None."""
+def hover_markdown(
+    snap: Snapshot, line: int, col: int, config: ResolvedPlatformConfig | None = None
+) -> tuple[str, Span] | None:
+    """Markdown and the span it describes for a core position, or None. ``config`` is where
+    *Submit evaluation* would send a submit() call there (resolved here when not given)."""
     if (comment := _suppression_at(snap.lines, line, col)) is not None:
         return comment
     report = snap.report
@@ -65,7 +76,8 @@ def hover_markdown(snap: Snapshot, line: int, col: int) -> tuple[str, Span] | No
         reasons = refusal_reasons(report, submit.target, submit.span, submit.has_errors)
         return preview_markdown(submit.target, reasons), keyword
     if submit is not None and (preview is None or submit.name_span.contains(line, col)):
-        return submit_markdown(submit, snap.settings), submit.name_span
+        config = config or platform_config(snap.settings, submit.workspace)
+        return submit_markdown(submit, config), submit.name_span
     if preview is not None:
         reasons = refusal_reasons(report, preview, preview.span)
         return preview_markdown(preview, reasons), preview.span
@@ -74,15 +86,15 @@ def hover_markdown(snap: Snapshot, line: int, col: int) -> tuple[str, Span] | No
 
 def preview_markdown(preview: TargetPreview, reasons: list[str] | None = None) -> str:
     """The target JSON; when it cannot be submitted, the reasons come first."""
-    runner = preview.runner_type or "runner"
+    runner = code_span(preview.runner_type or "runner")
     parts = [f"**Cannot be submitted:**\n{_bullets(tuple(reasons))}"] if reasons else []
-    parts.append(f"**{runner}** → `GymRunnerTarget` as the SDK sends it")
+    parts.append(f"{runner} → `GymRunnerTarget` as the SDK sends it")
     if preview.target is not None:
         body = json.dumps(preview.target, indent=2, ensure_ascii=False)
     else:
         body = preview.rendered
     if body:
-        parts.append(f"```json\n{body}\n```")
+        parts.append(code_block(body, "json"))
     if preview.problems and not reasons:
         parts.append("**Cannot be submitted:**\n" + _bullets(preview.problems))
     if preview.unknowns and not reasons:
@@ -90,43 +102,53 @@ def preview_markdown(preview: TargetPreview, reasons: list[str] | None = None) -
     return "\n\n".join(parts)
 
 
-def submit_markdown(submit: SubmitReport, settings: Settings) -> str:
+def submit_markdown(submit: SubmitReport, config: ResolvedPlatformConfig) -> str:
+    """The call's shape, and the route *Submit evaluation* would really take for it: ``config``
+    resolves the settings, the SDK's environment, the nmp config file, then the code."""
     flavour = "`AsyncEvaluator.submit`" if submit.is_async else "`Evaluator.submit`"
     parts = [f"**{flavour}**: {SHAPES[submit.shape]}"]
     if submit.is_async and submit.shape is not Shape.ROW:
         parts.append(f"The async evaluator cannot submit a taskset in {SDK_RELEASE}.")
-    workspace, ws_from = _known(submit.workspace, settings.platform.workspace)
-    base_url, url_from = _known(submit.base_url, settings.platform.base_url)
+    base_url = display_url(config.base_url)
     if (route := ROUTES.get(submit.shape)) is not None:
-        shown_ws = workspace or "{workspace}"
-        shown_url = (base_url or "{base_url}").rstrip("/")
-        parts.append(
-            f"Route: `POST {shown_url}/apis/evaluator/v2/workspaces/{shown_ws}/{route}`"
-            + (f" (base URL {url_from})" if base_url else "")
-        )
+        target = f"POST {base_url}/apis/evaluator/v2/workspaces/{config.workspace}/{route}"
+        parts.append(f"Route: {code_span(target)}")
+    sources = config.sources
     parts.append(
-        f"Workspace: `{workspace}` ({ws_from})"
-        if workspace
-        else "Workspace: not statically known (the client's default workspace)"
+        f"*Submit evaluation* resolves the base URL {code_span(base_url)} from "
+        f"{_source('base_url', sources)} and the workspace {code_span(config.workspace)} from "
+        f"{_source('workspace', sources)}."
     )
-    override = settings.platform.workspace
-    if override and workspace and override != workspace and submit.shape is Shape.TASKSET:
-        parts.append(f"Submit evaluation sends it to `{override}` (evalsubmit.platform.workspace)")
+    if submit.workspace:
+        parts.append(f"Workspace in the code: {code_span(submit.workspace)}")
+        if config.workspace != submit.workspace:
+            parts.append(f"*Submit evaluation* sends it to {code_span(config.workspace)} instead.")
+    else:
+        parts.append("Workspace in the code: not statically known")
+    if submit.base_url and submit.base_url.rstrip("/") != config.base_url:
+        code_url = code_span(display_url(submit.base_url))
+        parts.append(f"The code's client uses {code_url}; *Submit evaluation* does not.")
     if submit.shape is Shape.TASKSET:
         parts.append(
-            f"Taskset: `{submit.tasks}`" if submit.tasks else "Taskset: not statically known"
+            f"Taskset: {code_span(submit.tasks)}"
+            if submit.tasks
+            else "Taskset: not statically known"
         )
     if submit.has_errors:
         parts.append("⚠ This call has errors: the SDK would refuse it (see the diagnostics).")
     return "\n\n".join(parts)
 
 
-def _known(from_code: str | None, from_settings: str | None) -> tuple[str | None, str]:
-    if from_code:
-        return from_code, "from the code"
-    if from_settings:
-        return from_settings, "from the evalsubmit settings"
-    return None, ""
+_SETTING_NAMES = {"base_url": "baseUrl", "workspace": "workspace"}
+
+
+def _source(name: str, sources: dict[str, str]) -> str:
+    source = sources.get(name, "?")
+    if source == SOURCE_SETTING:
+        return f"the setting `evalsubmit.platform.{_SETTING_NAMES[name]}`"
+    if source == SOURCE_CODE:
+        return "the code"
+    return code_span(source)  # an environment variable, or the nmp config file and its context
 
 
 def _keyword_at(lines: list[str], line: int, col: int, name: str) -> Span | None:
@@ -160,9 +182,9 @@ def _suppression_at(lines: list[str], line: int, col: int) -> tuple[str, Span] |
 def _rule_line(code: str) -> str:
     rule = RULES.get(code)
     if rule is None:
-        return f"- `{code}`: unknown rule code"
+        return f"- {code_span(code)}: unknown rule code"
     return f"- [`{code}`]({rule.url}) {rule.kind}: {rule.title}"
 
 
 def _bullets(items: tuple[str, ...]) -> str:
-    return "\n".join(f"- {item}" for item in items)
+    return "\n".join(f"- {code_span(item)}" for item in items)

@@ -11,16 +11,22 @@
   as the LSP does.
 * ``workspace/executeCommand``'s ``workDoneToken`` is available to the command
   (:func:`work_done_token`): pygls passes only ``arguments`` to command handlers.
+* The future of each handler is let go once it is done: pygls 2.1 keeps those of
+  notifications, and of each step of its own generator handlers (``didOpen``, ``didChange``,
+  ``didClose``...), in ``_request_futures`` under ids made up for them and never removes them
+  (about 4 KB per open/close of a document, for the life of the server).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import json
 import logging
 from collections.abc import Generator
-from typing import Any
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any
 
 from cattrs.errors import ClassValidationError
 from lsprotocol import types
@@ -37,6 +43,9 @@ from pygls.protocol.json_rpc import (
 from pygls.protocol.language_server import lsp_method
 
 from evalsubmit.lsp.text_sync import LspWorkspace
+
+if TYPE_CHECKING:
+    from pygls.protocol.json_rpc import MessageCallback, MessageHandler
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +115,28 @@ class EvalsubmitProtocol(LanguageServerProtocol):
             self.reply_error(message.id, INVALID_REQUEST, f"{method}: the server is shutting down")
             return
         super().handle_message(message)
+
+    # -- handled messages leave nothing behind ------------------------------------------------
+
+    def _execute_handler(
+        self,
+        msg_id: MsgId,
+        handler: MessageHandler,
+        callback: MessageCallback,
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        # Kept until done, not dropped now: the dict holds the only strong reference to the
+        # handler's task (asyncio keeps weak ones). Done, it serves nothing: only a cancel looks
+        # futures up there, and a request's answer has already removed its own.
+        future = self._request_futures.get(msg_id)
+        if future is not None:
+            future.add_done_callback(functools.partial(self._forget_future, msg_id))
+
+    def _forget_future(self, msg_id: MsgId, future: Future[Any]) -> None:
+        if self._request_futures.get(msg_id) is future:  # not a newer request reusing the id
+            del self._request_futures[msg_id]
 
     # -- cancellation reaches commands --------------------------------------------------------
 

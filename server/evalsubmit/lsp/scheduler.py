@@ -31,7 +31,7 @@ from pathlib import Path
 
 from evalsubmit.analysis import DocumentAnalyzer
 from evalsubmit.core.collection import paused_collection
-from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.state import Snapshot, spelling
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,8 @@ class DocumentTrack:
     ) -> None:
         self.uri = uri
         self.path = path
+        self.key = spelling(path)
+        """The path's one spelling, as re-checks compare it with the modules reports name."""
         self.version = version
         self.stamp = 0
         self.latest: Snapshot | None = None

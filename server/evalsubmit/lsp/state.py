@@ -7,6 +7,7 @@ Only the event-loop thread mutates this state; analysis threads receive immutabl
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,11 @@ class Snapshot:
         """Results are kept and published in this order: by stamp, then the complete one
         after the forward one of the same stamp (and the forward one after its findings)."""
         return self.stamp, not self.reverse_pending, not self.summaries_pending
+
+
+def spelling(path: Path) -> str:
+    """One spelling per file, for comparing paths."""
+    return os.path.normcase(os.path.abspath(path))
 
 
 def uri_to_path(uri: str) -> Path:

@@ -3,13 +3,16 @@ bounded in time and size, every failure a `PlatformError` whose message holds no
 
 `PlatformClient` (client.py) adds the routes. Each exchange has one deadline, `timeout_s`, from
 connecting to the last byte (`http.exchange`); redirects are reported, never followed, so the
-token only ever goes to the configured address.
+token only ever goes to the configured address. httpx reads nothing from the environment
+(`trust_env=False`): the proxy and the CA certificates it may take from there are resolved and
+checked here, then passed explicitly (see proxy.py).
 """
 
 from __future__ import annotations
 
 import json
 import ssl
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
@@ -28,6 +31,7 @@ from .errors import (
     tls_failed,
 )
 from .http import MAX_RESPONSE_BYTES, Answer, DeadlineExceeded, ResponseTooLarge, exchange
+from .proxy import PROXY_VARIABLES, proxy_for, ssl_cert_from_env
 from .safety import (
     UnsafeSetting,
     check_base_url,
@@ -81,10 +85,22 @@ def _is_tls(exc: BaseException) -> bool:
     return _in_chain(exc, lambda e: isinstance(e, ssl.SSLError))
 
 
-def check_settings(base_url: str, token: str | None, sources: dict[str, str]) -> str | None:
-    """Raises `PlatformError` (kind `config`) for a base URL or token that cannot be used,
-    naming where it came from; returns a warning about sending the token unencrypted, if any.
-    Opens no socket."""
+@dataclass(frozen=True, slots=True)
+class Route:
+    """How requests reach the platform: its URL, the proxy in between (None: directly), and
+    the warning to show before the token travels unencrypted, if any."""
+
+    url: httpx.URL
+    proxy: httpx.Proxy | None
+    warning: str | None
+
+
+def route_for(
+    base_url: str, token: str | None, sources: dict[str, str], *, env_proxy: bool = True
+) -> Route:
+    """Raises `PlatformError` (kind `config`) for a base URL, token or proxy that cannot be
+    used, naming where it came from. ``env_proxy``: whether the environment's proxy applies
+    (not with a transport of the caller's). Opens no socket."""
     try:
         url = check_base_url(base_url)
     except UnsafeSetting as problem:
@@ -94,21 +110,45 @@ def check_settings(base_url: str, token: str | None, sources: dict[str, str]) ->
             check_token(token)
         except UnsafeSetting as problem:
             raise bad_setting("access token", _where("token", sources), str(problem)) from None
-    return plain_http_warning(url, has_token=token is not None)
+    try:
+        proxy = proxy_for(url) if env_proxy else None
+    except UnsafeSetting as problem:
+        raise bad_setting("proxy", f"env {PROXY_VARIABLES}", str(problem)) from None
+    hop = proxy.url if proxy is not None else None
+    return Route(url, proxy, plain_http_warning(url, has_token=token is not None, proxy=hop))
 
 
-def check_config(config: ResolvedPlatformConfig) -> str | None:
-    """`check_settings` for a resolved configuration (its CA bundle too)."""
+def check_settings(base_url: str, token: str | None, sources: dict[str, str]) -> str | None:
+    """`route_for`'s checks; returns its warning about sending the token unencrypted."""
+    return route_for(base_url, token, sources).warning
+
+
+def check_config(config: ResolvedPlatformConfig) -> Route:
+    """`route_for` a resolved configuration, its CA bundle checked too."""
     verify_for(config)
     token = config.token.get_secret_value().strip() if config.token is not None else None
-    return check_settings(config.base_url, token or None, dict(config.sources))
+    return route_for(config.base_url, token or None, dict(config.sources))
 
 
 def verify_for(config: ResolvedPlatformConfig) -> ssl.SSLContext | bool:
+    """The SDK's CA bundle, else ``SSL_CERT_FILE``/``SSL_CERT_DIR`` (what httpx would have read
+    with ``trust_env``), else httpx's default (certifi)."""
+    bundle: str | None = None
+    folder: str | None = None
+    if config.ca_bundle:
+        where, bundle = _where("ca_bundle", dict(config.sources)), config.ca_bundle
+    elif (from_env := ssl_cert_from_env()) is not None:
+        name, value = from_env
+        where = f"env {name}"
+        if name == "SSL_CERT_FILE":
+            bundle = value
+        else:
+            folder = value
+    else:
+        return True
     try:
-        return ssl_verify(config.ca_bundle)
+        return ssl_verify(bundle, folder)
     except UnsafeSetting as problem:
-        where = _where("ca_bundle", dict(config.sources))
         raise bad_setting("CA bundle", where, str(problem)) from None
 
 
@@ -137,8 +177,10 @@ class PlatformConnection:
         secret = token.get_secret_value() if isinstance(token, SecretStr) else token
         secret = secret.strip() if secret else None  # a pasted token's newline is not part of it
         self._token = SecretStr(secret) if secret else None
+        route = route_for(self.base_url, secret, sources or {}, env_proxy=transport is None)
+        self.proxy = route.proxy
         #: Shown to the user before the token is sent unencrypted to another machine.
-        self.warning = check_settings(self.base_url, secret, sources or {})
+        self.warning = route.warning
         headers = {
             "Accept": "application/json",
             "Accept-Encoding": "identity",  # no compression: the size limit is the real size
@@ -152,6 +194,8 @@ class PlatformConnection:
             timeout=httpx.Timeout(timeout_s, connect=min(timeout_s, 10.0)),
             verify=verify,
             transport=transport,
+            proxy=route.proxy,  # the one checked above; None: directly
+            trust_env=False,  # nothing else from the environment (proxy.py)
             follow_redirects=False,
         )
         self._lost_response_wait_s = lost_response_wait_s

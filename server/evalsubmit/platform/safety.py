@@ -77,19 +77,43 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def plain_http_warning(url: httpx.URL, *, has_token: bool) -> str | None:
-    """A warning when the token would travel unencrypted to another machine."""
-    if not has_token or url.scheme != "http" or is_loopback(url.host):
+def plain_http_warning(
+    url: httpx.URL, *, has_token: bool, proxy: httpx.URL | None = None
+) -> str | None:
+    """A warning when the token would travel unencrypted to another machine: to the platform,
+    or to the proxy in between. Over ``https://`` a proxy only relays an encrypted tunnel
+    (``CONNECT``); over ``http://`` any proxy reads the request, token included, and sends it on
+    in clear, so a loopback platform reached through a proxy elsewhere is not loopback any more.
+    """
+    if not has_token or url.scheme != "http":
         return None
+    if proxy is None:
+        if is_loopback(url.host):
+            return None
+        return (
+            f"the access token is sent over plain http:// to {url.host}, unencrypted: anyone on "
+            "the network path can read it. Use an https:// base URL for a platform on another "
+            "machine."
+        )
+    if is_loopback(url.host):
+        if is_loopback(proxy.host):
+            return None
+        fix = f"Add {url.host} to NO_PROXY so that it is reached directly."
+    else:
+        fix = "Use an https:// base URL for a platform on another machine."
     return (
-        f"the access token is sent over plain http:// to {url.host}, unencrypted: anyone on "
-        "the network path can read it. Use an https:// base URL for a platform on another "
-        "machine."
+        f"the access token is sent over plain http:// through the proxy {proxy.host} to "
+        f"{url.host}, unencrypted: the proxy and anyone on the network path can read it. {fix}"
     )
 
 
-def ssl_verify(ca_bundle: str | None) -> ssl.SSLContext | bool:
-    """What httpx should verify TLS with: the system's CAs, or those of a CA bundle file."""
+def ssl_verify(ca_bundle: str | None, ca_folder: str | None = None) -> ssl.SSLContext | bool:
+    """What httpx should verify TLS with: its default CAs, those of a CA bundle file, or those
+    of a folder of hashed certificates (``SSL_CERT_DIR``)."""
+    if ca_folder:
+        if not os.path.isdir(ca_folder):
+            raise UnsafeSetting(f"the CA folder {ca_folder} is not a readable folder")
+        return ssl.create_default_context(capath=ca_folder)
     if not ca_bundle:
         return True
     try:

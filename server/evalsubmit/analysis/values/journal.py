@@ -46,11 +46,24 @@ R = TypeVar("R")
 _SHARED_SIZE = 256
 
 
+_memos: list[threading.local] = []
+"""The per-thread answers of every ``shared_while_unchanged`` function."""
+
+
+def forget_shared() -> None:
+    """Drop this thread's shared answers; called as an analysis starts. An answer holds its
+    arguments, and through them the values, origins and trees of the module they came from:
+    kept across analyses, they would keep a few hundred closed documents alive per thread."""
+    for memo in _memos:
+        memo.__dict__.pop("entries", None)
+
+
 def shared_while_unchanged(function: Callable[[A, B], R]) -> Callable[[A, B], R]:
     """``function(a, b)`` (its arguments compared by identity) computed once and shared,
     read-only, by everyone who asks while no value changes in place (the epoch): per thread,
-    the last few hundred answers."""
+    the last few hundred answers of the present analysis (:func:`forget_shared`)."""
     memo = threading.local()
+    _memos.append(memo)
 
     @functools.wraps(function)
     def shared(first: A, second: B) -> R:
