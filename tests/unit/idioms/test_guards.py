@@ -298,3 +298,44 @@ def test_a_default_dict_never_raises() -> None:
 
     submit_named("rag_agent")
     """)
+
+
+def test_a_helper_that_always_raises_ends_its_callers_path() -> None:
+    check("""
+    def fail(message):
+        print(message)
+        raise SystemExit(message)
+
+    def pick(kind):
+        if kind == "gym":
+            return gym_runner
+        fail(f"unknown kind {kind}")
+
+    def stub() -> GymAgentTaskRunner:
+        raise NotImplementedError
+
+    client.evaluator.submit(tasks=T, target=pick("gym"))
+    client.evaluator.submit(tasks=T, target=pick("harbor"))
+    client.evaluator.submit(tasks=T, target=stub())
+    """)
+
+
+def test_falling_off_the_end_returns_none_unless_a_call_may_not_return() -> None:
+    check("""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+
+    def pick(kind):
+        if kind == "gym":
+            return gym_runner
+        print(f"unknown kind {kind}")
+
+    def pick_or_exit(kind, parser):
+        if kind == "gym":
+            return gym_runner
+        parser.error(f"unknown kind {kind}")
+
+    client.evaluator.submit(tasks=T, target=pick("harbor"))  # expect: ES104
+    client.evaluator.submit(tasks=T, target=pick_or_exit("harbor", parser))
+    """)

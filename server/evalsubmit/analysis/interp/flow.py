@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.source import tree_walk
-from evalsubmit.analysis.values.domain import FunctionValue, Known, SeqValue, Value
+from evalsubmit.analysis.values.domain import (
+    ClassRef,
+    ClassValue,
+    FunctionValue,
+    Known,
+    SeqValue,
+    Unknown,
+    Value,
+)
 from evalsubmit.analysis.values.env import Env
+from evalsubmit.sdk.names import is_sdk_name
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -150,6 +160,26 @@ def never_returns(machine: Machine, call: ast.Call) -> bool:
             return False
     dotted = _dotted(func)
     return dotted is not None and dotted in _NEVER_RETURN
+
+
+def opaque_call(machine: Machine, call: ast.Call) -> bool:
+    """Whether a call statement runs code we cannot see into, which may not return: an
+    unresolved callee, or a function of a package that is neither the standard library, the
+    SDK nor the user's (``parser.error(...)`` on an unknown parser, ``flask.abort(...)``)."""
+    func = call.func
+    if not _dotted(func):
+        return True
+    with machine.silent():
+        callee = machine.eval(func)
+    match callee:
+        case Unknown():
+            return True
+        case ClassValue(ref=ClassRef(user=None, qualname=qualname)):
+            top = qualname.split(".", 1)[0]
+            return not (
+                top in sys.stdlib_module_names or top == "builtins" or is_sdk_name(qualname)
+            )
+    return False
 
 
 def may_suppress(context: ast.expr) -> bool:

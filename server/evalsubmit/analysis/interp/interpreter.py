@@ -36,6 +36,7 @@ from evalsubmit.analysis.interp.testcode import TestCode
 from evalsubmit.analysis.report import internal_error
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
+    NEVER_RETURNS,
     CallArgs,
     ClassValue,
     FunctionValue,
@@ -161,7 +162,9 @@ class Interpreter:
         is set while facts are recorded, the walk records them too, labelled with it;
         otherwise it is silent."""
         returns: list[Value] = []
-        self._call(function, values, returns, site)
+        end = self._call(function, values, returns, site)
+        if not returns and end.ended in {"raise", "endless"} and not is_stub(function.node):
+            return Unknown(NEVER_RETURNS)  # every path raised: the statement making it ends
         if len(returns) == 1 and not isinstance(returns[0], Unknown):
             return returns[0]
         return self.declared_return(function)
@@ -233,14 +236,19 @@ class Interpreter:
             receiver=_first_argument(definition, values) if function.owner is not None else None,
             passed=dict(site.passed) if site is not None else {},
         )
+        failures = len(self.internal_errors)
         with self.enter(frame):
             bind_parameters(self, definition.args, values)
             if isinstance(definition, ast.Lambda):
                 returns.append(self.eval(definition.body))
             else:
                 self._statements.walk(definition.body)
-                if returns and not yields and frame.env.ended is None:
+                end = frame.env
+                sure = not end.opaque and len(self.internal_errors) == failures
+                if not yields and end.ended is None and sure:
                     returns.append(Known(None))  # a path falls off the end: it returns None
+                if not sure and end.ended is not None and not returns:
+                    end.ended = None  # an opaque call or an engine bug: not sure it raised
         if propagate:
             # attributes it stored on objects it was given are the caller's to see
             caller.names.update((k, v) for k, v in frame.env.names.items() if k.startswith("@"))
@@ -392,6 +400,20 @@ class Interpreter:
             with self.enter(frame):
                 bind_parameters(self, function.args, {**values, **case})
                 self._statements.walk(function.body)
+
+
+def is_stub(node: ast.AST | None) -> bool:
+    """A body that only raises ``NotImplementedError`` (an abstract method, a placeholder a
+    subclass or a later version fills in): its declared return type stands for it."""
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
 def _first_argument(

@@ -21,6 +21,7 @@ from evalsubmit.analysis.interp.flow import (
     leaves_loop,
     may_suppress,
     never_returns,
+    opaque_call,
 )
 from evalsubmit.analysis.interp.machine import MAX_CONTEXTS, MAX_ELEMENT_WALKS, Machine
 from evalsubmit.analysis.interp.matching import guard_holds, match_case
@@ -30,6 +31,7 @@ from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.models.containers import delete_item, in_place, keeps_identity
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
+    NEVER_RETURNS,
     ClassValue,
     DictValue,
     Instance,
@@ -75,7 +77,7 @@ class Statements:
         match node:
             case ast.Assign(targets=targets, value=value):
                 result = self.machine.eval(value)
-                if isinstance(value, ast.Subscript) and raises_key_error(result):
+                if isinstance(value, (ast.Subscript, ast.Call)) and ends_path(result):
                     self.machine.frame.env.ended = "raise"  # what follows cannot run
                     return
                 for target in targets:
@@ -97,9 +99,12 @@ class Statements:
                 else:
                     self.assign(target, Unknown("changed in place"), node)
             case ast.Expr(value=value):
-                self.machine.eval(value)
-                if isinstance(value, ast.Call) and never_returns(self.machine, value):
-                    self.machine.frame.env.ended = "raise"
+                result = self.machine.eval(value)
+                if isinstance(value, ast.Call):
+                    if never_returns(self.machine, value) or ends_path(result):
+                        self.machine.frame.env.ended = "raise"
+                    elif opaque_call(self.machine, value):
+                        self.machine.frame.env.opaque = True
             case ast.Return(value=value):
                 result = self.machine.eval(value) if value is not None else Known(None)
                 if self.machine.frame.returns is not None:
@@ -391,9 +396,10 @@ def _entered_value(context: Value) -> Value:
     return Unknown("a context value")
 
 
-def raises_key_error(value: Value) -> bool:
-    """``d[k]`` of a dict that surely lacks ``k`` (a statement of its own raises there)."""
-    return isinstance(value, Unknown) and value.reason == MISSING_KEY
+def ends_path(value: Value) -> bool:
+    """``d[k]`` of a dict that surely lacks ``k``, or a call of a function every path of
+    which raises: the statement making it raises there."""
+    return isinstance(value, Unknown) and value.reason in {MISSING_KEY, NEVER_RETURNS}
 
 
 def _may_be_mapping(base: Value, key: Value) -> bool:

@@ -62,6 +62,11 @@ class Unknown:
         return frozenset(self.type_name.split("|")) if self.type_name else None
 
 
+NEVER_RETURNS = "the call never returns"
+"""Why a call's value is unknown when every path of the function it runs raised: the
+statement that makes it ends its path."""
+
+
 @dataclass(eq=False, slots=True)
 class Refused:
     """A value the SDK cannot take (a generator, a range...)."""

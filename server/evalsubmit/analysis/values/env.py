@@ -21,6 +21,9 @@ class Env:
     """Why no path reaches the statements that follow (``return``, ``raise``, ``break``,
     ``continue``), or None while they run: a walk stops there, and a branch that ended
     adds nothing to the join after it."""
+    opaque: bool = False
+    """A call we cannot see into was made as a statement on this path: it may not have
+    returned (``parser.error(...)``), so falling off the end of the function is not sure."""
 
     def lookup(self, name: str) -> Value | None:
         env: Env | None = self
@@ -31,7 +34,7 @@ class Env:
         return None
 
     def copy(self) -> Env:
-        return Env(dict(self.names), self.parent, self.ended)
+        return Env(dict(self.names), self.parent, self.ended, self.opaque)
 
     def join_paths(self, *outcomes: Env) -> None:
         """Merge the outcomes of branches that started from this env, as Python runs them: a
@@ -41,6 +44,7 @@ class Env:
         if live:
             self.join(*live)
             self.ended = None
+            self.opaque = any(outcome.opaque for outcome in live)
         elif outcomes:
             self.ended = outcomes[0].ended
 
