@@ -18,7 +18,7 @@ from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRu
 
 RUNNERS = {
     "smoke": GymAgentTaskRunner(
-        config=GymRuntimeConfig(agent="simple_agent", agent_config="a.yaml", resources_server="mcqa")
+        config=GymRuntimeConfig(agent="simple", agent_config="a.yaml", resources_server="mcqa")
     ),
 }
 
