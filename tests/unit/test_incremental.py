@@ -36,6 +36,11 @@ SNIPPETS = [
     'del hp["seed"]\n',
     'hp.pop("seed")\n',
     "hp |= {'cb': print}\n",
+    # paths that end: what follows them is no longer checked, and again once they go
+    "raise SystemExit(1)\n",
+    "import sys; sys.exit()\n",
+    "return None\n",
+    "if hp is None:\n    raise ValueError\n",
 ]
 
 

@@ -339,3 +339,17 @@ def test_falling_off_the_end_returns_none_unless_a_call_may_not_return() -> None
     client.evaluator.submit(tasks=T, target=pick("harbor"))  # expect: ES104
     client.evaluator.submit(tasks=T, target=pick_or_exit("harbor", parser))
     """)
+
+
+def test_code_after_a_module_level_exit_never_runs() -> None:
+    check("""
+    import sys
+
+    def main():
+        return client.evaluator.submit(tasks=T, target=gym_runner)
+
+    if __name__ == "__main__":
+        sys.exit(main())
+
+    client.evaluator.submit(tasks=T, target=7)
+    """)

@@ -95,3 +95,24 @@ def test_a_string_from_the_environment_is_not_a_runner() -> None:
     def submit_maybe():
         return client.evaluator.submit(tasks=T, target=os.environ.get("AGENT"))
     """)
+
+
+def test_argparse_options_are_typed_and_not_none_when_the_parser_says_so() -> None:
+    check("""
+    import argparse
+
+    def main(argv=None):
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--suite", type=str, default="qa/smoke")
+        parser.add_argument("--runner", required=True, choices=["gym", "harbor"])
+        parser.add_argument("--metric")
+        parser.add_argument("--dry-run", action="store_true")
+        parser.add_argument("workspace")
+        args = parser.parse_args(argv)
+        client.evaluator.submit(tasks=TasksetRef(args.suite), target=args.runner)  # expect: ES104
+        client.evaluator.submit(tasks=T, target=gym_runner, dataset=args.workspace)  # expect: ES101
+        client.evaluator.submit(tasks=T, target=gym_runner, metric=args.metric)
+        if args.dry_run:
+            return None
+        return client.evaluator.submit(tasks=T, target=gym_runner)
+    """)

@@ -19,7 +19,7 @@ from evalsubmit.analysis.interp.objects import (
     user_mro,
 )
 from evalsubmit.analysis.models import stdlib
-from evalsubmit.analysis.models.stdlib_names import ARGUMENT_PARSER, PARSE_METHODS
+from evalsubmit.analysis.models.stdlib_names import ARGUMENT_PARSER, NAMESPACE, PARSE_METHODS
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -113,6 +113,8 @@ class Attributes:
             return FunctionValue(
                 f"bound method {ref.qualname}.{name}", None, self.origin(node), None, base
             )
+        if ref.qualname == NAMESPACE and base.attributes and name in base.attributes:
+            return base.attributes[name]  # an option of the parser it came from
         return Unknown(f"attribute {name} of {ref.qualname.rsplit('.', 1)[-1]}")
 
 

@@ -24,7 +24,7 @@ from evalsubmit.analysis.interp.sdk_calls import (
     is_submit,
     model_method,
 )
-from evalsubmit.analysis.models import containers, stdlib, stdlib_names
+from evalsubmit.analysis.models import arguments, containers, stdlib, stdlib_names
 from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
@@ -108,9 +108,11 @@ class Calls:
             case FunctionValue(bound_self=Known()):
                 return str_method(function, args, origin)
             case FunctionValue(
-                bound_self=Instance(ref=ClassRef(qualname=stdlib_names.ARGUMENT_PARSER))
+                bound_self=Instance(ref=ClassRef(qualname=stdlib_names.ARGUMENT_PARSER)) as parser
             ):
-                return stdlib.parsed_arguments(origin)
+                if function.name.endswith(".add_argument"):
+                    return arguments.add_argument(parser, args)
+                return arguments.parsed_namespace(parser, origin)
             case FunctionValue(bound_self=Instance() as model, node=None) if model_method(
                 function.name
             ):

@@ -275,9 +275,7 @@ class Interpreter:
     def run_module(self) -> ModuleScope:
         body = self._source.parsed.tree.body
         if not self.frame.defer:
-            for statement in body:
-                self._statements.walk([statement])
-                self._module_env.ended = None
+            self._statements.walk(body)  # a module-level sys.exit() ends it
         else:
             walk = self._grouping.walk if self._grouping is not None else None
             skipped: list[int] = []
@@ -301,9 +299,11 @@ class Interpreter:
     def _walk_top_level(self, index: int, statement: ast.stmt) -> None:
         """Each top-level statement is walked every time (it binds what the rest reads); its
         findings come from the cache when nothing it depends on changed (walked silently)."""
-        # Walked even after a module-level `sys.exit()`: a statement's facts are cached by
-        # what it reads, never by what came before it (module-level ends are not modelled).
-        self._module_env.ended = None
+        if self._module_env.ended is not None:
+            # after a module-level sys.exit(): nothing below runs. Nothing is cached for it
+            # (no key), and nothing cached is reused: its facts depend on what came before
+            self.groups.append(FactGroup(None, ModuleFacts(), index))
+            return
         key = self._key(index, "top")
         if key is not None and self._grouping is not None and key in self._grouping.known:
             with self.silent():

@@ -181,4 +181,7 @@ MODELLED_MODULES = {
 
 NAMEDTUPLE = "<namedtuple class>"
 ARGUMENT_PARSER = "argparse.ArgumentParser"
-PARSE_METHODS = frozenset({"parse_args", "parse_known_args", "parse_intermixed_args"})
+NAMESPACE = "argparse.Namespace"
+PARSE_METHODS = frozenset(
+    {"parse_args", "parse_known_args", "parse_intermixed_args", "add_argument"}
+)
