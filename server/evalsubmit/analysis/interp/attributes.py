@@ -11,6 +11,7 @@ evaluated; an attribute nobody models is unknown.
 from __future__ import annotations
 
 import ast
+import enum
 
 from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.interp.objects import (
@@ -72,6 +73,8 @@ class Attributes:
                 return Unknown(f"attribute of class {user.name}")
             case Instance(ref=ref):
                 return self.instance_attribute(base, ref, name, node)
+            case Known(obj=enum.Enum() as member) if name in {"value", "name"}:
+                return Known(getattr(member, name), self.origin(node))
             case DictValue() | SeqValue() | Known():
                 return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
             case Unknown(element=element) if element is not None:

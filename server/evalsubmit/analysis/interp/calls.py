@@ -176,6 +176,10 @@ class Calls:
         modelled_method = built_without_constructor(qualname, args, origin)
         if modelled_method is not None:
             return modelled_method
+        if qualname == "dataclasses.replace":
+            replaced = self._replace(args, node, spans, origin)
+            if replaced is not None:
+                return replaced
         if qualname == "builtins.getattr":
             named = self._getattr(node, args)
             if named is not None:
@@ -207,6 +211,24 @@ class Calls:
             # whatever it holds, is never None
             return Unknown(f"the result of {name}()", _INSTANCE_FACTORIES.get(qualname, name))
         return Unknown(f"the result of {name}()")
+
+    def _replace(
+        self, args: CallArgs, node: ast.Call, spans: dict[str, Span], origin: Origin
+    ) -> Value | None:
+        """``dataclasses.replace(job, repeats=0)``: a new instance built from the fields of
+        ``job`` with the changes (its ``__post_init__`` runs again, as Python does)."""
+        if len(args.positional) != 1 or args.star_unknown:
+            return None
+        source = args.positional[0]
+        if not isinstance(source, Instance) or source.ref.user is None:
+            return None
+        user, held = source.ref.user, source.attributes or {}
+        if not user.fields or any(name not in held for name in user.fields):
+            return None
+        keywords = {name: held[name] for name in user.fields}
+        keywords.update(args.keywords)
+        changed = CallArgs([], keywords, dict(args.keyword_origins))
+        return self.instantiate_user_class(source.ref, node, changed, spans, origin)
 
     def _getattr(self, node: ast.Call, args: CallArgs) -> Value | None:
         """``getattr(obj, "name")`` (a known name) is ``obj.name``; the default of a

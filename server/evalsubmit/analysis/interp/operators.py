@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import re
 from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import Any
@@ -43,14 +44,21 @@ _BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Mod: operator.mod,
 }
 MAX_RESULT = 10_000
+"""The longest string (or bytes, or path) computed statically; longer is unknown."""
 NOT_NONE = "object"
 """The type of a value known only not to be None (no rule refuses it for its type)."""
-"""The longest string (or bytes, or path) computed statically; longer is unknown."""
+_PLAIN_PERCENT = re.compile(r"%[sdr%]")
+_ANY_PERCENT = re.compile(r"%")
 
 
 def binary(node: ast.BinOp, left: Value, right: Value, source: ModuleSource) -> Value:
     """``left <op> right`` at ``node`` (in ``source``): the result when both are small known
     constants, a path of unknown content for ``path / ...``, else unknown."""
+    if isinstance(node.op, ast.Mod) and isinstance(left, Known) and isinstance(left.obj, str):
+        # only plain fields: "%999999999s" % x would allocate a gigabyte
+        values = right if isinstance(right, SeqValue) else SeqValue(tuple, [right])
+        formatted = _percent(left, values)
+        return Known(formatted, source.origin(node)) if formatted is not None else Unknown()
     function = _BINOPS.get(type(node.op))
     known = isinstance(left, Known) and isinstance(right, Known)
     if function and known and _small(left.obj) and _small(right.obj):  # type: ignore[union-attr]
@@ -66,6 +74,26 @@ def binary(node: ast.BinOp, left: Value, right: Value, source: ModuleSource) -> 
     if isinstance(node.op, ast.Div) and path:
         return Unknown("a path computed at run time", "PosixPath")
     return Unknown()
+
+
+def _percent(template: Value, values: SeqValue) -> str | None:
+    """``"%s/%s" % (a, b)`` of known strings and numbers, with plain ``%s``/``%d``/``%r``
+    only (a width such as ``%9999999s`` is never computed)."""
+    if not (isinstance(template, Known) and isinstance(template.obj, str)):
+        return None
+    text = template.obj
+    if len(_ANY_PERCENT.findall(text)) != len(_PLAIN_PERCENT.findall(text)):
+        return None
+    items = values.items if values.complete and values.kind is tuple else None
+    if items is None or not all(
+        isinstance(i, Known) and isinstance(i.obj, (str, int, float)) for i in items
+    ):
+        return None
+    try:
+        result = text % tuple(i.obj for i in items if isinstance(i, Known))
+    except (TypeError, ValueError):
+        return None
+    return result if len(result) <= MAX_RESULT else None
 
 
 def unary(node: ast.UnaryOp, operand: Value, source: ModuleSource) -> Value:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import re
 from typing import Any
 
 from evalsubmit.analysis.values.domain import (
@@ -130,10 +131,37 @@ def str_method(function: FunctionValue, args: CallArgs, origin: Origin) -> Value
             joined = text.join(i.obj for i in items if isinstance(i, Known))
             if len(joined) <= MAX_STR:
                 return Known(joined, origin)
+    if method == "format":
+        formatted = _format(text, args)
+        if formatted is not None:
+            return Known(formatted, origin)
     if method in _STR_METHODS and not args.positional and not args.keywords:
         result: Any = getattr(text, method)()
         return Known(result, origin)
     return Unknown("a string computed at run time", "str")
+
+
+_PLAIN_FIELD = re.compile(r"\{[A-Za-z0-9_]*\}")
+_ANY_FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def _format(text: str, args: CallArgs) -> str | None:
+    """``"{}/{}".format(a, b)`` of known strings and numbers, with plain fields only (no
+    conversion or spec: ``{:>99999999}`` is never computed, nor ``{0.__class__}``)."""
+    if args.star_unknown or "{{" in text or "}}" in text:
+        return None
+    if len(_ANY_FIELD.findall(text)) != len(_PLAIN_FIELD.findall(text)):
+        return None
+    values = [*args.positional, *args.keywords.values()]
+    if not all(isinstance(v, Known) and isinstance(v.obj, (str, int, float)) for v in values):
+        return None
+    positional = [v.obj for v in args.positional if isinstance(v, Known)]
+    keywords = {k: v.obj for k, v in args.keywords.items() if isinstance(v, Known)}
+    try:
+        result = text.format(*positional, **keywords)
+    except (IndexError, KeyError, ValueError):
+        return None
+    return result if len(result) <= MAX_STR else None
 
 
 _ENUM_BASES: dict[str, type[enum.Enum]] = {

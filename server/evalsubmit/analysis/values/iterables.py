@@ -10,12 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from evalsubmit.analysis.values.domain import (
+    ClassRef,
+    ClassValue,
     DictValue,
     Known,
     OneShot,
     Origin,
     Refused,
     SeqValue,
+    UserClass,
     Value,
 )
 
@@ -31,6 +34,9 @@ def items_of(value: Value) -> list[Value] | None:
             return list(items) if items is not None else None
         case DictValue(entries=entries, complete=True):
             return [entry.key for entry in entries]
+        case ClassValue(ref=ClassRef(user=UserClass(enum_members=members))) if members:
+            unique = list({id(member): member for member in members.values()}.values())
+            return [Known(member, None) for member in unique]  # aliases are not iterated
         case Known(obj=obj) if isinstance(obj, (str, list, tuple, set, frozenset, dict)):
             if len(obj) > MAX_ITEMS:
                 return None
