@@ -37,7 +37,6 @@ ENGINE_GAPS: dict[str, str] = {
     "flow/for-without-else": "missing main.py:20 ES104 (loop ends without break)",
     "flow/log-without-return": "missing main.py:33 ES104 (lookup loop falls off to None)",
     "flow/match-class-passthrough": "missing main.py:26 ES104; unexpected ES109 at 30, 31, 34",
-    "flow/methodcaller-row-option": "missing main.py:16 ES102 (operator.methodcaller)",
 }
 
 

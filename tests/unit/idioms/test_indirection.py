@@ -93,3 +93,22 @@ def test_getattr_with_a_literal_name() -> None:
 
     submit_with(client)
     """)
+
+
+def test_operator_methodcaller() -> None:
+    check("""
+    import functools
+    import operator
+
+    send_smoke = operator.methodcaller(
+        "submit", tasks=T, target=gym_runner, prompt_template="{{item.q}}"  # expect: ES102
+    )
+    send_ok = operator.methodcaller("submit", tasks=T, target=gym_runner)
+    later = functools.partial(GymAgentTaskRunner, config=cfg)
+
+    for workspace in ("qa", "staging"):
+        nmp = NeMoPlatform(workspace=workspace)
+        send_smoke(nmp.evaluator)
+        send_ok(nmp.evaluator)
+        client.evaluator.submit(tasks=T, target=later())
+    """)

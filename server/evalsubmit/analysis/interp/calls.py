@@ -93,6 +93,8 @@ class Calls:
         match function:
             case FunctionValue(bound_self=Instance() as receiver) if is_submit(function):
                 return self.sdk.submit(node, receiver, args, keyword_spans)
+            case PartialValue(function=ClassValue(ref=ClassRef(qualname=q))) if q == METHOD_CALLER:
+                return self._call_method_by_name(function, node, args)
             case PartialValue(function=inner, args=stored):
                 return self.apply(inner, node, merged_arguments(stored, args), keyword_spans)
             case ClassValue(ref=ClassRef(user=None, qualname=qualname)):
@@ -176,6 +178,9 @@ class Calls:
         modelled_method = built_without_constructor(qualname, args, origin)
         if modelled_method is not None:
             return modelled_method
+        if qualname == METHOD_CALLER and args.positional:
+            # operator.methodcaller("submit", tasks=...): called later with the object
+            return PartialValue(ClassValue(ClassRef(METHOD_CALLER)), args, origin)
         if qualname == "dataclasses.replace":
             replaced = self._replace(args, node, spans, origin)
             if replaced is not None:
@@ -212,6 +217,24 @@ class Calls:
             return Unknown(f"the result of {name}()", _INSTANCE_FACTORIES.get(qualname, name))
         return Unknown(f"the result of {name}()")
 
+    def _call_method_by_name(self, caller: PartialValue, node: ast.Call, args: CallArgs) -> Value:
+        """``caller(obj)`` for ``caller = operator.methodcaller(name, *a, **k)``: ``obj.name(*a,
+        **k)``, its arguments reported where the methodcaller was written."""
+        stored = caller.args
+        name = stored.positional[0]
+        if len(node.args) != 1 or not (isinstance(name, Known) and isinstance(name.obj, str)):
+            return Unknown("the result of a call")
+        if not name.obj.isidentifier() or not _plain_reference(node.args[0]):
+            return Unknown("the result of a call")
+        method = self.eval(_attribute_of(node, node.args[0], name.obj))
+        rest = CallArgs(
+            stored.positional[1:],
+            dict(stored.keywords),
+            dict(stored.keyword_origins),
+            stored.star_unknown,
+        )
+        return self.apply(method, node, rest, {})
+
     def _replace(
         self, args: CallArgs, node: ast.Call, spans: dict[str, Span], origin: Origin
     ) -> Value | None:
@@ -241,13 +264,7 @@ class Calls:
             return None
         if not _plain_reference(base):
             return None  # evaluated again below: only names and attributes, never a call
-        # made once per call node and kept on it: origins and spans are cached by node
-        attribute: ast.Attribute | None = getattr(node, "_evalsubmit_getattr", None)
-        if attribute is None or attribute.attr != name.obj:
-            attribute = ast.Attribute(value=base, attr=name.obj, ctx=ast.Load())
-            ast.copy_location(attribute, node)
-            node._evalsubmit_getattr = attribute  # type: ignore[attr-defined]
-        return self.eval(attribute)
+        return self.eval(_attribute_of(node, base, name.obj))
 
     def instantiate_user_class(
         self,
@@ -308,6 +325,20 @@ class Calls:
 _CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
 ENTERED = "contextlib.AbstractContextManager"
 """A context manager whose ``__enter__`` value is known: it is kept as its one keyword."""
+
+
+METHOD_CALLER = "operator.methodcaller"
+
+
+def _attribute_of(call: ast.Call, base: ast.expr, name: str) -> ast.Attribute:
+    """``base.name``, made once per call node and kept on it (origins and spans are cached by
+    node): ``getattr(base, "name")``, ``methodcaller("name")(base)``."""
+    attribute: ast.Attribute | None = getattr(call, "_evalsubmit_attribute", None)
+    if attribute is None or attribute.attr != name:
+        attribute = ast.Attribute(value=base, attr=name, ctx=ast.Load())
+        ast.copy_location(attribute, call)
+        call._evalsubmit_attribute = attribute  # type: ignore[attr-defined]
+    return attribute
 
 
 def _plain_reference(node: ast.expr) -> bool:
