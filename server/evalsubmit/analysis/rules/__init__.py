@@ -5,6 +5,7 @@ registry (``evalsubmit rule --markdown``), and the engine runs whatever is regis
 """
 
 from evalsubmit.analysis.rules import (  # noqa: F401  (each registers itself)
+    es100_invalid_syntax,
     es101_mixed_shape,
     es102_row_option_on_taskset,
     es103_no_shape,

@@ -1,0 +1,63 @@
+"""ES100 invalid-syntax: the module does not parse; the statements holding the error are not
+checked (the rest is)."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+
+from evalsubmit.analysis.rules.context import ModuleContext
+from evalsubmit.analysis.rules.edits import finding
+from evalsubmit.analysis.rules.registry import ModuleCheck, Rule, register
+from evalsubmit.core.findings import Finding, Severity, Span
+
+RULE = Rule(
+    code="ES100",
+    kind="invalid-syntax",
+    title="the file does not parse",
+    severity=Severity.ERROR,
+    docs="""Python refuses the file before any of it runs, so no submission in it can work, and
+evalsubmit cannot check the statement that holds the error: it checks the rest of the file
+with that statement left out, and reports the error here (like ruff's `invalid-syntax`) so
+that a run never says "All checks passed" about code it could not read. Reported once per
+file, at Python's own first error; the count of statements left out is in the message.
+
+```python
+client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner   # ES100: '(' was never closed
+```
+
+**Fix:** correct the syntax; the statement is then checked like the others.""",
+)
+
+
+def check(ctx: ModuleContext) -> list[Finding]:
+    if not ctx.parsed.blanked:
+        return []
+    text = "".join(ctx.parsed.lines)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except SyntaxError as error:
+        return [finding(RULE, _span(ctx, error), _message(error, len(ctx.parsed.blanked)))]
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    first = ctx.parsed.blanked[0][0]
+    return [finding(RULE, ctx.parsed.line_span(first), _message(None, len(ctx.parsed.blanked)))]
+
+
+def _span(ctx: ModuleContext, error: SyntaxError) -> Span:
+    line = max(1, min(error.lineno or 1, len(ctx.parsed.lines)))
+    text = ctx.parsed.lines[line - 1].rstrip("\r\n") if ctx.parsed.lines else ""
+    col = max(0, min((error.offset or 1) - 1, len(text)))
+    end = col + 1 if col < len(text) else col
+    return Span(line, col, line, end)
+
+
+def _message(error: SyntaxError | None, left_out: int) -> str:
+    why = error.msg if error is not None and error.msg else "invalid syntax"
+    statements = "statement" if left_out == 1 else "statements"
+    return f"syntax error: {why} ({left_out} {statements} not checked)"
+
+
+register(RULE, ModuleCheck(0, check))
