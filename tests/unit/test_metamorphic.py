@@ -103,6 +103,22 @@ MINIMAL: dict[str, tuple[str, str]] = {
         Job(repeats=2)
         """,
     ),
+    "undecided-shape-dataset": (
+        "The SDK raises at the first failing shape check; when an earlier one is undecided "
+        "(`dataset=` may be None) a later one is reported as if it came first. `tasks=` with "
+        "`dataset=rows` is ES101 (mixed); with `dataset=unknown()` the engine reports ES104 "
+        "(no `target=`), which holds only if the dataset is None. Found by generated programs.",
+        """
+        client.evaluator.submit(tasks=T, dataset=«rows»)
+        """,
+    ),
+    "undecided-shape-metric": (
+        "As above with `metric=` undecided: adds ES102 (`config=` is a row-evaluation option), "
+        "which holds only if the metric is None. Found by generated programs.",
+        """
+        client.evaluator.submit(tasks=T, target=gym_runner, metric=«em», config={})
+        """,
+    ),
 }
 
 
@@ -221,7 +237,7 @@ def test_known_violation_minimal(key: str) -> None:
 
 
 def test_every_known_violation_has_a_minimal_program() -> None:
-    assert set(KNOWN_VIOLATIONS.values()) == set(MINIMAL)
+    assert set(KNOWN_VIOLATIONS.values()) <= set(MINIMAL)
 
 
 def test_the_property_can_fail() -> None:
