@@ -1,17 +1,24 @@
 """The long fuzz run of the analysis core (issue 6): at least 100,000 inputs.
 
     python -m tests.robustness.fuzz_long [--inputs 100000] [--workers 2] [--seed 0]
+    python -m tests.robustness.fuzz_long --metamorphic 8 [--programs 2000] [--seed 0]
 
 (or ``scripts/fuzz.sh``). Runs every strategy of :mod:`tests.robustness.inputs` with
 hypothesis, plus the truncation of every example at every offset, in worker processes; prints
 progress, the counts per kind, the slowest input and every failure. Exit status 1 when the
 engine raised or returned a malformed report for any input.
+
+``--metamorphic N`` runs the metamorphic tests (issue 31, ``tests/unit/test_metamorphic.py``)
+in their long mode instead: every site of every corpus file once, then ``--programs`` generated
+programs for each of N seeds (``--seed`` .. ``--seed + N - 1``), in ``--workers`` processes.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 import time
 import traceback
@@ -117,7 +124,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-truncations", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--metamorphic", type=int, metavar="SEEDS", help="see the docstring")
+    parser.add_argument("--programs", type=int, default=2000)
     args = parser.parse_args(argv)
+    if args.metamorphic:
+        return metamorphic(args.metamorphic, args.programs, args.seed, args.workers)
 
     jobs: list[tuple[Callable[..., ChunkResult], tuple[object, ...]]] = []
     generated = args.inputs
@@ -192,6 +203,39 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
     return 1 if failures else 0
+
+
+def _metamorphic_run(selection: str, seed_value: int, programs: int) -> tuple[str, int, str]:
+    env = {
+        **os.environ,
+        "EVALSUBMIT_METAMORPHIC_LONG": "1",
+        "EVALSUBMIT_METAMORPHIC_SEED": str(seed_value),
+        "EVALSUBMIT_METAMORPHIC_PROGRAMS": str(programs),
+    }
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    test = "tests/unit/test_metamorphic.py"
+    done = subprocess.run(
+        [*command, test, "-k", selection], cwd=REPO, env=env, capture_output=True, text=True
+    )
+    return f"{selection} (seed {seed_value})", done.returncode, done.stdout[-20000:]
+
+
+def metamorphic(seeds: int, programs: int, first: int, workers: int) -> int:
+    jobs = [("not generated", first, programs)] + [
+        ("generated_programs", first + n, programs) for n in range(seeds)
+    ]
+    failed = 0
+    began = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_metamorphic_run, *job) for job in jobs]
+        for future in as_completed(futures):
+            label, code, output = future.result()
+            failed += code != 0
+            tail = output.strip().splitlines()[-1] if output.strip() else ""
+            print(f"[{time.perf_counter() - began:7.1f}s] {label}: {tail}", flush=True)
+            if code != 0:
+                print(output)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

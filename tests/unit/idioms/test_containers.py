@@ -154,3 +154,26 @@ def test_a_value_inside_itself_cuts_that_value_not_the_file() -> None:
     check(SELF_REFERENCES)
     (finding,) = [f for f in findings(SELF_REFERENCES) if f.code == "ES109"]
     assert "`env_vars['second']` is {'first': …}" in finding.message
+
+
+def test_a_key_not_known_statically_may_be_any_key() -> None:
+    """Issue 31 (found by tests/unit/test_metamorphic.py): ``{stage(): r, "nightly": r}`` may
+    hold ``"smoke"``, and ``d[key()] = r`` may have replaced the entry of ``"smoke"``; a lookup of
+    a key the dict does not list is unknown then, not None. With every key known, it is None."""
+    check(
+        """
+        RUNNERS = {stage_name(): gym_runner, "nightly": gym_runner}
+        client.evaluator.submit(tasks=T, target=RUNNERS.get("smoke"))
+        if "smoke" not in RUNNERS:
+            raise SystemExit("no smoke runner")
+        client.evaluator.submit(tasks=T, target=RUNNERS["smoke"])
+
+        BY_STAGE = {"smoke": None}
+        BY_STAGE[stage_name()] = gym_runner
+        client.evaluator.submit(tasks=T, target=BY_STAGE["smoke"])
+        client.evaluator.submit(tasks=T, target=BY_STAGE.get("canary"))
+
+        KNOWN = {"nightly": gym_runner}
+        client.evaluator.submit(tasks=T, target=KNOWN.get("smoke"))  # expect: ES104
+        """
+    )

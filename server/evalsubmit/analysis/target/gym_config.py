@@ -77,7 +77,18 @@ class _Placeholder:
 
 
 class _Opaque:
-    """Stands for a refused or one-shot value: not a str, so ``env_vars`` validation refuses it."""
+    """Stands for a refused or one-shot value: not a str, so ``env_vars`` validation refuses it.
+
+    A refusal's message quotes the value it got (``got {input!r}``): ``what`` is how the user's
+    code names it (``a lambda``, ``the class str``), never this placeholder's own repr."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __repr__(self) -> str:
+        return self.what
 
 
 @dataclass(slots=True)
@@ -259,7 +270,7 @@ def _convert(
         case OneShot(reason=reason):
             if in_hydra:
                 result.content.append(ContentProblem(anchor, value.origin, reason, "iterator"))
-            return _Opaque(), f"<would be sent as []: {reason}>"
+            return _Opaque(reason), f"<would be sent as []: {reason}>"
         case Refused(reason=reason) if path == ("env_vars",) and reason.startswith("os.environ"):
             result.unknowns.append("env_vars (copied from os.environ at run time)")
             return _Placeholder(), "<unknown: copied from os.environ at run time>"
@@ -268,7 +279,7 @@ def _convert(
                 result.content.append(
                     ContentProblem(anchor, value.origin, reason, "refused", value.materialize)
                 )
-            return _Opaque(), f"<error: {reason}>"
+            return _Opaque(reason), f"<error: {reason}>"
     refusal = _refusal(value)
     if refusal is None:
         result.unknowns.append(_text(path))
@@ -278,7 +289,7 @@ def _convert(
             value.origin if isinstance(value, (Instance, FunctionValue, PartialValue)) else None
         )
         result.content.append(ContentProblem(anchor, origin, refusal, "refused"))
-    return _Opaque(), f"<error: {refusal}>"
+    return _Opaque(refusal), f"<error: {refusal}>"
 
 
 def _refusal(value: Value) -> str | None:

@@ -111,18 +111,25 @@ class DictValue:
     """A ``defaultdict`` or ``Counter``: reading a missing key gives a value, never raises."""
 
     def get(self, key: object) -> Entry | None:
+        """The entry of ``key``; None when there is none, or when an entry of a key not known
+        statically was written after it (that key may be ``key``: ``complete`` is then False)."""
         for entry in reversed(self.entries):
-            if isinstance(entry.key, Known) and entry.key.obj == key:
+            if not isinstance(entry.key, Known):
+                return None
+            if entry.key.obj == key:
                 return entry
         return None
 
     def set(self, key: Value, value: Value, origin: Origin | None) -> None:
-        """Python's semantics: an equal key keeps its first spelling and position."""
+        """Python's semantics: an equal key keeps its first spelling and position. A key not
+        known statically may equal any other: the dict may hold keys it does not list."""
         if isinstance(key, Known):
             for index, entry in enumerate(self.entries):
                 if isinstance(entry.key, Known) and _same_key(entry.key.obj, key.obj):
                     self.entries[index] = Entry(entry.key, value, origin)
                     return
+        else:
+            self.complete = False
         self.entries.append(Entry(key, value, origin))
 
 
