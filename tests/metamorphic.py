@@ -373,11 +373,13 @@ class Program:
     root: Path | None = None
 
     def analyse(self, text: str | None = None) -> tuple[ModuleReport, Observation]:
+        source = self.text if text is None else text
+        path = self.path or Path("program.py")
         with observing() as observation:
+            # forward findings only: what importers place here is found by analysing them,
+            # where the observation of reached calls does not look
             report = analyze_source(
-                self.text if text is None else text,
-                path=self.path or Path("program.py"),
-                project=Project(root=self.root),
+                source, path=path, project=Project(root=self.root), reverse=False
             )
         return report, observation
 

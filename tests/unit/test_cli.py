@@ -117,7 +117,7 @@ def test_sarif_is_2_1_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert sarif["version"] == "2.1.0"
     run_ = sarif["runs"][0]
     rule_ids = [r["id"] for r in run_["tool"]["driver"]["rules"]]
-    assert rule_ids == [f"ES{n}" for n in range(101, 112)]
+    assert rule_ids == [f"ES{n}" for n in range(100, 112)]
     result = next(r for r in run_["results"] if r["ruleId"] == "ES101")
     assert rule_ids[result["ruleIndex"]] == "ES101"
     assert result["level"] == "error"

@@ -168,7 +168,7 @@ def go():
     [
         ("HOOK = lambda: 0", "HOOK = 0       "),  # a value read through a helper's mutation
         ('PARAMS["cb"] = HOOK', 'PARAMS["cb"] = 1   '),  # the helper that mutates
-        ("add_hook()", "pass      "),  # the call that runs the mutation
+        ("\nadd_hook()\n", "\npass      \n"),  # the call that runs the mutation
     ],
 )
 def test_changes_that_reach_a_submit_only_indirectly_invalidate_it(old: str, new: str) -> None:

@@ -58,7 +58,6 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
     ("flow/ok-while-true-break/main.py", "value Name at 17:22"): "while-break",
     ("flow/ok-while-true-break/main.py", "value Name at 17:30"): "while-break",
     ("objects/cached-property/main.py", "value Name at 18:5"): "unknown-decorator-method",
-    ("flow/dataclass-post-init-default/main.py", "value Name at 10:1"): "unknown-decorator-class",
 }
 
 #: The minimal programs (after ``rule_support.HEADER``); the site is the expression in «».
@@ -68,12 +67,13 @@ MINIMAL: dict[str, tuple[str, str]] = {
         "computes from what it changes (`pool.pop(0)`) holds its first iteration's value only. "
         "Adds ES106 (HarborAgentTaskRunner) though the break may come in the 2nd iteration.",
         """
-        pool = [harbor, gym_runner]
-        while True:
-            runner = pool.pop(0)
-            if «isinstance(runner, GymAgentTaskRunner)»:
-                break
-        client.evaluator.submit(tasks=T, target=runner)
+        def next_submittable(pool):
+            while True:
+                runner = pool.pop(0)
+                if «isinstance(runner, GymAgentTaskRunner)»:
+                    break
+            return runner
+        client.evaluator.submit(tasks=T, target=next_submittable([harbor, gym_runner]))
         """,
     ),
     "unknown-decorator-method": (

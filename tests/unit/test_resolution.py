@@ -783,7 +783,7 @@ def test_broken_statement_after_keeps_complete_diagnostics() -> None:
         NeMoPlatform().evaluator.submit(target=GymAgentTaskRunner(config={CFG}))
         x = (1 +
         """,
-        [(3, "ES103")],
+        [(3, "ES103"), (4, "ES100")],  # the broken statement is named, not checked
     )
 
 
@@ -798,7 +798,7 @@ def test_broken_statement_before_keeps_complete_diagnostics() -> None:
         TasksetRef("qa team/smoke")
         NeMoPlatform().evaluator.submit(target=GymAgentTaskRunner(config={CFG}))
         """,
-        [(6, "ES108"), (7, "ES103")],
+        [(4, "ES100"), (6, "ES108"), (7, "ES103")],
     )
 
 
@@ -813,7 +813,7 @@ def test_incomplete_submit_argument_list_is_not_diagnosed() -> None:
         client.evaluator.submit(target=runner)
         client.evaluator.submit(tasks=TasksetRef("qa/s"), metric=1,
         """,
-        [(6, "ES103")],
+        [(6, "ES103"), (7, "ES100")],  # not ES101: the call being typed is not checked
     )
 
 
@@ -825,7 +825,7 @@ def test_submit_being_typed_is_not_diagnosed() -> None:
         client = NeMoPlatform()
         client.evaluator.submit(tasks=TasksetRef("qa/s"), target=
         """,
-        [],
+        [(4, "ES100")],  # named as not parsing, never as a wrong submit
     )
 
 

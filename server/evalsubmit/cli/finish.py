@@ -72,7 +72,10 @@ def finish(
         return EXIT_CLEAN
     # Information (ES111: another SDK installed) is shown, never a reason to fail a CI run.
     failing = any(f.severity is not Severity.INFORMATION for _, f in report.findings)
-    if failing or (flags.strict and report.skipped):
+    checked_nothing = not report.files_checked and not report.skipped
+    if checked_nothing:
+        print("evalsubmit: warning: No Python files found under the given paths", file=sys.stderr)
+    if failing or (flags.strict and (report.skipped or checked_nothing)):
         return EXIT_FINDINGS
     if flags.exit_non_zero_on_fix and report.fixed:
         return EXIT_FINDINGS

@@ -114,6 +114,8 @@ def text_tail(
         summary = f"Found {_plural(len(findings), 'problem')} in {_plural(with_problems, 'file')}"
     elif skipped:
         summary = f"No problems found in {_plural(files_checked, 'file')} checked"
+    elif files_checked == 0:
+        summary = "No Python files found: nothing was checked"  # never "All checks passed"
     else:
         summary = f"All checks passed ({_plural(files_checked, 'file')})"
     if skipped:

@@ -114,6 +114,8 @@ class DictValue:
         """The entry of ``key``; None when there is none, or when an entry of a key not known
         statically was written after it (that key may be ``key``: ``complete`` is then False)."""
         for entry in reversed(self.entries):
+            if _known_tuple(entry.key):
+                continue  # a tuple of known items: equal only to that tuple, never looked up
             if not isinstance(entry.key, Known):
                 return None
             if entry.key.obj == key:
@@ -128,9 +130,19 @@ class DictValue:
                 if isinstance(entry.key, Known) and _same_key(entry.key.obj, key.obj):
                     self.entries[index] = Entry(entry.key, value, origin)
                     return
-        else:
+        elif not _known_tuple(key):
             self.complete = False
         self.entries.append(Entry(key, value, origin))
+
+
+def _known_tuple(key: Value) -> bool:
+    """``(1, 2)`` as a key: a tuple of known items, a key as known as a literal."""
+    return (
+        isinstance(key, SeqValue)
+        and key.kind is tuple
+        and key.complete
+        and all(isinstance(item, Known) for item in key.items)
+    )
 
 
 def _same_key(first: object, second: object) -> bool:
