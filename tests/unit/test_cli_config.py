@@ -262,7 +262,8 @@ def test_an_exclude_says_how_many_paths_it_left_out(
     assert main(["check", "scripts"]) == 0
     summary = capsys.readouterr().out.splitlines()[-1]
     assert summary == (
-        "No Python files found: nothing was checked. Configuration scripts/.evalsubmit.toml excluded 1 path."
+        "No Python files found: nothing was checked. "
+        "Configuration scripts/.evalsubmit.toml excluded 1 path."
     )
 
 
