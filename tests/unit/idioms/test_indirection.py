@@ -112,3 +112,15 @@ def test_operator_methodcaller() -> None:
         send_ok(nmp.evaluator)
         client.evaluator.submit(tasks=T, target=later())
     """)
+
+
+def test_operator_attrgetter() -> None:
+    check("""
+    import operator
+
+    evaluator_of = operator.attrgetter("evaluator")
+    submit_of = operator.attrgetter("evaluator.submit")
+    evaluator_of(client).submit(tasks=T, target=gym_runner, metric=em)  # expect: ES101
+    submit_of(client)(tasks=T, target=gym_runner)
+    submit_of(client)(tasks=T, target=3)  # expect: ES104
+    """)

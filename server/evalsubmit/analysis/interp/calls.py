@@ -95,6 +95,8 @@ class Calls:
                 return self.sdk.submit(node, receiver, args, keyword_spans)
             case PartialValue(function=ClassValue(ref=ClassRef(qualname=q))) if q == METHOD_CALLER:
                 return self._call_method_by_name(function, node, args)
+            case PartialValue(function=ClassValue(ref=ClassRef(qualname=q))) if q == ATTR_GETTER:
+                return self._get_attribute_by_name(function, node)
             case PartialValue(function=inner, args=stored):
                 return self.apply(inner, node, merged_arguments(stored, args), keyword_spans)
             case ClassValue(ref=ClassRef(user=None, qualname=qualname)):
@@ -178,6 +180,9 @@ class Calls:
         modelled_method = built_without_constructor(qualname, args, origin)
         if modelled_method is not None:
             return modelled_method
+        if qualname == ATTR_GETTER and len(args.positional) == 1 and not args.keywords:
+            # operator.attrgetter("evaluator"): applied later to the object
+            return PartialValue(ClassValue(ClassRef(ATTR_GETTER)), args, origin)
         if qualname == METHOD_CALLER and args.positional:
             # operator.methodcaller("submit", tasks=...): called later with the object
             return PartialValue(ClassValue(ClassRef(METHOD_CALLER)), args, origin)
@@ -234,6 +239,25 @@ class Calls:
             stored.star_unknown,
         )
         return self.apply(method, node, rest, {})
+
+    def _get_attribute_by_name(self, getter: PartialValue, node: ast.Call) -> Value:
+        """``getter(obj)`` for ``getter = operator.attrgetter("a.b")``: ``obj.a.b``."""
+        name = getter.args.positional[0]
+        if len(node.args) != 1 or not (isinstance(name, Known) and isinstance(name.obj, str)):
+            return Unknown("the result of a call")
+        parts = name.obj.split(".")
+        if not all(part.isidentifier() for part in parts) or not _plain_reference(node.args[0]):
+            return Unknown("the result of a call")
+        reached: ast.expr = node.args[0]
+        for part in parts:
+            reached = (
+                _attribute_of(node, reached, part)
+                if reached is node.args[0]
+                else (
+                    ast.copy_location(ast.Attribute(value=reached, attr=part, ctx=ast.Load()), node)
+                )
+            )
+        return self.eval(reached)
 
     def _replace(
         self, args: CallArgs, node: ast.Call, spans: dict[str, Span], origin: Origin
@@ -328,6 +352,7 @@ ENTERED = "contextlib.AbstractContextManager"
 
 
 METHOD_CALLER = "operator.methodcaller"
+ATTR_GETTER = "operator.attrgetter"
 
 
 def _attribute_of(call: ast.Call, base: ast.expr, name: str) -> ast.Attribute:
