@@ -230,8 +230,9 @@ def test_deeply_nested_expression(shape: str) -> None:
     text = PREFIX + "deep = " + NESTED[shape] + "\n"
     report, seconds = timed(text)
     print(f"\n[huge] {shape}: {report.skipped or codes(report)} in {1000 * seconds:.0f} ms")
-    # A reason, or the module's findings (the broken statement alone blanked), or nothing.
-    assert report.skipped is not None or codes(report) in ([], ["ES102"])
+    # A reason, or the module's findings (the broken statement alone blanked, and named as
+    # not parsing: ES100), or nothing.
+    assert report.skipped is not None or codes(report) in ([], ["ES102"], ["ES102", "ES100"])
     assert seconds < 30
 
 
@@ -240,7 +241,7 @@ def test_deeply_nested_statements() -> None:
     defs = "".join(" " * i + "def f():\n" for i in range(99)) + " " * 99 + "return 1\n"
     for body in (blocks, defs):
         report, seconds = timed(PREFIX + body)
-        assert report.skipped is not None or codes(report) in ([], ["ES102"])
+        assert report.skipped is not None or codes(report) in ([], ["ES102"], ["ES102", "ES100"])
         assert seconds < 30
 
 

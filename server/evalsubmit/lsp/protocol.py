@@ -135,6 +135,10 @@ class EvalsubmitProtocol(LanguageServerProtocol):
             future.add_done_callback(functools.partial(self._forget_future, msg_id))
 
     def _forget_future(self, msg_id: MsgId, future: Future[Any]) -> None:
+        if future.cancelled():
+            # cancelled by `shutdown` while it iterates this dict (a thread's future runs its
+            # callbacks at once): leave it; cancellations are rare, the process ends next
+            return
         if self._request_futures.get(msg_id) is future:  # not a newer request reusing the id
             del self._request_futures[msg_id]
 
