@@ -19,6 +19,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 IMPORTS = """\
 from nemo_evaluator.api.schemas import TasksetRef
 from nemo_evaluator_sdk import ExactMatchMetric, RunConfig
@@ -115,3 +117,12 @@ def console(project: Path, *argv: str) -> subprocess.CompletedProcess[str]:
         cwd=project,
         env={**os.environ, "VIRTUAL_ENV": ""},
     )
+
+
+def run_check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``evalsubmit *argv`` in process: its exit code, stdout and stderr."""
+    from evalsubmit.cli import main
+
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.cli import main
+from cli_project import run_check
 
 BAD = """\
 from nemo_platform import NeMoPlatform
@@ -28,10 +28,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+run = run_check
 
 
 def _hostile_interpreter(folder: Path) -> Path:

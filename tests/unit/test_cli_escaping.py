@@ -11,8 +11,7 @@ from urllib.parse import unquote, urljoin
 
 import pytest
 
-from cli_project import NIGHTLY, RUNNERS, make_project
-from evalsubmit.cli import main
+from cli_project import NIGHTLY, RUNNERS, make_project, run_check
 
 ESC_NAME = "\x1b]0;pwned\x07\x1b[2Jjob.py"
 """A title-setting OSC sequence and a screen clear."""
@@ -31,10 +30,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+run = run_check
 
 
 def _inert(text: str) -> bool:

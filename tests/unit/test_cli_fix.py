@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_project import LEGACY, NIGHTLY, RUNNERS, TEST_NIGHTLY, console, make_project
-from evalsubmit.cli import main
+from cli_project import LEGACY, NIGHTLY, RUNNERS, TEST_NIGHTLY, console, make_project, run_check
 from evalsubmit.cli.fixing import write_back
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,10 +35,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+run = run_check
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

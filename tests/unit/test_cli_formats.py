@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_project import make_project
-from evalsubmit.cli import main
+from cli_project import make_project, run_check
 from evalsubmit.cli.formats.color import use_color
 from evalsubmit.cli.formats.github import command
 
@@ -37,10 +36,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+run = run_check
 
 
 def add_unreadable(root: Path) -> None:

@@ -16,6 +16,7 @@ from evalsubmit.analysis.interp.binding import bind_call, merged_arguments, spla
 from evalsubmit.analysis.interp.forwarding import forwarded_call
 from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Machine
 from evalsubmit.analysis.interp.narrowing import instance_of
+from evalsubmit.analysis.interp.objects import decorated_with
 from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.interp.sdk_calls import (
     SdkCalls,
@@ -392,13 +393,7 @@ def builtin_check(qualname: str, args: CallArgs, origin: Origin) -> Known | None
 
 def is_context_manager(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Decorated ``@contextlib.contextmanager`` (or ``asynccontextmanager``)."""
-    for decorator in definition.decorator_list:
-        name = decorator.attr if isinstance(decorator, ast.Attribute) else None
-        if isinstance(decorator, ast.Name):
-            name = decorator.id
-        if name in _CONTEXT_DECORATORS:
-            return True
-    return False
+    return decorated_with(definition.decorator_list, _CONTEXT_DECORATORS)
 
 
 def entered_as(value: Value) -> Instance:

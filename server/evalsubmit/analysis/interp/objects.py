@@ -325,11 +325,16 @@ def super_attribute(owner: ClassValue, receiver: Value, name: str) -> Value | No
 
 
 def is_property(decorators: list[ast.expr]) -> bool:
+    return decorated_with(decorators, _PROPERTY_DECORATORS)
+
+
+def decorated_with(decorators: list[ast.expr], names: frozenset[str]) -> bool:
+    """Whether a decorator is one of ``names`` (``@name`` or ``@module.name``)."""
     for decorator in decorators:
         name = decorator.attr if isinstance(decorator, ast.Attribute) else None
         if isinstance(decorator, ast.Name):
             name = decorator.id
-        if name in _PROPERTY_DECORATORS:
+        if name in names:
             return True
     return False
 
