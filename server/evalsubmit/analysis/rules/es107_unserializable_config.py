@@ -76,7 +76,11 @@ def _message(problem: ContentProblem, here: bool) -> str:
         else (
             " — convert it with str(...)"
             if problem.materialize == "str"
-            else ": pass plain data (str, numbers, lists, dicts) instead"
+            else (
+                " — convert it with dict(...)"
+                if problem.materialize == "dict"
+                else ": pass plain data (str, numbers, lists, dicts) instead"
+            )
         )
     )
     return f"hydra_params holds {problem.message}{where}, which has no JSON form{fix}"

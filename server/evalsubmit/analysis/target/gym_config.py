@@ -79,6 +79,14 @@ class _Placeholder:
 class _Opaque:
     """Stands for a refused or one-shot value: not a str, so ``env_vars`` validation refuses it."""
 
+    __slots__ = ("what",)
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __repr__(self) -> str:  # how a message shows it: what it is
+        return self.what
+
 
 @dataclass(slots=True)
 class ConfigEvaluation:
@@ -259,7 +267,7 @@ def _convert(
         case OneShot(reason=reason):
             if in_hydra:
                 result.content.append(ContentProblem(anchor, value.origin, reason, "iterator"))
-            return _Opaque(), f"<would be sent as []: {reason}>"
+            return _Opaque(reason), f"<would be sent as []: {reason}>"
         case Refused(reason=reason) if path == ("env_vars",) and reason.startswith("os.environ"):
             result.unknowns.append("env_vars (copied from os.environ at run time)")
             return _Placeholder(), "<unknown: copied from os.environ at run time>"
@@ -268,7 +276,7 @@ def _convert(
                 result.content.append(
                     ContentProblem(anchor, value.origin, reason, "refused", value.materialize)
                 )
-            return _Opaque(), f"<error: {reason}>"
+            return _Opaque(reason), f"<error: {reason}>"
     refusal = _refusal(value)
     if refusal is None:
         result.unknowns.append(_text(path))
@@ -278,7 +286,13 @@ def _convert(
             value.origin if isinstance(value, (Instance, FunctionValue, PartialValue)) else None
         )
         result.content.append(ContentProblem(anchor, origin, refusal, "refused"))
-    return _Opaque(), f"<error: {refusal}>"
+    return _Opaque(refusal), f"<error: {refusal}>"
+
+
+def object_refusal(value: Value) -> str | None:
+    """Why a function, class, module or instance has no JSON form (and is no string either),
+    or ``None`` when that is not known."""
+    return _refusal(value)
 
 
 def _refusal(value: Value) -> str | None:
