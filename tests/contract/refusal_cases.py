@@ -52,7 +52,8 @@ _COLOR = 'class Color(enum.Enum):\n    RED = "red"\n'
 _LEVEL = "class Level(enum.IntEnum):\n    LOW = 1\n"
 _MODE = 'class Mode(enum.StrEnum):\n    FAST = "fast"\n'
 _SAMPLING = (
-    "@dataclasses.dataclass\nclass Sampling:\n    temperature: float = 0.2\n    top_p: float = 0.9\n"
+    "@dataclasses.dataclass\n"
+    "class Sampling:\n    temperature: float = 0.2\n    top_p: float = 0.9\n"
 )
 _LIMITS = "class Limits(pydantic.BaseModel):\n    max_tokens: int = 512\n"
 _PLAIN = "class Settings:\n    def __init__(self):\n        self.depth = 2\n"
@@ -65,7 +66,7 @@ VALUES: tuple[Value, ...] = (
     Value("list", "[1, 2]"),
     Value("dict", '{"a": 1}'),
     # collections
-    Value("OrderedDict", 'collections.OrderedDict(a=1)'),
+    Value("OrderedDict", "collections.OrderedDict(a=1)"),
     Value("defaultdict", "collections.defaultdict(list, a=[1])"),
     Value("Counter", 'collections.Counter("aab")'),
     Value("deque", "collections.deque([1, 2])"),
@@ -184,3 +185,61 @@ def program(place: Place, value: Value) -> str:
 def cases() -> list[tuple[str, str]]:
     """``(case id, program)`` for every place and value, ids unique."""
     return [(f"{p.id}/{v.id}", program(p, v)) for p in PLACES for v in VALUES]
+
+
+LABELS: dict[str, str] = {
+    "str": "str",
+    "int": "int",
+    "list": "list",
+    "dict": "dict",
+    "OrderedDict": "collections.OrderedDict",
+    "defaultdict": "collections.defaultdict",
+    "Counter": "collections.Counter",
+    "deque": "collections.deque",
+    "ChainMap": "collections.ChainMap",
+    "namedtuple": "collections.namedtuple",
+    "UserDict": "collections.UserDict",
+    "UserList": "collections.UserList",
+    "UserString": "collections.UserString",
+    "Path": "pathlib.Path",
+    "PurePosixPath": "pathlib.PurePosixPath",
+    "PureWindowsPath": "pathlib.PureWindowsPath",
+    "partial": "functools.partial",
+    "SimpleNamespace": "types.SimpleNamespace",
+    "MappingProxyType": "types.MappingProxyType",
+    "Enum": "enum.Enum member",
+    "IntEnum": "enum.IntEnum member",
+    "StrEnum": "enum.StrEnum member",
+    "Decimal": "decimal.Decimal",
+    "Fraction": "fractions.Fraction",
+    "bytes": "bytes (UTF-8)",
+    "bytes-non-utf8": "bytes (not UTF-8)",
+    "bytearray": "bytearray (UTF-8)",
+    "datetime": "datetime.datetime",
+    "date": "datetime.date",
+    "time": "datetime.time",
+    "timedelta": "datetime.timedelta",
+    "timezone": "datetime.timezone",
+    "timezone.utc": "datetime.timezone.utc",
+    "UUID": "uuid.UUID",
+    "NamedTuple": "typing.NamedTuple",
+    "dataclass": "@dataclass instance",
+    "pydantic": "pydantic model",
+    "plain-object": "plain class instance",
+    "genexpr": "generator expression",
+    "generator": "generator",
+    "iter": "iter(...)",
+    "map": "map(...)",
+    "zip": "zip(...)",
+    "enumerate": "enumerate(...)",
+    "open": "open(...)",
+    "StringIO": "io.StringIO",
+    "function": "function",
+    "lambda": "lambda",
+    "class": "class",
+}
+"""How ES107's docs name each value (the contract test holds the docs to the table)."""
+
+
+def label(value_id: str) -> str:
+    return LABELS.get(value_id, value_id)

@@ -90,7 +90,9 @@ def _describe(exc: BaseException, stage: str) -> dict[str, Any]:
         "message": (str(exc).splitlines() or [""])[0][:300],
     }
     if isinstance(exc, pydantic.ValidationError):
-        out["errors"] = [{"loc": [str(p) for p in e["loc"]], "type": e["type"]} for e in exc.errors()]
+        out["errors"] = [
+            {"loc": [str(p) for p in e["loc"]], "type": e["type"]} for e in exc.errors()
+        ]
     return out
 
 

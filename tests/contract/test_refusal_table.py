@@ -110,7 +110,7 @@ def test_the_table_is_the_sdks(refusal_oracle: dict[str, Any]) -> None:
 
 
 def test_the_misses_are_table_rows(refusal_oracle: dict[str, Any]) -> None:
-    assert MISSES <= set(CASES), sorted(MISSES - set(CASES))
+    assert not MISSES - set(CASES), sorted(MISSES - set(CASES))
     accepted = {c for c in MISSES if refusal_oracle["cases"][c]["verdict"] == "accepted"}
     assert not accepted, f"a miss must be a row the SDK refuses: {sorted(accepted)}"
 
@@ -133,3 +133,36 @@ def test_evalsubmit_matches_the_table(place: str, refusal_oracle: dict[str, Any]
             failures.append((case_id, outcome, sorted(expected), sorted(found)))
     assert not failures, "\n".join(map(repr, failures))
     assert not stale, f"found now, remove from MISSES: {stale}"
+
+
+# ------------------------------------------------------------------ ES107's docs are the table
+
+
+def test_the_es107_docs_are_the_table(refusal_oracle: dict[str, Any]) -> None:
+    """docs/rules.md (ES107's docs, ``SDK_TABLE``) lists every value of the table once, under
+    the SDK's verdict in every ``hydra_params`` place; ``STRING_LIKE`` is exactly what
+    ``env_vars``, ``TasksetRef(...)`` and ``submit(tasks=...)`` accept."""
+    from evalsubmit.analysis.rules.es107_unserializable_config import SDK_TABLE, STRING_LIKE
+
+    documented: dict[str, str] = {}
+    for verdict, _, labels in SDK_TABLE:
+        for label in labels:
+            assert label not in documented, label
+            documented[label] = verdict
+    by_label = {CASES_MODULE.label(value_id): value_id for value_id in VALUE_IDS}
+    assert len(by_label) == len(VALUE_IDS)
+    assert set(documented) == set(by_label)
+    wrong = [
+        (place, label, verdict, refusal_oracle["cases"][f"{place}/{by_label[label]}"]["verdict"])
+        for label, verdict in documented.items()
+        for place in HYDRA_PLACES
+        if refusal_oracle["cases"][f"{place}/{by_label[label]}"]["verdict"] != verdict
+    ]
+    assert not wrong, wrong
+    for place in ("env", "taskset-ref", "tasks"):
+        accepted = {
+            CASES_MODULE.label(value_id)
+            for value_id in VALUE_IDS
+            if refusal_oracle["cases"][f"{place}/{value_id}"]["verdict"] == "accepted"
+        }
+        assert accepted == set(STRING_LIKE), place
