@@ -158,3 +158,16 @@ def constraint_oracle() -> dict[str, Any]:
     return _cached_oracle(
         "constraints", CONSTRAINT_ORACLE_FILE, CONSTRAINT_CASES_FILE, keep=IDIOM_CACHES_KEPT
     )
+
+
+REFUSAL_CASES_FILE = HERE / "refusal_cases.py"
+REFUSAL_ORACLE_FILE = HERE / "refusal_oracle.py"
+
+
+@pytest.fixture(scope="session")
+def refusal_oracle() -> dict[str, Any]:
+    """What the real SDK does with every program of ``refusal_cases.py`` (``refusal_oracle.py``),
+    cached under ``.cache/contract/`` by a hash of the cases, the oracle and the SDK versions."""
+    return _cached_oracle(
+        "refusals", REFUSAL_ORACLE_FILE, REFUSAL_CASES_FILE, keep=IDIOM_CACHES_KEPT
+    )

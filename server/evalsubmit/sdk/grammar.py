@@ -3,6 +3,7 @@ references (``TasksetRef``, reference §5) and job names (the platform's entity-
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 
@@ -64,6 +65,28 @@ def taskset_ref_problem(text: str) -> str | None:
     bad = sorted({c for c in text if not (c.isalnum() or c in "_-./#")})
     shown = ", ".join(repr(c) for c in bad) if bad else "a character outside [\\w-.]"
     return f"it contains {shown}"
+
+
+def reference_text(obj: object) -> tuple[str | None, str | None]:
+    """What ``TasksetRef`` (a pydantic ``RootModel[str]``, lax) makes of a Python object:
+    ``(text, None)``, or ``(None, what it got)`` when it refuses the object whatever its content.
+
+    A ``str`` (or a subclass: a ``StrEnum`` member) is its text; ``bytes`` and ``bytearray`` are
+    decoded as UTF-8; any other enum member becomes ``str`` of its value (an ``IntEnum`` member
+    ``1`` is ``"1"``); everything else is refused: numbers, paths (even ``PurePosixPath``),
+    ``UserString``, containers, iterators... (checked against the SDK by the refusal table,
+    ``tests/contract/test_refusal_table.py``).
+    """
+    if isinstance(obj, str):
+        return str.__str__(obj), None
+    if isinstance(obj, bytes | bytearray):
+        try:
+            return bytes(obj).decode("utf-8"), None
+        except UnicodeDecodeError:
+            return None, "bytes that are not valid UTF-8"
+    if isinstance(obj, enum.Enum):
+        return str(obj.value), None
+    return None, type(obj).__name__
 
 
 def is_valid_job_name(name: str) -> bool:

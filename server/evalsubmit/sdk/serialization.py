@@ -176,9 +176,11 @@ _REFUSED_TYPES: tuple[tuple[type | tuple[type, ...], str], ...] = (
     ),
     (type(os.environ), "os.environ is not JSON; use dict(os.environ) or pick the variables"),
     (
-        (collections.UserDict, types.MappingProxyType),
+        (collections.UserDict, collections.ChainMap, types.MappingProxyType),
         "this mapping type is not JSON; use dict(...)",
     ),
+    (collections.UserList, "a collections.UserList is not JSON; use list(...)"),
+    (collections.UserString, "a collections.UserString is not JSON; use str(...)"),
     ((memoryview,), "a memoryview is not JSON; use bytes(...).decode() or a list"),
     (types.ModuleType, "a module has no JSON form"),
     (BaseException, "an exception object has no JSON form"),

@@ -197,3 +197,45 @@ runner = HarborAgentTaskRunner()
 other = CallableAgentTaskRunner("not a taskset reference at all")
 """
     assert [f for f in analyse(snippet) if f.code == "ES108"] == []
+
+
+# What pydantic's str refuses whatever the content (the refusal table of
+# tests/contract/test_refusal_table.py holds the whole list to the real SDK).
+NOT_A_REFERENCE = [
+    "3",
+    "pathlib.PurePosixPath('qa/smoke')",
+    "pathlib.Path('qa/smoke')",
+    "{'a': 1}",
+    "b'\\xff'",
+    "threading.Lock()",
+    "(s for s in 'ab')",
+    "zip('ab', 'cd')",
+]
+STRING_LIKE = ["b'qa/smoke'", "bytearray(b'qa/smoke')", "Color.RED", "Level.ONE"]
+ENUMS = (
+    "import enum, pathlib, threading\n"
+    "class Color(enum.Enum):\n    RED = 'red'\n"
+    "class Level(enum.IntEnum):\n    ONE = 1\n"
+)
+
+
+@pytest.mark.parametrize("value", NOT_A_REFERENCE)
+def test_a_value_that_is_no_string_is_refused(value: str) -> None:
+    assert results(f"{ENUMS}TasksetRef({value})\n") == [(6, "ES108")]
+    submit = f"client.evaluator.submit(tasks={value}, target=gym_runner)\n"
+    assert results(ENUMS + submit) == [(6, "ES108")]
+
+
+@pytest.mark.parametrize("value", STRING_LIKE)
+def test_what_pydantic_makes_a_string_of_is_a_reference(value: str) -> None:
+    assert results(f"{ENUMS}TasksetRef({value})\n") == []
+    assert results(f"{ENUMS}client.evaluator.submit(tasks={value}, target=gym_runner)\n") == []
+
+
+@pytest.mark.parametrize(
+    "value", ["[]", "[{'name': 'qa/smoke'}]", "list_of_tasks()", "None", "iter(tasks)"]
+)
+def test_tasks_may_be_a_list_of_task_inputs(value: str) -> None:
+    """``submit(tasks=...)`` also takes a list of task dicts: only surely-wrong items count."""
+    found = results(f"client.evaluator.submit(tasks={value}, target=gym_runner)\n")
+    assert [r for r in found if r[1] == "ES108"] == []

@@ -10,28 +10,176 @@ from evalsubmit.analysis.target.derive import Derivation
 from evalsubmit.analysis.target.gym_config import ContentProblem
 from evalsubmit.core.findings import Applicability, Finding, Fix, Severity
 
+SDK_TABLE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    (
+        "refused",
+        "mappings and sequences that are not `dict`/`list` subclasses; convert with `dict(...)`, "
+        "`list(...)` or `str(...)` (quick fix)",
+        (
+            "collections.ChainMap",
+            "collections.UserDict",
+            "collections.UserList",
+            "collections.UserString",
+            "types.MappingProxyType",
+        ),
+    ),
+    (
+        "refused",
+        "live process state: locks, semaphores, conditions, events, queues",
+        (
+            "asyncio.Semaphore",
+            "asyncio.BoundedSemaphore",
+            "asyncio.Lock",
+            "asyncio.Event",
+            "asyncio.Condition",
+            "asyncio.Queue",
+            "asyncio.LifoQueue",
+            "asyncio.PriorityQueue",
+            "threading.Lock",
+            "threading.RLock",
+            "threading.Event",
+            "threading.Semaphore",
+            "threading.BoundedSemaphore",
+            "threading.Condition",
+            "threading.Barrier",
+        ),
+    ),
+    (
+        "refused",
+        "code and objects, not data",
+        (
+            "function",
+            "lambda",
+            "functools.partial",
+            "class",
+            "plain class instance",
+            "types.SimpleNamespace",
+        ),
+    ),
+    (
+        "refused",
+        "no JSON form in pydantic: pure paths (only a concrete `Path` is a string), time zones, "
+        "`range` (quick fix: `list(...)`)",
+        (
+            "pathlib.PurePosixPath",
+            "pathlib.PureWindowsPath",
+            "datetime.timezone",
+            "datetime.timezone.utc",
+            "range",
+        ),
+    ),
+    ("refused", "a `UnicodeDecodeError` escapes the SDK's probe", ("bytes (not UTF-8)",)),
+    (
+        "iterator",
+        "drained by the SDK's JSON probe: the job receives `[]` (quick fix: `list(...)`)",
+        (
+            "generator expression",
+            "generator",
+            "iter(...)",
+            "map(...)",
+            "zip(...)",
+            "enumerate(...)",
+            "open(...)",
+            "io.StringIO",
+        ),
+    ),
+    (
+        "accepted",
+        "sent as JSON (never reported)",
+        (
+            "str",
+            "int",
+            "list",
+            "dict",
+            "collections.OrderedDict",
+            "collections.defaultdict",
+            "collections.Counter",
+            "collections.deque",
+            "collections.namedtuple",
+            "typing.NamedTuple",
+            "set",
+            "frozenset",
+            "pathlib.Path",
+            "enum.Enum member",
+            "enum.IntEnum member",
+            "enum.StrEnum member",
+            "decimal.Decimal",
+            "fractions.Fraction",
+            "complex",
+            "re.Pattern",
+            "bytes (UTF-8)",
+            "bytearray (UTF-8)",
+            "datetime.datetime",
+            "datetime.date",
+            "datetime.time",
+            "datetime.timedelta",
+            "uuid.UUID",
+            "@dataclass instance",
+            "pydantic model",
+        ),
+    ),
+)
+"""What the real SDK does with each value under ``hydra_params`` (at any depth), as ES107's docs
+show it; ``tests/contract/test_refusal_table.py`` holds it to the SDK's refusal table."""
+
+STRING_LIKE: tuple[str, ...] = (
+    "str",
+    "enum.Enum member",
+    "enum.IntEnum member",
+    "enum.StrEnum member",
+    "bytes (UTF-8)",
+    "bytearray (UTF-8)",
+)
+"""What ``env_vars`` values and ``tasks=`` accept (pydantic's lax ``str``): all else is refused."""
+
+_VERDICTS = {
+    "refused": "Refused at submit (`UnsubmittableRunnerError`)",
+    "iterator": "Silently sent as `[]` (no error)",
+    "accepted": "Accepted",
+}
+
+
+def _table() -> str:
+    rows = ["| SDK 0.6.0 | Values | Why |", "|---|---|---|"]
+    for verdict, why, labels in SDK_TABLE:
+        shown = ", ".join(f"`{label}`" for label in labels)
+        rows.append(f"| {_VERDICTS[verdict]} | {shown} | {why} |")
+    return "\n".join(rows)
+
+
 RULE = Rule(
     code="ES107",
     kind="unserializable-config",
     title="runner config has no JSON form",
     severity=Severity.ERROR,
-    docs="""A submitted runner travels as JSON. Inside `hydra_params` (at any depth) functions,
+    docs=f"""A submitted runner travels as JSON. Inside `hydra_params` (at any depth) functions,
 lambdas, bound methods, classes, plain object instances, locks, `range`, dict views, `os.environ`,
 `PurePath`s and non-UTF-8 bytes make the SDK raise `UnsubmittableRunnerError`. One-shot iterators
 (generators, `map`, `zip`, `filter`, `iter`, open files) are worse: no error, the job silently
 receives `[]`.
 
 ```python
-hydra_params={"seeds": (s * 7 for s in range(4))}   # ES107: sent as []
-hydra_params={"seeds": [s * 7 for s in range(4)]}   # fine
+hydra_params={{"seeds": (s * 7 for s in range(4))}}   # ES107: sent as []
+hydra_params={{"seeds": [s * 7 for s in range(4)]}}   # fine
 ```
 
-**Fix:** materialise iterators and ranges with `list(...)` (quick fix); pass names or settings
-instead of live objects. Reported where the value is written, once.
+What the SDK does with each kind of value under `hydra_params`, directly or inside a list, a dict
+or a tuple (the real SDK's verdicts, kept in step by a contract test):
+
+{_table()}
+
+`env_vars` values, `TasksetRef(...)` and `tasks=` accept only
+{", ".join(f"`{x}`" for x in STRING_LIKE)} (pydantic's `str`; `tasks=` also takes a list of task
+dicts): any other value of the table makes `GymRuntimeConfig(...)` fail (ES109) or is no taskset
+reference (ES108).
+
+**Fix:** materialise iterators and ranges with `list(...)` and convert `ChainMap`/`UserDict`-like
+wrappers with `dict(...)`, `list(...)` or `str(...)` (quick fix); pass names or settings instead
+of live objects. Reported where the value is written, once.
 
 **Fix safety:** safe (applied by fix-all and `--fix`): the job receives the items the iterator
-or range yields, which is what `hydra_params` asks for; a generator's body now runs where the
-value is written instead of never.""",
+or range yields, or the wrapper's contents, which is what `hydra_params` asks for; a generator's
+body now runs where the value is written instead of never.""",
     fix=Applicability.SAFE,
 )
 
@@ -76,7 +224,11 @@ def _message(problem: ContentProblem, here: bool) -> str:
         else (
             " — convert it with str(...)"
             if problem.materialize == "str"
-            else ": pass plain data (str, numbers, lists, dicts) instead"
+            else (
+                " — convert it with dict(...)"
+                if problem.materialize == "dict"
+                else ": pass plain data (str, numbers, lists, dicts) instead"
+            )
         )
     )
     return f"hydra_params holds {problem.message}{where}, which has no JSON form{fix}"

@@ -292,6 +292,12 @@ def _convert(
     return _Opaque(refusal), f"<error: {refusal}>"
 
 
+def object_refusal(value: Value) -> str | None:
+    """Why a function, class, module or instance has no JSON form (and is no string either),
+    or ``None`` when that is not known."""
+    return _refusal(value)
+
+
 def _refusal(value: Value) -> str | None:
     """Why an object-like value has no JSON form, or ``None`` when its form is just unknown."""
     match value:
