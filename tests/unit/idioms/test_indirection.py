@@ -124,3 +124,16 @@ def test_operator_attrgetter() -> None:
     submit_of(client)(tasks=T, target=gym_runner)
     submit_of(client)(tasks=T, target=3)  # expect: ES104
     """)
+
+
+def test_anyio_run_sync() -> None:
+    check("""
+    import functools
+
+    import anyio
+
+    async def nightly():
+        send = functools.partial(client.evaluator.submit, tasks=T, target=gym_runner, config=RunConfig())  # expect: ES102
+        await anyio.to_thread.run_sync(send)
+        await anyio.to_thread.run_sync(functools.partial(client.evaluator.submit, tasks=T, target=gym_runner))
+    """)
