@@ -116,3 +116,13 @@ def test_argparse_options_are_typed_and_not_none_when_the_parser_says_so() -> No
             return None
         return client.evaluator.submit(tasks=T, target=gym_runner)
     """)
+
+
+def test_a_key_not_known_statically_may_replace_the_keys_before_it() -> None:
+    check("""
+    import os
+
+    options = {"tasks": 0, os.environ["FIELD"]: T}
+    client.evaluator.submit(target=gym_runner, **options)
+    client.evaluator.submit(target=gym_runner, **{"tasks": 0})  # expect: ES108
+    """)

@@ -114,13 +114,18 @@ def bind_parameters(machine: Machine, args: ast.arguments, values: dict[str, Val
 
 def splat_into(args: CallArgs, value: DictValue) -> None:
     """``**value``: its string-keyed entries become keywords (where they were written)."""
+    given: list[str] = []
     for entry in value.entries:
         if isinstance(entry.key, Known) and isinstance(entry.key.obj, str):
             args.keywords[entry.key.obj] = entry.value
+            given.append(entry.key.obj)
             if entry.origin is not None:
                 args.keyword_origins[entry.key.obj] = entry.origin
         else:
             args.star_unknown = True
+            for name in given:  # a key not known statically may be any of them: replaced
+                args.keywords[name] = Unknown("may be replaced by a key not known statically")
+                args.keyword_origins.pop(name, None)
     if not value.complete:
         args.star_unknown = True
 
