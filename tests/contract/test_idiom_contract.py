@@ -39,15 +39,28 @@ ENGINE_GAPS: dict[str, str] = {
     "flow/log-without-return": "missing main.py:33 ES104 (lookup loop falls off to None)",
     "flow/match-class-passthrough": "missing main.py:26 ES104; unexpected ES109 at 30, 31, 34",
     # issue 31 (``unknowns``)
-    "unknowns/ok-plan-attrs-branches": "FALSE POSITIVE: unexpected planner.py:36 ES103 (x2)",
-    "unknowns/plan-attrs-config-every-path": "missing planner.py:42 ES102; unexpected :37 ES103 x2",
-    "unknowns/setdefault-metric-every-path": "missing main.py:33 ES101 (setdefault after branch)",
-    "unknowns/to-thread-row-option": "missing main.py:21 ES102 (asyncio.to_thread keyword)",
-    "unknowns/run-in-executor-partial-runner-rows": "missing main.py:22 ES105 (partial keyword)",
-    "unknowns/enum-suite-bad-name": "missing main.py:13 ES108; unexpected main.py:21 ES108",
-    "unknowns/chainmap-nested": "missing main.py:18 ES107 (collections.ChainMap)",
-    "unknowns/semaphore-in-hydra": "missing main.py:22 ES107 (asyncio.Semaphore)",
-    "unknowns/purepath-in-hydra": "missing main.py:16 ES107 (pathlib.PurePosixPath)",
+    "unknowns/ok-plan-attrs-branches": (
+        "FALSE POSITIVE planner.py:36 ES103 x2: called from test_planner.py, the attributes that"
+        " make_plan() stores on the plan are lost (read as __init__'s None)"
+    ),
+    "unknowns/plan-attrs-config-every-path": (
+        "missing planner.py:42 ES102; unexpected planner.py:37 ES103 x2 (same cause)"
+    ),
+    "unknowns/setdefault-metric-every-path": (
+        "missing main.py:33 ES101: branch on main([...])'s argv not decided, tasks stays maybe-set"
+    ),
+    "unknowns/to-thread-row-option": (
+        "missing main.py:21 ES102: client parameter of an async helper not taken from its await"
+    ),
+    "unknowns/run-in-executor-partial-runner-rows": (
+        "missing main.py:22 ES105: async helper parameters (client, rows) not taken from its await"
+    ),
+    "unknowns/enum-suite-bad-name": (
+        "missing main.py:13 ES108 (the member's literal); unexpected main.py:21 ES108 (the call)"
+    ),
+    "unknowns/chainmap-nested": "missing main.py:18 ES107 (collections.ChainMap not refused)",
+    "unknowns/semaphore-in-hydra": "missing main.py:22 ES107 (asyncio.Semaphore not refused)",
+    "unknowns/purepath-in-hydra": "missing main.py:16 ES107 (PurePosixPath / 'x' type lost)",
 }
 
 
