@@ -35,7 +35,8 @@ REPO = HERE.parents[1]
 CORPUS = HERE / "idioms"
 EXAMPLES = REPO / "examples"
 
-#: Idiom classes, in the order of issue 11's sections 1-6, then issue 24 (``flow``).
+#: Idiom classes, in the order of issue 11's sections 1-6, then issue 24 (``flow``) and issue 31
+#: (``unknowns``).
 GROUPS: dict[str, str] = {
     "objects": "objects holding clients, evaluators, runners and configs",
     "types": "types, not only values",
@@ -44,6 +45,7 @@ GROUPS: dict[str, str] = {
     "tests": "test code (pytest, unittest)",
     "params": "parameters with defaults and call sites",
     "flow": "the paths the code takes: guards, narrowing, partial knowledge, indirection",
+    "unknowns": "joins of partial knowledge, exits, submit as a function, stdlib data flow",
 }
 
 #: The examples written for issue 11: one per idiom class (a file, or a sub-project folder).

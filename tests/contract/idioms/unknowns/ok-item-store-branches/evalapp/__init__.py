@@ -1,0 +1,1 @@
+"""Evaluation jobs of the support-bot team."""
