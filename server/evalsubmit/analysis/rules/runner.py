@@ -46,15 +46,6 @@ def _here(
     if fact.path is ctx.path or fact.path == ctx.path:  # mostly the same object: no Path.__eq__
         return findings
     written = {o.span for o in fact.args.keyword_origins.values() if o.path == ctx.path}
-    if isinstance(fact, SubmitFact) and fact.context and fact.path is not None:
-        # what the helper does with the arguments of a call made here: reported in the
-        # helper's module, named by this call site (it holds for this call, not for all)
-        named = ", ".join(walk.label for walk in fact.context)
-        ctx.remote.extend(
-            (fact.path, replace(f, message=f"{f.message} ({named})"))
-            for f in findings
-            if f.span not in written
-        )
     return [f for f in findings if f.span in written]
 
 
