@@ -224,7 +224,6 @@ def _route_remote_findings(
     if not any(result.remote for result in results.values()):
         return
     from evalsubmit.analysis import visible
-    from evalsubmit.core.findings import same_place
 
     by_resolved = {resolved_file(path): result for path, result in results.items()}
     for result in list(results.values()):
@@ -235,7 +234,7 @@ def _route_remote_findings(
             if owner.unread and not owner.lines:
                 owner.lines = lines_of(owner.path)
             for kept in visible([finding], owner.lines, options[owner.path]):
-                if not any(same_place(kept, other) for other in owner.findings):
+                if kept not in owner.findings:
                     owner.findings.append(kept)
 
 

@@ -98,9 +98,3 @@ class Finding:
             if unsafe or fix.applicability is Applicability.SAFE:
                 return fix
         return None
-
-
-def same_place(first: Finding, second: Finding) -> bool:
-    """The same finding, whatever walks it was found in: a call site's finding adds nothing
-    where the same one holds already (a finding of another module's call, routed here)."""
-    return first.code == second.code and first.span == second.span

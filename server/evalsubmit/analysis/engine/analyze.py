@@ -28,7 +28,7 @@ from evalsubmit.analysis.source.budget import too_many_tokens
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.analysis.values.journal import forget_shared, sealed
 from evalsubmit.core.collection import paused_collection
-from evalsubmit.core.findings import Finding, Span, Walk, same_place
+from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.core.suppression import suppressed
 from evalsubmit.workspace.project import Project, installed_sdk
@@ -95,12 +95,7 @@ def with_remote_findings(
     if not remote:
         return report
     lines = split_lines_keepends(source)
-    routed = [
-        finding
-        for finding in visible(remote, lines, options)
-        if not any(same_place(finding, own) for own in report.findings)
-    ]
-    findings = [*report.findings, *routed]
+    findings = [*report.findings, *visible(remote, lines, options)]
     findings.sort(key=lambda f: (f.span, f.code))
     return report.with_findings(tuple(_dedupe(findings)))
 

@@ -338,11 +338,6 @@ class Calls:
             name = function.name if isinstance(definition, ast.Lambda) else definition.name
             label = f"when {name}() is called at line {node.lineno}"
             lines = (node.lineno, node.end_lineno or node.lineno)
-            here = self.source.path
-            if function.module is not None and function.module.path != here and here:
-                # what it reports lands in the helper's module: name this file
-                label = f"when {name}() is called at {here.name}:{node.lineno}"
-                lines = (0, 0)
             walk = Walk(f"call {node.lineno}:{node.col_offset}", 0, 0, label, lines)
         return self.machine.evaluate_call(function, values, site=CallSite(walk, passed))
 
