@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import bisect
 from dataclasses import replace
 from pathlib import Path
@@ -12,6 +13,7 @@ from evalsubmit.analysis.interp.facts import ConstructionKind, SubmitFact
 from evalsubmit.analysis.report import Shape, SubmitReport, TargetPreview
 from evalsubmit.analysis.rules.context import RuleContext
 from evalsubmit.analysis.runner_at import preview_key
+from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.target.derive import Derivation, TargetKind, derive
 from evalsubmit.analysis.values.domain import Instance, Known, Unknown, type_name
 from evalsubmit.core.findings import Finding, Span, Walk
@@ -33,13 +35,15 @@ def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
             continue
         walks[id(construction.value)] = construction.context
         preview = derive(construction.value, construction.span, ctx.path).preview
-        if preview is not None:
-            _keep(
-                places,
-                ("node", construction.path, construction.span),
-                preview,
-                construction.context,
-            )
+        if preview is None:
+            continue
+        place = ("node", construction.path, construction.span)
+        _keep(places, place, preview, construction.context)
+        if construction.context and construction.path in {None, ctx.path}:
+            # a name bound to it in a walk with a context (a loop's body, a helper called here)
+            name = _bound_name(ctx, construction.node)
+            if name is not None:
+                _keep(places, ("name", name), replace(preview, span=name), construction.context)
     for span, value in ctx.facts.runner_bindings:
         preview = derive(value, span, ctx.path).preview
         if preview is not None:
@@ -52,6 +56,30 @@ def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
     for kept in places.values():
         previews.extend(kept.values())
     return previews
+
+
+def _bound_name(ctx: RuleContext, call: ast.Call) -> Span | None:
+    """The name a construction is assigned to (``runner = GymAgentTaskRunner(...)``), if any."""
+    if not ctx.parsed.ascii:
+        return None  # ast's byte columns are not the code-point columns of a Span
+    names = _ASSIGNED.get(id(ctx.parsed))
+    if names is None or names[0] is not ctx.parsed:
+        found: dict[int, Span] = {}
+        for node in ast.walk(ctx.parsed.tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name) and target.end_col_offset is not None:
+                    found[id(node.value)] = Span(
+                        target.lineno, target.col_offset, target.lineno, target.end_col_offset
+                    )
+        names = _ASSIGNED[id(ctx.parsed)] = (ctx.parsed, found)
+        while len(_ASSIGNED) > 4:
+            _ASSIGNED.pop(next(iter(_ASSIGNED)))
+    return names[1].get(id(call))
+
+
+_ASSIGNED: dict[int, tuple[ParsedModule, dict[int, Span]]] = {}
+"""Assigned names by the id of their value, of the last few modules (one per analysis)."""
 
 
 def _keep(
