@@ -25,8 +25,8 @@ CONSTRAINT_CASES_FILE = HERE / "constraint_cases.py"
 CONSTRAINT_ORACLE_FILE = HERE / "constraint_oracle.py"
 IDIOM_CACHES_KEPT = 4
 
-#: The idiom corpus is input data (other projects' code, run by the oracle), not tests.
-collect_ignore = ["idioms"]
+#: The idiom corpus and the preview cases are input data (run by the oracle), not tests.
+collect_ignore = ["idioms", "previews"]
 
 
 def _sdk_python() -> Path:
@@ -171,3 +171,49 @@ def refusal_oracle() -> dict[str, Any]:
     return _cached_oracle(
         "refusals", REFUSAL_ORACLE_FILE, REFUSAL_CASES_FILE, keep=IDIOM_CACHES_KEPT
     )
+
+
+@pytest.fixture(scope="session")
+def preview_oracle() -> dict[str, Any]:
+    """What the real SDK sends from every call of the preview cases (``previews/``), run by
+    the idiom oracle, cached under ``.cache/contract/`` by a hash of the cases, the oracle and
+    the SDK versions."""
+    from idiom_corpus import REPO
+    from preview_sites import preview_cases
+
+    python = _sdk_python()
+    cases = preview_cases()
+    digest = hashlib.sha256()
+    for case in cases:
+        for path in case.files:
+            digest.update(path.relative_to(REPO).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    digest.update(IDIOM_ORACLE_FILE.read_bytes())
+    digest.update(_sdk_fingerprint(python).encode())
+    cache = CACHE_DIR / f"previews-{digest.hexdigest()[:20]}.json"
+    if cache.is_file():
+        return dict(json.loads(cache.read_text()))
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    request = cache.with_suffix(f".request.{os.getpid()}")
+    request.write_text(json.dumps({"cases": [case.oracle_entry() for case in cases]}))
+    try:
+        done = subprocess.run(
+            [str(python), str(IDIOM_ORACLE_FILE), str(request)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+            cwd=ROOT,
+            env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")},
+        )
+    finally:
+        request.unlink(missing_ok=True)
+    assert done.returncode == 0, f"idiom oracle failed on the preview cases:\n{done.stderr[-4000:]}"
+    report = dict(json.loads(done.stdout))
+    old = sorted(CACHE_DIR.glob("previews-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for stale in old[IDIOM_CACHES_KEPT - 1 :]:
+        stale.unlink(missing_ok=True)
+    tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(report, indent=1))
+    tmp.replace(cache)
+    return report

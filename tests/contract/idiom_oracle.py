@@ -15,8 +15,10 @@ entry points are instrumented, not replaced: the real code runs and the oracle r
 
 * every ``Evaluator.submit`` / ``AsyncEvaluator.submit`` call: the user's call site (the frame
   nearest to the SDK that belongs to the case; line and column span of the call instruction), the
-  keywords supplied, then the outcome: ``sent`` (the captured body; one-shot iterators found in the
-  runner's ``hydra_params`` beforehand, with what the body carries for them), ``raised`` (type,
+  keywords supplied, then the outcome: ``sent`` (the captured body, its target as ``sent_target``;
+  one-shot iterators found in the runner's ``hydra_params`` beforehand, with what the body carries
+  for them), ``raised`` (with what the SDK's ``runner_to_target`` makes of a runner target:
+  ``target_json`` or ``target_error``; type,
   module, message, pydantic errors; values of ``hydra_params`` with no JSON form), or
   ``accepted`` (the case mocked the executor: the oracle then runs the SDK's own conversion,
   ``runner_to_target`` + ``AgentEvalInputSpec``, and records its outcome as ``emulated``);
@@ -94,6 +96,18 @@ class OracleJob:
 
 def _jkey(key: Any) -> Any:
     return key if isinstance(key, str | int) else repr(key)
+
+
+def _convert(record: dict[str, Any], target: Any) -> None:
+    """A submit that raised for another reason than its target: what the SDK's own
+    ``runner_to_target`` makes of the target (``target_json``), or what it raises
+    (``target_error``), for the preview contract (``preview_sites.py``)."""
+    if not record.get("target_is_runner") or record.get("tainted"):
+        return
+    try:
+        record["target_json"] = runner_to_target(target).model_dump(mode="json")
+    except Exception as exc:
+        record["target_error"] = type(exc).__name__
 
 
 def _describe(exc: BaseException) -> dict[str, Any]:
@@ -256,6 +270,7 @@ class Recorder:
             record["sent_tasks"] = spec.get("tasks")
             target = spec.get("target")
             record["sent_target_kind"] = target.get("kind") if isinstance(target, dict) else None
+            record["sent_target"] = target
             if record.get("iterators"):
                 record["iterators_sent"] = [
                     _at(spec["target"], path) for path in record["iterators"]
@@ -283,7 +298,11 @@ class Recorder:
         except Exception as exc:
             record["emulated"] = {"outcome": "raised", "exception": _describe(exc)}
             return
-        emulated: dict[str, Any] = {"outcome": "sent", "sent_tasks": dumped.get("tasks")}
+        emulated: dict[str, Any] = {
+            "outcome": "sent",
+            "sent_tasks": dumped.get("tasks"),
+            "sent_target": dumped.get("target"),
+        }
         if record.get("iterators"):
             emulated["iterators_sent"] = [
                 _at(dumped["target"], path) for path in record["iterators"]
@@ -301,6 +320,7 @@ class Recorder:
                 return recorder._sent(record, sent)
             except Exception as exc:
                 recorder._raised(record, exc)
+                _convert(record, kwargs.get("target"))
                 if recorder.mode == "pytest":
                     raise
                 return OracleJob(record["n"])

@@ -57,7 +57,9 @@ class TargetPreview:
     """The ``GymRunnerTarget`` JSON the SDK would send for one runner, or why it cannot be derived.
 
     ``target`` is set only when every part is statically known and valid: it is then exactly
-    ``runner_to_target(runner).model_dump(mode="json")``. ``rendered`` is always available: the
+    ``runner_to_target(runner).model_dump(mode="json")``; or, when the only problems are
+    one-shot iterators in ``hydra_params``, the JSON that is sent (each as ``[]``), with
+    ``problems`` saying so. ``rendered`` is always available: the
     JSON with unknown parts shown as ``"<unknown: why>"`` and refused parts as ``"<error: why>"``;
     it is built on first use (only hovers and previews read it, and most edits have neither).
     """
@@ -68,6 +70,11 @@ class TargetPreview:
     render: str | Callable[[], str]
     problems: tuple[str, ...] = ()
     unknowns: tuple[str, ...] = ()
+    where: tuple[str, ...] = ()
+    """The ways the code runs that make this target, when it is one of several walks of the
+    same place (``when launch() is called at line 27``, ``for the 2nd plan of PLANS``)."""
+    made_at: Span | None = None
+    """For a name bound to a runner: the construction of the runner (in the same module)."""
 
     @property
     def rendered(self) -> str:
@@ -119,6 +126,11 @@ class SubmitReport:
     workspace: str | None = None
     base_url: str | None = None
     has_errors: bool = False
+    targets: tuple[TargetPreview, ...] = ()
+    """Every distinct target this call sends, each with ``where`` it comes from (one walk of
+    the call: just ``target``)."""
+    target_reason: str | None = None
+    """Why a ``target=`` that is supplied has no preview (the runner could not be resolved)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from evalsubmit.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from evalsubmit.analysis import ModuleReport, TargetPreview
+    from evalsubmit.analysis import TargetPreview
 
 
 def add_parser(commands: Any) -> None:
@@ -51,25 +51,44 @@ def run(args: argparse.Namespace) -> int:
     # large project that is most of the cost, for findings preview does not print).
     project = Project(project_root(path), python=python)
     report = analyze_source(text, path=path, project=project, reverse=False)
-    preview = preview_on_line(report, line, col)
-    if preview is None:
-        print(f"evalsubmit: no runner or target= at {shown(location)}", file=sys.stderr)
+    from evalsubmit.analysis.runner_at import runner_at
+
+    found = runner_at(report, line, col)
+    if not found.targets:
+        print(f"evalsubmit: {shown(location)}: {found.reason}", file=sys.stderr)
         return EXIT_FINDINGS
-    if preview.submittable:
-        print(json.dumps(preview.target, indent=2))
-        return EXIT_CLEAN
-    print(preview.rendered)
-    for reason in (*preview.problems, *(f"unknown: {u}" for u in preview.unknowns)):
-        print(f"cannot derive: {reason}", file=sys.stderr)
+    single = found.single
+    if single is not None:
+        if single.submittable:
+            print(json.dumps(single.target, indent=2))
+            return EXIT_CLEAN
+        print(target_text(single))
+        for note in notes(single):
+            print(note, file=sys.stderr)
+        return EXIT_FINDINGS
+    print(f"{found.count} different targets are sent from {found.what} (never one of them alone):")
+    for index, preview in enumerate(found.targets, start=1):
+        where = "; ".join(preview.where) or "when the code is run otherwise"
+        print(f"\n# target {index} of {found.count}: {where}")
+        print(target_text(preview))
+        for note in notes(preview):
+            print(f"# {note}")
+    if found.more:
+        print(f"\n# … and {found.more} more different target{'s' if found.more > 1 else ''}")
     return EXIT_FINDINGS
 
 
-def preview_on_line(report: ModuleReport, line: int, col: int) -> TargetPreview | None:
-    """The runner or ``target=`` at (line, col), or the first one spanning ``line`` (col -1)."""
-    if col >= 0:
-        return report.preview_at(line, col)
-    candidates = [p for p in report.runners if p.span.line <= line <= p.span.end_line]
-    candidates += [
-        s.target for s in report.submits if s.target and s.span.line <= line <= s.span.end_line
+def target_text(preview: TargetPreview) -> str:
+    """The JSON that is sent when it is known (with iterators as the [] sent), else the
+    rendering with unknown parts as ``<unknown: why>``."""
+    if preview.target is not None:
+        return json.dumps(preview.target, indent=2)
+    return preview.rendered
+
+
+def notes(preview: TargetPreview) -> list[str]:
+    """Why a target is not the one exact, submittable JSON: beside it, never inside it."""
+    sent = preview.target is not None  # one-shot iterators: sent as [], a warning
+    return [f"{'warning' if sent else 'cannot derive'}: {p}" for p in preview.problems] + [
+        f"cannot derive: unknown: {u}" for u in preview.unknowns
     ]
-    return candidates[0] if candidates else None

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from evalsubmit.analysis import Shape, Span, SubmitReport, TargetPreview
+from evalsubmit.analysis import ModuleReport, Shape, Span, SubmitReport, TargetPreview
 from evalsubmit.analysis.rules import RULES
+from evalsubmit.analysis.runner_at import RunnerAt, runner_at
 from evalsubmit.core.suppression import suppressions
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
@@ -70,18 +71,42 @@ def hover_markdown(
         return comment
     report = snap.report
     submit = report.submit_at(line, col)
-    preview = report.preview_at(line, col)
-    keyword = _keyword_at(snap.lines, line, col, "target")
-    if submit is not None and submit.target is not None and keyword is not None:
-        reasons = refusal_reasons(report, submit.target, submit.span, submit.has_errors)
-        return preview_markdown(submit.target, reasons), keyword
-    if submit is not None and (preview is None or submit.name_span.contains(line, col)):
+    found = runner_at(report, line, col)
+    if submit is not None:
+        keyword = _keyword_at(snap.lines, line, col, "target")
+        inner = report.preview_at(line, col)  # the target's value, a runner built in the call
+        if keyword is not None or (inner is not None and not submit.name_span.contains(line, col)):
+            return targets_markdown(report, found), keyword or inner.span  # type: ignore[union-attr]
         config = config or platform_config(snap.settings, submit.workspace)
-        return submit_markdown(submit, config), submit.name_span
-    if preview is not None:
-        reasons = refusal_reasons(report, preview, preview.span)
-        return preview_markdown(preview, reasons), preview.span
+        parts = [submit_markdown(submit, config)]
+        if found.targets or submit.shape is Shape.TASKSET:
+            parts.append(targets_markdown(report, found))
+        on_name = submit.name_span.contains(line, col)
+        return "\n\n".join(parts), submit.name_span if on_name else submit.span
+    if found.targets and found.span is not None:
+        return targets_markdown(report, found), found.span
     return None
+
+
+def targets_markdown(report: ModuleReport, found: RunnerAt) -> str:
+    """The one target, or that there are several and each with where it comes from."""
+    single = found.single
+    if single is not None:
+        has_errors = found.submit.has_errors if found.submit else False
+        span = found.submit.span if found.submit else single.span
+        return preview_markdown(single, refusal_reasons(report, single, span, has_errors))
+    if not found.targets:
+        return f"**No target:** {found.reason}"
+    parts = [
+        f"**{found.count} different targets** are sent from {found.what}: "
+        "none of them is *the* target."
+    ]
+    for index, preview in enumerate(found.targets, start=1):
+        where = "; ".join(preview.where) or "when the code is run otherwise"
+        parts.append(f"**{index}.** {where}\n\n{preview_markdown(preview)}")
+    if found.more:
+        parts.append(f"… and {found.more} more different targets")
+    return "\n\n".join(parts)
 
 
 def preview_markdown(preview: TargetPreview, reasons: list[str] | None = None) -> str:

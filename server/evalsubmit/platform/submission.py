@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalsubmit.analysis import ModuleReport, Severity, Shape, Span, TargetPreview
+from evalsubmit.analysis.runner_at import RunnerAt, merged, runner_at
 from evalsubmit.sdk.grammar import parse_taskset_ref
 from evalsubmit.sdk.version import SDK_RELEASE
 
@@ -69,12 +70,28 @@ def candidates(report: ModuleReport) -> list[Candidate]:
     (one per line; a call wins over a runner on the same line)."""
     found: dict[int, Candidate] = {}
     for submit in report.submits:
-        ok = submit.shape is Shape.TASKSET and not submit.is_async and submit.target is not None
-        if ok and not refusal_reasons(report, submit.target, submit.span, submit.has_errors):  # type: ignore[arg-type]
-            found.setdefault(submit.span.line, Candidate(submit.span, submit.tasks, "call"))
+        ok = submit.shape is Shape.TASKSET and not submit.is_async
+        if not ok or submit.span.line in found:
+            continue
+        call = runner_at(report, submit.span.line, submit.span.col)
+        target, merged_call = call.single, call.submit
+        if (
+            target is not None
+            and merged_call is not None
+            and merged_call.span == submit.span
+            and not refusal_reasons(report, target, submit.span, merged_call.has_errors)
+        ):
+            found[submit.span.line] = Candidate(submit.span, submit.tasks, "call")
+    runners: dict[Span, list[TargetPreview]] = {}
     for preview in report.runners:
-        if preview.runner_type == GYM_RUNNER and not refusal_reasons(report, preview, preview.span):
-            found.setdefault(preview.span.line, Candidate(preview.span, None, "runner"))
+        runners.setdefault(preview.span, []).append(preview)
+    for span, previews in runners.items():
+        distinct = merged(previews)
+        if len(distinct) != 1 or span.line in found:
+            continue  # a runner that is several runners is never submitted as one
+        preview = distinct[0]
+        if preview.runner_type == GYM_RUNNER and not refusal_reasons(report, preview, span):
+            found[span.line] = Candidate(span, None, "runner")
     return [found[line] for line in sorted(found)]
 
 
@@ -110,22 +127,25 @@ def plan(
     reason given when there is none (how to name one where the user is)."""
     if report.skipped:
         return Refusal((f"the file was not analysed ({report.skipped})",))
-    submit = report.submit_at(line, col)
-    preview: TargetPreview | None
+    found = runner_at(report, line, col)
+    submit = found.submit
     if submit is not None:
         if submit.is_async:
             return Refusal((f"the async evaluator cannot submit a taskset in {SDK_RELEASE}",))
         if submit.shape is not Shape.TASKSET:
             return Refusal((f"this submit() call is not taskset-shaped ({submit.shape.value})",))
-        if submit.target is None:
-            return Refusal(("the target of this call is not a runner evalsubmit can derive",))
-        preview, span, has_errors = submit.target, submit.span, submit.has_errors
+    if not found.targets:
+        return Refusal(
+            (found.reason or "put the cursor on a taskset submit() call or a Gym runner",)
+        )
+    preview = found.single
+    if preview is None:
+        return Refusal((several(found),))
+    if submit is not None:
+        span, has_errors = submit.span, submit.has_errors
         tasks, what = submit.tasks or tasks_arg, "the submit() call"
     else:
-        preview = report.preview_at(line, col)
-        if preview is None:
-            return Refusal(("put the cursor on a taskset submit() call or a Gym runner",))
-        span, has_errors, what = preview.span, False, f"the {preview.runner_type or 'runner'}"
+        span, has_errors, what = found.span or preview.span, False, found.what
         tasks = tasks_arg
     reasons = refusal_reasons(report, preview, span, has_errors)
     tasks = tasks or default_taskset
@@ -142,6 +162,16 @@ def plan(
         return Refusal(tuple(reasons) or ("the target could not be derived",), only_taskset)
     workspace = submit.workspace if submit is not None else code_workspace(report)
     return Plan(target=preview.target, tasks=tasks, code_workspace=workspace, what=what)
+
+
+def several(found: RunnerAt) -> str:
+    """Why a place that sends several different targets is not submitted as one of them."""
+    wheres = "; ".join(w for t in found.targets for w in t.where[:1]) or "different walks"
+    more = f" and {found.more} more" if found.more else ""
+    return (
+        f"{found.count} different targets are sent from {found.what} ({wheres}{more}): none of "
+        "them is the target; submit one runner at a time"
+    )
 
 
 def refusal_reasons(

@@ -3,68 +3,185 @@
 
 from __future__ import annotations
 
+import ast
 import bisect
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 from evalsubmit.analysis.interp.facts import ConstructionKind, SubmitFact
 from evalsubmit.analysis.report import Shape, SubmitReport, TargetPreview
 from evalsubmit.analysis.rules.context import RuleContext
-from evalsubmit.analysis.target.derive import Derivation, derive
-from evalsubmit.analysis.values.domain import Instance, Known
-from evalsubmit.core.findings import Finding
+from evalsubmit.analysis.runner_at import preview_key
+from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.target.derive import Derivation, TargetKind, derive
+from evalsubmit.analysis.values.domain import Instance, Known, Unknown, type_name
+from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.sdk.grammar import taskset_ref_problem
+
+MAX_TARGETS = 64
+"""Distinct targets kept per place (the views show fewer, then how many more)."""
 
 
 def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
-    """One preview per runner construction (of a walk repeated for loop elements or call
-    sites, the first: hover shows one target per place)."""
+    """Every distinct preview of each runner construction (and name bound to one): a place
+    walked several times (loop elements, call sites) may build different runners, each kept
+    with ``where`` it comes from."""
     previews: list[TargetPreview] = []
-    seen: set[int] = set()
+    places: dict[tuple[Span, str], dict[str, TargetPreview]] = {}
+    walks: dict[int, tuple[Walk, ...]] = {}
     for construction in ctx.facts.constructions:
-        if construction.context and id(construction.node) in seen:
+        if construction.kind not in {ConstructionKind.GYM_RUNNER, ConstructionKind.RUNNER}:
             continue
-        seen.add(id(construction.node))
-        if construction.kind in {ConstructionKind.GYM_RUNNER, ConstructionKind.RUNNER}:
-            preview = derive(construction.value, construction.span, ctx.path).preview
-            if preview is not None:
-                previews.append(preview)
+        walks[id(construction.value)] = construction.context
+        preview = derive(construction.value, construction.span, ctx.path).preview
+        if preview is None:
+            continue
+        place = ("node", construction.path, construction.span)
+        _keep(places, place, preview, construction.context)
+        if construction.context and construction.path in {None, ctx.path}:
+            # a name bound to it in a walk with a context (a loop's body, a helper called here)
+            name = _bound_name(ctx, construction.node)
+            if name is not None:
+                _keep(places, ("name", name), replace(preview, span=name), construction.context)
     for span, value in ctx.facts.runner_bindings:
         preview = derive(value, span, ctx.path).preview
         if preview is not None:
-            previews.append(preview.moved(span))
+            context = walks.get(id(value), ())
+            origin = value.origin if isinstance(value, Instance) else None
+            here = origin is not None and origin.path in {None, ctx.path}
+            made_at = origin.span if origin is not None and here else None
+            moved = replace(preview, span=span, made_at=made_at)
+            _keep(places, ("name", span), moved, context)
+    for kept in places.values():
+        previews.extend(kept.values())
     return previews
 
 
+def _bound_name(ctx: RuleContext, call: ast.Call) -> Span | None:
+    """The name a construction is assigned to (``runner = GymAgentTaskRunner(...)``), if any."""
+    if not ctx.parsed.ascii:
+        return None  # ast's byte columns are not the code-point columns of a Span
+    names = _ASSIGNED.get(id(ctx.parsed))
+    if names is None or names[0] is not ctx.parsed:
+        found: dict[int, Span] = {}
+        for node in ast.walk(ctx.parsed.tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name) and target.end_col_offset is not None:
+                    found[id(node.value)] = Span(
+                        target.lineno, target.col_offset, target.lineno, target.end_col_offset
+                    )
+        names = _ASSIGNED[id(ctx.parsed)] = (ctx.parsed, found)
+        while len(_ASSIGNED) > 4:
+            _ASSIGNED.pop(next(iter(_ASSIGNED)))
+    return names[1].get(id(call))
+
+
+_ASSIGNED: dict[int, tuple[ParsedModule, dict[int, Span]]] = {}
+"""Assigned names by the id of their value, of the last few modules (one per analysis)."""
+
+
+def _keep(
+    places: dict[Any, dict[str, TargetPreview]],
+    place: Any,
+    preview: TargetPreview,
+    context: tuple[Walk, ...],
+) -> None:
+    """Add ``preview`` (made ``where`` ``context`` says) to the distinct previews of a place."""
+    kept = places.setdefault(place, {})
+    key = preview_key(preview)
+    label = ", ".join(walk.label for walk in context)
+    if key in kept:
+        if label and label not in kept[key].where:
+            kept[key] = replace(kept[key], where=(*kept[key].where, label))
+        return
+    if len(kept) < MAX_TARGETS:
+        kept[key] = replace(preview, where=(label,) if label else ())
+
+
 def submit_reports(ctx: RuleContext, findings: list[Finding]) -> list[SubmitReport]:
-    reports = []
+    """One summary per call, with every distinct target its walks send."""
     error_lines = sorted(f.span.line for f in findings if f.severity == "error")
-    seen: set[int] = set()
+    walked: dict[tuple[Path | None, Span], list[SubmitFact]] = {}
     for fact in ctx.facts.submits:
-        if fact.context and id(fact.node) in seen:
-            continue  # one summary per call (the first walk of a repeated one)
-        seen.add(id(fact.node))
-        derivation = fact.derivation if isinstance(fact.derivation, Derivation) else None
+        walked.setdefault((fact.path, fact.span), []).append(fact)
+    return [_submit_report(facts, error_lines) for facts in walked.values()]
+
+
+def _submit_report(facts: list[SubmitFact], error_lines: list[int]) -> SubmitReport:
+    fact = facts[0]
+    places: dict[Any, dict[str, TargetPreview]] = {}
+    reason: str | None = None
+    has_errors = False
+    for walk in facts:
+        derivation = walk.derivation if isinstance(walk.derivation, Derivation) else None
         preview = derivation.preview if derivation else None
-        if preview is not None and "target" in fact.args.keywords:
-            preview = preview.moved(fact.target_value_span())
-        first = bisect.bisect_left(error_lines, fact.span.line)
-        has_errors = first < len(error_lines) and error_lines[first] <= fact.span.end_line
+        if preview is not None and "target" in walk.args.keywords:
+            preview = replace(preview, span=walk.target_value_span())
+        if preview is not None:
+            _keep(places, "call", preview, walk.context)
+        elif (why := unresolved_reason(walk, derivation)) is not None:
+            reason = reason or why
+            if walk.context:  # one of several walks: it is one of the targets, unknown
+                _keep(places, "call", unresolved(walk, why), walk.context)
         if derivation and derivation.content:
             has_errors = True
-        client = _client_of(fact.evaluator)
-        reports.append(
-            SubmitReport(
-                span=fact.span,
-                name_span=fact.name_span,
-                shape=_shape(fact),
-                is_async=fact.is_async,
-                tasks=_tasks(fact),
-                target=preview,
-                workspace=_literal(client, "workspace"),
-                base_url=_literal(client, "base_url"),
-                has_errors=has_errors,
-            )
-        )
-    return reports
+    targets = tuple(places.get("call", {}).values())
+    first = bisect.bisect_left(error_lines, fact.span.line)
+    if first < len(error_lines) and error_lines[first] <= fact.span.end_line:
+        has_errors = True
+    client = _client_of(fact.evaluator)
+    return SubmitReport(
+        span=fact.span,
+        name_span=fact.name_span,
+        shape=_shape(fact),
+        is_async=fact.is_async,
+        tasks=_tasks(fact),
+        target=targets[0] if len(targets) == 1 else None,
+        workspace=_literal(client, "workspace"),
+        base_url=_literal(client, "base_url"),
+        has_errors=has_errors,
+        targets=targets,
+        target_reason=None if targets else reason,
+    )
+
+
+def unresolved(fact: SubmitFact, reason: str) -> TargetPreview:
+    """The target of one walk of a call that has no preview: refused (not a runner) or unknown."""
+    import json
+
+    refused = not reason.startswith(UNRESOLVED)
+    render = json.dumps({"target": f"<{'error' if refused else 'unknown'}: {reason}>"}, indent=2)
+    if refused:
+        return TargetPreview(fact.target_value_span(), None, None, render, (reason,))
+    return TargetPreview(fact.target_value_span(), None, None, render, (), (reason,))
+
+
+UNRESOLVED = "the runner could not be resolved"
+
+
+def unresolved_reason(fact: SubmitFact, derivation: Derivation | None) -> str | None:
+    """Why the ``target=`` of a call has no preview, in the user's words (None: no target)."""
+    value = fact.value("target")
+    if value is None:
+        if fact.args.star_unknown:
+            return f"{UNRESOLVED}: target= may come from a ** mapping of unknown content"
+        return None
+    kind = derivation.kind if derivation else None
+    name = derivation.type_name if derivation else type_name(value)
+    if isinstance(value, Unknown):
+        why = value.reason
+        if not why or why == "not statically known":
+            return f"{UNRESOLVED}: target= is not statically known"
+        return f"{UNRESOLVED}: target= is not statically known ({why})"
+    if isinstance(value, Instance) and value.maybe_none:
+        return f"{UNRESOLVED}: target= may be a {name} or None"
+    if kind is TargetKind.NONE:
+        return "target is None, not a runner: the SDK refuses it"
+    if kind is TargetKind.NOT_RUNNER:
+        return f"target is a {name}, not a runner: the SDK refuses it"
+    return f"{UNRESOLVED}: a {name}, whose kind of runner is not statically known"
 
 
 def _shape(fact: SubmitFact) -> Shape:

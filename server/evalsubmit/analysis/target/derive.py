@@ -187,7 +187,7 @@ def derive(value: Value, anchor: Span, path: Path | None) -> Derivation:
             "in-process with AgentEvaluator() instead"
         )
         preview = TargetPreview(
-            anchor, name, None, _dumps({"error": reason}, indent=None), (reason,)
+            anchor, name, None, dumps({"error": reason}, indent=None), (reason,)
         )
         return Derivation(kind, name, preview)
     return Derivation(kind, name)
@@ -250,7 +250,11 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
 
 def preview_from(evaluation: ConfigEvaluation, span: Span, name: str) -> TargetPreview:
     problems = tuple(issue.message for issue in evaluation.issues)
-    problems += tuple(f"hydra_params holds {c.message}" for c in evaluation.content)
+    problems += tuple(
+        f"hydra_params holds {c.message}"
+        + (": the SDK sends [] in its place" if c.kind == "iterator" else "")
+        for c in evaluation.content
+    )
     unknowns = tuple(evaluation.unknowns)
     if evaluation.model is not None and not problems and not unknowns:
         try:
@@ -258,20 +262,39 @@ def preview_from(evaluation: ConfigEvaluation, span: Span, name: str) -> TargetP
         except (serialization.UnserializableConfig, ValueError) as error:
             text = str(error)
             return TargetPreview(span, name, None, _render_markers({"error": text}), (text,))
-        return TargetPreview(span, name, target, functools.partial(_dumps, target))
+        return TargetPreview(span, name, target, functools.partial(dumps, target))
+    if evaluation.sent_model is not None and not unknowns:
+        # one-shot iterators only: the JSON that is sent (each drained to []), the warning
+        # beside it
+        try:
+            sent = serialization.derive_target_json(evaluation.sent_model)
+        except (serialization.UnserializableConfig, ValueError):
+            pass
+        else:
+            return TargetPreview(span, name, sent, functools.partial(dumps, sent), problems)
     # Only plain objects go into the deferred rendering: a preview cached for many edits must
     # not keep the whole interpreter of the analysis that made it alive.
-    render = functools.partial(_render_partial, dict(evaluation.rendered), dict(evaluation.kwargs))
+    render = functools.partial(
+        _render_partial,
+        dict(evaluation.rendered),
+        dict(evaluation.kwargs),
+        star_unknown=evaluation.star_unknown,
+    )
     return TargetPreview(span, name, None, render, problems, unknowns)
 
 
-def _dumps(target: dict[str, Any], indent: int | None = 2) -> str:
+def dumps(target: dict[str, Any], indent: int | None = 2) -> str:
     import json  # only a preview's text needs it (a check asks for none)
 
     return json.dumps(target, indent=indent)
 
 
-def _render_partial(fields: dict[str, Any], kwargs: dict[str, Any]) -> str:
+STAR_UNKNOWN = "<unknown: may be set by a ** mapping whose content is not statically known>"
+
+
+def _render_partial(
+    fields: dict[str, Any], kwargs: dict[str, Any], *, star_unknown: bool = False
+) -> str:
     from evalsubmit.sdk import models as gym_models
 
     defaults = gym_models.GymRuntimeConfigModel.model_fields
@@ -283,12 +306,14 @@ def _render_partial(fields: dict[str, Any], kwargs: dict[str, Any]) -> str:
             rendered[field_name] = WIRE_ONLY_DEFAULTS[field_name]
         elif field_name in fields:
             rendered[field_name] = _coerced(fields[field_name], kwargs.get(field_name), field_name)
+        elif star_unknown and field_name in defaults:
+            rendered[field_name] = STAR_UNKNOWN
         elif field_name in defaults and not defaults[field_name].is_required():
             rendered[field_name] = render_json(
                 defaults[field_name].get_default(call_default_factory=True)
             )
         else:
-            rendered[field_name] = "<error: missing>"
+            rendered[field_name] = "<error: missing: a required field that is not set>"
     return _render_markers(rendered)
 
 
@@ -312,7 +337,7 @@ def _has_marker(value: Any) -> bool:
         return any(_has_marker(v) for v in value.values())
     if isinstance(value, (list, tuple, set, frozenset)):
         return any(_has_marker(v) for v in value)
-    return type(value).__name__ in {"_Placeholder", "_Opaque"}
+    return type(value).__name__ in {"_Placeholder", "_Opaque", "_Drained"}
 
 
 def _render_markers(value: dict[str, Any]) -> str:

@@ -84,11 +84,17 @@ class _Opaque:
 
     __slots__ = ("what",)
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str = "a value with no JSON form") -> None:
         self.what = what
 
     def __repr__(self) -> str:
         return self.what
+
+
+class _Drained(_Opaque):
+    """A one-shot iterator: the SDK's JSON probe drains it, and the request carries ``[]``."""
+
+    __slots__ = ()
 
 
 @dataclass(slots=True)
@@ -101,6 +107,11 @@ class ConfigEvaluation:
     content: list[ContentProblem] = field(default_factory=list)
     issues: list[ConfigIssue] = field(default_factory=list)
     model: CheckedConfig | None = None
+    sent_model: CheckedConfig | None = None
+    """When every part is known and valid but one-shot iterators in ``hydra_params``: the
+    config as it is sent (each iterator drained to ``[]``)."""
+    star_unknown: bool = False
+    """A ``**mapping`` of unknown content may set any field not written."""
     origins: dict[tuple[str | int, ...], Origin] = field(default_factory=dict)
     values: dict[tuple[str | int, ...], Value] = field(default_factory=dict)
     typed_issues: list[ConfigIssue] = field(default_factory=list)
@@ -132,7 +143,8 @@ def evaluate_config(args: CallArgs, call_origin: Origin | None) -> ConfigEvaluat
         result.kwargs[name] = converted
         result.rendered[name] = rendered
     if args.star_unknown:
-        result.unknowns.append("**kwargs")
+        result.star_unknown = True
+        result.unknowns.append("the fields a ** mapping of unknown content may set")
     _validate(result, call_origin, partial=args.star_unknown)
     result.issues.extend(result.typed_issues)
     return result
@@ -150,6 +162,9 @@ def _validate(result: ConfigEvaluation, call_origin: Origin | None, *, partial: 
     if verdict.config is not None:
         if not result.unknowns and not result.content:
             result.model = verdict.config
+        elif not result.unknowns and all(c.kind == "iterator" for c in result.content):
+            drained = validation.validate_config(_drained(kwargs))
+            result.sent_model = drained.config
         return
     for problem in verdict.problems:
         if _at_placeholder(result.kwargs, problem.field_path):
@@ -159,6 +174,17 @@ def _validate(result: ConfigEvaluation, call_origin: Origin | None, *, partial: 
             problem.field_path[:1]
         )
         result.issues.append(ConfigIssue(anchor, problem.message, problem.pydantic_type, value))
+
+
+def _drained(value: Any) -> Any:
+    """The arguments as the SDK sends them: every one-shot iterator as an empty list."""
+    if isinstance(value, _Drained):
+        return []
+    if isinstance(value, dict):
+        return {k: _drained(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_drained(v) for v in value)
+    return value
 
 
 def _strip(value: Any) -> Any:
@@ -259,7 +285,7 @@ def _convert(
                 return kind(p[0] for p in pairs), [p[1] for p in pairs]
             except TypeError:  # unhashable items in a set literal fail at run time anyway
                 result.unknowns.append(_text(path))
-                return _Placeholder(), "<unknown>"
+                return _Placeholder(), "<unknown: a set of items that may not be hashable>"
         case Unknown(reason=reason):
             types = value.types()
             refused = typed.refusal(path, types, reason) if types else None
@@ -270,7 +296,7 @@ def _convert(
         case OneShot(reason=reason):
             if in_hydra:
                 result.content.append(ContentProblem(anchor, value.origin, reason, "iterator"))
-            return _Opaque(reason), f"<would be sent as []: {reason}>"
+            return _Drained(reason), []
         case Refused(reason=reason) if path == ("env_vars",) and reason.startswith("os.environ"):
             result.unknowns.append("env_vars (copied from os.environ at run time)")
             return _Placeholder(), "<unknown: copied from os.environ at run time>"
@@ -280,10 +306,14 @@ def _convert(
                     ContentProblem(anchor, value.origin, reason, "refused", value.materialize)
                 )
             return _Opaque(reason), f"<error: {reason}>"
+    unknown = _not_a_method(value)
+    if unknown is not None:
+        result.unknowns.append(_text(path))
+        return _Placeholder(), f"<unknown: {unknown}>"
     refusal = _refusal(value)
     if refusal is None:
         result.unknowns.append(_text(path))
-        return _Placeholder(), "<unknown>"
+        return _Placeholder(), "<unknown: not statically known>"
     if in_hydra:
         origin = (
             value.origin if isinstance(value, (Instance, FunctionValue, PartialValue)) else None
@@ -296,6 +326,29 @@ def object_refusal(value: Value) -> str | None:
     """Why a function, class, module or instance has no JSON form (and is no string either),
     or ``None`` when that is not known."""
     return _refusal(value)
+
+
+def _not_a_method(value: Value) -> str | None:
+    """Why a "bound method" of a plain value is only unknown: the value's type has no such
+    method (a NamedTuple's field, an object's attribute read on a value modelled as a tuple or
+    dict), so what it reads is not statically known."""
+    if not isinstance(value, FunctionValue) or value.node is not None:
+        return None
+    name = value.name
+    if not (name.startswith("bound method .") and name.endswith("()")):
+        return None
+    attribute = name[len("bound method .") : -2]
+    base = value.bound_self
+    kind: type | None = None
+    if isinstance(base, SeqValue):
+        kind = base.kind
+    elif isinstance(base, DictValue):
+        kind = dict
+    elif isinstance(base, Known):
+        kind = type(base.obj)
+    if kind is None or hasattr(kind, attribute):
+        return None
+    return f"the attribute .{attribute}, read at run time"
 
 
 def _refusal(value: Value) -> str | None:
