@@ -41,6 +41,19 @@ rows = [{"question": "2+2?", "answer": "4"}]
 
 job = client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner, metric=m, dataset=rows)
 `,
+  // hover on a submit() call that sends a different target for each call of its helper
+  'several_targets.py': `${header('qa')}
+
+def launch(agent: str):
+    other = GymAgentTaskRunner(
+        config=GymRuntimeConfig(agent=agent, agent_config="configs/agent.yaml", resources_server="mcqa")
+    )
+    return client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=other)
+
+
+launch("simple_agent")
+launch("tool_agent")
+`,
   // the ES102 quick fix
   'row_option.py': `${header('qa')}
 job = client.evaluator.submit(

@@ -244,6 +244,25 @@ async function main() {
       return hover.split('\n').find((l) => l.includes('"kind"'))?.trim();
     }, 'installed');
 
+    await step('hover-several-targets', async () => {
+      await wb.openFile('several_targets.py');
+      const pos = position('several_targets.py', 'submit(');
+      await wb.goto(pos.line, pos.column + 2);
+      const hover = await waitFor('hover with 2 different targets', async () => {
+        await page.keyboard.press(`${mod}+KeyK`);
+        await page.keyboard.press(`${mod}+KeyI`);
+        const h = page.locator('.monaco-hover:visible');
+        await h.first().waitFor({ timeout: 5000 });
+        const t = (await h.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+        return /2 different targets/.test(t) && /"tool_agent"/.test(t) ? t : undefined;
+      }, 60_000, 1000);
+      await wb.shot('hover-several-targets');
+      await wb.escape();
+      const where = hover.split('\n').filter((l) => /when .*launch\(\).* is called at line/.test(l));
+      if (where.length !== 2) throw new Error(`expected where each target comes from, got: ${hover.slice(0, 600)}`);
+      return where.map((l) => l.trim()).join(' | ');
+    }, 'installed');
+
     await step('quick-fix-row-option', async () => {
       await wb.openFile('row_option.py');
       const pos = position('row_option.py', 'config=RunConfig');
