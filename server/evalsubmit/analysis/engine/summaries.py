@@ -28,7 +28,7 @@ def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
     walked several times (loop elements, call sites) may build different runners, each kept
     with ``where`` it comes from."""
     previews: list[TargetPreview] = []
-    places: dict[tuple[Span, str], dict[str, TargetPreview]] = {}
+    places: dict[Any, _Distinct] = {}
     walks: dict[int, tuple[Walk, ...]] = {}
     for construction in ctx.facts.constructions:
         if construction.kind not in {ConstructionKind.GYM_RUNNER, ConstructionKind.RUNNER}:
@@ -54,7 +54,7 @@ def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
             moved = replace(preview, span=span, made_at=made_at)
             _keep(places, ("name", span), moved, context)
     for kept in places.values():
-        previews.extend(kept.values())
+        previews.extend(kept.previews)
     return previews
 
 
@@ -82,22 +82,44 @@ _ASSIGNED: dict[int, tuple[ParsedModule, dict[int, Span]]] = {}
 """Assigned names by the id of their value, of the last few modules (one per analysis)."""
 
 
+class _Distinct:
+    """The distinct previews of one place, each with ``where`` it comes from. Previews are
+    compared (which renders a partial one, with the SDK models) only once a second one
+    arrives: most places have one, and a ``check`` shows none."""
+
+    __slots__ = ("keys", "previews")
+
+    def __init__(self) -> None:
+        self.previews: list[TargetPreview] = []
+        self.keys: list[str] = []
+
+    def add(self, preview: TargetPreview, label: str) -> None:
+        if not self.previews:
+            self.previews.append(replace(preview, where=(label,) if label else ()))
+            return
+        if not self.keys:
+            self.keys = [preview_key(self.previews[0])]
+        key = preview_key(preview)
+        if key in self.keys:
+            index = self.keys.index(key)
+            kept = self.previews[index]
+            if label and label not in kept.where:
+                self.previews[index] = replace(kept, where=(*kept.where, label))
+            return
+        if len(self.previews) < MAX_TARGETS:
+            self.previews.append(replace(preview, where=(label,) if label else ()))
+            self.keys.append(key)
+
+
 def _keep(
-    places: dict[Any, dict[str, TargetPreview]],
+    places: dict[Any, _Distinct],
     place: Any,
     preview: TargetPreview,
     context: tuple[Walk, ...],
 ) -> None:
     """Add ``preview`` (made ``where`` ``context`` says) to the distinct previews of a place."""
-    kept = places.setdefault(place, {})
-    key = preview_key(preview)
     label = ", ".join(walk.label for walk in context)
-    if key in kept:
-        if label and label not in kept[key].where:
-            kept[key] = replace(kept[key], where=(*kept[key].where, label))
-        return
-    if len(kept) < MAX_TARGETS:
-        kept[key] = replace(preview, where=(label,) if label else ())
+    places.setdefault(place, _Distinct()).add(preview, label)
 
 
 def submit_reports(ctx: RuleContext, findings: list[Finding]) -> list[SubmitReport]:
@@ -111,7 +133,7 @@ def submit_reports(ctx: RuleContext, findings: list[Finding]) -> list[SubmitRepo
 
 def _submit_report(facts: list[SubmitFact], error_lines: list[int]) -> SubmitReport:
     fact = facts[0]
-    places: dict[Any, dict[str, TargetPreview]] = {}
+    places: dict[Any, _Distinct] = {}
     reason: str | None = None
     has_errors = False
     for walk in facts:
@@ -127,7 +149,7 @@ def _submit_report(facts: list[SubmitFact], error_lines: list[int]) -> SubmitRep
                 _keep(places, "call", unresolved(walk, why), walk.context)
         if derivation and derivation.content:
             has_errors = True
-    targets = tuple(places.get("call", {}).values())
+    targets = tuple(places["call"].previews) if "call" in places else ()
     first = bisect.bisect_left(error_lines, fact.span.line)
     if first < len(error_lines) and error_lines[first] <= fact.span.end_line:
         has_errors = True
