@@ -172,6 +172,30 @@ def sweep_{i}() -> list[str]:
 '''
 
 
+def _block_suite_class(i: int) -> str:
+    """A class that submits from its methods, as test suites and services do (the typing trace
+    of ``edits.py`` edits inside one)."""
+    return f'''
+
+class NightlySuite{i}:
+    """The nightly evaluations of one agent, submitted from methods."""
+
+    taskset = "qa/mcqa-nightly"
+
+    def __init__(self, concurrency: int = 8) -> None:
+        self.concurrency = concurrency
+        self.runner = GymAgentTaskRunner(config=build_config_{i}(concurrency))
+
+    def submit(self, revision: str = "v1") -> str:
+        ref = TasksetRef(f"{{self.taskset}}#{{revision}}")
+        job = evaluator.submit(tasks=ref, target=self.runner)
+        return job.name
+
+    def resubmit(self) -> list[str]:
+        return [self.submit(revision) for revision in ("v1", "v2")]
+'''
+
+
 def _block_mistake(i: int, r: random.Random) -> str:
     """A planted mistake now and then, as in real code under edit."""
     kind = r.choice(["row_option", "no_shape", "mixed"])
@@ -289,6 +313,8 @@ def job_source(lines: int, *, seed: int, team: str = "qa") -> str:
         block += extra(i, r)
         if r.random() < 0.15:
             block += _block_mistake(i, r)
+        if i % 10 == 5:  # its own decision: the random stream, so every other block, is as before
+            block += _block_suite_class(i)
         parts.append(block)
         total += block.count("\n")
         i += 1

@@ -74,6 +74,9 @@ HOVER_TIMEOUT_S = 30.0
 
 sys.path.insert(0, str(HERE))
 import generate  # noqa: E402
+from edits import TRACE_KINDS, Edit, make_edits, typing_trace  # noqa: E402
+
+__all__ = ["Edit", "make_edits"]  # hover_ab.py and profile_edit.py take them from here
 
 # -- peers' venv --------------------------------------------------------------------------------
 
@@ -317,7 +320,7 @@ class Session:
             change = types.TextDocumentContentChangePartial(
                 range=types.Range(
                     start=types.Position(line=edit.line, character=edit.start),
-                    end=types.Position(line=edit.line, character=edit.end),
+                    end=types.Position(line=edit.last_line, character=edit.end),
                 ),
                 text=edit.text,
             )
@@ -369,63 +372,7 @@ class Session:
             await asyncio.wait_for(self.client.stop(), 10)
 
 
-# -- edits --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Edit:
-    """Replace ``[start, end)`` on 0-based ``line`` with ``text`` (ASCII corpus: UTF-16 = chars)."""
-
-    line: int
-    start: int
-    end: int
-    text: str
-    where: str
-
-    def apply(self, lines: list[str]) -> None:
-        old = lines[self.line]
-        lines[self.line] = old[: self.start] + self.text + old[self.end :]
-
-
-INSIDE = [
-    (re.compile(r"concurrency=(\d+)"), "7"),  # 8 -> 87
-    (re.compile(r"parallelism=(\d+)"), "2"),
-    (re.compile(r'TasksetRef\("qa/([a-z-]+)"\)'), "ab"),
-    (re.compile(r"max_turns\": (\d+)"), "1"),
-]
-
-
-def make_edits(text: str, count: int, seed: int) -> list[Edit]:
-    """``count`` edits of a few characters: pairs of an insertion and its removal, two thirds
-    inside a call (a digit, a taskset name) and one third between calls (``z = 1`` on a blank
-    line), spread over the file."""
-    r = random.Random(seed)
-    lines = text.split("\n")
-    inside: list[tuple[int, int, str]] = []
-    between: list[int] = []
-    for n, line in enumerate(lines):
-        for pattern, insert in INSIDE:
-            for m in pattern.finditer(line):
-                inside.append((n, m.end(1), insert))
-        if not line.strip() and 0 < n < len(lines) - 1 and not lines[n - 1].startswith(" "):
-            between.append(n)
-    edits: list[Edit] = []
-    pairs = (count + 1) // 2
-    lines_used: set[int] = set()
-    for k in range(pairs):
-        if k % 3 == 2 and between:
-            n = r.choice(between)
-            if n in lines_used:
-                continue
-            add = Edit(n, 0, 0, "z = 1", "between")
-            undo = Edit(n, 0, 5, "", "between")
-        else:
-            n, col, insert = r.choice(inside)
-            add = Edit(n, col, col, insert, "inside")
-            undo = Edit(n, col, col + len(insert), "", "inside")
-        lines_used.add(n)
-        edits += [add, undo]
-    return edits[:count]
+# -- edits (benchmarks/edits.py) ----------------------------------------------------------------
 
 
 def hover_sites(text: str, count: int, seed: int) -> list[tuple[int, int]]:
@@ -447,10 +394,13 @@ def parse_seconds(text: str, *, pause_gc: bool = False, keep: list[Any] | None =
     t0 = time.perf_counter()
     if pause_gc:
         gc.disable()
+    tree: Any = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             tree = ast.parse(text)
+    except SyntaxError:  # half-typed code (the typing trace): the parse failed, as a server's
+        pass
     finally:
         if pause_gc:
             gc.enable()
@@ -484,6 +434,8 @@ class SizeResult:
     edits: dict[str, list[float | None]] = field(default_factory=dict)
     hovers: dict[str, list[float | None]] = field(default_factory=dict)
     hover_hits: dict[str, int] = field(default_factory=dict)
+    kinds: dict[str, dict[str, list[float | None]]] = field(default_factory=dict)
+    """Per server, the typing trace's times by kind of edit (``edits.TRACE_KINDS``)."""
     peak_rss_kib: dict[str, int] = field(default_factory=dict)
     incremental: dict[str, bool] = field(default_factory=dict)
 
@@ -501,6 +453,8 @@ class SizeResult:
                     "hover_non_null": self.hover_hits.get(n, 0),
                     "peak_rss_mib": round(self.peak_rss_kib.get(n, 0) / 1024, 1),
                     "incremental_sync": self.incremental.get(n),
+                    "edit_kinds": {k: stats(v) for k, v in self.kinds.get(n, {}).items()},
+                    "trace": stats([t for v in self.kinds.get(n, {}).values() for t in v]),
                 }
                 for n in names
             },
@@ -518,6 +472,7 @@ async def bench_size(
     log_dir: Path,
     budget_s: float | None = None,
     min_edits: int = 4,
+    trace: bool = False,
 ) -> SizeResult:
     text = path.read_text(encoding="utf-8")
     uri = path.as_uri()
@@ -575,11 +530,45 @@ async def bench_size(
         if (i + 1) % 10 == 0:
             row = "  ".join(f"{s.spec.name}={_ms(result.edits[s.spec.name][-1])}" for s in sessions)
             print(f"  [{key}] edit {i + 1}/{edits}: {row}", flush=True)
+    if trace:
+        await _typing_trace(key, uri, lines, sessions, result, keep)
     for session in sessions:
         result.peak_rss_kib[session.spec.name] = session.peak_rss_kib()
     for session in sessions:
         await session.stop()
     return result
+
+
+async def _typing_trace(
+    key: str,
+    uri: str,
+    lines: list[str],
+    sessions: list[Session],
+    result: SizeResult,
+    keep: list[Any],
+) -> None:
+    """The edits that shift lines (``edits.typing_trace``), each sent to every server in a
+    rotating order, timed by kind; the trace ends on the text it started from."""
+    floor = "ast.parse"
+    names = [floor, floor + "-nogc", *(s.spec.name for s in sessions)]
+    for name in names:
+        result.kinds[name] = {kind: [] for kind in TRACE_KINDS}
+    trace = typing_trace("\n".join(lines))
+    for i, edit in enumerate(trace):
+        edit.apply(lines)
+        new_text = "\n".join(lines)
+        result.kinds[floor][edit.kind].append(parse_seconds(new_text, keep=keep))
+        nogc = parse_seconds(new_text, pause_gc=True, keep=keep)
+        result.kinds[floor + "-nogc"][edit.kind].append(nogc)
+        order = sessions[i % len(sessions) :] + sessions[: i % len(sessions)]
+        for session in order:
+            elapsed = await session.change(uri, edit, new_text)
+            result.kinds[session.spec.name][edit.kind].append(elapsed)
+        if edit.kind not in ("type",):
+            row = "  ".join(
+                f"{s.spec.name}={_ms(result.kinds[s.spec.name][edit.kind][-1])}" for s in sessions
+            )
+            print(f"  [{key}] trace {edit.where}: {row}", flush=True)
 
 
 def _ms(seconds: float | None) -> str:
@@ -797,10 +786,12 @@ def targets(
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
 
-    def get(size: str, server: str, metric: str, stat: str) -> float | None:
+    def get(size: str, server: str, metric: str, *keys: str) -> float | None:
         try:
             value = sizes[size]["servers"][server][metric]
-            return float(value[stat]) if stat else float(value)
+            for key in keys:
+                value = value[key] if key else value
+            return float(value)
         except (KeyError, TypeError):
             return None
 
@@ -847,6 +838,21 @@ def targets(
         "edit->diagnostics p95 <= 3 x our median (5,000 lines)",
         get("5000", e, "edit", "p95_ms"),
         get("5000", e, "edit", "median_ms"),
+        3,
+        "ms",
+    )
+    for kind in TRACE_KINDS:
+        add(
+            f"{kind} (typing trace) median <= 2 x ruff's (5,000 lines)",
+            get("5000", e, "edit_kinds", kind, "median_ms"),
+            get("5000", "ruff", "edit_kinds", kind, "median_ms"),
+            2,
+            "ms",
+        )
+    add(
+        "typing trace p95 <= 3 x our median (5,000 lines)",
+        get("5000", e, "trace", "p95_ms"),
+        get("5000", e, "trace", "median_ms"),
         3,
         "ms",
     )
@@ -937,6 +943,29 @@ def _fmt(stat: dict[str, Any], key: str) -> str:
     return f"{value:.1f}" if value < 100 else f"{value:.0f}"
 
 
+def _trace_table(report: dict[str, Any]) -> list[str]:
+    """Per file size and server, each kind of edit of the typing trace: median / p95 ms."""
+    rows = []
+    for size in report["sizes"]:
+        for name, s in size["servers"].items():
+            kinds = s.get("edit_kinds") or {}
+            if not kinds:
+                continue
+            cells = " | ".join(
+                f"{_fmt(kinds[k], 'median_ms')} / {_fmt(kinds[k], 'p95_ms')}" if k in kinds else "-"
+                for k in TRACE_KINDS
+            )
+            rows.append(f"| {size['lines']:,} lines | {name} | {cells} |")
+    if not rows:
+        return []
+    head = " | ".join(TRACE_KINDS)
+    return [
+        f"\nTyping trace (edits that shift lines), median / p95 ms:\n\n| file | server | {head} |",
+        "|---|---|" + "---:|" * len(TRACE_KINDS),
+        *rows,
+    ]
+
+
 def table(report: dict[str, Any]) -> str:
     rows = [
         "| file | server | cold ms | edit median ms | edit p95 ms | hover median ms "
@@ -956,6 +985,7 @@ def table(report: dict[str, Any]) -> str:
             )
     cli = report.get("cli")
     lines = ["\n".join(rows)] if report["sizes"] else []
+    lines += _trace_table(report)
     if cli:
         over = ">= " if cli.get("timed_out") else ""
         lines.append(
@@ -1073,12 +1103,14 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             cold_rounds=rounds,
             log_dir=log_dir,
             budget_s=budget,
+            trace=key != "20000" and not args.no_trace,
         )
         report["sizes"].append(res.summary())
         report.setdefault("raw", {})[key] = {
             "cold": res.cold,
             "edit": res.edits,
             "hover": res.hovers,
+            "trace": res.kinds,
         }
     print("== CLI start-up ==", flush=True)
     startup_runs = args.startup_runs or (5 if args.quick else 15)
@@ -1128,6 +1160,9 @@ def main() -> int:
     parser.add_argument("--sizes", help="comma-separated subset of 500,5000,20000")
     parser.add_argument("--servers", help="comma-separated subset of the servers")
     parser.add_argument("--no-cli", action="store_true", help="skip the 1,000 SDK files row")
+    parser.add_argument(
+        "--no-trace", action="store_true", help="skip the typing trace that shifts lines"
+    )
     parser.add_argument(
         "--no-lsp", action="store_true", help="the CLI rows only (no language servers)"
     )
