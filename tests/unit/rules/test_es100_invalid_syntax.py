@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import random
+import warnings
 from pathlib import Path
 
 import pytest
 from rule_support import results
 
+from evalsubmit.analysis.rules import es100_invalid_syntax as es100
+from evalsubmit.analysis.source.parse import parse_source
 from evalsubmit.cli import main
 
 
@@ -54,3 +59,63 @@ def test_a_run_that_checks_nothing_says_so(
     assert "All checks passed" not in captured.out
     assert "warning: No Python files found" in captured.err
     assert main(["check", "--no-cache", "--strict", str(tmp_path)]) == 1
+
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+
+
+def _python_error(text: str) -> tuple[int | None, int | None, str] | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except SyntaxError as error:
+        return error.lineno, error.offset, error.msg
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
+
+
+def _mutants(count: int, seed: int) -> list[str]:
+    """Half-typed versions of the examples: a character deleted or inserted, a line deleted,
+    indented or cut short, as a user leaves code between two keystrokes."""
+    texts = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.rglob("*.py"))]
+    r = random.Random(seed)
+    out = []
+    for _ in range(count):
+        lines = r.choice(texts).split("\n")
+        n = r.randrange(len(lines))
+        line = lines[n]
+        cut = r.randrange(len(line) + 1)
+        match r.randrange(5):
+            case 0:
+                lines[n] = line[:cut] + line[cut + 1 :]
+            case 1:
+                lines[n] = (
+                    line[:cut]
+                    + r.choice(["(", "[", "{", ":", ")", "'", '"', '"""', ",", "="])
+                    + line[cut:]
+                )
+            case 2:
+                del lines[n]
+            case 3:
+                lines[n] = "  " + line
+            case _:
+                lines[n] = line[:cut]
+        out.append("\n".join(lines))
+    return out
+
+
+def test_the_error_reported_is_pythons_own_first_error() -> None:
+    """ES100 parses only the broken top-level piece when that says what a parse of the whole
+    file says: held to the whole parse over 3,000 half-typed versions of the examples."""
+    broken = 0
+    for text in _mutants(3000, seed=26):
+        parsed = parse_source(text)
+        if parsed is None or not parsed.blanked:
+            continue
+        broken += 1
+        error = es100._first_error(parsed)
+        whole = _python_error("".join(parsed.lines))
+        assert (None if error is None else (error.lineno, error.offset, error.msg)) == whole, text
+    assert broken > 500  # the mutations do break code: a vacuous run cannot pass

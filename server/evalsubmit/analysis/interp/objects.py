@@ -287,11 +287,12 @@ class Objects:
         when the module sets attributes dynamically): not trusted from construction."""
         if self._volatile is None:
             names: set[str] = set()
-            tree = self.machine.source.parsed.tree
-            for owner, store in _attribute_stores(tree):
-                if owner is None or owner.name not in SETUP_METHODS + CLASS_SETUP_METHODS:
-                    names.add(store)
-            self._dynamic = _sets_attributes_dynamically(tree)
+            dynamic = False
+            for statement in self.machine.source.parsed.tree.body:
+                stored, sets_dynamically = _statement_stores(statement)
+                names |= stored
+                dynamic = dynamic or sets_dynamically
+            self._dynamic = dynamic
             self._volatile = frozenset(names)
         return self._volatile
 
@@ -363,7 +364,26 @@ def _called_name(node: ast.expr) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
-def _attribute_stores(tree: ast.Module) -> Iterator[tuple[Function | None, str]]:
+_STORES = "_evalsubmit_attribute_stores"
+
+
+def _statement_stores(statement: ast.stmt) -> tuple[frozenset[str], bool]:
+    """The attribute names a top-level statement stores outside set-up methods, and whether it
+    sets attributes dynamically. Kept on the node: after an edit, the statements the chunk
+    cache reuses (same text, same node) are not walked again, only the edited ones."""
+    found: tuple[frozenset[str], bool] | None = getattr(statement, _STORES, None)
+    if found is None:
+        names = frozenset(
+            store
+            for owner, store in _attribute_stores(statement)
+            if owner is None or owner.name not in SETUP_METHODS + CLASS_SETUP_METHODS
+        )
+        found = (names, _sets_attributes_dynamically(statement))
+        setattr(statement, _STORES, found)
+    return found
+
+
+def _attribute_stores(tree: ast.AST) -> Iterator[tuple[Function | None, str]]:
     """(enclosing function or None, attribute name) of every attribute assignment."""
     pending: list[tuple[ast.AST, Function | None]] = [(tree, None)]
     while pending:
@@ -374,7 +394,7 @@ def _attribute_stores(tree: ast.Module) -> Iterator[tuple[Function | None, str]]
         pending.extend((child, inner) for child in tree_walk.child_nodes(node))
 
 
-def _sets_attributes_dynamically(tree: ast.Module) -> bool:
+def _sets_attributes_dynamically(tree: ast.AST) -> bool:
     for node in tree_walk.walk(tree):
         called = node.func if isinstance(node, ast.Call) else None
         if isinstance(called, ast.Name) and called.id in {"setattr", "delattr", "vars"}:

@@ -9,6 +9,7 @@ import warnings
 from evalsubmit.analysis.rules.context import ModuleContext
 from evalsubmit.analysis.rules.edits import finding
 from evalsubmit.analysis.rules.registry import ModuleCheck, Rule, register
+from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.findings import Finding, Severity, Span
 
 RULE = Rule(
@@ -33,17 +34,49 @@ client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner   # ES100: '
 def check(ctx: ModuleContext) -> list[Finding]:
     if not ctx.parsed.blanked:
         return []
-    text = "".join(ctx.parsed.lines)
+    error = _first_error(ctx.parsed)
+    if error is not None:
+        return [finding(RULE, _span(ctx, error), _message(error, len(ctx.parsed.blanked)))]
+    first = ctx.parsed.blanked[0][0]
+    return [finding(RULE, ctx.parsed.line_span(first), _message(None, len(ctx.parsed.blanked)))]
+
+
+_LOOKS_PAST_THE_PIECE = ("unterminated triple-quoted", "expected an indented block")
+"""Errors worded or placed by what follows the piece: a triple-quoted string is "detected" at
+the end of the text, and a missing block at the next statement. An unclosed bracket is not
+one of them: Python names the bracket wherever it stopped reading."""
+
+
+def _first_error(parsed: ParsedModule) -> SyntaxError | None:
+    """Python's own first error in the module. Parsing the broken top-level piece alone (its
+    lines kept at their places) says the same when the error lies inside the piece and is not
+    one found at its end, at a fraction of the cost of the whole file: this runs on every
+    keystroke of half-typed code. ``test_es100_invalid_syntax`` holds it to the whole parse."""
+    first = parsed.blanked[0][0]
+    for chunk in parsed.chunks:
+        if chunk.start <= first <= chunk.end:
+            piece = "\n" * (chunk.start - 1) + "".join(parsed.lines[chunk.start - 1 : chunk.end])
+            error = _parse_error(piece)
+            if (
+                error is not None
+                and chunk.start <= (error.lineno or 0) <= chunk.end
+                and not any(words in (error.msg or "") for words in _LOOKS_PAST_THE_PIECE)
+            ):
+                return error
+            break
+    return _parse_error("".join(parsed.lines))
+
+
+def _parse_error(text: str) -> SyntaxError | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ast.parse(text)
     except SyntaxError as error:
-        return [finding(RULE, _span(ctx, error), _message(error, len(ctx.parsed.blanked)))]
+        return error
     except (ValueError, RecursionError, MemoryError):
         pass
-    first = ctx.parsed.blanked[0][0]
-    return [finding(RULE, ctx.parsed.line_span(first), _message(None, len(ctx.parsed.blanked)))]
+    return None
 
 
 def _span(ctx: ModuleContext, error: SyntaxError) -> Span:
