@@ -64,21 +64,38 @@ def _bound_name(ctx: RuleContext, call: ast.Call) -> Span | None:
         return None  # ast's byte columns are not the code-point columns of a Span
     names = _ASSIGNED.get(id(ctx.parsed))
     if names is None or names[0] is not ctx.parsed:
-        found: dict[int, Span] = {}
-        for node in ast.walk(ctx.parsed.tree):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                target = node.targets[0]
-                if isinstance(target, ast.Name) and target.end_col_offset is not None:
-                    found[id(node.value)] = Span(
-                        target.lineno, target.col_offset, target.lineno, target.end_col_offset
-                    )
+        found: dict[int, ast.Name] = {}
+        for statement in ctx.parsed.tree.body:
+            found.update(_assigned_names(statement))
         names = _ASSIGNED[id(ctx.parsed)] = (ctx.parsed, found)
         while len(_ASSIGNED) > 4:
             _ASSIGNED.pop(next(iter(_ASSIGNED)))
-    return names[1].get(id(call))
+    target = names[1].get(id(call))
+    if target is None or target.end_col_offset is None:
+        return None
+    return Span(target.lineno, target.col_offset, target.lineno, target.end_col_offset)
 
 
-_ASSIGNED: dict[int, tuple[ParsedModule, dict[int, Span]]] = {}
+_NAMES = "_evalsubmit_assigned_names"
+
+
+def _assigned_names(statement: ast.stmt) -> dict[int, ast.Name]:
+    """``name = value`` assignments in a top-level statement: the name by the id of its value.
+    Kept on the node, whose positions are read when asked: a statement the chunk cache reuses
+    after an edit (moved, perhaps) is not walked again."""
+    found: dict[int, ast.Name] | None = getattr(statement, _NAMES, None)
+    if found is None:
+        found = {}
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    found[id(node.value)] = target
+        setattr(statement, _NAMES, found)
+    return found
+
+
+_ASSIGNED: dict[int, tuple[ParsedModule, dict[int, ast.Name]]] = {}
 """Assigned names by the id of their value, of the last few modules (one per analysis)."""
 
 
