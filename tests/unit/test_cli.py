@@ -222,3 +222,24 @@ def test_summary_counts_the_files_with_problems(
     code, out, _ = run(capsys, "check", str(tmp_path))
     assert code == 1
     assert out.splitlines()[-1] == "Found 2 problems in 1 file."
+
+
+def test_preview_of_a_submit_the_analysis_cannot_tie_to_the_sdk_says_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A helper whose client is a parameter, in a module that never calls it (its callers are
+    tests elsewhere): the call is there, so "no submit() call" would be false (issue 32)."""
+    jobs = tmp_path / "jobs.py"
+    jobs.write_text(
+        "from nemo_evaluator.api.schemas import TasksetRef\n"
+        "\n"
+        "\n"
+        "def submit_job(client, runner, suite='qa/smoke'):\n"
+        "    return client.evaluator.submit(tasks=TasksetRef(suite), target=runner)\n"
+    )
+    assert main(["preview", f"{jobs}:5:30"]) == 1
+    err = capsys.readouterr().err
+    assert "`client.evaluator.submit(...)` here is not known to be the SDK's submit()" in err
+    assert "no submit() call" not in err
+    assert main(["preview", f"{jobs}:1:1"]) == 1
+    assert "no submit() call or runner at line 1, column 1" in capsys.readouterr().err

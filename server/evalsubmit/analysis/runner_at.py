@@ -16,6 +16,8 @@ module does not make; it is dropped once the module's own calls are known.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from evalsubmit.analysis.report import ModuleReport, Shape, SubmitReport, TargetPreview
@@ -57,9 +59,12 @@ class RunnerAt:
         return f"the {runner or 'runner'}"
 
 
-def runner_at(report: ModuleReport, line: int, col: int) -> RunnerAt:
+def runner_at(
+    report: ModuleReport, line: int, col: int, lines: Sequence[str] | None = None
+) -> RunnerAt:
     """The runner at a 1-based line and 0-based column; ``col`` -1: the innermost submit() call
-    on that line, else the innermost runner on it."""
+    on that line, else the innermost runner on it. ``lines`` (the module's text) lets a
+    ``.submit(`` the analysis could not tie to the SDK be named as such."""
     submit = _submit_on(report, line, col)
     if submit is not None:
         return _of_submit(report, submit)
@@ -69,6 +74,9 @@ def runner_at(report: ModuleReport, line: int, col: int) -> RunnerAt:
         if p.span.line <= line <= p.span.end_line and (col < 0 or p.span.contains(line, col))
     ]
     if not spans:
+        unknown = _unknown_submit(lines, line, col) if lines is not None else None
+        if unknown is not None:
+            return RunnerAt(None, None, reason=unknown)
         where = f"line {line}" if col < 0 else f"line {line}, column {col + 1}"
         return RunnerAt(None, None, reason=f"no submit() call or runner at {where}")
     span = min(spans, key=_size)
@@ -139,3 +147,25 @@ def preview_key(preview: TargetPreview) -> str:
 
 def _size(span: Span) -> tuple[int, int]:
     return (span.end_line - span.line, span.end_col - span.col)
+
+
+_SUBMIT_CALL = re.compile(r"(?P<receiver>[A-Za-z_][\w.]*)\s*\.\s*submit\s*\(")
+
+
+def _unknown_submit(lines: Sequence[str], line: int, col: int) -> str | None:
+    """Why a ``.submit(`` at the position has no target: the analysis never tied it to the
+    SDK (the call's receiver is a parameter of a helper this module does not call, or a value
+    from elsewhere), so it is not known to be ``submit()`` of an evaluator at all."""
+    if not 0 < line <= len(lines):
+        return None
+    for found in _SUBMIT_CALL.finditer(lines[line - 1]):
+        if col < 0 or found.start() <= col:
+            receiver = found.group("receiver")
+            head = receiver.split(".")[0]
+            return (
+                f"`{receiver}.submit(...)` here is not known to be the SDK's submit(): what "
+                f"`{head}` is is not statically known in this module (a parameter of a function "
+                "it does not call, or a value from elsewhere); preview the runner where it is "
+                "built, or a submit() call whose client is known"
+            )
+    return None

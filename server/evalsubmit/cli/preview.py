@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     report = analyze_source(text, path=path, project=project, reverse=False)
     from evalsubmit.analysis.runner_at import runner_at
 
-    found = runner_at(report, line, col)
+    found = runner_at(report, line, col, text.splitlines())
     if not found.targets:
         print(f"evalsubmit: {shown(location)}: {found.reason}", file=sys.stderr)
         return EXIT_FINDINGS
