@@ -98,3 +98,18 @@ def test_corpus_call_sites(idiom_oracle: dict[str, Any]) -> None:
             total += 1
             right += verdict(report, site.line, site.col, site)[0]
     assert total > 200 and right / total >= CORPUS_FLOOR, (right, total)
+
+
+def test_a_row_walk_without_a_runner_is_no_refused_target() -> None:
+    """``evaluate(client, "rows")`` reaches the row-shaped call with ``target=None``: the SDK
+    sends a row evaluation (no runner), so the call's one runner target is the other walk's,
+    never "target is None: the SDK refuses it" (the SDK refused nothing there)."""
+    from idiom_corpus import REPO
+
+    root = REPO / "tests/contract/idioms/flow/eq-literal-typo"
+    path = root / "main.py"
+    report = analyze_source(path.read_text(), path=path, project=Project(root), reverse=False)
+    found = runner_at(report, 15, 11)
+    assert found.single is not None and found.single.target is not None
+    assert found.single.target["agent"] == "simple_agent"
+    assert found.single.where == ("when evaluate() is called at line 24",)

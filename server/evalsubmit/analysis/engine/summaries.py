@@ -216,6 +216,8 @@ def unresolved_reason(fact: SubmitFact, derivation: Derivation | None) -> str | 
         return f"{UNRESOLVED}: target= is not statically known ({why})"
     if isinstance(value, Instance) and value.maybe_none:
         return f"{UNRESOLVED}: target= may be a {name} or None"
+    if kind in {TargetKind.NONE, TargetKind.NOT_RUNNER} and _shape(fact) is Shape.ROW:
+        return None  # a row evaluation's own target (None, a model): no runner is sent
     if kind is TargetKind.NONE:
         return "target is None, not a runner: the SDK refuses it"
     if kind is TargetKind.NOT_RUNNER:
