@@ -351,10 +351,10 @@ LOADED_NAMES_JOB = textwrap.dedent("""\
 
 
 def test_names_of_modules_no_longer_loaded_at_start_up_are_still_known(tmp_path: Path) -> None:
-    """What a standard-library name is, the JSON rule reads from the modules the process has
-    loaded: those every check loaded until it stopped needing them (``tomllib``, ``string``,
-    ``json``, ``datetime``, ``copy``, ``inspect`` and what it imports) are loaded when asked
-    about, and every name is found as before (main's findings, one per entry)."""
+    """What a standard-library name is, the JSON rule reads from the standard library's files
+    (``models/stdlib_kinds``), whatever the process has loaded: names of modules every check
+    loaded until it stopped needing them (``tomllib``, ``string``, ``json``, ``datetime``,
+    ``copy``, ``inspect`` and what it imports) are found as before (one finding per entry)."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (tmp_path / "job.py").write_text(LOADED_NAMES_JOB)
     _, findings = checked_json(tmp_path)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import builtins
 import collections
-import importlib
 import math
 import pathlib
 import sys
@@ -316,41 +315,3 @@ def is_refused_instance(instance: Instance) -> str | None:
     if instance.ref.qualname in REFUSED_CALLS:
         return REFUSED_CALLS[instance.ref.qualname][0]
     return None
-
-
-LOADED_ONCE_AT_START_UP = {
-    **dict.fromkeys(("tomllib", "string", "_string"), "tomllib"),
-    **dict.fromkeys(("json", "_json"), "json"),
-    **dict.fromkeys(("datetime", "_datetime"), "datetime"),
-    "copy": "copy",
-}
-"""Standard-library modules every analysis had loaded at start-up until it stopped needing
-them (``tomllib`` for a plain ``pyproject.toml``: :mod:`evalsubmit.workspace.plain_toml`;
-``json`` for the previews a check never renders; ``datetime`` until a ``datetime`` is made;
-``copy``, which ``dataclasses`` imports for
-``asdict``: :mod:`evalsubmit.cli.dataclass_code`), with what they were loaded with. Loaded when
-a name of theirs is asked about, so that what it is stays known (``string.capwords`` is a
-function, not JSON). Importing them runs no code of the user's."""
-
-
-def loaded_attribute(qualname: str) -> object | None:
-    """What ``qualname`` names in a standard-library module this process has already loaded
-    (read with ``getattr_static``: no module code runs, and nothing is imported but the modules
-    of ``LOADED_ONCE_AT_START_UP``), else None."""
-
-    head, _, rest = qualname.partition(".")
-    if head not in sys.stdlib_module_names or not rest:
-        return None
-    if head in LOADED_ONCE_AT_START_UP and head not in sys.modules:
-        importlib.import_module(LOADED_ONCE_AT_START_UP[head])
-    import inspect  # before the look-up: inspect (with dis, opcode...) was always loaded
-
-    found: object = sys.modules.get(head)
-    for part in rest.split("."):
-        if found is None:
-            return None
-        try:
-            found = inspect.getattr_static(found, part)
-        except AttributeError:
-            return None
-    return found

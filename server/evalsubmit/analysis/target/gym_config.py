@@ -396,12 +396,10 @@ def _class_refusal(qualname: str, *, user: bool) -> str | None:
         if not name[:1].isupper() and name not in _BUILTIN_TYPES:
             return f"the builtin function {name}"
         return f"the class {name}"
-    found = stdlib.loaded_attribute(qualname)
-    if isinstance(found, type):
-        return f"the class {name}"
-    if callable(found):
-        return f"the function {name}"
-    return None
+    from evalsubmit.analysis.models.stdlib_kinds import stdlib_kind  # a rare question
+
+    kind = stdlib_kind(qualname)
+    return f"the {kind} {name}" if kind is not None else None
 
 
 def _serialisable_user_class(user: Any) -> bool:
