@@ -55,10 +55,10 @@ def test_iterating_an_enum_class_walks_each_member() -> None:
 
     class Suite(enum.Enum):
         SMOKE = "qa/smoke"
-        NIGHTLY = "qa nightly"
+        NIGHTLY = "qa nightly"  # expect: ES108 (where the value is written)
 
     for suite in Suite:
-        client.evaluator.submit(tasks=TasksetRef(suite.value), target=gym_runner)  # expect: ES108
+        client.evaluator.submit(tasks=TasksetRef(suite.value), target=gym_runner)
     """)
 
 

@@ -20,6 +20,7 @@ from evalsubmit.analysis.interp.objects import (
     user_mro,
 )
 from evalsubmit.analysis.models import stdlib
+from evalsubmit.analysis.models.classes import enum_value_origin
 from evalsubmit.analysis.models.stdlib_names import ARGUMENT_PARSER, NAMESPACE, PARSE_METHODS
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -74,7 +75,8 @@ class Attributes:
             case Instance(ref=ref):
                 return self.instance_attribute(base, ref, name, node)
             case Known(obj=enum.Enum() as member) if name in {"value", "name"}:
-                return Known(getattr(member, name), self.origin(node))
+                literal = enum_value_origin(member) if name == "value" else None
+                return Known(getattr(member, name), literal or self.origin(node))
             case DictValue() | SeqValue() | Known():
                 return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
             case Unknown(element=element) if element is not None:

@@ -14,7 +14,7 @@ import ast
 
 from evalsubmit.analysis.interp.machine import FunctionNode, Machine
 from evalsubmit.analysis.interp.objects import is_property, is_record
-from evalsubmit.analysis.models.classes import enum_members
+from evalsubmit.analysis.models.classes import enum_members, note_value_origins
 from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
@@ -56,6 +56,17 @@ class Definitions:
         decorators = [self.machine.eval(decorator) for decorator in node.decorator_list]
         user = UserClass(node.name, self.machine.source.path, node, bases, set(), decorators)
         user.enum_members = enum_members(node, bases)
+        if user.enum_members:
+            note_value_origins(
+                user.enum_members,
+                {
+                    statement.targets[0].id: self.machine.source.origin(statement.value)
+                    for statement in node.body
+                    if isinstance(statement, ast.Assign)
+                    and len(statement.targets) == 1
+                    and isinstance(statement.targets[0], ast.Name)
+                },
+            )
         cls = ClassValue(ClassRef(f"{self.machine.source.name}.{node.name}", user))
         outer = self.machine.frame.env
         parent = self.machine.module_env if outer is self.machine.module_env else outer

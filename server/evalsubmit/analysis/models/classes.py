@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import enum
 import re
+import weakref
 from typing import Any
 
 from evalsubmit.analysis.values.domain import (
@@ -172,6 +173,24 @@ _ENUM_BASES: dict[str, type[enum.Enum]] = {
     "enum.IntFlag": enum.IntFlag,
 }
 _MIXINS: dict[str, type] = {"builtins.str": str, "builtins.int": int, "builtins.float": float}
+
+
+_VALUE_ORIGINS: weakref.WeakKeyDictionary[type, dict[str, Origin]] = weakref.WeakKeyDictionary()
+"""Where each member's literal value is written, by the enum class evalsubmit built (one per
+analysis of the class): a finding about ``member.value`` goes where the value is written."""
+
+
+def enum_value_origin(member: enum.Enum) -> Origin | None:
+    """Where the literal value of a user enum's member is written, if it is one of ours."""
+    return _VALUE_ORIGINS.get(type(member), {}).get(member.name)
+
+
+def note_value_origins(members: dict[str, object], origins: dict[str, Origin]) -> None:
+    """Remember where the members' values are written (``enum_members``' result)."""
+    for member in members.values():
+        if isinstance(member, enum.Enum):
+            _VALUE_ORIGINS[type(member)] = origins
+            return
 
 
 def enum_members(node: ast.ClassDef, bases: list[Value]) -> dict[str, object]:
