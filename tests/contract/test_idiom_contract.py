@@ -35,10 +35,7 @@ ALL = all_cases()
 ENGINE_GAPS: dict[str, str] = {
     "flow/assert-string-guard": "missing targets.py:18 ES104 (helper called from a test)",
     "flow/usage-not-noreturn": "missing stages.py:25 ES104 (helper called from a test)",
-    "flow/enum-fallthrough-none": "missing main.py:34 ES104 (no branch matched, stays None)",
     "flow/exit-not-called": "missing launcher.py:21 ES104 (bare sys.exit, not called)",
-    "flow/for-without-else": "missing main.py:20 ES104 (loop ends without break)",
-    "flow/log-without-return": "missing main.py:33 ES104 (lookup loop falls off to None)",
     "flow/match-class-passthrough": "missing main.py:26 ES104; unexpected ES109 at 30, 31, 34",
     # issue 31 (``unknowns``)
     "unknowns/plan-attrs-config-every-path": (

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from evalsubmit.analysis.interp.annotated import annotated_value
 from evalsubmit.analysis.interp.binding import bind_parameters
@@ -262,6 +263,29 @@ class Interpreter:
 
     def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:
         self._objects.construct(instance, args, node)
+
+    def checkpoint(self) -> Callable[[], None]:
+        facts = self._facts
+        lists: tuple[list[Any], ...] = (
+            facts.submits,
+            facts.constructions,
+            facts.runner_bindings,
+            facts.workspaces,
+        )
+        lengths = [len(found) for found in lists]
+        deferred, errors = len(self._deferred), len(self.internal_errors)
+        returns = self.frame.returns
+        returned = len(returns) if returns is not None else 0
+
+        def undo() -> None:
+            for found, length in zip(lists, lengths, strict=True):
+                del found[length:]
+            del self._deferred[deferred:]
+            del self.internal_errors[errors:]
+            if returns is not None:
+                del returns[returned:]
+
+        return undo
 
     def failed(self, node: ast.stmt, error: Exception) -> None:
         env = self.frame.env

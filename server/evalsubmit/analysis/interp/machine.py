@@ -13,7 +13,7 @@ the same machine.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,6 +187,12 @@ class Machine(Protocol):
     def failed(self, node: ast.stmt, error: Exception) -> None:
         """A statement the interpreter could not walk (an engine bug): what it binds becomes
         unknown and the error is reported; the rest of the module is walked."""
+        ...
+
+    def checkpoint(self) -> Callable[[], None]:
+        """What the walk has recorded so far (facts, deferred bodies, errors, the frame's
+        returns): the function returned takes back everything recorded after it (a walk that
+        is abandoned and done another way)."""
         ...
 
     def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:

@@ -11,6 +11,7 @@ values.
 from __future__ import annotations
 
 import ast
+import enum
 import operator
 import re
 from collections.abc import Callable
@@ -155,11 +156,20 @@ def _plain(value: Value) -> bool:
 
 
 def _is(left: Value, right: Value) -> bool | None:
-    """``left is right`` when one side is ``None`` (the only identity code tests by value)."""
+    """``left is right`` when one side is ``None``, or both are members of one enum (the
+    identities code tests by value). Members of two enum classes are not compared: the same
+    enum reached through two imports may have been built twice."""
     if isinstance(right, Known) and right.obj is None:
         return is_none(left)
     if isinstance(left, Known) and left.obj is None:
         return is_none(right)
+    if (
+        isinstance(left, Known)
+        and isinstance(right, Known)
+        and isinstance(left.obj, enum.Enum)
+        and type(left.obj) is type(right.obj)
+    ):
+        return left.obj is right.obj
     return None
 
 

@@ -17,13 +17,12 @@ from evalsubmit.analysis.interp.definitions import Definitions
 from evalsubmit.analysis.interp.expressions import MISSING_KEY
 from evalsubmit.analysis.interp.flow import (
     LoopJumps,
-    element_label,
-    leaves_loop,
     may_suppress,
     never_returns,
     opaque_call,
 )
-from evalsubmit.analysis.interp.machine import MAX_CONTEXTS, MAX_ELEMENT_WALKS, Machine
+from evalsubmit.analysis.interp.loops import Loops
+from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.interp.matching import guard_holds, match_case
 from evalsubmit.analysis.interp.narrowing import Refinements, refine, restore
 from evalsubmit.analysis.interp.objects import attribute_key
@@ -43,9 +42,8 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
-from evalsubmit.analysis.values.iterables import items_of
 from evalsubmit.analysis.values.journal import Ends, forked, join_forks, touch
-from evalsubmit.core.findings import Span, Walk
+from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
 
 
@@ -56,6 +54,7 @@ class Statements:
         self.machine = machine
         self.definitions = Definitions(machine)
         self._jumps = LoopJumps()
+        self._loops = Loops(machine, self, self._jumps)
         # instances whose attributes were written, kept alive: the id in their attribute keys
         # (objects.attribute_key) must not be reused while a key lives
         self._written: list[Instance] = []
@@ -288,59 +287,7 @@ class Statements:
             refine(self.machine, test, True)
 
     def loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
-        endless = False
-        if isinstance(node, ast.While):
-            endless = truthiness(self.machine.eval(node.test)) is True
-        else:
-            iterable = self.machine.eval(node.iter)
-            items = items_of(iterable)
-            if items and self._walks_each(node, len(items)):
-                self._loop_each(node, items)
-                return
-            element = iterable.element if isinstance(iterable, Unknown) else None
-            self.assign(node.target, element or Unknown("a loop variable"), node)
-        env = self.machine.frame.env
-        before = env.copy()
-        with forked() as changes, self._jumps.loop() as jumps:
-            self.walk(node.body)
-        join_forks([{}, changes])  # the body ran, or it did not
-        # the loop's head is reached from before it, from the body's end and from `continue`
-        heads = [env.copy(), *jumps.continued]
-        env.names, env.ended = before.names, None
-        env.join_paths(before, *heads)
-        if endless:
-            env.ended = "endless"  # `while True:` is left by `break` (or `return`) only
-        self.walk(node.orelse)
-        self._after_loop(env, jumps.broke)
-
-    def _walks_each(self, node: ast.For | ast.AsyncFor, count: int) -> bool:
-        """Walk the body once per known element: when facts are recorded, the elements are few,
-        and every element surely reaches the body (no ``break`` or ``return`` in it)."""
-        frame = self.machine.frame
-        return (
-            frame.collect
-            and count <= MAX_ELEMENT_WALKS
-            and len(frame.context) < MAX_CONTEXTS
-            and not leaves_loop(node.body, frame.source.parsed.lines)
-        )
-
-    def _loop_each(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> None:
-        """The body walked for each element, its facts labelled with the element; names it
-        binds differently per element become unknown afterwards."""
-        start = self.machine.frame.env
-        outcomes = [start.copy()]
-        group = f"loop {node.lineno}:{node.col_offset}"
-        for index, item in enumerate(items):
-            walk = Walk(group, index, len(items), element_label(node, index, item))
-            frame = self.machine.frame.with_env(
-                start.copy(), context=(*self.machine.frame.context, walk)
-            )
-            with self.machine.enter(frame), self._jumps.loop() as jumps:
-                self.assign(node.target, item, node)
-                self.walk(node.body)
-            outcomes += [frame.env, *jumps.continued]
-        start.join_paths(*outcomes)
-        self.walk(node.orelse)
+        self._loops.loop(node)
 
     def try_statement(self, node: ast.Try | ast.TryStar) -> None:
         """The body (and ``else``) or any handler may have run: their bindings are joined into
@@ -367,13 +314,6 @@ class Statements:
         self.walk(node.finalbody)
         if env.ended is None:
             env.ended = merged.ended
-
-    def _after_loop(self, env: Env, broke: list[Env]) -> None:
-        """After a loop: reached from its normal end (through ``else``) and from ``break``."""
-        if broke:
-            ends = [env.copy(), *broke]
-            env.ended = None
-            env.join_paths(*ends)
 
     def _span(self, node: ast.AST) -> Span:
         return self.machine.frame.source.span(node)

@@ -1,0 +1,170 @@
+"""Loops: ``for`` and ``while``, walked the way the values they run over allow.
+
+* Elements known and every element surely reaching the body (no ``break`` or ``return`` in
+  it): the body is walked once per element, each walk's facts labelled with its element.
+* Elements known and the body able to leave the loop: the elements are walked in order, each
+  from where the one before left off, as Python runs them, for as long as every element's
+  walk decides whether it leaves (all its paths break or return, or none does). A ``for``
+  that looks for something then says what it found, or that it fell off the end. The first
+  element whose walk does not decide abandons that: what it recorded is taken back, and the
+  loop is walked the general way.
+* Otherwise: the body may run any number of times; what it binds is joined with what was
+  there before.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Protocol
+
+from evalsubmit.analysis.interp.flow import LoopJumps, element_label, leaves_loop
+from evalsubmit.analysis.interp.machine import MAX_CONTEXTS, MAX_ELEMENT_WALKS, Machine
+from evalsubmit.analysis.interp.operators import truthiness
+from evalsubmit.analysis.values.domain import Unknown, Value
+from evalsubmit.analysis.values.env import Env
+from evalsubmit.analysis.values.iterables import items_of
+from evalsubmit.analysis.values.journal import forked, join_forks
+from evalsubmit.core.findings import Walk
+
+Loop = ast.For | ast.AsyncFor | ast.While
+
+
+class _Walker(Protocol):
+    """What a loop needs of the statement walker."""
+
+    def walk(self, body: list[ast.stmt]) -> None: ...
+
+    def assign(self, target: ast.expr, value: Value, statement: ast.stmt) -> None: ...
+
+
+class Loops:
+    """The loop walker behind ``Statements``."""
+
+    def __init__(self, machine: Machine, walker: _Walker, jumps: LoopJumps) -> None:
+        self.machine = machine
+        self.walker = walker
+        self.jumps = jumps
+
+    def loop(self, node: Loop) -> None:
+        endless = False
+        if isinstance(node, ast.While):
+            endless = truthiness(self.machine.eval(node.test)) is True
+        else:
+            iterable = self.machine.eval(node.iter)
+            items = items_of(iterable)
+            if items and len(items) <= MAX_ELEMENT_WALKS:
+                if not leaves_loop(node.body, self.machine.frame.source.parsed.lines):
+                    if self.machine.frame.collect and self._labelled():
+                        self._loop_each(node, items)
+                        return
+                elif self._in_order(node, items):
+                    return
+            element = iterable.element if isinstance(iterable, Unknown) else None
+            self.walker.assign(node.target, element or Unknown("a loop variable"), node)
+        env = self.machine.frame.env
+        before = env.copy()
+        with forked() as changes, self.jumps.loop() as jumps:
+            self.walker.walk(node.body)
+        join_forks([{}, changes])  # the body ran, or it did not
+        # the loop's head is reached from before it, from the body's end and from `continue`
+        heads = [env.copy(), *jumps.continued]
+        env.names, env.ended = before.names, None
+        env.join_paths(before, *heads)
+        if endless:
+            env.ended = "endless"  # `while True:` is left by `break` (or `return`) only
+        self.walker.walk(node.orelse)
+        _after_loop(env, jumps.broke)
+
+    def _labelled(self) -> bool:
+        """Whether a walk per element may be labelled with its element (facts already made
+        in several nested walks are not split further)."""
+        return len(self.machine.frame.context) < MAX_CONTEXTS
+
+    def _loop_each(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> None:
+        """The body walked for each element, its facts labelled with the element; names it
+        binds differently per element become unknown afterwards."""
+        start = self.machine.frame.env
+        outcomes = [start.copy()]
+        for walk, item in self._walks(node, items):
+            frame = self.machine.frame.with_env(
+                start.copy(), context=(*self.machine.frame.context, walk)
+            )
+            with self.machine.enter(frame), self.jumps.loop() as jumps:
+                self.walker.assign(node.target, item, node)
+                self.walker.walk(node.body)
+            outcomes += [frame.env, *jumps.continued]
+        start.join_paths(*outcomes)
+        self.walker.walk(node.orelse)
+
+    def _in_order(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> bool:
+        """The elements walked one after the other (see the module's docstring); False, with
+        nothing changed, when an element's walk does not decide whether it leaves the loop."""
+        env = self.machine.frame.env
+        before = env.copy()
+        undo = self.machine.checkpoint()
+        with forked() as changes:
+            left = self._each_in_order(node, items, env)
+        if left is None:
+            undo()
+            env.names, env.ended, env.opaque = before.names, before.ended, before.opaque
+            return False
+        join_forks([changes])  # the one path walked: what it changed stays
+        broke, end = left
+        if not broke:
+            _assume(env, end)
+            self.walker.walk(node.orelse)  # the loop ran out: its `else` runs
+        else:
+            _assume(env, _joined(broke))
+        return True
+
+    def _each_in_order(
+        self, node: ast.For | ast.AsyncFor, items: list[Value], start: Env
+    ) -> tuple[list[Env], Env] | None:
+        """(the paths that left by ``break``, the path at the loop's end), or None."""
+        current = start.copy()
+        outer = self.machine.frame.context
+        for walk, item in self._walks(node, items):
+            # each element is one path, the one Python runs: labelled when there is room
+            context = (*outer, walk) if self._labelled() else outer
+            frame = self.machine.frame.with_env(current, context=context)
+            with self.machine.enter(frame), self.jumps.loop() as jumps:
+                self.walker.assign(node.target, item, node)
+                self.walker.walk(node.body)
+            goes_on = [e for e in (frame.env, *jumps.continued) if e.ended is None]
+            left = jumps.broke or frame.env.ended not in (None, "continue")
+            if left and goes_on:
+                return None  # this element may leave the loop or not: not decided
+            if jumps.broke:
+                return jumps.broke, frame.env
+            if not goes_on:  # every path returned or raised: nothing after runs
+                return [], frame.env
+            current = _joined(goes_on)
+        return [], current
+
+    def _walks(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> list[tuple[Walk, Value]]:
+        group = f"loop {node.lineno}:{node.col_offset}"
+        return [
+            (Walk(group, index, len(items), element_label(node, index, item)), item)
+            for index, item in enumerate(items)
+        ]
+
+
+def _joined(paths: list[Env]) -> Env:
+    if len(paths) == 1:
+        return paths[0]
+    merged = paths[0].copy()
+    merged.join_paths(*paths)
+    return merged
+
+
+def _assume(env: Env, path: Env) -> None:
+    """``env`` (the object the enclosing block holds) is now at ``path``."""
+    env.names, env.ended, env.opaque = path.names, path.ended, path.opaque
+
+
+def _after_loop(env: Env, broke: list[Env]) -> None:
+    """After a loop: reached from its normal end (through ``else``) and from ``break``."""
+    if broke:
+        ends = [env.copy(), *broke]
+        env.ended = None
+        env.join_paths(*ends)
