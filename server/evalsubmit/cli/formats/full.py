@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
-from evalsubmit.cli.formats import Report, fix_summary
+from evalsubmit.cli.formats import Report, fix_summary, fixes_applied
 from evalsubmit.cli.formats.color import BLUE, BOLD, CYAN, SEVERITY, Paint
 from evalsubmit.core.findings import Finding, Span
 
@@ -44,7 +44,7 @@ def as_full(report: Report, *, color: bool = False) -> str:
         list(report.effects),
     )
     return "".join(f"{block}\n" for block in blocks) + "".join(
-        f"{line}\n" for line in [*tail, *fix_summary(report)]
+        f"{line}\n" for line in [*fixes_applied(report), *tail, *fix_summary(report)]
     )
 
 
