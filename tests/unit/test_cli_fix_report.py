@@ -133,3 +133,15 @@ def test_fix_only_text_still_lists_skipped_paths_and_strict_fails_on_them(
         "unknown encoding: klingon"
     )
     assert run_check(capsys, "check", "--no-cache", "--fix-only", "--strict", ".")[0] == 1
+
+
+def test_after_fix_nothing_is_marked_fixable_in_full_or_grouped(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ruff marks ``[*]`` only when not fixing: what ``--fix`` could fix, it has fixed."""
+    for fmt in ("full", "grouped"):
+        make_project(project.parent / fmt)
+        argv = ["check", "--no-cache", "--fix", "--unsafe-fixes", "--output-format", fmt]
+        code, out, _ = run_check(capsys, *argv, str(project.parent / fmt))
+        assert code == 1 and "ES103" in out  # no fix: it remains
+        assert "[*]" not in out, out

@@ -190,7 +190,12 @@ def _analyze_parsed(
         findings=tuple(settled(_dedupe(findings), options)),
         dependencies=dependencies,
         dependency_texts=tuple(sorted((p, texts.get(p, "")) for p in dependencies)),
-        remote_findings=tuple(r for r in _joined(results, "remote") if not outside(r[0])),
+        # settled here too: a placeholder must not outlive the analysis (nor reach the cache)
+        remote_findings=tuple(
+            (where, _settled(finding, options))
+            for where, finding in _joined(results, "remote")
+            if not outside(where)
+        ),
         workspaces=tuple(dict.fromkeys(_joined(results, "workspaces"))),
         internal_errors=tuple(internal_errors + rule_errors),
     )

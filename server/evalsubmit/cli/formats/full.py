@@ -52,7 +52,8 @@ def _block(path: Path, finding: Finding, report: Report, paint: Paint) -> str:
     from evalsubmit.cli.output import shown  # a hostile file name never drives the terminal
 
     style = SEVERITY.get(str(finding.severity), BOLD)
-    mark = " [*]" if finding.applicable_fix(report.unsafe_fixes) else ""
+    marked = not report.fix_mode  # as ruff: after --fix, what could be fixed was
+    mark = " [*]" if marked and finding.applicable_fix(report.unsafe_fixes) else ""
     lines = [
         f"{paint(BOLD, shown(path))}:{finding.span.line}:{finding.span.col + 1}: "
         f"{paint(style, finding.code)}{paint(CYAN, mark)} {shown(finding.message)}"
