@@ -195,7 +195,8 @@ def test_every_format_lists_the_skips_and_output_never_fails(hostile: Path, fmt:
     if fmt == "text":
         assert "caf\\udce9.py" in out  # escaped, not a UnicodeEncodeError
         assert "pipe.py: warning: skipped: not a regular file" in out
-        assert "skipped, not checked" in out.splitlines()[-1]
+        summary, fixes = out.splitlines()[-2:]  # the summary, then ruff's line about fixes
+        assert "skipped, not checked" in summary and fixes.startswith("No fixes available")
     else:
         notes = json.loads(out)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
         assert any("FIFO" in n["message"]["text"] for n in notes)
@@ -384,7 +385,9 @@ def test_odd_file_names_are_checked_and_shown_inert(tmp_path: Path) -> None:
     code, out, err = check(tmp_path)
     assert code == 1 and "Traceback" not in err, err
     lines = out.splitlines()
-    assert len(lines) == len(found) + 1 and lines[-1].startswith(f"Found {len(found)} problems")
+    # one line per finding, the summary, ruff's line about the (unsafe) fixes
+    assert len(lines) == len(found) + 2 and lines[-2].startswith(f"Found {len(found)} problems")
+    assert lines[-1].startswith("No fixes available")
     assert not any(ch in out for ch in "\x1b\x07\t\x85\u2028"), out
     assert "new\\nline.py:4:" in out and "esc\\x1b[2J\\x1b]0;pwned\\x07.py:4:" in out
     code, out, err = check(tmp_path, "--output-format", "full")  # with code frames

@@ -56,7 +56,11 @@ def test_findings_exit_one_with_ruff_like_lines(
     lines = out.splitlines()
     assert lines[0].startswith(f"{path}:5:")
     assert " ES101 " in lines[0] or " ES108 " in lines[0]
-    assert lines[-1] == "Found 2 problems in 1 file."
+    # then ruff's line about fixes: ES101's only fix is unsafe
+    assert lines[-2:] == [
+        "Found 2 problems in 1 file.",
+        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
+    ]
 
 
 def test_json_contract_is_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -81,6 +85,8 @@ def test_json_contract_is_exact(tmp_path: Path, capsys: pytest.CaptureFixture[st
         "kind",
         "severity",
         "message",
+        "url",  # added in version 1 with "fix": keys more, none changed
+        "fix",
     }
     by_code = {f["code"]: f for f in data["findings"]}
     for finding in data["findings"]:
@@ -221,7 +227,7 @@ def test_summary_counts_the_files_with_problems(
     write(tmp_path, "good.py", GOOD)
     code, out, _ = run(capsys, "check", str(tmp_path))
     assert code == 1
-    assert out.splitlines()[-1] == "Found 2 problems in 1 file."
+    assert out.splitlines()[-2] == "Found 2 problems in 1 file."
 
 
 def test_preview_of_a_submit_the_analysis_cannot_tie_to_the_sdk_says_why(

@@ -43,17 +43,31 @@ def add_unreadable(root: Path) -> None:
     (root / "jobs" / "odd.py").write_bytes(b"# coding: klingon\nx = 1\n")
 
 
-def test_concise_is_the_default_and_unchanged(
+def test_concise_is_the_default_and_marks_what_fix_fixes(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = run(capsys, "check", "jobs/nightly.py")
     assert code == 1
+    # ES102's fix is safe ([*]), ES101's unsafe: hidden, counted in ruff's last line
     assert out == (
-        f"jobs/nightly.py:14:5: ES102 {ES102_MESSAGE}\n"
+        f"jobs/nightly.py:14:5: ES102 [*] {ES102_MESSAGE}\n"
         f"jobs/nightly.py:16:18: ES101 {ES101_MESSAGE}\n"
         "Found 2 problems in 1 file.\n"
+        "[*] 1 fixable with the `--fix` option "
+        "(1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
     )
     assert run(capsys, "check", "--output-format", "concise", "jobs/nightly.py")[1] == out
+    # --unsafe-fixes: the unsafe fix counts as fixable, and is marked
+    unsafe = run(capsys, "check", "--unsafe-fixes", "jobs/nightly.py")[1]
+    assert unsafe == (
+        f"jobs/nightly.py:14:5: ES102 [*] {ES102_MESSAGE}\n"
+        f"jobs/nightly.py:16:18: ES101 [*] {ES101_MESSAGE}\n"
+        "Found 2 problems in 1 file.\n"
+        "[*] 2 fixable with the `--fix` option.\n"
+    )
+    # a finding without a fix (ES103) is never marked, and adds no fix line
+    tests = run(capsys, "check", "tests/test_nightly.py")[1]
+    assert "[*]" not in tests and "fix" not in tests.splitlines()[-1]
 
 
 def test_full_shows_a_code_frame(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,6 +97,8 @@ def test_full_shows_a_code_frame(project: Path, capsys: pytest.CaptureFixture[st
         "   = help: Remove `metric=`\n"
         "\n"
         "Found 2 problems in 1 file.\n"
+        "[*] 1 fixable with the `--fix` option "
+        "(1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
     )
 
 
@@ -251,6 +267,8 @@ def test_statistics(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "1\tES103\t[ ] no-shape\n"
         "1\tES109\t[*] invalid-config-value\n"
         "Found 5 problems in 4 files.\n"
+        "[*] 3 fixable with the `--fix` option "
+        "(1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
     )
     unsafe = run(capsys, "check", "--statistics", "--unsafe-fixes", ".")[1]
     assert "1\tES101\t[*] mixed-shape\n" in unsafe

@@ -224,6 +224,7 @@ def _route_remote_findings(
     if not any(result.remote for result in results.values()):
         return
     from evalsubmit.analysis import visible
+    from evalsubmit.analysis.engine.analyze import settled
 
     by_resolved = {resolved_file(path): result for path, result in results.items()}
     for result in list(results.values()):
@@ -233,7 +234,8 @@ def _route_remote_findings(
                 continue
             if owner.unread and not owner.lines:
                 owner.lines = lines_of(owner.path)
-            for kept in visible([finding], owner.lines, options[owner.path]):
+            owned = options[owner.path]
+            for kept in settled(visible([finding], owner.lines, owned), owned):
                 if kept not in owner.findings:
                     owner.findings.append(kept)
 

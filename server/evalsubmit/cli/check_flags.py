@@ -1,7 +1,8 @@
 """The options of ``evalsubmit check`` that shape its report and fixes, ruff's names and
 meanings: ``--output-format``, ``--statistics``, ``--exit-zero``, ``--exit-non-zero-on-fix``,
-``--output-file``, ``--stdin-filename``, ``--fix``, ``--diff``, ``--unsafe-fixes``,
-``--show-settings`` (and ``--format``, the deprecated spelling of ``--output-format``)."""
+``--output-file``, ``--stdin-filename``, ``--fix``, ``--fix-only``, ``--diff``,
+``--unsafe-fixes``, ``--show-fixes``, ``--show-settings`` (and ``--format``, the deprecated
+spelling of ``--output-format``)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ class CheckFlags:
     strict: bool = False
     show_settings: bool = False
     """Print the settings of the one path given (:mod:`evalsubmit.cli.show_settings`)."""
+    show_fixes: bool = False
+    """List what was fixed, per file and rule, before the summary (ruff's table)."""
+    fix_only: bool = False
+    """Fix, and report only what was fixed: the findings that remain are neither printed nor
+    a reason to exit 1 (ruff's ``--fix-only``)."""
 
 
 def add_options(check: argparse.ArgumentParser) -> None:
@@ -95,6 +101,19 @@ def add_options(check: argparse.ArgumentParser) -> None:
         "(exit 1 when there would be changes)",
     )
     check.add_argument(
+        "--fix-only",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="apply the fixes like --fix, but report only what was fixed: the findings that "
+        "remain are not printed and do not make the exit code 1 (ruff's --fix-only)",
+    )
+    check.add_argument(
+        "--show-fixes",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="with --fix (or --fix-only, --diff): list what was fixed in each file, per rule",
+    )
+    check.add_argument(
         "--unsafe-fixes",
         action="store_true",
         help="also apply fixes marked unsafe (see `evalsubmit rule CODE`)",
@@ -130,7 +149,7 @@ def check_flags(args: argparse.Namespace) -> CheckFlags | None:
         return _usage("--stdin-filename names the source read from stdin: pass `-` as the path")
     if args.show_settings and (problem := _show_settings_problem(args, fmt)):
         return _usage(problem)
-    fixing = args.fix or args.diff
+    fixing = args.fix or args.diff or args.fix_only
     return CheckFlags(
         output_format=fmt or DEFAULT_FORMAT,
         statistics=args.statistics,
@@ -142,6 +161,8 @@ def check_flags(args: argparse.Namespace) -> CheckFlags | None:
         unsafe_fixes=args.unsafe_fixes,
         strict=args.strict,
         show_settings=args.show_settings,
+        show_fixes=args.show_fixes,
+        fix_only=args.fix_only and not args.diff,
     )
 
 
@@ -149,9 +170,10 @@ def _show_settings_problem(args: argparse.Namespace, fmt: str | None) -> str | N
     """Why ``--show-settings`` cannot run with these options; None when it can."""
     if len(args.paths) != 1:
         return "--show-settings shows the settings of one path: give exactly one"
-    checking = [flag for flag in ("fix", "diff", "statistics") if getattr(args, flag)]
+    checking = [flag for flag in ("fix", "diff", "statistics", "fix_only") if getattr(args, flag)]
     if checking:
-        return f"--show-settings checks nothing: it cannot be combined with --{checking[0]}"
+        flag = checking[0].replace("_", "-")
+        return f"--show-settings checks nothing: it cannot be combined with --{flag}"
     if fmt not in (None, "concise", "full", "json"):
         return "--show-settings prints text, or JSON with --output-format json"
     return None

@@ -4,12 +4,17 @@
   With ``--stdin-filename`` and ``--fix``, stdout carries the fixed source (as ruff does) and
   the report goes to stderr unless ``--output-file`` is given.
 * ``--diff``: the diff is the report; "Would fix ..." goes to stderr.
-* Machine formats (json, sarif, github, gitlab) stay parseable: fix summaries and warnings go
-  to stderr; the text formats carry them.
+* Machine formats (json, json-lines, sarif, github, gitlab, azure, junit, pylint, rdjson) stay
+  parseable: fix summaries and warnings go to stderr; the text formats carry them. Those with no
+  place for a path that was not checked (json-lines, pylint, rdjson) warn about it on stderr.
+* ``--fix-only`` (ruff's): the findings that remain are not reported; the text formats say what
+  was fixed (the table with ``--show-fixes``), the machine formats print nothing.
 * Exit codes (ruff's): 2 for a usage or internal error (also with ``--exit-zero``); else 0 with
   ``--exit-zero``; else 1 when a finding that is not information remains (or, ``--strict``, a
   path was skipped), when ``--exit-non-zero-on-fix`` and anything was fixed, or with
-  ``--diff`` when there would be changes; else 0.
+  ``--diff`` when there would be changes; else 0. With ``--fix-only`` the findings that remain
+  do not count: 1 only with ``--exit-non-zero-on-fix`` when anything was fixed (or, ``--strict``,
+  a path was skipped).
 """
 
 from __future__ import annotations
@@ -21,7 +26,14 @@ from typing import TYPE_CHECKING, TextIO
 
 from evalsubmit.cli.check_flags import CheckFlags
 from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
-from evalsubmit.cli.formats import TEXT_FORMATS, Report, fix_summary, render
+from evalsubmit.cli.formats import (
+    SKIPS_ON_STDERR,
+    TEXT_FORMATS,
+    Report,
+    fix_summary,
+    fixes_applied,
+    render,
+)
 from evalsubmit.cli.formats.color import use_color
 from evalsubmit.cli.output import shown, skipped_line
 from evalsubmit.core.findings import Severity
@@ -43,8 +55,15 @@ def finish(
     """Emit ``report`` as ``flags`` ask; the exit code."""
     for warning in totals.warnings if totals else ():
         print(f"evalsubmit: warning: {shown(warning)}", file=sys.stderr)
+    report = replace(report, show_fixes=flags.show_fixes, fix_only=flags.fix_only)
     if totals is not None:
-        report = replace(report, fix_mode=True, fixed=totals.fixed, fixed_files=totals.files)
+        report = replace(
+            report,
+            fix_mode=True,
+            fixed=totals.fixed,
+            fixed_files=totals.files,
+            fixed_codes=totals.by_file,
+        )
     if flags.fix is not None and flags.fix.diff:
         from evalsubmit.cli.fixing import FixTotals
 
@@ -56,20 +75,28 @@ def finish(
         write_source(fixed_stdin if fixed_stdin is not None else stdin.text, stdin.encoding)
     stream = sys.stderr if to_stderr else sys.stdout
     color = use_color(None if flags.output_file else stream)
-    text = render(flags.output_format, report, statistics=flags.statistics, color=color)
+    machine = flags.output_format not in TEXT_FORMATS
+    if flags.fix_only and machine:
+        text = ""  # as ruff: no finding is reported, and a machine format has nothing else
+    else:
+        text = render(flags.output_format, report, statistics=flags.statistics, color=color)
     if not emit(text, flags.output_file, stream):
         return EXIT_ERROR
-    machine = flags.output_format not in TEXT_FORMATS
     if machine:
-        for line in fix_summary(report):
+        for line in [*fixes_applied(report), *(fix_summary(report) if report.fix_mode else [])]:
             print(line, file=sys.stderr)
-        if flags.statistics:  # a JSON list has no place for them
+        no_place = flags.statistics or flags.output_format in SKIPS_ON_STDERR or flags.fix_only
+        if no_place:  # a JSON list, a pylint line, ... has no place for them
             for path, reason in report.skipped:
                 print(skipped_line(path, reason), file=sys.stderr)
     if internal:
         return EXIT_ERROR
     if flags.exit_zero:
         return EXIT_CLEAN
+    if flags.fix_only:  # as ruff: what remains is not reported, so it does not fail the run
+        skipped_fails = flags.strict and bool(report.skipped)
+        fixed_fails = flags.exit_non_zero_on_fix and bool(report.fixed)
+        return EXIT_FINDINGS if skipped_fails or fixed_fails else EXIT_CLEAN
     # Information (ES111: another SDK installed) is shown, never a reason to fail a CI run.
     failing = any(f.severity is not Severity.INFORMATION for _, f in report.findings)
     checked_nothing = not report.files_checked and not report.skipped
@@ -87,6 +114,8 @@ def _finish_diff(flags: CheckFlags, report: Report, totals: FixTotals, internal:
         return EXIT_ERROR
     for path, reason in report.skipped:
         print(skipped_line(path, reason), file=sys.stderr)
+    for line in fixes_applied(replace(report, fixed_codes=totals.by_file)):
+        print(line, file=sys.stderr)
     if totals.fixed:
         files = f"{totals.files} file{'' if totals.files == 1 else 's'}"
         problems = f"{totals.fixed} problem{'' if totals.fixed == 1 else 's'}"

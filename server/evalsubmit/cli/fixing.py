@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.cli.check_flags import FixRequest
 from evalsubmit.cli.common import resolved
+from evalsubmit.cli.formats import FixedInFile
 from evalsubmit.cli.safe_replace import (
     EDITED_MEANWHILE,
     ChangedWhileRead,
@@ -59,6 +60,8 @@ class FileFix:
     rejected: int = 0
     """Fixes left out because the module would no longer parse with them."""
     converged: bool = True
+    applied: tuple[tuple[str, str], ...] = ()
+    """The code and name of each finding fixed (``--show-fixes``)."""
 
     @property
     def changed(self) -> bool:
@@ -87,6 +90,7 @@ def fix_file(
         outcome.failure,
         len(outcome.rejected),
         outcome.converged,
+        outcome.applied,
     )
     return fix, outcome.report
 
@@ -100,6 +104,8 @@ class FixTotals:
     """Fixes not applied, and why (stderr)."""
     unwritten: set[Path] = field(default_factory=set)
     """Files whose fixes could not be written: they keep their original findings."""
+    by_file: list[FixedInFile] = field(default_factory=list)
+    """What was fixed in each file, per rule (``--show-fixes``)."""
 
 
 def apply_fixes(
@@ -126,7 +132,15 @@ def apply_fixes(
                 continue
         totals.fixed += fix.count
         totals.files += 1
+        totals.by_file.append((fix.path, per_rule(fix.applied)))
     return totals
+
+
+def per_rule(applied: Sequence[tuple[str, str]]) -> list[tuple[str, str, int]]:
+    """Each rule's code, name and how many of its findings were fixed."""
+    from collections import Counter
+
+    return [(code, name, count) for (code, name), count in Counter(applied).items()]
 
 
 def fix_warnings(fix: FileFix) -> list[str]:

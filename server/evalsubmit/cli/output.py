@@ -11,6 +11,7 @@ reason, apart from the checked files ("2 skipped"), so that CI is never falsely 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -88,11 +89,19 @@ def as_text(
     notes: list[str] | None = None,
     skipped: list[Skipped] | None = None,
     effects: list[Effect] | None = None,
+    *,
+    marked: bool = False,
+    unsafe_fixes: bool = False,
+    before_summary: Sequence[str] = (),
 ) -> str:
+    """The ``concise`` format; with ``marked``, ``[*]`` after the code of each finding that
+    ``--fix`` (with ``unsafe_fixes``: ``--fix --unsafe-fixes``) fixes, as ruff marks them."""
     lines = [
-        f"{shown(path)}:{f.span.line}:{f.span.col + 1}: {f.code} {shown(f.message)}"
+        f"{shown(path)}:{f.span.line}:{f.span.col + 1}: {f.code} "
+        f"{'[*] ' if marked and f.applicable_fix(unsafe_fixes) else ''}{shown(f.message)}"
         for path, f in findings
     ]
+    lines += before_summary
     lines += text_tail(findings, files_checked, notes, skipped, effects)
     return "\n".join(lines) + "\n"
 
@@ -158,20 +167,43 @@ def as_json(
             {"file": str(file), "files_all_rules_off": silenced, "paths_excluded": excluded}
             for file, silenced, excluded in effects or []
         ],
-        "findings": [
-            {
-                "path": str(path),
-                "line": f.span.line,
-                "column": f.span.col + 1,
-                "end_line": f.span.end_line,
-                "end_column": f.span.end_col + 1,
-                "code": f.code,
-                "kind": f.kind,
-                "severity": str(f.severity),
-                "message": f.message,
-            }
-            for path, f in findings
-        ],
+        "findings": [finding_json(path, f) for path, f in findings],
+    }
+
+
+def finding_json(path: Path, f: Finding) -> dict[str, Any]:
+    """One finding of the JSON contract (also each line of ``json-lines``): where (1-based
+    lines and columns), what, the rule's documentation ``url``, and ruff's ``fix`` (the first
+    fix offered, whatever its applicability, which it states; null when there is none)."""
+    from evalsubmit.analysis.rules import RULES  # the rules' docs (loads the analysis)
+
+    rule = RULES.get(f.code)
+    fix = f.fixes[0] if f.fixes else None
+    return {
+        "path": str(path),
+        "line": f.span.line,
+        "column": f.span.col + 1,
+        "end_line": f.span.end_line,
+        "end_column": f.span.end_col + 1,
+        "code": f.code,
+        "kind": f.kind,
+        "severity": str(f.severity),
+        "message": f.message,
+        "url": rule.url if rule is not None else None,
+        "fix": None
+        if fix is None
+        else {
+            "applicability": str(fix.applicability),
+            "message": fix.title,
+            "edits": [
+                {
+                    "content": edit.new_text,
+                    "location": {"row": edit.span.line, "column": edit.span.col + 1},
+                    "end_location": {"row": edit.span.end_line, "column": edit.span.end_col + 1},
+                }
+                for edit in fix.edits
+            ],
+        },
     }
 
 

@@ -55,12 +55,37 @@ class Applicability(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Placeholder:
+    """Text a fix writes for a value that only the user knows (ES105: the taskset to run).
+
+    A fix must never introduce a finding, and a placeholder written into the code is one (a
+    malformed taskset reference). So a fix with a placeholder is never applied as it is: the
+    analysis fills it in from the configuration (:meth:`Fix.filled`) or drops the fix, and
+    only an editor that can let the user type the value (an LSP snippet) is offered it."""
+
+    text: str
+    """As written in the edits' new text: ``<workspace>/<taskset>``."""
+    setting: str
+    """The configuration key whose value fills it in: ``default-taskset``."""
+
+
+@dataclass(frozen=True, slots=True)
 class Fix:
     """The edits that fix a finding, under a title the editor shows."""
 
     title: str
     edits: tuple[Edit, ...]
     applicability: Applicability = Applicability.SAFE
+    placeholder: Placeholder | None = None
+    """Set while the edits hold a value the user must give (never applied then)."""
+
+    def filled(self, value: str, title: str) -> Fix:
+        """This fix with its placeholder replaced by ``value``, under ``title``."""
+        if self.placeholder is None:
+            return self
+        text = self.placeholder.text
+        edits = tuple(Edit(e.span, e.new_text.replace(text, value)) for e in self.edits)
+        return Fix(title, edits, self.applicability)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +118,11 @@ class Finding:
 
     def applicable_fix(self, unsafe: bool = False) -> Fix | None:
         """The fix that fix-all (editor and ``--fix``) applies: the first safe one, or the
-        first of any kind with ``unsafe`` (``--unsafe-fixes``)."""
+        first of any kind with ``unsafe`` (``--unsafe-fixes``); never one with a placeholder
+        (the editor offers it alone, as a snippet the user fills in)."""
         for fix in self.fixes:
+            if fix.placeholder is not None:
+                continue
             if unsafe or fix.applicability is Applicability.SAFE:
                 return fix
         return None

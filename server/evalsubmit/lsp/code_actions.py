@@ -12,7 +12,7 @@ import io
 import logging
 import tokenize
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
@@ -59,7 +59,8 @@ async def code_action(
     ]
     actions: list[types.CodeAction] = []
     if _wanted(QUICK_FIX, only) and current:
-        actions += quick_fixes(uri, snap, ours, ls.session.encoding, doc_changes)
+        snippets = doc_changes and ls.session.snippet_edits
+        actions += quick_fixes(uri, snap, ours, ls.session.encoding, doc_changes, snippets)
         actions += ignore_actions(uri, snap, ours, ls.session.encoding, doc_changes)
     # Submit only on request (Ctrl+.), never for the automatic lightbulb: clean lines show none.
     if _wanted(SUBMIT_KIND, only) and params.context.trigger_kind != AUTOMATIC:
@@ -116,7 +117,11 @@ def quick_fixes(
     diagnostics: Sequence[types.Diagnostic],
     encoding: convert.Encoding,
     document_changes: bool,
+    snippets: bool = False,
 ) -> list[types.CodeAction]:
+    """The fixes carried by ``diagnostics``. A fix with a placeholder (a value only the user
+    knows) is offered only to a client that applies snippet edits (``snippets``), with the
+    placeholder as a tab stop to type over; never written as it is."""
     actions: list[types.CodeAction] = []
     for diag in diagnostics:
         data = diag.data if isinstance(diag.data, Mapping) else {}
@@ -132,9 +137,14 @@ def quick_fixes(
             if not _still_parses(snap.text, edits, encoding):
                 log.warning("quick fix %r would break the syntax; not offered", fix.get("title"))
                 continue
+            title = f"evalsubmit ({diag.code}): {fix.get('title', 'Fix')}"
+            if fix.get("placeholder") is not None:
+                if snippets:
+                    actions.append(_snippet_action(uri, version, diag, fix, title))
+                continue
             actions.append(
                 types.CodeAction(
-                    title=f"evalsubmit ({diag.code}): {fix.get('title', 'Fix')}",
+                    title=title,
                     kind=QUICK_FIX,
                     diagnostics=[diag],
                     is_preferred=index == 0,
@@ -144,6 +154,22 @@ def quick_fixes(
                 )
             )
     return actions
+
+
+def _snippet_action(
+    uri: str, version: int | None, diag: types.Diagnostic, fix: Mapping[str, Any], title: str
+) -> types.CodeAction:
+    """A fix whose placeholder the user fills in: a snippet edit (LSP 3.18), never preferred
+    (so never applied by a "fix this" keystroke without being looked at)."""
+    ident = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+    edit = types.TextDocumentEdit(text_document=ident, edits=convert.snippet_edits(fix))
+    return types.CodeAction(
+        title=f"{title} (type the {fix['placeholder']})",
+        kind=QUICK_FIX,
+        diagnostics=[diag],
+        is_preferred=False,
+        edit=types.WorkspaceEdit(document_changes=[edit]),
+    )
 
 
 def fix_all_action(

@@ -45,6 +45,7 @@ def initialize(ls: EvalsubmitServer, params: types.InitializeParams) -> None:
     session.pull_diagnostics = _cap(caps, "text_document.diagnostic") is not None
     session.refresh_support = bool(_cap(caps, "workspace.diagnostics.refresh_support"))
     session.document_changes = bool(_cap(caps, "workspace.workspace_edit.document_changes"))
+    session.snippet_edits = bool(_cap(caps, "workspace.workspace_edit.snippet_edit_support"))
     session.settings.global_settings = parse_settings(
         extract_section(params.initialization_options), where="initializationOptions"
     )

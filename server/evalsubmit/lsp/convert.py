@@ -103,14 +103,41 @@ def text_edit(edit: Edit, lines: Sequence[str], encoding: Encoding = UTF16) -> t
 
 
 def fix_data(fix: Fix, lines: Sequence[str], encoding: Encoding = UTF16) -> dict[str, Any]:
-    """A fix as plain JSON for ``Diagnostic.data`` (ranges already in LSP units)."""
-    return {
+    """A fix as plain JSON for ``Diagnostic.data`` (ranges already in LSP units); a fix with
+    a placeholder names it (``placeholder``: offered only as a snippet)."""
+    data: dict[str, Any] = {
         "title": fix.title,
         "edits": [
             {"range": _range_json(lsp_range(e.span, lines, encoding)), "newText": e.new_text}
             for e in fix.edits
         ],
     }
+    if fix.placeholder is not None:
+        data["placeholder"] = fix.placeholder.text
+    return data
+
+
+def snippet(new_text: str, placeholder: str) -> str:
+    """``new_text`` as an LSP snippet: ``placeholder`` as the tab stop ``${1:...}`` the user
+    types over (each occurrence the same stop), every other ``$``, ``}`` and ``\\`` escaped."""
+    stop = "${1:" + _escaped(placeholder) + "}"
+    return stop.join(_escaped(part) for part in new_text.split(placeholder))
+
+
+def _escaped(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
+
+
+def snippet_edits(fix: Mapping[str, Any]) -> list[types.SnippetTextEdit]:
+    """The edits of a fix stored by :func:`fix_data` with a placeholder, as snippet edits."""
+    placeholder = str(fix["placeholder"])
+    return [
+        types.SnippetTextEdit(
+            range=range_from_json(e["range"]),
+            snippet=types.StringValue(value=snippet(str(e["newText"]), placeholder)),
+        )
+        for e in fix["edits"]
+    ]
 
 
 def diagnostic(

@@ -15,7 +15,7 @@ diagnostics, with the reason logged, and the error is shown once (again only if 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,6 +85,8 @@ class ProjectConfigs:
             config, path, [editor], max_chars=settings.max_file_size_kb * 1024
         )
         taskset = settings.default_taskset or config.default_taskset
+        # the taskset fills in ES105's fix; without one the fix is kept for a snippet
+        options = replace(options, default_taskset=taskset, placeholders=True)
         return Effective(options, taskset, config.file)
 
     def show(self, effective: Effective) -> None:

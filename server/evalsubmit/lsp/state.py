@@ -130,5 +130,8 @@ class Session:
     pull_diagnostics: bool = False
     refresh_support: bool = False
     document_changes: bool = False
+    snippet_edits: bool = False
+    """The client applies snippet text edits (LSP 3.18): a fix whose value only the user
+    knows (ES105's taskset) is offered with it as a placeholder to type over."""
     warned_urls: set[str] = field(default_factory=set)
     """Base URLs already warned about (a token sent over plain http:// to another machine)."""

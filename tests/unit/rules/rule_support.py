@@ -11,7 +11,7 @@ import itertools
 import textwrap
 from pathlib import Path
 
-from evalsubmit.analysis import Edit, Finding, Project, analyze_source
+from evalsubmit.analysis import AnalysisOptions, Edit, Finding, Project, analyze_source
 
 HEADER = """\
 import collections
@@ -101,10 +101,10 @@ def same_code(a: str, b: str) -> bool:
     return ast.dump(ast.parse(a)) == ast.dump(ast.parse(b))
 
 
-def fixed_sources(snippet: str, code: str) -> list[str]:
+def fixed_sources(snippet: str, code: str, options: AnalysisOptions | None = None) -> list[str]:
     """Every full source text obtained by applying one fix of one finding with this code."""
     source = source_of(snippet)
-    report = analyze_source(source, path=Path("snippet.py"), project=Project())
+    report = analyze_source(source, path=Path("snippet.py"), project=Project(), options=options)
     out = []
     for finding in report.findings:
         if finding.code == code:

@@ -4,11 +4,12 @@ runner (reference §4.2.6); sync and async."""
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
-from rule_support import HEADER_LINES, Result, analyse, fixed_sources, results
+from rule_support import HEADER_LINES, Result, analyse, fixed_sources, results, source_of
 
-from evalsubmit.analysis import Project, analyze_source
+from evalsubmit.analysis import AnalysisOptions, Project, analyze_source
 
 CASES: list[tuple[str, str, Result]] = [
     (
@@ -147,9 +148,39 @@ def _submit_keywords(source: str) -> list[set[str]]:
     ids=["single-line", "multi-line", "target-first"],
 )
 def test_es105_fix_uses_tasks_instead_of_metric_and_dataset(source: str) -> None:
-    candidates = fixed_sources(source, "ES105")
+    # without a default-taskset there is no fix: a placeholder taskset would be an ES108
+    assert fixed_sources(source, "ES105") == []
+    candidates = fixed_sources(source, "ES105", FILLED)
     assert candidates, "no fix offered"
     good = [text for text in candidates if _submit_keywords(text) == [{"tasks", "target"}]]
     assert good, candidates
+    assert 'tasks="qa/smoke"' in good[0]
     again = analyze_source(good[0], project=Project())
-    assert [f for f in again.findings if f.code in {"ES105", "ES101", "ES103"}] == []
+    assert [f.code for f in again.findings] == []  # not ES108 either: nothing introduced
+
+
+FILLED = AnalysisOptions(default_taskset="qa/smoke")
+
+
+def test_es105_fix_removes_the_row_only_options_too() -> None:
+    """A taskset run refuses `config=`: the fix that makes the call one removes it too."""
+    source = (
+        "client.evaluator.submit(metric=em, dataset=rows, target=gym_runner, "
+        "config=RunConfig(parallelism=4))\n"
+    )
+    (fixed,) = fixed_sources(source, "ES105", FILLED)
+    assert _submit_keywords(fixed) == [{"tasks", "target"}]
+    assert [f.code for f in analyze_source(fixed, project=Project()).findings] == []
+
+
+def test_es105_placeholder_fix_is_only_for_an_editor_and_never_applied() -> None:
+    """With ``placeholders`` (the editor) the fix is kept with its placeholder, for a snippet;
+    fix-all and ``--fix --unsafe-fixes`` never apply it."""
+    source = source_of("client.evaluator.submit(metric=em, dataset=rows, target=gym_runner)\n")
+    options = AnalysisOptions(placeholders=True)
+    report = analyze_source(source, path=Path("snippet.py"), project=Project(), options=options)
+    (finding,) = [f for f in report.findings if f.code == "ES105"]
+    (fix,) = finding.fixes
+    assert fix.placeholder is not None and fix.placeholder.setting == "default-taskset"
+    assert any(fix.placeholder.text in edit.new_text for edit in fix.edits)
+    assert finding.applicable_fix(unsafe=True) is None

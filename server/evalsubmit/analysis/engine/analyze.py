@@ -9,7 +9,7 @@ report into this one (:mod:`.crossfile`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
 from operator import attrgetter
@@ -97,7 +97,7 @@ def with_remote_findings(
     lines = split_lines_keepends(source)
     findings = [*report.findings, *visible(remote, lines, options)]
     findings.sort(key=lambda f: (f.span, f.code))
-    return report.with_findings(tuple(_dedupe(findings)))
+    return report.with_findings(tuple(settled(_dedupe(findings), options)))
 
 
 def analyze_module(
@@ -187,10 +187,15 @@ def _analyze_parsed(
     findings.sort(key=lambda f: (f.span, f.code))
     report = ModuleReport(
         path=path,
-        findings=tuple(_dedupe(findings)),
+        findings=tuple(settled(_dedupe(findings), options)),
         dependencies=dependencies,
         dependency_texts=tuple(sorted((p, texts.get(p, "")) for p in dependencies)),
-        remote_findings=tuple(r for r in _joined(results, "remote") if not outside(r[0])),
+        # settled here too: a placeholder must not outlive the analysis (nor reach the cache)
+        remote_findings=tuple(
+            (where, _settled(finding, options))
+            for where, finding in _joined(results, "remote")
+            if not outside(where)
+        ),
         workspaces=tuple(dict.fromkeys(_joined(results, "workspaces"))),
         internal_errors=tuple(internal_errors + rule_errors),
     )
@@ -288,6 +293,30 @@ def visible(
     ]
 
 
+def settled(findings: Iterable[Finding], options: AnalysisOptions) -> list[Finding]:
+    """``findings`` (deduplicated) with each fix that holds a placeholder filled in from the
+    configuration (``default-taskset``), kept as it is for an editor that lets the user type
+    the value (``options.placeholders``), or else dropped."""
+    return [_settled(finding, options) for finding in findings]
+
+
+def _settled(finding: Finding, options: AnalysisOptions) -> Finding:
+    if not any(fix.placeholder for fix in finding.fixes):
+        return finding
+    values = {"default-taskset": options.default_taskset}
+    fixes = []
+    for fix in finding.fixes:
+        value = values.get(fix.placeholder.setting) if fix.placeholder else None
+        if fix.placeholder is None:
+            fixes.append(fix)
+        elif value is not None:
+            title = f"{fix.title} (`{fix.placeholder.setting}` {value})"
+            fixes.append(fix.filled(value, title))
+        elif options.placeholders:
+            fixes.append(fix)
+    return replace(finding, fixes=tuple(fixes))
+
+
 def _line(lines: Sequence[str], number: int) -> str:
     return lines[number - 1] if 0 < number <= len(lines) else ""
 
@@ -306,12 +335,16 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
             unique.append(replace(members[0], context=()))
             continue
         first = members[0]
+        # A fix with a placeholder names a value for the whole call (ES105: the taskset it is
+        # to run), right only when the finding holds however the code runs: in another walk
+        # (another call site of the helper holding the call) the call may be right as it is.
+        fixes = tuple(fix for fix in first.fixes if fix.placeholder is None)
         labels = [_labels(context, first.span) for context in contexts]
         if "" in labels:  # found at a call site it was walked for: holds there, plainly
-            unique.append(replace(first, context=()))
+            unique.append(replace(first, context=(), fixes=fixes))
             continue
         message = f"{first.message} ({'; '.join(labels)})"
-        unique.append(replace(first, message=message, context=()))
+        unique.append(replace(first, message=message, context=(), fixes=fixes))
     return unique
 
 

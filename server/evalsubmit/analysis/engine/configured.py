@@ -50,7 +50,8 @@ def configured_options(
     ``per-file-ignores``. The result names the disabled codes, so it means the same whatever
     prefixes were used to get there."""
     layers = (config.selection, *overrides)
-    return _options(layers, config.ignored_for(path), config.sdk_version, max_chars)
+    per_file = config.ignored_for(path)
+    return _options(layers, per_file, config.sdk_version, max_chars, config.default_taskset)
 
 
 @functools.lru_cache(maxsize=256)
@@ -59,16 +60,24 @@ def _options(
     per_file: frozenset[str],
     sdk_version: str | None,
     max_chars: int,
+    default_taskset: str | None,
 ) -> AnalysisOptions:
     # cached: a run over thousands of files meets a handful of distinct combinations
     if not per_file and all(layer == RuleSelection() for layer in layers):
-        return AnalysisOptions(max_chars=max_chars, sdk_version=sdk_version)  # every rule
+        return AnalysisOptions(  # every rule
+            max_chars=max_chars, sdk_version=sdk_version, default_taskset=default_taskset
+        )
     codes = _rule_codes()
     enabled = codes
     for layer in layers:
         enabled = layer.apply(enabled, codes)
     enabled -= expand(per_file, codes)
-    return AnalysisOptions(ignore=codes - enabled, max_chars=max_chars, sdk_version=sdk_version)
+    return AnalysisOptions(
+        ignore=codes - enabled,
+        max_chars=max_chars,
+        sdk_version=sdk_version,
+        default_taskset=default_taskset,
+    )
 
 
 def _rule_codes() -> frozenset[str]:

@@ -37,6 +37,8 @@ class FixOutcome:
     """Findings whose fix was not applied because the module would no longer parse."""
     converged: bool = True
     """False when fixes still applied in the last allowed round."""
+    applied: tuple[tuple[str, str], ...] = ()
+    """The code and name of each finding a fix was applied for (``--show-fixes``)."""
 
     @property
     def changed(self) -> bool:
@@ -59,7 +61,7 @@ def fix_source(
             why = "the module does not parse: fix its syntax first"
             return FixOutcome(original, original_report, failure=why)
         return FixOutcome(original, original_report)
-    fixed = 0
+    applied: list[tuple[str, str]] = []
     rejected: dict[tuple[str, object], Finding] = {}
     for _ in range(max_rounds):
         accepted: list[Edit] = []
@@ -74,7 +76,7 @@ def fix_source(
                 rejected[(finding.code, finding.span)] = finding
                 continue
             accepted += edits
-            fixed += 1
+            applied.append((finding.code, finding.kind))
         if not accepted:
             break
         text = apply_edits(text, accepted)
@@ -85,8 +87,8 @@ def fix_source(
             return FixOutcome(original, original_report, failure=why)
     else:
         if any(f.applicable_fix(unsafe) for f in report.findings):
-            return _finish(original, original_report, text, report, fixed, rejected, False)
-    return _finish(original, original_report, text, report, fixed, rejected, True)
+            return _finish(original, original_report, text, report, applied, rejected, False)
+    return _finish(original, original_report, text, report, applied, rejected, True)
 
 
 def _finish(
@@ -94,7 +96,7 @@ def _finish(
     original_report: ModuleReport,
     text: str,
     report: ModuleReport,
-    fixed: int,
+    applied: list[tuple[str, str]],
     rejected: dict[tuple[str, object], Finding],
     converged: bool,
 ) -> FixOutcome:
@@ -104,10 +106,12 @@ def _finish(
         why = "the fixed text would not parse"
         return FixOutcome(original, original_report, failure=why)
     if text == original:
-        fixed = 0
+        applied = []
     remaining = {(f.code, f.span) for f in report.findings}
     still = [f for key, f in rejected.items() if key in remaining]
-    return FixOutcome(text, report, fixed, rejected=still, converged=converged)
+    return FixOutcome(
+        text, report, len(applied), rejected=still, converged=converged, applied=tuple(applied)
+    )
 
 
 def fix_all(text: str, report: ModuleReport, analyze: Callable[[str], ModuleReport]) -> str | None:

@@ -24,6 +24,14 @@ class AnalysisOptions:
     """The ``nemo-platform`` version the user declares (``sdk-version`` in their configuration):
     ES111 compares it instead of the version installed in their environment."""
 
+    default_taskset: str | None = None
+    """The configuration's ``default-taskset`` (in the editor, ``evalsubmit.defaultTaskset``
+    first): it fills in a fix that must name a taskset (ES105's ``tasks=``)."""
+    placeholders: bool = False
+    """Keep a fix whose placeholder no setting fills in (the editor offers it as a snippet the
+    user completes); otherwise (``check``) such a fix is dropped: a fix never writes a value
+    that is itself a finding."""
+
     summaries: bool = True
     """Runner previews and ``submit()`` summaries in the report (hover, code lenses,
     ``preview``, ``submit``); ``check`` prints findings only and turns them off."""

@@ -21,7 +21,9 @@ def stamped(rule: Rule, fixes: tuple[Fix, ...]) -> tuple[Fix, ...]:
         if fixes:
             raise ValueError(f"{rule.code} offers a fix but declares no Rule.fix")
         return ()
-    return tuple(replace(fix, applicability=rule.fix) for fix in fixes)
+    # A fix without edits (the argument to remove is inside a ** mapping) fixes nothing: it
+    # would be counted as fixable and marked [*] while --fix changes nothing.
+    return tuple(replace(fix, applicability=rule.fix) for fix in fixes if fix.edits)
 
 
 def wrap(span: Span, before: str, after: str) -> tuple[Edit, ...]:

@@ -1,6 +1,9 @@
 """The output formats of ``evalsubmit check``, ruff's names: ``concise`` (the default, one line
-per finding), ``full`` (with a code frame), ``json`` (the contract), ``sarif``, ``github``
-(workflow commands), ``gitlab`` (Code Quality), and ``--statistics`` (counts per rule).
+per finding), ``full`` (with a code frame), ``grouped`` (findings under their file), ``json``
+(the contract), ``json-lines`` (one JSON finding a line), ``sarif``, ``github`` (workflow
+commands), ``gitlab`` (Code Quality), ``azure`` (Azure Pipelines logging commands), ``junit``
+(JUnit XML), ``pylint`` (``path:line: [CODE] message``), ``rdjson`` (reviewdog's diagnostic
+format), and ``--statistics`` (counts per rule).
 
 Every format lists the paths that were not checked (``skipped``), so CI is never falsely green.
 Nothing here imports pydantic, httpx or pygls: rendering is plain data to text.
@@ -20,11 +23,24 @@ Skipped = tuple[Path, str]
 Effect = tuple[Path, int, int]
 """A configuration file, the files it turned every rule off in, the paths it excluded."""
 
-FORMATS = ("concise", "full", "json", "sarif", "github", "gitlab")
+FORMATS = (
+    "concise",
+    "full",
+    "grouped",
+    "json",
+    "json-lines",
+    "sarif",
+    "github",
+    "gitlab",
+    "azure",
+    "junit",
+    "pylint",
+    "rdjson",
+)
 DEFAULT_FORMAT = "concise"
 LEGACY_FORMATS = {"text": "concise", "json": "json", "sarif": "sarif"}
 """``--format`` (deprecated) values and the ``--output-format`` each stands for."""
-TEXT_FORMATS = frozenset({"concise", "full"})
+TEXT_FORMATS = frozenset({"concise", "full", "grouped"})
 """Formats read by people: fix summaries and hints are part of them (machine formats get
 those on stderr, so their output stays parseable)."""
 
@@ -48,12 +64,23 @@ class Report:
     fixed_files: int = 0
     effects: Sequence[Effect] = ()
     """What each configuration file turned off (only those that turned something off)."""
+    fixed_codes: Sequence[FixedInFile] = ()
+    """With ``--show-fixes``: what was fixed in each file, per rule."""
+    show_fixes: bool = False
+    fix_only: bool = False
+    """``--fix-only``: the findings that remain are not reported (only what was fixed)."""
+
+
+FixedInFile = tuple[Path, Sequence[tuple[str, str, int]]]
+"""A fixed file and, for each rule fixed there, its code, its name and how many."""
 
 
 def render(fmt: str, report: Report, *, statistics: bool = False, color: bool = False) -> str:
     """``report`` in format ``fmt`` (one of :data:`FORMATS`); with ``statistics`` the counts per
     rule instead of the findings (a JSON list for ``json``, a table otherwise)."""
     # Each format's module is imported when used: a run renders one format.
+    if report.fix_only and fmt in TEXT_FORMATS:
+        return "".join(f"{line}\n" for line in fix_only_text(report))
     if statistics:
         from evalsubmit.cli.formats import statistics as stats
 
@@ -70,23 +97,118 @@ def render(fmt: str, report: Report, *, statistics: bool = False, color: bool = 
         from evalsubmit.cli.formats import gitlab
 
         return gitlab.as_gitlab(report)
+    if fmt in _MODULES:
+        import importlib
+
+        module = importlib.import_module(f"evalsubmit.cli.formats.{_MODULES[fmt]}")
+        rendered: str = module.render(report)
+        return rendered
     from evalsubmit.cli import output
 
     findings, skipped, effects = list(report.findings), list(report.skipped), list(report.effects)
     if fmt in ("json", "sarif"):
         return output.render(fmt, findings, report.files_checked, [], skipped, effects)
-    text = output.as_text(findings, report.files_checked, list(report.notes), skipped, effects)
+    text = output.as_text(
+        findings,
+        report.files_checked,
+        list(report.notes),
+        skipped,
+        effects,
+        marked=fix_status(report),
+        unsafe_fixes=report.unsafe_fixes,
+        before_summary=fixes_applied(report),
+    )
     return text + "".join(f"{line}\n" for line in fix_summary(report))
+
+
+_MODULES = {
+    "grouped": "grouped",
+    "json-lines": "json_lines",
+    "azure": "azure",
+    "junit": "junit",
+    "pylint": "pylint",
+    "rdjson": "rdjson",
+}
+"""The formats rendered by a module of their own with a ``render(report)`` function."""
+SKIPS_ON_STDERR = frozenset({"json-lines", "pylint", "rdjson"})
+"""Formats with no place for a path that was not checked: such paths are warned about on
+stderr (as ``--statistics`` does), so the run is never silently green."""
 
 
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def fix_summary(report: Report) -> list[str]:
-    """After ``--fix``: how many were fixed, and how many more ``--unsafe-fixes`` would fix."""
-    if not report.fix_mode:
+def fix_status(report: Report) -> bool:
+    """Whether findings are marked ``[*]`` (fixable): not after ``--fix`` (ruff: what could be
+    fixed was), and only when some finding has a fix ``--fix`` would apply."""
+    return not report.fix_mode and any(
+        f.applicable_fix(report.unsafe_fixes) for _, f in report.findings
+    )
+
+
+def mark(finding: Finding, report: Report) -> str:
+    """``[*] `` before the message of a finding ``--fix`` fixes (with ``--unsafe-fixes``, any
+    fix), as ruff's concise and grouped formats."""
+    return "[*] " if finding.applicable_fix(report.unsafe_fixes) else ""
+
+
+def fixable_line(report: Report) -> list[str]:
+    """ruff's last summary line: how many findings ``--fix`` would fix, and how many hidden
+    (unsafe) fixes ``--unsafe-fixes`` would add. Nothing after ``--fix`` (the fix summary says
+    it) or when no finding has a fix."""
+    if report.fix_mode:
         return []
+    applicable = sum(1 for _, f in report.findings if f.applicable_fix(report.unsafe_fixes))
+    hidden = hidden_unsafe(report)
+    if applicable and hidden:
+        fixes = "hidden fix" if hidden == 1 else "hidden fixes"
+        return [
+            f"[*] {applicable} fixable with the `--fix` option ({hidden} {fixes} can be "
+            "enabled with the `--unsafe-fixes` option)."
+        ]
+    if applicable:
+        return [f"[*] {applicable} fixable with the `--fix` option."]
+    if hidden:
+        fixes = "hidden fix" if hidden == 1 else "hidden fixes"
+        return [
+            f"No fixes available ({hidden} {fixes} can be enabled with the `--unsafe-fixes` "
+            "option)."
+        ]
+    return []
+
+
+def fixes_applied(report: Report) -> list[str]:
+    """``--show-fixes``: every fixed file and how many findings of each rule were fixed in it
+    (ruff's ``Fixed 3 errors:`` table), between blank lines; nothing when nothing was fixed."""
+    if not (report.show_fixes and report.fixed_codes):
+        return []
+    total = sum(count for _, table in report.fixed_codes for _, _, count in table)
+    width = max(len(str(count)) for _, table in report.fixed_codes for _, _, count in table)
+    from evalsubmit.cli.output import near, shown
+
+    lines = ["", f"Fixed {_plural(total, 'problem')}:"]
+    for path, table in sorted(report.fixed_codes, key=lambda item: str(item[0])):
+        lines.append(f"- {shown(near(path))}:")
+        for code, name, count in sorted(table, key=lambda row: (-row[2], row[0])):
+            lines.append(f"    {count:>{width}} \u00d7 {code} ({name})")  # ruff's times sign
+    return [*lines, ""]
+
+
+def fix_only_text(report: Report) -> list[str]:
+    """``--fix-only`` in a text format: the paths not checked (never silent), what was fixed,
+    how many more ``--unsafe-fixes`` would fix; never the findings that remain (ruff's)."""
+    from evalsubmit.cli.output import skipped_line
+
+    skips = [skipped_line(path, reason) for path, reason in report.skipped]
+    return [*skips, *fixes_applied(report), *fix_summary(report)]
+
+
+def fix_summary(report: Report) -> list[str]:
+    """After ``--fix``: how many were fixed, and how many more ``--unsafe-fixes`` would fix;
+    otherwise how many findings are fixable (:func:`fixable_line`)."""
+    if not report.fix_mode:
+        return fixable_line(report)
     lines = []
     if report.fixed:
         lines.append(

@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
-from evalsubmit.cli.formats import Report, fix_summary
+from evalsubmit.cli.formats import Report, fix_summary, fixes_applied
 from evalsubmit.cli.formats.color import BLUE, BOLD, CYAN, SEVERITY, Paint
 from evalsubmit.core.findings import Finding, Span
 
@@ -44,7 +44,7 @@ def as_full(report: Report, *, color: bool = False) -> str:
         list(report.effects),
     )
     return "".join(f"{block}\n" for block in blocks) + "".join(
-        f"{line}\n" for line in [*tail, *fix_summary(report)]
+        f"{line}\n" for line in [*fixes_applied(report), *tail, *fix_summary(report)]
     )
 
 
@@ -52,7 +52,8 @@ def _block(path: Path, finding: Finding, report: Report, paint: Paint) -> str:
     from evalsubmit.cli.output import shown  # a hostile file name never drives the terminal
 
     style = SEVERITY.get(str(finding.severity), BOLD)
-    mark = " [*]" if finding.applicable_fix(report.unsafe_fixes) else ""
+    marked = not report.fix_mode  # as ruff: after --fix, what could be fixed was
+    mark = " [*]" if marked and finding.applicable_fix(report.unsafe_fixes) else ""
     lines = [
         f"{paint(BOLD, shown(path))}:{finding.span.line}:{finding.span.col + 1}: "
         f"{paint(style, finding.code)}{paint(CYAN, mark)} {shown(finding.message)}"

@@ -14,7 +14,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 
-from evalsubmit.cli.formats import Report
+from evalsubmit.cli.formats import Report, fix_summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,4 +71,5 @@ def as_table(report: Report) -> str:
         list(report.skipped),
         list(report.effects),
     )
+    lines += fix_summary(report)
     return "".join(f"{line}\n" for line in lines)

@@ -1,0 +1,16 @@
+"""``--output-format pylint``: ``path:line: [CODE] message``, one finding a line, as ruff's
+``pylint`` format (flake8's pylint formatter). The format has no column and no place for a path
+that was not checked: those are warned about on stderr."""
+
+from __future__ import annotations
+
+from evalsubmit.cli.formats import Report
+
+
+def render(report: Report) -> str:
+    from evalsubmit.cli.output import shown  # one line each, inert in a terminal
+
+    return "".join(
+        f"{shown(path)}:{f.span.line}: [{f.code}] {shown(f.message)}\n"
+        for path, f in report.findings
+    )
