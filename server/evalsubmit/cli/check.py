@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from evalsubmit.cli import collector
 from evalsubmit.cli.cache_options import add_cache_options, chosen_folder
-from evalsubmit.cli.check_flags import FixRequest, add_options, check_flags
+from evalsubmit.cli.check_flags import CheckFlags, FixRequest, add_options, check_flags
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
 from evalsubmit.cli.configured import add_config_options, rule_codes
 from evalsubmit.cli.projects import lines_of, project_of, relevant, resolved_file, start_run
@@ -35,7 +35,9 @@ MAX_JOBS = 256
 
 def add_parser(commands: Any) -> None:
     check = commands.add_parser("check", help="report submit() mistakes in files or folders")
-    check.add_argument("paths", nargs="+", type=Path, help="files and folders; `-`: stdin")
+    check.add_argument(
+        "paths", nargs="*", type=Path, help="files and folders (default: .); `-`: stdin"
+    )
     check.add_argument(
         "--select", type=rule_codes, default=frozenset(), help="codes to report (replaces select)"
     )
@@ -69,11 +71,6 @@ def _jobs(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalsubmit.cli.configured import CheckConfiguration, ConfigError
-    from evalsubmit.cli.finish import finish
-    from evalsubmit.cli.formats import Report
-    from evalsubmit.cli.output import shown
-
     start_run()
     flags = check_flags(args)
     if flags is None:
@@ -82,6 +79,25 @@ def run(args: argparse.Namespace) -> int:
         from evalsubmit.cli import show_settings
 
         return show_settings.run(args, flags)
+    if flags.show_files or flags.watch:
+        from evalsubmit.cli import check_modes
+
+        if flags.show_files:
+            return check_modes.show_files(args)
+        return check_modes.watch(args, lambda: check_once(args, flags))
+    return check_once(args, flags)
+
+
+def check_once(args: argparse.Namespace, flags: CheckFlags) -> int:
+    """One check of ``args.paths`` as ``flags`` ask; the exit code."""
+    import time
+
+    from evalsubmit.cli.configured import CheckConfiguration, ConfigError
+    from evalsubmit.cli.finish import finish
+    from evalsubmit.cli.formats import Report
+    from evalsubmit.cli.output import shown
+
+    started = time.perf_counter()
     stdin = None
     if flags.stdin_filename:
         from evalsubmit.cli.stdin import read_stdin
@@ -107,6 +123,10 @@ def run(args: argparse.Namespace) -> int:
     try:  # the project's configuration files, under the command line's flags
         configuration = CheckConfiguration(args)
         if stdin is not None:
+            if configuration.force_excluded(stdin.path):  # as ruff: nothing checked, exit 0
+                from evalsubmit.cli.check_modes import excluded_stdin
+
+                return excluded_stdin(stdin, flags)
             files = [stdin.path]
         else:
             on_skip = lambda path, why: skipped.append((path, why))  # noqa: E731
@@ -166,6 +186,10 @@ def run(args: argparse.Namespace) -> int:
         unsafe_fixes=flags.unsafe_fixes,
         effects=configuration.effects(options),
     )
+    if flags.verbose:
+        from evalsubmit.cli.check_modes import explain
+
+        explain(configuration, files, results, skipped, time.perf_counter() - started)
     stdin_fix = results[stdin.path].fix if stdin is not None else None
     fixed_stdin = stdin_fix.fixed if stdin_fix is not None else None
     return finish(

@@ -6,6 +6,9 @@
 * ``--diff``: the diff is the report; "Would fix ..." goes to stderr.
 * Machine formats (json, sarif, github, gitlab) stay parseable: fix summaries and warnings go
   to stderr; the text formats carry them.
+* ``-q``: the findings only (a text format's summary is dropped; the paths that were not
+  checked go to stderr, so a quiet run is never silently partial); ``-s``: nothing at all.
+  Neither changes the exit code.
 * Exit codes (ruff's): 2 for a usage or internal error (also with ``--exit-zero``); else 0 with
   ``--exit-zero``; else 1 when a finding that is not information remains (or, ``--strict``, a
   path was skipped), when ``--exit-non-zero-on-fix`` and anything was fixed, or with
@@ -57,10 +60,12 @@ def finish(
     stream = sys.stderr if to_stderr else sys.stdout
     color = use_color(None if flags.output_file else stream)
     text = render(flags.output_format, report, statistics=flags.statistics, color=color)
-    if not emit(text, flags.output_file, stream):
-        return EXIT_ERROR
     machine = flags.output_format not in TEXT_FORMATS
-    if machine:
+    if flags.quiet and not machine and not flags.statistics:
+        text = _without_summary(text, report)
+    if not flags.silent and not emit(text, flags.output_file, stream):
+        return EXIT_ERROR
+    if machine and not (flags.quiet or flags.silent):
         for line in fix_summary(report):
             print(line, file=sys.stderr)
         if flags.statistics:  # a JSON list has no place for them
@@ -73,13 +78,30 @@ def finish(
     # Information (ES111: another SDK installed) is shown, never a reason to fail a CI run.
     failing = any(f.severity is not Severity.INFORMATION for _, f in report.findings)
     checked_nothing = not report.files_checked and not report.skipped
-    if checked_nothing:
+    if checked_nothing and not flags.silent:
         print("evalsubmit: warning: No Python files found under the given paths", file=sys.stderr)
     if failing or (flags.strict and (report.skipped or checked_nothing)):
         return EXIT_FINDINGS
     if flags.exit_non_zero_on_fix and report.fixed:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _without_summary(text: str, report: Report) -> str:
+    """``text`` without the lines that end a text format (summary, notes, fix counts); the
+    paths that were not checked are said on stderr instead."""
+    from evalsubmit.cli.output import text_tail
+
+    findings, skipped = list(report.findings), list(report.skipped)
+    tail = text_tail(findings, report.files_checked, list(report.notes), skipped, [])
+    ending = {*tail, *fix_summary(report)}
+    lines = text.splitlines()
+    summary = tail[-1 - len(report.notes)]
+    while lines and (not lines[-1].strip() or lines[-1] in ending or lines[-1].startswith(summary)):
+        lines.pop()
+    for path, reason in skipped:
+        print(skipped_line(path, reason), file=sys.stderr)
+    return "".join(f"{line}\n" for line in lines)
 
 
 def _finish_diff(flags: CheckFlags, report: Report, totals: FixTotals, internal: bool) -> int:
