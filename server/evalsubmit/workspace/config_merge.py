@@ -93,7 +93,8 @@ def _ignores_left(ignored: list[Any], selected: list[Any], codes: Collection[str
 
 def rebased(table: Mapping[str, Any], base_root: str, root: str) -> dict[str, Any]:
     """``table``'s patterns, written relative to ``base_root``, relative to ``root``; a pattern
-    that can match nothing under ``root`` is dropped."""
+    that can match nothing under ``root`` is dropped. A bare name (``tests``) matches at any
+    depth wherever it is written, as ruff's single-path patterns do."""
     if os.path.normpath(base_root) == os.path.normpath(root):
         return dict(table)
     out = dict(table)
@@ -119,7 +120,8 @@ def rebase(pattern: str, base_root: str, root: str) -> str | None:
     None when it can match nothing under ``root``."""
     negated = pattern.startswith("!")
     body = pattern.removeprefix("!")
-    anchored = "/" in body.rstrip("/")
+    if "/" not in body.rstrip("/"):
+        return pattern  # a name matched at any depth (ruff's single-path patterns): anywhere
     body = body.lstrip("/")
     relative = os.path.relpath(os.path.abspath(root), os.path.abspath(base_root))
     relative = relative.replace(os.sep, "/")
@@ -128,9 +130,7 @@ def rebase(pattern: str, base_root: str, root: str) -> str | None:
         down = down.replace(os.sep, "/")
         if down.startswith(".."):
             return None  # beside: nothing under root was under base_root
-        moved = f"{down}/{body}" if anchored else f"{down}/**/{body}"
-    elif not anchored:
-        moved = body  # matched at any depth below base_root: so below root too
+        moved = f"{down}/{body}"
     elif body.startswith(f"{relative}/"):
         moved = body[len(relative) + 1 :]
     elif body.startswith("**"):
