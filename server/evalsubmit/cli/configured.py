@@ -129,7 +129,8 @@ def config_arguments(args: argparse.Namespace) -> str | None:
     if args.extend_exclude is not None:
         extend["extend-exclude"] = tuple(_globs(args.extend_exclude))
         origins["extend-exclude"] = "--extend-exclude"
-    _, problems = validate_table({**replace, **extend}, frozenset(RULES))
+    lists = {key: list(values) for key, values in extend.items()}
+    _, problems = validate_table({**replace, **lists}, frozenset(RULES))
     for location, message, _value in problems:
         key = str(location[0]) if location else ""
         return f"{origins.get(key, '--config')} {key}: {message}"
