@@ -92,7 +92,11 @@ def test_config_overrides_select_all_and_errors(project: Path) -> None:
     assert everything.returncode == 0 and "All checks passed" in everything.stdout
     bad = console(project, "check", "--config", "selct = ['ES109']")
     assert bad.returncode == 2 and "unknown key" in bad.stderr
-    neither = console(project, "check", "--config", "missing.toml")
+    missing = console(project, "check", "--config", "missing.toml")
+    assert (
+        missing.returncode == 2 and "missing.toml: invalid configuration: cannot" in missing.stderr
+    )
+    neither = console(project, "check", "--config", "select = [")
     assert neither.returncode == 2 and "not a file, nor a TOML" in neither.stderr
 
 

@@ -98,6 +98,10 @@ def config_arguments(args: argparse.Namespace) -> str | None:
     """Sort ``--config`` values into ``args.config`` (the one file, or None) and
     ``args.overrides`` (with ``--exclude``, ``--extend-exclude``, ``--per-file-ignores``);
     the usage error, if any."""
+    args.config, args.overrides = None, Overrides()
+    given = (args.exclude, args.extend_exclude, args.per_file_ignores)
+    if not args.config_options and all(value is None for value in given):
+        return None  # nothing to sort: no rule registry or pydantic loaded for it
     from evalsubmit.analysis.rules import RULES
     from evalsubmit.workspace.config_model import validate_table
 
@@ -105,7 +109,7 @@ def config_arguments(args: argparse.Namespace) -> str | None:
     replace: dict[str, object] = {}
     origins: dict[str, str] = {}
     for value in args.config_options:
-        if os.path.isfile(value):
+        if os.path.isfile(value) or "=" not in value:  # a path (read, or said unreadable)
             files.append(Path(value))
             continue
         table = _toml_pair(value)
