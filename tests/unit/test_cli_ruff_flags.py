@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from cli_project import console, make_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,6 +158,13 @@ def test_exclude_extend_exclude_and_per_file_ignores_flags(project: Path) -> Non
     assert codes(extended.stdout) == ["ES101", "ES102", "ES109"]
     ignored = console(project, "check", "--per-file-ignores", "jobs/*:ES102,ES101")
     assert codes(ignored.stdout) == ["ES103", "ES109"]
+    (project / "evalsubmit.toml").write_text(
+        '[per-file-ignores]\n"tests/*" = ["ES103"]\n', encoding="utf-8"
+    )
+    replaced = console(project, "check", "-n", "--per-file-ignores", "jobs/*:ES109")
+    assert codes(replaced.stdout) == ["ES101", "ES102", "ES103"]
+    added = console(project, "check", "-n", "--extend-per-file-ignores", "jobs/*:ES109")
+    assert codes(added.stdout) == ["ES101", "ES102"]
 
 
 def test_stdin_filename_without_dash_and_force_exclude(project: Path) -> None:

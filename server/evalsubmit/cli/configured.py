@@ -15,7 +15,7 @@ import argparse
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from evalsubmit.workspace.config import ConfigError, ProjectConfig, RuleSelection
 from evalsubmit.workspace.config_merge import Overrides
@@ -92,6 +92,11 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
         help="`GLOB:CODE[,CODE...][,GLOB:CODE...]`: codes turned off in the files a glob "
         "matches, instead of the configuration's per-file-ignores",
     )
+    parser.add_argument(
+        "--extend-per-file-ignores",
+        metavar="GLOB:CODES",
+        help="as --per-file-ignores, in addition to the configuration's",
+    )
 
 
 def config_arguments(args: argparse.Namespace) -> str | None:
@@ -99,7 +104,12 @@ def config_arguments(args: argparse.Namespace) -> str | None:
     ``args.overrides`` (with ``--exclude``, ``--extend-exclude``, ``--per-file-ignores``);
     the usage error, if any."""
     args.config, args.overrides = None, Overrides()
-    given = (args.exclude, args.extend_exclude, args.per_file_ignores)
+    given = (
+        args.exclude,
+        args.extend_exclude,
+        args.per_file_ignores,
+        args.extend_per_file_ignores,
+    )
     if not args.config_options and all(value is None for value in given):
         return None  # nothing to sort: no rule registry or pydantic loaded for it
     from evalsubmit.analysis.rules import RULES
@@ -129,12 +139,18 @@ def config_arguments(args: argparse.Namespace) -> str | None:
                 return parsed
             replace[key] = parsed
             origins[key] = f"--{key}"
-    extend: dict[str, tuple[str, ...]] = {}
+    extend: dict[str, Any] = {}
     if args.extend_exclude is not None:
         extend["extend-exclude"] = tuple(_globs(args.extend_exclude))
         origins["extend-exclude"] = "--extend-exclude"
-    lists = {key: list(values) for key, values in extend.items()}
-    _, problems = validate_table({**replace, **lists}, frozenset(RULES))
+    if args.extend_per_file_ignores is not None:
+        added = _per_file(args.extend_per_file_ignores)
+        if isinstance(added, str):
+            return added
+        extend["per-file-ignores"] = added
+        origins.setdefault("per-file-ignores", "--extend-per-file-ignores")
+    checked = {k: list(v) if isinstance(v, tuple) else v for k, v in extend.items()}
+    _, problems = validate_table({**replace, **checked}, frozenset(RULES))
     for location, message, _value in problems:
         key = str(location[0]) if location else ""
         return f"{origins.get(key, '--config')} {key}: {message}"

@@ -23,11 +23,12 @@ SELECTION_KEYS = ("select", "extend-select", "ignore")
 @dataclass(frozen=True, slots=True)
 class Overrides:
     """The command line's changes to every configuration: ``replace`` sets keys, ``extend``
-    appends to lists (``--extend-exclude``); ``origins`` names the option that set each key
-    (``--config``, ``--exclude``), for ``--show-settings``."""
+    appends to lists (``--extend-exclude``) and tables (``--extend-per-file-ignores``);
+    ``origins`` names the option that set each key (``--config``, ``--exclude``), for
+    ``--show-settings``."""
 
     replace: Mapping[str, Any] = field(default_factory=dict)
-    extend: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    extend: Mapping[str, Any] = field(default_factory=dict)
     origins: Mapping[str, str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
@@ -36,8 +37,11 @@ class Overrides:
     def apply(self, table: Mapping[str, Any]) -> dict[str, Any]:
         merged = {**table, **self.replace}
         for key, values in self.extend.items():
-            before = merged.get(key, [])
-            merged[key] = [*(before if isinstance(before, list) else []), *values]
+            before = merged.get(key)
+            if isinstance(values, Mapping):  # --extend-per-file-ignores: entries added
+                merged[key] = {**(before if isinstance(before, dict) else {}), **values}
+            else:
+                merged[key] = [*(before if isinstance(before, list) else []), *values]
         return merged
 
 
