@@ -265,3 +265,23 @@ def _until(process: subprocess.Popen[str], marker: str) -> str:
         if line.startswith(marker):
             return "".join(lines)
     raise AssertionError(f"no {marker!r} line: {''.join(lines)}{sys.stderr}")
+
+
+@pytest.mark.parametrize(
+    "flag",
+    [
+        ["--fixable", "ES1"],
+        ["--unfixable", "ES1"],
+        ["--extend-fixable", "ES1"],
+        ["--target-version", "py312"],
+        ["--preview"],
+        ["--extension", "ipy:python"],
+        ["--color", "never"],
+    ],
+)
+def test_unsupported_ruff_flags_are_usage_errors(project: Path, flag: list[str]) -> None:
+    """The README's "not supported" rows: refused with check's usage, never silently taken."""
+    run = console(project, "check", *flag)
+    assert run.returncode == 2
+    assert run.stderr.startswith("usage: evalsubmit check")
+    assert f"unrecognized arguments: {flag[0]}" in run.stderr
