@@ -15,7 +15,7 @@ from evalsubmit.cli.cache_options import add_cache_options, chosen_folder
 from evalsubmit.cli.check_flags import CheckFlags, FixRequest, add_options, check_flags
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
 from evalsubmit.cli.configured import add_config_options, rule_codes
-from evalsubmit.cli.projects import lines_of, project_of, relevant, resolved_file, start_run
+from evalsubmit.cli.projects import project_of, relevant, route_remote_findings, start_run
 
 if TYPE_CHECKING:
     from evalsubmit.analysis import AnalysisOptions, Finding, ModuleReport
@@ -156,7 +156,7 @@ def check_once(args: argparse.Namespace, flags: CheckFlags) -> int:
     totals = None
     if flags.fix is not None:
         totals = _apply_fixes(results, flags.fix, stdin, configuration.left_out)
-    _route_remote_findings(results, options)
+    route_remote_findings(results, options)
     internal = False
     for path in files:
         result = results[path]
@@ -238,28 +238,6 @@ def _apply_fixes(
             unwritten.findings = unwritten.fix.original_findings
             unwritten.lines = split_lines(unwritten.fix.original)
     return totals
-
-
-def _route_remote_findings(
-    results: dict[Path, FileResult], options: dict[Path, AnalysisOptions]
-) -> None:
-    """A bad value written in one checked file but submitted from another is reported in the
-    file that writes it; each file is analysed once (forward), so the check stays linear."""
-    if not any(result.remote for result in results.values()):
-        return
-    from evalsubmit.analysis import visible
-
-    by_resolved = {resolved_file(path): result for path, result in results.items()}
-    for result in list(results.values()):
-        for target, finding in result.remote:
-            owner = by_resolved.get(target)
-            if owner is None:
-                continue
-            if owner.unread and not owner.lines:
-                owner.lines = lines_of(owner.path)
-            for kept in visible([finding], owner.lines, options[owner.path]):
-                if kept not in owner.findings:
-                    owner.findings.append(kept)
 
 
 def _cached_or_analysed(

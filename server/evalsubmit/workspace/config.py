@@ -28,48 +28,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.workspace.config_errors import PYPROJECT_TABLE, ConfigError, Problem
+from evalsubmit.workspace.config_lines import key_of, line_of
 from evalsubmit.workspace.config_merge import NO_OVERRIDES, Overrides, merged
 from evalsubmit.workspace.globs import GlobSet
 
 if TYPE_CHECKING:
-    from evalsubmit.workspace.config_model import ConfigTable, Location
+    from evalsubmit.workspace.config_model import ConfigTable
+
+__all__ = [
+    "CONFIG_NAMES",
+    "NO_CONFIG",
+    "PYPROJECT_TABLE",
+    "ConfigError",
+    "ConfigResolver",
+    "Problem",
+    "ProjectConfig",
+    "RuleSelection",
+    "expand",
+]
 
 CONFIG_NAMES = (".evalsubmit.toml", "evalsubmit.toml", "pyproject.toml")
 """Looked for in this order in each folder (ruff's order for its own files)."""
-PYPROJECT_TABLE = "[tool.evalsubmit]"
 MAX_CONFIG_BYTES = 1024 * 1024
 MAX_EXTEND_DEPTH = 32
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One invalid entry of a configuration file."""
-
-    key: str
-    """Dotted key inside the table (``per-file-ignores.tests/**``); empty for the file itself."""
-    message: str
-    line: int | None = None
-
-
-class ConfigError(Exception):
-    """An invalid configuration file: every problem found, each with its key and line."""
-
-    def __init__(self, file: Path, problems: Iterable[Problem]) -> None:
-        self.file = file
-        self.problems = tuple(problems)
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
-
-    def lines(self) -> list[str]:
-        table = f"{PYPROJECT_TABLE} " if self.file.name == "pyproject.toml" else ""
-        out = []
-        for problem in self.problems:
-            where = f"{self.file}:{problem.line}" if problem.line else str(self.file)
-            key = f"{table}{problem.key}: " if problem.key else ""
-            out.append(f"{where}: invalid configuration: {key}{problem.message}")
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +178,7 @@ class ConfigResolver:
         self._isolated = isolated
         self._remember = remember_folders
         self._folders: dict[str, ProjectConfig] = {}
-        self._loaded: dict[Path, tuple[tuple[int, int], ProjectConfig | ConfigError | None]] = {}
+        self._loaded: dict[Path, tuple[object, ProjectConfig | ConfigError | None]] = {}
         self._lock = threading.Lock()
         self._overrides = overrides
         self._overridden: dict[Path, tuple[ProjectConfig, ProjectConfig | ConfigError]] = {}
@@ -301,8 +283,10 @@ class ConfigResolver:
         key = (info.st_mtime_ns, info.st_size)
         with self._lock:
             cached = self._loaded.get(file)
-        if cached is None or cached[0] != key:
-            cached = (key, _read(file, lambda: self.rule_codes))
+        # the files it extends count too: an edit of the base is seen (the server's case)
+        if cached is None or cached[0] != (key, _stamps(_read_also(file, cached[1]))):
+            result = _read(file, lambda: self.rule_codes)
+            cached = ((key, _stamps(_read_also(file, result))), result)
             with self._lock:
                 self._loaded[file] = cached
         result = cached[1]
@@ -311,6 +295,27 @@ class ConfigResolver:
         if result is None and required:
             raise ConfigError(file, [Problem("", f"it has no {PYPROJECT_TABLE} table")])
         return self._with_overrides(result) if result is not None else None
+
+
+def _read_also(file: Path, result: ProjectConfig | ConfigError | None) -> tuple[Path, ...]:
+    """The other files ``result`` was read from: those it extends, or the one at fault."""
+    if isinstance(result, ProjectConfig):
+        return result.extends
+    if isinstance(result, ConfigError) and result.file != file:
+        return (result.file,)
+    return ()
+
+
+def _stamps(files: tuple[Path, ...]) -> tuple[tuple[int, int], ...]:
+    stamps = []
+    for file in files:
+        try:
+            info = os.stat(file)
+        except OSError:
+            stamps.append((-1, -1))
+            continue
+        stamps.append((info.st_mtime_ns, info.st_size))
+    return tuple(stamps)
 
 
 def _top_repository(folder: str) -> bool:
@@ -346,7 +351,7 @@ def _extended(
     value = table.get("extend")
     if value is None:
         return table, text, ()
-    line = _line_of(text, ("extend",))
+    line = line_of(text, ("extend",))
     if not isinstance(value, str):
         return ConfigError(file, [Problem("extend", "expected a path (a string)", line)])
     base = Path(os.path.expandvars(os.path.expanduser(value)))
@@ -443,7 +448,7 @@ def _validated(
     codes = rule_codes() if callable(rule_codes) else rule_codes  # only a table has codes
     model, problems = validate_table(table, codes)
     if model is None:
-        placed = [Problem(_key(loc), m, _line_of(text, loc, value)) for loc, m, value in problems]
+        placed = [Problem(key_of(loc), m, line_of(text, loc, value)) for loc, m, value in problems]
         placed.sort(key=lambda problem: problem.line or len(text))  # in the file's order
         return ConfigError(file, placed)
     return _config(file, model, dict(table), extends)
@@ -484,74 +489,3 @@ def _config(
             for p, codes in per_file
         ),
     )
-
-
-def _key(location: Location) -> str:
-    """``select[1]``, ``per-file-ignores."scripts/*.py"[0]``: a location as TOML spells it."""
-    shown = ""
-    for part in location:
-        if part == "[key]":  # pydantic's marker of an error in a table's key, not its value
-            continue
-        if isinstance(part, int):
-            shown += f"[{part}]"
-        else:
-            bare = part.replace("-", "").replace("_", "").isalnum()
-            spelled = part if bare else _json_string(part)
-            shown += f".{spelled}" if shown else spelled
-    return shown
-
-
-def _line_of(text: str, location: Location, value: object = None) -> int | None:
-    """The line that writes the key, found in the text (best effort: ``tomllib`` keeps no
-    positions). The first segment is searched as a key (``select =``, ``"select" =``) or a
-    table header (``[tool.evalsubmit.per-file-ignores]``); a deeper one (a glob of
-    ``per-file-ignores``) is then searched from there; an entry of a list written over
-    several lines is found by its value."""
-    lines = text.splitlines()
-    start = 0
-    for number, line in enumerate(lines):
-        if line.strip().replace(" ", "") == PYPROJECT_TABLE:
-            start = number
-            break
-    found: int | None = None
-    for segment in location[:2]:
-        if isinstance(segment, int):
-            break
-        for number in range(start, len(lines)):
-            if _writes(lines[number], segment):
-                found = start = number
-                break
-        else:
-            break
-    if found is not None and isinstance(location[-1], int) and isinstance(value, str):
-        found = _entry_line(lines, found, value)
-    return found + 1 if found is not None else None
-
-
-def _entry_line(lines: list[str], key_line: int, value: str) -> int:
-    """The line of the list entry ``value``, from the key's line to the list's end."""
-    quoted = (_json_string(value), f"'{value}'")
-    for number in range(key_line, len(lines)):
-        if any(spelled in lines[number] for spelled in quoted):
-            return number
-        if "]" in lines[number].split("#")[0] and number > key_line:
-            break
-    return key_line
-
-
-def _writes(line: str, key: str) -> bool:
-    stripped = line.strip()
-    for spelled in (key, f'"{key}"', f"'{key}'"):
-        if stripped.startswith(spelled) and stripped[len(spelled) :].lstrip().startswith("="):
-            return True
-        header = stripped.startswith("[") and stripped.rstrip("]").lstrip("[").strip()
-        if header and (header == spelled or header.endswith(f".{spelled}")):
-            return True
-    return False
-
-
-def _json_string(value: object) -> str:
-    """``json.dumps(value)``, :mod:`json` imported for an invalid file only."""
-    import json
-
-    return json.dumps(value)
