@@ -126,6 +126,12 @@ def test_show_settings_names_the_overrides_origin(project: Path) -> None:
     )
     overrides = json.loads(as_json.stdout)["command_line"]["overrides"]
     assert overrides == [{"key": "ignore", "value": ["ES101"], "from": "--config"}]
+    strict = console(project, "check", "--show-settings", "jobs", "--config", "strict = true")
+    assert "strict = true (--config)" in strict.stdout
+    # and the override is obeyed, not only shown: a skipped path now fails the run
+    (project / "jobs" / "huge.py").write_bytes(b"x = 1\n" * 400_000)
+    failed = console(project, "check", "jobs/huge.py", "--config", "strict = true")
+    assert failed.returncode == 1 and "skipped" in failed.stdout
 
 
 def test_extend_reads_the_base_relative_to_the_file_and_reports_cycles(project: Path) -> None:

@@ -166,7 +166,7 @@ def as_text(settings: Settings) -> str:
         if strict_from is None
         else (
             strict_from
-            if strict_from == "--strict"
+            if strict_from.startswith("--")
             else f"{near(Path(strict_from))}, the configuration of the current folder"
         )
     )

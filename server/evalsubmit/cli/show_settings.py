@@ -184,6 +184,9 @@ def _strict(resolver: ConfigResolver, args: argparse.Namespace) -> tuple[bool, s
     if args.strict:
         return True, "--strict"
     here = resolver.for_folder(Path.cwd())
+    origin = here.overridden.get("strict")
+    if origin is not None and here.strict is not None:
+        return here.strict, origin  # --config "strict = true"
     if here.strict is None or here.file is None:
         return False, None
     return here.strict, str(here.file)
