@@ -199,7 +199,7 @@ def test_preview_explains_why_not(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 def test_rule_docs(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rule", "es107")
-    assert code == 0 and out.startswith("ES107 unserializable-config (error)")
+    assert code == 0 and out.startswith("# unserializable-config (ES107)\n\nSeverity: **error**")
     assert run(capsys, "rule", "ES999")[0] == 2
 
 

@@ -74,14 +74,20 @@ def test_stdin_fix_writes_the_fixed_source_to_stdout(
     assert not (project / "jobs" / "weekly.py").exists()
 
 
-def test_stdin_needs_its_filename_and_nothing_else(
-    project: Path, capsys: pytest.CaptureFixture[str]
+def test_stdin_needs_its_filename_and_the_filename_wins_over_paths(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import io
+    import sys
+
     assert main(["check", "-"]) == 2
     assert "--stdin-filename PATH" in capsys.readouterr().err
-    assert main(["check", "--stdin-filename", "jobs/x.py", "jobs"]) == 2
-    assert "pass `-` as the path" in capsys.readouterr().err
-    assert main(["check", "--stdin-filename", "jobs/x.py", "-", "jobs"]) == 2
+    # as ruff: --stdin-filename reads stdin, whatever the paths, and says what it ignores
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x = 1\n")))
+    assert main(["check", "--stdin-filename", "jobs/x.py", "jobs"]) == 0
+    captured = capsys.readouterr()
+    assert "ignoring jobs in favor of standard input" in captured.err
+    assert "All checks passed (1 file)" in captured.out
 
 
 def test_output_file(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -166,6 +166,7 @@ def test_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
             "isolated": False,
             "force_exclude": False,
             "strict": False,
+            "overrides": [],
         },
     }
 

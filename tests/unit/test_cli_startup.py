@@ -55,7 +55,8 @@ def test_unknown_commands_and_help_are_unchanged(capsys: pytest.CaptureFixture[s
     assert cli_main.main(["chek", "a.py"]) == 2
     err = capsys.readouterr().err
     assert (
-        "invalid choice: 'chek' (choose from 'check', 'preview', 'rule', 'submit', 'serve')" in err
+        "invalid choice: 'chek' (choose from 'check', 'preview', 'rule', "
+        "'generate-shell-completion', 'submit', 'serve')" in err
     )
     assert cli_main.main(["rule", "--help"]) == 0
     assert "--markdown" in capsys.readouterr().out

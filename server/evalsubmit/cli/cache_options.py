@@ -18,6 +18,7 @@ ENV_VAR = "EVALSUBMIT_CACHE_DIR"
 
 def add_cache_options(check: argparse.ArgumentParser) -> None:
     check.add_argument(
+        "-n",
         "--no-cache",
         action="store_true",
         help="neither read nor write the result cache: every file is analysed",

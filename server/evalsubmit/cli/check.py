@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from evalsubmit.cli import collector
 from evalsubmit.cli.cache_options import add_cache_options, chosen_folder
-from evalsubmit.cli.check_flags import FixRequest, add_options, check_flags
+from evalsubmit.cli.check_flags import CheckFlags, FixRequest, add_options, check_flags
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
 from evalsubmit.cli.configured import add_config_options, rule_codes
-from evalsubmit.cli.projects import lines_of, project_of, relevant, resolved_file, start_run
+from evalsubmit.cli.projects import project_of, relevant, route_remote_findings, start_run
 
 if TYPE_CHECKING:
     from evalsubmit.analysis import AnalysisOptions, Finding, ModuleReport
@@ -35,7 +35,9 @@ MAX_JOBS = 256
 
 def add_parser(commands: Any) -> None:
     check = commands.add_parser("check", help="report submit() mistakes in files or folders")
-    check.add_argument("paths", nargs="+", type=Path, help="files and folders; `-`: stdin")
+    check.add_argument(
+        "paths", nargs="*", type=Path, help="files and folders (default: .); `-`: stdin"
+    )
     check.add_argument(
         "--select", type=rule_codes, default=frozenset(), help="codes to report (replaces select)"
     )
@@ -69,11 +71,6 @@ def _jobs(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalsubmit.cli.configured import CheckConfiguration, ConfigError
-    from evalsubmit.cli.finish import finish
-    from evalsubmit.cli.formats import Report
-    from evalsubmit.cli.output import shown
-
     start_run()
     flags = check_flags(args)
     if flags is None:
@@ -82,6 +79,25 @@ def run(args: argparse.Namespace) -> int:
         from evalsubmit.cli import show_settings
 
         return show_settings.run(args, flags)
+    if flags.show_files or flags.watch:
+        from evalsubmit.cli import check_modes
+
+        if flags.show_files:
+            return check_modes.show_files(args)
+        return check_modes.watch(args, lambda: check_once(args, flags))
+    return check_once(args, flags)
+
+
+def check_once(args: argparse.Namespace, flags: CheckFlags) -> int:
+    """One check of ``args.paths`` as ``flags`` ask; the exit code."""
+    import time
+
+    from evalsubmit.cli.configured import CheckConfiguration, ConfigError
+    from evalsubmit.cli.finish import finish
+    from evalsubmit.cli.formats import Report
+    from evalsubmit.cli.output import shown
+
+    started = time.perf_counter()
     stdin = None
     if flags.stdin_filename:
         from evalsubmit.cli.stdin import read_stdin
@@ -107,6 +123,10 @@ def run(args: argparse.Namespace) -> int:
     try:  # the project's configuration files, under the command line's flags
         configuration = CheckConfiguration(args)
         if stdin is not None:
+            if configuration.force_excluded(stdin.path):  # as ruff: nothing checked, exit 0
+                from evalsubmit.cli.check_modes import excluded_stdin
+
+                return excluded_stdin(stdin, flags)
             files = [stdin.path]
         else:
             on_skip = lambda path, why: skipped.append((path, why))  # noqa: E731
@@ -136,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     totals = None
     if flags.fix is not None:
         totals = _apply_fixes(results, flags.fix, stdin, configuration.left_out)
-    _route_remote_findings(results, options)
+    route_remote_findings(results, options)
     internal = False
     for path in files:
         result = results[path]
@@ -166,6 +186,10 @@ def run(args: argparse.Namespace) -> int:
         unsafe_fixes=flags.unsafe_fixes,
         effects=configuration.effects(options),
     )
+    if flags.verbose:
+        from evalsubmit.cli.check_modes import explain
+
+        explain(configuration, files, results, skipped, time.perf_counter() - started)
     stdin_fix = results[stdin.path].fix if stdin is not None else None
     fixed_stdin = stdin_fix.fixed if stdin_fix is not None else None
     return finish(
@@ -214,30 +238,6 @@ def _apply_fixes(
             unwritten.findings = unwritten.fix.original_findings
             unwritten.lines = split_lines(unwritten.fix.original)
     return totals
-
-
-def _route_remote_findings(
-    results: dict[Path, FileResult], options: dict[Path, AnalysisOptions]
-) -> None:
-    """A bad value written in one checked file but submitted from another is reported in the
-    file that writes it; each file is analysed once (forward), so the check stays linear."""
-    if not any(result.remote for result in results.values()):
-        return
-    from evalsubmit.analysis import visible
-    from evalsubmit.analysis.engine.analyze import settled
-
-    by_resolved = {resolved_file(path): result for path, result in results.items()}
-    for result in list(results.values()):
-        for target, finding in result.remote:
-            owner = by_resolved.get(target)
-            if owner is None:
-                continue
-            if owner.unread and not owner.lines:
-                owner.lines = lines_of(owner.path)
-            owned = options[owner.path]
-            for kept in settled(visible([finding], owner.lines, owned), owned):
-                if kept not in owner.findings:
-                    owner.findings.append(kept)
 
 
 def _cached_or_analysed(

@@ -1,8 +1,10 @@
 """The options of ``evalsubmit check`` that shape its report and fixes, ruff's names and
 meanings: ``--output-format``, ``--statistics``, ``--exit-zero``, ``--exit-non-zero-on-fix``,
 ``--output-file``, ``--stdin-filename``, ``--fix``, ``--fix-only``, ``--diff``,
-``--unsafe-fixes``, ``--show-fixes``, ``--show-settings`` (and ``--format``, the deprecated
-spelling of ``--output-format``)."""
+``--unsafe-fixes``, ``--show-fixes``, ``--show-settings``, ``--show-files``, ``--watch``, the
+log levels ``-q``/``-s``/``-v`` (and ``--format``, the deprecated spelling of
+``--output-format``). With no path, ``check`` checks ``.``; with ``--stdin-filename`` it reads
+stdin (``-`` as the path is optional, as in ruff)."""
 
 from __future__ import annotations
 
@@ -46,6 +48,15 @@ class CheckFlags:
     fix_only: bool = False
     """Fix, and report only what was fixed: the findings that remain are neither printed nor
     a reason to exit 1 (ruff's ``--fix-only``)."""
+    show_files: bool = False
+    """Print the files that would be checked, one per line; check nothing."""
+    watch: bool = False
+    quiet: bool = False
+    """``-q``: the findings only (no summary; skipped paths go to stderr as warnings)."""
+    silent: bool = False
+    """``-s``: nothing printed; the exit code says it all."""
+    verbose: bool = False
+    """``-v``: what was found, skipped and why, and timings, on stderr."""
 
 
 def add_options(check: argparse.ArgumentParser) -> None:
@@ -66,6 +77,7 @@ def add_options(check: argparse.ArgumentParser) -> None:
         "--statistics", action="store_true", help="print counts per rule instead of findings"
     )
     check.add_argument(
+        "-e",
         "--exit-zero",
         action="store_true",
         help="exit 0 even with findings (2 still means a usage or internal error)",
@@ -76,6 +88,7 @@ def add_options(check: argparse.ArgumentParser) -> None:
         help="with --fix: exit 1 when anything was fixed, even if nothing remains",
     )
     check.add_argument(
+        "-o",
         "--output-file",
         type=Path,
         metavar="PATH",
@@ -85,8 +98,8 @@ def add_options(check: argparse.ArgumentParser) -> None:
         "--stdin-filename",
         type=Path,
         metavar="PATH",
-        help="with `-` as the path: read the source from stdin and check it as if it were at "
-        "PATH (imports of sibling modules resolve from there; reported under that name)",
+        help="read the source from stdin (`-` as the path is optional) and check it as if it "
+        "were at PATH (imports of sibling modules resolve from there; reported under that name)",
     )
     check.add_argument(
         "--fix",
@@ -125,6 +138,34 @@ def add_options(check: argparse.ArgumentParser) -> None:
         "folder) and where each comes from: configuration files, rules on and off, "
         "exclusion, overrides; checks nothing (with --output-format json: a JSON object)",
     )
+    check.add_argument(
+        "--show-files",
+        action="store_true",
+        help="print the files that would be checked (after exclude and .gitignore), one per "
+        "line; checks nothing",
+    )
+    check.add_argument(
+        "-w",
+        "--watch",
+        action="store_true",
+        help="check again whenever a checked file or a configuration file changes (Ctrl-C stops)",
+    )
+    levels = check.add_mutually_exclusive_group()
+    levels.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also say on stderr what was checked, skipped and why, and how long it took",
+    )
+    levels.add_argument(
+        "-q", "--quiet", action="store_true", help="print the findings only: no summary"
+    )
+    levels.add_argument(
+        "-s",
+        "--silent",
+        action="store_true",
+        help="print nothing (not even findings); the exit code tells",
+    )
 
 
 def check_flags(args: argparse.Namespace) -> CheckFlags | None:
@@ -139,14 +180,32 @@ def check_flags(args: argparse.Namespace) -> CheckFlags | None:
             file=sys.stderr,
         )
         fmt = legacy
+    if args.stdin_filename is not None:  # stdin, whatever the paths (as ruff)
+        for path in args.paths:
+            if str(path) != STDIN:
+                print(
+                    f"evalsubmit: warning: ignoring {path} in favor of standard input "
+                    "(--stdin-filename reads stdin)",
+                    file=sys.stderr,
+                )
+        args.paths = [Path(STDIN)]
+    elif not args.paths:
+        args.paths = [Path(".")]  # ruff's default: the current folder
     stdin = [str(p) for p in args.paths].count(STDIN)
     if stdin and (len(args.paths) != 1 or args.stdin_filename is None):
         return _usage(
             "`-` reads the source from stdin: give it alone, with --stdin-filename PATH "
             "(the path it is checked as)"
         )
-    if args.stdin_filename is not None and not stdin:
-        return _usage("--stdin-filename names the source read from stdin: pass `-` as the path")
+    from evalsubmit.cli.configured import config_arguments
+
+    if problem := config_arguments(args):
+        return _usage(problem)
+    if args.watch and (stdin or args.fix or args.diff or args.show_settings or args.show_files):
+        return _usage(
+            "--watch checks files again as they change: not with stdin, --fix, "
+            "--diff, --show-settings or --show-files"
+        )
     if args.show_settings and (problem := _show_settings_problem(args, fmt)):
         return _usage(problem)
     fixing = args.fix or args.diff or args.fix_only
@@ -163,6 +222,11 @@ def check_flags(args: argparse.Namespace) -> CheckFlags | None:
         show_settings=args.show_settings,
         show_fixes=args.show_fixes,
         fix_only=args.fix_only and not args.diff,
+        show_files=args.show_files,
+        watch=args.watch,
+        quiet=args.quiet,
+        silent=args.silent,
+        verbose=args.verbose,
     )
 
 

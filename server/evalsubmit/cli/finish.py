@@ -9,6 +9,9 @@
   place for a path that was not checked (json-lines, pylint, rdjson) warn about it on stderr.
 * ``--fix-only`` (ruff's): the findings that remain are not reported; the text formats say what
   was fixed (the table with ``--show-fixes``), the machine formats print nothing.
+* ``-q``: the findings only (a text format's summary is dropped; the paths that were not
+  checked go to stderr, so a quiet run is never silently partial); ``-s``: nothing at all.
+  Neither changes the exit code.
 * Exit codes (ruff's): 2 for a usage or internal error (also with ``--exit-zero``); else 0 with
   ``--exit-zero``; else 1 when a finding that is not information remains (or, ``--strict``, a
   path was skipped), when ``--exit-non-zero-on-fix`` and anything was fixed, or with
@@ -31,6 +34,7 @@ from evalsubmit.cli.formats import (
     TEXT_FORMATS,
     Report,
     fix_summary,
+    fixable_line,
     fixes_applied,
     render,
 )
@@ -80,9 +84,11 @@ def finish(
         text = ""  # as ruff: no finding is reported, and a machine format has nothing else
     else:
         text = render(flags.output_format, report, statistics=flags.statistics, color=color)
-    if not emit(text, flags.output_file, stream):
+    if flags.quiet and not machine and not flags.statistics:
+        text = _without_summary(text, report)
+    if not flags.silent and not emit(text, flags.output_file, stream):
         return EXIT_ERROR
-    if machine:
+    if machine and not (flags.quiet or flags.silent):
         for line in [*fixes_applied(report), *(fix_summary(report) if report.fix_mode else [])]:
             print(line, file=sys.stderr)
         no_place = flags.statistics or flags.output_format in SKIPS_ON_STDERR or flags.fix_only
@@ -100,13 +106,30 @@ def finish(
     # Information (ES111: another SDK installed) is shown, never a reason to fail a CI run.
     failing = any(f.severity is not Severity.INFORMATION for _, f in report.findings)
     checked_nothing = not report.files_checked and not report.skipped
-    if checked_nothing:
+    if checked_nothing and not flags.silent:
         print("evalsubmit: warning: No Python files found under the given paths", file=sys.stderr)
     if failing or (flags.strict and (report.skipped or checked_nothing)):
         return EXIT_FINDINGS
     if flags.exit_non_zero_on_fix and report.fixed:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _without_summary(text: str, report: Report) -> str:
+    """``text`` without the lines that end a text format (summary, notes, fix counts); the
+    paths that were not checked are said on stderr instead."""
+    from evalsubmit.cli.output import text_tail
+
+    findings, skipped = list(report.findings), list(report.skipped)
+    tail = text_tail(findings, report.files_checked, list(report.notes), skipped, [])
+    ending = {*tail, *fix_summary(report), *fixable_line(report), *fixes_applied(report)}
+    lines = text.splitlines()
+    summary = tail[-1 - len(report.notes)]
+    while lines and (not lines[-1].strip() or lines[-1] in ending or lines[-1].startswith(summary)):
+        lines.pop()
+    for path, reason in skipped:
+        print(skipped_line(path, reason), file=sys.stderr)
+    return "".join(f"{line}\n" for line in lines)
 
 
 def _finish_diff(flags: CheckFlags, report: Report, totals: FixTotals, internal: bool) -> int:

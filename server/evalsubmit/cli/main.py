@@ -21,6 +21,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("preview", "evalsubmit.cli.preview", "print the target JSON for a runner"),
     ("rule", "evalsubmit.cli.rule", "print a rule's documentation"),
     (
+        "generate-shell-completion",
+        "evalsubmit.cli.completion",
+        "print a completion script for bash, zsh or fish",
+    ),
+    (
         "submit",
         "evalsubmit.cli.submit",
         "submit the runner or taskset submit() call at PATH:LINE to the NeMo Platform",
@@ -33,7 +38,7 @@ unknown command's error show of them."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
+    if list(sys.argv[1:] if argv is None else argv) in (["--version"], ["-V"]):
         print(f"evalsubmit {__version__}")
         return 0
     from evalsubmit.cli.common import EXIT_CLEAN, EXIT_ERROR
@@ -125,12 +130,12 @@ def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``argv``, built in full only for the command it runs."""
     import importlib
 
-    from evalsubmit.cli.parsing import Parser
+    from evalsubmit.cli.parsing import CommandParser, Parser
 
     running = _command_of(argv) if argv is not None else None
     parser = Parser(prog="evalsubmit", description=__doc__)
-    parser.add_argument("--version", action="version", version=f"evalsubmit {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("-V", "--version", action="version", version=f"evalsubmit {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
     for name, module, help_text in COMMANDS:
         if running is None or running == name:
             importlib.import_module(module).add_parser(commands)

@@ -33,6 +33,20 @@ class Parser(argparse.ArgumentParser):
         return self.formatter_class(prog=self.prog, width=terminal_columns() - 2)  # type: ignore[call-arg]
 
 
+class CommandParser(Parser):
+    """A subcommand's parser: an unknown option is its own usage error (``usage: evalsubmit
+    check ...``), as ruff reports it, not the top-level parser's (argparse hands a
+    subparser's leftovers up to the top level, whose usage names no option of the command)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def terminal_columns() -> int:
     """``shutil.get_terminal_size().columns``: ``COLUMNS`` when it is a positive integer, else
     the width of the terminal of ``sys.__stdout__``, else 80."""

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from evalsubmit.cli.common import project_root, resolved
 
 if TYPE_CHECKING:
+    from evalsubmit.analysis import AnalysisOptions
+    from evalsubmit.cli.check import FileResult
     from evalsubmit.workspace.project import Project
 
 PREFILTER = True
@@ -86,3 +88,27 @@ def lines_of(path: Path) -> list[str]:
         return split_lines(read_source(path).text)
     except UnreadableSource:
         return []
+
+
+def route_remote_findings(
+    results: dict[Path, FileResult], options: dict[Path, AnalysisOptions]
+) -> None:
+    """A bad value written in one checked file but submitted from another is reported in the
+    file that writes it; each file is analysed once (forward), so the check stays linear."""
+    if not any(result.remote for result in results.values()):
+        return
+    from evalsubmit.analysis import visible
+    from evalsubmit.analysis.engine.analyze import settled
+
+    by_resolved = {resolved_file(path): result for path, result in results.items()}
+    for result in list(results.values()):
+        for target, finding in result.remote:
+            owner = by_resolved.get(target)
+            if owner is None:
+                continue
+            if owner.unread and not owner.lines:
+                owner.lines = lines_of(owner.path)
+            owned = options[owner.path]
+            for kept in settled(visible([finding], owner.lines, owned), owned):
+                if kept not in owner.findings:
+                    owner.findings.append(kept)

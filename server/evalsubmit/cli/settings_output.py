@@ -21,6 +21,7 @@ STATUS_TEXT = {
     "above-repository": "not used: above the repository root",
     "config-flag": "not used: --config names the file to use",
     "isolated": "not used: --isolated",
+    "extended": "read first: the file above `extend`s it",
 }
 """What became of a configuration file found on the way up (the JSON's ``status``)."""
 
@@ -165,7 +166,7 @@ def as_text(settings: Settings) -> str:
         if strict_from is None
         else (
             strict_from
-            if strict_from == "--strict"
+            if strict_from.startswith("--")
             else f"{near(Path(strict_from))}, the configuration of the current folder"
         )
     )
@@ -209,6 +210,11 @@ def _flags_text(flags: dict[str, Any]) -> str:
         for key in ("isolated", "force_exclude", "strict")
         if flags[key]
     ]
+    for override in flags.get("overrides", []):
+        value = override["value"]
+        value = _toml(list(value) if isinstance(value, tuple) else value)
+        key = f" {override['key']} =" if override["from"] == "--config" else ""
+        words.append(f"{override['from']}{key} {value}")
     return shown(" ".join(words)) if words else "none"
 
 

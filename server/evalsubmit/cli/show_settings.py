@@ -61,11 +61,12 @@ def settings_of(path: Path, args: argparse.Namespace) -> Settings:
     from evalsubmit.analysis import config_resolver
     from evalsubmit.workspace.walk import WalkRules
 
-    resolver = config_resolver(fixed=args.config, isolated=args.isolated)
+    resolver = config_resolver(fixed=args.config, isolated=args.isolated, overrides=args.overrides)
     absolute = Path(os.path.abspath(path))
     is_dir = absolute.is_dir()
     config = resolver.for_folder(absolute if is_dir else absolute.parent)
     files, root = _chain(absolute if is_dir else absolute.parent, config.file, args)
+    files += [(extended, "extended") for extended in config.extends]
     flags = RuleSelection(
         select=args.select or None, extend_select=args.extend_select, ignore=args.ignore
     )
@@ -152,17 +153,24 @@ def _turned_off(
     code anew; a code already off keeps what turned it off first)."""
     off: dict[str, TurnedOff] = {}
     layers = ((config.selection, config.file, ""), (flags, None, "--"))
+
+    def cause(key: str, file: Path | None, prefix: str, pattern: str | None = None) -> TurnedOff:
+        origin = config.overridden.get(key) if not prefix else None
+        if origin is not None:  # the command line set this key of the configuration
+            return TurnedOff(origin if origin == f"--{key}" else f"{origin} {key}", None, pattern)
+        return TurnedOff(f"{prefix}{key}", file, pattern)
+
     for layer, file, prefix in layers:
         if layer.select is not None:
             chosen = expand(layer.select, codes)
-            off = {code: TurnedOff(f"{prefix}select", file) for code in codes - chosen}
+            off = {code: cause("select", file, prefix) for code in codes - chosen}
         for code in expand(layer.extend_select, codes):
             off.pop(code, None)
         for code in expand(layer.ignore, codes):
-            off.setdefault(code, TurnedOff(f"{prefix}ignore", file))
+            off.setdefault(code, cause("ignore", file, prefix))
     for pattern, ignored in per_file:
         for code in expand(ignored, codes):
-            off.setdefault(code, TurnedOff("per-file-ignores", config.file, pattern))
+            off.setdefault(code, cause("per-file-ignores", config.file, "", pattern))
     return dict(sorted(off.items()))
 
 
@@ -176,6 +184,9 @@ def _strict(resolver: ConfigResolver, args: argparse.Namespace) -> tuple[bool, s
     if args.strict:
         return True, "--strict"
     here = resolver.for_folder(Path.cwd())
+    origin = here.overridden.get("strict")
+    if origin is not None and here.strict is not None:
+        return here.strict, origin  # --config "strict = true"
     if here.strict is None or here.file is None:
         return False, None
     return here.strict, str(here.file)
@@ -190,4 +201,8 @@ def _command_line(args: argparse.Namespace) -> dict[str, Any]:
         "isolated": bool(args.isolated),
         "force_exclude": bool(args.force_exclude),
         "strict": bool(args.strict),
+        "overrides": [
+            {"key": key, "value": value, "from": args.overrides.origins.get(key, "--config")}
+            for key, value in {**args.overrides.replace, **args.overrides.extend}.items()
+        ],
     }

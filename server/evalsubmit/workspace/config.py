@@ -7,8 +7,10 @@ first) holding ``.evalsubmit.toml``, ``evalsubmit.toml`` or a ``pyproject.toml``
 without the table is passed over and the search goes on up to the project root, the nearest
 folder holding ``.git`` (the filesystem root outside a repository): a file above the repository
 (a shared ``/tmp``, someone else's home) must not silence the project's checks; only
-``--config`` names one there. Nothing is merged across files: the nearest configuration is the
-whole configuration.
+``--config`` names one there. Nothing is merged across files found this way: the nearest
+configuration is the whole configuration, unless it says ``extend = "../base.toml"`` (read
+first, relative to the file; a cycle is an error), and the command line's overrides replace
+the keys they name (:mod:`.config_merge`).
 
 An invalid file is an error naming the file, the key and (found by reading the text, as
 ``tomllib`` gives no positions) its line, never a silent default. Files are cached by
@@ -26,46 +28,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.workspace.config_errors import PYPROJECT_TABLE, ConfigError, Problem
+from evalsubmit.workspace.config_lines import key_of, line_of
+from evalsubmit.workspace.config_merge import NO_OVERRIDES, Overrides, merged
 from evalsubmit.workspace.globs import GlobSet
 
 if TYPE_CHECKING:
-    from evalsubmit.workspace.config_model import ConfigTable, Location
+    from evalsubmit.workspace.config_model import ConfigTable
+
+__all__ = [
+    "CONFIG_NAMES",
+    "NO_CONFIG",
+    "PYPROJECT_TABLE",
+    "ConfigError",
+    "ConfigResolver",
+    "Problem",
+    "ProjectConfig",
+    "RuleSelection",
+    "expand",
+]
 
 CONFIG_NAMES = (".evalsubmit.toml", "evalsubmit.toml", "pyproject.toml")
 """Looked for in this order in each folder (ruff's order for its own files)."""
-PYPROJECT_TABLE = "[tool.evalsubmit]"
 MAX_CONFIG_BYTES = 1024 * 1024
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One invalid entry of a configuration file."""
-
-    key: str
-    """Dotted key inside the table (``per-file-ignores.tests/**``); empty for the file itself."""
-    message: str
-    line: int | None = None
-
-
-class ConfigError(Exception):
-    """An invalid configuration file: every problem found, each with its key and line."""
-
-    def __init__(self, file: Path, problems: Iterable[Problem]) -> None:
-        self.file = file
-        self.problems = tuple(problems)
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
-
-    def lines(self) -> list[str]:
-        table = f"{PYPROJECT_TABLE} " if self.file.name == "pyproject.toml" else ""
-        out = []
-        for problem in self.problems:
-            where = f"{self.file}:{problem.line}" if problem.line else str(self.file)
-            key = f"{table}{problem.key}: " if problem.key else ""
-            out.append(f"{where}: invalid configuration: {key}{problem.message}")
-        return out
+MAX_EXTEND_DEPTH = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +70,10 @@ class RuleSelection:
 
 
 def expand(prefixes: Iterable[str], codes: Collection[str]) -> frozenset[str]:
-    """The codes named by ``prefixes`` (``ES1`` names every ``ES1xx``)."""
+    """The codes named by ``prefixes`` (``ES1`` names every ``ES1xx``; ``ALL``, every code)."""
     wanted = tuple(prefixes)
+    if "ALL" in wanted:
+        return frozenset(codes)
     return frozenset(code for code in codes if code.startswith(wanted))
 
 
@@ -106,6 +94,12 @@ class ProjectConfig:
     default_taskset: str | None = None
     sdk_version: str | None = None
     strict: bool | None = None
+    table: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The table as written (with what it extends merged in): overrides are applied to it."""
+    extends: tuple[Path, ...] = ()
+    """The files ``extend`` read, nearest first."""
+    overridden: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """The keys the command line set, and the option that set each (``--config``)."""
     _exclude_spec: GlobSet | None = field(default=None, compare=False, repr=False)
     _per_file_specs: tuple[tuple[bool, GlobSet, frozenset[str]], ...] = field(
         default=(), compare=False, repr=False
@@ -175,6 +169,7 @@ class ConfigResolver:
         fixed: Path | None = None,
         isolated: bool = False,
         remember_folders: bool = False,
+        overrides: Overrides = NO_OVERRIDES,
     ) -> None:
         # A callable is asked once a file is read: a run that meets no configuration file
         # never loads the rule registry for it.
@@ -183,8 +178,10 @@ class ConfigResolver:
         self._isolated = isolated
         self._remember = remember_folders
         self._folders: dict[str, ProjectConfig] = {}
-        self._loaded: dict[Path, tuple[tuple[int, int], ProjectConfig | ConfigError | None]] = {}
+        self._loaded: dict[Path, tuple[object, ProjectConfig | ConfigError | None]] = {}
         self._lock = threading.Lock()
+        self._overrides = overrides
+        self._overridden: dict[Path, tuple[ProjectConfig, ProjectConfig | ConfigError]] = {}
 
     @functools.cached_property
     def rule_codes(self) -> frozenset[str]:
@@ -205,9 +202,9 @@ class ConfigResolver:
     def for_folder(self, path: str | Path) -> ProjectConfig:
         """The configuration of files in the folder ``path`` (the nearest one, from there up)."""
         if self._isolated:
-            return NO_CONFIG
+            return self._without_file()
         if self._fixed is not None:
-            return self.load(self._fixed, required=True) or NO_CONFIG
+            return self.load(self._fixed, required=True) or self._without_file()
         # strings, not Paths: the walk asks for every entry of the tree
         directory = os.path.abspath(path)
         visited: list[str] = []
@@ -226,9 +223,44 @@ class ConfigResolver:
             if parent == directory or os.path.exists(os.path.join(directory, ".git")):
                 break
             directory = parent
+        if found is NO_CONFIG:
+            found = self._without_file()
         if self._remember:
             self._folders.update(dict.fromkeys(visited, found))
         return found
+
+    def _without_file(self) -> ProjectConfig:
+        """The configuration where no file applies: the defaults, under the command line's
+        overrides (their patterns relative to the current folder)."""
+        if not self._overrides:
+            return NO_CONFIG
+        cached = self._overridden.get(Path())
+        if cached is None:
+            cwd = Path.cwd()
+            applied = _validated(cwd / "--config", "", self._overrides.apply({}), self.rule_codes)
+            if isinstance(applied, ProjectConfig):
+                applied = _replace(applied, file=None, overridden=self._overrides.origins)
+            cached = (NO_CONFIG, applied)
+            self._overridden[Path()] = cached
+        if isinstance(cached[1], ConfigError):
+            raise cached[1]
+        return cached[1]
+
+    def _with_overrides(self, config: ProjectConfig) -> ProjectConfig:
+        if not self._overrides or config.file is None:
+            return config
+        cached = self._overridden.get(config.file)
+        if cached is None or cached[0] is not config:
+            table = self._overrides.apply(config.table)
+            applied = _validated(config.file, "", table, self.rule_codes, config.extends)
+            if isinstance(applied, ProjectConfig):
+                applied = _replace(applied, overridden=self._overrides.origins)
+            cached = (config, applied)
+            with self._lock:
+                self._overridden[config.file] = cached
+        if isinstance(cached[1], ConfigError):
+            raise cached[1]
+        return cached[1]
 
     def _in_folder(self, directory: Path) -> ProjectConfig | None:
         """The configuration file of this very folder, if it has one."""
@@ -251,8 +283,10 @@ class ConfigResolver:
         key = (info.st_mtime_ns, info.st_size)
         with self._lock:
             cached = self._loaded.get(file)
-        if cached is None or cached[0] != key:
-            cached = (key, _read(file, lambda: self.rule_codes))
+        # the files it extends count too: an edit of the base is seen (the server's case)
+        if cached is None or cached[0] != (key, _stamps(_read_also(file, cached[1]))):
+            result = _read(file, lambda: self.rule_codes)
+            cached = ((key, _stamps(_read_also(file, result))), result)
             with self._lock:
                 self._loaded[file] = cached
         result = cached[1]
@@ -260,7 +294,28 @@ class ConfigResolver:
             raise result
         if result is None and required:
             raise ConfigError(file, [Problem("", f"it has no {PYPROJECT_TABLE} table")])
-        return result
+        return self._with_overrides(result) if result is not None else None
+
+
+def _read_also(file: Path, result: ProjectConfig | ConfigError | None) -> tuple[Path, ...]:
+    """The other files ``result`` was read from: those it extends, or the one at fault."""
+    if isinstance(result, ProjectConfig):
+        return result.extends
+    if isinstance(result, ConfigError) and result.file != file:
+        return (result.file,)
+    return ()
+
+
+def _stamps(files: tuple[Path, ...]) -> tuple[tuple[int, int], ...]:
+    stamps = []
+    for file in files:
+        try:
+            info = os.stat(file)
+        except OSError:
+            stamps.append((-1, -1))
+            continue
+        stamps.append((info.st_mtime_ns, info.st_size))
+    return tuple(stamps)
 
 
 def _top_repository(folder: str) -> bool:
@@ -277,6 +332,59 @@ def _top_repository(folder: str) -> bool:
 def _read(
     file: Path, rule_codes: Callable[[], Collection[str]]
 ) -> ProjectConfig | ConfigError | None:
+    loaded = _extended(file, rule_codes, ())
+    if loaded is None or isinstance(loaded, ConfigError):
+        return loaded
+    table, text, extends = loaded
+    return _validated(file, text, table, rule_codes, extends)
+
+
+def _extended(
+    file: Path, rule_codes: Callable[[], Collection[str]], chain: tuple[Path, ...]
+) -> tuple[dict[str, Any], str, tuple[Path, ...]] | ConfigError | None:
+    """The file's table with what it ``extend``s merged under it, its text, and the files
+    extended (nearest first)."""
+    raw = _raw(file)
+    if raw is None or isinstance(raw, ConfigError):
+        return raw
+    table, text = raw
+    value = table.get("extend")
+    if value is None:
+        return table, text, ()
+    line = line_of(text, ("extend",))
+    if not isinstance(value, str):
+        return ConfigError(file, [Problem("extend", "expected a path (a string)", line)])
+    base = Path(os.path.expandvars(os.path.expanduser(value)))
+    base = Path(os.path.normpath(file.parent / base))
+    cycle = [*chain, file]
+    if base in cycle or len(cycle) > MAX_EXTEND_DEPTH:
+        shown = (
+            " -> ".join(str(f) for f in [*cycle[cycle.index(base) :], base])
+            if base in cycle
+            else ""
+        )
+        why = f"extends itself in a cycle: {shown}" if base in cycle else "too many extends"
+        return ConfigError(file, [Problem("extend", why, line)])
+    if not os.path.isfile(base):
+        return ConfigError(file, [Problem("extend", f"no such file: {base}", line)])
+    loaded = _extended(base, rule_codes, tuple(cycle))
+    if isinstance(loaded, ConfigError):
+        return loaded
+    if loaded is None:
+        return ConfigError(
+            file, [Problem("extend", f"{base} has no {PYPROJECT_TABLE} table", line)]
+        )
+    base_table, base_text, base_extends = loaded
+    checked = _validated(base, base_text, base_table, rule_codes)
+    if isinstance(checked, ConfigError):
+        return checked
+    codes = rule_codes()
+    table = merged(base_table, table, str(base.parent), str(file.parent), codes)
+    return table, text, (base, *base_extends)
+
+
+def _raw(file: Path) -> tuple[dict[str, Any], str] | ConfigError | None:
+    """The file's table (``[tool.evalsubmit]`` of a ``pyproject.toml``) and its text."""
     try:
         with open(file, "rb") as stream:
             data = stream.read(MAX_CONFIG_BYTES + 1)
@@ -314,7 +422,7 @@ def _read(
             return None
     if not isinstance(table, dict):
         return ConfigError(file, [Problem("", f"{PYPROJECT_TABLE} must be a table")])
-    return _validated(file, text, table, rule_codes)
+    return table, text
 
 
 def _plainly_without_table(text: str) -> bool:
@@ -328,20 +436,33 @@ def _plainly_without_table(text: str) -> bool:
 
 
 def _validated(
-    file: Path, text: str, table: Mapping[str, Any], rule_codes: Callable[[], Collection[str]]
+    file: Path,
+    text: str,
+    table: Mapping[str, Any],
+    rule_codes: Callable[[], Collection[str]] | Collection[str],
+    extends: tuple[Path, ...] = (),
 ) -> ProjectConfig | ConfigError:
     # pydantic only now: a run that finds no configuration never imports it
     from evalsubmit.workspace.config_model import validate_table
 
-    model, problems = validate_table(table, rule_codes())  # only a table has codes
+    codes = rule_codes() if callable(rule_codes) else rule_codes  # only a table has codes
+    model, problems = validate_table(table, codes)
     if model is None:
-        placed = [Problem(_key(loc), m, _line_of(text, loc, value)) for loc, m, value in problems]
+        placed = [Problem(key_of(loc), m, line_of(text, loc, value)) for loc, m, value in problems]
         placed.sort(key=lambda problem: problem.line or len(text))  # in the file's order
         return ConfigError(file, placed)
-    return _config(file, model)
+    return _config(file, model, dict(table), extends)
 
 
-def _config(file: Path, model: ConfigTable) -> ProjectConfig:
+def _replace(config: ProjectConfig, **changes: Any) -> ProjectConfig:
+    import dataclasses
+
+    return dataclasses.replace(config, **changes)
+
+
+def _config(
+    file: Path, model: ConfigTable, table: dict[str, Any], extends: tuple[Path, ...]
+) -> ProjectConfig:
     exclude = (*model.exclude, *model.extend_exclude)
     per_file = tuple(
         (pattern, frozenset(codes)) for pattern, codes in model.per_file_ignores.items()
@@ -360,80 +481,11 @@ def _config(file: Path, model: ConfigTable) -> ProjectConfig:
         default_taskset=model.default_taskset,
         sdk_version=model.sdk_version,
         strict=model.strict,
+        extends=extends,
+        table=table,
         _exclude_spec=GlobSet.from_lines(exclude) if exclude else None,
         _per_file_specs=tuple(
             (p.startswith("!"), GlobSet.from_lines([p.removeprefix("!")]), codes)
             for p, codes in per_file
         ),
     )
-
-
-def _key(location: Location) -> str:
-    """``select[1]``, ``per-file-ignores."scripts/*.py"[0]``: a location as TOML spells it."""
-    shown = ""
-    for part in location:
-        if part == "[key]":  # pydantic's marker of an error in a table's key, not its value
-            continue
-        if isinstance(part, int):
-            shown += f"[{part}]"
-        else:
-            bare = part.replace("-", "").replace("_", "").isalnum()
-            spelled = part if bare else _json_string(part)
-            shown += f".{spelled}" if shown else spelled
-    return shown
-
-
-def _line_of(text: str, location: Location, value: object = None) -> int | None:
-    """The line that writes the key, found in the text (best effort: ``tomllib`` keeps no
-    positions). The first segment is searched as a key (``select =``, ``"select" =``) or a
-    table header (``[tool.evalsubmit.per-file-ignores]``); a deeper one (a glob of
-    ``per-file-ignores``) is then searched from there; an entry of a list written over
-    several lines is found by its value."""
-    lines = text.splitlines()
-    start = 0
-    for number, line in enumerate(lines):
-        if line.strip().replace(" ", "") == PYPROJECT_TABLE:
-            start = number
-            break
-    found: int | None = None
-    for segment in location[:2]:
-        if isinstance(segment, int):
-            break
-        for number in range(start, len(lines)):
-            if _writes(lines[number], segment):
-                found = start = number
-                break
-        else:
-            break
-    if found is not None and isinstance(location[-1], int) and isinstance(value, str):
-        found = _entry_line(lines, found, value)
-    return found + 1 if found is not None else None
-
-
-def _entry_line(lines: list[str], key_line: int, value: str) -> int:
-    """The line of the list entry ``value``, from the key's line to the list's end."""
-    quoted = (_json_string(value), f"'{value}'")
-    for number in range(key_line, len(lines)):
-        if any(spelled in lines[number] for spelled in quoted):
-            return number
-        if "]" in lines[number].split("#")[0] and number > key_line:
-            break
-    return key_line
-
-
-def _writes(line: str, key: str) -> bool:
-    stripped = line.strip()
-    for spelled in (key, f'"{key}"', f"'{key}'"):
-        if stripped.startswith(spelled) and stripped[len(spelled) :].lstrip().startswith("="):
-            return True
-        header = stripped.startswith("[") and stripped.rstrip("]").lstrip("[").strip()
-        if header and (header == spelled or header.endswith(f".{spelled}")):
-            return True
-    return False
-
-
-def _json_string(value: object) -> str:
-    """``json.dumps(value)``, :mod:`json` imported for an invalid file only."""
-    import json
-
-    return json.dumps(value)

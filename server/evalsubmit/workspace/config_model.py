@@ -32,10 +32,11 @@ def _kebab(name: str) -> str:
 
 
 def _code(code: str, info: ValidationInfo) -> str:
-    """A rule code or prefix (``ES1``), upper-cased; an error naming the nearest one else."""
+    """A rule code or prefix (``ES1``) or ``ALL`` (every rule, as in ruff), upper-cased; an
+    error naming the nearest one else."""
     known: Collection[str] = (info.context or {}).get("rule_codes", ())
     upper = code.strip().upper()
-    if upper and any(rule.startswith(upper) for rule in known):
+    if upper == "ALL" or (upper and any(rule.startswith(upper) for rule in known)):
         return upper
     raise _error(f"unknown rule code {code!r}{_code_suggestion(upper, known)}")
 

@@ -14,16 +14,25 @@ from pathlib import Path
 
 from evalsubmit.analysis.engine.options import DEFAULT_MAX_CHARS, AnalysisOptions
 from evalsubmit.workspace.config import ConfigResolver, ProjectConfig, RuleSelection, expand
+from evalsubmit.workspace.config_merge import NO_OVERRIDES, Overrides
 
 _SHARED: ConfigResolver | None = None
 
 
 def config_resolver(
-    *, fixed: Path | None = None, isolated: bool = False, remember_folders: bool = False
+    *,
+    fixed: Path | None = None,
+    isolated: bool = False,
+    remember_folders: bool = False,
+    overrides: Overrides = NO_OVERRIDES,
 ) -> ConfigResolver:
     """A resolver validating rule codes against the registry (see :class:`ConfigResolver`)."""
     return ConfigResolver(
-        _rule_codes, fixed=fixed, isolated=isolated, remember_folders=remember_folders
+        _rule_codes,
+        fixed=fixed,
+        isolated=isolated,
+        remember_folders=remember_folders,
+        overrides=overrides,
     )
 
 
