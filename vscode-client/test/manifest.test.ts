@@ -17,6 +17,11 @@ describe('package.json', () => {
     }
   });
 
+  it('activates for Python files and for Jupyter notebooks', () => {
+    expect(pkg.activationEvents).toContain('onLanguage:python');
+    expect(pkg.activationEvents).toContain('onNotebook:jupyter-notebook');
+  });
+
   it('titles the commands as the issue names them', () => {
     const titles = pkg.contributes.commands.map((c: { title: string }) => c.title).sort();
     expect(titles).toEqual([
