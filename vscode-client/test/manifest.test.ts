@@ -180,6 +180,7 @@ describe('activate', () => {
     expect(client.clientOptions.documentSelector).toEqual([
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
+      { notebook: 'jupyter-notebook', language: 'python' },
     ]);
     for (const d of context.subscriptions) {
       d.dispose();
