@@ -124,7 +124,26 @@ async function languageStatusText() {
 
 /** The notebook cell (its row in the notebook editor) whose text contains `needle`. */
 function notebookCell(needle) {
-  return page.locator('.notebook-editor .code-cell-row', { hasText: needle }).first();
+  return page.locator('.notebook-editor .code-cell-row:visible', { hasText: needle }).first();
+}
+
+/** Scrolls the notebook until the cell holding `needle` is rendered (the notebook editor renders
+ * only the cells in view): down first, then back up. */
+async function revealCell(needle) {
+  const row = notebookCell(needle);
+  const list = page.locator('.notebook-editor .cell-list-container:visible, .notebook-editor .monaco-list:visible').first();
+  for (let i = 0; i < 16; i++) {
+    if ((await row.count()) > 0 && (await row.locator('.view-line').count()) > 0) {
+      await row.scrollIntoViewIfNeeded().catch(() => undefined);
+      await sleep(300);
+      return row;
+    }
+    const box = await list.boundingBox();
+    if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, i < 8 ? 300 : -300);
+    await sleep(250);
+  }
+  throw new Error(`the cell with "${needle}" is not shown`);
 }
 
 /** Clicks in a notebook cell's editor on `needle` (plus `offset` characters): the cursor is there. */
@@ -309,16 +328,16 @@ async function main() {
 
     await step('notebook', async () => {
       await wb.openFile('evaluate.ipynb');
-      await page.locator('.notebook-editor').waitFor({ timeout: 30_000 });
+      await page.locator('.notebook-editor .code-cell-row:visible').first().waitFor({ timeout: 30_000 });
       const mistaken = notebookCell('config=RunConfig');
       await waitFor('a squiggle in the ES102 cell', async () => (await cellSquiggles(mistaken)) > 0, 90_000, 300);
       await sleep(1000); // every cell's diagnostics have arrived by now
-      const total = await page.locator('.notebook-editor .code-cell-row .squiggly-error, .notebook-editor .code-cell-row .squiggly-warning').count();
+      const total = await page.locator('.notebook-editor .code-cell-row:visible').locator('.squiggly-error, .squiggly-warning').count();
       const inCell = await cellSquiggles(mistaken);
       if (total !== inCell) throw new Error(`${total - inCell} squiggle(s) outside the ES102 cell (the %pip and ! cells are not Python)`);
       await wb.shot('notebook-diagnostic');
       // hover the runner where the submit cell uses it (defined three cells above)
-      const submitCell = notebookCell('job = client.evaluator.submit');
+      const submitCell = await revealCell('job = client.evaluator.submit');
       await clickInCell(submitCell, 'target=runner', 'target='.length + 2);
       const hover = await waitFor('hover with "kind": "gym" in the cell', async () => {
         await page.keyboard.press(`${mod}+KeyK`);
@@ -331,9 +350,11 @@ async function main() {
       await wb.shot('notebook-hover');
       await wb.escape();
       // the ES102 quick fix, applied in its cell
-      await clickInCell(mistaken, 'config=RunConfig', 1);
+      await revealCell('config=RunConfig');
       const picked = await waitFor('the ES102 quick fix in the cell', async () => {
-        await wb.escape(1);
+        // (Escape would leave the cell's editor: click into it again instead)
+        if (await page.locator('.action-widget').isVisible()) await page.keyboard.press('Escape');
+        await clickInCell(mistaken, 'config=RunConfig', 1);
         await page.keyboard.press(`${mod}+Period`);
         await page.locator('.action-widget').waitFor({ timeout: 5000 });
         const texts = await page.locator('.action-widget .monaco-list-row.action').allInnerTexts();
@@ -343,7 +364,7 @@ async function main() {
       await wb.shot('notebook-quick-fix-menu');
       for (let k = 0; k < picked.index; k++) await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
-      await waitFor('config=RunConfig gone from the notebook', async () => !(await page.locator('.notebook-editor').innerText()).includes('config=RunConfig'), 15_000);
+      await waitFor('config=RunConfig gone from the notebook', async () => !(await page.locator('.notebook-editor .code-cell-row:visible').allInnerTexts()).join('\n').includes('config=RunConfig'), 15_000);
       const fixed = notebookCell('qa/nightly');
       await waitFor('the fixed cell without squiggles', async () => (await cellSquiggles(fixed)) === 0, 30_000, 300);
       await wb.shot('notebook-quick-fix-applied');
@@ -625,7 +646,7 @@ async function main() {
       if (!state.platform) return { skipped: 'no platform (run scripts/vscode-e2e.sh --with-platform)' };
       await wb.clearNotifications();
       await wb.openFile('evaluate.ipynb');
-      const submitCell = notebookCell('job = client.evaluator.submit');
+      const submitCell = await revealCell('job = client.evaluator.submit');
       const lens = submitCell.locator('.codelens-decoration a', { hasText: /Submit evaluation/i });
       await waitFor('the "Submit evaluation" lens in the submit cell', async () => (await lens.count()) > 0, 30_000);
       await wb.shot('notebook-lens');

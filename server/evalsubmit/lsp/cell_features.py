@@ -163,7 +163,10 @@ def _cell_command(command: types.Command | None, layout: Layout, enc: str) -> ty
     if command is None or not command.arguments or not isinstance(command.arguments[0], dict):
         return command
     first = dict(command.arguments[0])
-    position = types.Position(line=first["line"], character=first["character"])
+    line, character = first.get("line"), first.get("character")
+    if not isinstance(line, int) or not isinstance(character, int):
+        return command
+    position = types.Position(line=line, character=character)
     index, at = layout.to_cell(position, enc)
     first.update(uri=layout.cell_uris[index], line=at.line, character=at.character)
     return types.Command(
