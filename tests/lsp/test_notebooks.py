@@ -14,7 +14,7 @@ from pathlib import Path
 
 from lsp_helpers import DEFAULT_TARGET, RecordingClient, apply_edit, codes, wait_until
 from lsprotocol import types
-from notebook_helpers import NIGHTLY, SUBMIT, cell_diagnostics, open_notebook, position_in
+from notebook_helpers import BROKEN, NIGHTLY, SUBMIT, cell_diagnostics, open_notebook, position_in
 
 CONFIG_LINE = NIGHTLY.split("\n").index("        config=RunConfig(parallelism=16),")
 
@@ -42,6 +42,24 @@ async def test_diagnostic_in_its_cell_at_the_cell_relative_range(
     for index in (0, 2, 3, 5):
         assert await cell_diagnostics(client, nb.cell(index)) == []
     assert nb.uri not in client.published
+
+
+async def test_a_cell_that_does_not_parse_costs_only_that_cell(
+    client: RecordingClient, workspace: Path
+) -> None:
+    nb = open_notebook(client, workspace / "eval.ipynb")
+    (es100,) = await cell_diagnostics(client, nb.cell(6))
+    assert es100.code == "ES100" and es100.severity == types.DiagnosticSeverity.Error
+    assert "'(' was never closed" in es100.message
+    assert es100.range.start == types.Position(line=0, character=BROKEN.index("("))
+    # the cells after it are checked as usual; the IPython cells are no syntax error
+    assert codes(await cell_diagnostics(client, nb.cell(7))) == ["ES102"]
+    assert await cell_diagnostics(client, nb.cell(0)) == []
+    assert await cell_diagnostics(client, nb.cell(3)) == []
+    # fixed: the cell is part of the module again, and its ES100 goes
+    count = len(client.published[nb.cell(6)])
+    nb.edit_cell(6, BROKEN.replace("(results:", "(results):"))
+    assert await cell_diagnostics(client, nb.cell(6), after=count) == []
 
 
 async def test_a_cell_edit_updates_its_diagnostics(

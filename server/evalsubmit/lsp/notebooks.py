@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from lsprotocol import types
 
-from evalsubmit.core.cells import Cell, CellMap
+from evalsubmit.analysis.rules import RULES
+from evalsubmit.core.cells import Cell, CellMap, CellSyntaxError
 from evalsubmit.core.lines import split_lines
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.convert import Encoding
@@ -137,13 +138,14 @@ class Layout:
             first, last = self._own_line(i1), self._own_line(i2 - 1)
             assert first is not None and last is not None
             index, a, b = first[0], first[1], last[1] + 1
-        else:  # an insertion before joined line i1: after the previous line's cell, else before
+        else:  # lines inserted before joined line i1: into its cell (fixes add lines above a
+            # statement), else after the previous line, at the end of that cell
             previous = self._own_line(i1 - 1) if i1 > 0 else None
             following = self._own_line(i1) if i1 < len(self.lines) else None
-            if previous is not None:
-                index, a = previous[0], previous[1] + 1
-            elif following is not None:
+            if following is not None:
                 index, a = following[0], following[1]
+            elif previous is not None:
+                index, a = previous[0], previous[1] + 1
             else:
                 return None
             b = a
@@ -235,7 +237,10 @@ class NotebookStore:
 
 
 def split_diagnostics(
-    layout: Layout, items: Sequence[types.Diagnostic], encoding: Encoding
+    layout: Layout,
+    items: Sequence[types.Diagnostic],
+    encoding: Encoding,
+    syntax: types.DiagnosticSeverity | None = types.DiagnosticSeverity.Error,
 ) -> Iterator[tuple[str, list[types.Diagnostic]]]:
     """Each cell's diagnostics (every cell, empty lists too: they clear the cell), in cell
     ranges; a diagnostic on no cell's own line (cannot happen for findings of real code) is
@@ -248,7 +253,32 @@ def split_diagnostics(
         except LookupError:
             continue
         per_cell[index].append(_moved(item, rng))
+    if syntax is not None:
+        for error in layout.cell_map.cell_syntax_errors:
+            per_cell[error.cell].append(syntax_diagnostic(layout, error, syntax, encoding))
     yield from zip(layout.cell_uris, per_cell, strict=True)
+
+
+def syntax_diagnostic(
+    layout: Layout,
+    error: CellSyntaxError,
+    severity: types.DiagnosticSeverity,
+    encoding: Encoding,
+) -> types.Diagnostic:
+    """ES100 in a cell that does not parse (the module has it blanked: only this cell is not
+    checked), at Python's error in the cell."""
+    lines = layout.cell_lines[error.cell]
+    start = convert.lsp_position(error.line + 1, error.col, lines, encoding)
+    end = convert.lsp_position(error.line + 1, error.col + 1, lines, encoding)
+    rule = RULES["ES100"]
+    return types.Diagnostic(
+        range=types.Range(start=start, end=end),
+        message=f"syntax error: {error.message} (this cell is not checked)",
+        severity=severity,
+        code=rule.code,
+        code_description=types.CodeDescription(href=rule.url),
+        source=convert.SOURCE,
+    )
 
 
 def _moved(item: types.Diagnostic, rng: types.Range) -> types.Diagnostic:
