@@ -34,7 +34,7 @@ from lsprotocol import types
 from evalsubmit.analysis import AnalysisOptions, ModuleReport, analyze_source
 from evalsubmit.lsp import convert, jobs, warmup
 from evalsubmit.lsp.logs import guarded
-from evalsubmit.lsp.notebooks import split_diagnostics
+from evalsubmit.lsp.notebooks import split_diagnostics, syntax_severity
 from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
@@ -366,17 +366,6 @@ class Checker:
         """A deleted notebook cell has no diagnostics any more."""
         self._publish(uri, None, [])
 
-    def _syntax_severity(self, uri: str) -> types.DiagnosticSeverity | None:
-        """The severity of ES100 for a notebook's cells that do not parse (None: not shown)."""
-        track = self.documents.get(uri)
-        snap = track.published if track is not None else None
-        if snap is None or not snap.settings.enable or snap.report.skipped is not None:
-            return None
-        if not snap.effective.options.enabled("ES100"):
-            return None
-        name = snap.settings.severity.get("ES100", "error")
-        return convert.lsp_severity_named(name)
-
     def _pushes(self, uri: str) -> bool:
         """Push the document's diagnostics? In push mode, and always for a notebook: clients
         pull only for the documents of text tabs (vscode-languageclient 9 never pulls a cell's)."""
@@ -386,7 +375,8 @@ class Checker:
         if (notebook := self._session.notebooks.get(uri)) is not None:
             layout = notebook.layout(version)
             if layout is not None:  # each cell gets its own, in its own coordinates
-                syntax = self._syntax_severity(uri)
+                track = self.documents.get(uri)
+                syntax = syntax_severity(track.published if track is not None else None)
                 for cell, found in split_diagnostics(layout, items, self._session.encoding, syntax):
                     self._publish(cell, None, found)
             return

@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -25,6 +26,9 @@ from evalsubmit.core.cells import Cell, CellMap, CellSyntaxError
 from evalsubmit.core.lines import split_lines
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.convert import Encoding
+
+if TYPE_CHECKING:
+    from evalsubmit.lsp.state import Snapshot
 
 KEEP_LAYOUTS = 8
 """Layouts kept per notebook: results still being computed or shown were made on these."""
@@ -257,6 +261,16 @@ def split_diagnostics(
         for error in layout.cell_map.cell_syntax_errors:
             per_cell[error.cell].append(syntax_diagnostic(layout, error, syntax, encoding))
     yield from zip(layout.cell_uris, per_cell, strict=True)
+
+
+def syntax_severity(snap: Snapshot | None) -> types.DiagnosticSeverity | None:
+    """The severity of ES100 in the cells that do not parse, for the notebook's result ``snap``
+    (None: not shown, as a finding of ES100 would not be)."""
+    if snap is None or not snap.settings.enable or snap.report.skipped is not None:
+        return None
+    if not snap.effective.options.enabled("ES100"):
+        return None
+    return convert.lsp_severity_named(snap.settings.severity.get("ES100", "error"))
 
 
 def syntax_diagnostic(
