@@ -23,6 +23,7 @@ Standard library only.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import warnings
 from collections.abc import Sequence
@@ -76,11 +77,9 @@ class CellMap:
             if cell.kind != "code":
                 continue
             own = split_lines(cell.text)
-            masked = _masked(own)
-            error = _syntax_error(masked)
+            masked, error = _module_lines(cell.text)
             if error is not None:
                 errors.append(CellSyntaxError(index, *error))
-                masked = ["" for _ in own]
             starts[index] = len(lines)
             for number, (line, kept) in enumerate(zip(own, masked, strict=True)):
                 lines.append(kept)
@@ -105,6 +104,17 @@ class CellMap:
         if joined >= len(self._rows) or self._rows[joined][0] != cell:
             return None
         return joined, col
+
+
+@functools.lru_cache(maxsize=4096)
+def _module_lines(text: str) -> tuple[tuple[str, ...], tuple[int, int, str] | None]:
+    """A code cell's lines in the module, and its syntax error (then the lines are empty).
+    Cached by text: an editor rebuilds the map at each keystroke, in one cell of many."""
+    masked = _masked(split_lines(text))
+    error = _syntax_error(masked)
+    if error is not None:
+        return tuple("" for _ in masked), error
+    return tuple(masked), None
 
 
 def _masked(lines: list[str]) -> list[str]:
