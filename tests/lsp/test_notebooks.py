@@ -145,6 +145,26 @@ async def test_quick_fix_edits_the_right_cell(client: RecordingClient, workspace
     assert await cell_diagnostics(client, nb.cell(7), after=count) == []
 
 
+async def test_ignore_on_this_line_in_a_cell(client: RecordingClient, workspace: Path) -> None:
+    nb = open_notebook(client, workspace / "eval.ipynb")
+    found = await cell_diagnostics(client, nb.cell(7))
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=ident(nb.cell(7)),
+            range=found[0].range,
+            context=types.CodeActionContext(diagnostics=found, only=["quickfix"]),
+        )
+    )
+    (ignore,) = [a for a in result or [] if isinstance(a, types.CodeAction) and "Ignore" in a.title]
+    assert ignore.edit is not None
+    ignored = apply_edit(NIGHTLY, ignore.edit)
+    line = ignored.split("\n")[CONFIG_LINE]
+    assert line == "        config=RunConfig(parallelism=16),  # evalsubmit: ignore[ES102]"
+    count = len(client.published[nb.cell(7)])
+    nb.edit_cell(7, ignored)
+    assert await cell_diagnostics(client, nb.cell(7), after=count) == []
+
+
 async def test_fix_all_edits_only_the_cells_with_fixes(
     client: RecordingClient, workspace: Path
 ) -> None:
@@ -193,6 +213,11 @@ async def test_pull_clients_get_cells_pushed(pull_client: RecordingClient, works
     )
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
     assert list(report.items) == []
+    # nor does the notebook's own module show up as a document of the workspace
+    workspace_report = await pull_client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
+    assert nb.uri not in {item.uri for item in workspace_report.items}
 
 
 async def test_closing_the_notebook_clears_its_cells(
