@@ -26,6 +26,7 @@ from lsp_helpers import (
     wait_until,
 )
 from lsprotocol import types
+from notebook_helpers import cell_diagnostics, open_notebook
 
 from platform_service import PlatformService, load_local_platform, sdk_runner_target
 
@@ -363,3 +364,33 @@ async def test_other_editors_are_asked_for_the_taskset(
     assert result["submitted"] is True and result["workspace"] == service.workspace
     job = get_job(service, result["name"])
     assert [t["id"] for t in job["spec"]["tasks"]] == list(service.tasks)
+
+
+async def test_submit_from_a_notebook_cell(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    """The lens of a submit() call in a notebook cell (its runner defined two cells above)
+    submits the job; the command's place is the cell and a position in it (issue 27)."""
+    client, service = submit_client, platform_service
+    submit = f"job = client.evaluator.submit(tasks=TasksetRef({service.taskset!r}), target=runner)"
+    cells = [
+        ("code", "%pip install -q nemo-evaluator-sdk nemo-platform"),
+        ("markdown", "# The runner"),
+        ("code", job_source(service, tasks=None).rstrip("\n")),
+        ("code", "!ls configs/"),
+        ("markdown", "Submit it:"),
+        ("code", f"print('submitting')\n{submit}"),
+    ]
+    nb = open_notebook(client, tmp_path / "submit.ipynb", cells)
+    assert await cell_diagnostics(client, nb.cell(5)) == []
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=nb.cell(5)))
+    )
+    lens = next(iter(lenses or []))
+    assert lens.range.start.line == 1
+    assert lens.command is not None and lens.command.arguments is not None
+    assert lens.command.arguments[0]["uri"] == nb.cell(5)
+    result = await execute(client, lens.command)
+    assert result["submitted"] is True, result
+    job = get_job(service, result["name"])
+    assert job["spec"]["target"] == sdk_target(service)

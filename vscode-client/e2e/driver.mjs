@@ -84,7 +84,8 @@ export class Workbench {
         await waitFor(`"${name}" in quick open`, async () => (await this.quickPickRows()).some((t) => t.includes(name)), 15_000);
         await this.page.keyboard.press('Enter');
         await waitFor(`editor tab ${name}`, async () => (await this.page.locator('.tab.active').allInnerTexts()).some((t) => t.includes(name)), 15_000);
-        await this.page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 10_000 });
+        // a text editor, or a notebook's cell editors (the notebook editor is no .editor-instance)
+        await this.page.locator('.editor-instance .monaco-editor .view-lines:visible, .notebook-editor .monaco-editor .view-lines:visible').first().waitFor({ timeout: 10_000 });
         await sleep(300);
         return;
       } catch (error) {

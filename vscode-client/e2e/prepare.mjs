@@ -72,6 +72,33 @@ rows = [{"question": "2+2?", "answer": "4"}]
 
 `,
 };
+// A notebook as people write one (no kernel needed): a %pip cell, markdown between code cells,
+// a ! shell cell, the runner defined in one cell, an ES102 in another, a submit in a third.
+const cell = (cellType, text, index) => ({
+  cell_type: cellType,
+  id: `cell-${index}`,
+  metadata: {},
+  source: text.split(/(?<=\n)/),
+  ...(cellType === 'code' ? { execution_count: null, outputs: [] } : {}),
+});
+const notebookCells = [
+  ['code', '%pip install -q nemo-evaluator-sdk nemo-platform'],
+  ['markdown', '# Evaluate the agent\n\nThe runner is defined once; the cells below use it.'],
+  ['code', header(e2eWorkspace).trimEnd()],
+  ['code', 'nightly = client.evaluator.submit(\n    tasks=TasksetRef("qa/nightly"),\n    target=runner,\n    config=RunConfig(parallelism=16),\n)'],
+  ['code', '!ls configs/'],
+  ['code', `job = client.evaluator.submit(tasks=TasksetRef(${JSON.stringify(taskset)}), target=runner)`],
+];
+files['evaluate.ipynb'] = `${JSON.stringify(
+  {
+    cells: notebookCells.map(([t, text], i) => cell(t, text, i)),
+    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' }, language_info: { name: 'python' } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  },
+  null,
+  1,
+)}\n`;
 for (const [name, text] of Object.entries(files)) {
   fs.writeFileSync(path.join(ws, name), text);
 }

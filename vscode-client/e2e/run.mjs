@@ -122,6 +122,48 @@ async function languageStatusText() {
   return (await h.allInnerTexts()).join(' ').replace(/\s+/g, ' ');
 }
 
+/** The notebook cell (its row in the notebook editor) whose text contains `needle`. */
+function notebookCell(needle) {
+  return page.locator('.notebook-editor .code-cell-row:visible', { hasText: needle }).first();
+}
+
+/** Scrolls the notebook until the cell holding `needle` is rendered (the notebook editor renders
+ * only the cells in view): down first, then back up. */
+async function revealCell(needle) {
+  const row = notebookCell(needle);
+  const list = page.locator('.notebook-editor .cell-list-container:visible, .notebook-editor .monaco-list:visible').first();
+  for (let i = 0; i < 16; i++) {
+    if ((await row.count()) > 0 && (await row.locator('.view-line').count()) > 0) {
+      await row.scrollIntoViewIfNeeded().catch(() => undefined);
+      await sleep(300);
+      return row;
+    }
+    const box = await list.boundingBox();
+    if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, i < 8 ? 300 : -300);
+    await sleep(250);
+  }
+  throw new Error(`the cell with "${needle}" is not shown`);
+}
+
+/** Clicks in a notebook cell's editor on `needle` (plus `offset` characters): the cursor is there. */
+async function clickInCell(cellRow, needle, offset = 0) {
+  const line = cellRow.locator('.view-line', { hasText: needle }).first();
+  const span = line.locator(':scope > span').first();
+  await span.scrollIntoViewIfNeeded();
+  const box = await span.boundingBox();
+  const text = (await span.innerText()).replace(/\u00a0/g, ' ');
+  const at = text.indexOf(needle) + offset;
+  if (!box || at < offset) throw new Error(`"${needle}" is not shown in the cell`);
+  const width = box.width / Math.max(text.length, 1); // a monospace font
+  await page.mouse.click(box.x + width * (at + 0.5), box.y + box.height / 2);
+  await sleep(300);
+}
+
+async function cellSquiggles(cellRow) {
+  return cellRow.locator('.squiggly-error, .squiggly-warning').count();
+}
+
 async function main() {
   fs.mkdirSync(art, { recursive: true });
   const context = await chromium.launchPersistentContext(path.join(work, 'profile'), {
@@ -282,6 +324,53 @@ async function main() {
       await waitFor('config=RunConfig gone from the editor', async () => !(await wb.editorText()).includes('config=RunConfig'), 15_000);
       await wb.shot('quick-fix-applied');
       return picked.texts.map((t) => t.replace(/\s+/g, ' ').trim()).join(' | ');
+    }, 'installed');
+
+    await step('notebook', async () => {
+      await wb.openFile('evaluate.ipynb');
+      await page.locator('.notebook-editor .code-cell-row:visible').first().waitFor({ timeout: 30_000 });
+      const mistaken = notebookCell('config=RunConfig');
+      await waitFor('a squiggle in the ES102 cell', async () => (await cellSquiggles(mistaken)) > 0, 90_000, 300);
+      await sleep(1000); // every cell's diagnostics have arrived by now
+      const total = await page.locator('.notebook-editor .code-cell-row:visible').locator('.squiggly-error, .squiggly-warning').count();
+      const inCell = await cellSquiggles(mistaken);
+      if (total !== inCell) throw new Error(`${total - inCell} squiggle(s) outside the ES102 cell (the %pip and ! cells are not Python)`);
+      await wb.shot('notebook-diagnostic');
+      // hover the runner where the submit cell uses it (defined three cells above)
+      const submitCell = await revealCell('job = client.evaluator.submit');
+      await clickInCell(submitCell, 'target=runner', 'target='.length + 2);
+      const hover = await waitFor('hover with "kind": "gym" in the cell', async () => {
+        await page.keyboard.press(`${mod}+KeyK`);
+        await page.keyboard.press(`${mod}+KeyI`);
+        const h = page.locator('.monaco-hover:visible');
+        await h.first().waitFor({ timeout: 5000 });
+        const t = (await h.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+        return /"kind":\s*"gym"/.test(t) && /"agent":\s*"simple_agent"/.test(t) ? t : undefined;
+      }, 60_000, 1000);
+      await wb.shot('notebook-hover');
+      await wb.escape();
+      // the ES102 quick fix, applied in its cell
+      await revealCell('config=RunConfig');
+      const picked = await waitFor('the ES102 quick fix in the cell', async () => {
+        // (Escape would leave the cell's editor: click into it again instead)
+        if (await page.locator('.action-widget').isVisible()) await page.keyboard.press('Escape');
+        await clickInCell(mistaken, 'config=RunConfig', 1);
+        await page.keyboard.press(`${mod}+Period`);
+        await page.locator('.action-widget').waitFor({ timeout: 5000 });
+        const texts = await page.locator('.action-widget .monaco-list-row.action').allInnerTexts();
+        const i = texts.findIndex((t) => /ES102/.test(t) && /remove/i.test(t) && /config/.test(t));
+        return i >= 0 ? { index: i, texts } : undefined;
+      }, 60_000, 1000);
+      await wb.shot('notebook-quick-fix-menu');
+      for (let k = 0; k < picked.index; k++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await waitFor('config=RunConfig gone from the notebook', async () => !(await page.locator('.notebook-editor .code-cell-row:visible').allInnerTexts()).join('\n').includes('config=RunConfig'), 15_000);
+      const fixed = notebookCell('qa/nightly');
+      await waitFor('the fixed cell without squiggles', async () => (await cellSquiggles(fixed)) === 0, 30_000, 300);
+      await wb.shot('notebook-quick-fix-applied');
+      state.notebook = true;
+      const json = hover.split('\n').find((l) => l.includes('"agent"'))?.trim();
+      return `ES102 squiggle only in its cell (${inCell}); hover in the submit cell: ${json}; fix: ${picked.texts[picked.index].replace(/\s+/g, ' ').trim()}`;
     }, 'installed');
 
     await step('restart-server', async () => {
@@ -552,6 +641,22 @@ async function main() {
       if (toast.text.includes(state.failedJob ?? '\u0000')) throw new Error('the same job as before');
       return `no taskset prompt (the call names ${taskset}); ${toast.text}`;
     }, 'platform');
+
+    await step('notebook-submit', async () => {
+      if (!state.platform) return { skipped: 'no platform (run scripts/vscode-e2e.sh --with-platform)' };
+      await wb.clearNotifications();
+      await wb.openFile('evaluate.ipynb');
+      const submitCell = await revealCell('job = client.evaluator.submit');
+      const lens = submitCell.locator('.codelens-decoration a', { hasText: /Submit evaluation/i });
+      await waitFor('the "Submit evaluation" lens in the submit cell', async () => (await lens.count()) > 0, 30_000);
+      await wb.shot('notebook-lens');
+      await lens.first().click();
+      const toast = await waitToast('the outcome of the job submitted from the cell', /^Evaluation job \S+ failed: |^Submitted evaluation job /, { timeoutMs: 150_000 });
+      await wb.shot('notebook-submitted');
+      const name = (toast.text.match(/job (\S+)/) || [])[1];
+      if (!name || name === state.failedJob) throw new Error(`not a new job: ${toast.text}`);
+      return `no taskset prompt (the cell names ${taskset}); ${toast.text}`;
+    }, 'notebook');
 
     await step('no-duplicate-commands', async () => {
       const logs = findFiles(path.join(work, 'user-data', 'logs'), 'exthost.log')

@@ -6,6 +6,15 @@ export const CLIENT_ID = 'evalsubmit';
 export const CLIENT_NAME = 'evalsubmit';
 export const PYTHON_EXTENSION_ID = 'ms-python.python';
 
+/** The documents the server checks: Python files, and the Python cells of Jupyter notebooks
+ * (the server declares notebook document sync; vscode-languageclient then sends each notebook
+ * with its cells, and asks hovers, code actions and lenses of the cells). */
+export const DOCUMENT_SELECTOR = [
+  { scheme: 'file', language: 'python' },
+  { scheme: 'untitled', language: 'python' },
+  { notebook: 'jupyter-notebook', language: 'python' },
+] as const;
+
 /** Commands that the server registers through `executeCommandProvider`.
  * vscode-languageclient registers them in VS Code; the extension must never register them itself. */
 export const SERVER_COMMANDS = {

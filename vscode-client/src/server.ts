@@ -14,7 +14,7 @@ import {
   WorkDoneProgressCancelNotification,
 } from 'vscode-languageclient/node';
 import { randomUUID } from 'node:crypto';
-import { CLIENT_ID, CLIENT_NAME, SECTION } from './constants';
+import { CLIENT_ID, CLIENT_NAME, DOCUMENT_SELECTOR, SECTION } from './constants';
 import { Launch, Problem, environmentPython, isProblem, withEnvironmentPython } from './launch';
 import { NotificationLevel, ServerSettings, shouldNotify } from './settings';
 import { ServerState } from './status';
@@ -171,10 +171,7 @@ export class ServerManager {
     };
     const sink = new LogSink(log);
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [
-        { scheme: 'file', language: 'python' },
-        { scheme: 'untitled', language: 'python' },
-      ],
+      documentSelector: [...DOCUMENT_SELECTOR],
       outputChannel: sink as unknown as OutputChannel,
       traceOutputChannel: sink as unknown as OutputChannel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,

@@ -17,6 +17,11 @@ describe('package.json', () => {
     }
   });
 
+  it('activates for Python files and for Jupyter notebooks', () => {
+    expect(pkg.activationEvents).toContain('onLanguage:python');
+    expect(pkg.activationEvents).toContain('onNotebook:jupyter-notebook');
+  });
+
   it('titles the commands as the issue names them', () => {
     const titles = pkg.contributes.commands.map((c: { title: string }) => c.title).sort();
     expect(titles).toEqual([
@@ -175,6 +180,7 @@ describe('activate', () => {
     expect(client.clientOptions.documentSelector).toEqual([
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
+      { notebook: 'jupyter-notebook', language: 'python' },
     ]);
     for (const d of context.subscriptions) {
       d.dispose();

@@ -120,6 +120,12 @@ describe('ServerManager', () => {
     // evalsubmit.python is empty: the interpreter found for the server is sent as `python`
     expect(client().clientOptions.initializationOptions).toEqual({ ...SERVER_DEFAULTS, defaultTaskset: null, python: '/usr/bin/python3.11' });
     expect(states).toEqual(['starting', 'running']);
+    // Python files, and the Python cells of Jupyter notebooks
+    expect(client().clientOptions.documentSelector).toEqual([
+      { scheme: 'file', language: 'python' },
+      { scheme: 'untitled', language: 'python' },
+      { notebook: 'jupyter-notebook', language: 'python' },
+    ]);
     expect(manager.serverHasCommand('evalsubmit.debugInfo')).toBe(true);
     expect(manager.serverHasCommand('evalsubmit.submit')).toBe(false);
     await manager.stop();

@@ -94,7 +94,10 @@ def lsp_range(span: Span, lines: Sequence[str], encoding: Encoding = UTF16) -> t
 
 
 def lsp_severity(finding: Finding, overrides: Mapping[str, str]) -> types.DiagnosticSeverity:
-    name = overrides.get(finding.code, str(finding.severity))
+    return lsp_severity_named(overrides.get(finding.code, str(finding.severity)))
+
+
+def lsp_severity_named(name: str) -> types.DiagnosticSeverity:
     return _SEVERITY.get(name, _SEVERITY[Severity.WARNING])
 
 

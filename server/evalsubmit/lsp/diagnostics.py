@@ -34,6 +34,7 @@ from lsprotocol import types
 from evalsubmit.analysis import AnalysisOptions, ModuleReport, analyze_source
 from evalsubmit.lsp import convert, jobs, warmup
 from evalsubmit.lsp.logs import guarded
+from evalsubmit.lsp.notebooks import split_diagnostics, syntax_severity
 from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
@@ -130,7 +131,7 @@ class Checker:
             return
         track.close()
         self._session.projects.drop_overlay(track.path)
-        if not self._session.pull_diagnostics:
+        if self._pushes(uri):
             self._publish(uri, None, [])
         self._recheck_dependents([track.path], exclude=uri)
 
@@ -214,8 +215,8 @@ class Checker:
         snaps = await asyncio.gather(*(self.snapshot(uri) for uri in uris))
         reports: list[types.WorkspaceDocumentDiagnosticReport] = []
         for uri, snap in zip(uris, snaps, strict=True):
-            if snap is None:
-                continue
+            if snap is None or uri in self._session.notebooks.notebooks:
+                continue  # a notebook's diagnostics are its cells', pulled per cell
             result_id = self.result_id(snap)
             if previous.get(uri) == result_id:
                 reports.append(
@@ -264,7 +265,7 @@ class Checker:
             self._recheck_paths(new, exclude=track.uri)
         if snap.stamp != track.stamp:
             return  # the document moved on: a newer result follows
-        if self._session.pull_diagnostics:
+        if not self._pushes(track.uri):
             completed = previous is not None and previous.stamp == snap.stamp
             if track.refresh_when_fresh or (completed and _changed(previous, snap)):
                 track.refresh_when_fresh = False
@@ -302,7 +303,7 @@ class Checker:
         answer the pulls waiting for them; the result itself follows (``_on_result``)."""
         if snap.stamp != track.stamp:
             return
-        if self._session.pull_diagnostics:
+        if not self._pushes(track.uri):
             track.findings_ready(snap)
         elif _worth_publishing(track.published, snap):
             track.published = snap
@@ -361,7 +362,24 @@ class Checker:
         except Exception:
             log.exception("workspace/diagnostic/refresh failed")
 
+    def clear(self, uri: str) -> None:
+        """A deleted notebook cell has no diagnostics any more."""
+        self._publish(uri, None, [])
+
+    def _pushes(self, uri: str) -> bool:
+        """Push the document's diagnostics? In push mode, and always for a notebook: clients
+        pull only for the documents of text tabs (vscode-languageclient 9 never pulls a cell's)."""
+        return not self._session.pull_diagnostics or uri in self._session.notebooks.notebooks
+
     def _publish(self, uri: str, version: int | None, items: list[types.Diagnostic]) -> None:
+        if (notebook := self._session.notebooks.get(uri)) is not None:
+            layout = notebook.layout(version)
+            if layout is not None:  # each cell gets its own, in its own coordinates
+                track = self.documents.get(uri)
+                syntax = syntax_severity(track.published if track is not None else None)
+                for cell, found in split_diagnostics(layout, items, self._session.encoding, syntax):
+                    self._publish(cell, None, found)
+            return
         self._server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version)
         )

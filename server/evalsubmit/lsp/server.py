@@ -18,15 +18,15 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from evalsubmit.lsp import (
+    cell_features,
     code_actions,
-    code_lens,
     command_table,
     commands,
     configuration,
     diagnostics,
     documents,
-    hover,
     logs,
+    notebook_sync,
     transport,
 )
 from evalsubmit.lsp.commands import package_version
@@ -50,6 +50,7 @@ class EvalsubmitServer(LanguageServer):
             version=package_version("evalsubmit") or "0",
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=EvalsubmitProtocol,
+            notebook_document_sync=notebook_sync.NOTEBOOK_SYNC,
         )
         self.session = Session()
         self.checker = Checker(self, self.session)
@@ -145,30 +146,34 @@ def create_server() -> EvalsubmitServer:
     feature(types.TEXT_DOCUMENT_DID_SAVE)(documents.did_save)
     feature(types.TEXT_DOCUMENT_DID_CLOSE)(documents.did_close)
     feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)(documents.did_change_watched_files)
+    feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)(notebook_sync.did_open)
+    feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)(notebook_sync.did_change)
+    feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)(notebook_sync.did_save)
+    feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)(notebook_sync.did_close)
 
     feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
             identifier=NAME, inter_file_dependencies=True, workspace_diagnostics=True
         ),
-    )(diagnostics.text_document_diagnostic)
+    )(cell_features.cell_diagnostic)
     feature(types.WORKSPACE_DIAGNOSTIC)(diagnostics.workspace_diagnostic)
-    feature(types.TEXT_DOCUMENT_HOVER)(hover.hover)
+    feature(types.TEXT_DOCUMENT_HOVER)(cell_features.cell_hover)
     feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(
             code_action_kinds=[types.CodeActionKind.QuickFix, code_actions.FIX_ALL]
         ),
-    )(code_actions.code_action)
+    )(cell_features.cell_code_action)
     feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))(
-        code_lens.code_lens
+        cell_features.cell_code_lens
     )
 
-    _command(ls, command_table.SUBMIT.id, commands.run_submit)
+    _command(ls, command_table.SUBMIT.id, cell_features.on_cells(commands.run_submit))
     _command(ls, command_table.DEBUG_INFO.id, commands.debug_info)
-    _command(ls, command_table.LIST_TASKSETS.id, commands.list_tasksets)
+    _command(ls, command_table.LIST_TASKSETS.id, cell_features.on_cells(commands.list_tasksets))
     _command(ls, command_table.JOB_STATUS.id, commands.job_status)
-    _command(ls, command_table.PLATFORM_INFO.id, commands.platform_info)
+    _command(ls, command_table.PLATFORM_INFO.id, cell_features.on_cells(commands.platform_info))
 
     feature(types.SHUTDOWN)(_shutdown)
     return ls

@@ -17,6 +17,7 @@ from pygls.uris import to_fs_path
 
 from evalsubmit.analysis import ModuleReport, Project
 from evalsubmit.lsp.convert import Encoding
+from evalsubmit.lsp.notebooks import NotebookStore
 from evalsubmit.lsp.project_config import Effective
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.workspace.interpreter import interpreter_from_setting
@@ -126,6 +127,7 @@ class Session:
     settings: SettingsStore = field(default_factory=SettingsStore)
     projects: ProjectStore = field(default_factory=ProjectStore)
     documents: dict[str, DocumentTrack] = field(default_factory=dict)
+    notebooks: NotebookStore = field(default_factory=NotebookStore)
     encoding: Encoding = "utf-16"
     pull_diagnostics: bool = False
     refresh_support: bool = False
