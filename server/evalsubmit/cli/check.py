@@ -137,6 +137,9 @@ def run(args: argparse.Namespace) -> int:
     if flags.fix is not None:
         totals = _apply_fixes(results, flags.fix, stdin, configuration.left_out)
     _route_remote_findings(results, options)
+    from evalsubmit.cli import suppressions
+
+    suppressions.judge(results, options, python)
     internal = False
     for path in files:
         result = results[path]
@@ -165,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
         sources={path: result.lines for path, result in results.items()},
         unsafe_fixes=flags.unsafe_fixes,
         effects=configuration.effects(options),
+        file_ignores=suppressions.file_ignores(results),
     )
     stdin_fix = results[stdin.path].fix if stdin is not None else None
     fixed_stdin = stdin_fix.fixed if stdin_fix is not None else None
@@ -185,6 +189,8 @@ class FileResult:
     """Statements an engine bug made the analysis skip (exit 2; the rest is reported)."""
     remote: tuple[tuple[Path, Finding], ...] = ()
     lines: list[str] = field(default_factory=list)
+    suppressed: list[Finding] = field(default_factory=list)
+    """The findings suppression comments silenced (ES190 tells used ones from unused ones)."""
     skipped: str | None = None
     """Why the file was not checked (a warning; a failure with --strict)."""
     fix: FileFix | None = None
@@ -223,7 +229,7 @@ def _route_remote_findings(
     file that writes it; each file is analysed once (forward), so the check stays linear."""
     if not any(result.remote for result in results.values()):
         return
-    from evalsubmit.analysis import visible
+    from evalsubmit.analysis.engine.suppressing import partition
 
     by_resolved = {resolved_file(path): result for path, result in results.items()}
     for result in list(results.values()):
@@ -233,9 +239,11 @@ def _route_remote_findings(
                 continue
             if owner.unread and not owner.lines:
                 owner.lines = lines_of(owner.path)
-            for kept in visible([finding], owner.lines, options[owner.path]):
-                if kept not in owner.findings:
-                    owner.findings.append(kept)
+            kept, silenced = partition([finding], owner.lines, options[owner.path])
+            for found in kept:
+                if found not in owner.findings:
+                    owner.findings.append(found)
+            owner.suppressed += [f for f in silenced if f not in owner.suppressed]
 
 
 def _cached_or_analysed(
@@ -266,13 +274,18 @@ def _cached_or_analysed(
                 continue
             lines = split_lines(hit.text)
             found[path] = FileResult(
-                path, hit.findings, remote=hit.remote, lines=lines, skipped=hit.skipped
+                path,
+                hit.findings,
+                remote=hit.remote,
+                lines=lines,
+                skipped=hit.skipped,
+                suppressed=hit.suppressed,
             )
 
     for result in _analyse_all(missed(), options, args.jobs, python, observe=True):
         found[result.path] = result
         if result.observed is not None and not (result.error or result.internal):
-            kept = result.findings, result.remote, result.skipped
+            kept = result.findings, result.remote, result.skipped, result.suppressed
             cache.store(result.path, options[result.path], result.observed, *kept)
     cache.close()
     yield from found.values()
@@ -390,6 +403,7 @@ def _analyse_one(
         list(report.findings),
         remote=report.remote_findings,
         lines=split_lines(text),
+        suppressed=list(report.suppressed),
         skipped=report.skipped,
         fix=fixed,
         internal=report.internal_errors,

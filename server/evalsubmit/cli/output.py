@@ -11,6 +11,7 @@ reason, apart from the checked files ("2 skipped"), so that CI is never falsely 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,8 @@ def render(
     notes: list[str] | None = None,
     skipped: list[Skipped] | None = None,
     effects: list[Effect] | None = None,
+    *,
+    file_ignores: tuple[int, int, int] = (0, 0, 0),
 ) -> str:
     """``notes`` (about the environment, e.g. another SDK installed) end the text summary;
     ``skipped`` lists the paths not checked, with why."""
@@ -42,7 +45,8 @@ def render(
     if fmt == "json":
         import json  # the machine formats only
 
-        return json.dumps(as_json(findings, files_checked, skipped, effects), indent=2) + "\n"
+        data = as_json(findings, files_checked, skipped, effects, file_ignores=file_ignores)
+        return json.dumps(data, indent=2) + "\n"
     if fmt == "sarif":
         import json
 
@@ -88,12 +92,14 @@ def as_text(
     notes: list[str] | None = None,
     skipped: list[Skipped] | None = None,
     effects: list[Effect] | None = None,
+    *,
+    extra: Sequence[str] = (),
 ) -> str:
     lines = [
         f"{shown(path)}:{f.span.line}:{f.span.col + 1}: {f.code} {shown(f.message)}"
         for path, f in findings
     ]
-    lines += text_tail(findings, files_checked, notes, skipped, effects)
+    lines += text_tail(findings, files_checked, notes, skipped, effects, extra=extra)
     return "\n".join(lines) + "\n"
 
 
@@ -103,6 +109,8 @@ def text_tail(
     notes: list[str] | None = None,
     skipped: list[Skipped] | None = None,
     effects: list[Effect] | None = None,
+    *,
+    extra: Sequence[str] = (),
 ) -> list[str]:
     """What ends the text formats (``concise``, ``full``, statistics): the skipped paths, the
     summary (with what configuration files turned off: a clean run that checked nothing must
@@ -120,7 +128,8 @@ def text_tail(
         summary = f"All checks passed ({_plural(files_checked, 'file')})"
     if skipped:
         summary += f"; {len(skipped)} skipped, not checked (see the warnings above)"
-    lines.append(" ".join([summary + ".", *map(effect_sentence, effects or [])]))
+    # ``extra``: what else silenced findings (``# evalsubmit: ignore-file``), said as plainly
+    lines.append(" ".join([summary + ".", *map(effect_sentence, effects or []), *extra]))
     lines += [f"Note: {shown(note)}." for note in notes or []]
     return lines
 
@@ -147,8 +156,11 @@ def as_json(
     files_checked: int,
     skipped: list[Skipped] | None = None,
     effects: list[Effect] | None = None,
+    *,
+    file_ignores: tuple[int, int, int] = (0, 0, 0),
 ) -> dict[str, Any]:
     skipped = skipped or []
+    hidden, files, all_off = file_ignores
     return {
         "version": JSON_VERSION,
         "files_checked": files_checked,
@@ -158,6 +170,11 @@ def as_json(
             {"file": str(file), "files_all_rules_off": silenced, "paths_excluded": excluded}
             for file, silenced, excluded in effects or []
         ],
+        "file_suppressions": {
+            "findings_silenced": hidden,
+            "files": files,
+            "files_all_rules_off": all_off,
+        },
         "findings": [
             {
                 "path": str(path),

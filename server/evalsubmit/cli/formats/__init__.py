@@ -48,6 +48,17 @@ class Report:
     fixed_files: int = 0
     effects: Sequence[Effect] = ()
     """What each configuration file turned off (only those that turned something off)."""
+    file_ignores: tuple[int, int, int] = (0, 0, 0)
+    """What ``# evalsubmit: ignore-file`` comments hid: findings silenced, files they silenced
+    some in, files with every rule off (:mod:`evalsubmit.cli.suppressions`)."""
+
+    @property
+    def extra(self) -> tuple[str, ...]:
+        """The summary's sentences about what else silenced findings."""
+        from evalsubmit.cli.suppressions import sentence
+
+        said = sentence(self.file_ignores)
+        return (said,) if said else ()
 
 
 def render(fmt: str, report: Report, *, statistics: bool = False, color: bool = False) -> str:
@@ -74,8 +85,12 @@ def render(fmt: str, report: Report, *, statistics: bool = False, color: bool = 
 
     findings, skipped, effects = list(report.findings), list(report.skipped), list(report.effects)
     if fmt in ("json", "sarif"):
-        return output.render(fmt, findings, report.files_checked, [], skipped, effects)
-    text = output.as_text(findings, report.files_checked, list(report.notes), skipped, effects)
+        checked, ignores = report.files_checked, report.file_ignores
+        return output.render(fmt, findings, checked, [], skipped, effects, file_ignores=ignores)
+    notes = list(report.notes)
+    text = output.as_text(
+        findings, report.files_checked, notes, skipped, effects, extra=report.extra
+    )
     return text + "".join(f"{line}\n" for line in fix_summary(report))
 
 

@@ -70,5 +70,6 @@ def as_table(report: Report) -> str:
         list(report.notes),
         list(report.skipped),
         list(report.effects),
+        extra=report.extra,
     )
     return "".join(f"{line}\n" for line in lines)
