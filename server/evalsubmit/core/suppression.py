@@ -46,10 +46,8 @@ class Code:
     """Upper case."""
     start: int
     end: int
-
-    @property
-    def ours(self) -> bool:
-        return self.code.startswith(OURS)
+    ours: bool = True
+    """Every code of an ``evalsubmit:`` comment is ours; in ``# noqa:``, those starting ES."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +95,7 @@ def _noqas(line: str) -> Iterator[Suppression]:
         if match.group("codes") is None:
             yield Suppression(match.start(), match.end(), None, Kind.NOQA)
             continue
-        written = _written(match.group("codes"), match.start("codes"))
+        written = _noqa_codes(match.group("codes"), match.start("codes"))
         ours = tuple(c.code for c in written if c.ours)
         yield Suppression(match.start(), match.end(), ours, Kind.NOQA, written)
 
@@ -192,7 +190,16 @@ def _removal(line: str, comment: Suppression) -> tuple[int, int, str]:
 
 
 def _written(text: str, offset: int) -> tuple[Code, ...]:
+    """The codes of ``ignore[...]``: comma-separated, blanks around each trimmed."""
     return tuple(
         Code(m.group().upper(), offset + m.start(), offset + m.end())
+        for m in re.finditer(r"[^,\s](?:[^,]*[^,\s])?", text)
+    )
+
+
+def _noqa_codes(text: str, offset: int) -> tuple[Code, ...]:
+    """The codes of ``# noqa:``: separated by commas or blanks; ours start with ES."""
+    return tuple(
+        Code(m.group().upper(), offset + m.start(), offset + m.end(), m.group().upper()[:2] == OURS)
         for m in re.finditer(_CODE, text)
     )
