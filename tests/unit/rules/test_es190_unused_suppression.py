@@ -135,3 +135,12 @@ def test_it_is_unused_once_no_importer_places_it(tmp_path: Path) -> None:
     assert [(f.code, f.span.line) for f in report.findings] == [("ES190", 5)]
     forward = analyze_source(RUNNERS, path=path, project=Project(tmp_path), reverse=False)
     assert forward.findings == ()  # forward alone never says it
+
+
+def test_line_ends_of_every_kind_give_the_same_lines() -> None:
+    snippet = 'DOC = """\n# noqa: ES104\n"""\nx = 1  # noqa: ES104\n'
+    for end in ("\n", "\r\n", "\r"):
+        source = source_of(snippet).replace("\n", end)
+        report = analyze_source(source, path=Path("snippet.py"), project=Project())
+        found = [(f.code, f.span.line - HEADER_LINES) for f in report.findings]
+        assert found == [("ES190", 4)], end

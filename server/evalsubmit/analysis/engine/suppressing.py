@@ -119,7 +119,8 @@ def may_hold(text: str) -> bool:
 def _comment_starts(lines: Sequence[str]) -> dict[int, int] | None:
     """1-based line -> the column where its comment starts (None: the text does not tokenize).
     ``lines`` with or without their line ends."""
-    text = "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
+    # one "\n" per line break of ours (\r\n, \r or \n): the tokenizer's rows are our lines
+    text = "\n".join(line.rstrip("\r\n") for line in lines) + "\n"
     starts: dict[int, int] = {}
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
