@@ -10,6 +10,7 @@ out of the check (not named, excluded) may hold the submit that makes it. Also c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -123,7 +124,7 @@ def _may_hold(path: Path) -> bool:
             data = file.read(4 * 2_000_000).lower()
     except OSError:
         return False
-    return b"evalsubmit" in data or b"noqa" in data
+    return b"evalsubmit" in data or re.search(rb"noqa:[^\n]*\bes", data) is not None
 
 
 def _importers_analysed(path: Path, python: Path, analysed: set[Path]) -> bool:

@@ -92,22 +92,29 @@ def suppression_comments(lines: Sequence[str]) -> list[Comment]:
     comment is judged."""
     if not may_hold("".join(lines)):  # most modules: one pass in C, no line looked at
         return []
-    candidates = [i for i, line in enumerate(lines) if may_hold(line)]
+    ours: list[tuple[int, str, Suppression]] = []
+    for index, line in enumerate(lines):
+        if may_hold(line):
+            text = line.rstrip("\r\n")
+            found_here = [*suppressions(text), *(s for _, s in file_suppressions([text]))]
+            ours += [(index, text, s) for s in found_here if _judgeable(s)]
+    if not ours:  # `# noqa`, `# noqa: E501`: other tools' comments, never judged
+        return []
     starts = _comment_starts(lines)
     if starts is None:
         return []
     found: list[Comment] = []
-    for index in candidates:
-        line, number = lines[index], index + 1
-        at = starts.get(number)
-        if at is None:
-            continue
-        text = line.rstrip("\r\n")
-        last = index == len(lines) - 1 and text == line
-        for s in [*suppressions(text), *(s for _, s in file_suppressions([text]))]:
-            if s.start >= at:
-                found.append(Comment(number, text, s, last))
+    for index, text, s in ours:
+        at = starts.get(index + 1)
+        if at is not None and s.start >= at:
+            last = index == len(lines) - 1 and text == lines[index]
+            found.append(Comment(index + 1, text, s, last))
     return found
+
+
+def _judgeable(s: Suppression) -> bool:
+    """Ours to judge: an ``evalsubmit:`` comment, or a ``# noqa:`` naming one of our codes."""
+    return s.kind is not Kind.NOQA or any(c.ours for c in s.written)
 
 
 def may_hold(text: str) -> bool:
