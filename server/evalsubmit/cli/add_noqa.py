@@ -12,15 +12,11 @@ never into a module that would stop parsing.
 from __future__ import annotations
 
 import argparse
-import ast
-import io
 import sys
-import tokenize
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from evalsubmit.cli.check_flags import CheckFlags
@@ -59,6 +55,33 @@ class Added:
     files: int = 0
     warnings: list[str] = field(default_factory=list)
     """What could not be added, and why."""
+
+
+class Checked(Protocol):
+    """What this needs of ``check.FileResult``."""
+
+    path: Path
+    findings: list[Finding]
+    lines: list[str]
+    error: str | None
+    internal: tuple[str, ...]
+
+
+def run(
+    results: Mapping[Path, Checked], files: Sequence[Path], left_out: Callable[[Path], str | None]
+) -> int:
+    """``--add-noqa`` after the check: exit 0 when every finding is silenced now, 1 when some
+    could not be, 2 on an internal error (the findings of that file are not all known)."""
+    from evalsubmit.cli.common import EXIT_ERROR
+    from evalsubmit.cli.output import shown
+
+    failed = [r for r in results.values() if r.error or r.internal]
+    for result in failed:
+        print(f"evalsubmit: {shown(result.path)}: not analysed whole", file=sys.stderr)
+    findings = {p: results[p].findings for p in files if results[p].findings}
+    added = add_noqa(findings, {p: results[p].lines for p in files}, left_out)
+    report(added)
+    return EXIT_ERROR if failed else 1 if added.warnings else 0
 
 
 def add_noqa(
@@ -136,6 +159,9 @@ def report(added: Added) -> None:
 
 def _cannot_take_comment(text: str) -> set[int]:
     """1-based lines whose end lies inside a string or after a backslash continuation."""
+    import io
+    import tokenize
+
     from evalsubmit.core.lines import split_lines
 
     lines = split_lines(text)
@@ -150,6 +176,9 @@ def _cannot_take_comment(text: str) -> set[int]:
 
 
 def _parses(text: str) -> bool:
+    import ast
+    import warnings
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

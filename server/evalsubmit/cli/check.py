@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evalsubmit.cli import add_noqa, collector
+from evalsubmit.cli import add_noqa, collector, suppressions
 from evalsubmit.cli.cache_options import add_cache_options, chosen_folder
 from evalsubmit.cli.check_flags import FixRequest, add_options, check_flags
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
@@ -141,11 +141,9 @@ def run(args: argparse.Namespace) -> int:
     if flags.fix is not None:
         totals = _apply_fixes(results, flags.fix, stdin, configuration.left_out)
     _route_remote_findings(results, options)
-    from evalsubmit.cli import suppressions
-
     suppressions.judge(results, options, python)
     if args.add_noqa:
-        return _add_noqa(results, files, configuration.left_out)
+        return add_noqa.run(results, files, configuration.left_out)
     internal = False
     for path in files:
         result = results[path]
@@ -181,26 +179,6 @@ def run(args: argparse.Namespace) -> int:
     return finish(
         flags, report, internal=internal, totals=totals, stdin=stdin, fixed_stdin=fixed_stdin
     )
-
-
-def _add_noqa(
-    results: dict[Path, FileResult], files: list[Path], left_out: Callable[[Path], str | None]
-) -> int:
-    """``--add-noqa``: exit 0 when every finding is silenced now, 1 when some could not be, 2
-    on an internal error (its file's findings are unknown)."""
-    failed = [r for r in results.values() if r.error or r.internal]
-    for result in failed:
-        print(f"evalsubmit: {shown_path(result.path)}: not analysed whole", file=sys.stderr)
-    findings = {p: results[p].findings for p in files if results[p].findings}
-    added = add_noqa.add_noqa(findings, {p: results[p].lines for p in files}, left_out)
-    add_noqa.report(added)
-    return EXIT_ERROR if failed else 1 if added.warnings else 0
-
-
-def shown_path(path: Path) -> str:
-    from evalsubmit.cli.output import shown
-
-    return shown(path)
 
 
 @dataclass(slots=True)

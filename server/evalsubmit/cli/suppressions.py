@@ -39,11 +39,12 @@ class Result(Protocol):
 def judge(
     results: Mapping[Path, Result], options: Mapping[Path, AnalysisOptions], python: Path
 ) -> None:
-    """Make each file's ES190/ES191 findings anew, with every routed finding known."""
-    from evalsubmit.analysis.engine.suppressing import judged
+    """Make each file's ES190/ES191 findings anew, with every routed finding known. (A file
+    ``check`` did not analyse is read only if it may hold one of ours, and the analysis is
+    loaded only for a file that does: a check of files that cannot reach the SDK loads none.)"""
     from evalsubmit.cli.projects import lines_of
 
-    analysed = {_resolved(p) for p, r in results.items() if _whole(r)}
+    analysed: set[Path] | None = None
     for path, result in results.items():
         if result.error or result.skipped:
             continue
@@ -51,6 +52,12 @@ def judge(
             if not _may_hold(path):
                 continue
             result.lines = lines_of(path)
+        elif result.unread and not _holds_ours(result.lines):
+            continue
+        from evalsubmit.analysis.engine.suppressing import judged
+
+        if analysed is None:
+            analysed = {_resolved(p) for p, r in results.items() if _whole(r)}
         partial = bool(result.internal)
         args = (result.suppressed, result.lines, options[path])
         sure = judged(result.findings, *args, complete=False, partial=partial)
@@ -117,13 +124,22 @@ def _resolved(path: Path) -> Path:
     return resolved_file(path)
 
 
+def _holds_ours(lines: list[str]) -> bool:
+    return _may_hold_bytes("\n".join(lines).encode("utf-8", "surrogatepass"))
+
+
 def _may_hold(path: Path) -> bool:
     """A file ``check`` did not read (it cannot reach the SDK) may still hold suppressions."""
     try:
         with path.open("rb") as file:
-            data = file.read(4 * 2_000_000).lower()
+            data = file.read(4 * 2_000_000)
     except OSError:
         return False
+    return _may_hold_bytes(data)
+
+
+def _may_hold_bytes(data: bytes) -> bool:
+    data = data.lower()
     return b"evalsubmit" in data or re.search(rb"noqa:[^\n]*\bes", data) is not None
 
 
