@@ -212,3 +212,23 @@ def test_the_result_cache_keeps_what_suppressions_silenced(project: Path, tmp_pa
     assert ("jobs/hooks.py", 13, "ES190") in got and ("jobs/nightly.py", 9, "ES190") in got
     assert not any(line == 15 for path, line, _ in got if path == "jobs/nightly.py")  # used
     assert got == findings(project, ".")
+
+
+def test_suppressions_in_a_file_that_cannot_reach_the_sdk(project: Path) -> None:
+    tool = project / "tools" / "paths.py"
+    tool.parent.mkdir()
+    tool.write_text(
+        "import os\n\n"
+        "HERE = os.getcwd()  # noqa: ES104, E501\n"
+        "THERE = 1  # evalsubmit: ignore[ES1O7]\n",
+        encoding="utf-8",
+    )
+    assert sorted(f for f in findings(project, "tools") if f[0].startswith("tools")) == [
+        ("tools/paths.py", 3, "ES190"),
+        ("tools/paths.py", 4, "ES191"),
+    ]
+    result = console(project, "check", "--no-cache", "--fix", "tools")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert tool.read_text(encoding="utf-8") == (
+        "import os\n\nHERE = os.getcwd()  # noqa: E501\nTHERE = 1\n"
+    )

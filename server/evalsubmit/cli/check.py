@@ -128,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
     # The files that can reach the SDK come as the scan finds them; the first are analysed
     # while it reads the rest.
     reach = iter(files) if strict else relevant(files, python, max_chars)
+    if flags.fix is not None and not strict:  # their ES190/ES191 fixes need an analysis
+        reach = suppressions.and_those_holding_ours(reach, files)
     analysed = {
         result.path: result
         for result in _cached_or_analysed(reach, options, args, python, flags.fix, stdin)

@@ -11,7 +11,7 @@ out of the check (not named, excluded) may hold the submit that makes it. Also c
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -66,6 +66,17 @@ def judge(
             result.findings = late
         else:
             result.findings = sure
+
+
+def and_those_holding_ours(reach: Iterable[Path], files: Sequence[Path]) -> Iterator[Path]:
+    """``reach`` (the files that can reach the SDK, as found), then the others that may hold a
+    suppression comment of ours: ``--fix`` analyses them too, so that ES190/ES191 are fixed in
+    a file that cannot reach the SDK as in any other."""
+    seen = set()
+    for path in reach:
+        seen.add(path)
+        yield path
+    yield from (path for path in files if path not in seen and _may_hold(path))
 
 
 def file_ignores(results: Mapping[Path, Result]) -> FileIgnores:
