@@ -43,7 +43,11 @@ job = client.evaluator.submit(tasks=TASKS, target=runner)  # evalsubmit: ignore[
 
 **Fix (safe):** the unused code is taken out of the comment, the whole comment when nothing
 else is left in it (other tools' codes stay). `# noqa: ES190` on the line, or
-`# evalsubmit: ignore-file[ES190]`, keeps a suppression on purpose.""",
+`# evalsubmit: ignore-file[ES190]`, keeps a suppression on purpose; a bare
+`# evalsubmit: ignore-file` turns every rule off in its file, this one included (as ruff's
+`# ruff: noqa` does RUF100). In `evalsubmit check`, a file that cannot reach the SDK is judged
+too (its suppressions can only be unused, but for an ES107 placed from another module), and
+`--fix` fixes it.""",
 )
 
 NEVER_JUDGED = frozenset({"ES190", "ES191"})
