@@ -41,7 +41,7 @@ job = client.evaluator.submit(tasks=TASKS, target=runner)  # evalsubmit: ignore[
 #                                           ES190: `ES104` silences nothing on this line
 ```
 
-**Fix (safe):** the unused code is taken out of the comment, the whole comment when nothing
+**Fix safety:** safe. The unused code is taken out of the comment, the whole comment when nothing
 else is left in it (other tools' codes stay). `# noqa: ES190` on the line, or
 `# evalsubmit: ignore-file[ES190]`, keeps a suppression on purpose; a bare
 `# evalsubmit: ignore-file` turns every rule off in its file, this one included (as ruff's

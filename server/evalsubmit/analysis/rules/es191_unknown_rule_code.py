@@ -24,7 +24,7 @@ to other tools and are never reported.
 runner = make_runner()  # noqa: ES1O4    ES191: `ES1O4` is not an evalsubmit rule code
 ```
 
-**Fix (safe):** the code is taken out of the comment (the whole comment when nothing else is
+**Fix safety:** safe. The code is taken out of the comment (the whole comment when nothing else is
 left in it; other tools' codes stay). Then write the code you meant.""",
 )
 
