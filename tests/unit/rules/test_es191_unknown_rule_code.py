@@ -25,9 +25,19 @@ def test_a_typo_in_each_kind_of_comment() -> None:
         "# evalsubmit: ignore-file[es1o9]\n"
     )
     assert es191(snippet) == [
-        (1, 15, "`ES1O4` is not an evalsubmit rule code"),
-        (2, 28, "`ES999` is not an evalsubmit rule code"),
-        (3, 26, "`ES1O9` is not an evalsubmit rule code"),
+        (1, 15, "`ES1O4` is not an evalsubmit rule code (did you mean `ES104`?)"),
+        (2, 28, "`ES999` is not an evalsubmit rule code"),  # nothing near enough
+        (3, 26, "`ES1O9` is not an evalsubmit rule code (did you mean `ES109`?)"),
+    ]
+
+
+def test_one_character_off_is_suggested_when_only_one_code_is() -> None:
+    assert es191("a = 1  # noqa: ES1044\nb = 2  # evalsubmit: ignore[ES10X]\n") == [
+        (1, 15, "`ES1044` is not an evalsubmit rule code"),
+        (2, 28, "`ES10X` is not an evalsubmit rule code"),  # ES100 to ES109: which one?
+    ]
+    assert es191("c = 3  # noqa: ES19O\n") == [
+        (1, 15, "`ES19O` is not an evalsubmit rule code (did you mean `ES190`?)")
     ]
 
 

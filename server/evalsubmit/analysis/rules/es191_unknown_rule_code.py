@@ -21,7 +21,8 @@ RUF102). In a `# noqa:` list, codes without the `ES` prefix (`E501`, `F401`, `RU
 to other tools and are never reported.
 
 ```python
-runner = make_runner()  # noqa: ES1O4    ES191: `ES1O4` is not an evalsubmit rule code
+runner = make_runner()  # noqa: ES1O4
+# ES191: `ES1O4` is not an evalsubmit rule code (did you mean `ES104`?)
 ```
 
 **Fix safety:** safe. The code is taken out of the comment (the whole comment when nothing else is
@@ -37,10 +38,19 @@ def check(comments: list[Comment]) -> list[Finding]:
             if not code.ours or code.code in RULES:
                 continue
             span = Span(comment.line, code.start, comment.line, code.end)
-            message = f"`{code.code}` is not an evalsubmit rule code"
+            message = f"`{code.code}` is not an evalsubmit rule code{_meant(code.code)}"
             title = f"Remove the unknown code `{code.code}`"
             found.append(finding(RULE, span, message, removal_fix(comment, [code.code], title)))
     return found
+
+
+def _meant(code: str) -> str:
+    """`` (did you mean `ES104`?)``: the letter O for a zero, or one character off."""
+    zeroed = code.replace("O", "0")
+    if zeroed in RULES:
+        return f" (did you mean `{zeroed}`?)"
+    near = [r for r in RULES if len(r) == len(code) and sum(map(str.__ne__, r, code)) == 1]
+    return f" (did you mean `{near[0]}`?)" if len(near) == 1 else ""
 
 
 register(RULE)
