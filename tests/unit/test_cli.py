@@ -71,8 +71,14 @@ def test_json_contract_is_exact(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert set(data) == {
         *("version", "files_checked", "files_skipped", "skipped", "findings"),
         "configuration_effects",  # added in version 1: a key more, none changed
+        "file_suppressions",  # likewise: what `# evalsubmit: ignore-file` silenced
     }
     assert data["configuration_effects"] == []
+    assert data["file_suppressions"] == {
+        "findings_silenced": 0,
+        "files": 0,
+        "files_all_rules_off": 0,
+    }
     assert data["files_skipped"] == 0 and data["skipped"] == []
     assert data["version"] == 1 and data["files_checked"] == 1
     keys = {
@@ -123,7 +129,7 @@ def test_sarif_is_2_1_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert sarif["version"] == "2.1.0"
     run_ = sarif["runs"][0]
     rule_ids = [r["id"] for r in run_["tool"]["driver"]["rules"]]
-    assert rule_ids == [f"ES{n}" for n in range(100, 112)]
+    assert rule_ids == [f"ES{n}" for n in (*range(100, 112), 190, 191)]
     result = next(r for r in run_["results"] if r["ruleId"] == "ES101")
     assert rule_ids[result["ruleIndex"]] == "ES101"
     assert result["level"] == "error"

@@ -111,7 +111,10 @@ def test_text_names_every_file_and_what_turned_each_rule_off(
         f"  {above}: not used: above the repository root\n"
     ) in out
     assert '  ignore = ["ES108"]\n' in out
-    assert "  enabled (9): ES100, ES102, ES103, ES104, ES105, ES106, ES107, ES109, ES111\n" in out
+    assert (
+        "  enabled (11): ES100, ES102, ES103, ES104, ES105, ES106, ES107, ES109, ES111, ES190, "
+        "ES191\n"
+    ) in out
     assert (
         "  turned off (3):\n"
         "    ES101: by --ignore\n"

@@ -158,6 +158,9 @@ class ModuleReport:
     """Statements the analysis failed on (engine bugs: ``line N: KeyError: ...``). Each costs
     what that statement binds or reports; the rest of the module is analysed. Never silent:
     the CLI prints them and exits 2, the server logs them."""
+    suppressed: tuple[Finding, ...] = ()
+    """The findings of enabled rules that suppression comments silenced (line or file level):
+    what tells a used suppression from an unused one (ES190), and what ``ignore-file`` hid."""
 
     def with_findings(self, findings: tuple[Finding, ...]) -> ModuleReport:
         return replace(self, findings=findings)

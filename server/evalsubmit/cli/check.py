@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evalsubmit.cli import collector
+from evalsubmit.cli import add_noqa, collector, suppressions
 from evalsubmit.cli.cache_options import add_cache_options, chosen_folder
 from evalsubmit.cli.check_flags import CheckFlags, FixRequest, add_options, check_flags
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
@@ -57,6 +57,7 @@ def add_parser(commands: Any) -> None:
     python_option(check)
     add_cache_options(check)
     add_options(check)
+    add_noqa.add_option(check)
     check.set_defaults(handler=run)
 
 
@@ -74,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
     start_run()
     flags = check_flags(args)
     if flags is None:
+        return EXIT_ERROR
+    if args.add_noqa and (clash := add_noqa.clash(flags)):
+        print(f"evalsubmit check: --add-noqa cannot be combined with {clash}", file=sys.stderr)
         return EXIT_ERROR
     if flags.show_settings:  # configuration only: no stdin read, no file analysed
         from evalsubmit.cli import show_settings
@@ -144,6 +148,8 @@ def check_once(args: argparse.Namespace, flags: CheckFlags) -> int:
     # The files that can reach the SDK come as the scan finds them; the first are analysed
     # while it reads the rest.
     reach = iter(files) if strict else relevant(files, python, max_chars)
+    if flags.fix is not None and not strict:  # their ES190/ES191 fixes need an analysis
+        reach = suppressions.and_those_holding_ours(reach, files)
     analysed = {
         result.path: result
         for result in _cached_or_analysed(reach, options, args, python, flags.fix, stdin)
@@ -157,6 +163,9 @@ def check_once(args: argparse.Namespace, flags: CheckFlags) -> int:
     if flags.fix is not None:
         totals = _apply_fixes(results, flags.fix, stdin, configuration.left_out)
     route_remote_findings(results, options)
+    suppressions.judge(results, options, python)
+    if args.add_noqa:
+        return add_noqa.run(results, files, configuration.left_out)
     internal = False
     for path in files:
         result = results[path]
@@ -185,6 +194,7 @@ def check_once(args: argparse.Namespace, flags: CheckFlags) -> int:
         sources={path: result.lines for path, result in results.items()},
         unsafe_fixes=flags.unsafe_fixes,
         effects=configuration.effects(options),
+        file_ignores=suppressions.file_ignores(results),
     )
     if flags.verbose:
         from evalsubmit.cli.check_modes import explain
@@ -209,6 +219,8 @@ class FileResult:
     """Statements an engine bug made the analysis skip (exit 2; the rest is reported)."""
     remote: tuple[tuple[Path, Finding], ...] = ()
     lines: list[str] = field(default_factory=list)
+    suppressed: list[Finding] = field(default_factory=list)
+    """The findings suppression comments silenced (ES190 tells used ones from unused ones)."""
     skipped: str | None = None
     """Why the file was not checked (a warning; a failure with --strict)."""
     fix: FileFix | None = None
@@ -268,13 +280,18 @@ def _cached_or_analysed(
                 continue
             lines = split_lines(hit.text)
             found[path] = FileResult(
-                path, hit.findings, remote=hit.remote, lines=lines, skipped=hit.skipped
+                path,
+                hit.findings,
+                remote=hit.remote,
+                lines=lines,
+                skipped=hit.skipped,
+                suppressed=hit.suppressed,
             )
 
     for result in _analyse_all(missed(), options, args.jobs, python, observe=True):
         found[result.path] = result
         if result.observed is not None and not (result.error or result.internal):
-            kept = result.findings, result.remote, result.skipped
+            kept = result.findings, result.remote, result.skipped, result.suppressed
             cache.store(result.path, options[result.path], result.observed, *kept)
     cache.close()
     yield from found.values()
@@ -392,6 +409,7 @@ def _analyse_one(
         list(report.findings),
         remote=report.remote_findings,
         lines=split_lines(text),
+        suppressed=list(report.suppressed),
         skipped=report.skipped,
         fix=fixed,
         internal=report.internal_errors,

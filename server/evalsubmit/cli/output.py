@@ -36,6 +36,8 @@ def render(
     notes: list[str] | None = None,
     skipped: list[Skipped] | None = None,
     effects: list[Effect] | None = None,
+    *,
+    file_ignores: tuple[int, int, int] = (0, 0, 0),
 ) -> str:
     """``notes`` (about the environment, e.g. another SDK installed) end the text summary;
     ``skipped`` lists the paths not checked, with why."""
@@ -43,7 +45,8 @@ def render(
     if fmt == "json":
         import json  # the machine formats only
 
-        return json.dumps(as_json(findings, files_checked, skipped, effects), indent=2) + "\n"
+        data = as_json(findings, files_checked, skipped, effects, file_ignores=file_ignores)
+        return json.dumps(data, indent=2) + "\n"
     if fmt == "sarif":
         import json
 
@@ -93,6 +96,7 @@ def as_text(
     marked: bool = False,
     unsafe_fixes: bool = False,
     before_summary: Sequence[str] = (),
+    extra: Sequence[str] = (),
 ) -> str:
     """The ``concise`` format; with ``marked``, ``[*]`` after the code of each finding that
     ``--fix`` (with ``unsafe_fixes``: ``--fix --unsafe-fixes``) fixes, as ruff marks them."""
@@ -102,7 +106,7 @@ def as_text(
         for path, f in findings
     ]
     lines += before_summary
-    lines += text_tail(findings, files_checked, notes, skipped, effects)
+    lines += text_tail(findings, files_checked, notes, skipped, effects, extra=extra)
     return "\n".join(lines) + "\n"
 
 
@@ -112,6 +116,8 @@ def text_tail(
     notes: list[str] | None = None,
     skipped: list[Skipped] | None = None,
     effects: list[Effect] | None = None,
+    *,
+    extra: Sequence[str] = (),
 ) -> list[str]:
     """What ends the text formats (``concise``, ``full``, statistics): the skipped paths, the
     summary (with what configuration files turned off: a clean run that checked nothing must
@@ -129,7 +135,8 @@ def text_tail(
         summary = f"All checks passed ({_plural(files_checked, 'file')})"
     if skipped:
         summary += f"; {len(skipped)} skipped, not checked (see the warnings above)"
-    lines.append(" ".join([summary + ".", *map(effect_sentence, effects or [])]))
+    # ``extra``: what else silenced findings (``# evalsubmit: ignore-file``), said as plainly
+    lines.append(" ".join([summary + ".", *map(effect_sentence, effects or []), *extra]))
     lines += [f"Note: {shown(note)}." for note in notes or []]
     return lines
 
@@ -156,8 +163,11 @@ def as_json(
     files_checked: int,
     skipped: list[Skipped] | None = None,
     effects: list[Effect] | None = None,
+    *,
+    file_ignores: tuple[int, int, int] = (0, 0, 0),
 ) -> dict[str, Any]:
     skipped = skipped or []
+    hidden, files, all_off = file_ignores
     return {
         "version": JSON_VERSION,
         "files_checked": files_checked,
@@ -167,6 +177,11 @@ def as_json(
             {"file": str(file), "files_all_rules_off": silenced, "paths_excluded": excluded}
             for file, silenced, excluded in effects or []
         ],
+        "file_suppressions": {
+            "findings_silenced": hidden,
+            "files": files,
+            "files_all_rules_off": all_off,
+        },
         "findings": [finding_json(path, f) for path, f in findings],
     }
 

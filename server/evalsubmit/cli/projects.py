@@ -97,8 +97,8 @@ def route_remote_findings(
     file that writes it; each file is analysed once (forward), so the check stays linear."""
     if not any(result.remote for result in results.values()):
         return
-    from evalsubmit.analysis import visible
     from evalsubmit.analysis.engine.analyze import settled
+    from evalsubmit.analysis.engine.suppressing import partition
 
     by_resolved = {resolved_file(path): result for path, result in results.items()}
     for result in list(results.values()):
@@ -109,6 +109,8 @@ def route_remote_findings(
             if owner.unread and not owner.lines:
                 owner.lines = lines_of(owner.path)
             owned = options[owner.path]
-            for kept in settled(visible([finding], owner.lines, owned), owned):
-                if kept not in owner.findings:
-                    owner.findings.append(kept)
+            kept, silenced = partition([finding], owner.lines, owned)
+            for found in settled(kept, owned):
+                if found not in owner.findings:
+                    owner.findings.append(found)
+            owner.suppressed += [f for f in silenced if f not in owner.suppressed]

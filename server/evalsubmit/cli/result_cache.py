@@ -81,6 +81,8 @@ class CachedResult:
     skipped: str | None
     text: str
     """The file's text, as the analysis would have read it (for the report's lines)."""
+    suppressed: list[Finding]
+    """The findings suppression comments silenced."""
 
 
 class ResultCache:
@@ -195,7 +197,9 @@ class ResultCache:
         if skipped is not None and not isinstance(skipped, str):
             raise CorruptEntry("skipped is a string or null")
         findings = decode_findings(result["findings"])
-        return CachedResult(findings, decode_remote(result["remote"]), skipped, source)
+        remote = decode_remote(result["remote"])
+        suppressed = decode_findings(result["suppressed"])
+        return CachedResult(findings, remote, skipped, source, suppressed)
 
     def _holds(self, project: Project, kind: str, key: str, answer: str | None) -> bool:
         """Whether asking again gives the answer the analysis got (each question is asked
@@ -228,6 +232,7 @@ class ResultCache:
         findings: list[Finding],
         remote: tuple[tuple[Path, Finding], ...],
         skipped: str | None,
+        suppressed: list[Finding],
     ) -> None:
         """Keep one analysed file's result (the caller leaves out those that cannot be kept:
         internal errors, fixes)."""
@@ -249,6 +254,7 @@ class ResultCache:
                 "findings": encode_findings(findings),
                 "remote": encode_remote(remote),
                 "skipped": skipped,
+                "suppressed": encode_findings(suppressed),
             },
         }
         body = json.dumps(entry, separators=(",", ":")).encode("ascii")

@@ -1,52 +1,137 @@
-"""The suppression comment, one grammar for every reader (engine, hover, code actions):
+"""The suppression comments, one grammar for every reader (engine, CLI, hover, code actions):
 
-    # evalsubmit: ignore            every rule on this line
-    # evalsubmit: ignore[ES107]     one rule; several: ignore[ES107, ES109]
+    # evalsubmit: ignore                every rule on this line
+    # evalsubmit: ignore[ES107]         one rule; several: ignore[ES107, ES109]
+    # noqa                              every rule on this line (as for ruff and flake8)
+    # noqa: ES104, E501                 ES104 here; E501 belongs to another tool (ignored)
+    # evalsubmit: ignore-file           on a line of its own: every rule in the file
+    # evalsubmit: ignore-file[ES104]    on a line of its own: ES104 in the file
 
-Case does not matter, in the marker or the codes (``ignore[es101]`` is ES101).
+Case does not matter in our markers or in our codes (``ignore[es101]`` is ES101). In a
+``# noqa:`` list only ``ES``-prefixed codes are ours; the others (E501, F401, RUF100) belong to
+other tools and are kept, never judged. ``# noqa:`` followed by no code is no directive (ruff
+reads it so too: it would otherwise silence everything by accident).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 # compiled (and kept by re) when the first finding is looked at: a clean file needs none
-_COMMENT = r"(?i)#\s*evalsubmit:\s*ignore(?:\[(?P<codes>[^\]]*)\])?"
+_IGNORE = r"(?i)#\s*evalsubmit:\s*ignore(?![-\w])(?:\[(?P<codes>[^\]]*)\])?"
+_TOKEN = r"[A-Za-z]+[0-9][A-Za-z0-9]*"
+_NOQA = rf"(?i)#\s*noqa(?::(?P<codes>\s*{_TOKEN}(?:[\s,]+{_TOKEN})*)|(?![\w:]))"
+_FILE = r"(?i)^[ \t\f]*(?P<marker>#\s*evalsubmit:\s*ignore-file(?:\[(?P<codes>[^\]]*)\])?)\s*$"
+_CODE = r"[^\s,]+"
+WHOLE_LINE = -1
+"""The ``end`` of an edit that removes the whole line, its line end included."""
+OURS = "ES"
+"""The prefix of our codes: in a ``# noqa:`` list, the others are another tool's."""
+
+
+class Kind(StrEnum):
+    IGNORE = "evalsubmit: ignore"
+    NOQA = "noqa"
+    FILE = "evalsubmit: ignore-file"
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """One code as written in a suppression, with its columns (code points) in the line."""
+
+    code: str
+    """Upper case."""
+    start: int
+    end: int
+    ours: bool = True
+    """Every code of an ``evalsubmit:`` comment is ours; in ``# noqa:``, those starting ES."""
 
 
 @dataclass(frozen=True, slots=True)
 class Suppression:
-    """One ``# evalsubmit: ignore[...]`` comment."""
+    """One suppression comment on one line."""
 
     start: int
     """Column (code points) where the comment starts, and where it ends."""
     end: int
     codes: tuple[str, ...] | None
-    """The codes named (upper case, as written in order), or None: every rule."""
+    """Our codes named (upper case, as written, in order), or None: every rule."""
+    kind: Kind = Kind.IGNORE
+    written: tuple[Code, ...] = ()
+    """Every code as written, ours and (in a ``noqa`` list) other tools', with its columns."""
 
     def covers(self, code: str) -> bool:
         return self.codes is None or code.upper() in self.codes
 
+    @property
+    def foreign(self) -> tuple[Code, ...]:
+        """The codes of other tools (``# noqa: E501``): kept, never judged."""
+        return tuple(c for c in self.written if not c.ours)
+
 
 def suppressions(line: str) -> Iterator[Suppression]:
-    for match in re.finditer(_COMMENT, line):
-        codes = match.group("codes")
-        named = None if codes is None else tuple(_codes(codes))
-        yield Suppression(match.start(), match.end(), named)
+    """The line-level suppressions of ``line`` (``ignore``, ``noqa``), left to right."""
+    found = [*_ignores(line), *_noqas(line)]
+    yield from sorted(found, key=lambda s: s.start)
+
+
+def _ignores(line: str) -> Iterator[Suppression]:
+    for match in re.finditer(_IGNORE, line):
+        if match.group("codes") is None:
+            yield Suppression(match.start(), match.end(), None, Kind.IGNORE)
+            continue
+        written = _written(match.group("codes"), match.start("codes"))
+        named = tuple(c.code for c in written)
+        yield Suppression(match.start(), match.end(), named, Kind.IGNORE, written)
+
+
+def _noqas(line: str) -> Iterator[Suppression]:
+    if "noqa" not in line.lower():  # most lines: no regex at all
+        return
+    for match in re.finditer(_NOQA, line):
+        if match.group("codes") is None:
+            yield Suppression(match.start(), match.end(), None, Kind.NOQA)
+            continue
+        written = _noqa_codes(match.group("codes"), match.start("codes"))
+        ours = tuple(c.code for c in written if c.ours)
+        yield Suppression(match.start(), match.end(), ours, Kind.NOQA, written)
+
+
+def file_suppressions(lines: Sequence[str]) -> list[tuple[int, Suppression]]:
+    """Each ``# evalsubmit: ignore-file[...]`` on a line of its own, with its 1-based line."""
+    found = []
+    for number, line in enumerate(lines, 1):
+        if "ignore-file" not in line.lower():
+            continue
+        match = re.match(_FILE, line.rstrip("\r\n"))
+        if match is None:
+            continue
+        start, end = match.span("marker")
+        if match.group("codes") is None:
+            found.append((number, Suppression(start, end, None, Kind.FILE)))
+            continue
+        written = _written(match.group("codes"), match.start("codes"))
+        named = tuple(c.code for c in written)
+        found.append((number, Suppression(start, end, named, Kind.FILE, written)))
+    return found
 
 
 def suppressed(code: str, line: str) -> bool:
-    """Whether ``code`` is silenced on ``line`` (the first suppression comment decides)."""
-    first = next(suppressions(line), None)
-    return first is not None and first.covers(code)
+    """Whether ``code`` is silenced on ``line`` by any of its suppression comments."""
+    return any(s.covers(code) for s in suppressions(line))
+
+
+def silenced_by_file(code: str, file_level: Sequence[tuple[int, Suppression]]) -> bool:
+    return any(s.covers(code) for _, s in file_level)
 
 
 def with_code(line: str, code: str) -> tuple[int, int, str]:
     """(start, end, text): the edit of ``line`` that adds ``code`` to its suppression comment,
     or appends one; a comment that already silences every rule is left as it is."""
-    first = next(suppressions(line), None)
+    first = next(_ignores(line), None)
     if first is None:
         end = len(line.rstrip())
         return end, len(line), f"  # evalsubmit: ignore[{code}]"
@@ -56,5 +141,65 @@ def with_code(line: str, code: str) -> tuple[int, int, str]:
     return first.start, first.end, f"# evalsubmit: ignore[{', '.join(codes)}]"
 
 
-def _codes(text: str) -> list[str]:
-    return [code.strip().upper() for code in text.split(",") if code.strip()]
+def with_noqa(line: str, codes: Sequence[str]) -> str | None:
+    """``line`` (without its line end) with ``codes`` in its ``# noqa:`` comment, merged into
+    the one there (other tools' codes kept, no code twice) or appended; None when the line
+    already silences every one of them."""
+    text = line.rstrip("\r\n")
+    ending = line[len(text) :]
+    wanted = [c.upper() for c in dict.fromkeys(codes) if not suppressed(c, text)]
+    if not wanted:
+        return None
+    lists = (s for s in suppressions(text) if s.kind is Kind.NOQA and s.codes is not None)
+    noqa = next(lists, None)
+    if noqa is None:
+        return f"{text.rstrip()}  # noqa: {', '.join(wanted)}{ending}"
+    merged = [c.code for c in noqa.written] + wanted
+    new = f"# noqa: {', '.join(dict.fromkeys(merged))}"
+    return f"{text[: noqa.start]}{new}{text[noqa.end :]}{ending}"
+
+
+def without_codes(line: str, comment: Suppression, drop: Sequence[str]) -> tuple[int, int, str]:
+    """(start, end, text): the edit of ``line`` that takes ``drop`` out of ``comment`` (every
+    code of it for a bare comment), removing the whole comment when nothing is left in it."""
+    dropped = {c.upper() for c in drop}
+    kept = [c.code for c in comment.written if c.code not in dropped]
+    if comment.codes is not None and kept:
+        if comment.kind is Kind.NOQA:
+            return comment.start, comment.end, f"# noqa: {', '.join(kept)}"
+        return comment.start, comment.end, f"# evalsubmit: {_marker(comment)}[{', '.join(kept)}]"
+    return _removal(line, comment)
+
+
+def _marker(comment: Suppression) -> str:
+    return "ignore-file" if comment.kind is Kind.FILE else "ignore"
+
+
+def _removal(line: str, comment: Suppression) -> tuple[int, int, str]:
+    """Remove the comment; what follows it in the comment stays a comment."""
+    text = line.rstrip("\r\n")
+    after = text[comment.end :]
+    if not after.strip():  # nothing follows: the whitespace before it goes too
+        start = len(text[: comment.start].rstrip())
+        if comment.kind is Kind.FILE or not text[:start].strip():
+            return 0, WHOLE_LINE, ""  # a line of its own: the whole line (and its end)
+        return start, len(text), ""
+    rest = after.lstrip()
+    end = comment.end + len(after) - len(rest)
+    return comment.start, end, "" if rest.startswith("#") else "# "
+
+
+def _written(text: str, offset: int) -> tuple[Code, ...]:
+    """The codes of ``ignore[...]``: comma-separated, blanks around each trimmed."""
+    return tuple(
+        Code(m.group().upper(), offset + m.start(), offset + m.end())
+        for m in re.finditer(r"[^,\s](?:[^,]*[^,\s])?", text)
+    )
+
+
+def _noqa_codes(text: str, offset: int) -> tuple[Code, ...]:
+    """The codes of ``# noqa:``: separated by commas or blanks; ours start with ES."""
+    return tuple(
+        Code(m.group().upper(), offset + m.start(), offset + m.end(), m.group().upper()[:2] == OURS)
+        for m in re.finditer(_CODE, text)
+    )

@@ -14,7 +14,7 @@ from lsprotocol import types
 from evalsubmit.analysis import ModuleReport, Shape, Span, SubmitReport, TargetPreview
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.analysis.runner_at import RunnerAt, runner_at
-from evalsubmit.core.suppression import suppressions
+from evalsubmit.core.suppression import Kind, Suppression, file_suppressions, suppressions
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.markdown import code_block, code_span
@@ -189,19 +189,31 @@ def _keyword_at(lines: list[str], line: int, col: int, name: str) -> Span | None
 def _suppression_at(lines: list[str], line: int, col: int) -> tuple[str, Span] | None:
     if not 1 <= line <= len(lines):
         return None
-    for comment in suppressions(lines[line - 1]):
-        if not comment.start <= col <= comment.end:
-            continue
-        if comment.codes is None:
-            text = "**evalsubmit: ignore**: every evalsubmit rule is silenced on this line."
-        elif not comment.codes:
-            text = "**evalsubmit: ignore[]** names no rule: nothing is silenced on this line."
-        else:
-            text = "**evalsubmit: ignore** on this line:\n" + "\n".join(
-                _rule_line(code) for code in comment.codes
-            )
-        return text, Span(line, comment.start, line, comment.end)
+    text = lines[line - 1].rstrip("\r\n")
+    comments = [*suppressions(text), *(s for _, s in file_suppressions([text]))]
+    for comment in comments:
+        if comment.start <= col <= comment.end:
+            return _suppression_text(comment), Span(line, comment.start, line, comment.end)
     return None
+
+
+def _suppression_text(comment: Suppression) -> str:
+    """What a suppression comment silences, in words (codes of other tools named as theirs)."""
+    where = "in this file" if comment.kind is Kind.FILE else "on this line"
+    name = f"**{comment.kind}**"
+    if comment.codes is None:
+        also = (
+            " (and, for other tools that read it, their rules)" if comment.kind is Kind.NOQA else ""
+        )
+        return f"{name}: every evalsubmit rule is silenced {where}{also}."
+    foreign = [c.code for c in comment.foreign]
+    others = (
+        f"\n\nOther tools' codes: {', '.join(code_span(c) for c in foreign)}" if foreign else ""
+    )
+    if not comment.codes:
+        return f"{name} names no evalsubmit rule: nothing of ours is silenced {where}.{others}"
+    rules = "\n".join(_rule_line(code) for code in dict.fromkeys(comment.codes))
+    return f"{name} {where}:\n{rules}{others}"
 
 
 def _rule_line(code: str) -> str:

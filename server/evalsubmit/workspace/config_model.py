@@ -135,7 +135,19 @@ def _code_suggestion(code: str, known: Collection[str]) -> str:
     zeroed = code.replace("O", "0")
     if longest is None and any(rule.startswith(zeroed) for rule in known):
         longest = zeroed
+    if longest is None:
+        longest = _nearest_code(code, known)
     return f" (did you mean {longest!r}?)" if longest else _suggestion(code, sorted(known))
+
+
+def _nearest_code(code: str, known: Collection[str]) -> str | None:
+    """The code of the same length that differs in the fewest places (at most two; the lowest
+    on a tie): ``ES909`` is ``ES109``, not ``ES190``, which spelling similarity rates as close."""
+    same = sorted(rule for rule in known if len(rule) == len(code))
+    if not same:
+        return None
+    best = min(same, key=lambda rule: sum(a != b for a, b in zip(rule, code, strict=True)))
+    return best if sum(a != b for a, b in zip(best, code, strict=True)) <= 2 else None
 
 
 def _suggestion(word: str, choices: Collection[str]) -> str:

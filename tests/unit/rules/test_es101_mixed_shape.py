@@ -104,7 +104,7 @@ CASES: list[tuple[str, str, Result]] = [
         "an ignore for another code does not suppress it",
         "client.evaluator.submit(tasks=T, target=gym_runner, metric=em)"
         "  # evalsubmit: ignore[ES102]\n",
-        [(1, "ES101")],
+        [(1, "ES101"), (1, "ES190")],  # and the ignore silences nothing: ES190
     ),
 ]
 

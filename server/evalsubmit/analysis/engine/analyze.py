@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from evalsubmit.analysis.engine.options import AnalysisOptions
 from evalsubmit.analysis.engine.results import GroupResult
+from evalsubmit.analysis.engine.suppressing import judged, partition
 from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.modules import ModuleResolver
@@ -30,7 +31,6 @@ from evalsubmit.analysis.values.journal import forget_shared, sealed
 from evalsubmit.core.collection import paused_collection
 from evalsubmit.core.findings import Finding, Span, Walk
 from evalsubmit.core.lines import split_lines_keepends
-from evalsubmit.core.suppression import suppressed
 from evalsubmit.workspace.project import Project, installed_sdk
 
 if TYPE_CHECKING:  # only the editor's DocumentAnalyzer keeps caches: a check imports none of it
@@ -84,20 +84,31 @@ def with_remote_findings(
     this one report into it. A module with no import and no SDK name is not analysed forward,
     but a value written there (``PARAMS = {...}``) may be submitted by an importer: this step
     runs for it too."""
-    if report.skipped is not None or project is None or path is None:
-        return report
-    from evalsubmit.analysis.engine.crossfile import remote_findings_for  # not for a check
-
-    try:
-        remote = remote_findings_for(project, path.resolve(), options, analyze_module)
-    except RecursionError:  # a value nested thousands deep, or one that contains itself
-        return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
-    if not remote:
+    if report.skipped is not None:
         return report
     lines = split_lines_keepends(source)
-    findings = [*report.findings, *visible(remote, lines, options)]
+    remote: list[Finding] = []
+    if project is not None and path is not None:
+        from evalsubmit.analysis.engine.crossfile import remote_findings_for  # not for a check
+
+        try:
+            remote = remote_findings_for(project, path.resolve(), options, analyze_module)
+        except RecursionError:  # a value nested thousands deep, or one that contains itself
+            return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
+    kept, silenced = partition(remote, lines, options)
+    findings = [*report.findings, *kept]
     findings.sort(key=lambda f: (f.span, f.code))
-    return report.with_findings(tuple(settled(_dedupe(findings), options)))
+    suppressed = (*report.suppressed, *(f for f in silenced if f not in report.suppressed))
+    # every finding that can land here is known now: each suppression is judged
+    final = judged(
+        settled(_dedupe(findings), options),
+        suppressed,
+        lines,
+        options,
+        complete=True,
+        partial=bool(report.internal_errors),
+    )
+    return replace(report, findings=tuple(final), suppressed=suppressed)
 
 
 def analyze_module(
@@ -113,8 +124,9 @@ def analyze_module(
     if len(source) > options.max_chars:
         skipped = f"file is larger than {options.max_chars} characters"
         return ModuleReport(path=path, skipped=skipped), None
-    if not _RELEVANT.search(source):
-        return ModuleReport(path=path), None
+    if not _RELEVANT.search(source):  # no finding of its own; its suppressions are judged
+        lines = split_lines_keepends(source)
+        return ModuleReport(path=path, findings=tuple(_judged_early([], [], lines, options))), None
     if reason := too_many_tokens(source, options.max_tokens):
         return ModuleReport(path=path, skipped=reason), None
     parsed = parse_source(source, caches.chunks if caches else None)
@@ -183,11 +195,15 @@ def _analyze_parsed(
     module = ModuleContext(parsed, resolved, sdk, sdk_declared=declared)
     findings = list(_joined(results, "findings"))
     findings += run_module_rules(module, options.enabled)
-    findings = visible(findings, parsed.lines, options)
+    findings, silenced = partition(findings, parsed.lines, options)
     findings.sort(key=lambda f: (f.span, f.code))
+    suppressed = tuple(dict.fromkeys(silenced))
+    partial = bool(internal_errors or rule_errors or parsed.blanked)
+    findings = _judged_early(_dedupe(findings), suppressed, parsed.lines, options, partial)
     report = ModuleReport(
         path=path,
-        findings=tuple(settled(_dedupe(findings), options)),
+        findings=tuple(settled(findings, options)),
+        suppressed=suppressed,
         dependencies=dependencies,
         dependency_texts=tuple(sorted((p, texts.get(p, "")) for p in dependencies)),
         # settled here too: a placeholder must not outlive the analysis (nor reach the cache)
@@ -286,11 +302,7 @@ def visible(
     findings: list[Finding], lines: Sequence[str], options: AnalysisOptions
 ) -> list[Finding]:
     """The findings that ``select``/``ignore`` and the suppression comments let through."""
-    return [
-        f
-        for f in findings
-        if options.enabled(f.code) and not suppressed(f.code, _line(lines, f.span.line))
-    ]
+    return partition(findings, lines, options)[0]
 
 
 def settled(findings: Iterable[Finding], options: AnalysisOptions) -> list[Finding]:
@@ -317,8 +329,17 @@ def _settled(finding: Finding, options: AnalysisOptions) -> Finding:
     return replace(finding, fixes=tuple(fixes))
 
 
-def _line(lines: Sequence[str], number: int) -> str:
-    return lines[number - 1] if 0 < number <= len(lines) else ""
+def _judged_early(
+    findings: list[Finding],
+    suppressed: Sequence[Finding],
+    lines: Sequence[str],
+    options: AnalysisOptions,
+    partial: bool = False,
+) -> list[Finding]:
+    """The forward findings with what is already sure about the suppressions: one that could
+    silence a finding another module places here is judged later (``with_remote_findings``,
+    or ``check`` once it has routed the findings of every checked file)."""
+    return judged(findings, suppressed, lines, options, complete=False, partial=partial)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

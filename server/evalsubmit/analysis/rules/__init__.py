@@ -17,6 +17,8 @@ from evalsubmit.analysis.rules import (  # noqa: F401  (each registers itself)
     es109_invalid_config_value,
     es110_literal_secret,
     es111_sdk_version_mismatch,
+    es190_unused_suppression,
+    es191_unknown_rule_code,
 )
 from evalsubmit.analysis.rules.registry import RULES, Phase, Rule, rules_markdown
 from evalsubmit.analysis.rules.runner import run_module_rules, run_rules

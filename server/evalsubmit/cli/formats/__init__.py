@@ -69,6 +69,17 @@ class Report:
     show_fixes: bool = False
     fix_only: bool = False
     """``--fix-only``: the findings that remain are not reported (only what was fixed)."""
+    file_ignores: tuple[int, int, int] = (0, 0, 0)
+    """What ``# evalsubmit: ignore-file`` comments hid: findings silenced, files they silenced
+    some in, files with every rule off (:mod:`evalsubmit.cli.suppressions`)."""
+
+    @property
+    def extra(self) -> tuple[str, ...]:
+        """The summary's sentences about what else silenced findings."""
+        from evalsubmit.cli.suppressions import sentence
+
+        said = sentence(self.file_ignores)
+        return (said,) if said else ()
 
 
 FixedInFile = tuple[Path, Sequence[tuple[str, str, int]]]
@@ -107,7 +118,8 @@ def render(fmt: str, report: Report, *, statistics: bool = False, color: bool = 
 
     findings, skipped, effects = list(report.findings), list(report.skipped), list(report.effects)
     if fmt in ("json", "sarif"):
-        return output.render(fmt, findings, report.files_checked, [], skipped, effects)
+        checked, ignores = report.files_checked, report.file_ignores
+        return output.render(fmt, findings, checked, [], skipped, effects, file_ignores=ignores)
     text = output.as_text(
         findings,
         report.files_checked,
@@ -117,6 +129,7 @@ def render(fmt: str, report: Report, *, statistics: bool = False, color: bool = 
         marked=fix_status(report),
         unsafe_fixes=report.unsafe_fixes,
         before_summary=fixes_applied(report),
+        extra=report.extra,
     )
     return text + "".join(f"{line}\n" for line in fix_summary(report))
 

@@ -42,6 +42,7 @@ def as_full(report: Report, *, color: bool = False) -> str:
         list(report.notes),
         list(report.skipped),
         list(report.effects),
+        extra=report.extra,
     )
     return "".join(f"{block}\n" for block in blocks) + "".join(
         f"{line}\n" for line in [*fixes_applied(report), *tail, *fix_summary(report)]

@@ -70,6 +70,7 @@ def as_table(report: Report) -> str:
         list(report.notes),
         list(report.skipped),
         list(report.effects),
+        extra=report.extra,
     )
     lines += fix_summary(report)
     return "".join(f"{line}\n" for line in lines)

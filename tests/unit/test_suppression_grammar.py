@@ -1,0 +1,128 @@
+"""The suppression grammar (core/suppression.py): ``# evalsubmit: ignore[...]``, ``# noqa``,
+``# noqa: ES104, E501`` and ``# evalsubmit: ignore-file[...]``, and the edits that add codes to
+a ``# noqa:`` (``--add-noqa``) or take them out (the ES190/ES191 fixes)."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from evalsubmit.core.suppression import (
+    WHOLE_LINE,
+    Kind,
+    file_suppressions,
+    suppressed,
+    suppressions,
+    with_noqa,
+    without_codes,
+)
+
+
+def test_noqa_bare_and_with_codes() -> None:
+    assert suppressed("ES104", "x = f()  # noqa")
+    assert suppressed("ES104", "x = f()  #NOQA")
+    assert suppressed("ES104", "x = f()  # noqa: E501, ES104")
+    assert suppressed("ES104", "x = f()  # noqa:ES104 E501")
+    assert not suppressed("ES104", "x = f()  # noqa: E501")
+    assert not suppressed("ES104", "x = f()  # noqa: ES105")
+    assert not suppressed("ES104", "x = f()  # noqa:")  # no code: no directive (as ruff)
+    assert not suppressed("ES104", "x = f()  # noqaES104")
+    assert suppressed("ES104", "x = f()  # type: ignore  # noqa: ES104")
+
+
+def test_the_noqa_list_tells_ours_from_other_tools() -> None:
+    [comment] = suppressions("x  # noqa: E501, ES1O4, RUF100 why")
+    assert comment.kind is Kind.NOQA
+    assert comment.codes == ("ES1O4",)
+    assert [c.code for c in comment.foreign] == ["E501", "RUF100"]
+    assert "x  # noqa: E501, ES1O4, RUF100"[comment.end - 6 : comment.end] == "RUF100"
+
+
+def test_every_comment_of_a_line_counts() -> None:
+    line = "x  # evalsubmit: ignore[ES104]  # noqa: ES105"
+    assert suppressed("ES104", line) and suppressed("ES105", line)
+    assert not suppressed("ES109", line)
+
+
+def test_ignore_file_on_a_line_of_its_own_only() -> None:
+    lines = [
+        "import os\n",
+        "    # evalsubmit: ignore-file[ES104, es109]\n",
+        "x = 1  # evalsubmit: ignore-file\n",  # not on its own line: nothing
+        "# Evalsubmit: Ignore-File\n",
+    ]
+    found = file_suppressions(lines)
+    assert [(line, s.codes) for line, s in found] == [(2, ("ES104", "ES109")), (4, None)]
+    # an ignore-file is no line-level ignore
+    assert list(suppressions("# evalsubmit: ignore-file")) == []
+
+
+def test_with_noqa_merges_keeps_other_tools_and_never_duplicates() -> None:
+    assert (
+        with_noqa("x = f(a)\n", ["ES104", "ES105", "ES104"]) == "x = f(a)  # noqa: ES104, ES105\n"
+    )
+    assert with_noqa("x = f(a)  # noqa: E501\r\n", ["ES104"]) == "x = f(a)  # noqa: E501, ES104\r\n"
+    assert with_noqa("x = f(a)  # noqa: ES104\n", ["ES104"]) is None
+    assert with_noqa("x = f(a)  # noqa\n", ["ES104"]) is None  # bare: already silenced
+    assert with_noqa("x  # evalsubmit: ignore[ES104]", ["ES104", "ES109"]) == (
+        "x  # evalsubmit: ignore[ES104]  # noqa: ES109"
+    )
+
+
+def test_without_codes() -> None:
+    line = "x = 1  # noqa: E501, ES104"
+    [comment] = suppressions(line)
+    assert without_codes(line, comment, ["ES104"]) == (7, 26, "# noqa: E501")
+    line = "    y = 2  # evalsubmit: ignore[ES104]"
+    [comment] = suppressions(line)
+    assert without_codes(line, comment, ["ES104"]) == (9, len(line), "")
+    line = "# evalsubmit: ignore-file[ES109]"
+    [(_, comment)] = file_suppressions([line])
+    assert without_codes(line, comment, ["ES109"]) == (0, WHOLE_LINE, "")
+
+
+# -- properties ----------------------------------------------------------------------------
+
+OURS = st.sampled_from(["ES101", "ES104", "ES105", "ES107", "ES109", "ES1O4"])
+THEIRS = st.sampled_from(["E501", "F401", "RUF100", "W291", "B008"])
+CODE_LINE = st.sampled_from(
+    ["x = f(a)", "    job = client.evaluator.submit(tasks=T, target=r)", "y = {'#': 1}", ""]
+)
+
+
+@given(CODE_LINE, st.lists(THEIRS, max_size=3), st.lists(OURS, min_size=1, max_size=4))
+def test_added_codes_are_honoured_and_other_tools_kept(
+    code: str, theirs: list[str], ours: list[str]
+) -> None:
+    line = f"{code}  # noqa: {', '.join(theirs)}" if theirs else code
+    new = with_noqa(line + "\n", ours)
+    assert new is not None and new.endswith("\n") and new.count("\n") == 1
+    assert new.startswith(code)
+    for c in ours:
+        assert suppressed(c, new)
+    [comment] = [s for s in suppressions(new) if s.kind is Kind.NOQA]
+    written = [c.code for c in comment.written]
+    assert len(written) == len(set(written))  # never a code twice
+    assert [c.code for c in comment.foreign] == list(dict.fromkeys(theirs))
+    assert with_noqa(new, ours) is None  # adding again changes nothing
+
+
+@given(CODE_LINE, st.lists(THEIRS, max_size=3), st.lists(OURS, min_size=1, max_size=4, unique=True))
+def test_removing_our_codes_keeps_the_code_and_other_tools(
+    code: str, theirs: list[str], ours: list[str]
+) -> None:
+    line = f"{code}  # noqa: {', '.join([*ours, *theirs])}"
+    [comment] = [s for s in suppressions(line) if s.kind is Kind.NOQA]
+    start, end, text = without_codes(line, comment, ours)
+    assert end != WHOLE_LINE or not code
+    new = "" if end == WHOLE_LINE else line[:start] + text + line[end:]
+    assert new.startswith(code.rstrip())
+    for c in ours:
+        assert not suppressed(c, new)
+    remaining = [s for s in suppressions(new) if s.kind is Kind.NOQA]
+    if theirs:
+        assert [c.code for c in remaining[0].foreign] == theirs
+    else:
+        assert remaining == [] and not re.search("noqa", new)
