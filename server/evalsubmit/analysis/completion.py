@@ -189,7 +189,7 @@ def _call_slot(text: str, masked: str, offset: int) -> CallSlot | None:
     here = _depth_one(masked[opened + 1 : offset])
     segment = here[here.rfind(",") + 1 :] if "," in here else "(" + here
     match = _PARTIAL.search(segment if segment.startswith("(") else "," + segment)
-    partial = match.group(2) or "" if match and not match.group(1) else None
+    partial = (match.group(2) or "") if match and not match.group(1) else None
     keyword = _KEYWORD.search(segment)
     current = keyword.group(1) if keyword else None
     own = {partial} if partial and partial in used and not keyword else set()

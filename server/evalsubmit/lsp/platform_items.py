@@ -27,14 +27,20 @@ log = logging.getLogger(__name__)
 
 COLD_WAIT_S = 0.5
 """The first completion of a list waits this long for it; later ones never wait."""
+FIRST_ANALYSIS_WAIT_S = 1.0
+"""A document not analysed yet is waited for this long (once: later ones use the latest)."""
 TRIGGER_SUGGEST = types.Command(title="", command="editor.action.triggerSuggest")
 
 
 async def items_for(
     ls: EvalsubmitServer, uri: str, settings: Settings, slot: StringSlot, lines: list[str]
 ) -> types.CompletionList:
+    await ls.checker.wait_ready()
     track = ls.checker.documents.get(uri)
-    report = track.latest.report if track is not None and track.latest is not None else None
+    snap = track.latest if track is not None else None
+    if snap is None:  # just opened: its first analysis names the workspace in the code
+        snap = await ls.checker.snapshot(uri, wait_s=FIRST_ANALYSIS_WAIT_S)
+    report = snap.report if snap is not None else None
     code_workspace = submission.workspace_in_code(report, slot.line) if report else None
     config = await ls.checker.in_pool(platform_config, settings, code_workspace)
     workspaces = CatalogKey(config.base_url, "workspace", "")
