@@ -76,7 +76,8 @@ def test_noqa_is_honoured_and_its_typos_and_unused_codes_reported(project: Path)
     typo = console(project, "check", "--no-cache", "jobs/runners.py")
     assert typo.returncode == 1
     assert (
-        "jobs/runners.py:12:" in typo.stdout and "ES191 [*] `ES1O9` is not an evalsubmit" in typo.stdout
+        "jobs/runners.py:12:" in typo.stdout
+        and "ES191 [*] `ES1O9` is not an evalsubmit" in typo.stdout
     )
     assert "ES109 [*] environment variable" in typo.stdout
     assert "E501" not in typo.stdout.replace("noqa: E501", "")  # another tool's code: never judged

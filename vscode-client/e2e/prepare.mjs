@@ -66,6 +66,10 @@ job = client.evaluator.submit(
   'submit_ok.py': `${header(e2eWorkspace)}
 job = client.evaluator.submit(tasks=TasksetRef(${JSON.stringify(taskset)}), target=runner)
 `,
+  // completion inside TasksetRef(" (issue 30): the tasksets of the code's workspace
+  'complete_taskset.py': `${header(e2eWorkspace)}
+job = client.evaluator.submit(tasks=TasksetRef(""), target=runner)
+`,
   // the typing step types below this
   'typing.py': `${header('qa')}m = ExactMatchMetric(reference="{{item.answer}}", candidate="{{item.output}}")
 rows = [{"question": "2+2?", "answer": "4"}]

@@ -539,6 +539,33 @@ async function main() {
       return text.slice(text.indexOf('Platform:'), text.indexOf('Platform:') + 140);
     }, 'installed');
 
+    await step('complete-taskset-ref', async () => {
+      await wb.openFile('complete_taskset.py');
+      const at = position('complete_taskset.py', 'TasksetRef("');
+      await wb.goto(at.line, at.column + 'TasksetRef("'.length);
+      const name = taskset.split('/').pop();
+      const rows = page.locator('.suggest-widget.visible .monaco-list-row');
+      // the first request of a list may answer before the platform does (isIncomplete): ask again
+      const shown = await waitFor(`${name} suggested inside TasksetRef("`, async () => {
+        const texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+        if (texts.some((t) => t.includes(name))) return texts;
+        await wb.escape(1);
+        await page.keyboard.press('Control+Space');
+        await sleep(1500);
+        return undefined;
+      }, 30_000, 200);
+      await wb.shot('complete-taskset-ref');
+      const index = shown.findIndex((t) => t.includes(name));
+      for (let k = 0; k < index; k++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Tab');
+      const line = await waitFor('the full reference inserted', async () => {
+        const l = (await wb.editorLines()).find((t) => t.includes('TasksetRef('));
+        return l && l.includes(`TasksetRef("${taskset}")`) ? l : undefined;
+      }, 10_000);
+      await page.keyboard.press(`${mod}+KeyZ`);
+      return `suggested: ${shown.join(' | ').slice(0, 200)}; accepted: ${line.trim()}`;
+    }, 'platform');
+
     await step('taskset-prompt-code-workspace', async () => {
       await wb.clearNotifications();
       await wb.openFile('submit_ok.py');

@@ -22,6 +22,7 @@ from evalsubmit.lsp import (
     code_actions,
     command_table,
     commands,
+    completion,
     configuration,
     diagnostics,
     documents,
@@ -34,6 +35,7 @@ from evalsubmit.lsp.diagnostics import Checker
 from evalsubmit.lsp.lifeline import Lifeline
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.state import Session
+from evalsubmit.platform.catalog import Catalog
 
 if TYPE_CHECKING:
     from pygls.server import ServerErrors
@@ -53,6 +55,8 @@ class EvalsubmitServer(LanguageServer):
             notebook_document_sync=notebook_sync.NOTEBOOK_SYNC,
         )
         self.session = Session()
+        self.catalog = Catalog()
+        """The platform's tasksets and workspaces completion offers, kept for a short time."""
         self.checker = Checker(self, self.session)
         self.log_handler = logs.install(self)
         self.lifeline = Lifeline(stop_server=self.stop)
@@ -168,6 +172,18 @@ def create_server() -> EvalsubmitServer:
     feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))(
         cell_features.cell_code_lens
     )
+
+    feature(
+        types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=completion.TRIGGER_CHARACTERS),
+    )(completion.completion)
+    feature(
+        types.TEXT_DOCUMENT_SIGNATURE_HELP,
+        types.SignatureHelpOptions(
+            trigger_characters=completion.SIGNATURE_TRIGGERS,
+            retrigger_characters=completion.SIGNATURE_RETRIGGERS,
+        ),
+    )(completion.signature_help)
 
     _command(ls, command_table.SUBMIT.id, cell_features.on_cells(commands.run_submit))
     _command(ls, command_table.DEBUG_INFO.id, commands.debug_info)

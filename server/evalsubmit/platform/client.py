@@ -22,9 +22,10 @@ from .body import is_generated_job_name
 from .connection import PlatformConnection
 from .errors import PlatformError, PlatformErrorKind, bad_response
 from .http import DeadlineExceeded, ResponseTooLarge
-from .models import Job, JobStatus, Taskset
+from .models import Job, JobStatus, Taskset, Workspace
 
 EVALUATOR_V2 = "/apis/evaluator/v2/workspaces"
+ENTITIES_WORKSPACES = "/apis/entities/v2/workspaces"
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
 TRANSIENT_KINDS = frozenset(
@@ -271,6 +272,23 @@ class PlatformClient(PlatformConnection):
             if not isinstance(items, list):
                 raise bad_response(self.base_url, action, "no 'data' list in the page")
             found.extend(self._parse(Taskset, item, action) for item in items)
+            pagination = data.get("pagination") or {}
+            if page >= int(pagination.get("total_pages") or 1):
+                break
+        return found
+
+    async def list_workspaces(self, *, max_pages: int = 20) -> list[Workspace]:
+        """The workspaces the platform lists (``GET /apis/entities/v2/workspaces``)."""
+        action = "list the workspaces"
+        found: list[Workspace] = []
+        for page in range(1, max_pages + 1):
+            data = await self._request(
+                "GET", ENTITIES_WORKSPACES, action=action, params={"page": page, "page_size": 100}
+            )
+            items = data.get("data") if isinstance(data, dict) else None
+            if not isinstance(items, list):
+                raise bad_response(self.base_url, action, "no 'data' list in the page")
+            found.extend(self._parse(Workspace, item, action) for item in items)
             pagination = data.get("pagination") or {}
             if page >= int(pagination.get("total_pages") or 1):
                 break

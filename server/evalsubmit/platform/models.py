@@ -76,3 +76,10 @@ class Taskset(_Tolerant):
     @property
     def ref(self) -> str:
         return f"{self.workspace}/{self.name}" if self.workspace else self.name
+
+
+class Workspace(_Tolerant):
+    """A workspace (``GET /apis/entities/v2/workspaces``)."""
+
+    name: str
+    description: str | None = None

@@ -1,0 +1,132 @@
+"""Completion items from the platform: the tasksets and workspaces of the configured platform
+(the client and configuration of *Submit evaluation*), answered from the session's
+:class:`~evalsubmit.platform.catalog.Catalog` and refreshed in the background."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from evalsubmit.analysis import Span
+from evalsubmit.analysis.completion import StringSlot
+from evalsubmit.lsp import convert
+from evalsubmit.lsp.settings import Settings
+from evalsubmit.lsp.submit import platform_config
+from evalsubmit.platform import PlatformClient, ResolvedPlatformConfig, submission
+from evalsubmit.platform.catalog import CatalogItem, CatalogKey
+
+if TYPE_CHECKING:
+    from evalsubmit.lsp.server import EvalsubmitServer
+
+log = logging.getLogger(__name__)
+
+COLD_WAIT_S = 0.5
+"""The first completion of a list waits this long for it; later ones never wait."""
+FIRST_ANALYSIS_WAIT_S = 1.0
+"""A document not analysed yet is waited for this long (once: later ones use the latest)."""
+TRIGGER_SUGGEST = types.Command(title="", command="editor.action.triggerSuggest")
+
+
+async def items_for(
+    ls: EvalsubmitServer, uri: str, settings: Settings, slot: StringSlot, lines: list[str]
+) -> types.CompletionList:
+    await ls.checker.wait_ready()
+    track = ls.checker.documents.get(uri)
+    snap = track.latest if track is not None else None
+    if snap is None:  # just opened: its first analysis names the workspace in the code
+        snap = await ls.checker.snapshot(uri, wait_s=FIRST_ANALYSIS_WAIT_S)
+    report = snap.report if snap is not None else None
+    code_workspace = submission.workspace_in_code(report, slot.line) if report else None
+    config = await ls.checker.in_pool(platform_config, settings, code_workspace)
+    workspaces = CatalogKey(config.base_url, "workspace", "")
+    keys = [workspaces]
+    if slot.kind == "taskset":
+        keys.insert(
+            0, CatalogKey(config.base_url, "taskset", slot.workspace_prefix or config.workspace)
+        )
+    fresh = await _lookup_all(ls, config, keys)
+    found = [item for key in keys for item in ls.catalog.lookup(key)[0]]
+    if slot.kind == "taskset" and slot.workspace_prefix is not None:
+        found = [item for item in found if item.kind == "taskset"]
+    span = Span(slot.line, slot.start, slot.line, slot.end)
+    edit_range = convert.lsp_range(span, lines, ls.session.encoding)
+    return types.CompletionList(
+        is_incomplete=not fresh,
+        items=[_item(item, slot, edit_range) for item in found],
+    )
+
+
+async def _lookup_all(
+    ls: EvalsubmitServer, config: ResolvedPlatformConfig, keys: list[CatalogKey]
+) -> bool:
+    """Whether every list is fresh; stale ones are refreshed in the background, and a list
+    never fetched is waited for a moment."""
+    cold: list[asyncio.Task[None]] = []
+    fresh = True
+    for key in keys:
+        if ls.catalog.lookup(key)[1]:
+            continue
+        fresh = False
+        first = not ls.catalog.known(key)
+        task = ls.catalog.refresh(key, functools.partial(_fetch, config, key))
+        if first:
+            cold.append(task)
+    if cold:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(asyncio.gather(*cold)), COLD_WAIT_S)
+        fresh = all(ls.catalog.lookup(key)[1] for key in keys)
+    return fresh
+
+
+async def _fetch(config: ResolvedPlatformConfig, key: CatalogKey) -> list[CatalogItem]:
+    client = PlatformClient.from_config(config)
+    if client.warning is not None:
+        log.warning("%s: %s", client.shown_url, client.warning)
+    async with client:
+        if key.kind == "workspace":
+            return [
+                CatalogItem("workspace", w.name, w.name, w.description)
+                for w in await client.list_workspaces()
+            ]
+        return [
+            CatalogItem("taskset", t.name, t.workspace or key.workspace, t.description)
+            for t in await client.list_tasksets(key.workspace)
+        ]
+
+
+def _item(item: CatalogItem, slot: StringSlot, edit_range: types.Range) -> types.CompletionItem:
+    if slot.kind == "taskset" and item.kind == "workspace":
+        text = f"{item.name}/"  # then the tasksets of that workspace
+        return types.CompletionItem(
+            label=text,
+            kind=types.CompletionItemKind.Folder,
+            detail=f"workspace: {item.description or ''}".rstrip(": "),
+            filter_text=text,
+            sort_text=f"1{text}",
+            text_edit=types.TextEdit(range=edit_range, new_text=text),
+            command=TRIGGER_SUGGEST,
+        )
+    text = item.ref
+    typed_workspace = slot.workspace_prefix is not None or slot.kind == "workspace"
+    return types.CompletionItem(
+        label=item.name,
+        kind=types.CompletionItemKind.Module
+        if item.kind == "taskset"
+        else types.CompletionItemKind.Folder,
+        label_details=types.CompletionItemLabelDetails(
+            description=item.workspace if item.kind == "taskset" else "workspace"
+        ),
+        detail=item.description or None,
+        documentation=types.MarkupContent(
+            kind=types.MarkupKind.Markdown,
+            value=f"`{text}`" + (f"\n\n{item.description}" if item.description else ""),
+        ),
+        filter_text=text if typed_workspace else item.name,
+        sort_text=f"0{item.name}",
+        text_edit=types.TextEdit(range=edit_range, new_text=text),
+    )
