@@ -227,3 +227,26 @@ async def test_closing_the_notebook_clears_its_cells(
     assert await cell_diagnostics(client, nb.cell(7))
     nb.close()
     assert await wait_until(lambda: now(client, nb.cell(7)) == [])
+
+
+async def test_completion_and_signature_help_in_a_cell(
+    client: RecordingClient, workspace: Path
+) -> None:
+    """Completion reads the cell's own text at the cell's position (issue 30 in notebooks): in
+    a cell being typed after ``tasks=``, the taskset shape's ``target=`` and no row option."""
+    nb = open_notebook(client, workspace / "eval.ipynb")
+    await cell_diagnostics(client, nb.cell(7))
+    typing = 'again = client.evaluator.submit(tasks=TasksetRef("qa/smoke"), '
+    (uri,) = nb.splice(6, 0, [("code", typing)])
+    position = types.Position(line=0, character=len(typing))
+    found = await client.text_document_completion_async(
+        types.CompletionParams(text_document=ident(uri), position=position)
+    )
+    items = found.items if isinstance(found, types.CompletionList) else (found or [])
+    labels = {item.label for item in items}
+    assert any(label.startswith("target") for label in labels), labels
+    assert not any(label.startswith(("metric", "dataset")) for label in labels), labels
+    help_ = await client.text_document_signature_help_async(
+        types.SignatureHelpParams(text_document=ident(uri), position=position)
+    )
+    assert help_ is not None and help_.signatures
