@@ -63,3 +63,45 @@ TUTORIAL_CELLS = (
     code("def broken(:\n    pass\n", count=4),
     code('job = runner.submit(target="agent")\nprint(job)\n', count=5),
 )
+
+
+# An evaluation notebook as people write it: setup, markdown between code cells, a shell cell,
+# the runner built in cell 3 (index 2) and submitted in cell 7 (index 6) with a mistake in it
+# (ES102: config= on a taskset run), one cell that does not parse.
+EVAL_CELLS = (
+    code("%pip install -q nemo-platform nemo-evaluator-sdk\n", outputs=[STREAM], count=1),
+    markdown("# Nightly agent evaluation\n\nBuild the runner, then submit it.\n"),
+    code(
+        "from nemo_evaluator.api.schemas import TasksetRef\n"
+        "from nemo_evaluator_sdk import RunConfig\n"
+        "from nemo_evaluator_sdk.agent_eval.runtimes.gym import (\n"
+        "    GymAgentTaskRunner,\n"
+        "    GymRuntimeConfig,\n"
+        ")\n"
+        "from nemo_platform import NeMoPlatform\n"
+        "\n"
+        "\n"
+        "def make_runner(agent: str) -> GymAgentTaskRunner:\n"
+        "    config = GymRuntimeConfig(\n"
+        "        agent=agent, agent_config='configs/agent.yaml', resources_server='mcqa'\n"
+        "    )\n"
+        "    return GymAgentTaskRunner(config=config)\n"
+        "\n"
+        "\n"
+        "runner = make_runner('simple_agent')\n",
+        count=2,
+    ),
+    code("!ls -la configs/\nconfigs = !ls configs\n", outputs=[STREAM], count=3),
+    markdown("## Submit — résumé\n"),
+    code("def broken(:\n    pass\n", count=4),
+    code(
+        "client = NeMoPlatform(workspace='qa')\n"
+        "job = client.evaluator.submit(\n"
+        "    tasks=TasksetRef('qa/nightly'),\n"
+        "    target=runner,\n"
+        "    config=RunConfig(parallelism=16),\n"
+        ")\n"
+        "print(job.id)\n",
+        count=5,
+    ),
+)
