@@ -163,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
         notes,
         skipped,
         sources={path: result.lines for path, result in results.items()},
+        cell_sources={p: r.cell_lines for p, r in results.items() if r.cell_lines is not None},
         unsafe_fixes=flags.unsafe_fixes,
         effects=configuration.effects(options),
     )
@@ -193,6 +194,8 @@ class FileResult:
     """Not analysed: it cannot reach the SDK (:mod:`evalsubmit.workspace.relevance`)."""
     observed: Observed | None = None
     """What the analysis stood on, for the result cache (None: not to be kept)."""
+    cell_lines: dict[int, list[str]] | None = None
+    """A notebook's code cells' lines by cell index (its findings are cell-relative)."""
 
 
 def _apply_fixes(
@@ -249,6 +252,7 @@ def _cached_or_analysed(
     """Each file's result, in no particular order: from the result cache while it still holds
     (:mod:`.result_cache`), else analysed (and kept). Fixes and stdin bypass the cache."""
     from evalsubmit.cli.cache_options import open_cache
+    from evalsubmit.workspace.notebook import is_notebook
 
     cache = open_cache(args, python) if fix is None and stdin is None else None
     if cache is None:
@@ -260,7 +264,8 @@ def _cached_or_analysed(
 
     def missed() -> Iterator[Path]:
         for path in files:
-            hit = cache.lookup(path, options[path])
+            # a notebook's findings are cell-relative: the cache's records have no cell
+            hit = None if is_notebook(path) else cache.lookup(path, options[path])
             if hit is None:
                 yield path
                 continue
@@ -352,7 +357,12 @@ def _analyse_one(
     from evalsubmit.analysis import analyze_source
     from evalsubmit.core.lines import split_lines
     from evalsubmit.core.sourcefile import UnreadableSource, read_source
+    from evalsubmit.workspace.notebook import is_notebook
 
+    if stdin is None and is_notebook(path):
+        from evalsubmit.cli.notebooks import analyse_notebook
+
+        return analyse_notebook(path, options, project_of(path, python), fix)
     try:
         # bytes: up to 4 per character in UTF-8; the engine then applies its character limit
         source = stdin or read_source(path, max_bytes=4 * options.max_chars)

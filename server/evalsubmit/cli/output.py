@@ -89,10 +89,7 @@ def as_text(
     skipped: list[Skipped] | None = None,
     effects: list[Effect] | None = None,
 ) -> str:
-    lines = [
-        f"{shown(path)}:{f.span.line}:{f.span.col + 1}: {f.code} {shown(f.message)}"
-        for path, f in findings
-    ]
+    lines = [f"{shown(path)}:{f.place}: {f.code} {shown(f.message)}" for path, f in findings]
     lines += text_tail(findings, files_checked, notes, skipped, effects)
     return "\n".join(lines) + "\n"
 
@@ -169,6 +166,7 @@ def as_json(
                 "kind": f.kind,
                 "severity": str(f.severity),
                 "message": f.message,
+                **({} if f.cell is None else {"cell": f.cell + 1}),
             }
             for path, f in findings
         ],

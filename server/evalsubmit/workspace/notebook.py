@@ -69,6 +69,11 @@ class Notebook:
     _bom: bool = False
 
     @property
+    def original(self) -> str:
+        """The file's text as read (with its BOM, if any)."""
+        return (_BOM if self._bom else "") + self.text
+
+    @property
     def is_python(self) -> bool:
         return self.language.lower() in {"python", "python3", "ipython", "ipython3"}
 

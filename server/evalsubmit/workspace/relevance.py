@@ -23,9 +23,11 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from evalsubmit.core.cells import CellMap
 from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.names import is_sdk_name
 from evalsubmit.workspace.import_text import Reach, Statement, imports_in
+from evalsubmit.workspace.notebook import is_notebook, read_notebook
 from evalsubmit.workspace.project import Project
 
 SDK_MARKERS = ("nemo_", "TasksetRef", "GymRuntimeConfig", "GymAgentTaskRunner")
@@ -155,6 +157,8 @@ class RelevanceScan:
 
     def _read(self, path: Path) -> str | None:
         try:
+            if is_notebook(path):  # its code cells as the module the analysis reads
+                return CellMap.build(read_notebook(path, max_bytes=MAX_SCANNED_BYTES).cells).text
             return read_source(path, max_bytes=MAX_SCANNED_BYTES).text
         except UnreadableSource:
             return None

@@ -50,7 +50,9 @@ SKIPPED_DIRS = frozenset(
         "site-packages",
     }
 )
-SUFFIXES = (".py", ".pyi")
+SUFFIXES = (".py", ".pyi", ".ipynb")
+"""What a folder walk checks: Python files and Jupyter notebooks (as ruff does by default;
+``extend-exclude = ["*.ipynb"]`` leaves notebooks out)."""
 MAX_GITIGNORE_BYTES = 1024 * 1024
 MAX_TAG_BYTES = 64 * 1024
 OnSkip = Callable[[Path, str], None]

@@ -40,6 +40,8 @@ class Report:
     skipped: Sequence[Skipped] = ()
     sources: Mapping[Path, Sequence[str]] = field(default_factory=dict)
     """The lines of each checked file (as analysed, after fixes): code frames, fingerprints."""
+    cell_sources: Mapping[Path, Mapping[int, Sequence[str]]] = field(default_factory=dict)
+    """A notebook's code cells' lines by cell index: a finding with a ``cell`` is framed there."""
     unsafe_fixes: bool = False
     """Whether unsafe fixes count as available (``--unsafe-fixes``)."""
     fix_mode: bool = False

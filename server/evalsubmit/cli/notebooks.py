@@ -1,0 +1,112 @@
+"""``check`` on a Jupyter notebook: its code cells analysed as one module
+(:func:`evalsubmit.analysis.engine.notebook.analyze_notebook`), findings reported per cell
+(``nb.ipynb:cell 3:4:12``), ``--fix``/``--diff`` applied to the cells' sources and the file
+written back with every other byte as it was (:meth:`Notebook.with_sources`).
+
+A file that is no nbformat 4 notebook is a skipped file with the reason (``--strict`` fails).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evalsubmit.analysis.engine.notebook import CellFinding, analyze_notebook
+from evalsubmit.analysis.engine.options import AnalysisOptions
+from evalsubmit.cli.check_flags import FixRequest
+from evalsubmit.core.edits import apply_edits
+from evalsubmit.core.findings import Edit, Finding
+from evalsubmit.core.lines import split_lines
+from evalsubmit.core.sourcefile import UnreadableSource
+from evalsubmit.workspace.notebook import Notebook, read_notebook
+from evalsubmit.workspace.project import Project
+
+if TYPE_CHECKING:
+    from evalsubmit.cli.check import FileResult
+    from evalsubmit.cli.fixing import FileFix
+
+
+def analyse_notebook(
+    path: Path, options: AnalysisOptions, project: Project, fix: FixRequest | None
+) -> FileResult:
+    from evalsubmit.cli.check import FileResult
+
+    try:
+        notebook = read_notebook(path, max_bytes=4 * options.max_chars)
+    except UnreadableSource as error:
+        return FileResult(path, [], skipped=error.reason)
+    if not notebook.is_python:  # its code cells are another language: nothing to check
+        return FileResult(path, [], skipped=f"not a Python notebook ({notebook.language})")
+    checked = replace(options, summaries=False)
+    try:
+        report = analyze_notebook(notebook.cells, path=path, project=project, options=checked)
+        findings = [_placed(item) for item in report.findings]
+        file_fix = None
+        if fix is not None:
+            file_fix, notebook, findings = _fixed(notebook, report.findings, fix, checked, project)
+    except Exception as error:  # one bad file must not stop the run
+        return FileResult(path, [], f"internal error: {type(error).__name__}: {error}")
+    return FileResult(
+        path,
+        findings,
+        skipped=report.module.skipped,
+        internal=report.module.internal_errors,
+        fix=file_fix,
+        cell_lines={i: split_lines(c.text) for i, c in enumerate(notebook.cells)},
+    )
+
+
+def _placed(item: CellFinding) -> Finding:
+    return replace(item.finding, cell=item.cell)
+
+
+def _fixed(
+    notebook: Notebook,
+    found: Iterable[CellFinding],
+    request: FixRequest,
+    options: AnalysisOptions,
+    project: Project,
+) -> tuple[FileFix, Notebook, list[Finding]]:
+    """One round of the findings' applicable fixes, per cell (edits that overlap an earlier
+    one are left for the next run); the fix, the notebook as fixed, its findings."""
+    from evalsubmit.cli.fixing import FileFix
+    from evalsubmit.workspace.notebook import parse_notebook
+
+    before = [_placed(item) for item in found]
+    edits: dict[int, list[Edit]] = {}
+    count = 0
+    for item in found:
+        chosen = item.finding.applicable_fix(request.unsafe)
+        if chosen is None:
+            continue
+        taken = edits.setdefault(item.cell, [])
+        if any(_overlaps(new, old) for new in chosen.edits for old in taken):
+            continue
+        taken.extend(chosen.edits)
+        count += 1
+    sources = {cell: apply_edits(notebook.cells[cell].text, e) for cell, e in edits.items()}
+    fixed_text = notebook.with_sources(sources)
+    original = notebook.original
+    fixed_notebook = parse_notebook(notebook.path, fixed_text)
+    report = analyze_notebook(
+        fixed_notebook.cells, path=notebook.path, project=project, options=options
+    )
+    encoding = "utf-8-sig" if original.startswith("\ufeff") else "utf-8"
+    file_fix = FileFix(
+        notebook.path,
+        original.removeprefix("\ufeff"),
+        fixed_text.removeprefix("\ufeff"),
+        encoding,
+        count,
+        before,
+    )
+    return file_fix, fixed_notebook, [_placed(item) for item in report.findings]
+
+
+def _overlaps(a: Edit, b: Edit) -> bool:
+    return not (
+        (a.span.end_line, a.span.end_col) < (b.span.line, b.span.col)
+        or (b.span.end_line, b.span.end_col) < (a.span.line, a.span.col)
+    )
