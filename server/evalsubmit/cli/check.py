@@ -362,7 +362,16 @@ def _analyse_one(
     if stdin is None and is_notebook(path):
         from evalsubmit.cli.notebooks import analyse_notebook
 
-        return analyse_notebook(path, options, project_of(path, python), fix)
+        cells = analyse_notebook(path, options, project_of(path, python), fix)
+        return FileResult(
+            path,
+            cells.findings,
+            cells.error,
+            cells.internal,
+            skipped=cells.skipped,
+            fix=cells.fix,
+            cell_lines=cells.cell_lines,
+        )
     try:
         # bytes: up to 4 per character in UTF-8; the engine then applies its character limit
         source = stdin or read_source(path, max_bytes=4 * options.max_chars)

@@ -9,7 +9,7 @@ A file that is no nbformat 4 notebook is a skipped file with the reason (``--str
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,21 +24,30 @@ from evalsubmit.workspace.notebook import Notebook, read_notebook
 from evalsubmit.workspace.project import Project
 
 if TYPE_CHECKING:
-    from evalsubmit.cli.check import FileResult
     from evalsubmit.cli.fixing import FileFix
+
+
+@dataclass(slots=True)
+class NotebookCheck:
+    """What ``check`` reports for a notebook (``check.FileResult``'s fields)."""
+
+    findings: list[Finding] = field(default_factory=list)
+    error: str | None = None
+    internal: tuple[str, ...] = ()
+    skipped: str | None = None
+    fix: FileFix | None = None
+    cell_lines: dict[int, list[str]] | None = None
 
 
 def analyse_notebook(
     path: Path, options: AnalysisOptions, project: Project, fix: FixRequest | None
-) -> FileResult:
-    from evalsubmit.cli.check import FileResult
-
+) -> NotebookCheck:
     try:
         notebook = read_notebook(path, max_bytes=4 * options.max_chars)
     except UnreadableSource as error:
-        return FileResult(path, [], skipped=error.reason)
+        return NotebookCheck(skipped=error.reason)
     if not notebook.is_python:  # its code cells are another language: nothing to check
-        return FileResult(path, [], skipped=f"not a Python notebook ({notebook.language})")
+        return NotebookCheck(skipped=f"not a Python notebook ({notebook.language})")
     checked = replace(options, summaries=False)
     try:
         report = analyze_notebook(notebook.cells, path=path, project=project, options=checked)
@@ -47,9 +56,8 @@ def analyse_notebook(
         if fix is not None:
             file_fix, notebook, findings = _fixed(notebook, report.findings, fix, checked, project)
     except Exception as error:  # one bad file must not stop the run
-        return FileResult(path, [], f"internal error: {type(error).__name__}: {error}")
-    return FileResult(
-        path,
+        return NotebookCheck(error=f"internal error: {type(error).__name__}: {error}")
+    return NotebookCheck(
         findings,
         skipped=report.module.skipped,
         internal=report.module.internal_errors,
