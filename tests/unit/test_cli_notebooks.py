@@ -1,0 +1,120 @@
+"""``evalsubmit check`` on Jupyter notebooks, through the installed console script: a folder walk
+that finds them, ruff's ``cell N:line:col`` places, JSON's ``cell``, ``--fix``/``--diff`` that
+change only the fixed cell's source in the file, invalid notebooks skipped (``--strict`` fails)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_project import RUNNERS, console
+from notebook_files import EVAL_CELLS, code, markdown, notebook, write
+
+# A tutorial-shaped notebook using the project's own helper module (the runner comes from a
+# sibling module; the mistake is in the notebook's submit cell).
+TUTORIAL = (
+    markdown("# Run a taskset with a Gym agent\n\nThis tutorial submits one evaluation job.\n"),
+    code("%pip install -q nemo-platform\n%env NMP_BASE_URL=http://localhost:8080\n"),
+    code(
+        "from nemo_evaluator.api.schemas import TasksetRef\n"
+        "from nemo_evaluator_sdk import ExactMatchMetric\n"
+        "from nemo_platform import NeMoPlatform\n"
+        "\n"
+        "from jobs.runners import make_runner\n"
+    ),
+    markdown("## Submit\n"),
+    code(
+        "client = NeMoPlatform(workspace='tutorial')\n"
+        "metric = ExactMatchMetric(reference='{{item.a}}', candidate='{{item.b}}')\n"
+        "job = client.evaluator.submit(\n"
+        "    tasks=TasksetRef('tutorial/mcqa'), target=make_runner('agent'), metric=metric\n"
+        ")\n"
+        "job\n"
+    ),
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "team"
+    (root / "jobs").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "team"\n', encoding="utf-8")
+    (root / "jobs" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "jobs" / "runners.py").write_text(RUNNERS, encoding="utf-8")
+    (root / "notebooks").mkdir()
+    write(root / "notebooks" / "nightly.ipynb", notebook(*EVAL_CELLS))
+    write(root / "notebooks" / "tutorial.ipynb", notebook(*TUTORIAL))
+    return root
+
+
+def test_a_folder_walk_reports_findings_in_their_cells(project: Path) -> None:
+    proc = console(project, "check", "--no-cache", ".")
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    nightly = [line for line in lines if line.startswith("notebooks/nightly.ipynb:")]
+    assert nightly == [
+        "notebooks/nightly.ipynb:cell 6:1:12: ES100 syntax error: invalid syntax "
+        "(this cell is not checked)",
+        "notebooks/nightly.ipynb:cell 7:5:5: ES102 `config=` is a row-evaluation option; a "
+        "taskset run is configured by its runner, so the SDK refuses it: remove `config=`",
+    ]
+    tutorial = [line for line in lines if line.startswith("notebooks/tutorial.ipynb:")]
+    assert [line.split(" ")[0:3] for line in tutorial] == [
+        ["notebooks/tutorial.ipynb:cell", "5:3:24:", "ES101"]  # on `submit`
+    ]
+    assert any(line.startswith("jobs/runners.py:") and " ES109 " in line for line in lines)
+
+
+def test_json_gives_the_cell_and_cell_relative_positions(project: Path) -> None:
+    proc = console(project, "check", "--no-cache", "--output-format", "json", "notebooks")
+    assert proc.returncode == 1, proc.stderr
+    findings = json.loads(proc.stdout)["findings"]
+    placed = {(f["path"], f["code"]): (f["cell"], f["line"], f["column"]) for f in findings}
+    assert placed[("notebooks/nightly.ipynb", "ES102")] == (7, 5, 5)
+    assert placed[("notebooks/nightly.ipynb", "ES100")] == (6, 1, 12)
+
+
+def test_fix_changes_only_the_fixed_cells_source(project: Path) -> None:
+    path = project / "notebooks" / "nightly.ipynb"
+    before = path.read_bytes()
+    diff = console(project, "check", "--no-cache", "--diff", "notebooks/nightly.ipynb")
+    assert '-    "    config=RunConfig(parallelism=16),\\n",' in diff.stdout
+    assert path.read_bytes() == before  # --diff writes nothing
+    proc = console(project, "check", "--no-cache", "--fix", "notebooks/nightly.ipynb")
+    assert proc.returncode == 1, proc.stderr  # ES100 in the broken cell stays
+    assert "Fixed 1 problem in 1 file." in proc.stdout
+    assert " ES102 " not in proc.stdout and "cell 6:1:12: ES100" in proc.stdout
+    removed = b'    "    config=RunConfig(parallelism=16),\\n",\n'
+    assert before.count(removed) == 1
+    assert path.read_bytes() == before.replace(removed, b"")  # every other byte as it was
+    document = json.loads(path.read_bytes())
+    assert document["cells"][0]["outputs"][0]["text"] == ["Successfully installed\n"]
+
+
+def test_an_invalid_notebook_is_skipped_and_strict_fails(project: Path) -> None:
+    (project / "notebooks" / "draft.ipynb").write_text('{"cells": [', encoding="utf-8")
+    (project / "notebooks" / "old.ipynb").write_text('{"nbformat": 3}', encoding="utf-8")
+    proc = console(project, "check", "--no-cache", "notebooks/draft.ipynb", "notebooks/old.ipynb")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout + proc.stderr
+    assert "notebooks/draft.ipynb: warning: skipped: invalid JSON: Expecting value" in out
+    assert "notebooks/old.ipynb: warning: skipped: not an nbformat 4 notebook (nbformat 3)" in out
+    strict = console(project, "check", "--no-cache", "--strict", "notebooks/old.ipynb")
+    assert strict.returncode == 1, strict.stdout + strict.stderr
+
+
+def test_extend_exclude_leaves_notebooks_out_of_the_walk(project: Path) -> None:
+    with (project / "pyproject.toml").open("a", encoding="utf-8") as config:
+        config.write('\n[tool.evalsubmit]\nextend-exclude = ["*.ipynb"]\n')
+    proc = console(project, "check", "--no-cache", ".")
+    assert ".ipynb" not in proc.stdout + proc.stderr
+    assert " ES109 " in proc.stdout  # the .py files are still checked
+
+
+def test_the_result_cache_gives_a_notebook_the_same_places(project: Path) -> None:
+    first = console(project, "check", "notebooks")
+    second = console(project, "check", "notebooks")
+    assert "cell 7:5:5: ES102" in first.stdout
+    assert second.stdout == first.stdout
