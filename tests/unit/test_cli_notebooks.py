@@ -118,3 +118,27 @@ def test_the_result_cache_gives_a_notebook_the_same_places(project: Path) -> Non
     second = console(project, "check", "notebooks")
     assert "cell 7:5:5: ES102" in first.stdout
     assert second.stdout == first.stdout
+
+
+def test_preview_takes_the_place_check_prints(project: Path) -> None:
+    # the runner is bound in cell 3 (line 17) and submitted in cell 7: both places preview it
+    for place in ("cell 3:17:1", "cell 7:4:12", "cell 7:2"):
+        proc = console(project, "preview", f"notebooks/nightly.ipynb:{place}")
+        assert proc.returncode == 0, (place, proc.stderr)
+        assert json.loads(proc.stdout)["agent"] == "simple_agent"
+    markdown_cell = console(project, "preview", "notebooks/nightly.ipynb:cell 2:1:1")
+    assert markdown_cell.returncode == 2
+    assert "cell 2 of notebooks/nightly.ipynb is a markdown cell, not code" in markdown_cell.stderr
+    past = console(project, "preview", "notebooks/nightly.ipynb:cell 7:40")
+    assert past.returncode == 2 and "there is no line 40" in past.stderr
+
+
+def test_submit_resolves_the_call_in_a_cell(project: Path) -> None:
+    args = ("submit", "--base-url", "http://127.0.0.1:9", "--workspace", "qa")
+    proc = console(project, *args, "notebooks/nightly.ipynb:cell 7:2")
+    # the cell's submit() call is found, and refused for its mistake before anything is sent
+    assert proc.returncode == 1, proc.stderr
+    assert "not submitted: ES102 `config=` is a row-evaluation option" in proc.stderr
+    missing = console(project, *args, "notebooks/nightly.ipynb:cell 9:2")
+    assert missing.returncode == 2
+    assert "notebooks/nightly.ipynb has 7 cells; there is no cell 9" in missing.stderr

@@ -252,7 +252,7 @@ def _cached_or_analysed(
     """Each file's result, in no particular order: from the result cache while it still holds
     (:mod:`.result_cache`), else analysed (and kept). Fixes and stdin bypass the cache."""
     from evalsubmit.cli.cache_options import open_cache
-    from evalsubmit.workspace.notebook import is_notebook
+    from evalsubmit.workspace.walk import is_notebook
 
     cache = open_cache(args, python) if fix is None and stdin is None else None
     if cache is None:
@@ -357,7 +357,7 @@ def _analyse_one(
     from evalsubmit.analysis import analyze_source
     from evalsubmit.core.lines import split_lines
     from evalsubmit.core.sourcefile import UnreadableSource, read_source
-    from evalsubmit.workspace.notebook import is_notebook
+    from evalsubmit.workspace.walk import is_notebook
 
     if stdin is None and is_notebook(path):
         from evalsubmit.cli.notebooks import analyse_notebook

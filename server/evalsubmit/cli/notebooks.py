@@ -8,6 +8,7 @@ A file that is no nbformat 4 notebook is a skipped file with the reason (``--str
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -118,3 +119,57 @@ def _overlaps(a: Edit, b: Edit) -> bool:
         (a.span.end_line, a.span.end_col) < (b.span.line, b.span.col)
         or (b.span.end_line, b.span.end_col) < (a.span.line, a.span.col)
     )
+
+
+_CELL_PLACE = re.compile(r"^(?P<path>.+\.ipynb):cell (?P<cell>\d+):(?P<rest>\d+(?::\d+)?)$", re.I)
+
+
+def parse_cell_location(location: str) -> tuple[Path, int, str] | None:
+    """``NB.ipynb:cell N:LINE[:COL]`` (what ``check`` prints) -> (path, cell index, the
+    ``LINE[:COL]`` part); None when ``location`` names no cell."""
+    match = _CELL_PLACE.match(location)
+    if match is None or int(match["cell"]) < 1:
+        return None
+    return Path(match["path"]), int(match["cell"]) - 1, match["rest"]
+
+
+def module_at(path: Path, cell: int, line: int, col: int) -> tuple[str, int, int] | str:
+    """The module a notebook is analysed as, and the position in it of ``line`` (1-based) and
+    ``col`` (0-based, -1: the line) of cell ``cell`` (0-based among all cells); or why not."""
+    from evalsubmit.core.cells import CellMap
+
+    try:
+        notebook = read_notebook(path)
+    except UnreadableSource as error:
+        return f"cannot read {path}: {error.reason}"
+    if not 0 <= cell < len(notebook.cells):
+        return f"{path} has {len(notebook.cells)} cells; there is no cell {cell + 1}"
+    if notebook.cells[cell].kind != "code":
+        return f"cell {cell + 1} of {path} is a {notebook.cells[cell].kind} cell, not code"
+    cell_map = CellMap.build(notebook.cells)
+    found = cell_map.position(cell, line - 1, max(col, 0))
+    if found is None:
+        lines = len(split_lines(notebook.cells[cell].text))
+        return f"cell {cell + 1} of {path} has {lines} lines; there is no line {line}"
+    return cell_map.text, found[0] + 1, col if col < 0 else found[1]
+
+
+def located(location: str) -> tuple[Path, int, int, str | None] | str | None:
+    """``PATH:LINE[:COL]``, or ``NB.ipynb:cell N:LINE[:COL]``, as (path, line, 0-based col or
+    -1, the module's text for a notebook cell, else None: the file is read as Python); a
+    message when the cell position is not in the notebook; None when malformed."""
+    from evalsubmit.cli.common import parse_location
+
+    in_cell = parse_cell_location(location)
+    if in_cell is None:
+        parsed = parse_location(location)
+        return None if parsed is None else (*parsed, None)
+    path, cell, rest = in_cell
+    parsed = parse_location(f"{path}:{rest}")
+    if parsed is None:
+        return None
+    found = module_at(path, cell, parsed[1], parsed[2])
+    if isinstance(found, str):
+        return found
+    text, line, col = found
+    return path, line, col, text

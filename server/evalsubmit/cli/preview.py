@@ -12,7 +12,6 @@ from evalsubmit.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     interpreter,
-    parse_location,
     project_root,
     python_option,
 )
@@ -23,27 +22,37 @@ if TYPE_CHECKING:
 
 def add_parser(commands: Any) -> None:
     preview = commands.add_parser("preview", help="print the target JSON for a runner")
-    preview.add_argument("location", help="PATH:LINE[:COL] (1-based)")
+    preview.add_argument(
+        "location", help="PATH:LINE[:COL] or NOTEBOOK.ipynb:'cell N:LINE[:COL]' (1-based)"
+    )
     python_option(preview)
     preview.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from evalsubmit.analysis import Project, analyze_source
+    from evalsubmit.cli.notebooks import located
     from evalsubmit.cli.output import shown
     from evalsubmit.core.sourcefile import UnreadableSource, read_source
 
     location: str = args.location
-    parsed = parse_location(location)
+    parsed = located(location)
     if parsed is None:
-        print("evalsubmit: expected PATH:LINE[:COL]", file=sys.stderr)
+        print(
+            "evalsubmit: expected PATH:LINE[:COL] or NOTEBOOK.ipynb:cell N:LINE[:COL]",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
-    path, line, col = parsed
-    try:
-        text = read_source(path).text
-    except UnreadableSource as error:
-        print(f"evalsubmit: cannot read {shown(path)}: {shown(error.reason)}", file=sys.stderr)
+    if isinstance(parsed, str):
+        print(f"evalsubmit: {shown(parsed)}", file=sys.stderr)
         return EXIT_ERROR
+    path, line, col, text = parsed
+    if text is None:
+        try:
+            text = read_source(path).text
+        except UnreadableSource as error:
+            print(f"evalsubmit: cannot read {shown(path)}: {shown(error.reason)}", file=sys.stderr)
+            return EXIT_ERROR
     python = interpreter(args.python)
     if python is None:
         return EXIT_ERROR

@@ -26,8 +26,10 @@ from pathlib import Path
 from evalsubmit.core.cells import Cell
 from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.core.sourcefile import DEFAULT_MAX_BYTES, UnreadableSource, read_regular_file
+from evalsubmit.workspace.walk import NOTEBOOK_SUFFIX, is_notebook
 
-NOTEBOOK_SUFFIX = ".ipynb"
+__all__ = ["NOTEBOOK_SUFFIX", "InvalidNotebook", "Notebook", "is_notebook", "read_notebook"]
+
 _KINDS = {"code": "code", "markdown": "markdown", "raw": "raw"}
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
@@ -93,10 +95,6 @@ class Notebook:
             done = slot.end
         pieces.append(self.text[done:])
         return (_BOM if self._bom else "") + "".join(pieces)
-
-
-def is_notebook(path: Path) -> bool:
-    return path.suffix.lower() == NOTEBOOK_SUFFIX
 
 
 def read_notebook(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Notebook:
