@@ -142,3 +142,24 @@ def test_submit_resolves_the_call_in_a_cell(project: Path) -> None:
     missing = console(project, *args, "notebooks/nightly.ipynb:cell 9:2")
     assert missing.returncode == 2
     assert "notebooks/nightly.ipynb has 7 cells; there is no cell 9" in missing.stderr
+
+
+def test_ci_formats_say_the_cell_place(project: Path) -> None:
+    target = "notebooks/nightly.ipynb"
+    github = console(project, "check", "--no-cache", "--output-format", "github", target)
+    assert (
+        "::error file=notebooks/nightly.ipynb,line=1,col=1,title=ES102 row-option-on-taskset::"
+        "cell 7:5:5: `config=` is a row-evaluation option" in github.stdout
+    ), github.stdout
+    gitlab = json.loads(
+        console(project, "check", "--no-cache", "--output-format", "gitlab", target).stdout
+    )
+    es102 = next(issue for issue in gitlab if issue["check_name"] == "ES102")
+    assert es102["description"].startswith("cell 7:5:5: ES102: `config=`")
+    assert es102["location"] == {"path": target, "lines": {"begin": 1, "end": 1}}
+    sarif = json.loads(
+        console(project, "check", "--no-cache", "--output-format", "sarif", target).stdout
+    )
+    result = next(r for r in sarif["runs"][0]["results"] if r["ruleId"] == "ES102")
+    assert result["message"]["text"].startswith("cell 7:5:5: ")
+    assert result["properties"]["cell"] == 7 and result["properties"]["cellLine"] == 5
