@@ -5,12 +5,15 @@ change only the fixed cell's source in the file, invalid notebooks skipped (``--
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from cli_project import RUNNERS, console
 from notebook_files import EVAL_CELLS, code, markdown, notebook, write
+
+EVALSUBMIT = Path(__file__).resolve().parents[2] / ".venv/bin/evalsubmit"
 
 # A tutorial-shaped notebook using the project's own helper module (the runner comes from a
 # sibling module; the mistake is in the notebook's submit cell).
@@ -163,3 +166,19 @@ def test_ci_formats_say_the_cell_place(project: Path) -> None:
     result = next(r for r in sarif["runs"][0]["results"] if r["ruleId"] == "ES102")
     assert result["message"]["text"].startswith("cell 7:5:5: ")
     assert result["properties"]["cell"] == 7 and result["properties"]["cellLine"] == 5
+
+
+def test_a_notebook_on_stdin_is_read_as_a_notebook(project: Path) -> None:
+    path = project / "notebooks" / "nightly.ipynb"
+    argv = ["check", "--no-cache", "--stdin-filename", "notebooks/nightly.ipynb", "-"]
+    proc = subprocess.run(
+        [str(EVALSUBMIT), *argv],
+        input=path.read_text(encoding="utf-8"),
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=project,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr  # never "All checks passed" on the JSON text
+    assert "notebooks/nightly.ipynb:cell 7:5:5: ES102" in proc.stdout

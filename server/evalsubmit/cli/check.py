@@ -359,10 +359,11 @@ def _analyse_one(
     from evalsubmit.core.sourcefile import UnreadableSource, read_source
     from evalsubmit.workspace.walk import is_notebook
 
-    if stdin is None and is_notebook(path):
+    if is_notebook(path):
         from evalsubmit.cli.notebooks import analyse_notebook
 
-        cells = analyse_notebook(path, options, project_of(path, python), fix)
+        text = None if stdin is None else stdin.text
+        cells = analyse_notebook(path, options, project_of(path, python), fix, text)
         return FileResult(
             path,
             cells.findings,

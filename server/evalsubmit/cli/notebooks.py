@@ -41,10 +41,20 @@ class NotebookCheck:
 
 
 def analyse_notebook(
-    path: Path, options: AnalysisOptions, project: Project, fix: FixRequest | None
+    path: Path,
+    options: AnalysisOptions,
+    project: Project,
+    fix: FixRequest | None,
+    text: str | None = None,
 ) -> NotebookCheck:
+    """Check the notebook at ``path`` (or ``text``, read from stdin, as that notebook)."""
+    from evalsubmit.workspace.notebook import parse_notebook
+
     try:
-        notebook = read_notebook(path, max_bytes=4 * options.max_chars)
+        if text is None:
+            notebook = read_notebook(path, max_bytes=4 * options.max_chars)
+        else:
+            notebook = parse_notebook(path, text)
     except UnreadableSource as error:
         return NotebookCheck(skipped=error.reason)
     if not notebook.is_python:  # its code cells are another language: nothing to check
