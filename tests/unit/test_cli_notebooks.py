@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cli_project import RUNNERS, console
+from cli_project import RUNNERS, console, run_check
 from notebook_files import EVAL_CELLS, code, markdown, notebook, write
+from result_cache_env import Counted
 
 EVALSUBMIT = Path(__file__).resolve().parents[2] / ".venv/bin/evalsubmit"
 
@@ -116,11 +117,28 @@ def test_extend_exclude_leaves_notebooks_out_of_the_walk(project: Path) -> None:
     assert " ES109 " in proc.stdout  # the .py files are still checked
 
 
-def test_the_result_cache_gives_a_notebook_the_same_places(project: Path) -> None:
-    first = console(project, "check", "notebooks")
-    second = console(project, "check", "notebooks")
-    assert "cell 7:5:5: ES102" in first.stdout
-    assert second.stdout == first.stdout
+def test_the_result_cache_keeps_a_notebooks_cells_and_sees_its_edits(
+    project: Path,
+    cache: Path,
+    counted: Counted,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(project)
+    argv = ("check", "--output-format", "full", "notebooks")
+    code, first, _ = run_check(capsys, *argv)
+    assert code == 1 and "cell 7:5:5: ES102" in first and "config=RunConfig" in first
+    assert counted.take() == 2
+    code, second, _ = run_check(capsys, *argv)
+    assert counted.take() == 0  # both from the cache
+    assert second == first  # the same places, framed in the same cells
+    path = project / "notebooks" / "nightly.ipynb"
+    edited = path.read_text(encoding="utf-8").replace("parallelism=16", "parallelism=8")
+    path.write_text(edited, encoding="utf-8")
+    code, third, _ = run_check(capsys, *argv)
+    assert Path("notebooks/nightly.ipynb") in counted.paths  # its entry no longer holds
+    counted.take()
+    assert "parallelism=8" in third and "parallelism=16" not in third
 
 
 def test_preview_takes_the_place_check_prints(project: Path) -> None:

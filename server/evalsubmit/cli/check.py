@@ -264,8 +264,7 @@ def _cached_or_analysed(
 
     def missed() -> Iterator[Path]:
         for path in files:
-            # a notebook's findings are cell-relative: the cache's records have no cell
-            hit = None if is_notebook(path) else cache.lookup(path, options[path])
+            hit = cache.lookup(path, options[path])
             if hit is None:
                 yield path
                 continue
@@ -273,6 +272,10 @@ def _cached_or_analysed(
             found[path] = FileResult(
                 path, hit.findings, remote=hit.remote, lines=lines, skipped=hit.skipped
             )
+            if is_notebook(path):  # its findings are framed in their cells' lines
+                from evalsubmit.cli.notebooks import cell_lines_of
+
+                found[path].cell_lines = cell_lines_of(hit.text)
 
     for result in _analyse_all(missed(), options, args.jobs, python, observe=True):
         found[result.path] = result
@@ -363,7 +366,8 @@ def _analyse_one(
         from evalsubmit.cli.notebooks import analyse_notebook
 
         text = None if stdin is None else stdin.text
-        cells = analyse_notebook(path, options, project_of(path, python), fix, text)
+        project = project_of(path, python)
+        cells = analyse_notebook(path, options, project, fix, text, observe and fix is None)
         return FileResult(
             path,
             cells.findings,
@@ -372,6 +376,7 @@ def _analyse_one(
             skipped=cells.skipped,
             fix=cells.fix,
             cell_lines=cells.cell_lines,
+            observed=cells.observed,
         )
     try:
         # bytes: up to 4 per character in UTF-8; the engine then applies its character limit

@@ -26,6 +26,7 @@ from evalsubmit.workspace.project import Project
 
 if TYPE_CHECKING:
     from evalsubmit.cli.fixing import FileFix
+    from evalsubmit.cli.result_cache import Observed
 
 
 @dataclass(slots=True)
@@ -38,6 +39,8 @@ class NotebookCheck:
     skipped: str | None = None
     fix: FileFix | None = None
     cell_lines: dict[int, list[str]] | None = None
+    observed: Observed | None = None
+    """What the analysis stood on, for the result cache (keyed by the notebook file's text)."""
 
 
 def analyse_notebook(
@@ -46,6 +49,7 @@ def analyse_notebook(
     project: Project,
     fix: FixRequest | None,
     text: str | None = None,
+    observe: bool = False,
 ) -> NotebookCheck:
     """Check the notebook at ``path`` (or ``text``, read from stdin, as that notebook)."""
     from evalsubmit.workspace.notebook import parse_notebook
@@ -61,7 +65,18 @@ def analyse_notebook(
         return NotebookCheck(skipped=f"not a Python notebook ({notebook.language})")
     checked = replace(options, summaries=False)
     try:
-        report = analyze_notebook(notebook.cells, path=path, project=project, options=checked)
+        facts = None
+        if observe:  # what the result stands on, for the cache (as check._analyse_one)
+            from evalsubmit.cli.result_cache import observed
+            from evalsubmit.workspace.observed import observing
+
+            with observing() as journal:
+                report = analyze_notebook(
+                    notebook.cells, path=path, project=project, options=checked
+                )
+            facts = observed(notebook.text, journal)
+        else:
+            report = analyze_notebook(notebook.cells, path=path, project=project, options=checked)
         findings = [_placed(item) for item in report.findings]
         file_fix = None
         if fix is not None:
@@ -73,8 +88,23 @@ def analyse_notebook(
         skipped=report.module.skipped,
         internal=report.module.internal_errors,
         fix=file_fix,
-        cell_lines={i: split_lines(c.text) for i, c in enumerate(notebook.cells)},
+        cell_lines=_cell_lines(notebook),
+        observed=facts,
     )
+
+
+def _cell_lines(notebook: Notebook) -> dict[int, list[str]]:
+    return {i: split_lines(c.text) for i, c in enumerate(notebook.cells) if c.kind == "code"}
+
+
+def cell_lines_of(text: str) -> dict[int, list[str]] | None:
+    """The code cells' lines of the notebook whose file text is ``text`` (a cached result's)."""
+    from evalsubmit.workspace.notebook import InvalidNotebook, parse_notebook
+
+    try:
+        return _cell_lines(parse_notebook(Path("notebook.ipynb"), text))
+    except InvalidNotebook:
+        return None
 
 
 def _placed(item: CellFinding) -> Finding:
