@@ -150,6 +150,12 @@ def test_preview_takes_the_place_check_prints(project: Path) -> None:
     markdown_cell = console(project, "preview", "notebooks/nightly.ipynb:cell 2:1:1")
     assert markdown_cell.returncode == 2
     assert "cell 2 of notebooks/nightly.ipynb is a markdown cell, not code" in markdown_cell.stderr
+    # the joined module's line numbers never reach the user
+    nothing = console(project, "preview", "notebooks/nightly.ipynb:cell 3:1")
+    assert nothing.returncode == 1
+    assert nothing.stderr == (
+        "evalsubmit: notebooks/nightly.ipynb:cell 3:1: no submit() call or runner there\n"
+    )
     past = console(project, "preview", "notebooks/nightly.ipynb:cell 7:40")
     assert past.returncode == 2 and "there is no line 40" in past.stderr
 
@@ -160,6 +166,9 @@ def test_submit_resolves_the_call_in_a_cell(project: Path) -> None:
     # the cell's submit() call is found, and refused for its mistake before anything is sent
     assert proc.returncode == 1, proc.stderr
     assert "not submitted: ES102 `config=` is a row-evaluation option" in proc.stderr
+    import_line = console(project, *args, "notebooks/nightly.ipynb:cell 3:1")
+    assert import_line.returncode == 1
+    assert "no taskset submit() call or Gym runner on that line of the cell" in import_line.stderr
     missing = console(project, *args, "notebooks/nightly.ipynb:cell 9:2")
     assert missing.returncode == 2
     assert "notebooks/nightly.ipynb has 7 cells; there is no cell 9" in missing.stderr

@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"evalsubmit: {shown(parsed)}", file=sys.stderr)
         return EXIT_ERROR
     path, line, col, text = parsed
+    in_cell = text is not None
     if text is None:
         try:
             text = read_source(path).text
@@ -64,7 +65,11 @@ def run(args: argparse.Namespace) -> int:
 
     found = runner_at(report, line, col)
     if not found.targets:
-        print(f"evalsubmit: {shown(location)}: {found.reason}", file=sys.stderr)
+        reason = found.reason or ""
+        if in_cell:  # the reason's line is the joined module's: the location says where
+            where = f"line {line}" if col < 0 else f"line {line}, column {col + 1}"
+            reason = reason.replace(f" at {where}", " there")
+        print(f"evalsubmit: {shown(location)}: {reason}", file=sys.stderr)
         return EXIT_FINDINGS
     single = found.single
     if single is not None:

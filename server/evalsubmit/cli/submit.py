@@ -155,6 +155,7 @@ def decide(
     from evalsubmit.platform.submission import Refusal, plan, position_on_line
     from evalsubmit.workspace.config import ConfigError
 
+    in_cell = text is not None
     if text is None:
         try:
             text = read_source(path).text
@@ -174,7 +175,8 @@ def decide(
     if col < 0:
         found = position_on_line(report, line)
         if found is None:
-            return Refusal((f"no taskset submit() call or Gym runner on line {line}",))
+            where = "on that line of the cell" if in_cell else f"on line {line}"
+            return Refusal((f"no taskset submit() call or Gym runner {where}",))
         line, col = found
     return plan(
         report,
