@@ -84,7 +84,17 @@ def test_fix_changes_only_the_fixed_cells_source(project: Path) -> None:
     path = project / "notebooks" / "nightly.ipynb"
     before = path.read_bytes()
     diff = console(project, "check", "--no-cache", "--diff", "notebooks/nightly.ipynb")
-    assert '-    "    config=RunConfig(parallelism=16),\\n",' in diff.stdout
+    assert diff.stdout == (  # the cell's source, as ruff shows a notebook's fix
+        "--- notebooks/nightly.ipynb:cell 7\n"
+        "+++ notebooks/nightly.ipynb:cell 7\n"
+        "@@ -2,6 +2,5 @@\n"
+        " job = client.evaluator.submit(\n"
+        "     tasks=TasksetRef('qa/nightly'),\n"
+        "     target=runner,\n"
+        "-    config=RunConfig(parallelism=16),\n"
+        " )\n"
+        " print(job.id)\n"
+    )
     assert path.read_bytes() == before  # --diff writes nothing
     proc = console(project, "check", "--no-cache", "--fix", "notebooks/nightly.ipynb")
     assert proc.returncode == 1, proc.stderr  # ES100 in the broken cell stays

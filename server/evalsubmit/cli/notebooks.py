@@ -150,6 +150,11 @@ def _fixed(
         encoding,
         count,
         before,
+        cells=tuple(
+            (cell, notebook.cells[cell].text, text)
+            for cell, text in sorted(sources.items())
+            if text != notebook.cells[cell].text
+        ),
     )
     return file_fix, fixed_notebook, [_placed(item) for item in report.findings]
 
