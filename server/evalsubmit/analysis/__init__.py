@@ -3,6 +3,8 @@
 Public entry points::
 
     report = analyze_source(text, path=Path("job.py"), project=Project(root))
+    notebook = analyze_notebook(cells, path=Path("nb.ipynb"), project=Project(root))
+    notebook.findings          # tuple[CellFinding, ...]: the cell and cell-relative spans
     report.findings            # tuple[Finding, ...]
     report.preview_at(line, col)   # TargetPreview for a runner / target= at a position
     report.submit_at(line, col)    # SubmitReport for a submit() call at a position
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
         project_config,
     )
     from evalsubmit.analysis.engine.document import DocumentAnalyzer
+    from evalsubmit.analysis.engine.notebook import CellFinding, NotebookReport, analyze_notebook
     from evalsubmit.analysis.engine.options import AnalysisOptions
     from evalsubmit.analysis.report import ModuleReport, Shape, SubmitReport, TargetPreview
     from evalsubmit.core.findings import Edit, Finding, Fix, Severity, Span
@@ -43,6 +46,9 @@ _HOMES = {
     "project_config": "evalsubmit.analysis.engine.configured",
     "DocumentAnalyzer": "evalsubmit.analysis.engine.document",
     "AnalysisOptions": "evalsubmit.analysis.engine.options",
+    "CellFinding": "evalsubmit.analysis.engine.notebook",
+    "NotebookReport": "evalsubmit.analysis.engine.notebook",
+    "analyze_notebook": "evalsubmit.analysis.engine.notebook",
     "ModuleReport": "evalsubmit.analysis.report",
     "Shape": "evalsubmit.analysis.report",
     "SubmitReport": "evalsubmit.analysis.report",
@@ -68,17 +74,20 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "AnalysisOptions",
+    "CellFinding",
     "DocumentAnalyzer",
     "Edit",
     "Finding",
     "Fix",
     "ModuleReport",
+    "NotebookReport",
     "Project",
     "Severity",
     "Shape",
     "Span",
     "SubmitReport",
     "TargetPreview",
+    "analyze_notebook",
     "analyze_source",
     "config_resolver",
     "configured_options",

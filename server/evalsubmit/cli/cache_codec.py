@@ -47,11 +47,14 @@ def _encode_finding(finding: Finding) -> list[Any]:
         _encode_span(finding.span),
         [_encode_fix(fix) for fix in finding.fixes],
         [_encode_walk(walk) for walk in finding.context],
+        *([] if finding.cell is None else [finding.cell]),  # a notebook's: the span is the cell's
     ]
 
 
 def _decode_finding(data: object) -> Finding:
-    code, kind, severity, message, span, fixes, context = _fields(data, 7)
+    items = _list(data)
+    cell = _int(items.pop()) if len(items) == 8 else None
+    code, kind, severity, message, span, fixes, context = _fields(items, 7)
     try:
         level = Severity(_str(severity))
     except ValueError:
@@ -64,6 +67,7 @@ def _decode_finding(data: object) -> Finding:
         _decode_span(span),
         tuple(_decode_fix(fix) for fix in _list(fixes)),
         tuple(_decode_walk(walk) for walk in _list(context)),
+        cell,
     )
 
 

@@ -192,6 +192,7 @@ def check_once(args: argparse.Namespace, flags: CheckFlags) -> int:
         notes,
         skipped,
         sources={path: result.lines for path, result in results.items()},
+        cell_sources={p: r.cell_lines for p, r in results.items() if r.cell_lines is not None},
         unsafe_fixes=flags.unsafe_fixes,
         effects=configuration.effects(options),
         file_ignores=suppressions.file_ignores(results),
@@ -229,6 +230,8 @@ class FileResult:
     """Not analysed: it cannot reach the SDK (:mod:`evalsubmit.workspace.relevance`)."""
     observed: Observed | None = None
     """What the analysis stood on, for the result cache (None: not to be kept)."""
+    cell_lines: dict[int, list[str]] | None = None
+    """A notebook's code cells' lines by cell index (its findings are cell-relative)."""
 
 
 def _apply_fixes(
@@ -263,6 +266,7 @@ def _cached_or_analysed(
     """Each file's result, in no particular order: from the result cache while it still holds
     (:mod:`.result_cache`), else analysed (and kept). Fixes and stdin bypass the cache."""
     from evalsubmit.cli.cache_options import open_cache
+    from evalsubmit.workspace.walk import is_notebook
 
     cache = open_cache(args, python) if fix is None and stdin is None else None
     if cache is None:
@@ -287,6 +291,10 @@ def _cached_or_analysed(
                 skipped=hit.skipped,
                 suppressed=hit.suppressed,
             )
+            if is_notebook(path):  # its findings are framed in their cells' lines
+                from evalsubmit.cli.notebooks import cell_lines_of
+
+                found[path].cell_lines = cell_lines_of(hit.text)
 
     for result in _analyse_all(missed(), options, args.jobs, python, observe=True):
         found[result.path] = result
@@ -371,7 +379,24 @@ def _analyse_one(
     from evalsubmit.analysis import analyze_source
     from evalsubmit.core.lines import split_lines
     from evalsubmit.core.sourcefile import UnreadableSource, read_source
+    from evalsubmit.workspace.walk import is_notebook
 
+    if is_notebook(path):
+        from evalsubmit.cli.notebooks import analyse_notebook
+
+        text = None if stdin is None else stdin.text
+        project = project_of(path, python)
+        cells = analyse_notebook(path, options, project, fix, text, observe and fix is None)
+        return FileResult(
+            path,
+            cells.findings,
+            cells.error,
+            cells.internal,
+            skipped=cells.skipped,
+            fix=cells.fix,
+            cell_lines=cells.cell_lines,
+            observed=cells.observed,
+        )
     try:
         # bytes: up to 4 per character in UTF-8; the engine then applies its character limit
         source = stdin or read_source(path, max_bytes=4 * options.max_chars)

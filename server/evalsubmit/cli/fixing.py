@@ -62,6 +62,9 @@ class FileFix:
     converged: bool = True
     applied: tuple[tuple[str, str], ...] = ()
     """The code and name of each finding fixed (``--show-fixes``)."""
+    cells: tuple[tuple[int, str, str], ...] = ()
+    """A notebook's fixed cells: (index, source before, source after); ``--diff`` shows these
+    (``nb.ipynb:cell 7``, as ruff does), not the notebook's JSON."""
 
     @property
     def changed(self) -> bool:
@@ -122,7 +125,10 @@ def apply_fixes(
         totals.warnings += fix_warnings(fix)
         if not fix.changed:
             continue
-        if request.diff:
+        if request.diff and fix.cells:
+            for index, old, new in fix.cells:
+                totals.diff += unified_diff(Path(f"{fix.path}:cell {index + 1}"), old, new)
+        elif request.diff:
             totals.diff += unified_diff(fix.path, fix.original, fix.fixed)
         elif write:
             error = write_back(fix.path, fix.original, fix.fixed, fix.encoding, left_out=left_out)

@@ -101,7 +101,7 @@ def as_text(
     """The ``concise`` format; with ``marked``, ``[*]`` after the code of each finding that
     ``--fix`` (with ``unsafe_fixes``: ``--fix --unsafe-fixes``) fixes, as ruff marks them."""
     lines = [
-        f"{shown(path)}:{f.span.line}:{f.span.col + 1}: {f.code} "
+        f"{shown(path)}:{f.place}: {f.code} "
         f"{'[*] ' if marked and f.applicable_fix(unsafe_fixes) else ''}{shown(f.message)}"
         for path, f in findings
     ]
@@ -205,6 +205,7 @@ def finding_json(path: Path, f: Finding) -> dict[str, Any]:
         "severity": str(f.severity),
         "message": f.message,
         "url": rule.url if rule is not None else None,
+        **({} if f.cell is None else {"cell": f.cell + 1}),
         "fix": None
         if fix is None
         else {
@@ -243,20 +244,16 @@ def as_sarif(findings: list[Located], skipped: list[Skipped] | None = None) -> d
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": _SARIF_LEVEL[str(f.severity)],
-            "message": {"text": f.message},
+            "message": {"text": f.message if f.cell is None else f"{f.place}: {f.message}"},
             "locations": [
                 {
                     "physicalLocation": {
                         "artifactLocation": {"uri": sarif_uri(path)},
-                        "region": {
-                            "startLine": f.span.line,
-                            "startColumn": f.span.col + 1,
-                            "endLine": f.span.end_line,
-                            "endColumn": f.span.end_col + 1,
-                        },
+                        "region": _sarif_region(f),
                     }
                 }
             ],
+            **({} if f.cell is None else {"properties": _sarif_cell(f)}),
         }
         for path, f in findings
     ]
@@ -284,3 +281,26 @@ def as_sarif(findings: list[Located], skipped: list[Skipped] | None = None) -> d
 
 
 RULES_URI = "https://github.com/evalsubmit/evalsubmit#rules"
+
+
+def _sarif_region(f: Finding) -> dict[str, int]:
+    if f.cell is not None:  # no line of the .ipynb file is the cell's: the message says where
+        return {"startLine": 1, "startColumn": 1}
+    return {
+        "startLine": f.span.line,
+        "startColumn": f.span.col + 1,
+        "endLine": f.span.end_line,
+        "endColumn": f.span.end_col + 1,
+    }
+
+
+def _sarif_cell(f: Finding) -> dict[str, int]:
+    """A notebook finding's place in its cell (a SARIF property bag)."""
+    assert f.cell is not None
+    return {
+        "cell": f.cell + 1,
+        "cellLine": f.span.line,
+        "cellColumn": f.span.col + 1,
+        "cellEndLine": f.span.end_line,
+        "cellEndColumn": f.span.end_col + 1,
+    }

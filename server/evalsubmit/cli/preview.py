@@ -12,7 +12,6 @@ from evalsubmit.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     interpreter,
-    parse_location,
     project_root,
     python_option,
 )
@@ -23,27 +22,38 @@ if TYPE_CHECKING:
 
 def add_parser(commands: Any) -> None:
     preview = commands.add_parser("preview", help="print the target JSON for a runner")
-    preview.add_argument("location", help="PATH:LINE[:COL] (1-based)")
+    preview.add_argument(
+        "location", help="PATH:LINE[:COL] or NOTEBOOK.ipynb:'cell N:LINE[:COL]' (1-based)"
+    )
     python_option(preview)
     preview.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from evalsubmit.analysis import Project, analyze_source
+    from evalsubmit.cli.notebooks import located
     from evalsubmit.cli.output import shown
     from evalsubmit.core.sourcefile import UnreadableSource, read_source
 
     location: str = args.location
-    parsed = parse_location(location)
+    parsed = located(location)
     if parsed is None:
-        print("evalsubmit: expected PATH:LINE[:COL]", file=sys.stderr)
+        print(
+            "evalsubmit: expected PATH:LINE[:COL] or NOTEBOOK.ipynb:cell N:LINE[:COL]",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
-    path, line, col = parsed
-    try:
-        text = read_source(path).text
-    except UnreadableSource as error:
-        print(f"evalsubmit: cannot read {shown(path)}: {shown(error.reason)}", file=sys.stderr)
+    if isinstance(parsed, str):
+        print(f"evalsubmit: {shown(parsed)}", file=sys.stderr)
         return EXIT_ERROR
+    path, line, col, text = parsed
+    in_cell = text is not None
+    if text is None:
+        try:
+            text = read_source(path).text
+        except UnreadableSource as error:
+            print(f"evalsubmit: cannot read {shown(path)}: {shown(error.reason)}", file=sys.stderr)
+            return EXIT_ERROR
     python = interpreter(args.python)
     if python is None:
         return EXIT_ERROR
@@ -55,7 +65,11 @@ def run(args: argparse.Namespace) -> int:
 
     found = runner_at(report, line, col, text.splitlines())
     if not found.targets:
-        print(f"evalsubmit: {shown(location)}: {found.reason}", file=sys.stderr)
+        reason = found.reason or ""
+        if in_cell:  # the reason's line is the joined module's: the location says where
+            where = f"line {line}" if col < 0 else f"line {line}, column {col + 1}"
+            reason = reason.replace(f" at {where}", " there")
+        print(f"evalsubmit: {shown(location)}: {reason}", file=sys.stderr)
         return EXIT_FINDINGS
     single = found.single
     if single is not None:

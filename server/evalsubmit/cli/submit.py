@@ -24,7 +24,6 @@ from evalsubmit.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     interpreter,
-    parse_location,
     project_root,
     python_option,
 )
@@ -62,7 +61,9 @@ def add_parser(commands: Any) -> None:
         "(completed with --wait), 1 refused or the job failed, 2 usage or configuration error, "
         "3 platform error, 130 interrupted.",
     )
-    submit.add_argument("location", help="PATH:LINE[:COL] (1-based)")
+    submit.add_argument(
+        "location", help="PATH:LINE[:COL] or NOTEBOOK.ipynb:'cell N:LINE[:COL]' (1-based)"
+    )
     submit.add_argument(
         "--taskset",
         metavar="REF",
@@ -117,16 +118,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, out: Output) -> int:
-    parsed = parse_location(args.location)
+    from evalsubmit.cli.notebooks import located
+
+    parsed = located(args.location)
     if parsed is None:
-        return out.usage("expected PATH:LINE[:COL]")
-    path, line, col = parsed
+        return out.usage("expected PATH:LINE[:COL] or NOTEBOOK.ipynb:cell N:LINE[:COL]")
+    if isinstance(parsed, str):
+        return out.usage(parsed)
+    path, line, col, text = parsed
     if args.taskset is not None and not args.taskset.strip():
         return out.usage("--taskset: empty taskset reference")
     python = interpreter(args.python)
     if python is None:
         return EXIT_ERROR
-    decided = decide(path, line, col, args.taskset, python)
+    decided = decide(path, line, col, args.taskset, python, text)
     if isinstance(decided, str):
         return out.usage(decided)
     from evalsubmit.platform.submission import Refusal
@@ -140,20 +145,22 @@ def _run(args: argparse.Namespace, out: Output) -> int:
 
 
 def decide(
-    path: Path, line: int, col: int, taskset: str | None, python: Path
+    path: Path, line: int, col: int, taskset: str | None, python: Path, text: str | None = None
 ) -> Plan | Refusal | str:
     """The editor's decision for ``PATH:LINE[:COL]`` (col -1: the line's call or runner), or a
-    usage error."""
+    usage error. ``text``: the module to analyse instead of the file's (a notebook's cells)."""
     from evalsubmit.analysis import Project, analyze_source, configured_options, project_config
     from evalsubmit.core.lines import split_lines
     from evalsubmit.core.sourcefile import UnreadableSource, read_source
     from evalsubmit.platform.submission import Refusal, plan, position_on_line
     from evalsubmit.workspace.config import ConfigError
 
-    try:
-        text = read_source(path).text
-    except UnreadableSource as error:
-        return f"cannot read {path}: {error.reason}"
+    in_cell = text is not None
+    if text is None:
+        try:
+            text = read_source(path).text
+        except UnreadableSource as error:
+            return f"cannot read {path}: {error.reason}"
     lines = split_lines(text)
     if not 1 <= line <= max(len(lines), 1):
         return f"{path} has {len(lines)} lines; there is no line {line}"
@@ -168,7 +175,8 @@ def decide(
     if col < 0:
         found = position_on_line(report, line)
         if found is None:
-            return Refusal((f"no taskset submit() call or Gym runner on line {line}",))
+            where = "on that line of the cell" if in_cell else f"on line {line}"
+            return Refusal((f"no taskset submit() call or Gym runner {where}",))
         line, col = found
     return plan(
         report,

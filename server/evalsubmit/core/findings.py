@@ -115,6 +115,16 @@ class Finding:
     context: tuple[Walk, ...] = field(default=())
     """When the mistake holds only for some of the ways the code runs (a loop element, a call
     site, a test parameter): those ways, outermost first. Reports merge them into the message."""
+    cell: int | None = None
+    """In a notebook: the index of the cell among all of its cells (0-based; shown 1-based, as
+    ruff and editors number cells), and :attr:`span` is relative to that cell."""
+
+    @property
+    def place(self) -> str:
+        """``line:column`` (1-based) as text reports show it, ``cell N:line:column`` in a
+        notebook (ruff's notation; also what ``preview``/``submit`` accept)."""
+        where = f"{self.span.line}:{self.span.col + 1}"
+        return where if self.cell is None else f"cell {self.cell + 1}:{where}"
 
     def applicable_fix(self, unsafe: bool = False) -> Fix | None:
         """The fix that fix-all (editor and ``--fix``) applies: the first safe one, or the

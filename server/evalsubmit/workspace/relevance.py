@@ -27,6 +27,7 @@ from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.names import is_sdk_name
 from evalsubmit.workspace.import_text import Reach, Statement, imports_in
 from evalsubmit.workspace.project import Project
+from evalsubmit.workspace.walk import is_notebook
 
 SDK_MARKERS = ("nemo_", "TasksetRef", "GymRuntimeConfig", "GymAgentTaskRunner")
 """Text that may name the SDK (module names, and its class names as the analysis's own
@@ -155,6 +156,11 @@ class RelevanceScan:
 
     def _read(self, path: Path) -> str | None:
         try:
+            if is_notebook(path):  # its code cells as the module the analysis reads
+                from evalsubmit.core.cells import CellMap
+                from evalsubmit.workspace.notebook import read_notebook
+
+                return CellMap.build(read_notebook(path, max_bytes=MAX_SCANNED_BYTES).cells).text
             return read_source(path, max_bytes=MAX_SCANNED_BYTES).text
         except UnreadableSource:
             return None

@@ -50,7 +50,17 @@ SKIPPED_DIRS = frozenset(
         "site-packages",
     }
 )
-SUFFIXES = (".py", ".pyi")
+SUFFIXES = (".py", ".pyi", ".ipynb")
+"""What a folder walk checks: Python files and Jupyter notebooks (as ruff does by default;
+``extend-exclude = ["*.ipynb"]`` leaves notebooks out)."""
+NOTEBOOK_SUFFIX = ".ipynb"
+
+
+def is_notebook(path: Path) -> bool:
+    """Whether ``path`` names a Jupyter notebook (read by :mod:`.notebook`, not as Python)."""
+    return path.suffix.lower() == NOTEBOOK_SUFFIX
+
+
 MAX_GITIGNORE_BYTES = 1024 * 1024
 MAX_TAG_BYTES = 64 * 1024
 OnSkip = Callable[[Path, str], None]

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evalsubmit.core.findings import Finding
+from evalsubmit.core.findings import Finding, Span
 
 Located = tuple[Path, Finding]
 Skipped = tuple[Path, str]
@@ -56,6 +56,8 @@ class Report:
     skipped: Sequence[Skipped] = ()
     sources: Mapping[Path, Sequence[str]] = field(default_factory=dict)
     """The lines of each checked file (as analysed, after fixes): code frames, fingerprints."""
+    cell_sources: Mapping[Path, Mapping[int, Sequence[str]]] = field(default_factory=dict)
+    """A notebook's code cells' lines by cell index: a finding with a ``cell`` is framed there."""
     unsafe_fixes: bool = False
     """Whether unsafe fixes count as available (``--unsafe-fixes``)."""
     fix_mode: bool = False
@@ -241,6 +243,15 @@ def hidden_unsafe(report: Report) -> int:
     if report.unsafe_fixes:
         return 0
     return sum(1 for _, f in report.findings if f.fixes and f.applicable_fix() is None)
+
+
+def in_file(finding: Finding) -> tuple[Span, str]:
+    """Where a finding is in its file, and its message, for the formats that point at lines of
+    the file: no line of a ``.ipynb`` is a cell's, so a notebook finding is placed at line 1
+    and its place in the cell is said in the message (as the GitHub and GitLab formats do)."""
+    if finding.cell is None:
+        return finding.span, finding.message
+    return Span(1, 0, 1, 0), f"{finding.place}: {finding.message}"
 
 
 def relative(path: Path, base: Path) -> str:

@@ -12,7 +12,7 @@ name can neither end the command early nor drive the log viewer.
 
 from __future__ import annotations
 
-from evalsubmit.cli.formats import Report
+from evalsubmit.cli.formats import Report, in_file
 
 _TYPE = {"error": "error", "warning": "warning", "information": "warning"}
 
@@ -38,13 +38,14 @@ def render(report: Report) -> str:
             {
                 "type": _TYPE.get(str(f.severity), "error"),
                 "sourcepath": path,
-                "linenumber": f.span.line,
-                "columnnumber": f.span.col + 1,
+                "linenumber": span.line,
+                "columnnumber": span.col + 1,
                 "code": f.code,
             },
-            f.message,
+            message,
         )
         for path, f in report.findings
+        for span, message in [in_file(f)]
     ]
     lines += [
         command(

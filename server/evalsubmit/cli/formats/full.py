@@ -56,10 +56,13 @@ def _block(path: Path, finding: Finding, report: Report, paint: Paint) -> str:
     marked = not report.fix_mode  # as ruff: after --fix, what could be fixed was
     mark = " [*]" if marked and finding.applicable_fix(report.unsafe_fixes) else ""
     lines = [
-        f"{paint(BOLD, shown(path))}:{finding.span.line}:{finding.span.col + 1}: "
+        f"{paint(BOLD, shown(path))}:{finding.place}: "
         f"{paint(style, finding.code)}{paint(CYAN, mark)} {shown(finding.message)}"
     ]
-    source = report.sources.get(path)
+    if finding.cell is None:
+        source = report.sources.get(path)
+    else:
+        source = report.cell_sources.get(path, {}).get(finding.cell)
     width = 1
     if source:
         frame_lines, width = frame(source, finding.span, finding.code, paint, style)

@@ -48,7 +48,16 @@ def as_github(report: Report) -> str:
             "endColumn": f.span.end_col + 1,
             "title": f"{f.code} {f.kind}",
         }
-        lines.append(command(LEVEL.get(str(f.severity), "error"), properties, f.message))
+        message = f.message
+        if f.cell is not None:  # no line of the .ipynb file is the cell's: its place is said
+            properties = {
+                "file": relative(path, cwd),
+                "line": 1,
+                "col": 1,
+                "title": f"{f.code} {f.kind}",
+            }
+            message = f"{f.place}: {message}"
+        lines.append(command(LEVEL.get(str(f.severity), "error"), properties, message))
     for path, reason in report.skipped:
         properties = {"file": relative(path, cwd), "title": "evalsubmit skipped"}
         lines.append(command("warning", properties, f"skipped, not checked: {reason}"))

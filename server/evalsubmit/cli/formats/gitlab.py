@@ -44,20 +44,27 @@ def as_gitlab(report: Report) -> str:
     seen: Counter[str] = Counter()
     for path, f in report.findings:
         where = relative(path, base)
-        key = _identity(where, f, report.sources.get(path) or ())
+        if f.cell is None:
+            source = report.sources.get(path) or ()
+        else:
+            source = report.cell_sources.get(path, {}).get(f.cell) or ()
+        key = _identity(where, f, source)
+        # in a notebook, no line of the file is the cell's: the place is in the description
+        place = "" if f.cell is None else f"{f.place}: "
+        lines = (f.span.line, f.span.end_line) if f.cell is None else (1, 1)
         seen[key] += 1
         issues.append(
             {
                 "type": "issue",
                 "engine_name": "evalsubmit",
                 "check_name": f.code,
-                "description": f"{f.code}: {f.message}",
+                "description": f"{place}{f.code}: {f.message}",
                 "categories": [CATEGORY.get(f.kind, "Bug Risk")],
                 "severity": SEVERITY.get(str(f.severity), "major"),
                 "fingerprint": _digest(key, seen[key]),
                 "location": {
                     "path": where,
-                    "lines": {"begin": f.span.line, "end": f.span.end_line},
+                    "lines": {"begin": lines[0], "end": lines[1]},
                 },
             }
         )

@@ -28,11 +28,11 @@ def render(report: Report) -> str:
     lines: list[str] = []
     for path in sorted(by_file, key=str):
         findings = by_file[path]
-        row_width = max(len(str(f.span.line)) for f in findings)
+        row_width = max(len(_row(f)) for f in findings)
         col_width = max(len(str(f.span.col + 1)) for f in findings)
         lines.append(f"{shown(path)}:")
         for f in findings:
-            row = str(f.span.line).rjust(row_width)
+            row = _row(f).rjust(row_width)
             col = str(f.span.col + 1).ljust(col_width)
             fix = mark(f, report) if marked else ""
             lines.append(f"  {row}:{col} {f.code} {fix}{shown(f.message)}")
@@ -47,3 +47,9 @@ def render(report: Report) -> str:
     )
     lines += fix_summary(report)
     return "".join(f"{line}\n" for line in lines)
+
+
+def _row(finding: Finding) -> str:
+    """The finding's line, with its cell in a notebook (``cell 7:5``, as concise prints it)."""
+    line = str(finding.span.line)
+    return line if finding.cell is None else f"cell {finding.cell + 1}:{line}"

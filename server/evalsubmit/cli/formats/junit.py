@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
-from evalsubmit.cli.formats import Report
+from evalsubmit.cli.formats import Report, in_file
 from evalsubmit.core.findings import Finding
 
 PROGRAM = "evalsubmit"
@@ -72,7 +72,8 @@ def _suite(
 def _file_suite(root: ET.Element, path: Path, findings: Sequence[Finding]) -> None:
     suite = _suite(root, _text(path), failures=len(findings), tests=len(findings))
     for f in findings:
-        line, column = f.span.line, f.span.col + 1
+        span, message = in_file(f)
+        line, column = span.line, span.col + 1
         case = ET.SubElement(
             suite,
             "testcase",
@@ -83,8 +84,8 @@ def _file_suite(root: ET.Element, path: Path, findings: Sequence[Finding]) -> No
         )
         properties = ET.SubElement(case, "properties")
         ET.SubElement(properties, "property", name="severity", value=str(f.severity))
-        failure = ET.SubElement(case, "failure", message=_text(f.message))
-        failure.text = _text(f"line {line}, col {column}, {f.message}")
+        failure = ET.SubElement(case, "failure", message=_text(message))
+        failure.text = _text(f"line {line}, col {column}, {message}")
 
 
 def _classname(path: Path) -> str:

@@ -4,13 +4,14 @@ that was not checked: those are warned about on stderr."""
 
 from __future__ import annotations
 
-from evalsubmit.cli.formats import Report
+from evalsubmit.cli.formats import Report, in_file
 
 
 def render(report: Report) -> str:
     from evalsubmit.cli.output import shown  # one line each, inert in a terminal
 
-    return "".join(
-        f"{shown(path)}:{f.span.line}: [{f.code}] {shown(f.message)}\n"
-        for path, f in report.findings
-    )
+    lines = []
+    for path, f in report.findings:
+        span, message = in_file(f)
+        lines.append(f"{shown(path)}:{span.line}: [{f.code}] {shown(message)}\n")
+    return "".join(lines)

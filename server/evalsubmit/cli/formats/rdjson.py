@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from evalsubmit.cli.formats import Report
+from evalsubmit.cli.formats import Report, in_file
 from evalsubmit.core.findings import Span
 
 _SEVERITY = {"error": "ERROR", "warning": "WARNING", "information": "INFO"}
@@ -31,10 +31,11 @@ def render(report: Report) -> str:
     for path, f in report.findings:
         rule = RULES.get(f.code)
         code = {"value": f.code, **({"url": rule.url} if rule is not None else {})}
+        span, message = in_file(f)
         diagnostic: dict[str, Any] = {
             "code": code,
-            "location": {"path": str(path), "range": _range(f.span)},
-            "message": f.message,
+            "location": {"path": str(path), "range": _range(span)},
+            "message": message,
             # a field ruff leaves out: reviewdog's -fail-level reads it per diagnostic
             "severity": _SEVERITY.get(str(f.severity), "ERROR"),
         }
