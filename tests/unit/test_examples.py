@@ -4,6 +4,7 @@ with a trailing ``# expect: ES10x`` comment on its anchor line, and nothing else
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from collections import Counter
@@ -57,6 +58,15 @@ def all_expected() -> Counter[tuple[str, int, str]]:
         rel = path.relative_to(REPO).as_posix()
         for (line, code), n in expected_markers(path).items():
             total[(rel, line, code)] += n
+    for notebook in sorted(EXAMPLES.rglob("*.ipynb")):  # as `check` prints them: "nb.ipynb:cell 3"
+        rel = notebook.relative_to(REPO).as_posix()
+        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        for number, cell in enumerate(cells, start=1):
+            source = "".join(cell["source"])
+            for lineno, line in enumerate(source.splitlines(), start=1):
+                if (match := MARKER.search(line)) is not None:
+                    for code in match.group(1).split(","):
+                        total[(f"{rel}:cell {number}", lineno, code.strip())] += 1
     return total
 
 
