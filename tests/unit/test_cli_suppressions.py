@@ -189,6 +189,9 @@ def test_add_noqa_round_trip_over_the_examples(tmp_path: Path) -> None:
     assert len(lines) <= len(before)
     after = console(copy, "check", "--no-cache", ".")
     assert after.returncode == 0 and "All checks passed" in after.stdout, after.stdout
+    # in a notebook the comment goes into the cell's source (the JSON stays a notebook)
+    notebook = json.loads((copy / "notebooks" / "agent_evaluation.ipynb").read_text())
+    assert any("# noqa: ES102" in "".join(cell["source"]) for cell in notebook["cells"])
     # every directive added is used: ES190 (on by default) reports nothing
     assert findings(copy, ".") == []
     # selected alone, ES190 says what ruff's RUF100 says: the other rules are off (non-enabled)

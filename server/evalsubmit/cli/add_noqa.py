@@ -93,9 +93,13 @@ def add_noqa(
     from evalsubmit.cli.fixing import write_back
     from evalsubmit.core.lines import split_lines, split_lines_keepends
     from evalsubmit.core.sourcefile import UnreadableSource, read_source
+    from evalsubmit.workspace.walk import is_notebook
 
     added = Added()
     for path, found in findings.items():
+        if is_notebook(path):
+            _add_to_notebook(path, found, added, left_out)
+            continue
         by_line: dict[int, list[str]] = {}
         for f in found:
             if f.code not in NOT_ADDED:
@@ -135,6 +139,56 @@ def add_noqa(
         added.directives += count
         added.files += 1
     return added
+
+
+def _add_to_notebook(
+    path: Path, found: Sequence[Finding], added: Added, left_out: Callable[[Path], str | None]
+) -> None:
+    """The comments in the cells' sources (a finding's line is a line of its cell), the file
+    written back with every other byte as it was."""
+    from evalsubmit.cli.fixing import write_back
+    from evalsubmit.core.lines import split_lines_keepends
+    from evalsubmit.core.sourcefile import UnreadableSource
+    from evalsubmit.workspace.notebook import read_notebook
+
+    by_cell: dict[int, dict[int, list[str]]] = {}
+    for f in found:
+        if f.code not in NOT_ADDED and f.cell is not None:
+            by_cell.setdefault(f.cell, {}).setdefault(f.span.line, []).append(f.code)
+    if not by_cell:
+        return
+    try:
+        notebook = read_notebook(path)
+    except UnreadableSource as error:
+        added.warnings.append(f"{path}: no noqa added: {error.reason}")
+        return
+    sources: dict[int, str] = {}
+    count = 0
+    for cell, by_line in sorted(by_cell.items()):
+        text = notebook.cells[cell].text if cell < len(notebook.cells) else ""
+        lines = split_lines_keepends(text)
+        unsafe = _cannot_take_comment(text)
+        for number, codes in sorted(by_line.items()):
+            if number in unsafe or not 0 < number <= len(lines):
+                where = f"{path}:cell {cell + 1}:{number}"
+                added.warnings.append(
+                    f"{where}: no noqa added for {', '.join(sorted(set(codes)))}: the line ends "
+                    "inside a string or continues after a backslash"
+                )
+                continue
+            count += _add(lines, number, codes)
+        sources[cell] = "".join(lines)
+    if not count:
+        return
+    original = notebook.original
+    encoding = "utf-8-sig" if original.startswith("\ufeff") else "utf-8"
+    new = notebook.with_sources(sources).removeprefix("\ufeff")
+    why = write_back(path, original.removeprefix("\ufeff"), new, encoding, left_out=left_out)
+    if why is not None:
+        added.warnings.append(f"{path}: no noqa added: {why}")
+        return
+    added.directives += count
+    added.files += 1
 
 
 def _add(lines: list[str], number: int, codes: Iterable[str]) -> int:
