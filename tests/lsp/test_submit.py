@@ -302,6 +302,32 @@ async def test_tasksets_and_platform_of_the_codes_workspace(
     info = await execute(client, command("evalsubmit.platformInfo", uri=uri))
     assert info["workspace"] == service.workspace and info["workspaceSource"] == "the code"
     assert info["baseUrl"] == service.base_url
+    assert info["baseUrlSource"] == "evalsubmit setting" and "reachable" not in info  # lazy
+
+
+async def test_platform_info_tells_reachable_and_token_without_showing_it(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    uri = open_doc(client, tmp_path / "job.py", job_source(service, tasks=service.taskset))
+    await published(client, uri, 1)
+    info = await execute(client, command("evalsubmit.platformInfo", uri=uri, check=True))
+    assert info["reachable"] is True and "reachError" not in info
+    assert info["tokenSet"] is False
+
+    down = closed_port_url()
+    use_settings(client, platform_settings(service, baseUrl=down, token="s3cret-tok"))
+
+    for _ in range(100):  # the server pulls the changed settings asynchronously
+        info = await execute(client, command("evalsubmit.platformInfo", uri=uri, check=True))
+        if info["baseUrl"] == down:
+            break
+        await asyncio.sleep(0.05)
+    assert info["reachable"] is False
+    assert "connection refused" in info["reachError"] and down in info["reachError"]
+    assert "local_platform" not in info["reachError"]  # no advice about this repository's scripts
+    assert info["tokenSet"] is True and info["tokenSource"] == "evalsubmit setting"
+    assert "s3cret-tok" not in repr(info)
 
 
 async def test_outcome_told_by_the_client_and_the_job_view(

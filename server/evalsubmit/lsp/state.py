@@ -19,6 +19,7 @@ from evalsubmit.analysis import ModuleReport, Project
 from evalsubmit.lsp.convert import Encoding
 from evalsubmit.lsp.project_config import Effective
 from evalsubmit.lsp.settings import Settings
+from evalsubmit.platform.reach import ReachCache
 from evalsubmit.workspace.interpreter import interpreter_from_setting
 
 if TYPE_CHECKING:
@@ -131,4 +132,6 @@ class Session:
     refresh_support: bool = False
     document_changes: bool = False
     warned_urls: set[str] = field(default_factory=set)
+    #: Whether each configured platform answers, kept briefly (the status item asks often).
+    reach: ReachCache = field(default_factory=ReachCache)
     """Base URLs already warned about (a token sent over plain http:// to another machine)."""
