@@ -20,6 +20,7 @@ import {
 import { PlatformInfo, ServerState, platformFromDebugInfo, platformFromInfo, serverVersion, statusView } from './status';
 import { JobHistory, JobRef, SubmitDeps, executeCommandMiddleware, showJob, submitEvaluation } from './submit';
 import { withTimeout } from './tasksets';
+import { BASE_URL_SETTING } from './platformsetup';
 import { PlatformToken, TOKEN_KEY, setPlatformToken } from './token';
 import { Ui, errorText } from './ui';
 import * as api from './vscodeapi';
@@ -138,7 +139,23 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     defaultTaskset: () => serverSettings().defaultTaskset,
     log: (line) => log.info(line),
     openJob,
+    platform: {
+      applyBaseUrl: async (url, scope) => {
+        const before = serverSettings().platform.baseUrl;
+        // Every settings change restarts the server (debounced): wait for that restart, so the
+        // submission that carries on goes to the new URL.
+        const restarted = new Promise<void>((resolve) => restartWaiters.push(resolve));
+        await api.updateSetting(BASE_URL_SETTING, url, scope);
+        if (serverSettings().platform.baseUrl !== before) {
+          await withTimeout(restarted, 60_000, 'server restart');
+        }
+      },
+      openSettings: api.openSettings,
+      hasWorkspace: () => api.workspaceFolders().length > 0,
+      currentBaseUrl: () => serverSettings().platform.baseUrl,
+    },
   };
+  const restartWaiters: (() => void)[] = [];
 
   // --- the server
   const pythonApi = async (): Promise<PythonExtensionApi | undefined> => {
@@ -213,7 +230,9 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
 
   const restartSoon = debounce(() => {
     log.info('Settings changed: restarting the server.');
-    void manager?.restart();
+    const waiters = restartWaiters.splice(0);
+    const done = () => waiters.forEach((resolve) => resolve());
+    void (manager ? manager.restart().then(done, done) : done());
   }, 300);
   const refreshPlatformSoon = debounce(() => void refreshPlatform(), 300);
 
