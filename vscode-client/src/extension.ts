@@ -17,10 +17,10 @@ import {
   redact,
   substituteVariables,
 } from './settings';
-import { PlatformInfo, ServerState, platformFromDebugInfo, platformFromInfo, serverVersion, statusView } from './status';
+import { PlatformInfo, ServerState, platformFromDebugInfo, platformFromInfo, platformView, serverVersion, statusView } from './status';
 import { JobHistory, JobRef, SubmitDeps, executeCommandMiddleware, showJob, submitEvaluation } from './submit';
 import { withTimeout } from './tasksets';
-import { BASE_URL_SETTING } from './platformsetup';
+import { BASE_URL_SETTING, PlatformSetup, platformActions, setPlatformUrl } from './platformsetup';
 import { PlatformToken, TOKEN_KEY, setPlatformToken } from './token';
 import { Ui, errorText } from './ui';
 import * as api from './vscodeapi';
@@ -35,7 +35,9 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   const log = api.createLogOutputChannel('evalsubmit');
   const status = api.createLanguageStatusItem('evalsubmit.status');
   status.name = 'evalsubmit';
-  context.subscriptions.push(log, status);
+  const platformItem = api.createLanguageStatusItem('evalsubmit.platform');
+  platformItem.name = 'evalsubmit platform';
+  context.subscriptions.push(log, status, platformItem);
 
   const recent = new RecentMessages();
   const ui: Ui = {
@@ -74,6 +76,12 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
       state === 'no-python' || state === 'failed'
         ? { title: SELECT_INTERPRETER, command: CLIENT_COMMANDS.selectInterpreter }
         : { title: SHOW_LOGS, command: CLIENT_COMMANDS.showLogs };
+    const where = platformView(state === 'running' ? platform : undefined);
+    platformItem.text = where.text;
+    platformItem.detail = where.detail;
+    platformItem.severity = api.StatusSeverity[where.severity];
+    platformItem.busy = state === 'running' && where.busy;
+    platformItem.command = { title: 'Platform…', command: CLIENT_COMMANDS.platformActions };
   };
   render();
 
@@ -93,8 +101,12 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     const editor = api.activeEditorPosition();
     try {
       if (manager.serverHasCommand(SERVER_COMMANDS.platformInfo)) {
-        const args = editor?.languageId === 'python' ? [{ uri: editor.uri }] : [];
-        platform = platformFromInfo(await withTimeout(run(SERVER_COMMANDS.platformInfo, args), 10_000, 'platformInfo'));
+        const uri = editor?.languageId === 'python' ? { uri: editor.uri } : {};
+        // Where first (at once), then whether it answers (the server asks it, or reuses an
+        // answer of the last few seconds).
+        platform = platformFromInfo(await withTimeout(run(SERVER_COMMANDS.platformInfo, [uri]), 10_000, 'platformInfo'));
+        render();
+        platform = platformFromInfo(await withTimeout(run(SERVER_COMMANDS.platformInfo, [{ ...uri, check: true }]), 15_000, 'platformInfo'));
       } else if (manager.serverHasCommand(SERVER_COMMANDS.debugInfo)) {
         const info = await withTimeout(run(SERVER_COMMANDS.debugInfo, []), 10_000, 'debugInfo');
         platform = platformFromDebugInfo(info);
@@ -132,6 +144,22 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   const debugDocs = api.registerReadOnlyDocuments(DEBUG_SCHEME, async (uri) => debugTexts.get(uri) ?? '{}\n');
   context.subscriptions.push(debugDocs);
 
+  const restartWaiters: (() => void)[] = [];
+  const platformSetup: PlatformSetup = {
+    applyBaseUrl: async (url, scope) => {
+      const before = serverSettings().platform.baseUrl;
+      // Every settings change restarts the server (debounced): wait for that restart, so the
+      // submission that carries on goes to the new URL.
+      const restarted = new Promise<void>((resolve) => restartWaiters.push(resolve));
+      await api.updateSetting(BASE_URL_SETTING, url, scope);
+      if (serverSettings().platform.baseUrl !== before) {
+        await withTimeout(restarted, 60_000, 'server restart');
+      }
+    },
+    openSettings: api.openSettings,
+    hasWorkspace: () => api.workspaceFolders().length > 0,
+    currentBaseUrl: () => serverSettings().platform.baseUrl,
+  };
   const submitDeps: SubmitDeps = {
     ui,
     run,
@@ -139,23 +167,8 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     defaultTaskset: () => serverSettings().defaultTaskset,
     log: (line) => log.info(line),
     openJob,
-    platform: {
-      applyBaseUrl: async (url, scope) => {
-        const before = serverSettings().platform.baseUrl;
-        // Every settings change restarts the server (debounced): wait for that restart, so the
-        // submission that carries on goes to the new URL.
-        const restarted = new Promise<void>((resolve) => restartWaiters.push(resolve));
-        await api.updateSetting(BASE_URL_SETTING, url, scope);
-        if (serverSettings().platform.baseUrl !== before) {
-          await withTimeout(restarted, 60_000, 'server restart');
-        }
-      },
-      openSettings: api.openSettings,
-      hasWorkspace: () => api.workspaceFolders().length > 0,
-      currentBaseUrl: () => serverSettings().platform.baseUrl,
-    },
+    platform: platformSetup,
   };
-  const restartWaiters: (() => void)[] = [];
 
   // --- the server
   const pythonApi = async (): Promise<PythonExtensionApi | undefined> => {
@@ -255,6 +268,17 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
       });
       if (chosen !== undefined) {
         log.info(`evalsubmit.interpreter set to ${chosen === '' ? '(automatic)' : chosen}.`);
+      }
+    }),
+    api.registerCommand(CLIENT_COMMANDS.setPlatformUrl, async () => {
+      if (await setPlatformUrl(ui, platformSetup, (line) => log.info(line))) {
+        await refreshPlatform();
+      }
+    }),
+    api.registerCommand(CLIENT_COMMANDS.platformActions, async () => {
+      const chosen = await ui.pick(platformActions(platform), { title: 'NeMo Platform', placeholder: 'Where evaluations are submitted' });
+      if (chosen) {
+        await api.executeCommand(chosen.command);
       }
     }),
     api.registerCommand(CLIENT_COMMANDS.setPlatformToken, async () => {

@@ -1,7 +1,7 @@
 /** The check before a submission: when no platform answers at the URL in effect, say so first,
  * and offer to set the URL (saved to the user or workspace settings) or open the settings; once
  * set, the same submission carries on. No `vscode` import here. */
-import { SERVER_COMMANDS } from './constants';
+import { CLIENT_COMMANDS, SERVER_COMMANDS } from './constants';
 import { ServerCommandRunner, Ui, errorText } from './ui';
 
 export const SET_URL = 'Set Platform URL';
@@ -110,26 +110,34 @@ export async function ensurePlatform(deps: CheckDeps, uri: string): Promise<bool
       deps.log(`Submit cancelled: no platform answers at ${url}.`);
       return false;
     }
-    const entered = await deps.ui.inputBox({
-      title: 'NeMo Platform URL',
-      prompt: `Base URL of the NeMo Platform that evaluations are submitted to (saved in ${BASE_URL_SETTING})`,
-      placeHolder: 'http://127.0.0.1:8080',
-      value: setup.currentBaseUrl() ?? '',
-      validateInput: validateBaseUrl,
-    });
-    if (entered === undefined || validateBaseUrl(entered) !== undefined) {
-      deps.log('Submit cancelled: no platform URL entered.');
+    if (!(await setPlatformUrl(deps.ui, setup, deps.log))) {
+      deps.log('Submit cancelled: no platform URL set.');
       return false;
     }
-    const scope = await chooseScope(deps.ui, setup);
-    if (scope === undefined) {
-      deps.log('Submit cancelled: no settings scope chosen for the platform URL.');
-      return false;
-    }
-    const value = entered.trim();
-    deps.log(`Platform URL set to ${value} in the ${scope} settings.`);
-    await deps.ui.withProgress(`evalsubmit: using the platform at ${value}…`, () => setup.applyBaseUrl(value, scope));
   }
+}
+
+/** Command Set Platform URL (and the check's offer): an input box, validated, then the
+ * settings scope; resolves true once the server uses the URL, false when the user gave up. */
+export async function setPlatformUrl(ui: Ui, setup: PlatformSetup, log: (line: string) => void): Promise<boolean> {
+  const entered = await ui.inputBox({
+    title: 'NeMo Platform URL',
+    prompt: `Base URL of the NeMo Platform that evaluations are submitted to (saved in ${BASE_URL_SETTING})`,
+    placeHolder: 'http://127.0.0.1:8080',
+    value: setup.currentBaseUrl() ?? '',
+    validateInput: validateBaseUrl,
+  });
+  if (entered === undefined || validateBaseUrl(entered) !== undefined) {
+    return false;
+  }
+  const scope = await chooseScope(ui, setup);
+  if (scope === undefined) {
+    return false;
+  }
+  const value = entered.trim();
+  log(`Platform URL set to ${value} in the ${scope} settings.`);
+  await ui.withProgress(`evalsubmit: using the platform at ${value}…`, () => setup.applyBaseUrl(value, scope));
+  return true;
 }
 
 async function chooseScope(ui: Ui, setup: PlatformSetup): Promise<SettingScope | undefined> {
@@ -142,4 +150,17 @@ async function chooseScope(ui: Ui, setup: PlatformSetup): Promise<SettingScope |
   ];
   const chosen = await ui.pick(items, { title: 'Save the platform URL in', placeholder: 'Settings scope' });
   return chosen?.scope;
+}
+
+/** The platform status item's menu: what can be done about where submissions go. */
+export function platformActions(p: { baseUrl?: string; tokenSet?: boolean } | undefined): { label: string; description: string; command: string }[] {
+  return [
+    { label: SET_URL, description: p?.baseUrl ? `now ${p.baseUrl}` : '', command: CLIENT_COMMANDS.setPlatformUrl },
+    {
+      label: 'Set Platform Token',
+      description: p?.tokenSet === undefined ? '' : p.tokenSet ? 'a token is set' : 'no token is set',
+      command: CLIENT_COMMANDS.setPlatformToken,
+    },
+    { label: 'Show Logs', description: '', command: CLIENT_COMMANDS.showLogs },
+  ];
 }

@@ -21,9 +21,11 @@ describe('package.json', () => {
     const titles = pkg.contributes.commands.map((c: { title: string }) => c.title).sort();
     expect(titles).toEqual([
       'Debug Info',
+      'Platform Actions',
       'Restart Server',
       'Select Interpreter',
       'Set Platform Token',
+      'Set Platform URL',
       'Show Job',
       'Show Job Logs',
       'Show Logs',
