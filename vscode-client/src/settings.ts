@@ -32,6 +32,7 @@ export interface ServerSettings {
   maxFileSizeKb: number;
   defaultTaskset: string | null;
   python: string | null;
+  codeLens: { enable: boolean };
   platform: PlatformSettings;
 }
 
@@ -45,6 +46,7 @@ export const SERVER_DEFAULTS: ServerSettings = {
   maxFileSizeKb: 2048,
   defaultTaskset: null,
   python: null,
+  codeLens: { enable: true },
   platform: { baseUrl: null, workspace: null, token: null, timeoutS: 30, pollIntervalS: 2 },
 };
 
@@ -59,6 +61,7 @@ export const SERVER_KEYS = [
   'maxFileSizeKb',
   'defaultTaskset',
   'python',
+  'codeLens.enable',
   'platform.baseUrl',
   'platform.workspace',
   'platform.token',
@@ -99,6 +102,7 @@ export function readServerSettings(config: ConfigReader, token: string | null = 
     maxFileSizeKb: pick(config, 'maxFileSizeKb', d.maxFileSizeKb),
     defaultTaskset: emptyToNull(config.get('defaultTaskset')),
     python: emptyToNull(config.get('python')),
+    codeLens: { enable: pick(config, 'codeLens.enable', d.codeLens.enable) },
     platform: {
       baseUrl: emptyToNull(config.get('platform.baseUrl')),
       workspace: emptyToNull(config.get('platform.workspace')),

@@ -56,9 +56,11 @@ describe('package.json', () => {
 
   it('has the same defaults as the client code', () => {
     const flat: Record<string, unknown> = { ...SERVER_DEFAULTS };
-    delete flat.platform;
-    for (const [k, v] of Object.entries(SERVER_DEFAULTS.platform)) {
-      flat[`platform.${k}`] = v;
+    for (const group of ['platform', 'codeLens'] as const) {
+      delete flat[group];
+      for (const [k, v] of Object.entries(SERVER_DEFAULTS[group])) {
+        flat[`${group}.${k}`] = v;
+      }
     }
     for (const key of SERVER_KEYS.filter((k) => !(SECRET_KEYS as readonly string[]).includes(k))) {
       // a text box's "" means "not set" (null for the server)
