@@ -15,6 +15,7 @@ import {
   notificationLevel,
   readServerSettings,
   redact,
+  expandPathSettings,
   substituteVariables,
 } from './settings';
 import { PlatformInfo, ServerState, platformFromDebugInfo, platformFromInfo, platformView, serverVersion, statusView } from './status';
@@ -58,7 +59,19 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   if (config().get('platform.token')) {
     log.warn('"evalsubmit.platform.token" in settings.json is ignored: run "evalsubmit: Set Platform Token" and remove it from settings.json.');
   }
-  const serverSettings = (scopeUri?: string) => readServerSettings(config(scopeUri), token.current);
+  const warnedPaths = new Set<string>();
+  const serverSettings = (scopeUri?: string) => {
+    const folders = api.workspaceFolders();
+    const folder = folders.find((f) => scopeUri !== undefined && (scopeUri === f.uri || scopeUri.startsWith(`${f.uri}/`))) ?? folders[0];
+    const { settings, missing } = expandPathSettings(readServerSettings(config(scopeUri), token.current), {
+      workspaceFolder: folder?.fsPath,
+    });
+    for (const line of missing.filter((m) => !warnedPaths.has(m))) {
+      warnedPaths.add(line);
+      log.warn(`Setting ${line}: no such file or folder.`);
+    }
+    return settings;
+  };
   const history = new JobHistory();
 
   // --- the language status item: server state, and the platform of the active document
