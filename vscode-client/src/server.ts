@@ -48,6 +48,9 @@ export class ServerManager {
   private launch: Launch | undefined;
   private queuedRestart: Promise<void> | undefined;
   private stopping = false;
+  /** The running server's log sink: told why the server is stopped ("exited with code 0" alone
+   * says little). */
+  private sink: LogSink | undefined;
 
   constructor(private readonly hooks: ServerHooks) {}
 
@@ -83,7 +86,12 @@ export class ServerManager {
   }
 
   stop(): Promise<void> {
-    return this.serial(() => this.doStop());
+    return this.serial(() => {
+      if (this.sink) {
+        this.sink.expectedStop = 'stop';
+      }
+      return this.doStop();
+    });
   }
 
   /** Restarts once the current operation ends. Restarts asked for while one is still waiting
@@ -92,6 +100,9 @@ export class ServerManager {
     if (!this.queuedRestart) {
       this.queuedRestart = this.serial(async () => {
         this.queuedRestart = undefined;
+        if (this.sink) {
+          this.sink.expectedStop = 'restart';
+        }
         await this.doStop();
         await this.doStart();
       });
@@ -170,6 +181,7 @@ export class ServerManager {
       options: { cwd: this.hooks.cwd(), env: prepared.env },
     };
     const sink = new LogSink(log);
+    this.sink = sink;
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
         { scheme: 'file', language: 'python' },
