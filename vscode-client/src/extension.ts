@@ -1,9 +1,10 @@
 /** Wiring only: builds the pieces and connects them to VS Code through `vscodeapi`. */
+import * as fs from 'node:fs';
 import { readBundle } from './bundle';
 import { CLIENT_COMMANDS, PYTHON_EXTENSION_ID, SECTION, SERVER_COMMANDS } from './constants';
 import { debounce } from './debounce';
 import { JOB_SCHEME, JobViews, jobUri } from './jobview';
-import { followsPythonExtension, prepareLaunch } from './launch';
+import { followsPythonExtension, prepareLaunch, workspaceVenvPython } from './launch';
 import { RecentMessages } from './notify';
 import { selectInterpreter } from './picker';
 import { PythonExtensionApi, interpreterFromPythonExtension, knownToPythonExtension } from './python';
@@ -29,6 +30,8 @@ import * as api from './vscodeapi';
 const SELECT_INTERPRETER = 'Select Interpreter';
 const SHOW_LOGS = 'Show Logs';
 const DEBUG_SCHEME = 'evalsubmit-info';
+/** package.json `capabilities.untrustedWorkspaces.restrictedConfigurations`. */
+export const RESTRICTED_SETTINGS = ['evalsubmit.interpreter', 'evalsubmit.python', 'evalsubmit.importStrategy', 'evalsubmit.platform.baseUrl'];
 
 let manager: ServerManager | undefined;
 
@@ -204,8 +207,26 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   };
   const bundle = readBundle(context.extensionPath);
 
+  const trusted = api.isWorkspaceTrusted();
+  if (!trusted) {
+    const ignored = RESTRICTED_SETTINGS.filter((key) => api.hasWorkspaceValue(key));
+    log.info(
+      ignored.length > 0
+        ? `Restricted Mode: the workspace values of ${ignored.join(', ')} are ignored until the workspace is trusted.`
+        : `Restricted Mode: workspace values of ${RESTRICTED_SETTINGS.join(', ')} would be ignored (none is set).`,
+    );
+  }
+
   manager = new ServerManager({
     log,
+    workspaceVenv: (scopeUri) => {
+      if (!api.isWorkspaceTrusted()) {
+        return undefined; // the server runs the interpreter: never one a workspace chose unseen
+      }
+      const folders = api.workspaceFolders();
+      const folder = folders.find((f) => scopeUri !== undefined && (scopeUri === f.uri || scopeUri.startsWith(`${f.uri}/`))) ?? folders[0];
+      return folder ? workspaceVenvPython(folder.fsPath, fs.existsSync) : undefined;
+    },
     prepare: () =>
       prepareLaunch({
         interpreter: interpreter(),
@@ -330,6 +351,10 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
       void token.load().then((changed) => changed && restartSoon());
     }),
     api.onDidChangeActiveEditor(() => refreshPlatformSoon()),
+    api.onDidGrantWorkspaceTrust(() => {
+      log.info('The workspace is trusted now: restarting the server with its settings and environment.');
+      void manager?.restart();
+    }),
     { dispose: () => restartSoon.cancel() },
     { dispose: () => refreshPlatformSoon.cancel() },
   );

@@ -29,6 +29,9 @@ export interface ServerHooks {
   prepare(): Promise<Launch | Problem>;
   /** Tells the user about a problem without waiting for an answer. */
   onProblem(problem: Problem): void;
+  /** The `.venv`/`venv` interpreter of the folder of `scopeUri` (else the first folder), only
+   * in a trusted workspace. */
+  workspaceVenv?(scopeUri?: string): string | undefined;
   serverSettings(scopeUri?: string): ServerSettings;
   notificationLevel(): NotificationLevel;
   cwd(): string | undefined;
@@ -67,7 +70,7 @@ export class ServerManager {
   /** The settings the running (or last started) server gets for this scope: the user's, with
    * the interpreter found for the server as `python` when `evalsubmit.python` is empty. */
   settings(scopeUri?: string): ServerSettings {
-    return withEnvironmentPython(this.hooks.serverSettings(scopeUri), this.launch);
+    return withEnvironmentPython(this.hooks.serverSettings(scopeUri), this.launch, this.hooks.workspaceVenv?.(scopeUri));
   }
 
   get running(): boolean {
@@ -165,11 +168,15 @@ export class ServerManager {
     }
     this.launch = prepared;
     log.info(`Server: ${prepared.summary}`);
-    const settingsFor = (scopeUri?: string) => withEnvironmentPython(this.hooks.serverSettings(scopeUri), prepared);
+    const settingsFor = (scopeUri?: string) =>
+      withEnvironmentPython(this.hooks.serverSettings(scopeUri), prepared, this.hooks.workspaceVenv?.(scopeUri));
     const chosen = this.hooks.serverSettings().python;
     const derived = environmentPython(prepared);
+    const venv = prepared.python.command.source === 'path' ? this.hooks.workspaceVenv?.() : undefined;
     if (chosen !== null) {
       log.info(`Installed packages are read from "evalsubmit.python": ${chosen}`);
+    } else if (venv) {
+      log.info(`Installed packages are read from the workspace's environment ${venv} (no interpreter is selected in the Python extension; set "evalsubmit.python" to read another).`);
     } else if (derived) {
       log.info(`Installed packages are read from ${derived} (the interpreter found for the server; set "evalsubmit.python" to read another).`);
     } else {

@@ -152,6 +152,22 @@ export function updateUserSetting(key: string, value: unknown): Thenable<void> {
     .update(key.slice(dot + 1), value, vscode.ConfigurationTarget.Global);
 }
 
+export function isWorkspaceTrusted(): boolean {
+  return vscode.workspace.isTrusted;
+}
+
+export function onDidGrantWorkspaceTrust(listener: () => unknown): Disposable {
+  return vscode.workspace.onDidGrantWorkspaceTrust(listener);
+}
+
+/** Where each setting is set: whether a workspace or folder value exists (Restricted Mode
+ * ignores those of restricted settings). */
+export function hasWorkspaceValue(key: string): boolean {
+  const dot = key.indexOf('.');
+  const info = vscode.workspace.getConfiguration(key.slice(0, dot)).inspect(key.slice(dot + 1));
+  return info !== undefined && (info.workspaceValue !== undefined || info.workspaceFolderValue !== undefined);
+}
+
 /** Writes a setting in the user or the workspace settings. */
 export function updateSetting(key: string, value: unknown, scope: 'user' | 'workspace'): Thenable<void> {
   const dot = key.indexOf('.');

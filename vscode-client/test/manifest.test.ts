@@ -69,6 +69,11 @@ describe('package.json', () => {
     }
   });
 
+  it('names the restricted settings the Restricted Mode log line lists', async () => {
+    const { RESTRICTED_SETTINGS } = await import('../src/extension');
+    expect(RESTRICTED_SETTINGS).toEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations);
+  });
+
   it('declares the client-only settings the contract names', () => {
     expect((props['evalsubmit.trace.server'] as { enum: string[] }).enum).toEqual(['off', 'messages', 'verbose']);
     expect((props['evalsubmit.showNotifications'] as { enum: string[] }).enum).toEqual(['off', 'onError', 'onWarning', 'always']);
