@@ -292,7 +292,7 @@ async function main() {
       await waitSquiggle('diagnostics again after the restart');
       const wrong = extensionLog().match(/^.*\[error\].*exited with code 0.*$/im);
       if (wrong) throw new Error(`a normal restart is logged as an error: ${wrong[0]}`);
-      return `server started ${serverStarts()} times; the stop is logged as "${(extensionLog().match(/The server process exited normally[^\n]*/) || ['(no exit line)'])[0]}"`;
+      return `server started ${serverStarts()} times; the stop is logged as "${(extensionLog().match(/The server (stopped for a restart|stopped\.|process exited)[^\n]*/) || ['(no exit line)'])[0]}"`;
     }, 'installed');
 
     await step('settings-change-restart', async () => {
@@ -475,8 +475,9 @@ async function main() {
       }, 30_000, 1000);
       await wb.clearNotifications();
       const before = serverStarts();
-      fs.writeFileSync(userSettingsFile, userSettings().replace(/\s*"evalsubmit\.platform\.baseUrl":\s*"[^"]*",?/, ''));
-      await waitFor('a restart without the URL', async () => serverStarts() > before && !userSettings().includes(platformUrl), 60_000, 300);
+      await wb.setTextSetting('evalsubmit.platform.baseUrl', /Base Url/, '');
+      await waitFor('the URL out of settings.json', async () => !userSettings().includes(platformUrl), 15_000);
+      await waitFor('a restart without the URL', async () => serverStarts() > before, 60_000, 300);
       return `before: ${status.slice(status.indexOf('Platform http'), status.indexOf('Platform http') + 60)}; "${toast.text.slice(0, 120)}"; then ${outcome.slice(0, 80)}; after: ${after.slice(after.indexOf('Platform http'), after.indexOf('Platform http') + 60)}`;
     }, 'installed');
 
