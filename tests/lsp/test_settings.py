@@ -201,9 +201,12 @@ def test_schema_cli_matches_the_model() -> None:
         "maxFileSizeKb",
         "defaultTaskset",
         "python",
+        "codeLens",
         "platform",
     }
     assert all(p.get("description") for p in props.values())
+    lens = schema["$defs"]["CodeLensSettings"]["properties"]
+    assert lens == {"enable": {**lens["enable"], "type": "boolean", "default": True}}
     assert props["debounceMs"]["default"] == 200 and props["debounceMs"]["minimum"] == 0
     assert props["maxFileSizeKb"]["default"] == 2048 and props["maxFileSizeKb"]["minimum"] == 1
     assert props["logLevel"]["enum"] == ["error", "warning", "info", "debug"]

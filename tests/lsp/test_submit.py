@@ -196,6 +196,47 @@ async def test_code_lens_on_the_runner_with_default_taskset(
     assert [t["id"] for t in job["spec"]["tasks"]] == list(service.tasks)  # smoke, resolved
 
 
+async def lenses_of(client: RecordingClient, uri: str) -> list[types.CodeLens]:
+    found = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    return list(found or [])
+
+
+async def test_code_lens_only_where_submittable_and_the_setting_turns_them_off(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    good = job_source(service, tasks=service.taskset)
+    # A second experiment in the same module whose runner config is refused (ES107): no lens.
+    bad = (
+        "\n\ndef second_experiment() -> None:\n"
+        "    cfg2 = GymRuntimeConfig(\n"
+        '        agent="simple_agent",\n'
+        '        agent_config="configs/simple_agent.yaml",\n'
+        '        resources_server="mcqa",\n'
+        '        hydra_params={"seeds": (s * 7 for s in range(3))},\n'
+        "    )\n"
+        "    runner2 = GymAgentTaskRunner(config=cfg2)\n"
+        f"    client.evaluator.submit(tasks=TasksetRef({service.taskset!r}), target=runner2)\n"
+    )
+    text = good + bad
+    uri = open_doc(client, tmp_path / "experiments.py", text)
+    assert "ES107" in [d.code for d in await published(client, uri, 1)]
+    lines = [lens.range.start.line for lens in await lenses_of(client, uri)]
+    good_call = good.count("\n") - 1
+    assert good_call in lines
+    assert all(line < good.count("\n") for line in lines)  # none in second_experiment()
+
+    use_settings(client, {**platform_settings(service), "codeLens": {"enable": False}})
+    for _ in range(100):  # the server pulls the changed settings asynchronously
+        if not await lenses_of(client, uri):
+            break
+        await asyncio.sleep(0.05)
+    assert await lenses_of(client, uri) == []
+    assert "ES107" in [d.code for d in client.published[uri][-1].diagnostics]  # still checked
+
+
 async def test_missing_taskset(
     submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
 ) -> None:
@@ -303,6 +344,32 @@ async def test_tasksets_and_platform_of_the_codes_workspace(
     info = await execute(client, command("evalsubmit.platformInfo", uri=uri))
     assert info["workspace"] == service.workspace and info["workspaceSource"] == "the code"
     assert info["baseUrl"] == service.base_url
+    assert info["baseUrlSource"] == "evalsubmit setting" and "reachable" not in info  # lazy
+
+
+async def test_platform_info_tells_reachable_and_token_without_showing_it(
+    submit_client: RecordingClient, tmp_path: Path, platform_service: PlatformService
+) -> None:
+    client, service = submit_client, platform_service
+    uri = open_doc(client, tmp_path / "job.py", job_source(service, tasks=service.taskset))
+    await published(client, uri, 1)
+    info = await execute(client, command("evalsubmit.platformInfo", uri=uri, check=True))
+    assert info["reachable"] is True and "reachError" not in info
+    assert info["tokenSet"] is False
+
+    down = closed_port_url()
+    use_settings(client, platform_settings(service, baseUrl=down, token="s3cret-tok"))
+
+    for _ in range(100):  # the server pulls the changed settings asynchronously
+        info = await execute(client, command("evalsubmit.platformInfo", uri=uri, check=True))
+        if info["baseUrl"] == down:
+            break
+        await asyncio.sleep(0.05)
+    assert info["reachable"] is False
+    assert "connection refused" in info["reachError"] and down in info["reachError"]
+    assert "local_platform" not in info["reachError"]  # no advice about this repository's scripts
+    assert info["tokenSet"] is True and info["tokenSource"] == "evalsubmit setting"
+    assert "s3cret-tok" not in repr(info)
 
 
 async def test_outcome_told_by_the_client_and_the_job_view(

@@ -272,3 +272,17 @@ def test_every_request_with_bad_positions_or_params_is_answered(
     server.send(frame(hover(99, 7, uri=uri)))
     assert "result" in server.answer(99)
     assert server.process.poll() is None
+
+
+def test_protocol_chatter_is_no_warning_on_stderr(server: RawServer) -> None:
+    """A cancel for a request already answered and a response nobody asked for are normal
+    (editors send them on every fast edit): the editor shows stderr as warnings."""
+    start(server)
+    server.send(frame(hover(2)))
+    assert "result" in server.answer(2)
+    cancel = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 2}}
+    stray = {"jsonrpc": "2.0", "id": "no-such-request", "result": None}
+    server.send(frame(cancel) + frame(stray) + frame(hover(3)))
+    assert "result" in server.answer(3)
+    _, stderr = server.stop()
+    assert "unknown message id" not in stderr, stderr

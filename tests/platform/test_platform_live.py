@@ -149,7 +149,8 @@ async def test_platform_down_says_connection_refused() -> None:
         with pytest.raises(PlatformError) as info:
             await client.submit_job("default", build_submission_body(gym_target(), "s", "ab"))
     assert info.value.kind is PlatformErrorKind.CONNECTION_REFUSED
-    assert "python scripts/local_platform.py start" in info.value.message
+    assert "local_platform" not in info.value.message
+    assert "nmp services run" in info.value.message
 
 
 async def test_duplicate_name_is_a_409_message_then_cancel(

@@ -381,7 +381,7 @@ async function main() {
       await waitSquiggle('diagnostics again after the restart');
       const wrong = extensionLog().match(/^.*\[error\].*exited with code 0.*$/im);
       if (wrong) throw new Error(`a normal restart is logged as an error: ${wrong[0]}`);
-      return `server started ${serverStarts()} times; the stop is logged as "${(extensionLog().match(/The server process exited normally[^\n]*/) || ['(no exit line)'])[0]}"`;
+      return `server started ${serverStarts()} times; the stop is logged as "${(extensionLog().match(/The server (stopped for a restart|stopped\.|process exited)[^\n]*/) || ['(no exit line)'])[0]}"`;
     }, 'installed');
 
     await step('settings-change-restart', async () => {
@@ -519,6 +519,55 @@ async function main() {
       if (shown > 0 || extensionLog().includes('e2e-token-123')) throw new Error('Debug Info or the log shows the token');
       if (masked < 1 || redacted < 1) throw new Error(`the settings have no token (client ${masked}, server ${redacted})`);
       return `password box: ${isPassword > 0}; stored in SecretStorage, not in settings.json; sent to the server (Debug Info shows "***")`;
+    }, 'installed');
+
+    // issue 29: the first submit with no URL configured. Self-contained: it sets the URL through
+    // the prompt, submits the same call (a job on the real platform), then takes the URL out of
+    // settings.json again, so the next step starts from an empty profile as before.
+    await step('first-submit-no-url', async () => {
+      if (!platformUrl) return { skipped: 'no platform (run scripts/vscode-e2e.sh --with-platform)' };
+      if (userSettings().includes('platform.baseUrl')) throw new Error('the profile already has a platform URL');
+      await wb.clearNotifications();
+      await wb.openFile('submit_ok.py');
+      const status = await waitFor('the platform item saying nothing answers', async () => {
+        const t = await languageStatusText();
+        return /Platform http:\/\/localhost:8080 · not reachable/.test(t) ? t : undefined;
+      }, 30_000, 1000);
+      await wb.shot('status-platform-not-reachable');
+      await page.mouse.move(700, 450);
+      const lenses = page.locator('.codelens-decoration a', { hasText: /Submit evaluation/i });
+      await waitFor('a "Submit evaluation" code lens', async () => (await lenses.count()) > 0, 30_000);
+      const ys = await lenses.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().y));
+      await lenses.nth(ys.indexOf(Math.min(...ys))).click();
+      const toast = await waitFor('"No NeMo Platform answers"', async () => (await wb.toastsWithButtons()).find((t) => /No NeMo Platform answers at/.test(t.text)), 30_000, 300);
+      if (toast.buttons.join('|') !== 'Set Platform URL|Open Settings') throw new Error(`buttons: ${toast.buttons.join('|')}`);
+      if (/local_platform/.test(toast.text)) throw new Error(`repository advice: ${toast.text}`);
+      await wb.shot('first-submit-no-platform');
+      await wb.clickToastButton(/No NeMo Platform answers/, 'Set Platform URL');
+      await waitFor('the URL input box', async () => (await wb.quickInputVisible()) && /Platform URL/.test(await wb.quickInputTitle()), 20_000);
+      await page.keyboard.type(platformUrl, { delay: 5 });
+      await wb.shot('first-submit-set-url');
+      await page.keyboard.press('Enter');
+      await waitFor('the settings scope', async () => (await wb.quickInputVisible()) && /Save the platform URL/.test(await wb.quickInputTitle()), 20_000);
+      await page.keyboard.type('User', { delay: 10 });
+      await page.keyboard.press('Enter');
+      await waitFor('the URL in the user settings', async () => userSettings().includes(platformUrl), 20_000);
+      // the same submission carries on: the taskset prompt, then a job on the platform
+      await waitFor('the taskset prompt', async () => (await wb.quickInputVisible()) && /taskset/i.test(await wb.quickInputTitle()), 90_000);
+      await page.keyboard.press(`${mod}+KeyA`);
+      await page.keyboard.type(taskset, { delay: 10 });
+      await page.keyboard.press('Enter');
+      const outcome = await waitFor('the outcome of the job', async () => (await wb.toasts()).find((t) => /Evaluation job \S+ (failed|completed)|Submitted evaluation job/.test(t)), 150_000, 300);
+      const after = await waitFor('the platform item saying it answers', async () => {
+        const t = await languageStatusText();
+        return t.includes(`Platform ${platformUrl} · reachable`) ? t : undefined;
+      }, 30_000, 1000);
+      await wb.clearNotifications();
+      const before = serverStarts();
+      await wb.setTextSetting('evalsubmit.platform.baseUrl', /Base Url/, '');
+      await waitFor('the URL out of settings.json', async () => !userSettings().includes(platformUrl), 15_000);
+      await waitFor('a restart without the URL', async () => serverStarts() > before, 60_000, 300);
+      return `before: ${status.slice(status.indexOf('Platform http'), status.indexOf('Platform http') + 60)}; "${toast.text.slice(0, 120)}"; then ${outcome.slice(0, 80)}; after: ${after.slice(after.indexOf('Platform http'), after.indexOf('Platform http') + 60)}`;
     }, 'installed');
 
     await step('platform-settings', async () => {

@@ -35,6 +35,8 @@ export const CLIENT_COMMANDS = {
   showDebugInfo: 'evalsubmit.showDebugInfo',
   selectInterpreter: 'evalsubmit.selectInterpreter',
   setPlatformToken: 'evalsubmit.setPlatformToken',
+  setPlatformUrl: 'evalsubmit.setPlatformUrl',
+  platformActions: 'evalsubmit.platformActions',
 } as const;
 
 export type ServerCommand = (typeof SERVER_COMMANDS)[keyof typeof SERVER_COMMANDS];

@@ -1,9 +1,10 @@
 /** Wiring only: builds the pieces and connects them to VS Code through `vscodeapi`. */
+import * as fs from 'node:fs';
 import { readBundle } from './bundle';
 import { CLIENT_COMMANDS, PYTHON_EXTENSION_ID, SECTION, SERVER_COMMANDS } from './constants';
 import { debounce } from './debounce';
 import { JOB_SCHEME, JobViews, jobUri } from './jobview';
-import { followsPythonExtension, prepareLaunch } from './launch';
+import { followsPythonExtension, prepareLaunch, workspaceVenvPython } from './launch';
 import { RecentMessages } from './notify';
 import { selectInterpreter } from './picker';
 import { PythonExtensionApi, interpreterFromPythonExtension, knownToPythonExtension } from './python';
@@ -15,11 +16,13 @@ import {
   notificationLevel,
   readServerSettings,
   redact,
+  expandPathSettings,
   substituteVariables,
 } from './settings';
-import { PlatformInfo, ServerState, platformFromDebugInfo, platformFromInfo, serverVersion, statusView } from './status';
+import { PlatformInfo, ServerState, platformFromDebugInfo, platformFromInfo, platformView, serverVersion, statusView } from './status';
 import { JobHistory, JobRef, SubmitDeps, executeCommandMiddleware, showJob, submitEvaluation } from './submit';
 import { withTimeout } from './tasksets';
+import { BASE_URL_SETTING, PlatformSetup, platformActions, setPlatformUrl } from './platformsetup';
 import { PlatformToken, TOKEN_KEY, setPlatformToken } from './token';
 import { Ui, errorText } from './ui';
 import * as api from './vscodeapi';
@@ -27,6 +30,8 @@ import * as api from './vscodeapi';
 const SELECT_INTERPRETER = 'Select Interpreter';
 const SHOW_LOGS = 'Show Logs';
 const DEBUG_SCHEME = 'evalsubmit-info';
+/** package.json `capabilities.untrustedWorkspaces.restrictedConfigurations`. */
+export const RESTRICTED_SETTINGS = ['evalsubmit.interpreter', 'evalsubmit.python', 'evalsubmit.importStrategy', 'evalsubmit.platform.baseUrl'];
 
 let manager: ServerManager | undefined;
 
@@ -34,7 +39,9 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   const log = api.createLogOutputChannel('evalsubmit');
   const status = api.createLanguageStatusItem('evalsubmit.status');
   status.name = 'evalsubmit';
-  context.subscriptions.push(log, status);
+  const platformItem = api.createLanguageStatusItem('evalsubmit.platform');
+  platformItem.name = 'evalsubmit platform';
+  context.subscriptions.push(log, status, platformItem);
 
   const recent = new RecentMessages();
   const ui: Ui = {
@@ -55,7 +62,19 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   if (config().get('platform.token')) {
     log.warn('"evalsubmit.platform.token" in settings.json is ignored: run "evalsubmit: Set Platform Token" and remove it from settings.json.');
   }
-  const serverSettings = (scopeUri?: string) => readServerSettings(config(scopeUri), token.current);
+  const warnedPaths = new Set<string>();
+  const serverSettings = (scopeUri?: string) => {
+    const folders = api.workspaceFolders();
+    const folder = folders.find((f) => scopeUri !== undefined && (scopeUri === f.uri || scopeUri.startsWith(`${f.uri}/`))) ?? folders[0];
+    const { settings, missing } = expandPathSettings(readServerSettings(config(scopeUri), token.current), {
+      workspaceFolder: folder?.fsPath,
+    });
+    for (const line of missing.filter((m) => !warnedPaths.has(m))) {
+      warnedPaths.add(line);
+      log.warn(`Setting ${line}: no such file or folder.`);
+    }
+    return settings;
+  };
   const history = new JobHistory();
 
   // --- the language status item: server state, and the platform of the active document
@@ -73,6 +92,12 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
       state === 'no-python' || state === 'failed'
         ? { title: SELECT_INTERPRETER, command: CLIENT_COMMANDS.selectInterpreter }
         : { title: SHOW_LOGS, command: CLIENT_COMMANDS.showLogs };
+    const where = platformView(state === 'running' ? platform : undefined);
+    platformItem.text = where.text;
+    platformItem.detail = where.detail;
+    platformItem.severity = api.StatusSeverity[where.severity];
+    platformItem.busy = state === 'running' && where.busy;
+    platformItem.command = { title: 'Platform…', command: CLIENT_COMMANDS.platformActions };
   };
   render();
 
@@ -92,8 +117,12 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     const editor = api.activeEditorPosition();
     try {
       if (manager.serverHasCommand(SERVER_COMMANDS.platformInfo)) {
-        const args = editor?.languageId === 'python' ? [{ uri: editor.uri }] : [];
-        platform = platformFromInfo(await withTimeout(run(SERVER_COMMANDS.platformInfo, args), 10_000, 'platformInfo'));
+        const uri = editor?.languageId === 'python' ? { uri: editor.uri } : {};
+        // Where first (at once), then whether it answers (the server asks it, or reuses an
+        // answer of the last few seconds).
+        platform = platformFromInfo(await withTimeout(run(SERVER_COMMANDS.platformInfo, [uri]), 10_000, 'platformInfo'));
+        render();
+        platform = platformFromInfo(await withTimeout(run(SERVER_COMMANDS.platformInfo, [{ ...uri, check: true }]), 15_000, 'platformInfo'));
       } else if (manager.serverHasCommand(SERVER_COMMANDS.debugInfo)) {
         const info = await withTimeout(run(SERVER_COMMANDS.debugInfo, []), 10_000, 'debugInfo');
         platform = platformFromDebugInfo(info);
@@ -131,6 +160,22 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   const debugDocs = api.registerReadOnlyDocuments(DEBUG_SCHEME, async (uri) => debugTexts.get(uri) ?? '{}\n');
   context.subscriptions.push(debugDocs);
 
+  const restartWaiters: (() => void)[] = [];
+  const platformSetup: PlatformSetup = {
+    applyBaseUrl: async (url, scope) => {
+      const before = serverSettings().platform.baseUrl;
+      // Every settings change restarts the server (debounced): wait for that restart, so the
+      // submission that carries on goes to the new URL.
+      const restarted = new Promise<void>((resolve) => restartWaiters.push(resolve));
+      await api.updateSetting(BASE_URL_SETTING, url, scope);
+      if (serverSettings().platform.baseUrl !== before) {
+        await withTimeout(restarted, 60_000, 'server restart');
+      }
+    },
+    openSettings: api.openSettings,
+    hasWorkspace: () => api.workspaceFolders().length > 0,
+    currentBaseUrl: () => serverSettings().platform.baseUrl,
+  };
   const submitDeps: SubmitDeps = {
     ui,
     run,
@@ -138,6 +183,7 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     defaultTaskset: () => serverSettings().defaultTaskset,
     log: (line) => log.info(line),
     openJob,
+    platform: platformSetup,
   };
 
   // --- the server
@@ -161,8 +207,26 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   };
   const bundle = readBundle(context.extensionPath);
 
+  const trusted = api.isWorkspaceTrusted();
+  if (!trusted) {
+    const ignored = RESTRICTED_SETTINGS.filter((key) => api.hasWorkspaceValue(key));
+    log.info(
+      ignored.length > 0
+        ? `Restricted Mode: the workspace values of ${ignored.join(', ')} are ignored until the workspace is trusted.`
+        : `Restricted Mode: workspace values of ${RESTRICTED_SETTINGS.join(', ')} would be ignored (none is set).`,
+    );
+  }
+
   manager = new ServerManager({
     log,
+    workspaceVenv: (scopeUri) => {
+      if (!api.isWorkspaceTrusted()) {
+        return undefined; // the server runs the interpreter: never one a workspace chose unseen
+      }
+      const folders = api.workspaceFolders();
+      const folder = folders.find((f) => scopeUri !== undefined && (scopeUri === f.uri || scopeUri.startsWith(`${f.uri}/`))) ?? folders[0];
+      return folder ? workspaceVenvPython(folder.fsPath, fs.existsSync) : undefined;
+    },
     prepare: () =>
       prepareLaunch({
         interpreter: interpreter(),
@@ -213,7 +277,9 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
 
   const restartSoon = debounce(() => {
     log.info('Settings changed: restarting the server.');
-    void manager?.restart();
+    const waiters = restartWaiters.splice(0);
+    const done = () => waiters.forEach((resolve) => resolve());
+    void (manager ? manager.restart().then(done, done) : done());
   }, 300);
   const refreshPlatformSoon = debounce(() => void refreshPlatform(), 300);
 
@@ -236,6 +302,17 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
       });
       if (chosen !== undefined) {
         log.info(`evalsubmit.interpreter set to ${chosen === '' ? '(automatic)' : chosen}.`);
+      }
+    }),
+    api.registerCommand(CLIENT_COMMANDS.setPlatformUrl, async () => {
+      if (await setPlatformUrl(ui, platformSetup, (line) => log.info(line))) {
+        await refreshPlatform();
+      }
+    }),
+    api.registerCommand(CLIENT_COMMANDS.platformActions, async () => {
+      const chosen = await ui.pick(platformActions(platform), { title: 'NeMo Platform', placeholder: 'Where evaluations are submitted' });
+      if (chosen) {
+        await api.executeCommand(chosen.command);
       }
     }),
     api.registerCommand(CLIENT_COMMANDS.setPlatformToken, async () => {
@@ -274,6 +351,10 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
       void token.load().then((changed) => changed && restartSoon());
     }),
     api.onDidChangeActiveEditor(() => refreshPlatformSoon()),
+    api.onDidGrantWorkspaceTrust(() => {
+      log.info('The workspace is trusted now: restarting the server with its settings and environment.');
+      void manager?.restart();
+    }),
     { dispose: () => restartSoon.cancel() },
     { dispose: () => refreshPlatformSoon.cancel() },
   );

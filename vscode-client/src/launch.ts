@@ -123,12 +123,28 @@ export function environmentPython(launch: Launch): string | undefined {
   return exe;
 }
 
+/** The interpreter of a project environment in `folder` (`.venv`, then `venv`), if one
+ * exists. Only asked for in a trusted workspace: the server runs it to read its paths. */
+export function workspaceVenvPython(
+  folder: string,
+  exists: (p: string) => boolean,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  const exe = platform === 'win32' ? path.join('Scripts', 'python.exe') : path.join('bin', 'python');
+  return ['.venv', 'venv'].map((name) => path.join(folder, name, exe)).find(exists);
+}
+
 /** The settings sent to the server (`initializationOptions`, answers to
- * `workspace/configuration` per folder): a non-empty `evalsubmit.python` wins, else the user's
- * Python found for the server (`environmentPython`). */
-export function withEnvironmentPython(settings: ServerSettings, launch: Launch | undefined): ServerSettings {
+ * `workspace/configuration` per folder): a non-empty `evalsubmit.python` wins; then, when the
+ * server's Python was only found on PATH (neither set nor chosen in the Python extension), the
+ * folder's own `.venv`/`venv` (`venv`, given only in a trusted workspace), as Pylance would;
+ * else the user's Python found for the server (`environmentPython`). */
+export function withEnvironmentPython(settings: ServerSettings, launch: Launch | undefined, venv?: string): ServerSettings {
   if (settings.python !== null || !launch) {
     return settings;
+  }
+  if (venv && launch.python.command.source === 'path') {
+    return { ...settings, python: venv };
   }
   const python = environmentPython(launch);
   return python ? { ...settings, python } : settings;

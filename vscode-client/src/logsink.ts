@@ -4,7 +4,8 @@
  * them into entries of the `evalsubmit` log channel at their real level:
  * - a message keeps its lines together (a traceback from the server is one multi-line entry);
  * - stderr is collected until it goes quiet, so a traceback printed in pieces is one entry;
- * - "Server process exited with code 0" (a normal stop or restart) is information, not an error.
+ * - "Server process exited with code 0" (which the client writes as an error) says what it was:
+ *   a restart or a stop the extension asked for (information), or an exit nobody asked for.
  * No `vscode` import: the log channel comes in as an interface.
  */
 
@@ -23,6 +24,8 @@ export class LogSink {
   readonly name: string;
   private pending = '';
   private timer: NodeJS.Timeout | undefined;
+  /** Set when the extension stops this sink's server: why ('restart' or 'stop'). */
+  expectedStop: 'restart' | 'stop' | undefined;
 
   constructor(
     private readonly log: LevelLog,
@@ -43,8 +46,13 @@ export class LogSink {
     const message = value.slice(match[0].length);
     const exited = /^Server process exited with code (-?\d+)\.?$/.exec(message);
     if (exited) {
-      if (exited[1] === '0') {
-        this.log.info('The server process exited normally (code 0).');
+      const reason = this.expectedStop;
+      if (exited[1] === '0' && reason === 'restart') {
+        this.log.info('The server stopped for a restart.');
+      } else if (exited[1] === '0' && reason === 'stop') {
+        this.log.info('The server stopped.');
+      } else if (exited[1] === '0') {
+        this.log.warn('The server process exited (code 0) without being asked to stop.');
       } else {
         this.log.error(`The server process exited with code ${exited[1]}.`);
       }

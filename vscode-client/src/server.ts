@@ -29,6 +29,9 @@ export interface ServerHooks {
   prepare(): Promise<Launch | Problem>;
   /** Tells the user about a problem without waiting for an answer. */
   onProblem(problem: Problem): void;
+  /** The `.venv`/`venv` interpreter of the folder of `scopeUri` (else the first folder), only
+   * in a trusted workspace. */
+  workspaceVenv?(scopeUri?: string): string | undefined;
   serverSettings(scopeUri?: string): ServerSettings;
   notificationLevel(): NotificationLevel;
   cwd(): string | undefined;
@@ -48,6 +51,9 @@ export class ServerManager {
   private launch: Launch | undefined;
   private queuedRestart: Promise<void> | undefined;
   private stopping = false;
+  /** The running server's log sink: told why the server is stopped ("exited with code 0" alone
+   * says little). */
+  private sink: LogSink | undefined;
 
   constructor(private readonly hooks: ServerHooks) {}
 
@@ -64,7 +70,7 @@ export class ServerManager {
   /** The settings the running (or last started) server gets for this scope: the user's, with
    * the interpreter found for the server as `python` when `evalsubmit.python` is empty. */
   settings(scopeUri?: string): ServerSettings {
-    return withEnvironmentPython(this.hooks.serverSettings(scopeUri), this.launch);
+    return withEnvironmentPython(this.hooks.serverSettings(scopeUri), this.launch, this.hooks.workspaceVenv?.(scopeUri));
   }
 
   get running(): boolean {
@@ -83,7 +89,12 @@ export class ServerManager {
   }
 
   stop(): Promise<void> {
-    return this.serial(() => this.doStop());
+    return this.serial(() => {
+      if (this.sink) {
+        this.sink.expectedStop = 'stop';
+      }
+      return this.doStop();
+    });
   }
 
   /** Restarts once the current operation ends. Restarts asked for while one is still waiting
@@ -92,6 +103,9 @@ export class ServerManager {
     if (!this.queuedRestart) {
       this.queuedRestart = this.serial(async () => {
         this.queuedRestart = undefined;
+        if (this.sink) {
+          this.sink.expectedStop = 'restart';
+        }
         await this.doStop();
         await this.doStart();
       });
@@ -154,11 +168,15 @@ export class ServerManager {
     }
     this.launch = prepared;
     log.info(`Server: ${prepared.summary}`);
-    const settingsFor = (scopeUri?: string) => withEnvironmentPython(this.hooks.serverSettings(scopeUri), prepared);
+    const settingsFor = (scopeUri?: string) =>
+      withEnvironmentPython(this.hooks.serverSettings(scopeUri), prepared, this.hooks.workspaceVenv?.(scopeUri));
     const chosen = this.hooks.serverSettings().python;
     const derived = environmentPython(prepared);
+    const venv = prepared.python.command.source === 'path' ? this.hooks.workspaceVenv?.() : undefined;
     if (chosen !== null) {
       log.info(`Installed packages are read from "evalsubmit.python": ${chosen}`);
+    } else if (venv) {
+      log.info(`Installed packages are read from the workspace's environment ${venv} (no interpreter is selected in the Python extension; set "evalsubmit.python" to read another).`);
     } else if (derived) {
       log.info(`Installed packages are read from ${derived} (the interpreter found for the server; set "evalsubmit.python" to read another).`);
     } else {
@@ -170,6 +188,7 @@ export class ServerManager {
       options: { cwd: this.hooks.cwd(), env: prepared.env },
     };
     const sink = new LogSink(log);
+    this.sink = sink;
     const clientOptions: LanguageClientOptions = {
       documentSelector: [...DOCUMENT_SELECTOR],
       outputChannel: sink as unknown as OutputChannel,

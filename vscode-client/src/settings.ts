@@ -2,6 +2,7 @@
  * Settings: what the server reads (mirrors the server's pydantic model, section `evalsubmit`) and
  * what only the client reads. Pure functions over a `ConfigReader`, no `vscode` import.
  */
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -32,6 +33,7 @@ export interface ServerSettings {
   maxFileSizeKb: number;
   defaultTaskset: string | null;
   python: string | null;
+  codeLens: { enable: boolean };
   platform: PlatformSettings;
 }
 
@@ -45,6 +47,7 @@ export const SERVER_DEFAULTS: ServerSettings = {
   maxFileSizeKb: 2048,
   defaultTaskset: null,
   python: null,
+  codeLens: { enable: true },
   platform: { baseUrl: null, workspace: null, token: null, timeoutS: 30, pollIntervalS: 2 },
 };
 
@@ -59,6 +62,7 @@ export const SERVER_KEYS = [
   'maxFileSizeKb',
   'defaultTaskset',
   'python',
+  'codeLens.enable',
   'platform.baseUrl',
   'platform.workspace',
   'platform.token',
@@ -99,6 +103,7 @@ export function readServerSettings(config: ConfigReader, token: string | null = 
     maxFileSizeKb: pick(config, 'maxFileSizeKb', d.maxFileSizeKb),
     defaultTaskset: emptyToNull(config.get('defaultTaskset')),
     python: emptyToNull(config.get('python')),
+    codeLens: { enable: pick(config, 'codeLens.enable', d.codeLens.enable) },
     platform: {
       baseUrl: emptyToNull(config.get('platform.baseUrl')),
       workspace: emptyToNull(config.get('platform.workspace')),
@@ -181,6 +186,22 @@ export function substituteVariables(value: string, ctx: VariableContext): string
     out = path.join(home, out.slice(1));
   }
   return out;
+}
+
+/** The path settings of the server's section with `${workspaceFolder}`, `${userHome}`,
+ * `${env:NAME}` and `~` expanded (the server reads paths as they are), and those that name
+ * nothing on disk, as `evalsubmit.KEY: PATH` for a warning. */
+export function expandPathSettings(
+  settings: ServerSettings,
+  ctx: VariableContext,
+  exists: (p: string) => boolean = fs.existsSync,
+): { settings: ServerSettings; missing: string[] } {
+  if (settings.python === null) {
+    return { settings, missing: [] };
+  }
+  const python = substituteVariables(settings.python, ctx);
+  const missing = exists(python) ? [] : [`evalsubmit.python: ${python}`];
+  return { settings: { ...settings, python }, missing };
 }
 
 /** Whether a configuration change needs a server restart. */

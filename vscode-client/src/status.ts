@@ -1,4 +1,6 @@
-/** What the language status item says: the server's state and the platform it points at. */
+/** What the language status items say: the server's state, and the platform submissions go
+ * to (its URL and where that came from, whether it answers, whether a token is set). */
+import { sourceWords } from './platformsetup';
 
 export type ServerState =
   | 'starting'
@@ -13,6 +15,11 @@ export interface PlatformInfo {
   source?: string;
   /** Where the workspace comes from, in words ("from the code", "from the evalsubmit settings"). */
   workspaceFrom?: string;
+  /** Undefined: not checked yet. */
+  reachable?: boolean;
+  reachError?: string;
+  tokenSet?: boolean;
+  tokenSource?: string;
 }
 
 export interface StatusView {
@@ -72,7 +79,45 @@ export function platformFromInfo(info: unknown): PlatformInfo | undefined {
     return undefined;
   }
   const source = text(info.workspaceSource);
-  return { baseUrl, workspace, source: text(info.baseUrlSource), workspaceFrom: source ? `from ${source}` : undefined };
+  const found: PlatformInfo = { baseUrl, workspace, source: text(info.baseUrlSource), workspaceFrom: source ? `from ${source}` : undefined };
+  if (typeof info.reachable === 'boolean') {
+    found.reachable = info.reachable;
+    found.reachError = text(info.reachError);
+  }
+  if (typeof info.tokenSet === 'boolean') {
+    found.tokenSet = info.tokenSet;
+    found.tokenSource = text(info.tokenSource);
+  }
+  return found;
+}
+
+export interface PlatformView {
+  text: string;
+  detail: string;
+  severity: 'info' | 'warning' | 'error';
+  busy: boolean;
+}
+
+/** The platform status item: the URL and whether it answers as its text; where the URL came
+ * from, the token (set or not, never its value) and the workspace as its detail. */
+export function platformView(p: PlatformInfo | undefined): PlatformView {
+  if (!p?.baseUrl) {
+    return { text: 'Platform: unknown', detail: 'the server has not said yet', severity: 'info', busy: p === undefined };
+  }
+  const reach = p.reachable === undefined ? 'checking…' : p.reachable ? 'reachable' : 'not reachable';
+  const parts = [p.source ? `URL from ${sourceWords(p.source)}` : undefined];
+  if (p.tokenSet !== undefined) {
+    parts.push(p.tokenSet ? `token set${p.tokenSource ? ` (${sourceWords(p.tokenSource)})` : ''}` : 'no token');
+  }
+  if (p.workspace) {
+    parts.push(`workspace ${p.workspace}${p.workspaceFrom ? ` (${p.workspaceFrom})` : ''}`);
+  }
+  return {
+    text: `Platform ${p.baseUrl} · ${reach}`,
+    detail: parts.filter(Boolean).join(' · '),
+    severity: p.reachable === false ? 'warning' : 'info',
+    busy: p.reachable === undefined,
+  };
 }
 
 export function serverVersion(info: unknown): string | undefined {

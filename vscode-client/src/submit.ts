@@ -2,6 +2,7 @@
  * `evalsubmit.submit`, and the client commands Submit Evaluation and Show Job. */
 import { SERVER_COMMANDS } from './constants';
 import { causeSentence } from './jobview';
+import { PlatformSetup, ensurePlatform } from './platformsetup';
 import { commandError, promptForTaskset } from './tasksets';
 import { LensInfo, ServerCommandRunner, Ui, errorText } from './ui';
 
@@ -99,6 +100,9 @@ export interface SubmitDeps {
   log: (line: string) => void;
   /** Opens the job view (`logsOnly`: the job's logs). */
   openJob: (job: JobRef, logsOnly?: boolean) => Promise<void>;
+  /** Checks the platform before asking anything, and offers to set its URL (see
+   * `platformsetup.ts`); without it, the submission itself tells an unreachable platform. */
+  platform?: PlatformSetup;
 }
 
 export const SHOW_JOB = 'Show Job';
@@ -169,6 +173,9 @@ export function executeCommandMiddleware(deps: SubmitDeps) {
     }
     const first = asRecord(args[0]);
     let forwarded = args;
+    if (typeof first?.uri === 'string' && !(await ensurePlatform(deps, first.uri))) {
+      return undefined;
+    }
     if (first && (first.tasks === null || first.tasks === undefined)) {
       const tasks = await promptForTaskset(deps.ui, deps.run, {
         defaultTaskset: deps.defaultTaskset(),
@@ -224,6 +231,9 @@ export async function submitEvaluation(deps: SubmitDeps): Promise<unknown> {
       'warning',
       'Submit Evaluation: put the cursor on a submit() call or a Gym runner in a Python file.',
     );
+    return undefined;
+  }
+  if (!(await ensurePlatform(deps, editor.uri))) {
     return undefined;
   }
   let fromCode: string | null | undefined;

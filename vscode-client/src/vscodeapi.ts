@@ -152,6 +152,34 @@ export function updateUserSetting(key: string, value: unknown): Thenable<void> {
     .update(key.slice(dot + 1), value, vscode.ConfigurationTarget.Global);
 }
 
+export function isWorkspaceTrusted(): boolean {
+  return vscode.workspace.isTrusted;
+}
+
+export function onDidGrantWorkspaceTrust(listener: () => unknown): Disposable {
+  return vscode.workspace.onDidGrantWorkspaceTrust(listener);
+}
+
+/** Where each setting is set: whether a workspace or folder value exists (Restricted Mode
+ * ignores those of restricted settings). */
+export function hasWorkspaceValue(key: string): boolean {
+  const dot = key.indexOf('.');
+  const info = vscode.workspace.getConfiguration(key.slice(0, dot)).inspect(key.slice(dot + 1));
+  return info !== undefined && (info.workspaceValue !== undefined || info.workspaceFolderValue !== undefined);
+}
+
+/** Writes a setting in the user or the workspace settings. */
+export function updateSetting(key: string, value: unknown, scope: 'user' | 'workspace'): Thenable<void> {
+  const dot = key.indexOf('.');
+  const target = scope === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+  return vscode.workspace.getConfiguration(key.slice(0, dot)).update(key.slice(dot + 1), value, target);
+}
+
+/** The Settings editor, filtered by `query` (a setting id shows that setting). */
+export function openSettings(query: string): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openSettings', query);
+}
+
 /** A read-only virtual document scheme: `provide(uri)` gives the text; `changed(uri)` makes VS
  * Code ask again. */
 export function registerReadOnlyDocuments(

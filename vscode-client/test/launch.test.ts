@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Bundle } from '../src/bundle';
-import { environmentPython, followsPythonExtension, isProblem, prepareLaunch, withEnvironmentPython } from '../src/launch';
+import { Launch, environmentPython, followsPythonExtension, isProblem, prepareLaunch, withEnvironmentPython, workspaceVenvPython } from '../src/launch';
 import { SERVER_DEFAULTS } from '../src/settings';
 import type { Exec } from '../src/python';
 
@@ -117,6 +117,22 @@ describe('prepareLaunch', () => {
     expect(withEnvironmentPython({ ...SERVER_DEFAULTS }, r).python).toBe(userPython);
     expect(withEnvironmentPython({ ...SERVER_DEFAULTS, python: '/opt/sdk' }, r).python).toBe('/opt/sdk');
     expect(followsPythonExtension(r)).toBe(true);
+    // the Python extension's choice wins over a .venv of the folder
+    expect(withEnvironmentPython({ ...SERVER_DEFAULTS }, r, '/home/u/other/.venv/bin/python').python).toBe(userPython);
+  });
+
+  it('reads imports from the folder\'s .venv (else venv) when the Python was only found on PATH', () => {
+    const onDisk = new Set(['/w/proj/venv/bin/python', '/w/both/.venv/bin/python', '/w/both/venv/bin/python']);
+    const exists = (p: string) => onDisk.has(p);
+    expect(workspaceVenvPython('/w/proj', exists, 'linux')).toBe('/w/proj/venv/bin/python');
+    expect(workspaceVenvPython('/w/both', exists, 'linux')).toBe('/w/both/.venv/bin/python');
+    expect(workspaceVenvPython('/w/none', exists, 'linux')).toBeUndefined();
+    expect(workspaceVenvPython('/w/proj', (p) => p === path.join('/w/proj', '.venv', 'Scripts', 'python.exe'), 'win32')).toBe(path.join('/w/proj', '.venv', 'Scripts', 'python.exe'));
+    const fromPath = { python: { executable: '/usr/bin/python3', command: { command: 'python3', args: [], source: 'path' } } } as unknown as Launch;
+    expect(withEnvironmentPython({ ...SERVER_DEFAULTS }, fromPath, '/w/proj/venv/bin/python').python).toBe('/w/proj/venv/bin/python');
+    expect(withEnvironmentPython({ ...SERVER_DEFAULTS, python: '/opt/sdk' }, fromPath, '/w/proj/venv/bin/python').python).toBe('/opt/sdk');
+    const fromSetting = { python: { executable: '/opt/py/bin/python3', command: { command: '/opt/py/bin/python3', args: [], source: 'setting' } }, privateVenvs: '/s', server: 'environment', command: '/opt/py/bin/python3' } as unknown as Launch;
+    expect(withEnvironmentPython({ ...SERVER_DEFAULTS }, fromSetting, '/w/proj/venv/bin/python').python).toBe('/opt/py/bin/python3');
   });
 
   it('follows the Python extension\'s environment unless evalsubmit.interpreter names the Python', async () => {

@@ -25,12 +25,19 @@ describe('LogSink', () => {
     ]);
   });
 
-  it('a normal stop (exit code 0) is information; another code is an error', () => {
+  it('a restart or stop asked for is information, never "exited normally"; another exit is not', () => {
     const { s, entries } = sink();
+    s.expectedStop = 'restart';
+    s.appendLine('[Error - 10:01:02 AM] Server process exited with code 0.');
+    s.expectedStop = 'stop';
+    s.appendLine('[Error - 10:01:02 AM] Server process exited with code 0.');
+    s.expectedStop = undefined;
     s.appendLine('[Error - 10:01:02 AM] Server process exited with code 0.');
     s.appendLine('[Error - 10:01:02 AM] Server process exited with code 1.');
     expect(entries).toEqual([
-      ['info', 'The server process exited normally (code 0).'],
+      ['info', 'The server stopped for a restart.'],
+      ['info', 'The server stopped.'],
+      ['warn', 'The server process exited (code 0) without being asked to stop.'],
       ['error', 'The server process exited with code 1.'],
     ]);
   });

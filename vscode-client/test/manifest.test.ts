@@ -26,9 +26,11 @@ describe('package.json', () => {
     const titles = pkg.contributes.commands.map((c: { title: string }) => c.title).sort();
     expect(titles).toEqual([
       'Debug Info',
+      'Platform Actions',
       'Restart Server',
       'Select Interpreter',
       'Set Platform Token',
+      'Set Platform URL',
       'Show Job',
       'Show Job Logs',
       'Show Logs',
@@ -59,15 +61,22 @@ describe('package.json', () => {
 
   it('has the same defaults as the client code', () => {
     const flat: Record<string, unknown> = { ...SERVER_DEFAULTS };
-    delete flat.platform;
-    for (const [k, v] of Object.entries(SERVER_DEFAULTS.platform)) {
-      flat[`platform.${k}`] = v;
+    for (const group of ['platform', 'codeLens'] as const) {
+      delete flat[group];
+      for (const [k, v] of Object.entries(SERVER_DEFAULTS[group])) {
+        flat[`${group}.${k}`] = v;
+      }
     }
     for (const key of SERVER_KEYS.filter((k) => !(SECRET_KEYS as readonly string[]).includes(k))) {
       // a text box's "" means "not set" (null for the server)
       const want = flat[key] === null ? '' : flat[key];
       expect(props[`evalsubmit.${key}`].default, key).toEqual(want);
     }
+  });
+
+  it('names the restricted settings the Restricted Mode log line lists', async () => {
+    const { RESTRICTED_SETTINGS } = await import('../src/extension');
+    expect(RESTRICTED_SETTINGS).toEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations);
   });
 
   it('declares the client-only settings the contract names', () => {

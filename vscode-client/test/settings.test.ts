@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   SERVER_DEFAULTS,
+  expandPathSettings,
   importStrategy,
   interpreterSetting,
   needsRestart,
@@ -121,5 +122,27 @@ describe('needsRestart', () => {
     expect(needsRestart(changed('evalsubmit.trace.server'))).toBe(false);
     expect(needsRestart(changed('evalsubmit.showNotifications'))).toBe(false);
     expect(needsRestart(changed('python.defaultInterpreterPath'))).toBe(false);
+  });
+});
+
+describe('expandPathSettings', () => {
+  const base = readServerSettings({ get: () => undefined }, null);
+  it('expands ${workspaceFolder}, ~ and ${env:VAR} in evalsubmit.python', () => {
+    const seen: string[] = [];
+    const exists = (p: string) => {
+      seen.push(p);
+      return true;
+    };
+    const ctx = { workspaceFolder: '/work/proj', home: '/home/ada', env: { VENVS: '/opt/venvs' } };
+    expect(expandPathSettings({ ...base, python: '${workspaceFolder}/.venv/bin/python' }, ctx, exists).settings.python).toBe('/work/proj/.venv/bin/python');
+    expect(expandPathSettings({ ...base, python: '~/.venvs/eval' }, ctx, exists).settings.python).toBe('/home/ada/.venvs/eval');
+    expect(expandPathSettings({ ...base, python: '${env:VENVS}/eval/bin/python' }, ctx, exists).settings.python).toBe('/opt/venvs/eval/bin/python');
+    expect(seen).toHaveLength(3);
+  });
+  it('names a path that does not exist, and leaves an unset one alone', () => {
+    const ctx = { workspaceFolder: '/work/proj' };
+    const r = expandPathSettings({ ...base, python: '${workspaceFolder}/venv' }, ctx, () => false);
+    expect(r.missing).toEqual(['evalsubmit.python: /work/proj/venv']);
+    expect(expandPathSettings(base, ctx, () => false)).toEqual({ settings: base, missing: [] });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RecentMessages } from '../src/notify';
-import { describePlatform, platformFromDebugInfo, platformFromInfo, serverVersion, statusView } from '../src/status';
+import { platformActions } from '../src/platformsetup';
+import { describePlatform, platformFromDebugInfo, platformFromInfo, platformView, serverVersion, statusView } from '../src/status';
 
 // The shape of the server's evalsubmit.debugInfo result (server/evalsubmit/lsp/commands.py).
 const debugInfo = {
@@ -72,5 +73,49 @@ describe('RecentMessages', () => {
     now = 2000;
     expect(r.admit('evalsubmit: taskset missing')).toBe(true);
     expect(r.admit('something else')).toBe(true);
+  });
+});
+
+describe('platformView (the platform status item)', () => {
+  it('says nothing is configured and nothing answers, instead of looking set up', () => {
+    const p = platformFromInfo({
+      baseUrl: 'http://localhost:8080',
+      baseUrlSource: 'SDK default',
+      workspace: 'default',
+      workspaceSource: 'the SDK default',
+      reachable: false,
+      reachError: 'Cannot reach the NeMo Platform at http://localhost:8080: connection refused',
+      tokenSet: false,
+    });
+    const v = platformView(p);
+    expect(v.text).toBe('Platform http://localhost:8080 · not reachable');
+    expect(v.detail).toContain("URL from the SDK's default: nothing is configured");
+    expect(v.detail).toContain('no token');
+    expect(v.severity).toBe('warning');
+    expect(v.busy).toBe(false);
+  });
+
+  it('names the source of the URL and of the token, never the token', () => {
+    const v = platformView(
+      platformFromInfo({ baseUrl: 'https://nmp.example.com', baseUrlSource: 'env NEMO_PLATFORM_BASE_URL', workspace: 'qa', reachable: true, tokenSet: true, tokenSource: 'env NMP_ACCESS_TOKEN' }),
+    );
+    expect(v.text).toBe('Platform https://nmp.example.com · reachable');
+    expect(v.detail).toBe('URL from environment variable NEMO_PLATFORM_BASE_URL · token set (environment variable NMP_ACCESS_TOKEN) · workspace qa');
+    expect(v.severity).toBe('info');
+  });
+
+  it('shows a check in progress until the server says whether it answers', () => {
+    const v = platformView(platformFromInfo({ baseUrl: 'http://127.0.0.1:8080', baseUrlSource: 'evalsubmit setting', tokenSet: false }));
+    expect(v.text).toBe('Platform http://127.0.0.1:8080 · checking…');
+    expect(v.busy).toBe(true);
+    expect(platformView(undefined).text).toBe('Platform: unknown');
+  });
+
+  it('offers Set URL, Set Token and Show Logs', () => {
+    expect(platformActions({ baseUrl: 'http://h', tokenSet: false }).map((a) => [a.label, a.command])).toEqual([
+      ['Set Platform URL', 'evalsubmit.setPlatformUrl'],
+      ['Set Platform Token', 'evalsubmit.setPlatformToken'],
+      ['Show Logs', 'evalsubmit.showLogs'],
+    ]);
   });
 });

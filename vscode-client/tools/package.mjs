@@ -44,4 +44,4 @@ if (broken.length) {
   process.exit(1);
 }
 // relative links stay relative: VS Code resolves them in the installed extension's folder
-run(vsce, ['package', '--target', target, '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links', '-o', out]);
+run(vsce, ['package', '--no-dependencies', '--target', target, '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links', '-o', out]);

@@ -23,7 +23,7 @@ async def code_lens(
 ) -> list[types.CodeLens] | None:
     uri = params.text_document.uri
     snap = await ls.checker.snapshot(uri)
-    if snap is None or not snap.settings.enable:
+    if snap is None or not snap.settings.enable or not snap.settings.code_lens.enable:
         return None
     encoding = ls.session.encoding
     return [

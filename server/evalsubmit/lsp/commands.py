@@ -116,20 +116,31 @@ async def list_tasksets(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
 
 
 async def platform_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
-    """Where a submission from the document ``{"uri"}`` would go (the status bar's line):
-    ``{"baseUrl", "baseUrlSource", "workspace", "workspaceSource", "codeWorkspace"}``."""
+    """Where a submission from the document ``{"uri", "check"?}`` would go (the status item):
+    ``{"baseUrl", "baseUrlSource", "workspace", "workspaceSource", "codeWorkspace", "tokenSet",
+    "tokenSource"}``; with ``"check": true`` also ``"reachable"`` and, when not, ``"reachError"``
+    (asked once per few seconds per URL). Never the token itself."""
     await ls.checker.wait_ready()
     settings = _settings_for(ls, args)
     snap, line = await _document_at(ls, args)
     code = submit.workspace_in_code(snap, line)
     config = await ls.checker.in_pool(submit.platform_config, settings, code)
-    return {
+    info: dict[str, Any] = {
         "baseUrl": display_url(config.base_url),
         "baseUrlSource": config.sources.get("base_url"),
         "workspace": config.workspace,
         "workspaceSource": submit.workspace_source(config.sources.get("workspace", "")),
         "codeWorkspace": code,
+        "tokenSet": config.token is not None,
+        "tokenSource": config.sources.get("token"),
     }
+    first = args[0] if args and isinstance(args[0], Mapping) else {}
+    if first.get("check") is True:
+        reach = await ls.session.reach.check(config)
+        info["reachable"] = reach.reachable
+        if reach.error is not None:
+            info["reachError"] = reach.error
+    return info
 
 
 async def job_status(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:

@@ -87,10 +87,32 @@ def install(server: LanguageServer, level: str = "info") -> LspLogHandler:
     package.addHandler(handler)
     package.setLevel(LEVELS.get(level, logging.INFO))
     package.propagate = False
+    pygls = logging.getLogger("pygls")
     pygls_errors = LspLogHandler(server)
     pygls_errors.setLevel(logging.ERROR)
-    logging.getLogger("pygls").addHandler(pygls_errors)
+    pygls.addHandler(pygls_errors)
+    # pygls's warnings would reach the root handler (stderr), which editors show as warnings:
+    # most are protocol chatter (a cancel for a request already answered), not problems.
+    pygls.addHandler(PyglsNotices())
+    pygls.propagate = False
     return handler
+
+
+class PyglsNotices(logging.Handler):
+    """pygls's warnings in evalsubmit's own log: the protocol chatter at debug level, anything
+    else as the warning it is (errors go to the client's log as they are)."""
+
+    CHATTER = ("Cancel notification for unknown message id", "Received response to unknown")
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.ERROR:
+            return
+        message = record.getMessage()
+        level = logging.DEBUG if message.startswith(self.CHATTER) else logging.WARNING
+        logging.getLogger("evalsubmit.lsp.pygls").log(level, "pygls: %s", message)
 
 
 def to_stderr(message: str) -> None:

@@ -28,6 +28,16 @@ SeverityName = Literal["error", "warning", "information", "hint"]
 LogLevel = Literal["error", "warning", "info", "debug"]
 
 
+class CodeLensSettings(SettingsModel):
+    """The "Submit evaluation" code lenses."""
+
+    enable: bool = Field(
+        default=True,
+        description='Show "▶ Submit evaluation" above the submit() calls and Gym runners that '
+        "can be submitted as they are.",
+    )
+
+
 class Settings(SettingsModel):
     """The ``evalsubmit`` section."""
 
@@ -62,6 +72,9 @@ class Settings(SettingsModel):
         "packages imports are read from and whose nemo-platform version is compared; read, "
         "never imported. Empty: the interpreter the editor's client sends (the VS Code "
         "extension sends the Python it found), else the Python running the server.",
+    )
+    code_lens: CodeLensSettings = Field(
+        default_factory=CodeLensSettings, description="The Submit evaluation code lenses."
     )
     platform: PlatformSettings = Field(
         default_factory=PlatformSettings, description="NeMo Platform connection."

@@ -20,6 +20,7 @@ from evalsubmit.lsp.convert import Encoding
 from evalsubmit.lsp.notebooks import NotebookStore
 from evalsubmit.lsp.project_config import Effective
 from evalsubmit.lsp.settings import Settings
+from evalsubmit.platform.reach import ReachCache
 from evalsubmit.workspace.interpreter import interpreter_from_setting
 
 if TYPE_CHECKING:
@@ -136,4 +137,6 @@ class Session:
     """The client applies snippet text edits (LSP 3.18): a fix whose value only the user
     knows (ES105's taskset) is offered with it as a placeholder to type over."""
     warned_urls: set[str] = field(default_factory=set)
+    #: Whether each configured platform answers, kept briefly (the status item asks often).
+    reach: ReachCache = field(default_factory=ReachCache)
     """Base URLs already warned about (a token sent over plain http:// to another machine)."""

@@ -14,10 +14,10 @@ from enum import StrEnum
 from typing import Any
 
 START_LOCAL_HINT = (
-    "Start a local platform with `python scripts/local_platform.py start` (or `nmp services run "
-    "--services auth,entities,files,jobs,secrets,evaluator --controllers jobs,entities`), or "
-    "point evalsubmit at a running one (setting `evalsubmit.platform.baseUrl` or "
-    "NEMO_PLATFORM_BASE_URL)."
+    "Start the platform (for example `nmp services run --services "
+    "auth,entities,files,jobs,secrets,evaluator --controllers jobs,entities`), or point "
+    "evalsubmit at a running one (setting `evalsubmit.platform.baseUrl`, "
+    "NEMO_PLATFORM_BASE_URL, or the active context of the nmp config file)."
 )
 
 TOKEN_HINT = (

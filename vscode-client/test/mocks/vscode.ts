@@ -81,7 +81,10 @@ export const workspace = {
   workspaceFolders: [{ uri: Uri.file('/ws'), name: 'ws', index: 0 }],
   getConfiguration: vi.fn(() => ({
     get: (key: string) => configValues[key],
+    inspect: () => undefined,
   })),
+  isTrusted: true,
+  onDidGrantWorkspaceTrust: vi.fn(() => new Disposable()),
   getWorkspaceFolder: vi.fn(() => undefined),
   onDidChangeConfiguration: vi.fn(() => new Disposable()),
   openTextDocument: vi.fn(async () => ({ languageId: 'log' })),
