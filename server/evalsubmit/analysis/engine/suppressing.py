@@ -98,7 +98,7 @@ def suppression_comments(lines: Sequence[str]) -> list[Comment]:
             text = line.rstrip("\r\n")
             found_here = [*suppressions(text), *(s for _, s in file_suppressions([text]))]
             ours += [(index, text, s) for s in found_here if _judgeable(s)]
-    if not ours:  # `# noqa`, `# noqa: E501`: other tools' comments, never judged
+    if not ours:  # a bare noqa, or only other tools' codes: never judged
         return []
     starts = _comment_starts(lines)
     if starts is None:
