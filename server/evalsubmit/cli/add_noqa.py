@@ -91,7 +91,7 @@ def add_noqa(
 ) -> Added:
     """Add the comments to each file of ``findings`` (``checked_lines``: its lines as checked)."""
     from evalsubmit.cli.fixing import write_back
-    from evalsubmit.core.lines import split_lines, split_lines_keepends
+    from evalsubmit.core.lines import split_lines
     from evalsubmit.core.sourcefile import UnreadableSource, read_source
     from evalsubmit.workspace.walk import is_notebook
 
@@ -114,21 +114,9 @@ def add_noqa(
         if split_lines(source.text) != list(checked_lines.get(path, ())):
             added.warnings.append(f"{path}: no noqa added: it changed since it was checked")
             continue
-        lines = split_lines_keepends(source.text)
-        unsafe = _cannot_take_comment(source.text)
-        count = 0
-        for number, codes in sorted(by_line.items()):
-            if number in unsafe or not 0 < number <= len(lines):
-                where = f"{path}:{number}"
-                added.warnings.append(
-                    f"{where}: no noqa added for {', '.join(sorted(set(codes)))}: the line ends "
-                    "inside a string or continues after a backslash"
-                )
-                continue
-            count += _add(lines, number, codes)
+        new, count = _commented(source.text, by_line, str(path), added)
         if not count:
             continue
-        new = "".join(lines)
         if _parses(source.text) and not _parses(new):
             added.warnings.append(f"{path}: no noqa added: the module would no longer parse")
             continue
@@ -147,7 +135,6 @@ def _add_to_notebook(
     """The comments in the cells' sources (a finding's line is a line of its cell), the file
     written back with every other byte as it was."""
     from evalsubmit.cli.fixing import write_back
-    from evalsubmit.core.lines import split_lines_keepends
     from evalsubmit.core.sourcefile import UnreadableSource
     from evalsubmit.workspace.notebook import read_notebook
 
@@ -166,18 +153,8 @@ def _add_to_notebook(
     count = 0
     for cell, by_line in sorted(by_cell.items()):
         text = notebook.cells[cell].text if cell < len(notebook.cells) else ""
-        lines = split_lines_keepends(text)
-        unsafe = _cannot_take_comment(text)
-        for number, codes in sorted(by_line.items()):
-            if number in unsafe or not 0 < number <= len(lines):
-                where = f"{path}:cell {cell + 1}:{number}"
-                added.warnings.append(
-                    f"{where}: no noqa added for {', '.join(sorted(set(codes)))}: the line ends "
-                    "inside a string or continues after a backslash"
-                )
-                continue
-            count += _add(lines, number, codes)
-        sources[cell] = "".join(lines)
+        sources[cell], added_here = _commented(text, by_line, f"{path}:cell {cell + 1}", added)
+        count += added_here
     if not count:
         return
     original = notebook.original
@@ -189,6 +166,27 @@ def _add_to_notebook(
         return
     added.directives += count
     added.files += 1
+
+
+def _commented(
+    text: str, by_line: Mapping[int, list[str]], where: str, added: Added
+) -> tuple[str, int]:
+    """``text`` (a file's, or a notebook cell's) with the codes of ``by_line`` commented on
+    their lines, and how many were added; a line that cannot take a comment is warned about."""
+    from evalsubmit.core.lines import split_lines_keepends
+
+    lines = split_lines_keepends(text)
+    unsafe = _cannot_take_comment(text)
+    count = 0
+    for number, codes in sorted(by_line.items()):
+        if number in unsafe or not 0 < number <= len(lines):
+            added.warnings.append(
+                f"{where}:{number}: no noqa added for {', '.join(sorted(set(codes)))}: the line "
+                "ends inside a string or continues after a backslash"
+            )
+            continue
+        count += _add(lines, number, codes)
+    return "".join(lines), count
 
 
 def _add(lines: list[str], number: int, codes: Iterable[str]) -> int:
