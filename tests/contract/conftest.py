@@ -68,34 +68,49 @@ def oracle() -> dict[str, Any]:
 
 
 def _cached_oracle(
-    prefix: str, script: Path, cases: Path, *, keep: int, timed: bool = False
+    prefix: str,
+    script: Path,
+    cases: Path | str,
+    *,
+    inputs: bytes | None = None,
+    keep: int,
+    timed: bool = False,
+    timeout: int = 600,
 ) -> dict[str, Any]:
-    """``script cases`` run by the SDK's interpreter, its JSON answer cached under
-    ``.cache/contract/`` by a hash of both files and the SDK versions (the newest ``keep``
-    answers are kept: worktrees share the cache)."""
+    """``script CASES`` run by the SDK's interpreter, its JSON answer cached under
+    ``.cache/contract/`` by a hash of ``inputs`` (the cases file's bytes when not given), the
+    script and the SDK versions (the newest ``keep`` answers are kept: worktrees share the
+    cache). ``cases`` is a file, or the JSON request to hand the script in a file."""
     python = _sdk_python()
     digest = hashlib.sha256()
-    digest.update(cases.read_bytes())
+    digest.update(inputs if inputs is not None else Path(cases).read_bytes())
     digest.update(script.read_bytes())
     digest.update(_sdk_fingerprint(python).encode())
     cache = CACHE_DIR / f"{prefix}-{digest.hexdigest()[:20]}.json"
     if cache.is_file():
         return dict(json.loads(cache.read_text()))
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    argument = cases if isinstance(cases, Path) else cache.with_suffix(f".request.{os.getpid()}")
+    if isinstance(cases, str):
+        argument.write_text(cases)
     start = time.perf_counter()
-    done = subprocess.run(
-        [str(python), str(script), str(cases)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")},
-    )
-    assert done.returncode == 0, f"{script.name} failed:\n{done.stderr[-4000:]}"
+    try:
+        done = subprocess.run(
+            [str(python), str(script), str(argument)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            cwd=ROOT,
+            env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")},
+        )
+    finally:
+        if isinstance(cases, str):
+            argument.unlink(missing_ok=True)
+    assert done.returncode == 0, f"{script.name} ({prefix}) failed:\n{done.stderr[-4000:]}"
     report = dict(json.loads(done.stdout))
     if timed:
         report["oracle_wall_seconds"] = round(time.perf_counter() - start, 3)
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
     old = sorted(CACHE_DIR.glob(f"{prefix}-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
     for stale in old[keep - 1 :]:
         stale.unlink(missing_ok=True)
@@ -105,50 +120,31 @@ def _cached_oracle(
     return report
 
 
+def _files_digest_input(paths: Any) -> bytes:
+    """Each file's repository path and bytes, in order (what an oracle's answer depends on)."""
+    from idiom_corpus import REPO
+
+    return b"".join(
+        p.relative_to(REPO).as_posix().encode() + b"\0" + p.read_bytes() + b"\0" for p in paths
+    )
+
+
 @pytest.fixture(scope="session")
 def idiom_oracle() -> dict[str, Any]:
     """What the real SDK does in every idiom case and new example (``idiom_oracle.py``), cached
     under ``.cache/contract/`` by a hash of the cases, the oracle and the SDK versions."""
-    from idiom_corpus import REPO, input_files, oracle_request
+    from idiom_corpus import input_files, oracle_request
 
-    python = _sdk_python()
-    digest = hashlib.sha256()
-    for path in input_files():
-        digest.update(path.relative_to(REPO).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    digest.update((HERE / "idiom_corpus.py").read_bytes())
-    digest.update(IDIOM_ORACLE_FILE.read_bytes())
-    digest.update(_sdk_fingerprint(python).encode())
-    cache = CACHE_DIR / f"idioms-{digest.hexdigest()[:20]}.json"
-    if cache.is_file():
-        return dict(json.loads(cache.read_text()))
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    request = cache.with_suffix(f".request.{os.getpid()}")
-    request.write_text(json.dumps(oracle_request()))
-    start = time.perf_counter()
-    try:
-        done = subprocess.run(
-            [str(python), str(IDIOM_ORACLE_FILE), str(request)],
-            capture_output=True,
-            text=True,
-            timeout=1800,
-            check=False,
-            cwd=ROOT,
-            env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")},
-        )
-    finally:
-        request.unlink(missing_ok=True)
-    assert done.returncode == 0, f"idiom oracle failed:\n{done.stderr[-4000:]}"
-    report = dict(json.loads(done.stdout))
-    report["oracle_wall_seconds"] = round(time.perf_counter() - start, 3)
-    # Keep a few (worktrees share the cache), newest first.
-    old = sorted(CACHE_DIR.glob("idioms-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for stale in old[IDIOM_CACHES_KEPT - 1 :]:
-        stale.unlink(missing_ok=True)
-    tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(report, indent=1))
-    tmp.replace(cache)
-    return report
+    inputs = _files_digest_input(input_files()) + (HERE / "idiom_corpus.py").read_bytes()
+    return _cached_oracle(
+        "idioms",
+        IDIOM_ORACLE_FILE,
+        json.dumps(oracle_request()),
+        inputs=inputs,
+        keep=IDIOM_CACHES_KEPT,
+        timed=True,
+        timeout=1800,
+    )
 
 
 @pytest.fixture(scope="session")
@@ -178,42 +174,13 @@ def preview_oracle() -> dict[str, Any]:
     """What the real SDK sends from every call of the preview cases (``previews/``), run by
     the idiom oracle, cached under ``.cache/contract/`` by a hash of the cases, the oracle and
     the SDK versions."""
-    from idiom_corpus import REPO
     from preview_sites import preview_cases
 
-    python = _sdk_python()
     cases = preview_cases()
-    digest = hashlib.sha256()
-    for case in cases:
-        for path in case.files:
-            digest.update(path.relative_to(REPO).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes() + b"\0")
-    digest.update(IDIOM_ORACLE_FILE.read_bytes())
-    digest.update(_sdk_fingerprint(python).encode())
-    cache = CACHE_DIR / f"previews-{digest.hexdigest()[:20]}.json"
-    if cache.is_file():
-        return dict(json.loads(cache.read_text()))
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    request = cache.with_suffix(f".request.{os.getpid()}")
-    request.write_text(json.dumps({"cases": [case.oracle_entry() for case in cases]}))
-    try:
-        done = subprocess.run(
-            [str(python), str(IDIOM_ORACLE_FILE), str(request)],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-            cwd=ROOT,
-            env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST")},
-        )
-    finally:
-        request.unlink(missing_ok=True)
-    assert done.returncode == 0, f"idiom oracle failed on the preview cases:\n{done.stderr[-4000:]}"
-    report = dict(json.loads(done.stdout))
-    old = sorted(CACHE_DIR.glob("previews-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for stale in old[IDIOM_CACHES_KEPT - 1 :]:
-        stale.unlink(missing_ok=True)
-    tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(report, indent=1))
-    tmp.replace(cache)
-    return report
+    return _cached_oracle(
+        "previews",
+        IDIOM_ORACLE_FILE,
+        json.dumps({"cases": [case.oracle_entry() for case in cases]}),
+        inputs=_files_digest_input(path for case in cases for path in case.files),
+        keep=IDIOM_CACHES_KEPT,
+    )
