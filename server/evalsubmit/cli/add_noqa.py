@@ -174,9 +174,10 @@ def _commented(
     """``text`` (a file's, or a notebook cell's) with the codes of ``by_line`` commented on
     their lines, and how many were added; a line that cannot take a comment is warned about."""
     from evalsubmit.core.lines import split_lines_keepends
+    from evalsubmit.core.suppression import lines_ending_in_strings
 
     lines = split_lines_keepends(text)
-    unsafe = _cannot_take_comment(text)
+    unsafe = lines_ending_in_strings(text)
     count = 0
     for number, codes in sorted(by_line.items()):
         if number in unsafe or not 0 < number <= len(lines):
@@ -207,24 +208,6 @@ def report(added: Added) -> None:
         print(f"evalsubmit: warning: {warning}", file=sys.stderr)
     noun = "directive" if added.directives == 1 else "directives"
     print(f"Added {added.directives} noqa {noun}.", file=sys.stderr)
-
-
-def _cannot_take_comment(text: str) -> set[int]:
-    """1-based lines whose end lies inside a string or after a backslash continuation."""
-    import io
-    import tokenize
-
-    from evalsubmit.core.lines import split_lines
-
-    lines = split_lines(text)
-    unsafe = {i + 1 for i, line in enumerate(lines) if line.endswith("\\")}
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline):
-            if tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
-                unsafe.update(range(tok.start[0], tok.end[0]))
-    except (tokenize.TokenError, SyntaxError):
-        pass
-    return unsafe
 
 
 def _parses(text: str) -> bool:

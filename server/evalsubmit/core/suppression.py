@@ -203,3 +203,23 @@ def _noqa_codes(text: str, offset: int) -> tuple[Code, ...]:
         Code(m.group().upper(), offset + m.start(), offset + m.end(), m.group().upper()[:2] == OURS)
         for m in re.finditer(_CODE, text)
     )
+
+
+def lines_ending_in_strings(text: str) -> set[int]:
+    """1-based lines whose end lies inside a string or after a backslash continuation: a
+    comment appended there would change the program, so no suppression can be put there."""
+    import io  # only the writers of suppression comments need these
+    import tokenize
+
+    from evalsubmit.core.lines import split_lines
+
+    lines = split_lines(text)
+    unsafe = {i + 1 for i, line in enumerate(lines) if line.endswith("\\")}
+    # The tokenizer's line numbers must be the LSP's: one "\n" per LSP line break.
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline):
+            if tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
+                unsafe.update(range(tok.start[0], tok.end[0]))
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return unsafe

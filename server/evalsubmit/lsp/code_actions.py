@@ -8,9 +8,7 @@ older text would land on the wrong place in a client that does not check version
 
 from __future__ import annotations
 
-import io
 import logging
-import tokenize
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,8 +17,7 @@ from lsprotocol import types
 from evalsubmit.analysis import Edit, Span
 from evalsubmit.analysis.engine.fixes import fix_all, parses
 from evalsubmit.core.edits import minimal_edit
-from evalsubmit.core.lines import split_lines
-from evalsubmit.core.suppression import with_code
+from evalsubmit.core.suppression import lines_ending_in_strings, with_code
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.code_lens import submit_command
 from evalsubmit.lsp.command_table import SUBMIT
@@ -198,7 +195,7 @@ def ignore_actions(
 ) -> list[types.CodeAction]:
     actions: list[types.CodeAction] = []
     seen: set[tuple[str, int]] = set()
-    unsafe = _lines_ending_in_strings(snap.text)
+    unsafe = lines_ending_in_strings(snap.text)
     for diag in diagnostics:
         code, index = str(diag.code), diag.range.start.line
         if (code, index) in seen or index >= len(snap.lines) or index + 1 in unsafe:
@@ -229,18 +226,3 @@ def suppression_edit(lines: Sequence[str], index: int, code: str) -> Edit:
 
 def _still_parses(text: str, edits: Sequence[types.TextEdit], encoding: convert.Encoding) -> bool:
     return not parses(text) or parses(convert.apply_text_edits(text, edits, encoding))
-
-
-def _lines_ending_in_strings(text: str) -> set[int]:
-    """1-based lines whose end lies inside a string or after a backslash continuation: a
-    comment appended there would change the program."""
-    lines = split_lines(text)
-    unsafe = {i + 1 for i, line in enumerate(lines) if line.endswith("\\")}
-    # The tokenizer's line numbers must be the LSP's: one "\n" per LSP line break.
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline):
-            if tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
-                unsafe.update(range(tok.start[0], tok.end[0]))
-    except (tokenize.TokenError, SyntaxError):
-        pass
-    return unsafe
