@@ -164,6 +164,32 @@ async function cellSquiggles(cellRow) {
   return cellRow.locator('.squiggly-error, .squiggly-warning').count();
 }
 
+/** Shows the hover at the cursor, again, until its text passes `accept` (the first hover may
+ * come before the analysis it describes): that text. */
+async function hoverUntil(what, accept) {
+  return waitFor(what, async () => {
+    await page.keyboard.press(`${mod}+KeyK`);
+    await page.keyboard.press(`${mod}+KeyI`);
+    const h = page.locator('.monaco-hover:visible');
+    await h.first().waitFor({ timeout: 5000 });
+    const t = (await h.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+    return accept(t) ? t : undefined;
+  }, 60_000, 1000);
+}
+
+/** Opens the quick fixes (after `ready`, which puts the cursor back on the finding) until the
+ * ES102 "remove config=" fix is listed: its index and every row offered. */
+async function es102Fix(what, ready) {
+  return waitFor(what, async () => {
+    await ready();
+    await page.keyboard.press(`${mod}+Period`);
+    await page.locator('.action-widget').waitFor({ timeout: 5000 });
+    const texts = await page.locator('.action-widget .monaco-list-row.action').allInnerTexts();
+    const i = texts.findIndex((t) => /ES102/.test(t) && /remove/i.test(t) && /config/.test(t));
+    return i >= 0 ? { index: i, texts } : undefined;
+  }, 60_000, 1000);
+}
+
 async function main() {
   fs.mkdirSync(art, { recursive: true });
   const context = await chromium.launchPersistentContext(path.join(work, 'profile'), {
@@ -273,14 +299,7 @@ async function main() {
     await step('hover-target-json', async () => {
       const pos = position('mixed_shape.py', 'GymAgentTaskRunner(');
       await wb.goto(pos.line, pos.column + 2);
-      const hover = await waitFor('hover with "kind": "gym"', async () => {
-        await page.keyboard.press(`${mod}+KeyK`);
-        await page.keyboard.press(`${mod}+KeyI`);
-        const h = page.locator('.monaco-hover:visible');
-        await h.first().waitFor({ timeout: 5000 });
-        const t = (await h.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
-        return /"kind":\s*"gym"/.test(t) ? t : undefined;
-      }, 60_000, 1000);
+      const hover = await hoverUntil('hover with "kind": "gym"', (t) => /"kind":\s*"gym"/.test(t));
       await wb.shot('hover-target-json');
       await wb.escape();
       return hover.split('\n').find((l) => l.includes('"kind"'))?.trim();
@@ -290,14 +309,7 @@ async function main() {
       await wb.openFile('several_targets.py');
       const pos = position('several_targets.py', 'submit(');
       await wb.goto(pos.line, pos.column + 2);
-      const hover = await waitFor('hover with 2 different targets', async () => {
-        await page.keyboard.press(`${mod}+KeyK`);
-        await page.keyboard.press(`${mod}+KeyI`);
-        const h = page.locator('.monaco-hover:visible');
-        await h.first().waitFor({ timeout: 5000 });
-        const t = (await h.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
-        return /2 different targets/.test(t) && /"tool_agent"/.test(t) ? t : undefined;
-      }, 60_000, 1000);
+      const hover = await hoverUntil('hover with 2 different targets', (t) => /2 different targets/.test(t) && /"tool_agent"/.test(t));
       await wb.shot('hover-several-targets');
       await wb.escape();
       const where = hover.split('\n').filter((l) => /when .*launch\(\).* is called at line/.test(l));
@@ -310,14 +322,7 @@ async function main() {
       const pos = position('row_option.py', 'config=RunConfig');
       await wb.goto(pos.line, pos.column + 1);
       await waitFor('a squiggle on the config= line', async () => (await wb.squiggles('error')) + (await wb.squiggles('warning')) > 0, 60_000);
-      const picked = await waitFor('the ES102 quick fix in the action widget', async () => {
-        await wb.escape(1);
-        await page.keyboard.press(`${mod}+Period`);
-        await page.locator('.action-widget').waitFor({ timeout: 5000 });
-        const texts = await page.locator('.action-widget .monaco-list-row.action').allInnerTexts();
-        const i = texts.findIndex((t) => /ES102/.test(t) && /remove/i.test(t) && /config/.test(t));
-        return i >= 0 ? { index: i, texts } : undefined;
-      }, 60_000, 1000);
+      const picked = await es102Fix('the ES102 quick fix in the action widget', () => wb.escape(1));
       await wb.shot('quick-fix-menu');
       for (let k = 0; k < picked.index; k++) await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
@@ -339,28 +344,16 @@ async function main() {
       // hover the runner where the submit cell uses it (defined three cells above)
       const submitCell = await revealCell('job = client.evaluator.submit');
       await clickInCell(submitCell, 'target=runner', 'target='.length + 2);
-      const hover = await waitFor('hover with "kind": "gym" in the cell', async () => {
-        await page.keyboard.press(`${mod}+KeyK`);
-        await page.keyboard.press(`${mod}+KeyI`);
-        const h = page.locator('.monaco-hover:visible');
-        await h.first().waitFor({ timeout: 5000 });
-        const t = (await h.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
-        return /"kind":\s*"gym"/.test(t) && /"agent":\s*"simple_agent"/.test(t) ? t : undefined;
-      }, 60_000, 1000);
+      const hover = await hoverUntil('hover with "kind": "gym" in the cell', (t) => /"kind":\s*"gym"/.test(t) && /"agent":\s*"simple_agent"/.test(t));
       await wb.shot('notebook-hover');
       await wb.escape();
       // the ES102 quick fix, applied in its cell
       await revealCell('config=RunConfig');
-      const picked = await waitFor('the ES102 quick fix in the cell', async () => {
+      const picked = await es102Fix('the ES102 quick fix in the cell', async () => {
         // (Escape would leave the cell's editor: click into it again instead)
         if (await page.locator('.action-widget').isVisible()) await page.keyboard.press('Escape');
         await clickInCell(mistaken, 'config=RunConfig', 1);
-        await page.keyboard.press(`${mod}+Period`);
-        await page.locator('.action-widget').waitFor({ timeout: 5000 });
-        const texts = await page.locator('.action-widget .monaco-list-row.action').allInnerTexts();
-        const i = texts.findIndex((t) => /ES102/.test(t) && /remove/i.test(t) && /config/.test(t));
-        return i >= 0 ? { index: i, texts } : undefined;
-      }, 60_000, 1000);
+      });
       await wb.shot('notebook-quick-fix-menu');
       for (let k = 0; k < picked.index; k++) await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
