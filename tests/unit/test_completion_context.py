@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from pydantic import SecretStr
 
 from evalsubmit.analysis.completion import (
     CallSlot,
@@ -14,7 +15,7 @@ from evalsubmit.analysis.completion import (
     keyword_params,
     signatures,
 )
-from evalsubmit.platform.catalog import Catalog, CatalogItem, CatalogKey
+from evalsubmit.platform.catalog import Catalog, CatalogItem, CatalogKey, credential_of
 from evalsubmit.platform.errors import PlatformError, PlatformErrorKind
 from evalsubmit.sdk.constraints import GYM_CONFIG_RULES
 from evalsubmit.sdk.signatures import GYM_CONFIG_PARAMS
@@ -232,3 +233,43 @@ async def test_catalog_failure_keeps_what_was_known_and_logs_once(
     assert list(items) == known and fresh  # no retry before one lifetime has passed
     failures = [r for r in caplog.records if "could not list" in r.getMessage()]
     assert len(failures) == 1
+
+
+async def test_catalog_never_answers_one_token_with_the_lists_of_another() -> None:
+    catalog = Catalog(ttl_s=30.0, clock=Clock())
+    alice, bob = (credential_of(SecretStr(t)) for t in ("alice-token", "bob-token"))
+    key_alice = CatalogKey("http://p", "workspace", "", alice)
+    key_bob = CatalogKey("http://p", "workspace", "", bob)
+
+    async def alices_workspaces() -> list[CatalogItem]:
+        return [CatalogItem("workspace", "alice-only", "alice-only")]
+
+    await catalog.refresh(key_alice, alices_workspaces)
+    assert [i.ref for i in catalog.lookup(key_alice)[0]] == ["alice-only"]
+    assert catalog.lookup(key_bob) == ((), False) and not catalog.known(key_bob)
+
+
+def test_a_credential_tells_tokens_apart_without_holding_one() -> None:
+    token = "nvapi-secret-123"
+    digest = credential_of(SecretStr(token))
+    assert digest == credential_of(SecretStr(token)) != credential_of(SecretStr(token + "4"))
+    assert token not in digest and "secret" not in digest
+    assert credential_of(None) == ""
+
+
+def test_the_lists_a_completion_reads_are_keyed_by_its_token() -> None:
+    from evalsubmit.analysis.completion import StringSlot
+    from evalsubmit.lsp.platform_items import catalog_keys
+    from evalsubmit.platform.config import ResolvedPlatformConfig
+
+    slot = StringSlot("taskset", 3, 10, 14, "qa/s")
+
+    def keys(token: str | None) -> list[CatalogKey]:
+        secret = SecretStr(token) if token is not None else None
+        config = ResolvedPlatformConfig(base_url="http://p", workspace="ml", token=secret)
+        return catalog_keys(config, slot)
+
+    assert [(k.kind, k.workspace) for k in keys("a")] == [("taskset", "qa"), ("workspace", "")]
+    assert not set(keys("a")) & set(keys("b"))
+    assert not set(keys("a")) & set(keys(None))
+    assert keys("a") == keys("a")

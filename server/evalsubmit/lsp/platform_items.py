@@ -18,7 +18,7 @@ from evalsubmit.lsp import convert
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.submit import platform_config
 from evalsubmit.platform import PlatformClient, ResolvedPlatformConfig, submission
-from evalsubmit.platform.catalog import CatalogItem, CatalogKey
+from evalsubmit.platform.catalog import CatalogItem, CatalogKey, credential_of
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -43,12 +43,7 @@ async def items_for(
     report = snap.report if snap is not None else None
     code_workspace = submission.workspace_in_code(report, slot.line) if report else None
     config = await ls.checker.in_pool(platform_config, settings, code_workspace)
-    workspaces = CatalogKey(config.base_url, "workspace", "")
-    keys = [workspaces]
-    if slot.kind == "taskset":
-        keys.insert(
-            0, CatalogKey(config.base_url, "taskset", slot.workspace_prefix or config.workspace)
-        )
+    keys = catalog_keys(config, slot)
     fresh = await _lookup_all(ls, config, keys)
     found = [item for key in keys for item in ls.catalog.lookup(key)[0]]
     if slot.kind == "taskset" and slot.workspace_prefix is not None:
@@ -59,6 +54,16 @@ async def items_for(
         is_incomplete=not fresh,
         items=[_item(item, slot, edit_range) for item in found],
     )
+
+
+def catalog_keys(config: ResolvedPlatformConfig, slot: StringSlot) -> list[CatalogKey]:
+    """The lists a completion of ``slot`` reads: the slot's tasksets first, then workspaces."""
+    credential = credential_of(config.token)
+    keys = [CatalogKey(config.base_url, "workspace", "", credential)]
+    if slot.kind == "taskset":
+        listed = slot.workspace_prefix or config.workspace
+        keys.insert(0, CatalogKey(config.base_url, "taskset", listed, credential))
+    return keys
 
 
 async def _lookup_all(

@@ -5,7 +5,7 @@ time per session so that typing never waits for the network.
 background, one fetch per key at a time. A failure (offline, refused, a bad setting) keeps what
 was known, waits one lifetime before trying again, and is logged once until a fetch succeeds:
 completion stays quiet, never a popup. Items hold names and descriptions only, never anything
-of the connection (its token).
+of the connection (its token): a key tells tokens apart by a digest.
 """
 
 from __future__ import annotations
@@ -15,9 +15,14 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+from evalsubmit.core.blake import blake2b
 
 from .errors import PlatformError
+
+if TYPE_CHECKING:
+    from pydantic import SecretStr
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +50,17 @@ class CatalogKey:
     kind: ItemKind
     workspace: str
     """The workspace listed (``""`` for the list of workspaces)."""
+    credential: str = ""
+    """A digest of the token the list was fetched with (:func:`credential_of`): another token
+    may see other workspaces, so its lists are fetched anew, never answered from these."""
+
+
+def credential_of(token: SecretStr | None) -> str:
+    """A short one-way digest of ``token`` (``""`` without one): a key can then tell tokens
+    apart without holding one."""
+    if token is None:
+        return ""
+    return blake2b(token.get_secret_value().encode(), digest_size=8).hexdigest()
 
 
 @dataclass(slots=True)
