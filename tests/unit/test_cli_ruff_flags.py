@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
-import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from cli_project import console, make_project
+from notebook_files import code, notebook, write
 
 ROOT = Path(__file__).resolve().parents[2]
 RUFF = ROOT / ".venv/bin/ruff"
@@ -237,16 +239,8 @@ def test_usage_error_prints_the_subcommands_usage(project: Path) -> None:
 
 
 def test_watch_checks_again_after_an_edit(project: Path) -> None:
-    watched = subprocess.Popen(
-        [str(ROOT / ".venv/bin/evalsubmit"), "check", "--watch", "--no-cache", "jobs"],
-        cwd=project,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "VIRTUAL_ENV": ""},
-    )
+    watched = _watch(project, "jobs")
     try:
-        assert watched.stdout is not None
         first = _until(watched, "Found")
         assert "ES109" in first
         time.sleep(0.1)
@@ -259,18 +253,81 @@ def test_watch_checks_again_after_an_edit(project: Path) -> None:
         assert watched.wait(timeout=20) == 0
 
 
+def test_watch_checks_again_when_a_configuration_outside_the_paths_changes(
+    project: Path, tmp_path: Path
+) -> None:
+    shared = tmp_path / "shared" / "lint.toml"
+    shared.parent.mkdir()
+    shared.write_text('select = ["ALL"]\n', encoding="utf-8")
+    watched = _watch(project, "--config", str(shared), "jobs")
+    try:
+        assert "ES109" in _until(watched, "Found")
+        time.sleep(0.1)
+        shared.write_text('select = ["ALL"]\nignore = ["ES109"]\n', encoding="utf-8")
+        again = _until(watched, "Found")
+        assert "ES109" not in again and "ES102" in again
+    finally:
+        watched.terminate()
+        assert watched.wait(timeout=20) == 0
+
+
+def test_watch_checks_again_after_a_notebook_is_edited(project: Path) -> None:
+
+    imports = "from nemo_platform import NeMoPlatform\nclient = NeMoPlatform(workspace='qa')\n"
+    mixed = "client.evaluator.submit(tasks='qa/smoke', metric='m', dataset='qa/d')\n"
+    (project / "notes").mkdir()
+    explore = write(project / "notes" / "explore.ipynb", notebook(code(imports), code("x = 1\n")))
+    watched = _watch(project, "notes")
+    try:
+        assert "ES101" not in _until(watched, "All checks passed")
+        time.sleep(0.1)
+        write(explore, notebook(code(imports), code(mixed)))
+        assert "explore.ipynb:cell 2:1:18: ES101" in _until(watched, "Found")
+    finally:
+        watched.terminate()
+        assert watched.wait(timeout=20) == 0
+
+
+_OUTPUT: dict[int, queue.Queue[str]] = {}
+"""Each watch's output lines, read by a thread of its own (a bare ``readline`` would wait
+forever on a watch that never checks again)."""
+
+
+def _watch(project: Path, *args: str) -> subprocess.Popen[str]:
+    """``evalsubmit check --watch --no-cache ARGS`` running in ``project``."""
+    process = subprocess.Popen(
+        [str(ROOT / ".venv/bin/evalsubmit"), "check", "--watch", "--no-cache", *args],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "VIRTUAL_ENV": ""},
+    )
+    lines = _OUTPUT[process.pid] = queue.Queue()
+    stdout = process.stdout
+    assert stdout is not None
+
+    def read() -> None:
+        for line in stdout:
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    return process
+
+
 def _until(process: subprocess.Popen[str], marker: str) -> str:
-    assert process.stdout is not None
-    lines: list[str] = []
+    """The output up to the first line starting with ``marker``; fails after 60 s."""
+    seen: list[str] = []
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = _OUTPUT[process.pid].get(timeout=left)
+        except queue.Empty:
             break
-        lines.append(line)
+        seen.append(line)
         if line.startswith(marker):
-            return "".join(lines)
-    raise AssertionError(f"no {marker!r} line: {''.join(lines)}{sys.stderr}")
+            return "".join(seen)
+    raise AssertionError(f"no {marker!r} line within 60 s: {''.join(seen)}")
 
 
 @pytest.mark.parametrize(

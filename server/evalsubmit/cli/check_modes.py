@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 WATCH_INTERVAL = 0.3
 """Seconds between two looks at the files' modification times (no watcher dependency: a
 poll of a project's few hundred files costs well under a millisecond each)."""
-WATCHED_NAMES = (".py", ".pyi", ".toml", ".gitignore")
+WATCHED_NAMES = (".py", ".pyi", ".ipynb", ".toml", ".gitignore")
 NOT_WATCHED = frozenset({".git", ".venv", "venv", "__pycache__", "node_modules", ".cache"})
 
 
@@ -54,21 +54,23 @@ def show_files(args: argparse.Namespace) -> int:
 
 
 def watch(args: argparse.Namespace, check: Callable[[], int]) -> int:
-    """Check, then check again each time a watched file under the paths changes, until
-    interrupted (Ctrl-C or SIGTERM: exit 0)."""
+    """Check, then check again each time a watched file under the paths, or a configuration
+    file that governs them (wherever it lies), changes, until interrupted (Ctrl-C or SIGTERM:
+    exit 0)."""
 
     def stop(_signal: int, _frame: Any) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    configurations = _configuration_files(args)
     try:
         print("Starting evalsubmit in watch mode...", file=sys.stderr, flush=True)
-        seen = snapshot(args.paths)
+        seen = snapshot(args.paths, configurations())
         while True:
             check()
             sys.stdout.flush()
             print("Watching for file changes.", file=sys.stderr, flush=True)
-            while (now := snapshot(args.paths)) == seen:
+            while (now := snapshot(args.paths, configurations())) == seen:
                 time.sleep(WATCH_INTERVAL)
             seen = now
             print("File change detected...", file=sys.stderr, flush=True)
@@ -76,8 +78,39 @@ def watch(args: argparse.Namespace, check: Callable[[], int]) -> int:
         return EXIT_CLEAN
 
 
-def snapshot(paths: Iterable[Path]) -> dict[str, tuple[int, int]]:
-    """Each watched file under ``paths`` (and each path itself) with its mtime and size."""
+def _configuration_files(args: argparse.Namespace) -> Callable[[], list[str]]:
+    """What lists the configuration files that may govern the paths from outside them:
+    ``--config``'s file, every place above a path where one would be found (so that creating
+    one counts as a change), and the files the one in effect extends."""
+    from evalsubmit.analysis import config_resolver
+    from evalsubmit.workspace.config import CONFIG_NAMES, ConfigError
+
+    resolver = config_resolver(fixed=args.config, isolated=args.isolated, overrides=args.overrides)
+    above = {
+        os.path.join(folder, name)
+        for path in args.paths
+        for folder in map(str, Path(os.path.abspath(path)).parents)
+        for name in CONFIG_NAMES
+    }
+    fixed = [os.path.abspath(args.config)] if args.config is not None else []
+
+    def listed() -> list[str]:
+        extended: list[str] = []
+        for path in args.paths:
+            try:
+                config = resolver.for_path(Path(path), os.path.isdir(path))
+            except ConfigError as error:  # the check says why; its file is still watched
+                extended.append(str(error.file))
+                continue
+            extended.extend(map(str, config.extends))
+        return sorted({*fixed, *above, *extended})
+
+    return listed
+
+
+def snapshot(paths: Iterable[Path], files: Iterable[str] = ()) -> dict[str, tuple[int, int]]:
+    """Each watched file under ``paths`` (and each path itself), and each of ``files`` that
+    exists, with its mtime and size."""
     found: dict[str, tuple[int, int]] = {}
 
     def note(path: str) -> None:
@@ -87,6 +120,8 @@ def snapshot(paths: Iterable[Path]) -> dict[str, tuple[int, int]]:
             return
         found[path] = (info.st_mtime_ns, info.st_size)
 
+    for file in files:
+        note(file)
     for path in map(str, paths):
         note(path)
         if not os.path.isdir(path):
