@@ -78,6 +78,10 @@ class Attributes:
                 literal = enum_value_origin(member) if name == "value" else None
                 return Known(getattr(member, name), literal or self.origin(node))
             case DictValue() | SeqValue() | Known():
+                if not hasattr(_modelled_type(base), name):
+                    # a NamedTuple's field, or an attribute of an object modelled as its tuple
+                    # or dict: what it reads is only known at run time
+                    return Unknown(f"the attribute .{name}, read at run time")
                 return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
             case Unknown(element=element) if element is not None:
                 return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
@@ -137,3 +141,10 @@ def config_field(config: Instance, name: str) -> Value | None:
         return None
     default = rule.default
     return Known(default) if default is None or isinstance(default, (str, int, float)) else None
+
+
+def _modelled_type(value: DictValue | SeqValue | Known) -> type:
+    """The Python type a plain value is modelled as (its methods are that type's)."""
+    if isinstance(value, SeqValue):
+        return value.kind
+    return dict if isinstance(value, DictValue) else type(value.obj)

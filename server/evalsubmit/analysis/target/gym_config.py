@@ -306,10 +306,6 @@ def _convert(
                     ContentProblem(anchor, value.origin, reason, "refused", value.materialize)
                 )
             return _Opaque(reason), f"<error: {reason}>"
-    unknown = _not_a_method(value)
-    if unknown is not None:
-        result.unknowns.append(_text(path))
-        return _Placeholder(), f"<unknown: {unknown}>"
     refusal = _refusal(value)
     if refusal is None:
         result.unknowns.append(_text(path))
@@ -326,29 +322,6 @@ def object_refusal(value: Value) -> str | None:
     """Why a function, class, module or instance has no JSON form (and is no string either),
     or ``None`` when that is not known."""
     return _refusal(value)
-
-
-def _not_a_method(value: Value) -> str | None:
-    """Why a "bound method" of a plain value is only unknown: the value's type has no such
-    method (a NamedTuple's field, an object's attribute read on a value modelled as a tuple or
-    dict), so what it reads is not statically known."""
-    if not isinstance(value, FunctionValue) or value.node is not None:
-        return None
-    name = value.name
-    if not (name.startswith("bound method .") and name.endswith("()")):
-        return None
-    attribute = name[len("bound method .") : -2]
-    base = value.bound_self
-    kind: type | None = None
-    if isinstance(base, SeqValue):
-        kind = base.kind
-    elif isinstance(base, DictValue):
-        kind = dict
-    elif isinstance(base, Known):
-        kind = type(base.obj)
-    if kind is None or hasattr(kind, attribute):
-        return None
-    return f"the attribute .{attribute}, read at run time"
 
 
 def _refusal(value: Value) -> str | None:
