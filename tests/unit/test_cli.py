@@ -255,3 +255,29 @@ def test_preview_of_a_submit_the_analysis_cannot_tie_to_the_sdk_says_why(
     assert "no submit() call" not in err
     assert main(["preview", f"{jobs}:1:1"]) == 1
     assert "no submit() call or runner at line 1, column 1" in capsys.readouterr().err
+
+
+def test_why_not_reads_the_call_not_the_text_of_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The why-not of a submit the analysis cannot tie to the SDK is said for the call under
+    the cursor on any of its lines, and never for ``.submit(`` in a string or a comment."""
+    jobs = tmp_path / "jobs.py"
+    jobs.write_text(
+        "from nemo_evaluator.api.schemas import TasksetRef\n"
+        "\n"
+        "\n"
+        "def submit_job(self_service, runner, suite='qa/smoke'):\n"
+        "    note = 'see client.evaluator.submit(...) in the docs'  # or x.submit(\n"
+        "    return self_service.clients['é'].evaluator.submit(\n"
+        "        tasks=TasksetRef(suite),\n"
+        "        target=runner,\n"
+        "    )\n",
+        encoding="utf-8",
+    )
+    assert main(["preview", f"{jobs}:8:12"]) == 1
+    err = capsys.readouterr().err
+    assert "`self_service.clients['é'].evaluator.submit(...)` here is not known" in err
+    assert "what `self_service` is is not statically known" in err
+    assert main(["preview", f"{jobs}:5:25"]) == 1
+    assert "no submit() call or runner at line 5, column 25" in capsys.readouterr().err

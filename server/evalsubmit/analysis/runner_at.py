@@ -16,7 +16,7 @@ module does not make; it is dropped once the module's own calls are known.
 
 from __future__ import annotations
 
-import re
+import ast
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -149,23 +149,43 @@ def _size(span: Span) -> tuple[int, int]:
     return (span.end_line - span.line, span.end_col - span.col)
 
 
-_SUBMIT_CALL = re.compile(r"(?P<receiver>[A-Za-z_][\w.]*)\s*\.\s*submit\s*\(")
-
-
 def _unknown_submit(lines: Sequence[str], line: int, col: int) -> str | None:
-    """Why a ``.submit(`` at the position has no target: the analysis never tied it to the
-    SDK (the call's receiver is a parameter of a helper this module does not call, or a value
-    from elsewhere), so it is not known to be ``submit()`` of an evaluator at all."""
-    if not 0 < line <= len(lines):
+    """Why a ``.submit(`` call at the position has no target: the analysis never tied it to
+    the SDK (the call's receiver is a parameter of a helper this module does not call, or a
+    value from elsewhere), so it is not known to be ``submit()`` of an evaluator at all."""
+    try:
+        tree = ast.parse("\n".join(lines))
+    except (SyntaxError, ValueError):
         return None
-    for found in _SUBMIT_CALL.finditer(lines[line - 1]):
-        if col < 0 or found.start() <= col:
-            receiver = found.group("receiver")
-            head = receiver.split(".")[0]
-            return (
-                f"`{receiver}.submit(...)` here is not known to be the SDK's submit(): what "
-                f"`{head}` is is not statically known in this module (a parameter of a function "
-                "it does not call, or a value from elsewhere); preview the runner where it is "
-                "built, or a submit() call whose client is known"
-            )
-    return None
+    calls = [
+        (node, node.func)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "submit"
+        and _covers(node, lines, line, col)
+    ]
+    if not calls:
+        return None
+    _, submit = min(calls, key=lambda pair: (pair[0].end_lineno or line) - pair[0].lineno)
+    receiver = ast.unparse(submit.value)
+    head = receiver.split(".")[0].split("(")[0].split("[")[0]
+    return (
+        f"`{receiver}.submit(...)` here is not known to be the SDK's submit(): what "
+        f"`{head}` is is not statically known in this module (a parameter of a function "
+        "it does not call, or a value from elsewhere); preview the runner where it is "
+        "built, or a submit() call whose client is known"
+    )
+
+
+def _covers(node: ast.expr, lines: Sequence[str], line: int, col: int) -> bool:
+    """Whether ``node`` covers the position (1-based line, code-point column; any column of
+    the line when ``col`` is -1)."""
+    if not node.lineno <= line <= (node.end_lineno or node.lineno):
+        return False
+    if col < 0:
+        return True
+    offset = len(lines[line - 1][:col].encode()) if 0 < line <= len(lines) else 0
+    starts = node.col_offset if node.lineno == line else -1
+    ends = node.end_col_offset if node.end_lineno == line else None
+    return starts <= offset and (ends is None or offset < ends)
