@@ -9,6 +9,8 @@
 # wheels bundled), installs it into a temp extensions dir of a fresh profile with no evalsubmit.*
 # setting, and starts code-server with a PATH whose only Pythons have no evalsubmit (a fresh
 # venv first, then Debian's python3): the extension must set its server up by itself.
+# Workspace Trust is on: the workspace opens in Restricted Mode (it has a .venv and a workspace
+# value of a restricted setting) and a step trusts it through the trust editor.
 # The steps (vscode-client/e2e/run.mjs) cover the first install, diagnostics, hover, quick fix,
 # restarts, 60 s of typing, Select Interpreter, the platform token, and with a platform the
 # taskset prompt of the code's workspace, a failed job (toast + job view) and a completed one.
@@ -140,6 +142,14 @@ say "installing the .vsix into a temp extensions dir"
 # workspace files and user settings (none of evalsubmit) are written by the driver's helper
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 node "$CLIENT/e2e/prepare.mjs" "$WORK"
+# The project's own environment: a .venv in the workspace (no pip, about 1 s) with one fake
+# installed distribution, an old nemo-platform: once the workspace is trusted the server reads
+# it (ES111 notes the version), never before.
+/usr/bin/python3 -m venv --without-pip "$WORK/workspace/.venv"
+site=$("$WORK/workspace/.venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
+mkdir -p "$site/nemo_platform" "$site/nemo_platform-0.0.1.dist-info"
+echo '# a stand-in for nemo-platform 0.0.1: only its metadata is read' >"$site/nemo_platform/__init__.py"
+printf 'Metadata-Version: 2.1\nName: nemo-platform\nVersion: 0.0.1\n\n' >"$site/nemo_platform-0.0.1.dist-info/METADATA"
 
 # A PATH whose Pythons know nothing of evalsubmit: a fresh venv first, then the system's.
 /usr/bin/python3 -m venv --without-pip "$WORK/clean-python"
@@ -163,7 +173,7 @@ say "starting code-server on 127.0.0.1:$PORT"
 # (whose ~/.bashrc would put pyenv's Pythons back on PATH).
 PATH="$CLEAN_PATH" VSCODE_CLI=1 setsid "$CS_BIN" --config "$WORK/config.yaml" --user-data-dir "$WORK/user-data" \
   --extensions-dir "$WORK/extensions" --disable-telemetry --disable-update-check \
-  --disable-workspace-trust --ignore-last-opened "$WORK/workspace" >"$WORK/code-server.log" 2>&1 &
+  --ignore-last-opened "$WORK/workspace" >"$WORK/code-server.log" 2>&1 &
 CS_PID=$!
 for _ in $(seq 1 100); do
   curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break

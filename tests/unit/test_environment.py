@@ -172,3 +172,30 @@ def test_the_running_interpreter_answers_in_process_as_the_query_would(
     assert own.version == tuple(expected["version"])
     assert own.stdlib == tuple(Path(p) for p in expected["stdlib"])
     assert own.site == tuple(dict.fromkeys(Path(p) for p in expected["site"]))
+
+
+SYSTEM_PYTHONS = [p for p in ("/usr/bin/python3",) if Path(p).is_file()]
+
+
+@pytest.mark.parametrize("base", SYSTEM_PYTHONS)
+def test_a_venv_of_the_system_python_lists_its_site_packages(tmp_path: Path, base: str) -> None:
+    """Debian's and Ubuntu's patched ``site`` lists a venv's ``site-packages`` only once
+    ``sys.prefix`` is the venv, which ``-I -S`` leaves at the base: the query must still find
+    the packages installed there (a project's ``.venv`` made with ``python3 -m venv``)."""
+    import subprocess
+
+    venv = tmp_path / ".venv"
+    subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    version = subprocess.run(
+        [str(python), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    site = venv / "lib" / f"python{version}" / "site-packages"
+    write_dist_info(site, "nemo-platform", "0.0.1")
+    found = layout(python)
+    assert found.how == "interpreter" and found.problem is None
+    assert site in found.site
+    assert environment_of(python).version("nemo-platform") == "0.0.1"

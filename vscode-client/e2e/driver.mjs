@@ -189,6 +189,25 @@ export class Workbench {
     }
   }
 
+  /** Clicks a boolean setting's checkbox in the Settings editor, as a user would; its state after. */
+  async toggleBoolSetting(id, label) {
+    await this.escape();
+    await this.page.keyboard.press(`${mod}+Comma`);
+    const search = this.page.locator('.settings-editor .suggest-input-container textarea, .settings-editor .suggest-input-container input').first();
+    await search.waitFor({ timeout: 20_000 });
+    await sleep(500);
+    await this.page.keyboard.press(`${mod}+KeyA`);
+    await this.page.keyboard.type(id, { delay: 10 });
+    await waitFor('the filtered settings list', async () => !(await this.page.locator('.settings-editor .setting-item', { hasText: /Font Size/ }).isVisible()), 20_000);
+    const box = this.page.locator('.settings-editor .setting-item-bool', { hasText: label }).locator('.setting-value-checkbox').first();
+    await box.waitFor({ timeout: 20_000 });
+    const before = await box.getAttribute('aria-checked');
+    await box.click();
+    await waitFor(`the ${id} checkbox toggled`, async () => (await box.getAttribute('aria-checked')) !== before, 10_000);
+    await sleep(300);
+    return (await box.getAttribute('aria-checked')) === 'true';
+  }
+
   /** Sets a string setting in the Settings editor's text box, as a user would. */
   async setTextSetting(id, label, value) {
     await this.escape();

@@ -1,6 +1,7 @@
-// Writes the e2e workspace (example files) and code-server's user settings: a fresh profile
-// with no evalsubmit.* setting at all (the extension must work as installed), only editor
-// settings that keep the UI quiet and predictable for typing.
+// Writes the e2e workspace (example files, and one restricted setting in .vscode/settings.json)
+// and code-server's user settings: a fresh profile with no evalsubmit.* setting at all (the
+// extension must work as installed), only editor settings that keep the UI quiet and predictable
+// for typing. Workspace Trust stays on (the workspace opens untrusted; a step trusts it).
 //   node prepare.mjs <work-dir>
 import fs from 'node:fs';
 import path from 'node:path';
@@ -106,11 +107,14 @@ files['evaluate.ipynb'] = `${JSON.stringify(
 for (const [name, text] of Object.entries(files)) {
   fs.writeFileSync(path.join(ws, name), text);
 }
+// A workspace value of a restricted setting (the default value, so it changes nothing once
+// trusted): in Restricted Mode the extension must say it is ignored.
+fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
+fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'evalsubmit.importStrategy': 'useBundled' }, null, 2));
 
 const settings = {
   'workbench.startupEditor': 'none',
   'telemetry.telemetryLevel': 'off',
-  'security.workspace.trust.enabled': false,
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
   'extensions.ignoreRecommendations': true,

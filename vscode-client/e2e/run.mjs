@@ -56,6 +56,25 @@ function position(file, needle, occurrence = 0) {
 let wb;
 let page;
 const state = {};
+const venvDir = path.join(wsDir, '.venv');
+const cleanBin = `${path.join(work, 'clean-python', 'bin')}${path.sep}`;
+
+function restrictedIndicator() {
+  return page.locator('.statusbar-item', { hasText: 'Restricted Mode' });
+}
+
+/** Opens "evalsubmit: Debug Info" and counts each needle in it (whatever is in view), then closes it. */
+async function debugInfoCounts(needles) {
+  await wb.command('evalsubmit: Debug Info');
+  await waitFor('the debug info document', async () => {
+    const t = await wb.editorText().catch(() => '');
+    return /"client"/.test(t) && /"server"/.test(t);
+  }, 30_000, 500);
+  const counts = {};
+  for (const [key, needle] of Object.entries(needles)) counts[key] = await wb.countInEditor(needle);
+  await wb.closeEditorExpectingNoDialog();
+  return counts;
+}
 
 const only = env.EVALSUBMIT_E2E_STEPS ? new Set(env.EVALSUBMIT_E2E_STEPS.split(',')) : undefined;
 
@@ -210,6 +229,21 @@ async function main() {
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.statusbar').waitFor({ timeout: 60_000 });
     await sleep(1500);
+
+    // Workspace Trust is on: VS Code asks at once, as a new user sees it. The answer is "No":
+    // the steps up to trust-workspace run in Restricted Mode.
+    await step('trust-prompt', async () => {
+      const dialog = page.locator('.monaco-dialog-box');
+      await waitFor('the Workspace Trust dialog', () => dialog.isVisible(), 60_000, 300);
+      const text = (await dialog.innerText()).replace(/\s+/g, ' ').trim();
+      if (!/trust the authors/i.test(text)) throw new Error(`another dialog: ${text}`);
+      await wb.shot('trust-prompt');
+      await dialog.locator('.monaco-button', { hasText: /No, I don.t trust/ }).first().click();
+      await waitFor('the dialog closed', async () => !(await dialog.isVisible()), 10_000);
+      await waitFor('"Restricted Mode" in the status bar', async () => (await restrictedIndicator().count()) > 0, 20_000, 300);
+      state.restricted = true;
+      return `"${text.slice(0, 100)}…" answered "No, I don't trust the authors"; the status bar says Restricted Mode`;
+    });
     await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
 
     await step('first-install', async () => {
@@ -250,6 +284,67 @@ async function main() {
       return `squiggle ${seconds.toFixed(1)} s after opening (install ${installed} s), ${seen.size} notification(s), none asking; ${server.replace(/ in \/\S+/, '')}`;
     });
 
+    await step('restricted-mode', async () => {
+      const text = extensionLog();
+      const lines = text.split('\n').filter((l) => /Restricted Mode:/.test(l));
+      if (lines.length !== 1) throw new Error(`expected one "Restricted Mode:" line, got ${lines.length}:\n${lines.join('\n')}`);
+      if (!/the workspace values of evalsubmit\.importStrategy are ignored until the workspace is trusted/.test(lines[0])) {
+        throw new Error(`the line does not name the ignored workspace setting (.vscode/settings.json sets evalsubmit.importStrategy): ${lines[0]}`);
+      }
+      // the bundled server runs (first-install saw its diagnostics), but the workspace's .venv
+      // is neither run nor read: the user's Python on PATH stands for the environment
+      if (text.includes(venvDir)) throw new Error(`the workspace's .venv is in the log before trust:\n${text.split('\n').filter((l) => l.includes(venvDir)).join('\n')}`);
+      const reads = (text.match(/Installed packages are read from [^\n]*/) || [])[0] ?? '';
+      if (!reads.includes(cleanBin)) throw new Error(`not the PATH's Python: ${reads || '(no "Installed packages are read from" line)'}`);
+      const counts = await debugInfoCounts({
+        pathPython: `"interpreter": "${cleanBin}`,
+        venv: `"interpreter": "${venvDir}`,
+        oldSdk: '"nemo-platform": "0.0.1"',
+      });
+      if (counts.pathPython < 1 || counts.venv > 0 || counts.oldSdk > 0) throw new Error(`the server's environment before trust: ${JSON.stringify(counts)}`);
+      await wb.openFile('mixed_shape.py');
+      await waitSquiggle('diagnostics in Restricted Mode');
+      return `${lines[0].replace(/^.*Restricted Mode:/, 'Restricted Mode:')}; ${reads.slice(0, 120)}; Debug Info: environment ${cleanBin}*, no .venv, no nemo-platform 0.0.1`;
+    }, 'restricted');
+
+    await step('trust-workspace', async () => {
+      const before = serverStarts();
+      await wb.command('Workspaces: Manage Workspace Trust');
+      const editor = page.locator('.workspace-trust-editor');
+      await editor.waitFor({ timeout: 20_000 });
+      const button = editor.locator('.monaco-button').filter({ hasText: /^\s*Trust( Folder| Workspace)?\s*$/ }).first();
+      await button.waitFor({ timeout: 10_000 });
+      await wb.shot('trust-editor');
+      await button.click();
+      await waitFor('"The workspace is trusted now" in the log', async () =>
+        /The workspace is trusted now: restarting the server with its settings and environment\./.test(extensionLog()), 30_000, 300);
+      await waitFor('the server running again', async () => serverStarts() > before, 60_000, 300);
+      await waitFor('no "Restricted Mode" in the status bar', async () => (await restrictedIndicator().count()) === 0, 20_000, 300);
+      await wb.shot('trusted');
+      await wb.escape();
+      await page.keyboard.press(`${mod}+KeyW`); // the trust editor
+      state.trusted = true;
+      return `trusted in the Workspace Trust editor; "The workspace is trusted now: restarting ..." logged; server started ${serverStarts() - before} more time(s)`;
+    }, 'restricted');
+
+    await step('workspace-venv', async () => {
+      const venvPython = path.join(venvDir, 'bin', 'python');
+      const reads = await waitFor('the server reading the .venv', async () => {
+        const l = extensionLog().split('\n').filter((x) => /Installed packages are read from/.test(x)).pop();
+        return l && l.includes(`environment ${venvPython} `) ? l : undefined;
+      }, 30_000, 300);
+      await wb.openFile('mixed_shape.py');
+      await waitSquiggle('diagnostics with the .venv');
+      // the .venv's nemo-platform 0.0.1: ES111's note on the first SDK import (line 1)
+      await wb.goto(1, 8);
+      const hover = await hoverUntil('the ES111 note about the .venv\'s nemo-platform 0.0.1', (t) => /0\.0\.1 is installed: results may differ/.test(t));
+      await wb.shot('workspace-venv-es111');
+      await wb.escape();
+      const counts = await debugInfoCounts({ venv: `"interpreter": "${venvPython}"`, oldSdk: '"nemo-platform": "0.0.1"' });
+      if (counts.venv < 1 || counts.oldSdk < 1) throw new Error(`Debug Info does not show the .venv read: ${JSON.stringify(counts)}`);
+      return `${reads.replace(/^.*Installed/, 'Installed').slice(0, 140)}; hover: ${hover.split('\n').find((l) => /0\.0\.1/.test(l))?.trim()}; Debug Info: environment ${venvPython} with nemo-platform 0.0.1`;
+    }, 'trusted');
+
     await step('language-status', async () => {
       const text = await waitFor('the evalsubmit language status', async () => {
         const t = await languageStatusText();
@@ -271,7 +366,8 @@ async function main() {
       // as its `python` setting, not the private venv the bundled server runs in
       const venv = (extensionLog().match(/Server: bundled evalsubmit \S+ in (\S+), made from/) || [])[1];
       if (!venv) throw new Error('no "Server: bundled evalsubmit ... in <venv>" line in the log');
-      const user = `${path.join(work, 'clean-python', 'bin')}${path.sep}`;
+      // the user's environment: the workspace's .venv once trusted, else the PATH's Python
+      const user = state.trusted ? `${path.join(venvDir, 'bin')}${path.sep}` : cleanBin;
       const counts = {
         sent: await wb.countInEditor(`"python": "${user}`), // the client's settings and the server's
         environment: await wb.countInEditor(`"interpreter": "${user}`), // the server's environments
@@ -493,6 +589,18 @@ async function main() {
       return `offered: ${rows.join(' | ')}; chose ${value}`;
     }, 'installed');
 
+    await step('status-nothing-configured', async () => {
+      await wb.openFile('submit_ok.py');
+      const text = await waitFor('the platform item: the SDK default, not reachable, no token', async () => {
+        const t = await languageStatusText();
+        return /Platform http:\/\/localhost:8080 · not reachable/.test(t) && t.includes("URL from the SDK's default: nothing is configured") && /· no token/.test(t) ? t : undefined;
+      }, 45_000, 1000);
+      await wb.shot('status-nothing-configured');
+      await page.mouse.move(700, 450);
+      const at = text.indexOf('Platform http');
+      return text.slice(at, at + 160);
+    }, 'installed');
+
     await step('platform-token', async () => {
       const before = serverStarts();
       await wb.command('evalsubmit: Set Platform Token');
@@ -580,6 +688,18 @@ async function main() {
       state.platform = true;
       return text.slice(text.indexOf('Platform:'), text.indexOf('Platform:') + 140);
     }, 'installed');
+
+    await step('status-configured', async () => {
+      await wb.openFile('submit_ok.py');
+      const text = await waitFor('the platform item: the setting, reachable, a token', async () => {
+        const t = await languageStatusText();
+        return t.includes(`Platform ${platformUrl} · reachable`) && t.includes('URL from setting evalsubmit.platform.baseUrl') && t.includes("token set (VS Code's secret storage)") ? t : undefined;
+      }, 45_000, 1000);
+      await wb.shot('status-configured');
+      await page.mouse.move(700, 450);
+      const at = text.indexOf('Platform http');
+      return text.slice(at, at + 200);
+    }, 'platform');
 
     await step('complete-taskset-ref', async () => {
       await wb.openFile('complete_taskset.py');
@@ -737,6 +857,35 @@ async function main() {
       if (!name || name === state.failedJob) throw new Error(`not a new job: ${toast.text}`);
       return `no taskset prompt (the cell names ${taskset}); ${toast.text}`;
     }, 'notebook');
+
+    await step('lens-setting', async () => {
+      await wb.clearNotifications();
+      await wb.openFile('submit_ok.py');
+      const lenses = page.locator('.editor-instance .codelens-decoration a', { hasText: /Submit evaluation/i });
+      const count = async () => lenses.count();
+      const shown = await waitFor('the "Submit evaluation" lenses', async () => ((await count()) > 0 ? count() : undefined), 30_000, 300);
+      const setLenses = async (value) => {
+        const before = serverStarts();
+        const checked = await wb.toggleBoolSetting('evalsubmit.codeLens.enable', /Code Lens/);
+        if (checked !== value) throw new Error(`the checkbox is ${checked}, not ${value}`);
+        await waitFor(`"evalsubmit.codeLens.enable" ${value} in the user settings`, async () => {
+          const v = JSON.parse(userSettings())['evalsubmit.codeLens.enable'];
+          return value ? v === undefined || v === true : v === false;
+        }, 15_000, 300);
+        await waitFor('the server restarted', async () => serverStarts() > before, 60_000, 300);
+        await wb.openFile('submit_ok.py');
+      };
+      await setLenses(false);
+      await waitFor('no lens in the editor', async () => (await count()) === 0, 30_000, 300);
+      await sleep(2000); // a late lens request would have answered by now
+      const off = await count();
+      if (off !== 0) throw new Error(`${off} lens(es) with evalsubmit.codeLens.enable false`);
+      await wb.shot('lens-setting-off');
+      await setLenses(true);
+      const again = await waitFor('the lenses back', async () => ((await count()) > 0 ? count() : undefined), 30_000, 300);
+      await wb.shot('lens-setting-on');
+      return `${shown} lens(es); evalsubmit.codeLens.enable unchecked in the Settings editor: 0 after the restart; checked again: ${again}`;
+    }, 'installed');
 
     await step('no-duplicate-commands', async () => {
       const logs = findFiles(path.join(work, 'user-data', 'logs'), 'exthost.log')

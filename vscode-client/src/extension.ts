@@ -7,7 +7,9 @@ import { JOB_SCHEME, JobViews, jobUri } from './jobview';
 import { followsPythonExtension, prepareLaunch, workspaceVenvPython } from './launch';
 import { RecentMessages } from './notify';
 import { selectInterpreter } from './picker';
-import { PythonExtensionApi, interpreterFromPythonExtension, knownToPythonExtension } from './python';
+import { MissingPaths, missingInterpreter } from './pathwarnings';
+import { restrictedKeysSet, restrictedModeLine } from './restricted';
+import { PythonExtensionApi, interpreterFromPythonExtension, interpreterWhenTrusted, knownToPythonExtension, watchPythonExtension } from './python';
 import { ServerManager } from './server';
 import {
   importStrategy,
@@ -62,17 +64,18 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   if (config().get('platform.token')) {
     log.warn('"evalsubmit.platform.token" in settings.json is ignored: run "evalsubmit: Set Platform Token" and remove it from settings.json.');
   }
-  const warnedPaths = new Set<string>();
+  const missingPaths = new MissingPaths({
+    log: (line) => log.warn(line),
+    warn: (text, ...items) => (recent.admit(text) ? api.showMessage('warning', text, ...items) : Promise.resolve(undefined)),
+    openSettings: api.openSettings,
+  });
   const serverSettings = (scopeUri?: string) => {
     const folders = api.workspaceFolders();
     const folder = folders.find((f) => scopeUri !== undefined && (scopeUri === f.uri || scopeUri.startsWith(`${f.uri}/`))) ?? folders[0];
     const { settings, missing } = expandPathSettings(readServerSettings(config(scopeUri), token.current), {
       workspaceFolder: folder?.fsPath,
     });
-    for (const line of missing.filter((m) => !warnedPaths.has(m))) {
-      warnedPaths.add(line);
-      log.warn(`Setting ${line}: no such file or folder.`);
-    }
+    missingPaths.report(missing);
     return settings;
   };
   const history = new JobHistory();
@@ -201,20 +204,19 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   };
   const interpreter = () => {
     const folder = api.workspaceFolders()[0];
-    return interpreterSetting(config(folder?.uri).get('interpreter')).map((p) =>
+    const expanded = interpreterSetting(config(folder?.uri).get('interpreter')).map((p) =>
       substituteVariables(p, { workspaceFolder: folder?.fsPath }),
     );
+    missingPaths.report(missingInterpreter(expanded));
+    return expanded;
   };
   const bundle = readBundle(context.extensionPath);
 
   const trusted = api.isWorkspaceTrusted();
   if (!trusted) {
-    const ignored = RESTRICTED_SETTINGS.filter((key) => api.hasWorkspaceValue(key));
-    log.info(
-      ignored.length > 0
-        ? `Restricted Mode: the workspace values of ${ignored.join(', ')} are ignored until the workspace is trusted.`
-        : `Restricted Mode: workspace values of ${RESTRICTED_SETTINGS.join(', ')} would be ignored (none is set).`,
-    );
+    const inFiles = restrictedKeysSet(api.workspaceSettingsFiles(), RESTRICTED_SETTINGS);
+    const ignored = RESTRICTED_SETTINGS.filter((key) => inFiles.includes(key) || api.hasWorkspaceValue(key));
+    log.info(restrictedModeLine(ignored, RESTRICTED_SETTINGS));
   }
 
   manager = new ServerManager({
@@ -231,9 +233,9 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
       prepareLaunch({
         interpreter: interpreter(),
         strategy: importStrategy(config()),
-        pythonExtension: async () => {
+        pythonExtension: () => {
           const folder = api.workspaceFolders()[0];
-          return interpreterFromPythonExtension(await pythonApi(), folder ? folder.uri : undefined);
+          return interpreterWhenTrusted(api.isWorkspaceTrusted, pythonApi, folder ? folder.uri : undefined);
         },
         bundle,
         install: {
@@ -362,11 +364,13 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
   // Restart when the Python extension's active environment changes and it is the one in use:
   // the new server runs from it and gets it as `python` (unless evalsubmit.python is set).
   void pythonApi().then((py) => {
-    const sub = py?.environments?.onDidChangeActiveEnvironmentPath?.(() => {
-      if (followsPythonExtension(manager?.current)) {
+    const sub = watchPythonExtension(py, {
+      trusted: api.isWorkspaceTrusted,
+      follows: () => followsPythonExtension(manager?.current),
+      restart: () => {
         log.info('Python environment changed: restarting the server.');
         void manager?.restart();
-      }
+      },
     });
     if (sub) {
       context.subscriptions.push({ dispose: () => void sub.dispose() });

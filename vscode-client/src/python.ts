@@ -76,6 +76,31 @@ export async function interpreterFromPythonExtension(
   return undefined;
 }
 
+/** The Python extension's selected interpreter, asked for only in a trusted workspace: in
+ * Restricted Mode the workspace may have chosen it (its `.venv`, `python.defaultInterpreterPath`)
+ * and the server would run it. Untrusted, the API is not even loaded. */
+export async function interpreterWhenTrusted(
+  trusted: () => boolean,
+  api: () => Promise<PythonExtensionApi | undefined>,
+  resource?: unknown,
+): Promise<string[] | undefined> {
+  return trusted() ? interpreterFromPythonExtension(await api(), resource) : undefined;
+}
+
+/** Restarts the server when the Python extension's selected environment changes, while the
+ * server follows it (no `evalsubmit.interpreter`) and the workspace is trusted (before trust it
+ * is not used, and granting trust restarts anyway). */
+export function watchPythonExtension(
+  api: PythonExtensionApi | undefined,
+  deps: { trusted(): boolean; follows(): boolean; restart(): void },
+): { dispose(): unknown } | undefined {
+  return api?.environments?.onDidChangeActiveEnvironmentPath?.(() => {
+    if (deps.trusted() && deps.follows()) {
+      deps.restart();
+    }
+  });
+}
+
 /** Every interpreter the Python extension knows (for the picker); never throws. */
 export function knownToPythonExtension(api: PythonExtensionApi | undefined): string[] {
   try {

@@ -107,7 +107,7 @@ export function platformView(p: PlatformInfo | undefined): PlatformView {
   const reach = p.reachable === undefined ? 'checking…' : p.reachable ? 'reachable' : 'not reachable';
   const parts = [p.source ? `URL from ${sourceWords(p.source)}` : undefined];
   if (p.tokenSet !== undefined) {
-    parts.push(p.tokenSet ? `token set${p.tokenSource ? ` (${sourceWords(p.tokenSource)})` : ''}` : 'no token');
+    parts.push(p.tokenSet ? `token set${p.tokenSource ? ` (${tokenSourceWords(p.tokenSource)})` : ''}` : 'no token');
   }
   if (p.workspace) {
     parts.push(`workspace ${p.workspace}${p.workspaceFrom ? ` (${p.workspaceFrom})` : ''}`);
@@ -118,6 +118,12 @@ export function platformView(p: PlatformInfo | undefined): PlatformView {
     severity: p.reachable === false ? 'warning' : 'info',
     busy: p.reachable === undefined,
   };
+}
+
+/** The server calls a token the client sent its "evalsubmit setting": the client sends only
+ * the one kept in VS Code's secret storage (a token in settings.json is ignored). */
+function tokenSourceWords(source: string): string {
+  return source === 'evalsubmit setting' ? "VS Code's secret storage" : sourceWords(source);
 }
 
 export function serverVersion(info: unknown): string | undefined {

@@ -341,3 +341,13 @@ export const StatusSeverity = {
 export function isVirtualWorkspace(): boolean {
   return (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme !== 'file');
 }
+
+/** The files a workspace's settings come from, on disk: each folder's `.vscode/settings.json`
+ * and a `.code-workspace` file (whether they exist is not checked). */
+export function workspaceSettingsFiles(): string[] {
+  const folders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json').fsPath);
+  const file = vscode.workspace.workspaceFile;
+  return file && file.scheme === 'file' ? [...folders, file.fsPath] : folders;
+}

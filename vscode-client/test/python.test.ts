@@ -6,9 +6,11 @@ import {
   cleanEnv,
   findPython,
   interpreterFromPythonExtension,
+  interpreterWhenTrusted,
   knownToPythonExtension,
   pathCandidates,
   probePython,
+  watchPythonExtension,
 } from '../src/python';
 
 /** A fake `exec` answering the probe per program: a version (optionally with evalsubmit), or an
@@ -136,5 +138,68 @@ describe('the Python extension', () => {
     expect(await interpreterFromPythonExtension(broken)).toBeUndefined();
     expect(await interpreterFromPythonExtension(undefined)).toBeUndefined();
     expect(knownToPythonExtension(undefined)).toEqual([]);
+  });
+});
+
+describe('the Python extension and Workspace Trust', () => {
+  /** A fake ms-python API: its selected interpreter, and its change event fired by hand. */
+  function fakeApi(exe: string) {
+    const listeners: (() => unknown)[] = [];
+    const api: PythonExtensionApi = {
+      environments: {
+        getActiveEnvironmentPath: () => ({ id: exe, path: exe }),
+        resolveEnvironment: async () => ({ executable: { uri: { fsPath: exe } } }),
+        onDidChangeActiveEnvironmentPath: (listener) => {
+          listeners.push(listener);
+          return { dispose: () => listeners.splice(listeners.indexOf(listener), 1) };
+        },
+      },
+    };
+    return { api, fire: () => listeners.slice().forEach((l) => l()), listeners };
+  }
+
+  it('uses the selected interpreter only in a trusted workspace, and does not even load the API before', async () => {
+    const { api } = fakeApi('/w/.venv/bin/python');
+    const load = vi.fn(async () => api);
+    expect(await interpreterWhenTrusted(() => false, load)).toBeUndefined();
+    expect(load).not.toHaveBeenCalled();
+    expect(await interpreterWhenTrusted(() => true, load)).toEqual(['/w/.venv/bin/python']);
+  });
+
+  it('wins over a .venv of the folder and over PATH, and loses to evalsubmit.interpreter', async () => {
+    const { api } = fakeApi('/envs/selected/bin/python');
+    const probes: string[] = [];
+    const exec: Exec = async (command) => {
+      probes.push(command);
+      const info = { version: [3, 12, 1], executable: command, freeThreaded: false };
+      return { code: 0, stdout: `EVALSUBMIT-PROBE ${JSON.stringify(info)}\n`, stderr: '' };
+    };
+    const fromExt = () => interpreterWhenTrusted(() => true, async () => api);
+    const chosen = await findPython([], fromExt, exec);
+    expect(chosen.ok && chosen.info.command).toEqual({ command: '/envs/selected/bin/python', args: [], source: 'python-extension' });
+    const set = await findPython(['/opt/py/bin/python3'], fromExt, exec);
+    expect(set.ok && set.info.command.source).toBe('setting');
+    // untrusted: PATH's python3 (a .venv is never given before trust either)
+    const untrusted = await findPython([], () => interpreterWhenTrusted(() => false, async () => api), exec);
+    expect(untrusted.ok && untrusted.info.command).toEqual({ command: 'python3', args: [], source: 'path' });
+  });
+
+  it('restarts on a change of the selected interpreter only when trusted and followed', () => {
+    const { api, fire, listeners } = fakeApi('/envs/a/bin/python');
+    let trusted = false;
+    let follows = true;
+    const restart = vi.fn();
+    const sub = watchPythonExtension(api, { trusted: () => trusted, follows: () => follows, restart });
+    fire();
+    expect(restart).not.toHaveBeenCalled();
+    trusted = true;
+    fire();
+    expect(restart).toHaveBeenCalledTimes(1);
+    follows = false; // evalsubmit.interpreter names the Python
+    fire();
+    expect(restart).toHaveBeenCalledTimes(1);
+    sub?.dispose();
+    expect(listeners).toHaveLength(0);
+    expect(watchPythonExtension(undefined, { trusted: () => true, follows: () => true, restart })).toBeUndefined();
   });
 });

@@ -104,6 +104,14 @@ describe('platformView (the platform status item)', () => {
     expect(v.severity).toBe('info');
   });
 
+  it('says a token the client sent comes from the secret storage, not from a setting', () => {
+    const v = platformView(
+      platformFromInfo({ baseUrl: 'http://127.0.0.1:8080', baseUrlSource: 'evalsubmit setting', reachable: true, tokenSet: true, tokenSource: 'evalsubmit setting' }),
+    );
+    expect(v.detail).toBe("URL from setting evalsubmit.platform.baseUrl · token set (VS Code's secret storage)");
+    expect(v.detail).not.toContain('token set (setting');
+  });
+
   it('shows a check in progress until the server says whether it answers', () => {
     const v = platformView(platformFromInfo({ baseUrl: 'http://127.0.0.1:8080', baseUrlSource: 'evalsubmit setting', tokenSet: false }));
     expect(v.text).toBe('Platform http://127.0.0.1:8080 · checking…');

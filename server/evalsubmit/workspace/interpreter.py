@@ -31,6 +31,9 @@ QUERY = r"""
 import json, os, site, sys
 venv, system_site = sys.argv[1], sys.argv[2] == "true"
 if venv:
+    # Debian's site.getsitepackages() lists a venv's site-packages only when sys.prefix differs
+    # from sys.base_prefix, which under -S (no site.main()) it does not: say it is the venv.
+    sys.prefix = sys.exec_prefix = venv
     prefixes = [venv] + ([sys.base_prefix, sys.base_exec_prefix] if system_site else [])
 else:
     prefixes = [sys.prefix, sys.exec_prefix]
