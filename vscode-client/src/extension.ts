@@ -7,7 +7,7 @@ import { JOB_SCHEME, JobViews, jobUri } from './jobview';
 import { followsPythonExtension, prepareLaunch, workspaceVenvPython } from './launch';
 import { RecentMessages } from './notify';
 import { selectInterpreter } from './picker';
-import { MissingPaths, missingInterpreter } from './pathwarnings';
+import { MissingPaths } from './pathwarnings';
 import { restrictedKeysSet, restrictedModeLine } from './restricted';
 import { PythonExtensionApi, interpreterFromPythonExtension, interpreterWhenTrusted, knownToPythonExtension, watchPythonExtension } from './python';
 import { ServerManager } from './server';
@@ -207,7 +207,8 @@ export async function activate(context: api.ExtensionContext): Promise<void> {
     const expanded = interpreterSetting(config(folder?.uri).get('interpreter')).map((p) =>
       substituteVariables(p, { workspaceFolder: folder?.fsPath }),
     );
-    missingPaths.report(missingInterpreter(expanded));
+    // a missing interpreter stops the server: the launch problem says so (with Select
+    // Interpreter), so it is not told a second time here
     return expanded;
   };
   const bundle = readBundle(context.extensionPath);

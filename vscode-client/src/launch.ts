@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { Bundle, BUNDLED_SERVER_ARGS, InstallDeps, ensureBundledServer, venvsDir } from './bundle';
 import { Exec, PythonInfo, describe, findPython, nodeExec, versionText } from './python';
 import type { ServerSettings } from './settings';
+import { missingInterpreter } from './pathwarnings';
 
 export type ImportStrategy = 'useBundled' | 'fromEnvironment';
 
@@ -54,9 +55,12 @@ export async function prepareLaunch(deps: LaunchDeps): Promise<Launch | Problem>
   const exec = deps.exec ?? nodeExec;
   const found = await findPython(deps.interpreter, deps.pythonExtension, exec);
   if (!found.ok) {
-    const message = found.fromSetting
-      ? `evalsubmit: the interpreter in "evalsubmit.interpreter" cannot run the server (${found.tried[0] ?? 'not usable'}).`
-      : 'evalsubmit needs Python 3.11 or newer and found none (set "evalsubmit.interpreter" or select an interpreter).';
+    const absent = missingInterpreter(deps.interpreter)[0]?.slice('evalsubmit.interpreter: '.length);
+    const message = !found.fromSetting
+      ? 'evalsubmit needs Python 3.11 or newer and found none (set "evalsubmit.interpreter" or select an interpreter).'
+      : absent !== undefined
+        ? `evalsubmit: "evalsubmit.interpreter" is set to ${absent}, which does not exist.`
+        : `evalsubmit: the interpreter in "evalsubmit.interpreter" cannot run the server (${found.tried[0] ?? 'not usable'}).`;
     return { state: 'no-python', message, details: found.tried };
   }
   const python = found.info;

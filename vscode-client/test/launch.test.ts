@@ -89,6 +89,17 @@ describe('prepareLaunch', () => {
     expect(isProblem(r) && r.details).toContain('python3: not found');
   });
 
+  it('says an evalsubmit.interpreter path that does not exist is missing (one message, not two)', async () => {
+    const { deps: d } = deps('useBundled', exec(false));
+    const r = await prepareLaunch({ ...d, interpreter: ['/no/such/venv/bin/python', '-X', 'utf8'] });
+    expect(r).toMatchObject({
+      state: 'no-python',
+      message: 'evalsubmit: "evalsubmit.interpreter" is set to /no/such/venv/bin/python, which does not exist.',
+    });
+    const other = await prepareLaunch({ ...d, interpreter: ['python2'] });
+    expect(isProblem(other) && other.message).toMatch(/cannot run the server/);
+  });
+
   it('is a failed problem when the extension carries no bundle', async () => {
     const r = await prepareLaunch(deps('useBundled', exec(false), 'the extension has no bundled server (x)').deps);
     expect(r).toMatchObject({ state: 'failed', message: 'evalsubmit: the extension has no bundled server (x).' });
