@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import ast
 import enum
+from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.interp.objects import (
     attribute_key,
     sdk_class_of,
@@ -41,11 +41,14 @@ from evalsubmit.analysis.values.domain import (
 from evalsubmit.sdk import constraints
 from evalsubmit.sdk import names as sdk
 
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 class Attributes:
     """The attribute reads of :class:`.expressions.Expressions`."""
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Interpreter) -> None:
         self.machine = machine
 
     def origin(self, node: ast.AST) -> Origin:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.binding import bind_call, merged_arguments, splat_into
 from evalsubmit.analysis.interp.forwarding import forwarded_call
-from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Machine
+from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite
 from evalsubmit.analysis.interp.narrowing import instance_of
 from evalsubmit.analysis.interp.objects import decorated_with
 from evalsubmit.analysis.interp.operators import truthiness
@@ -47,6 +48,10 @@ from evalsubmit.analysis.values.env import ModuleSource
 from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
 
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
+
 # names called by name on every call of an SDK or stdlib class (made once, not per call)
 _MODEL_VALIDATE = frozenset(
     {f"{sdk.GYM_CONFIG}.model_validate", f"{sdk.TASKSET_REF}.model_validate"}
@@ -59,7 +64,7 @@ _INSTANCE_FACTORIES = {"unittest.mock.create_autospec": "NonCallableMagicMock"}
 
 
 class Calls:
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Interpreter) -> None:
         self.machine = machine
         self.sdk = SdkCalls(machine)
         self.eval = machine.eval

@@ -11,8 +11,9 @@ later on its instances.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.machine import FunctionNode, Machine
+from evalsubmit.analysis.interp.frames import FunctionNode
 from evalsubmit.analysis.interp.objects import is_property, is_record
 from evalsubmit.analysis.models.classes import enum_members, note_value_origins
 from evalsubmit.analysis.values.domain import (
@@ -25,11 +26,14 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env
 
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 class Definitions:
     """Binds ``def`` and ``class`` statements for :class:`.statements.Statements`."""
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Interpreter) -> None:
         self.machine = machine
 
     def define_function(self, node: FunctionNode) -> None:

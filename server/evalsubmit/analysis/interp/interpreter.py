@@ -20,17 +20,19 @@ from typing import Any
 from evalsubmit.analysis.interp.annotated import annotated_value
 from evalsubmit.analysis.interp.binding import bind_parameters
 from evalsubmit.analysis.interp.calls import Calls, is_generator
+from evalsubmit.analysis.interp.dispatch import EXPRESSIONS, PATTERNS, STATEMENTS
 from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
-from evalsubmit.analysis.interp.grouping import DependencyLog, Grouping
-from evalsubmit.analysis.interp.imports import ImportResolver, Imports
-from evalsubmit.analysis.interp.machine import (
+from evalsubmit.analysis.interp.frames import (
     MAX_CALL_DEPTH,
     CallSite,
     Frame,
     FrameSwitch,
     FunctionNode,
 )
+from evalsubmit.analysis.interp.grouping import DependencyLog, Grouping
+from evalsubmit.analysis.interp.imports import ImportResolver, Imports
+from evalsubmit.analysis.interp.matching import CaseMatch
 from evalsubmit.analysis.interp.objects import Objects, is_classmethod, is_static
 from evalsubmit.analysis.interp.statements import Statements, bound_names
 from evalsubmit.analysis.interp.testcode import TestCode
@@ -92,10 +94,9 @@ class Interpreter:
         self.internal_errors: list[str] = []
         """Statements the interpreter failed on (engine bugs), each with its line and error."""
         self._expressions = Expressions(self)
-        # Machine.eval and .call are the collaborators' own methods, not methods forwarding to
-        # them: ~28k evaluations per cold analysis of a 5,000-line job go through them
-        self.eval: Callable[[ast.expr], Value] = self._expressions.eval
         self._calls = Calls(self)
+        # the collaborator's own method, not a method forwarding to it: ~28k evaluations per
+        # cold analysis of a 5,000-line job go through it
         self.call: Callable[[ast.Call], Value] = self._calls.call
         self._imports = Imports(self, resolver)
         self._objects = Objects(self)
@@ -134,8 +135,23 @@ class Interpreter:
     def annotated_value(self, annotation: ast.expr | None) -> Value:
         return annotated_value(self, annotation)
 
+    # ----- dispatch: which part handles which kind of node is in dispatch.py --------------
+
+    def eval(self, node: ast.expr) -> Value:
+        """The value of an expression in the current frame."""
+        try:
+            return EXPRESSIONS[type(node)](self._expressions, node)
+        except RecursionError:
+            return Unknown("expression too deeply nested")
+
     def statement(self, node: ast.stmt) -> None:
-        self._statements.statement(node)
+        """Walk one statement in the current frame (a class body is walked statement by
+        statement)."""
+        STATEMENTS[type(node)](self._statements, node)
+
+    def match_pattern(self, pattern: ast.pattern, subject: Value) -> CaseMatch:
+        """What a ``match`` pattern says of a subject with this value."""
+        return PATTERNS[type(pattern)](self, pattern, subject)
 
     def import_names(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.binding import bind_call
-from evalsubmit.analysis.interp.machine import CallSite, Machine
+from evalsubmit.analysis.interp.frames import CallSite
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -36,6 +37,10 @@ from evalsubmit.analysis.values.domain import (
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.core.findings import Walk
 from evalsubmit.sdk import names as sdk
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 SETUP_METHODS = ("__init__", "__post_init__", "setUp", "setup_method", "asyncSetUp")
 """Run before a method of an instance can be: what they store on ``self`` is its state."""
@@ -88,7 +93,7 @@ def sdk_class_of(ref: ClassRef) -> str:
 
 
 class Objects:
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Interpreter) -> None:
         self.machine = machine
         self._generic: dict[int, Instance] = {}
         self._volatile: frozenset[str] | None = None

@@ -12,6 +12,7 @@ this module knows what each means to the SDK.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.binding import splat_into
 from evalsubmit.analysis.interp.facts import (
@@ -20,7 +21,6 @@ from evalsubmit.analysis.interp.facts import (
     ModuleFacts,
     SubmitFact,
 )
-from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.target.derive import derive, sdk_base
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -37,6 +37,10 @@ from evalsubmit.analysis.values.domain import (
 from evalsubmit.analysis.values.env import ModuleSource
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 _CONSTRUCTION_KINDS = {
     sdk.GYM_CONFIG: ConstructionKind.GYM_CONFIG,
@@ -56,7 +60,7 @@ _CLIENTS = frozenset(
 class SdkCalls:
     """The SDK side of call evaluation, reached from :class:`.calls.Calls`."""
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Interpreter) -> None:
         self.machine = machine
 
     @property
