@@ -44,7 +44,6 @@ from evalsubmit.analysis.values.domain import (
     Unknown,
     Value,
 )
-from evalsubmit.analysis.values.env import ModuleSource
 from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
 
@@ -69,17 +68,6 @@ class Calls:
         self.sdk = SdkCalls(machine)
         self.eval = machine.eval
 
-    @property
-    def source(self) -> ModuleSource:
-        """The module whose code is being walked (a helper's own, in its body)."""
-        return self.machine.frame.source
-
-    def origin(self, node: ast.AST) -> Origin:
-        return self.machine.frame.source.origin(node)
-
-    def span(self, node: ast.AST) -> Span:
-        return self.machine.frame.source.span(node)
-
     def call(self, node: ast.Call) -> Value:
         function = self.eval(node.func)
         args, keyword_spans = self.call_args(node)
@@ -95,7 +83,7 @@ class Calls:
         self, function: Value, node: ast.Call, args: CallArgs, keyword_spans: dict[str, Span]
     ) -> Value:
         """The value of calling ``function`` with ``args`` at ``node``."""
-        origin = self.origin(node)
+        origin = self.machine.origin(node)
         match function:
             case FunctionValue(bound_self=Instance() as receiver) if is_submit(function):
                 return self.sdk.submit(node, receiver, args, keyword_spans)
@@ -328,7 +316,7 @@ class Calls:
         text = module.parsed.lines if module is not None else None
         if not isinstance(definition, ast.Lambda) and is_generator(definition, text):
             return OneShot(
-                f"a generator (from calling {definition.name}())", self.origin(definition)
+                f"a generator (from calling {definition.name}())", self.machine.origin(definition)
             )
         frame = self.machine.frame
         if frame.depth >= MAX_CALL_DEPTH or id(definition) in frame.active:

@@ -20,7 +20,6 @@ from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
     FunctionValue,
-    Origin,
     UserClass,
     Value,
 )
@@ -43,7 +42,7 @@ class Definitions:
         function = FunctionValue(
             node.name,
             node,
-            self._origin(node),
+            self.machine.origin(node),
             module=self.machine.frame.source,
             defaults=self._defaults(node.args),
             closure=env,
@@ -85,7 +84,7 @@ class Definitions:
                     user.methods[statement.name] = FunctionValue(
                         statement.name,
                         statement,
-                        self._origin(statement),
+                        self.machine.origin(statement),
                         module=self.machine.frame.source,
                         defaults=self._defaults(statement.args),
                         owner=cls,
@@ -114,6 +113,3 @@ class Definitions:
         )
         pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
         return {parameter.arg: self.machine.eval(default) for parameter, default in pairs}
-
-    def _origin(self, node: ast.AST) -> Origin:
-        return self.machine.frame.source.origin(node)

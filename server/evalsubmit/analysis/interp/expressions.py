@@ -36,7 +36,7 @@ from evalsubmit.analysis.values.domain import (
     Unknown,
     Value,
 )
-from evalsubmit.analysis.values.env import Env, ModuleSource
+from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of, pairs_to_dict
 from evalsubmit.core.findings import Span
 
@@ -63,17 +63,6 @@ class Expressions:
         # in a cold analysis of a 5,000-line job
         self.eval: Callable[[ast.expr], Value] = machine.eval
 
-    @property
-    def source(self) -> ModuleSource:
-        """The module whose code is being walked (a helper's own, in its body)."""
-        return self.machine.frame.source
-
-    def origin(self, node: ast.AST) -> Origin:
-        return self.machine.frame.source.origin(node)
-
-    def span(self, node: ast.AST) -> Span:
-        return self.machine.frame.source.span(node)
-
     # ----- one handler per kind of expression (the table is dispatch.EXPRESSIONS) ----------
 
     def lambda_(self, node: ast.Lambda) -> Value:
@@ -89,14 +78,14 @@ class Expressions:
         return FunctionValue(
             "<lambda>",
             node,
-            self.origin(node),
+            self.machine.origin(node),
             module=frame.source,
             defaults=defaults,
             closure=frame.env,
         )
 
     def unary_operation(self, node: ast.UnaryOp) -> Value:
-        return unary(node, self.eval(node.operand), self.source)
+        return unary(node, self.eval(node.operand), self.machine.frame.source)
 
     def yield_(self, node: ast.Yield) -> Value:
         frame = self.machine.frame
@@ -125,7 +114,7 @@ class Expressions:
 
     def comparison(self, node: ast.Compare) -> Value:
         operands = [self.eval(node.left), *(self.eval(right) for right in node.comparators)]
-        return compare(node, operands, self.source)
+        return compare(node, operands, self.machine.frame.source)
 
     def boolean_operation(self, node: ast.BoolOp) -> Value:
         return boolean(isinstance(node.op, ast.Or), [self.eval(v) for v in node.values])
@@ -151,7 +140,7 @@ class Expressions:
         return self.machine.call(node)
 
     def binary_operation(self, node: ast.BinOp) -> Value:
-        return binary(node, self.eval(node.left), self.eval(node.right), self.source)
+        return binary(node, self.eval(node.left), self.eval(node.right), self.machine.frame.source)
 
     def sequence(self, node: ast.List | ast.Tuple | ast.Set) -> Value:
         return self.sequence_literal(node, _SEQ_KINDS[type(node)])
@@ -164,7 +153,7 @@ class Expressions:
         return self.attributes.attribute(self.eval(node.value), node)
 
     def dict_literal(self, node: ast.Dict) -> DictValue:
-        result = DictValue(origin=self.origin(node))
+        result = DictValue(origin=self.machine.origin(node))
         for key_node, value_node in zip(node.keys, node.values, strict=True):
             value = self.eval(value_node)
             if key_node is None:
@@ -175,8 +164,8 @@ class Expressions:
                     result.complete = False
                 continue
             key = self.eval(key_node)
-            entry_span = _join(self.span(key_node), self.span(value_node))
-            result.set(key, value, Origin(self.source.path, entry_span))
+            entry_span = _join(self.machine.span(key_node), self.machine.span(value_node))
+            result.set(key, value, Origin(self.machine.frame.source.path, entry_span))
         return result
 
     def sequence_literal(self, node: ast.List | ast.Tuple | ast.Set, kind: type) -> Value:
@@ -191,14 +180,14 @@ class Expressions:
                     continue
                 return Unknown("unpacks a value not known statically", kind.__name__)
             items.append(value)
-            origins.append(self.origin(element))
-        return SeqValue(kind, items, self.origin(node), origins)
+            origins.append(self.machine.origin(element))
+        return SeqValue(kind, items, self.machine.origin(node), origins)
 
     def comprehension(
         self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp | ast.DictComp
     ) -> Value:
         """Evaluated when it has one ``for`` over known items; else only its type is known."""
-        origin = self.origin(node)
+        origin = self.machine.origin(node)
         items = self._comprehension_items(node)
         if isinstance(node, ast.GeneratorExp):
             return OneShot("a generator expression", origin, items)
@@ -229,7 +218,7 @@ class Expressions:
                     continue
                 if isinstance(node, ast.DictComp):
                     pair = [self.eval(node.key), self.eval(node.value)]
-                    results.append(SeqValue(tuple, pair, self.origin(node)))
+                    results.append(SeqValue(tuple, pair, self.machine.origin(node)))
                 else:
                     results.append(self.eval(node.elt))
         return results
@@ -244,7 +233,7 @@ class Expressions:
             if formatted is None:
                 return Unknown("an f-string computed at run time", "str")
             parts.append(formatted)
-        return Known("".join(parts), self.origin(node))
+        return Known("".join(parts), self.machine.origin(node))
 
     def _formatted(self, node: ast.FormattedValue) -> str | None:
         value = self.eval(node.value)

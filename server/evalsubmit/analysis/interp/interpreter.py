@@ -45,12 +45,13 @@ from evalsubmit.analysis.values.domain import (
     FunctionValue,
     Instance,
     Known,
+    Origin,
     Unknown,
     Value,
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope, ModuleSource
 from evalsubmit.analysis.values.journal import sealed
-from evalsubmit.core.findings import Walk
+from evalsubmit.core.findings import Span, Walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +109,13 @@ class Interpreter:
     @property
     def source(self) -> ModuleSource:
         return self._source
+
+    def origin(self, node: ast.AST) -> Origin:
+        """Where ``node`` is, in the module whose code is being walked (a helper's own)."""
+        return self.frame.source.origin(node)
+
+    def span(self, node: ast.AST) -> Span:
+        return self.frame.source.span(node)
 
     @property
     def home(self) -> Path | None:

@@ -98,14 +98,14 @@ class Statements:
             operand = self.machine.eval(node.value)
             current = self.machine.frame.env.lookup(target.id)
             if current is not None and keeps_identity(current):
-                in_place(current, node.op, operand, self._origin_of_span(self._span(node)))
+                in_place(current, node.op, operand, self._origin_of_span(self.machine.span(node)))
             else:
                 self.machine.frame.env.names[target.id] = Unknown("changed in place")
         elif isinstance(target, (ast.Attribute, ast.Subscript)):
             operand = self.machine.eval(node.value)
             current = self.machine.eval(target)
             if keeps_identity(current):
-                in_place(current, node.op, operand, self._origin_of_span(self._span(node)))
+                in_place(current, node.op, operand, self._origin_of_span(self.machine.span(node)))
             else:
                 self.assign(target, Unknown("changed in place"), node)
         else:
@@ -180,7 +180,7 @@ class Statements:
                     and not self.machine.frame.context
                     and _is_runner_like(value)
                 ):
-                    self.machine.facts.runner_bindings.append((self._span(target), value))
+                    self.machine.facts.runner_bindings.append((self.machine.span(target), value))
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
                 items = value.items if isinstance(value, SeqValue) and value.complete else None
                 for index, element in enumerate(elements):
@@ -190,7 +190,7 @@ class Statements:
                         self.assign(element, Unknown("unpacked at run time"), statement)
             case ast.Subscript(value=base_node, slice=key_node):
                 base, key = self.machine.eval(base_node), self.machine.eval(key_node)
-                origin = self._origin_of_span(self._span(statement))
+                origin = self._origin_of_span(self.machine.span(statement))
                 if isinstance(base, DictValue):
                     touch(base)
                     base.set(key, value, origin)
@@ -205,7 +205,9 @@ class Statements:
                 if isinstance(base, Instance) and base.ref.qualname == sdk.GYM_CONFIG:
                     touch(base)
                     base.args.keywords[attr] = value
-                    base.args.keyword_origins[attr] = self._origin_of_span(self._span(statement))
+                    base.args.keyword_origins[attr] = self._origin_of_span(
+                        self.machine.span(statement)
+                    )
                 elif isinstance(base, Instance) and base.ref.user is not None:
                     self.machine.frame.env.names[attribute_key(base, attr)] = value
                     self._written.append(base)  # keeps its id unique while the key lives
@@ -333,9 +335,6 @@ class Statements:
         self.walk(node.finalbody)
         if env.ended is None:
             env.ended = merged.ended
-
-    def _span(self, node: ast.AST) -> Span:
-        return self.machine.frame.source.span(node)
 
     def _origin_of_span(self, span: Span) -> Origin:
         return Origin(self.machine.frame.source.path, span)
