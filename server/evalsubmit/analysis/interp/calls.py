@@ -9,11 +9,16 @@ defines it); ``MAX_CALL_DEPTH`` and a guard against recursion bound the work."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.binding import bind_call, merged_arguments, splat_into
+from evalsubmit.analysis.interp.bodies import (
+    declared_return,
+    evaluate_call,
+    fixture_value,
+    is_generator,
+)
 from evalsubmit.analysis.interp.forwarding import forwarded_call
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite
 from evalsubmit.analysis.interp.narrowing import instance_of
@@ -28,7 +33,6 @@ from evalsubmit.analysis.interp.sdk_calls import (
 )
 from evalsubmit.analysis.models import arguments, containers, stdlib, stdlib_names
 from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
-from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -309,7 +313,7 @@ class Calls:
     ) -> Value:
         if not isinstance(definition, ast.Lambda) and is_context_manager(definition):
             values, _ = bind_call(self.machine, function, definition.args, args, node)
-            return entered_as(self.machine.fixture_value(function, values))
+            return entered_as(fixture_value(self.machine, function, values))
         if isinstance(definition, ast.AsyncFunctionDef):
             return Unknown("a coroutine")
         module = function.module
@@ -320,7 +324,7 @@ class Calls:
             )
         frame = self.machine.frame
         if frame.depth >= MAX_CALL_DEPTH or id(definition) in frame.active:
-            return self.machine.declared_return(function)
+            return declared_return(self.machine, function)
         values, passed = bind_call(self.machine, function, definition.args, args, node)
         walk = None
         receiver = function.bound_self
@@ -332,7 +336,7 @@ class Calls:
             label = f"when {name}() is called at line {node.lineno}"
             lines = (node.lineno, node.end_lineno or node.lineno)
             walk = Walk(f"call {node.lineno}:{node.col_offset}", 0, 0, label, lines)
-        return self.machine.evaluate_call(function, values, site=CallSite(walk, passed))
+        return evaluate_call(self.machine, function, values, site=CallSite(walk, passed))
 
 
 _CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
@@ -387,40 +391,3 @@ def is_context_manager(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bo
 def entered_as(value: Value) -> Instance:
     """A context manager that gives ``value`` to ``with ... as name``."""
     return Instance(ClassRef(ENTERED), CallArgs(keywords={"__enter__": value}))
-
-
-def is_generator(
-    definition: ast.FunctionDef | ast.AsyncFunctionDef, lines: Sequence[str] | None = None
-) -> bool:
-    """Whether calling it returns a generator: a ``yield`` in its own body (not nested defs).
-    Remembered on the node itself, which lives exactly as long as the answer is valid.
-    ``lines``: the text of the module the definition is in, when the caller has it."""
-    known: bool | None = getattr(definition, "_evalsubmit_yields", None)
-    if known is None:
-        known = _may_yield(definition, lines) and _yields(definition)
-        definition._evalsubmit_yields = known  # type: ignore[union-attr]
-    return known
-
-
-def _may_yield(
-    definition: ast.FunctionDef | ast.AsyncFunctionDef, lines: Sequence[str] | None
-) -> bool:
-    """False when no line of the definition holds the word ``yield``: most functions, told
-    without walking every node of the body (that walk cost ~2 % of a cold analysis)."""
-    if lines is None or definition.end_lineno is None:
-        return True
-    text = "".join(lines[definition.lineno - 1 : definition.end_lineno])
-    # a keyword is only ever ASCII, but a non-ASCII text is walked anyway (no guess is made)
-    return "yield" in text or not text.isascii()
-
-
-def _yields(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    pending: list[ast.AST] = list(definition.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return True
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        pending.extend(tree_walk.child_nodes(node))
-    return False

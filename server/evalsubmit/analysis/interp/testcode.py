@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from evalsubmit.analysis.interp.bodies import fixture_value
 from evalsubmit.analysis.interp.frames import MAX_ELEMENT_WALKS, FunctionNode
 from evalsubmit.analysis.values.domain import (
     ClassValue,
@@ -109,7 +110,7 @@ class TestCode:
                 found = self.fixture(parameter, cls, depth + 1)
                 if found is not None:
                     values[parameter] = found
-        value = self.machine.fixture_value(function, values)
+        value = fixture_value(self.machine, function, values)
         self._fixture_values[key] = value
         return value
 
