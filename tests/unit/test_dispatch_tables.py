@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import sys
 import textwrap
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,19 @@ def test_submits_inside_generically_handled_kinds_are_found() -> None:
         (16, "ES104"),
     ]
     assert report.internal_errors == ()
+
+
+def test_every_part_of_the_interpreter_is_held_by_the_import_contract() -> None:
+    """The ``interp-parts`` contract (pyproject.toml) lists the parts by name: a new module of
+    ``interp`` must be added there, or it could import the interpreter unnoticed."""
+    root = Path(__file__).resolve().parents[2]
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    (contract,) = [c for c in contracts if c["id"] == "interp-parts"]
+    package = root / "server" / "evalsubmit" / "analysis" / "interp"
+    owners = {"__init__", "interpreter", "dispatch", "modules"}
+    parts = {f"evalsubmit.analysis.interp.{p.stem}" for p in package.glob("*.py")} - {
+        f"evalsubmit.analysis.interp.{name}" for name in owners
+    }
+    assert parts, "no module found: the path is wrong"
+    assert set(contract["source_modules"]) == parts
