@@ -4,8 +4,8 @@ It never imports or runs the user's code. The top level is walked statement by s
 one's facts grouped for the incremental caches; function bodies are walked after it, once with
 unknown parameters (that is where their findings come from), and evaluated again, silently, when
 a call needs their return value (helpers that build runners and configs). Statements,
-expressions, calls, imports, the user's objects and annotations are handled by collaborators;
-this class is the :class:`~.machine.Machine` they share (:mod:`.machine` says how they meet).
+expressions, calls, imports, the user's objects and annotations are handled by its parts, each
+handed this interpreter; which part handles which kind of node is :mod:`.dispatch`.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class Deferred:
 
 
 class Interpreter:
-    """One module's walk: the machine its collaborators share, and the order of the walk
+    """One module's walk: the interpreter its parts share, and the order of the walk
     (top level, then deferred function bodies, grouped for the caches)."""
 
     def __init__(
@@ -79,7 +79,7 @@ class Interpreter:
         self.frame = Frame(
             env=self._module_env, source=self._source, collect=collect, defer=collect
         )
-        """The frame being evaluated in (``Machine.frame``): a plain attribute, not a property,
+        """The frame being evaluated in (every part reads it): a plain attribute, not a property,
         because collaborators read it tens of thousands of times per analysis."""
         self._facts = ModuleFacts()
         self._dependencies = DependencyLog()
@@ -101,7 +101,7 @@ class Interpreter:
         self.walk: Callable[[list[ast.stmt]], None] = self._statements.walk
         """Walk a block in flow order, up to the statement that ends its path."""
 
-    # ----- what collaborators see (machine.Machine) ----------------------------------------
+    # ----- what the parts ask of the interpreter ---------------------------------------------
 
     @property
     def source(self) -> ModuleSource:
