@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from evalsubmit.analysis import analyze_source
-from evalsubmit.analysis.interp.statements import Statements, bound_names
+from evalsubmit.analysis.interp.interpreter import Interpreter
+from evalsubmit.analysis.interp.statements import bound_names
 from evalsubmit.cli import main
 
 pytestmark = pytest.mark.engine_bugs_expected
@@ -37,14 +38,14 @@ SOURCE = textwrap.dedent("""\
 @pytest.fixture
 def engine_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = SOURCE.splitlines()
-    real = Statements.statement
+    real = Interpreter.statement
 
-    def statement(self: Statements, node: ast.stmt) -> None:
+    def statement(self: Interpreter, node: ast.stmt) -> None:
         if "# BOOM" in lines[node.lineno - 1] and node.col_offset == 0:
             raise KeyError("target")
         real(self, node)
 
-    monkeypatch.setattr(Statements, "statement", statement)
+    monkeypatch.setattr(Interpreter, "statement", statement)
 
 
 def test_the_rest_of_the_module_is_analysed(engine_bug: None) -> None:

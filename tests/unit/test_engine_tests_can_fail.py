@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from evalsubmit.analysis import analyze_source
-from evalsubmit.analysis.interp.statements import Statements
+from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.report import EngineFailure, strict_internal_errors
 from unit import test_resolution
 from unit.idioms import idiom_support
@@ -38,10 +38,10 @@ HELPERS: dict[str, Callable[[], object]] = {
 
 @pytest.fixture
 def dead_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
-    def statement(self: Statements, node: ast.stmt) -> None:
+    def statement(self: Interpreter, node: ast.stmt) -> None:
         raise RuntimeError("sabotaged")
 
-    monkeypatch.setattr(Statements, "statement", statement)
+    monkeypatch.setattr(Interpreter, "statement", statement)
 
 
 @pytest.mark.parametrize("helper", HELPERS, ids=str)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any
 
-from evalsubmit.analysis.interp.machine import Frame, FrameSwitch
+from evalsubmit.analysis.interp.frames import Frame, FrameSwitch
 from evalsubmit.analysis.values.env import Env
 
 

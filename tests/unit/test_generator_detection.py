@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from evalsubmit.analysis.interp.calls import is_generator
+from evalsubmit.analysis.interp.bodies import is_generator
 from evalsubmit.core.lines import split_lines_keepends
 
 CASES = {

@@ -11,8 +11,8 @@ else is unknown.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.values.domain import (
     ClassValue,
     Instance,
@@ -22,6 +22,10 @@ from evalsubmit.analysis.values.domain import (
     typed_instance,
 )
 from evalsubmit.sdk import names as sdk
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 _OPTIONAL = frozenset({"typing.Optional"})
 _UNION = frozenset({"typing.Union"})
@@ -53,6 +57,7 @@ _MAPPINGS = frozenset(
         "collections.abc.MutableMapping",
     }
 )
+
 _TUPLES = frozenset({"builtins.tuple", "typing.Tuple"})
 _WRAPPERS = frozenset({"typing.Annotated", "typing.Final", "typing.ClassVar"})
 SCALARS = {
@@ -70,14 +75,14 @@ SCALARS = {
 }
 
 
-def annotated_value(machine: Machine, annotation: ast.expr | None) -> Value:
+def annotated_value(machine: Interpreter, annotation: ast.expr | None) -> Value:
     if annotation is None:
         return Unknown("a parameter")
     with machine.silent():
         return _typed(machine, annotation, depth=0)
 
 
-def _typed(machine: Machine, node: ast.expr, depth: int) -> Value:
+def _typed(machine: Interpreter, node: ast.expr, depth: int) -> Value:
     if depth > 4:
         return Unknown("a parameter")
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -94,7 +99,7 @@ def _typed(machine: Machine, node: ast.expr, depth: int) -> Value:
     return of_class(machine, machine.eval(node))
 
 
-def of_class(machine: Machine, kind: Value) -> Value:
+def of_class(machine: Interpreter, kind: Value) -> Value:
     """A value of the class ``kind`` whose content is unknown."""
     if not isinstance(kind, ClassValue):
         return Unknown("a parameter")
@@ -108,7 +113,7 @@ def of_class(machine: Machine, kind: Value) -> Value:
     return Unknown("a parameter")
 
 
-def _generic(machine: Machine, node: ast.Subscript, depth: int) -> Value:
+def _generic(machine: Interpreter, node: ast.Subscript, depth: int) -> Value:
     origin = machine.eval(node.value)
     name = origin.ref.qualname if isinstance(origin, ClassValue) else ""
     arguments = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -133,7 +138,7 @@ def _generic(machine: Machine, node: ast.Subscript, depth: int) -> Value:
     return of_class(machine, origin)
 
 
-def _union(machine: Machine, members: list[ast.expr], depth: int) -> Value:
+def _union(machine: Interpreter, members: list[ast.expr], depth: int) -> Value:
     """``X | None`` is an X that may be None; unions of several types keep their names."""
     values = [_typed(machine, m, depth + 1) for m in members]
     none = [v for v in values if isinstance(v, Unknown) and v.type_name == "None"]

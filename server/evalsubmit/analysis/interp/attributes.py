@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import ast
 import enum
+from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.interp.objects import (
     attribute_key,
     sdk_class_of,
@@ -31,7 +31,6 @@ from evalsubmit.analysis.values.domain import (
     Instance,
     Known,
     ModuleValue,
-    Origin,
     Refused,
     SeqValue,
     Unknown,
@@ -41,15 +40,15 @@ from evalsubmit.analysis.values.domain import (
 from evalsubmit.sdk import constraints
 from evalsubmit.sdk import names as sdk
 
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 class Attributes:
     """The attribute reads of :class:`.expressions.Expressions`."""
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Interpreter) -> None:
         self.machine = machine
-
-    def origin(self, node: ast.AST) -> Origin:
-        return self.machine.frame.source.origin(node)
 
     def attribute(self, base: Value, node: ast.Attribute) -> Value:
         """``base.name`` read at ``node`` (``base`` the value of ``node.value``)."""
@@ -58,14 +57,14 @@ class Attributes:
             case ModuleValue(qualname=qualname):
                 return self.machine.import_value(f"{qualname}.{name}")
             case ClassValue(ref=ClassRef(qualname=qualname, user=None)):
-                found = stdlib.stdlib_constant(f"{qualname}.{name}", self.origin(node))
+                found = stdlib.stdlib_constant(f"{qualname}.{name}", self.machine.origin(node))
                 return found if found is not None else ClassValue(ClassRef(f"{qualname}.{name}"))
             case ClassValue(ref=ClassRef(user=UserClass() as user)):
                 written = self.machine.frame.env.lookup(attribute_key(user, name))
                 if written is not None:
                     return written
                 if name in user.enum_members:
-                    return Known(user.enum_members[name], self.origin(node))
+                    return Known(user.enum_members[name], self.machine.origin(node))
                 for cls in user_mro(user):
                     if name in cls.class_values and name not in cls.methods:
                         return cls.class_values[name]
@@ -76,19 +75,23 @@ class Attributes:
                 return self.instance_attribute(base, ref, name, node)
             case Known(obj=enum.Enum() as member) if name in {"value", "name"}:
                 literal = enum_value_origin(member) if name == "value" else None
-                return Known(getattr(member, name), literal or self.origin(node))
+                return Known(getattr(member, name), literal or self.machine.origin(node))
             case DictValue() | SeqValue() | Known():
                 if not hasattr(_modelled_type(base), name):
                     # a NamedTuple's field, or an attribute of an object modelled as its tuple
                     # or dict: what it reads is only known at run time
                     return Unknown(f"the attribute .{name}, read at run time")
-                return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
+                return FunctionValue(
+                    f"bound method .{name}()", None, self.machine.origin(node), None, base
+                )
             case Unknown(element=element) if element is not None:
-                return FunctionValue(f"bound method .{name}()", None, self.origin(node), None, base)
+                return FunctionValue(
+                    f"bound method .{name}()", None, self.machine.origin(node), None, base
+                )
             case Refused(reason=reason) if reason.startswith("os.environ") and name == "get":
                 return ClassValue(ClassRef("os.environ.get"))  # modelled as os.getenv
             case Refused(reason=reason) if not reason.startswith("os.environ"):
-                return Refused(f"a bound method .{name} of {reason}", self.origin(node))
+                return Refused(f"a bound method .{name} of {reason}", self.machine.origin(node))
         return Unknown()
 
     def instance_attribute(
@@ -101,13 +104,15 @@ class Attributes:
         qualname = sdk_class_of(ref)
         if name == "evaluator" and qualname == sdk.PLATFORM_CLIENT:
             return Instance(
-                ClassRef(sdk.EVALUATOR), CallArgs(keywords={"client": base}), self.origin(node)
+                ClassRef(sdk.EVALUATOR),
+                CallArgs(keywords={"client": base}),
+                self.machine.origin(node),
             )
         if name == "evaluator" and qualname == sdk.ASYNC_PLATFORM_CLIENT:
             return Instance(
                 ClassRef(sdk.ASYNC_EVALUATOR),
                 CallArgs(keywords={"client": base}),
-                self.origin(node),
+                self.machine.origin(node),
             )
         is_runner = qualname in sdk.RUNNER_CLASSES or ref.user is not None
         if is_runner and name == "config" and "config" in base.args.keywords:
@@ -120,7 +125,7 @@ class Attributes:
         modelled = modelled or (qualname == ARGUMENT_PARSER and name in PARSE_METHODS)
         if qualname.startswith("logging.") or _is_submit(qualname, name) or modelled:
             return FunctionValue(
-                f"bound method {ref.qualname}.{name}", None, self.origin(node), None, base
+                f"bound method {ref.qualname}.{name}", None, self.machine.origin(node), None, base
             )
         if ref.qualname == NAMESPACE and base.attributes and name in base.attributes:
             return base.attributes[name]  # an option of the parser it came from

@@ -10,8 +10,8 @@ origin of each value (where a finding about it should land).
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     DictValue,
@@ -21,6 +21,9 @@ from evalsubmit.analysis.values.domain import (
     Unknown,
     Value,
 )
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
 
 
 def bind_arguments(
@@ -45,7 +48,7 @@ def bind_arguments(
 
 
 def bind_call(
-    machine: Machine,
+    machine: Interpreter,
     function: FunctionValue,
     arguments: ast.arguments,
     args: CallArgs,
@@ -90,7 +93,7 @@ def bind_call(
     return values, passed
 
 
-def _written_at(machine: Machine, value: ast.expr, argument: ast.AST) -> Origin:
+def _written_at(machine: Interpreter, value: ast.expr, argument: ast.AST) -> Origin:
     """Where an argument's value was written: a parameter of the walk this call is in
     takes it from that walk's call site; anything else is written here."""
     if isinstance(value, ast.Name) and value.id in machine.frame.passed:
@@ -98,7 +101,9 @@ def _written_at(machine: Machine, value: ast.expr, argument: ast.AST) -> Origin:
     return machine.frame.source.origin(argument)
 
 
-def bind_parameters(machine: Machine, args: ast.arguments, values: dict[str, Value] | None) -> None:
+def bind_parameters(
+    machine: Interpreter, args: ast.arguments, values: dict[str, Value] | None
+) -> None:
     """Bind a body's parameters in the current frame: the values given, else what each
     parameter's annotation says (``*args``/``**kwargs`` unknown)."""
     names = machine.frame.env.names

@@ -9,12 +9,18 @@ defines it); ``MAX_CALL_DEPTH`` and a guard against recursion bound the work."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.binding import bind_call, merged_arguments, splat_into
+from evalsubmit.analysis.interp.bodies import (
+    declared_return,
+    evaluate_call,
+    fixture_value,
+    is_generator,
+)
 from evalsubmit.analysis.interp.forwarding import forwarded_call
-from evalsubmit.analysis.interp.machine import MAX_CALL_DEPTH, CallSite, Machine
+from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite
 from evalsubmit.analysis.interp.narrowing import instance_of
 from evalsubmit.analysis.interp.objects import decorated_with
 from evalsubmit.analysis.interp.operators import truthiness
@@ -27,7 +33,6 @@ from evalsubmit.analysis.interp.sdk_calls import (
 )
 from evalsubmit.analysis.models import arguments, containers, stdlib, stdlib_names
 from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
-from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -43,9 +48,12 @@ from evalsubmit.analysis.values.domain import (
     Unknown,
     Value,
 )
-from evalsubmit.analysis.values.env import ModuleSource
 from evalsubmit.core.findings import Span, Walk
 from evalsubmit.sdk import names as sdk
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 # names called by name on every call of an SDK or stdlib class (made once, not per call)
 _MODEL_VALIDATE = frozenset(
@@ -59,21 +67,10 @@ _INSTANCE_FACTORIES = {"unittest.mock.create_autospec": "NonCallableMagicMock"}
 
 
 class Calls:
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Interpreter) -> None:
         self.machine = machine
         self.sdk = SdkCalls(machine)
         self.eval = machine.eval
-
-    @property
-    def source(self) -> ModuleSource:
-        """The module whose code is being walked (a helper's own, in its body)."""
-        return self.machine.frame.source
-
-    def origin(self, node: ast.AST) -> Origin:
-        return self.machine.frame.source.origin(node)
-
-    def span(self, node: ast.AST) -> Span:
-        return self.machine.frame.source.span(node)
 
     def call(self, node: ast.Call) -> Value:
         function = self.eval(node.func)
@@ -90,7 +87,7 @@ class Calls:
         self, function: Value, node: ast.Call, args: CallArgs, keyword_spans: dict[str, Span]
     ) -> Value:
         """The value of calling ``function`` with ``args`` at ``node``."""
-        origin = self.origin(node)
+        origin = self.machine.origin(node)
         match function:
             case FunctionValue(bound_self=Instance() as receiver) if is_submit(function):
                 return self.sdk.submit(node, receiver, args, keyword_spans)
@@ -316,18 +313,18 @@ class Calls:
     ) -> Value:
         if not isinstance(definition, ast.Lambda) and is_context_manager(definition):
             values, _ = bind_call(self.machine, function, definition.args, args, node)
-            return entered_as(self.machine.fixture_value(function, values))
+            return entered_as(fixture_value(self.machine, function, values))
         if isinstance(definition, ast.AsyncFunctionDef):
             return Unknown("a coroutine")
         module = function.module
         text = module.parsed.lines if module is not None else None
         if not isinstance(definition, ast.Lambda) and is_generator(definition, text):
             return OneShot(
-                f"a generator (from calling {definition.name}())", self.origin(definition)
+                f"a generator (from calling {definition.name}())", self.machine.origin(definition)
             )
         frame = self.machine.frame
         if frame.depth >= MAX_CALL_DEPTH or id(definition) in frame.active:
-            return self.machine.declared_return(function)
+            return declared_return(self.machine, function)
         values, passed = bind_call(self.machine, function, definition.args, args, node)
         walk = None
         receiver = function.bound_self
@@ -339,7 +336,7 @@ class Calls:
             label = f"when {name}() is called at line {node.lineno}"
             lines = (node.lineno, node.end_lineno or node.lineno)
             walk = Walk(f"call {node.lineno}:{node.col_offset}", 0, 0, label, lines)
-        return self.machine.evaluate_call(function, values, site=CallSite(walk, passed))
+        return evaluate_call(self.machine, function, values, site=CallSite(walk, passed))
 
 
 _CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
@@ -394,40 +391,3 @@ def is_context_manager(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bo
 def entered_as(value: Value) -> Instance:
     """A context manager that gives ``value`` to ``with ... as name``."""
     return Instance(ClassRef(ENTERED), CallArgs(keywords={"__enter__": value}))
-
-
-def is_generator(
-    definition: ast.FunctionDef | ast.AsyncFunctionDef, lines: Sequence[str] | None = None
-) -> bool:
-    """Whether calling it returns a generator: a ``yield`` in its own body (not nested defs).
-    Remembered on the node itself, which lives exactly as long as the answer is valid.
-    ``lines``: the text of the module the definition is in, when the caller has it."""
-    known: bool | None = getattr(definition, "_evalsubmit_yields", None)
-    if known is None:
-        known = _may_yield(definition, lines) and _yields(definition)
-        definition._evalsubmit_yields = known  # type: ignore[union-attr]
-    return known
-
-
-def _may_yield(
-    definition: ast.FunctionDef | ast.AsyncFunctionDef, lines: Sequence[str] | None
-) -> bool:
-    """False when no line of the definition holds the word ``yield``: most functions, told
-    without walking every node of the body (that walk cost ~2 % of a cold analysis)."""
-    if lines is None or definition.end_lineno is None:
-        return True
-    text = "".join(lines[definition.lineno - 1 : definition.end_lineno])
-    # a keyword is only ever ASCII, but a non-ASCII text is walked anyway (no guess is made)
-    return "yield" in text or not text.isascii()
-
-
-def _yields(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    pending: list[ast.AST] = list(definition.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return True
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        pending.extend(tree_walk.child_nodes(node))
-    return False

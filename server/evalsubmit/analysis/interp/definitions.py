@@ -11,25 +11,28 @@ later on its instances.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.machine import FunctionNode, Machine
+from evalsubmit.analysis.interp.frames import FunctionNode
 from evalsubmit.analysis.interp.objects import is_property, is_record
 from evalsubmit.analysis.models.classes import enum_members, note_value_origins
 from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
     FunctionValue,
-    Origin,
     UserClass,
     Value,
 )
 from evalsubmit.analysis.values.env import Env
 
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 class Definitions:
     """Binds ``def`` and ``class`` statements for :class:`.statements.Statements`."""
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Interpreter) -> None:
         self.machine = machine
 
     def define_function(self, node: FunctionNode) -> None:
@@ -39,7 +42,7 @@ class Definitions:
         function = FunctionValue(
             node.name,
             node,
-            self._origin(node),
+            self.machine.origin(node),
             module=self.machine.frame.source,
             defaults=self._defaults(node.args),
             closure=env,
@@ -81,7 +84,7 @@ class Definitions:
                     user.methods[statement.name] = FunctionValue(
                         statement.name,
                         statement,
-                        self._origin(statement),
+                        self.machine.origin(statement),
                         module=self.machine.frame.source,
                         defaults=self._defaults(statement.args),
                         owner=cls,
@@ -110,6 +113,3 @@ class Definitions:
         )
         pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
         return {parameter.arg: self.machine.eval(default) for parameter, default in pairs}
-
-    def _origin(self, node: ast.AST) -> Origin:
-        return self.machine.frame.source.origin(node)

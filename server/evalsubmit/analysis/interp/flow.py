@@ -7,8 +7,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     ClassRef,
@@ -21,6 +21,10 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.sdk.names import is_sdk_name
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -144,11 +148,12 @@ _NEVER_RETURN = frozenset(
         "self.skipTest",
     }
 )
+
 _NO_RETURN_ANNOTATIONS = frozenset({"NoReturn", "Never"})
 _SUPPRESSING = frozenset({"suppress", "raises", "assertRaises", "assertRaisesRegex"})
 
 
-def never_returns(machine: Machine, call: ast.Call) -> bool:
+def never_returns(machine: Interpreter, call: ast.Call) -> bool:
     """Whether the call surely does not return: ``sys.exit()``, ``pytest.fail()``,
     ``assert_never()``, or a function of the user's annotated ``-> NoReturn``/``Never``."""
     func = call.func
@@ -162,7 +167,7 @@ def never_returns(machine: Machine, call: ast.Call) -> bool:
     return dotted is not None and dotted in _NEVER_RETURN
 
 
-def opaque_call(machine: Machine, call: ast.Call) -> bool:
+def opaque_call(machine: Interpreter, call: ast.Call) -> bool:
     """Whether a call statement runs code we cannot see into, which may not return: an
     unresolved callee, or a function of a package that is neither the standard library, the
     SDK nor the user's (``parser.error(...)`` on an unknown parser, ``flask.abort(...)``)."""

@@ -11,13 +11,15 @@ from __future__ import annotations
 import ast
 import builtins
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.values.domain import ClassRef, ClassValue, ModuleValue, Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
 from evalsubmit.sdk import names as sdk
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
 
 
 class ImportResolver(Protocol):
@@ -42,7 +44,7 @@ class ImportResolver(Protocol):
 
 
 class Imports:
-    def __init__(self, machine: Machine, resolver: ImportResolver | None) -> None:
+    def __init__(self, machine: Interpreter, resolver: ImportResolver | None) -> None:
         self.machine = machine
         self.resolver = resolver
 

@@ -4,8 +4,8 @@ It never imports or runs the user's code. The top level is walked statement by s
 one's facts grouped for the incremental caches; function bodies are walked after it, once with
 unknown parameters (that is where their findings come from), and evaluated again, silently, when
 a call needs their return value (helpers that build runners and configs). Statements,
-expressions, calls, imports, the user's objects and annotations are handled by collaborators;
-this class is the :class:`~.machine.Machine` they share (:mod:`.machine` says how they meet).
+expressions, calls, imports, the user's objects and annotations are handled by its parts, each
+handed this interpreter; which part handles which kind of node is :mod:`.dispatch`.
 """
 
 from __future__ import annotations
@@ -19,36 +19,34 @@ from typing import Any
 
 from evalsubmit.analysis.interp.annotated import annotated_value
 from evalsubmit.analysis.interp.binding import bind_parameters
-from evalsubmit.analysis.interp.calls import Calls, is_generator
+from evalsubmit.analysis.interp.calls import Calls
+from evalsubmit.analysis.interp.dispatch import EXPRESSIONS, PATTERNS, STATEMENTS
 from evalsubmit.analysis.interp.expressions import Expressions
 from evalsubmit.analysis.interp.facts import FactGroup, ModuleFacts
-from evalsubmit.analysis.interp.grouping import DependencyLog, Grouping
-from evalsubmit.analysis.interp.imports import ImportResolver, Imports
-from evalsubmit.analysis.interp.machine import (
-    MAX_CALL_DEPTH,
-    CallSite,
+from evalsubmit.analysis.interp.frames import (
     Frame,
     FrameSwitch,
     FunctionNode,
 )
+from evalsubmit.analysis.interp.grouping import DependencyLog, Grouping
+from evalsubmit.analysis.interp.imports import ImportResolver, Imports
+from evalsubmit.analysis.interp.matching import CaseMatch
 from evalsubmit.analysis.interp.objects import Objects, is_classmethod, is_static
 from evalsubmit.analysis.interp.statements import Statements, bound_names
 from evalsubmit.analysis.interp.testcode import TestCode
 from evalsubmit.analysis.report import internal_error
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
-    NEVER_RETURNS,
     CallArgs,
     ClassValue,
-    FunctionValue,
     Instance,
-    Known,
+    Origin,
     Unknown,
     Value,
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope, ModuleSource
 from evalsubmit.analysis.values.journal import sealed
-from evalsubmit.core.findings import Walk
+from evalsubmit.core.findings import Span, Walk
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +61,7 @@ class Deferred:
 
 
 class Interpreter:
-    """One module's walk: the machine its collaborators share, and the order of the walk
+    """One module's walk: the interpreter its parts share, and the order of the walk
     (top level, then deferred function bodies, grouped for the caches)."""
 
     def __init__(
@@ -81,7 +79,7 @@ class Interpreter:
         self.frame = Frame(
             env=self._module_env, source=self._source, collect=collect, defer=collect
         )
-        """The frame being evaluated in (``Machine.frame``): a plain attribute, not a property,
+        """The frame being evaluated in (every part reads it): a plain attribute, not a property,
         because collaborators read it tens of thousands of times per analysis."""
         self._facts = ModuleFacts()
         self._dependencies = DependencyLog()
@@ -92,21 +90,29 @@ class Interpreter:
         self.internal_errors: list[str] = []
         """Statements the interpreter failed on (engine bugs), each with its line and error."""
         self._expressions = Expressions(self)
-        # Machine.eval and .call are the collaborators' own methods, not methods forwarding to
-        # them: ~28k evaluations per cold analysis of a 5,000-line job go through them
-        self.eval: Callable[[ast.expr], Value] = self._expressions.eval
         self._calls = Calls(self)
+        # the collaborator's own method, not a method forwarding to it: ~28k evaluations per
+        # cold analysis of a 5,000-line job go through it
         self.call: Callable[[ast.Call], Value] = self._calls.call
         self._imports = Imports(self, resolver)
         self._objects = Objects(self)
         self._tests = TestCode(self, resolver)
         self._statements = Statements(self)
+        self.walk: Callable[[list[ast.stmt]], None] = self._statements.walk
+        """Walk a block in flow order, up to the statement that ends its path."""
 
-    # ----- what collaborators see (machine.Machine) ----------------------------------------
+    # ----- what the parts ask of the interpreter ---------------------------------------------
 
     @property
     def source(self) -> ModuleSource:
         return self._source
+
+    def origin(self, node: ast.AST) -> Origin:
+        """Where ``node`` is, in the module whose code is being walked (a helper's own)."""
+        return self.frame.source.origin(node)
+
+    def span(self, node: ast.AST) -> Span:
+        return self.frame.source.span(node)
 
     @property
     def home(self) -> Path | None:
@@ -134,8 +140,23 @@ class Interpreter:
     def annotated_value(self, annotation: ast.expr | None) -> Value:
         return annotated_value(self, annotation)
 
+    # ----- dispatch: which part handles which kind of node is in dispatch.py --------------
+
+    def eval(self, node: ast.expr) -> Value:
+        """The value of an expression in the current frame."""
+        try:
+            return EXPRESSIONS[type(node)](self._expressions, node)
+        except RecursionError:
+            return Unknown("expression too deeply nested")
+
     def statement(self, node: ast.stmt) -> None:
-        self._statements.statement(node)
+        """Walk one statement in the current frame (a class body is walked statement by
+        statement)."""
+        STATEMENTS[type(node)](self._statements, node)
+
+    def match_pattern(self, pattern: ast.pattern, subject: Value) -> CaseMatch:
+        """What a ``match`` pattern says of a subject with this value."""
+        return PATTERNS[type(pattern)](self, pattern, subject)
 
     def import_names(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -154,106 +175,6 @@ class Interpreter:
 
     def enter(self, frame: Frame) -> FrameSwitch:
         return FrameSwitch(self, frame)
-
-    def evaluate_call(
-        self, function: FunctionValue, values: dict[str, Value], *, site: CallSite | None = None
-    ) -> Value:
-        """The value a call of ``function`` returns, its body walked with ``values`` bound; the
-        return annotation's value when it is not one known value. With a ``site`` whose walk
-        is set while facts are recorded, the walk records them too, labelled with it;
-        otherwise it is silent."""
-        returns: list[Value] = []
-        end = self._call(function, values, returns, site)
-        if not returns and end.ended in {"raise", "endless"} and not is_stub(function.node):
-            return Unknown(NEVER_RETURNS)  # every path raised: the statement making it ends
-        if len(returns) == 1 and not isinstance(returns[0], Unknown):
-            return returns[0]
-        return self.declared_return(function)
-
-    def declared_return(self, function: FunctionValue) -> Value:
-        """The value of ``function``'s return annotation, read in its own module."""
-        node = function.node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.returns is None:
-            return Unknown("a parameter")
-        frame = replace(
-            self.frame,
-            env=Env(parent=function.closure or self._module_env),
-            source=function.module or self.frame.source,
-        )
-        with self.enter(frame):
-            return self.annotated_value(node.returns)
-
-    def walk_body(
-        self, function: FunctionValue, values: dict[str, Value], *, site: CallSite | None = None
-    ) -> Env:
-        return self._call(function, values, [], site, propagate=False)
-
-    def fixture_value(self, fixture: FunctionValue, values: dict[str, Value]) -> Value:
-        """What a fixture gives a test (its return, or its first ``yield``); also what a
-        ``@contextmanager`` function gives ``with ... as name``."""
-        definition = fixture.node
-        if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return Unknown("a fixture")
-        if fixture.bound_self is not None:
-            parameters = [*definition.args.posonlyargs, *definition.args.args]
-            values = {parameters[0].arg: fixture.bound_self, **values} if parameters else values
-        returns: list[Value] = []
-        lines = fixture.module.parsed.lines if fixture.module is not None else None
-        self._call(fixture, values, returns, None, yields=is_generator(definition, lines))
-        if len(returns) == 1 and not isinstance(returns[0], Unknown):
-            return returns[0]
-        return self.declared_return(fixture)
-
-    def _call(
-        self,
-        function: FunctionValue,
-        values: dict[str, Value],
-        returns: list[Value],
-        site: CallSite | None,
-        *,
-        yields: bool = False,
-        propagate: bool = True,
-    ) -> Env:
-        """Walk ``function``'s body, in its own module and scope, with ``values`` bound."""
-        definition = function.node
-        if definition is None:
-            return Env()
-        if self.frame.depth >= MAX_CALL_DEPTH or id(definition) in self.frame.active:
-            return Env()
-        walk = site.walk if site is not None else None
-        record = walk is not None and self.frame.collect
-        caller = self.frame.env
-        frame = Frame(
-            env=Env(parent=function.closure or self._module_env),
-            source=function.module or self.frame.source,
-            collect=record,
-            defer=False,
-            returns=returns,
-            yields=yields,
-            depth=self.frame.depth + 1,
-            active=self.frame.active | {id(definition)},
-            context=(*self.frame.context, walk) if record and walk else self.frame.context,
-            owner=function.owner,
-            receiver=_first_argument(definition, values) if function.owner is not None else None,
-            passed=dict(site.passed) if site is not None else {},
-        )
-        failures = len(self.internal_errors)
-        with self.enter(frame):
-            bind_parameters(self, definition.args, values)
-            if isinstance(definition, ast.Lambda):
-                returns.append(self.eval(definition.body))
-            else:
-                self._statements.walk(definition.body)
-                end = frame.env
-                sure = not end.opaque and len(self.internal_errors) == failures
-                if not yields and end.ended is None and sure:
-                    returns.append(Known(None))  # a path falls off the end: it returns None
-                if not sure and end.ended is not None and not returns:
-                    end.ended = None  # an opaque call or an engine bug: not sure it raised
-        if propagate:
-            # attributes it stored on objects it was given are the caller's to see
-            caller.names.update((k, v) for k, v in frame.env.names.items() if k.startswith("@"))
-        return frame.env
 
     def generic_instance(self, cls: ClassValue) -> Instance:
         return self._objects.generic_self(cls)
@@ -424,24 +345,3 @@ class Interpreter:
             with self.enter(frame):
                 bind_parameters(self, function.args, {**values, **case})
                 self._statements.walk(function.body)
-
-
-def is_stub(node: ast.AST | None) -> bool:
-    """A body that only raises ``NotImplementedError`` (an abstract method, a placeholder a
-    subclass or a later version fills in): its declared return type stands for it."""
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    body = node.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]  # the docstring
-    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
-        return False
-    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
-    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
-
-
-def _first_argument(
-    definition: FunctionNode | ast.Lambda, values: dict[str, Value]
-) -> Value | None:
-    parameters = [*definition.args.posonlyargs, *definition.args.args]
-    return values.get(parameters[0].arg) if parameters else None

@@ -15,16 +15,20 @@
 from __future__ import annotations
 
 import ast
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from evalsubmit.analysis.interp.flow import LoopJumps, element_label, leaves_loop
-from evalsubmit.analysis.interp.machine import MAX_CONTEXTS, MAX_ELEMENT_WALKS, Machine
+from evalsubmit.analysis.interp.frames import MAX_CONTEXTS, MAX_ELEMENT_WALKS
 from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.values.domain import Unknown, Value
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of
 from evalsubmit.analysis.values.journal import forked, join_forks
 from evalsubmit.core.findings import Walk
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 Loop = ast.For | ast.AsyncFor | ast.While
 
@@ -40,7 +44,7 @@ class _Walker(Protocol):
 class Loops:
     """The loop walker behind ``Statements``."""
 
-    def __init__(self, machine: Machine, walker: _Walker, jumps: LoopJumps) -> None:
+    def __init__(self, machine: Interpreter, walker: _Walker, jumps: LoopJumps) -> None:
         self.machine = machine
         self.walker = walker
         self.jumps = jumps

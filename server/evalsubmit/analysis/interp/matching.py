@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.attributes import config_field
-from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.interp.narrowing import instance_of
 from evalsubmit.analysis.interp.operators import is_none, truthiness
 from evalsubmit.analysis.values.domain import (
@@ -27,6 +27,10 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.sdk import names as sdk
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 _PLAIN = (str, int, float, bool, bytes)
 
@@ -41,29 +45,44 @@ class CaseMatch:
     subject: Value | None = None
 
 
-def match_case(machine: Machine, pattern: ast.pattern, subject: Value) -> CaseMatch:
-    """``pattern`` against ``subject``."""
-    match pattern:
-        case ast.MatchAs(pattern=None, name=name):
-            return CaseMatch(True, {name: subject} if name else {})
-        case ast.MatchAs(pattern=inner, name=name) if inner is not None:
-            found = match_case(machine, inner, subject)
-            if name:
-                found.bindings[name] = found.subject or subject
-            return found
-        case ast.MatchSingleton(value=constant):
-            return _singleton(constant, subject)
-        case ast.MatchValue(value=expression):
-            return _literal(machine.eval(expression), subject)
-        case ast.MatchOr(patterns=alternatives):
-            return _either(machine, alternatives, subject)
-        case ast.MatchClass(cls=cls, patterns=positional, kwd_attrs=names, kwd_patterns=by_name):
-            found = _class(machine, cls, [*positional, *by_name], subject)
-            _bind_fields(found, subject, names, by_name)
-            return found
-        case ast.MatchMapping(patterns=values, rest=rest):
-            return _mapping(machine, pattern, values, rest, subject)
-    # sequences and stars: whether they match is not followed; what they bind is unknown
+# ----- one handler per kind of pattern (the table is dispatch.PATTERNS) --------------------
+
+
+def match_as(machine: Interpreter, pattern: ast.MatchAs, subject: Value) -> CaseMatch:
+    """A capture (``case x``), the wildcard, or ``case <pattern> as x``."""
+    if pattern.pattern is None:
+        return CaseMatch(True, {pattern.name: subject} if pattern.name else {})
+    found = machine.match_pattern(pattern.pattern, subject)
+    if pattern.name:
+        found.bindings[pattern.name] = found.subject or subject
+    return found
+
+
+def match_singleton(machine: Interpreter, pattern: ast.MatchSingleton, subject: Value) -> CaseMatch:
+    return _singleton(pattern.value, subject)
+
+
+def match_value(machine: Interpreter, pattern: ast.MatchValue, subject: Value) -> CaseMatch:
+    return _literal(machine.eval(pattern.value), subject)
+
+
+def match_or(machine: Interpreter, pattern: ast.MatchOr, subject: Value) -> CaseMatch:
+    return _either(machine, pattern.patterns, subject)
+
+
+def match_class(machine: Interpreter, pattern: ast.MatchClass, subject: Value) -> CaseMatch:
+    parts = [*pattern.patterns, *pattern.kwd_patterns]
+    found = _class(machine, pattern.cls, parts, subject)
+    _bind_fields(found, subject, pattern.kwd_attrs, pattern.kwd_patterns)
+    return found
+
+
+def match_mapping(machine: Interpreter, pattern: ast.MatchMapping, subject: Value) -> CaseMatch:
+    return _mapping(machine, pattern, pattern.patterns, pattern.rest, subject)
+
+
+def captures_unknown(machine: Interpreter, pattern: ast.pattern, subject: Value) -> CaseMatch:
+    """Sequences and stars: whether they match is not followed; what they bind is unknown."""
     unknown: dict[str, Value] = {name: Unknown("bound by a pattern") for name in captured(pattern)}
     return CaseMatch(None, unknown)
 
@@ -79,7 +98,7 @@ def captured(pattern: ast.pattern) -> list[str]:
     return names
 
 
-def guard_holds(machine: Machine, guard: ast.expr | None) -> bool | None:
+def guard_holds(machine: Interpreter, guard: ast.expr | None) -> bool | None:
     return True if guard is None else truthiness(machine.eval(guard))
 
 
@@ -101,8 +120,8 @@ def _literal(literal: Value, subject: Value) -> CaseMatch:
     return CaseMatch(None, subject=literal if plain else None)
 
 
-def _either(machine: Machine, alternatives: list[ast.pattern], subject: Value) -> CaseMatch:
-    found = [match_case(machine, alternative, subject) for alternative in alternatives]
+def _either(machine: Interpreter, alternatives: list[ast.pattern], subject: Value) -> CaseMatch:
+    found = [machine.match_pattern(alternative, subject) for alternative in alternatives]
     for one in found:
         if one.matches is True:
             return one
@@ -113,7 +132,9 @@ def _either(machine: Machine, alternatives: list[ast.pattern], subject: Value) -
     return CaseMatch(None, unknown)
 
 
-def _class(machine: Machine, cls: ast.expr, parts: list[ast.pattern], subject: Value) -> CaseMatch:
+def _class(
+    machine: Interpreter, cls: ast.expr, parts: list[ast.pattern], subject: Value
+) -> CaseMatch:
     with machine.silent():
         kind = machine.eval(cls)
     matches = instance_of(subject, kind)
@@ -153,12 +174,13 @@ def _binds_only(pattern: ast.pattern) -> bool:
 
 
 def _mapping(
-    machine: Machine,
+    machine: Interpreter,
     pattern: ast.MatchMapping,
     values: list[ast.pattern],
     rest: str | None,
     subject: Value,
 ) -> CaseMatch:
+
     bindings: dict[str, Value] = {
         name: Unknown("bound by a pattern") for p in values for name in captured(p)
     }

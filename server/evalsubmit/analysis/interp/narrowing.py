@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import ast
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.annotated import of_class
-from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.interp.objects import attribute_key
 from evalsubmit.analysis.values.domain import (
     ClassValue,
@@ -28,6 +28,10 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.sdk import names as sdk
 
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
+
 Refinements = dict[str, tuple[Value | None, Value]]
 """By environment key: the value before (None: not bound in this scope) and on this side."""
 
@@ -35,7 +39,7 @@ _PLAIN = (str, int, float, bool, bytes)
 _NONE_TYPES = frozenset({"None", "NoneType"})
 
 
-def refine(machine: Machine, test: ast.expr, positive: bool) -> Refinements:
+def refine(machine: Interpreter, test: ast.expr, positive: bool) -> Refinements:
     """Bind, in the current environment, what ``test`` being ``positive`` proves; returns
     what was bound (so a join can tell narrowed values from values the branch assigned)."""
     found: Refinements = {}
@@ -61,7 +65,7 @@ def restore(env_names: dict[str, Value], refined: Refinements) -> None:
                 env_names[key] = before
 
 
-def _refinements(machine: Machine, test: ast.expr, positive: bool) -> list[tuple[str, Value]]:
+def _refinements(machine: Interpreter, test: ast.expr, positive: bool) -> list[tuple[str, Value]]:
     match test:
         case ast.UnaryOp(op=ast.Not(), operand=operand):
             return _refinements(machine, operand, not positive)
@@ -81,7 +85,7 @@ def _refinements(machine: Machine, test: ast.expr, positive: bool) -> list[tuple
 
 
 def _compared(
-    machine: Machine, left: ast.expr, op: ast.cmpop, right: ast.expr, positive: bool
+    machine: Interpreter, left: ast.expr, op: ast.cmpop, right: ast.expr, positive: bool
 ) -> list[tuple[str, Value]]:
     subject, other = (right, left) if isinstance(left, ast.Constant) else (left, right)
     found = _subject(machine, subject)
@@ -107,8 +111,9 @@ def _compared(
 
 
 def _isinstance(
-    machine: Machine, subject: ast.expr, kind: ast.expr, positive: bool
+    machine: Interpreter, subject: ast.expr, kind: ast.expr, positive: bool
 ) -> list[tuple[str, Value]]:
+
     found = _subject(machine, subject)
     if found is None or not positive:
         return []
@@ -120,7 +125,7 @@ def _isinstance(
     return _not_none(key, current)
 
 
-def _truthy(machine: Machine, subject: ast.expr) -> list[tuple[str, Value]]:
+def _truthy(machine: Interpreter, subject: ast.expr) -> list[tuple[str, Value]]:
     found = _subject(machine, subject)
     return [] if found is None else _not_none(*found)
 
@@ -138,7 +143,7 @@ def _not_none(key: str, current: Value | None) -> list[tuple[str, Value]]:
     return []
 
 
-def _subject(machine: Machine, node: ast.expr) -> tuple[str, Value | None] | None:
+def _subject(machine: Interpreter, node: ast.expr) -> tuple[str, Value | None] | None:
     """The environment key a condition's subject is read from, and its value there."""
     match node:
         case ast.Name(id=name) | ast.NamedExpr(target=ast.Name(id=name)):

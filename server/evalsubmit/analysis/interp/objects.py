@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.binding import bind_call
-from evalsubmit.analysis.interp.machine import CallSite, Machine
+from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
+from evalsubmit.analysis.interp.frames import CallSite
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -36,6 +38,10 @@ from evalsubmit.analysis.values.domain import (
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.core.findings import Walk
 from evalsubmit.sdk import names as sdk
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 SETUP_METHODS = ("__init__", "__post_init__", "setUp", "setup_method", "asyncSetUp")
 """Run before a method of an instance can be: what they store on ``self`` is its state."""
@@ -88,7 +94,7 @@ def sdk_class_of(ref: ClassRef) -> str:
 
 
 class Objects:
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Interpreter) -> None:
         self.machine = machine
         self._generic: dict[int, Instance] = {}
         self._volatile: frozenset[str] | None = None
@@ -119,7 +125,7 @@ class Objects:
             return Unknown("a property")
         parameters = [*node.args.posonlyargs, *node.args.args]
         values: dict[str, Value] = {parameters[0].arg: instance} if parameters else {}
-        return self.machine.evaluate_call(getter, values)
+        return evaluate_call(self.machine, getter, values)
 
     # ----- the generic instance ------------------------------------------------------------
 
@@ -177,7 +183,7 @@ class Objects:
         parameters = [*node.args.posonlyargs, *node.args.args]
         if not parameters:
             return {}
-        env = self.machine.walk_body(method, {**method.defaults, parameters[0].arg: cls})
+        env = walk_body(self.machine, method, {**method.defaults, parameters[0].arg: cls})
         return instance_writes(env, user)
 
     def run_method(
@@ -198,7 +204,7 @@ class Objects:
             return {}
         given = method.defaults if defaults else {}
         values = {**given, **arguments, parameters[0].arg: instance}
-        env = self.machine.walk_body(method, values)
+        env = walk_body(self.machine, method, values)
         return instance_writes(env, instance)
 
     # ----- construction at a call site ------------------------------------------------------
@@ -221,7 +227,7 @@ class Objects:
                         label = f"when {user.name}() is constructed at line {node.lineno}"
                         lines = (node.lineno, node.end_lineno or node.lineno)
                         walk = Walk(f"new {node.lineno}:{node.col_offset}", 0, 0, label, lines)
-                    env = self.machine.walk_body(init, values, site=CallSite(walk, passed))
+                    env = walk_body(self.machine, init, values, site=CallSite(walk, passed))
                     written.update(instance_writes(env, instance))
                 break
         post = next(
@@ -239,7 +245,7 @@ class Objects:
                 lines = (node.lineno, node.end_lineno or node.lineno)
                 walk = Walk(f"post {node.lineno}:{node.col_offset}", 0, 0, label, lines)
             values = {**post.defaults, post.node.args.args[0].arg: instance}
-            env = self.machine.walk_body(post, values, site=CallSite(walk))
+            env = walk_body(self.machine, post, values, site=CallSite(walk))
             written.update(instance_writes(env, instance))
         instance.attributes = self.trusted(written)
 

@@ -12,6 +12,7 @@ this module knows what each means to the SDK.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.binding import splat_into
 from evalsubmit.analysis.interp.facts import (
@@ -20,7 +21,6 @@ from evalsubmit.analysis.interp.facts import (
     ModuleFacts,
     SubmitFact,
 )
-from evalsubmit.analysis.interp.machine import Machine
 from evalsubmit.analysis.target.derive import derive, sdk_base
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -34,9 +34,12 @@ from evalsubmit.analysis.values.domain import (
     Value,
     typed_instance,
 )
-from evalsubmit.analysis.values.env import ModuleSource
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 _CONSTRUCTION_KINDS = {
     sdk.GYM_CONFIG: ConstructionKind.GYM_CONFIG,
@@ -56,16 +59,8 @@ _CLIENTS = frozenset(
 class SdkCalls:
     """The SDK side of call evaluation, reached from :class:`.calls.Calls`."""
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Interpreter) -> None:
         self.machine = machine
-
-    @property
-    def source(self) -> ModuleSource:
-        """The module whose code is being walked (a helper's own, in its body)."""
-        return self.machine.frame.source
-
-    def span(self, node: ast.AST) -> Span:
-        return self.source.span(node)
 
     @property
     def collect(self) -> bool:
@@ -82,27 +77,31 @@ class SdkCalls:
         if self.collect:
             fact = SubmitFact(
                 node=node,
-                span=self.span(node),
+                span=self.machine.span(node),
                 name_span=self._name_span(node),
                 is_async=receiver.ref.qualname == sdk.ASYNC_EVALUATOR,
                 evaluator=receiver,
                 args=args,
                 keyword_spans=spans,
-                keyword_value_spans={k.arg: self.span(k.value) for k in node.keywords if k.arg},
-                path=self.source.path,
+                keyword_value_spans={
+                    k.arg: self.machine.span(k.value) for k in node.keywords if k.arg
+                },
+                path=self.machine.frame.source.path,
                 home=self.machine.home,
                 context=self.machine.frame.context,
             )
             target = args.keywords.get("target")
             if target is not None:
-                fact.derivation = derive(target, fact.target_value_span(), self.source.path)
+                fact.derivation = derive(
+                    target, fact.target_value_span(), self.machine.frame.source.path
+                )
             self.facts.submits.append(fact)
         return Unknown("a job resource")
 
     def _name_span(self, node: ast.Call) -> Span:
         """The called name: ``submit`` in ``client.evaluator.submit(...)``, the whole callee
         otherwise (an alias ``send(...)``, a partial ``run(...)``)."""
-        func = self.span(node.func)
+        func = self.machine.span(node.func)
         if isinstance(node.func, ast.Attribute):
             attr = node.func.attr
             return Span(func.end_line, func.end_col - len(attr), func.end_line, func.end_col)
@@ -140,11 +139,11 @@ class SdkCalls:
                 ConstructionFact(
                     ConstructionKind.GYM_CONFIG,
                     node,
-                    self.span(node),
+                    self.machine.span(node),
                     config_args,
                     instance,
                     via_dict=True,
-                    path=self.source.path,
+                    path=self.machine.frame.source.path,
                     home=self.machine.home,
                     context=self.machine.frame.context,
                 )
@@ -171,13 +170,13 @@ class SdkCalls:
             ConstructionFact(
                 kind,
                 node,
-                self.span(node),
+                self.machine.span(node),
                 args,
                 instance,
                 spans,
-                [self.span(a) for a in node.args],
+                [self.machine.span(a) for a in node.args],
                 via_dict=via_dict,
-                path=self.source.path,
+                path=self.machine.frame.source.path,
                 home=self.machine.home,
                 context=self.machine.frame.context,
             )
@@ -199,11 +198,11 @@ class SdkCalls:
                 ConstructionFact(
                     ConstructionKind.GYM_RUNNER,
                     node,
-                    self.span(node),
+                    self.machine.span(node),
                     args,
                     instance,
                     spans,
-                    path=self.source.path,
+                    path=self.machine.frame.source.path,
                     home=self.machine.home,
                     context=self.machine.frame.context,
                 )

@@ -11,6 +11,7 @@ module walk) so the rules of flow can be read in one place.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.calls import ENTERED
 from evalsubmit.analysis.interp.definitions import Definitions
@@ -22,8 +23,7 @@ from evalsubmit.analysis.interp.flow import (
     opaque_call,
 )
 from evalsubmit.analysis.interp.loops import Loops
-from evalsubmit.analysis.interp.machine import Machine
-from evalsubmit.analysis.interp.matching import guard_holds, match_case
+from evalsubmit.analysis.interp.matching import guard_holds
 from evalsubmit.analysis.interp.narrowing import Refinements, refine, restore
 from evalsubmit.analysis.interp.objects import attribute_key
 from evalsubmit.analysis.interp.operators import truthiness
@@ -46,11 +46,15 @@ from evalsubmit.analysis.values.journal import Ends, forked, join_forks, touch
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
 
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 class Statements:
-    """The statement walker behind ``Machine.statement``."""
+    """The statement walker behind ``Interpreter.statement``; which method walks which kind of
+    statement is :data:`.dispatch.STATEMENTS`."""
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Interpreter) -> None:
         self.machine = machine
         self.definitions = Definitions(machine)
         self._jumps = LoopJumps()
@@ -66,90 +70,104 @@ class Statements:
             if self.machine.frame.env.ended is not None:
                 return
             try:
-                self.statement(statement)
+                self.machine.statement(statement)
             except RecursionError:
                 continue
             except Exception as error:  # an engine bug costs this statement, not the module
                 self.machine.failed(statement, error)
 
-    def statement(self, node: ast.stmt) -> None:
-        match node:
-            case ast.Assign(targets=targets, value=value):
-                result = self.machine.eval(value)
-                if isinstance(value, (ast.Subscript, ast.Call)) and ends_path(result):
-                    self.machine.frame.env.ended = "raise"  # what follows cannot run
-                    return
-                for target in targets:
-                    self.assign(target, result, node)
-            case ast.AnnAssign(target=target, value=value) if value is not None:
-                self.assign(target, self.machine.eval(value), node)
-            case ast.AugAssign(target=ast.Name(id=name), op=op, value=value):
-                operand = self.machine.eval(value)
-                current = self.machine.frame.env.lookup(name)
-                if current is not None and keeps_identity(current):
-                    in_place(current, op, operand, self._origin_of_span(self._span(node)))
-                else:
-                    self.machine.frame.env.names[name] = Unknown("changed in place")
-            case ast.AugAssign(target=ast.Attribute() | ast.Subscript() as target, op=op):
-                operand = self.machine.eval(node.value)
-                current = self.machine.eval(target)
-                if keeps_identity(current):
-                    in_place(current, op, operand, self._origin_of_span(self._span(node)))
-                else:
-                    self.assign(target, Unknown("changed in place"), node)
-            case ast.Expr(value=value):
-                result = self.machine.eval(value)
-                if isinstance(value, ast.Call):
-                    if never_returns(self.machine, value) or ends_path(result):
-                        self.machine.frame.env.ended = "raise"
-                    elif opaque_call(self.machine, value):
-                        self.machine.frame.env.opaque = True
-            case ast.Return(value=value):
-                result = self.machine.eval(value) if value is not None else Known(None)
-                if self.machine.frame.returns is not None:
-                    self.machine.frame.returns.append(result)
-                self.machine.frame.env.ended = "return"
-            case ast.Raise(exc=exc, cause=cause):
-                for part in (exc, cause):
-                    if part is not None:
-                        self.machine.eval(part)
+    # ----- one handler per kind of statement (the table is dispatch.STATEMENTS) -----------
+
+    def assignment(self, node: ast.Assign) -> None:
+        result = self.machine.eval(node.value)
+        if isinstance(node.value, (ast.Subscript, ast.Call)) and ends_path(result):
+            self.machine.frame.env.ended = "raise"  # what follows cannot run
+            return
+        for target in node.targets:
+            self.assign(target, result, node)
+
+    def annotated_assignment(self, node: ast.AnnAssign) -> None:
+        if node.value is None:
+            self.evaluate_parts(node)  # a declaration: binds nothing
+            return
+        self.assign(node.target, self.machine.eval(node.value), node)
+
+    def augmented_assignment(self, node: ast.AugAssign) -> None:
+        target = node.target
+        if isinstance(target, ast.Name):
+            operand = self.machine.eval(node.value)
+            current = self.machine.frame.env.lookup(target.id)
+            if current is not None and keeps_identity(current):
+                in_place(current, node.op, operand, self._origin_of_span(self.machine.span(node)))
+            else:
+                self.machine.frame.env.names[target.id] = Unknown("changed in place")
+        elif isinstance(target, (ast.Attribute, ast.Subscript)):
+            operand = self.machine.eval(node.value)
+            current = self.machine.eval(target)
+            if keeps_identity(current):
+                in_place(current, node.op, operand, self._origin_of_span(self.machine.span(node)))
+            else:
+                self.assign(target, Unknown("changed in place"), node)
+        else:
+            self.evaluate_parts(node)
+
+    def expression_statement(self, node: ast.Expr) -> None:
+        value = node.value
+        result = self.machine.eval(value)
+        if isinstance(value, ast.Call):
+            if never_returns(self.machine, value) or ends_path(result):
                 self.machine.frame.env.ended = "raise"
-            case ast.Break():
-                self._jumps.leave(self.machine.frame.env, "break")
-            case ast.Continue():
-                self._jumps.leave(self.machine.frame.env, "continue")
-            case ast.Assert(test=test):
-                self.assert_statement(test)
-            case ast.If():
-                self.if_statement(node)
-            case ast.For() | ast.AsyncFor() | ast.While():
-                self.loop(node)
-            case ast.With() | ast.AsyncWith():
-                for item in node.items:
-                    context = self.machine.eval(item.context_expr)
-                    if item.optional_vars is not None:
-                        self.assign(item.optional_vars, _entered_value(context), node)
-                self.walk(node.body)
-                env = self.machine.frame.env
-                if env.ended == "raise" and any(may_suppress(i.context_expr) for i in node.items):
-                    env.ended = None  # suppress(...), pytest.raises(...): what follows runs
-            case ast.Try() | ast.TryStar():
-                self.try_statement(node)
-            case ast.Match():
-                self.match_statement(node)
-            case ast.FunctionDef() | ast.AsyncFunctionDef():
-                self.definitions.define_function(node)
-            case ast.ClassDef():
-                self.definitions.define_class(node)
-            case ast.Import() | ast.ImportFrom():
-                self.machine.import_names(node)
-            case ast.Delete(targets=targets):
-                for target in targets:
-                    self.delete(target)
-            case _:
-                for child in tree_walk.child_nodes(node):
-                    if isinstance(child, ast.expr):
-                        self.machine.eval(child)
+            elif opaque_call(self.machine, value):
+                self.machine.frame.env.opaque = True
+
+    def return_statement(self, node: ast.Return) -> None:
+        result = self.machine.eval(node.value) if node.value is not None else Known(None)
+        if self.machine.frame.returns is not None:
+            self.machine.frame.returns.append(result)
+        self.machine.frame.env.ended = "return"
+
+    def raise_statement(self, node: ast.Raise) -> None:
+        for part in (node.exc, node.cause):
+            if part is not None:
+                self.machine.eval(part)
+        self.machine.frame.env.ended = "raise"
+
+    def break_statement(self, node: ast.Break) -> None:
+        self._jumps.leave(self.machine.frame.env, "break")
+
+    def continue_statement(self, node: ast.Continue) -> None:
+        self._jumps.leave(self.machine.frame.env, "continue")
+
+    def with_statement(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            context = self.machine.eval(item.context_expr)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, _entered_value(context), node)
+        self.walk(node.body)
+        env = self.machine.frame.env
+        if env.ended == "raise" and any(may_suppress(i.context_expr) for i in node.items):
+            env.ended = None  # suppress(...), pytest.raises(...): what follows runs
+
+    def function_definition(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.definitions.define_function(node)
+
+    def class_definition(self, node: ast.ClassDef) -> None:
+        self.definitions.define_class(node)
+
+    def import_statement(self, node: ast.Import | ast.ImportFrom) -> None:
+        self.machine.import_names(node)
+
+    def delete_statement(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            self.delete(target)
+
+    def evaluate_parts(self, node: ast.stmt) -> None:
+        """A statement that binds nothing the checks follow (``pass``, ``global``, ``type``
+        ...): its expressions are still evaluated, because a ``submit()`` call can hide in
+        any of them."""
+        for child in tree_walk.child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.machine.eval(child)
 
     def assign(self, target: ast.expr, value: Value, statement: ast.stmt) -> None:
         match target:
@@ -162,7 +180,7 @@ class Statements:
                     and not self.machine.frame.context
                     and _is_runner_like(value)
                 ):
-                    self.machine.facts.runner_bindings.append((self._span(target), value))
+                    self.machine.facts.runner_bindings.append((self.machine.span(target), value))
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
                 items = value.items if isinstance(value, SeqValue) and value.complete else None
                 for index, element in enumerate(elements):
@@ -172,7 +190,7 @@ class Statements:
                         self.assign(element, Unknown("unpacked at run time"), statement)
             case ast.Subscript(value=base_node, slice=key_node):
                 base, key = self.machine.eval(base_node), self.machine.eval(key_node)
-                origin = self._origin_of_span(self._span(statement))
+                origin = self._origin_of_span(self.machine.span(statement))
                 if isinstance(base, DictValue):
                     touch(base)
                     base.set(key, value, origin)
@@ -187,7 +205,9 @@ class Statements:
                 if isinstance(base, Instance) and base.ref.qualname == sdk.GYM_CONFIG:
                     touch(base)
                     base.args.keywords[attr] = value
-                    base.args.keyword_origins[attr] = self._origin_of_span(self._span(statement))
+                    base.args.keyword_origins[attr] = self._origin_of_span(
+                        self.machine.span(statement)
+                    )
                 elif isinstance(base, Instance) and base.ref.user is not None:
                     self.machine.frame.env.names[attribute_key(base, attr)] = value
                     self._written.append(base)  # keeps its id unique while the key lives
@@ -257,7 +277,7 @@ class Statements:
         outcomes: list[tuple[Env, Ends]] = []
         sure = False
         for case in node.cases:
-            found = match_case(self.machine, case.pattern, subject)
+            found = self.machine.match_pattern(case.pattern, subject)
             if found.matches is False:
                 continue
             with forked() as ends, self.machine.scope(start.copy()) as frame:
@@ -278,7 +298,8 @@ class Statements:
         join_forks([ends for env, ends in outcomes if env.ended is None])
         start.join_paths(*(env for env, _ in outcomes))
 
-    def assert_statement(self, test: ast.expr) -> None:
+    def assert_statement(self, node: ast.Assert) -> None:
+        test = node.test
         """``assert False`` (and any test known to be false) ends the path; any other
         assertion narrows what follows (``assert runner is not None``)."""
         if truthiness(self.machine.eval(test)) is False:
@@ -314,9 +335,6 @@ class Statements:
         self.walk(node.finalbody)
         if env.ended is None:
             env.ended = merged.ended
-
-    def _span(self, node: ast.AST) -> Span:
-        return self.machine.frame.source.span(node)
 
     def _origin_of_span(self, span: Span) -> Origin:
         return Origin(self.machine.frame.source.path, span)

@@ -17,9 +17,10 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from evalsubmit.analysis.interp.machine import MAX_ELEMENT_WALKS, FunctionNode, Machine
+from evalsubmit.analysis.interp.bodies import fixture_value
+from evalsubmit.analysis.interp.frames import MAX_ELEMENT_WALKS, FunctionNode
 from evalsubmit.analysis.values.domain import (
     ClassValue,
     FunctionValue,
@@ -31,6 +32,10 @@ from evalsubmit.analysis.values.domain import (
 from evalsubmit.analysis.values.env import Env, ModuleScope
 from evalsubmit.analysis.values.iterables import items_of
 from evalsubmit.core.findings import Walk
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.interpreter import Interpreter
+
 
 MAX_FIXTURE_DEPTH = 4
 Case = tuple[Walk | None, dict[str, Value]]
@@ -51,7 +56,7 @@ class TestPlan:
 
 
 class TestCode:
-    def __init__(self, machine: Machine, conftests: ConftestReader | None) -> None:
+    def __init__(self, machine: Interpreter, conftests: ConftestReader | None) -> None:
         self.machine = machine
         self._conftests = conftests
         self._fixture_values: dict[int, Value] = {}
@@ -105,7 +110,7 @@ class TestCode:
                 found = self.fixture(parameter, cls, depth + 1)
                 if found is not None:
                     values[parameter] = found
-        value = self.machine.fixture_value(function, values)
+        value = fixture_value(self.machine, function, values)
         self._fixture_values[key] = value
         return value
 
