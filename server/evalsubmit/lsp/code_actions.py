@@ -22,7 +22,7 @@ from evalsubmit.lsp import convert
 from evalsubmit.lsp.code_lens import submit_command
 from evalsubmit.lsp.command_table import SUBMIT
 from evalsubmit.lsp.logs import guarded
-from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.snapshot import Analysis
 from evalsubmit.platform.submission import candidates
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def _wanted(kind: str, only: Sequence[str] | None) -> bool:
 
 
 def submit_actions(
-    uri: str, snap: Snapshot, rng: types.Range, encoding: convert.Encoding
+    uri: str, snap: Analysis, rng: types.Range, encoding: convert.Encoding
 ) -> list[types.CodeAction]:
     """ "Submit evaluation" anywhere on the lines of a submit() call or Gym runner that would be
     accepted (column 0 included)."""
@@ -110,7 +110,7 @@ def submit_actions(
 
 def quick_fixes(
     uri: str,
-    snap: Snapshot,
+    snap: Analysis,
     diagnostics: Sequence[types.Diagnostic],
     encoding: convert.Encoding,
     document_changes: bool,
@@ -171,7 +171,7 @@ def _snippet_action(
 
 def fix_all_action(
     uri: str,
-    snap: Snapshot,
+    snap: Analysis,
     fixed: str,
     encoding: convert.Encoding,
     document_changes: bool,
@@ -188,7 +188,7 @@ def fix_all_action(
 
 def ignore_actions(
     uri: str,
-    snap: Snapshot,
+    snap: Analysis,
     diagnostics: Sequence[types.Diagnostic],
     encoding: convert.Encoding,
     document_changes: bool,

@@ -10,7 +10,7 @@ from lsprotocol import types
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.command_table import SUBMIT, SUBMIT_LENS_TITLE
 from evalsubmit.lsp.logs import guarded
-from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.snapshot import Analysis
 from evalsubmit.platform.submission import Candidate, candidates
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ async def code_lens(
 
 
 def submit_command(
-    title: str, uri: str, snap: Snapshot, candidate: Candidate, encoding: convert.Encoding
+    title: str, uri: str, snap: Analysis, candidate: Candidate, encoding: convert.Encoding
 ) -> types.Command:
     start = convert.lsp_position(candidate.span.line, candidate.span.col, snap.lines, encoding)
     argument: dict[str, Any] = {

@@ -23,7 +23,7 @@ from evalsubmit.platform.safety import display_url
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
-    from evalsubmit.lsp.state import Snapshot
+    from evalsubmit.lsp.snapshot import Analysis
 
 log = logging.getLogger(__name__)
 
@@ -241,7 +241,7 @@ def _platform(settings: Settings) -> dict[str, Any]:
     return info
 
 
-def _config_file(snap: Snapshot | None) -> str | None:
+def _config_file(snap: Analysis | None) -> str | None:
     """The project configuration file the document was checked with (None: none found)."""
     file = snap.effective.config_file if snap is not None else None
     return str(file) if file is not None else None

@@ -38,7 +38,8 @@ from evalsubmit.lsp.notebooks import split_diagnostics, syntax_severity
 from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
-from evalsubmit.lsp.state import Session, Snapshot, spelling, uri_to_path
+from evalsubmit.lsp.snapshot import Analysis
+from evalsubmit.lsp.state import Session, spelling, uri_to_path
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -147,7 +148,7 @@ class Checker:
 
     # -- results ------------------------------------------------------------------------------
 
-    async def snapshot(self, uri: str, *, wait_s: float = REQUEST_WAIT_S) -> Snapshot | None:
+    async def snapshot(self, uri: str, *, wait_s: float = REQUEST_WAIT_S) -> Analysis | None:
         """The result for the document's present state; when none arrives within ``wait_s``,
         the latest one (or None: not open, or not analysed yet)."""
         snap, _ = await self.snapshot_and_freshness(uri, wait_s=wait_s)
@@ -166,14 +167,14 @@ class Checker:
         wait_s: float = REQUEST_WAIT_S,
         complete: bool = False,
         findings_only: bool = False,
-    ) -> tuple[Snapshot | None, bool]:
+    ) -> tuple[Analysis | None, bool]:
         await self.wait_ready()
         track = self.documents.get(uri)
         if track is None:
             return None, False
         return await track.snapshot(wait_s, complete=complete, findings_only=findings_only)
 
-    def render(self, snap: Snapshot) -> list[types.Diagnostic]:
+    def render(self, snap: Analysis) -> list[types.Diagnostic]:
         overrides = snap.settings.severity
         return [
             convert.diagnostic(
@@ -186,7 +187,7 @@ class Checker:
             for finding in snap.report.findings
         ]
 
-    def result_id(self, snap: Snapshot) -> str:
+    def result_id(self, snap: Analysis) -> str:
         """Changes with the findings: a completion that adds none keeps its forward one's."""
         return f"{self._session_id}:{snap.stamp}{'r' if snap.remote_shown else ''}"
 
@@ -249,7 +250,7 @@ class Checker:
 
     # -- results arriving (the owner of a document calls this on the event loop) ---------------
 
-    def _on_result(self, track: DocumentTrack, snap: Snapshot, previous: Snapshot | None) -> None:
+    def _on_result(self, track: DocumentTrack, snap: Analysis, previous: Analysis | None) -> None:
         # (scheduled to run after this result is handed on)
         self._warm_up.after_result(snap.report, first_of_document=previous is None)
         reason = snap.report.skipped
@@ -283,7 +284,7 @@ class Checker:
         self._session.projects.use_python(project, settings.python)
         loop = asyncio.get_running_loop()
 
-        def findings_ready(snap: Snapshot) -> None:  # (in the worker thread)
+        def findings_ready(snap: Analysis) -> None:  # (in the worker thread)
             loop.call_soon_threadsafe(self._on_findings, track, snap)
 
         return functools.partial(
@@ -298,7 +299,7 @@ class Checker:
             findings_ready,
         )
 
-    def _on_findings(self, track: DocumentTrack, snap: Snapshot) -> None:
+    def _on_findings(self, track: DocumentTrack, snap: Analysis) -> None:
         """An analysis still making its summaries has its findings: publish them (push), or
         answer the pulls waiting for them; the result itself follows (``_on_result``)."""
         if snap.stamp != track.stamp:
@@ -309,7 +310,7 @@ class Checker:
             track.published = snap
             self._publish(track.uri, snap.version, self.render(snap))
 
-    def _prepare_reverse(self, track: DocumentTrack, snap: Snapshot) -> Job:
+    def _prepare_reverse(self, track: DocumentTrack, snap: Analysis) -> Job:
         """The reverse step completing ``snap`` (lsp/jobs.py), on the event loop."""
         project = self._session.projects.for_path(track.path)
         return functools.partial(jobs.reverse, snap, track.path, project)
@@ -385,17 +386,17 @@ class Checker:
         )
 
 
-def _related(snap: Snapshot) -> set[str]:
+def _related(snap: Analysis) -> set[str]:
     """Modules linked with this one: those it imports and those its submits report into."""
     report = snap.report
     return {norm(p) for p in report.dependencies} | {norm(p) for p, _ in report.remote_findings}
 
 
-def _changed(before: Snapshot | None, after: Snapshot) -> bool:
+def _changed(before: Analysis | None, after: Analysis) -> bool:
     return before is None or before.report.findings != after.report.findings
 
 
-def _worth_publishing(published: Snapshot | None, snap: Snapshot) -> bool:
+def _worth_publishing(published: Analysis | None, snap: Analysis) -> bool:
     """Push ``snap`` (the current result)? Never one older than the last pushed; a forward
     result not while the last pushed one showed findings from importers (they would vanish
     until its completion); a completion only if it changes the findings."""

@@ -18,7 +18,7 @@ from evalsubmit.core.suppression import Kind, Suppression, file_suppressions, su
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.markdown import code_block, code_span
-from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.snapshot import Analysis
 from evalsubmit.lsp.submit import platform_config
 from evalsubmit.platform import ResolvedPlatformConfig
 from evalsubmit.platform.config import SOURCE_CODE, SOURCE_SETTING
@@ -63,7 +63,7 @@ async def hover(ls: EvalsubmitServer, params: types.HoverParams) -> types.Hover 
 
 
 def hover_markdown(
-    snap: Snapshot, line: int, col: int, config: ResolvedPlatformConfig | None = None
+    snap: Analysis, line: int, col: int, config: ResolvedPlatformConfig | None = None
 ) -> tuple[str, Span] | None:
     """Markdown and the span it describes for a core position, or None. ``config`` is where
     *Submit evaluation* would send a submit() call there (resolved here when not given)."""

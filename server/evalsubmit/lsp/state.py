@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING
 
 from pygls.uris import to_fs_path
 
-from evalsubmit.analysis import ModuleReport, Project
+from evalsubmit.analysis import Project
 from evalsubmit.lsp.convert import Encoding
 from evalsubmit.lsp.notebooks import NotebookStore
-from evalsubmit.lsp.project_config import Effective
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.platform.reach import ReachCache
 from evalsubmit.workspace.interpreter import interpreter_from_setting
@@ -27,34 +26,6 @@ if TYPE_CHECKING:
     from evalsubmit.lsp.scheduler import DocumentTrack
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """One finished analysis of one document, with everything needed to render it."""
-
-    stamp: int
-    version: int | None
-    text: str
-    lines: list[str]
-    settings: Settings
-    effective: Effective
-    """The options, default taskset and configuration file it was checked with."""
-    report: ModuleReport
-    reverse_pending: bool = False
-    """Its findings are the document's own only: what other modules report into it is being
-    computed, and a second result for the same stamp follows (lsp/jobs.py)."""
-    remote_shown: bool = False
-    """Its findings include some that other modules report into it."""
-    summaries_pending: bool = False
-    """Its report has the findings only: the analysis is still making its runner previews and
-    submit summaries (diagnostics are published from it; every other feature waits)."""
-
-    @property
-    def order(self) -> tuple[int, bool, bool]:
-        """Results are kept and published in this order: by stamp, then the complete one
-        after the forward one of the same stamp (and the forward one after its findings)."""
-        return self.stamp, not self.reverse_pending, not self.summaries_pending
 
 
 def spelling(path: Path) -> str:

@@ -25,7 +25,7 @@ from evalsubmit.lsp.command_table import SUBMIT
 from evalsubmit.lsp.job_follow import follow, in_background, offer_cancel, show
 from evalsubmit.lsp.progress import Progress
 from evalsubmit.lsp.settings import Settings
-from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.snapshot import Analysis
 from evalsubmit.platform import (
     Job,
     PlatformClient,
@@ -72,7 +72,7 @@ def parse_request(args: tuple[Any, ...]) -> Request | str:
     return Request(uri, line, character, tasks.strip() if tasks else None, quiet)
 
 
-def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | Refusal:
+def plan(snap: Analysis, line: int, col: int, tasks_arg: str | None) -> Plan | Refusal:
     """The shared decision (:func:`evalsubmit.platform.submission.plan`) for a document, with
     the folder's ``defaultTaskset``."""
     return submission.plan(
@@ -85,12 +85,12 @@ def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | R
     )
 
 
-def workspace_in_code(snap: Snapshot | None, line: int | None = None) -> str | None:
+def workspace_in_code(snap: Analysis | None, line: int | None = None) -> str | None:
     """The workspace the document's code names for a submission at 1-based `line`."""
     return None if snap is None else submission.workspace_in_code(snap.report, line)
 
 
-def nearby_taskset(snap: Snapshot, line: int) -> str | None:
+def nearby_taskset(snap: Analysis, line: int) -> str | None:
     """The taskset reference written closest to 1-based `line` (pre-fills the prompt)."""
     return submission.nearby_taskset(snap.report, snap.lines, line)
 
@@ -139,7 +139,7 @@ async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, A
 
 
 async def _ask_taskset(
-    ls: EvalsubmitServer, snap: Snapshot, line: int
+    ls: EvalsubmitServer, snap: Analysis, line: int
 ) -> tuple[str | None, str | None]:
     """No taskset is known (an editor without the VS Code client's prompt): ask with
     ``window/showMessageRequest``, one button per taskset of the workspace the code's job would
