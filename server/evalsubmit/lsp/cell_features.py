@@ -204,10 +204,10 @@ def on_cells(
 async def cell_diagnostic(
     ls: EvalsubmitServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
-    """A cell's pulled diagnostics are none: a notebook's are pushed, per cell (the Checker)."""
+    """A cell's pulled diagnostics are none: a notebook's are pushed, per cell (the Analyses)."""
     if ls.session.notebooks.of_cell(params.text_document.uri) is not None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
-    return await ls.checker.pull(params.text_document.uri, params.previous_result_id)
+    return await ls.analyses.pull(params.text_document.uri, params.previous_result_id)
 
 
 def _ident(notebook: OpenNotebook) -> types.TextDocumentIdentifier:
@@ -216,7 +216,7 @@ def _ident(notebook: OpenNotebook) -> types.TextDocumentIdentifier:
 
 def _result_layout(ls: EvalsubmitServer, notebook: OpenNotebook) -> Layout:
     """The layout of the notebook's latest result, which the feature just answered from."""
-    track = ls.checker.documents.get(notebook.uri)
+    track = ls.analyses.documents.get(notebook.uri)
     latest = track.latest if track is not None else None
     layout = notebook.layout(latest.version if latest is not None else None)
     assert layout is not None  # an open notebook has one from its didOpen on

@@ -41,7 +41,7 @@ async def code_action(
     ls: EvalsubmitServer, params: types.CodeActionParams
 ) -> list[types.CodeAction] | None:
     uri = params.text_document.uri
-    snap = await ls.checker.snapshot(uri)
+    snap = await ls.analyses.snapshot(uri)
     if snap is None or not snap.settings.enable:
         return None
     only = params.context.only
@@ -68,8 +68,8 @@ async def code_action(
     as_source = _wanted(FIX_ALL, only) and (only is not None or asked)
     as_quick_fix = _wanted(QUICK_FIX, only) and asked and any(_fixable(d) for d in ours)
     if current and (as_source or as_quick_fix) and any(f.fixes for f in snap.report.findings):
-        analyze = ls.checker.analyzer(uri, snap.effective.options)
-        fixed = await ls.checker.in_pool(fix_all, snap.text, snap.report, analyze)
+        analyze = ls.analyses.analyzer(uri, snap.effective.options)
+        fixed = await ls.analyses.in_pool(fix_all, snap.text, snap.report, analyze)
         for kind, wanted in ((FIX_ALL, as_source), (QUICK_FIX, as_quick_fix)):
             if fixed is not None and wanted:
                 enc = ls.session.encoding

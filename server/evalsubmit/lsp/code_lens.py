@@ -22,7 +22,7 @@ async def code_lens(
     ls: EvalsubmitServer, params: types.CodeLensParams
 ) -> list[types.CodeLens] | None:
     uri = params.text_document.uri
-    snap = await ls.checker.snapshot(uri)
+    snap = await ls.analyses.snapshot(uri)
     if snap is None or not snap.settings.enable or not snap.settings.code_lens.enable:
         return None
     encoding = ls.session.encoding

@@ -38,7 +38,7 @@ async def run_submit(ls: EvalsubmitServer, *args: Any) -> Any:
 
 async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     """Versions, settings in effect (token redacted) and open documents; also logged."""
-    await ls.checker.wait_ready()
+    await ls.analyses.wait_ready()
     session = ls.session
     documents = []
     for state in session.documents.values():
@@ -58,8 +58,8 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
                 "dependencies": sorted(str(p) for p in snap.report.dependencies) if snap else [],
             }
         )
-    platform_info = await ls.checker.in_pool(_platform, session.settings.global_settings)
-    environments = await ls.checker.in_pool(_environments, session.projects.all())
+    platform_info = await ls.analyses.in_pool(_platform, session.settings.global_settings)
+    environments = await ls.analyses.in_pool(_environments, session.projects.all())
     info = {
         "platform": platform_info,
         "versions": {
@@ -89,10 +89,10 @@ async def list_tasksets(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     ``{"uri", "line"?, "character"?}`` (0-based): that document's folder settings and the
     workspace its code names (``NeMoPlatform(workspace=...)``), and ``suggested``, the taskset
     reference written nearest to that line."""
-    await ls.checker.wait_ready()
+    await ls.analyses.wait_ready()
     settings = _settings_for(ls, args)
     snap, line = await _document_at(ls, args)
-    config = await ls.checker.in_pool(
+    config = await ls.analyses.in_pool(
         submit.platform_config, settings, submit.workspace_in_code(snap, line)
     )
     answer: dict[str, Any] = {
@@ -120,11 +120,11 @@ async def platform_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     ``{"baseUrl", "baseUrlSource", "workspace", "workspaceSource", "codeWorkspace", "tokenSet",
     "tokenSource"}``; with ``"check": true`` also ``"reachable"`` and, when not, ``"reachError"``
     (asked once per few seconds per URL). Never the token itself."""
-    await ls.checker.wait_ready()
+    await ls.analyses.wait_ready()
     settings = _settings_for(ls, args)
     snap, line = await _document_at(ls, args)
     code = submit.workspace_in_code(snap, line)
-    config = await ls.checker.in_pool(submit.platform_config, settings, code)
+    config = await ls.analyses.in_pool(submit.platform_config, settings, code)
     info: dict[str, Any] = {
         "baseUrl": display_url(config.base_url),
         "baseUrlSource": config.sources.get("base_url"),
@@ -155,11 +155,11 @@ async def job_status(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
         return {"error": 'expected one argument {"name": <job name>, "workspace"?: <workspace>}'}
     logs_arg = first.get("logs")
     tail = logs_arg if isinstance(logs_arg, int) and logs_arg > 0 else LOG_LINES
-    await ls.checker.wait_ready()
+    await ls.analyses.wait_ready()
     settings = _settings_for(ls, args)
     snap, line = await _document_at(ls, args)
     code = submit.workspace_in_code(snap, line)
-    config = await ls.checker.in_pool(submit.platform_config, settings, code)
+    config = await ls.analyses.in_pool(submit.platform_config, settings, code)
     workspace = first.get("workspace") if isinstance(first.get("workspace"), str) else None
     workspace = workspace or config.workspace
     try:
@@ -207,7 +207,7 @@ async def _document_at(ls: EvalsubmitServer, args: tuple[Any, ...]) -> tuple[Any
     ``"line"`` (0-based, optional)."""
     first = args[0] if args and isinstance(args[0], Mapping) else {}
     uri, line = first.get("uri"), first.get("line")
-    snap = await ls.checker.snapshot(uri) if isinstance(uri, str) else None
+    snap = await ls.analyses.snapshot(uri) if isinstance(uri, str) else None
     return snap, (line + 1 if isinstance(line, int) and snap is not None else None)
 
 

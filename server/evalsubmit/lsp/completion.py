@@ -46,7 +46,7 @@ async def completion(
     ls: EvalsubmitServer, params: types.CompletionParams
 ) -> types.CompletionList | None:
     uri = params.text_document.uri
-    await ls.checker.wait_ready()  # the settings say whether it is enabled, and where to ask
+    await ls.analyses.wait_ready()  # the settings say whether it is enabled, and where to ask
     slot, lines = _slot(ls, uri, params.position)
     if isinstance(slot, StringSlot):
         return await items_for(ls, uri, ls.session.settings.for_uri(uri), slot, lines)

@@ -43,7 +43,7 @@ SHAPES = {
 
 @guarded()
 async def hover(ls: EvalsubmitServer, params: types.HoverParams) -> types.Hover | None:
-    snap = await ls.checker.snapshot(params.text_document.uri)
+    snap = await ls.analyses.snapshot(params.text_document.uri)
     if snap is None or not snap.settings.enable:
         return None
     encoding = ls.session.encoding
@@ -51,7 +51,7 @@ async def hover(ls: EvalsubmitServer, params: types.HoverParams) -> types.Hover 
     config = None
     if (submit := snap.report.submit_at(line, col)) is not None:
         # What Submit evaluation would use: it reads the environment and the nmp config file.
-        config = await ls.checker.in_pool(platform_config, snap.settings, submit.workspace)
+        config = await ls.analyses.in_pool(platform_config, snap.settings, submit.workspace)
     found = hover_markdown(snap, line, col, config)
     if found is None:
         return None

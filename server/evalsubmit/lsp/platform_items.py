@@ -35,14 +35,14 @@ TRIGGER_SUGGEST = types.Command(title="", command="editor.action.triggerSuggest"
 async def items_for(
     ls: EvalsubmitServer, uri: str, settings: Settings, slot: StringSlot, lines: list[str]
 ) -> types.CompletionList:
-    await ls.checker.wait_ready()
-    track = ls.checker.documents.get(uri)
+    await ls.analyses.wait_ready()
+    track = ls.analyses.documents.get(uri)
     snap = track.latest if track is not None else None
     if snap is None:  # just opened: its first analysis names the workspace in the code
-        snap = await ls.checker.snapshot(uri, wait_s=FIRST_ANALYSIS_WAIT_S)
+        snap = await ls.analyses.snapshot(uri, wait_s=FIRST_ANALYSIS_WAIT_S)
     report = snap.report if snap is not None else None
     code_workspace = submission.workspace_in_code(report, slot.line) if report else None
-    config = await ls.checker.in_pool(platform_config, settings, code_workspace)
+    config = await ls.analyses.in_pool(platform_config, settings, code_workspace)
     workspaces = CatalogKey(config.base_url, "workspace", "")
     keys = [workspaces]
     if slot.kind == "taskset":

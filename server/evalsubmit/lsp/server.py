@@ -18,20 +18,20 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from evalsubmit.lsp import (
+    analyses,
     cell_features,
     code_actions,
     command_table,
     commands,
     completion,
     configuration,
-    diagnostics,
     documents,
     logs,
     notebook_sync,
     transport,
 )
+from evalsubmit.lsp.analyses import Analyses
 from evalsubmit.lsp.commands import package_version
-from evalsubmit.lsp.diagnostics import Checker
 from evalsubmit.lsp.lifeline import Lifeline
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.state import Session
@@ -57,7 +57,7 @@ class EvalsubmitServer(LanguageServer):
         self.session = Session()
         self.catalog = Catalog()
         """The platform's tasksets and workspaces completion offers, kept for a short time."""
-        self.checker = Checker(self, self.session)
+        self.analyses = Analyses(self, self.session)
         self.log_handler = logs.install(self)
         self.lifeline = Lifeline(stop_server=self.stop)
         self._chunks: transport.StreamChunks | None = None
@@ -69,7 +69,7 @@ class EvalsubmitServer(LanguageServer):
 
     def stop(self) -> None:
         """Stop serving (the editor is gone): no new analyses, the read loop ends."""
-        self.checker.shutdown()
+        self.analyses.shutdown()
         self.shutdown()  # type: ignore[no-untyped-call]
         if self._chunks is not None:
             self._chunks.end()
@@ -161,7 +161,7 @@ def create_server() -> EvalsubmitServer:
             identifier=NAME, inter_file_dependencies=True, workspace_diagnostics=True
         ),
     )(cell_features.cell_diagnostic)
-    feature(types.WORKSPACE_DIAGNOSTIC)(diagnostics.workspace_diagnostic)
+    feature(types.WORKSPACE_DIAGNOSTIC)(analyses.workspace_diagnostic)
     feature(types.TEXT_DOCUMENT_HOVER)(cell_features.cell_hover)
     feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
@@ -209,4 +209,4 @@ def _command(ls: EvalsubmitServer, name: str, fn: Callable[..., Awaitable[Any]])
 
 
 def _shutdown(ls: EvalsubmitServer, params: None) -> None:
-    ls.checker.shutdown()
+    ls.analyses.shutdown()

@@ -113,7 +113,7 @@ async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, A
     if isinstance(request, str):
         return _refuse(ls, Refusal((request,)))
     try:
-        snap, fresh = await ls.checker.snapshot_and_freshness(request.uri, wait_s=SUBMIT_WAIT_S)
+        snap, fresh = await ls.analyses.snapshot_and_freshness(request.uri, wait_s=SUBMIT_WAIT_S)
         if snap is None:
             return _refuse(ls, Refusal(("the document is not open in the editor",)))
         if not fresh:
@@ -130,7 +130,7 @@ async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, A
                 decided = Refusal((*decided.reasons, problem))
         if isinstance(decided, Refusal):
             return _refuse(ls, decided)
-        config = await ls.checker.in_pool(platform_config, snap.settings, decided.code_workspace)
+        config = await ls.analyses.in_pool(platform_config, snap.settings, decided.code_workspace)
     except asyncio.CancelledError:
         show(ls, types.MessageType.Info, NOTHING_SENT)
         raise
@@ -144,7 +144,9 @@ async def _ask_taskset(
     """No taskset is known (an editor without the VS Code client's prompt): ask with
     ``window/showMessageRequest``, one button per taskset of the workspace the code's job would
     go to. Returns (the reference chosen, or None; why none could be offered, or None)."""
-    config = await ls.checker.in_pool(platform_config, snap.settings, workspace_in_code(snap, line))
+    config = await ls.analyses.in_pool(
+        platform_config, snap.settings, workspace_in_code(snap, line)
+    )
     try:
         client = open_client(ls, config)
     except PlatformError as err:

@@ -64,8 +64,9 @@ def norm(path: Path) -> str:
     return spelling(path)
 
 
-class Checker:
-    """Open documents, their analysis owners (:class:`DocumentTrack`), push and pull."""
+class Analyses:
+    """The analyses of the open documents: their owners (:class:`DocumentTrack`), what starts
+    them, the results requests are answered from, and the diagnostics pushed or pulled."""
 
     def __init__(self, server: LanguageServer, session: Session, *, workers: int = 2) -> None:
         self._server = server
@@ -416,7 +417,7 @@ def _worth_publishing(published: Analysis | None, snap: Analysis) -> bool:
 async def text_document_diagnostic(
     ls: EvalsubmitServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
-    return await ls.checker.pull(params.text_document.uri, params.previous_result_id)
+    return await ls.analyses.pull(params.text_document.uri, params.previous_result_id)
 
 
 @guarded(default=types.WorkspaceDiagnosticReport(items=[]))
@@ -424,4 +425,4 @@ async def workspace_diagnostic(
     ls: EvalsubmitServer, params: types.WorkspaceDiagnosticParams
 ) -> types.WorkspaceDiagnosticReport:
     previous = {p.uri: p.value for p in params.previous_result_ids}
-    return types.WorkspaceDiagnosticReport(items=await ls.checker.pull_workspace(previous))
+    return types.WorkspaceDiagnosticReport(items=await ls.analyses.pull_workspace(previous))
