@@ -149,11 +149,16 @@ class Analyses:
 
     # -- results ------------------------------------------------------------------------------
 
-    async def snapshot(self, uri: str, *, wait_s: float = REQUEST_WAIT_S) -> Analysis | None:
+    async def analysis(self, uri: str, *, wait_s: float = REQUEST_WAIT_S) -> Analysis | None:
         """The result for the document's present state; when none arrives within ``wait_s``,
         the latest one (or None: not open, or not analysed yet)."""
-        snap, _ = await self.snapshot_and_freshness(uri, wait_s=wait_s)
+        snap, _ = await self.analysis_and_freshness(uri, wait_s=wait_s)
         return snap
+
+    def latest(self, uri: str) -> Analysis | None:
+        """The document's latest result, whatever text it is of (None: none yet)."""
+        track = self.documents.get(uri)
+        return track.latest if track is not None else None
 
     async def wait_ready(self) -> None:
         """Until the initial settings are read (bounded): nothing uses the defaults by mistake."""
@@ -161,7 +166,7 @@ class Analyses:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.ready.wait(), READY_TIMEOUT_S)
 
-    async def snapshot_and_freshness(
+    async def analysis_and_freshness(
         self,
         uri: str,
         *,
@@ -196,7 +201,7 @@ class Analyses:
         # The client shows findings from importers (the result id says so): answer with the
         # complete result (bounded wait), not one without them that a refresh would undo.
         shows_remote = previous is not None and previous.endswith("r")
-        snap, fresh = await self.snapshot_and_freshness(
+        snap, fresh = await self.analysis_and_freshness(
             uri, complete=shows_remote, findings_only=True
         )
         if not fresh and (track := self.documents.get(uri)) is not None:
@@ -214,7 +219,7 @@ class Analyses:
         self, previous: dict[str, str]
     ) -> list[types.WorkspaceDocumentDiagnosticReport]:
         uris = list(self.documents)
-        snaps = await asyncio.gather(*(self.snapshot(uri) for uri in uris))
+        snaps = await asyncio.gather(*(self.analysis(uri) for uri in uris))
         reports: list[types.WorkspaceDocumentDiagnosticReport] = []
         for uri, snap in zip(uris, snaps, strict=True):
             if snap is None or uri in self._session.notebooks.notebooks:

@@ -207,7 +207,7 @@ async def _document_at(ls: EvalsubmitServer, args: tuple[Any, ...]) -> tuple[Any
     ``"line"`` (0-based, optional)."""
     first = args[0] if args and isinstance(args[0], Mapping) else {}
     uri, line = first.get("uri"), first.get("line")
-    snap = await ls.analyses.snapshot(uri) if isinstance(uri, str) else None
+    snap = await ls.analyses.analysis(uri) if isinstance(uri, str) else None
     return snap, (line + 1 if isinstance(line, int) and snap is not None else None)
 
 

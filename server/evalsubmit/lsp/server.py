@@ -21,11 +21,13 @@ from evalsubmit.lsp import (
     analyses,
     cell_features,
     code_actions,
+    code_lens,
     command_table,
     commands,
     completion,
     configuration,
     documents,
+    hover,
     logs,
     notebook_sync,
     transport,
@@ -34,6 +36,7 @@ from evalsubmit.lsp.analyses import Analyses
 from evalsubmit.lsp.commands import package_version
 from evalsubmit.lsp.lifeline import Lifeline
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
+from evalsubmit.lsp.requests import Requests, Wait
 from evalsubmit.lsp.state import Session
 from evalsubmit.platform.catalog import Catalog
 
@@ -58,6 +61,8 @@ class EvalsubmitServer(LanguageServer):
         self.catalog = Catalog()
         """The platform's tasksets and workspaces completion offers, kept for a short time."""
         self.analyses = Analyses(self, self.session)
+        self.requests = Requests(self, self.session, self.analyses, self.catalog)
+        """Registers the document request handlers: they get a snapshot, never the server."""
         self.log_handler = logs.install(self)
         self.lifeline = Lifeline(stop_server=self.stop)
         self._chunks: transport.StreamChunks | None = None
@@ -162,28 +167,37 @@ def create_server() -> EvalsubmitServer:
         ),
     )(cell_features.cell_diagnostic)
     feature(types.WORKSPACE_DIAGNOSTIC)(analyses.workspace_diagnostic)
-    feature(types.TEXT_DOCUMENT_HOVER)(cell_features.cell_hover)
-    feature(
+    requests = ls.requests
+    requests.document(types.TEXT_DOCUMENT_HOVER, hover.hover, cells=cell_features.hover_on_cells)
+    requests.document(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(
+        code_actions.code_action,
+        options=types.CodeActionOptions(
             code_action_kinds=[types.CodeActionKind.QuickFix, code_actions.FIX_ALL]
         ),
-    )(cell_features.cell_code_action)
-    feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))(
-        cell_features.cell_code_lens
+        cells=cell_features.code_actions_on_cells,
     )
-
-    feature(
+    requests.document(
+        types.TEXT_DOCUMENT_CODE_LENS,
+        code_lens.code_lens,
+        options=types.CodeLensOptions(resolve_provider=False),
+        cells=cell_features.code_lens_on_cells,
+    )
+    requests.document(
         types.TEXT_DOCUMENT_COMPLETION,
-        types.CompletionOptions(trigger_characters=completion.TRIGGER_CHARACTERS),
-    )(completion.completion)
-    feature(
+        completion.completion,
+        options=types.CompletionOptions(trigger_characters=completion.TRIGGER_CHARACTERS),
+        wait=Wait.LATEST,
+    )
+    requests.document(
         types.TEXT_DOCUMENT_SIGNATURE_HELP,
-        types.SignatureHelpOptions(
+        completion.signature_help,
+        options=types.SignatureHelpOptions(
             trigger_characters=completion.SIGNATURE_TRIGGERS,
             retrigger_characters=completion.SIGNATURE_RETRIGGERS,
         ),
-    )(completion.signature_help)
+        wait=Wait.LATEST,
+    )
 
     _command(ls, command_table.SUBMIT.id, cell_features.on_cells(commands.run_submit))
     _command(ls, command_table.DEBUG_INFO.id, commands.debug_info)

@@ -10,7 +10,8 @@ whatever edits arrive meanwhile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit.analysis import ModuleReport
@@ -60,6 +61,16 @@ class Snapshot:
     """The settings of the document's folder."""
     analysis: Analysis | None
     """The analysis the request is answered from (None: not analysed yet)."""
+    cell_versions: Mapping[str, int | None] = field(default_factory=dict)
+    """For a notebook: the version of each of its cells (an edit of a cell names it)."""
+
+    @property
+    def analysed(self) -> Analysis:
+        """The analysis, for a feature registered to wait for one (:class:`.requests.Wait`):
+        such a request is never answered without it."""
+        if self.analysis is None:
+            raise LookupError(f"{self.uri} has no analysis")
+        return self.analysis
 
     @property
     def current(self) -> bool:

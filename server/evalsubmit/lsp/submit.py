@@ -113,7 +113,7 @@ async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, A
     if isinstance(request, str):
         return _refuse(ls, Refusal((request,)))
     try:
-        snap, fresh = await ls.analyses.snapshot_and_freshness(request.uri, wait_s=SUBMIT_WAIT_S)
+        snap, fresh = await ls.analyses.analysis_and_freshness(request.uri, wait_s=SUBMIT_WAIT_S)
         if snap is None:
             return _refuse(ls, Refusal(("the document is not open in the editor",)))
         if not fresh:
