@@ -1,12 +1,12 @@
 """Requests on notebook cells: each is answered by the feature's own handler on the notebook's
 joined module (:mod:`.notebooks`), its positions mapped in and its results mapped back. The
 ``*_on_cells`` mappings are what :class:`.requests.Requests` applies to a request on a cell;
-:func:`on_cells` does the same for a server command naming a place in a cell.
+:func:`command_on_cells` does the same for a server command naming a place in a cell.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -169,30 +169,19 @@ def _cell_command(command: types.Command | None, layout: Layout, enc: str) -> ty
     )
 
 
-def on_cells(
-    fn: Callable[..., Awaitable[Any]],
-) -> Callable[..., Awaitable[Any]]:
-    """A server command taking ``{"uri", "line"?, "character"?}`` first, also for a place in a
-    cell: it gets the notebook's URI and the place in the joined text."""
-
-    async def command(ls: EvalsubmitServer, *args: Any) -> Any:
-        first = args[0] if args and isinstance(args[0], Mapping) else None
-        uri = first.get("uri") if first is not None else None
-        found = ls.session.notebooks.of_cell(uri) if isinstance(uri, str) else None
-        if first is None or found is None:
-            return await fn(ls, *args)
-        notebook, layout, index = found
-        moved = {**first, "uri": notebook.uri}
-        line, character = first.get("line"), first.get("character")
-        if isinstance(line, int):
-            cell_position = types.Position(
-                line=line, character=character if isinstance(character, int) else 0
-            )
-            at = layout.from_cell(index, cell_position, ls.session.encoding)
-            moved.update(line=at.line, character=at.character)
-        return await fn(ls, moved, *args[1:])
-
-    return command
+def command_on_cells(args: tuple[Any, ...], cell: CellPlace) -> tuple[Any, ...]:
+    """A server command taking ``{"uri", "line"?, "character"?}`` first, for a place in a cell:
+    it gets the notebook's URI and the place in the joined text."""
+    first = args[0]
+    moved = {**first, "uri": cell.notebook.uri}
+    line, character = first.get("line"), first.get("character")
+    if isinstance(line, int):
+        cell_position = types.Position(
+            line=line, character=character if isinstance(character, int) else 0
+        )
+        at = cell.layout.from_cell(cell.index, cell_position, cell.encoding)
+        moved.update(line=at.line, character=at.character)
+    return (moved, *args[1:])
 
 
 @guarded(default=types.RelatedFullDocumentDiagnosticReport(items=[]))

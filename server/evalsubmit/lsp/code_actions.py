@@ -47,7 +47,7 @@ async def code_action(
     actions = line_actions(snapshot, context, params, ours)
     kinds = fix_all_kinds(params.context, ours)
     if kinds and snapshot.current and any(f.fixes for f in snap.report.findings):
-        analyze = context.analyzer(snap.effective.options)
+        analyze = context.analyzer(snapshot.uri, snap.effective.options)
         fixed = await context.in_pool(fix_all, snap.text, snap.report, analyze)
         if fixed is not None:
             enc, changes = context.encoding, context.document_changes

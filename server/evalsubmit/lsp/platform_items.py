@@ -33,7 +33,7 @@ async def items_for(
     snapshot: Snapshot, context: Context, slot: StringSlot, lines: list[str]
 ) -> types.CompletionList:
     # A document just opened: its first analysis names the workspace in the code.
-    analysis = await context.first_analysis(FIRST_ANALYSIS_WAIT_S)
+    analysis = snapshot.analysis or await context.analysis(snapshot.uri, FIRST_ANALYSIS_WAIT_S)
     report = analysis.report if analysis is not None else None
     code_workspace = submission.workspace_in_code(report, slot.line) if report else None
     config = await context.in_pool(platform_config, snapshot.settings, code_workspace)

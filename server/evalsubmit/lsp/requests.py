@@ -15,15 +15,20 @@ The handler then reads only its snapshot, its :class:`Context` and its params.
 
 from __future__ import annotations
 
+import asyncio
 import enum
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
 
 from evalsubmit.analysis import AnalysisOptions, ModuleReport
+from evalsubmit.lsp.analyses import REQUEST_WAIT_S
 from evalsubmit.lsp.convert import Encoding
+from evalsubmit.lsp.editor import Editor
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.notebooks import Layout, OpenNotebook
+from evalsubmit.lsp.protocol import EvalsubmitProtocol
+from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.snapshot import Analysis, Snapshot
 from evalsubmit.lsp.state import uri_to_path
 
@@ -33,6 +38,7 @@ if TYPE_CHECKING:
     from evalsubmit.lsp.analyses import Analyses
     from evalsubmit.lsp.state import Session
     from evalsubmit.platform.catalog import Catalog
+    from evalsubmit.platform.reach import ReachCache
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -64,12 +70,20 @@ class Context:
     (ES105's taskset) is offered with it as a placeholder to type over."""
     catalog: Catalog
     """The platform's tasksets and workspaces, kept for a short time (completion)."""
+    editor: Editor
+    """Messages, questions and progress shown in the editor."""
+    global_settings: Settings
+    """The settings outside every workspace folder (a command that names no document)."""
+    reach: ReachCache
+    """Whether each configured platform answers, kept briefly (the status item asks often)."""
     in_pool: Callable[..., Awaitable[Any]]
     """Run blocking work in the analysis pool: ``await in_pool(fn, *args)``."""
-    analyzer: Callable[[AnalysisOptions], Callable[[str], ModuleReport]]
-    """Analyse another text as if it were the snapshot's document (fix previews)."""
-    first_analysis: Callable[[float], Awaitable[Analysis | None]]
-    """Wait up to that many seconds for the document's analysis (a document just opened)."""
+    analyzer: Callable[[str, AnalysisOptions], Callable[[str], ModuleReport]]
+    """``analyzer(uri, options)`` analyses another text as if it were that document's (fix
+    previews)."""
+    analysis: Callable[[str, float], Awaitable[Analysis | None]]
+    """``await analysis(uri, wait_s)``: the document's analysis of its present state, waited
+    for that long, else its latest (a document just opened has none yet)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +120,11 @@ class CellPlace:
 
 
 Handler = Callable[[Snapshot, Context, Params], Awaitable[Answer]]
+Command = Callable[[Snapshot | None, Context, tuple[Any, ...]], Awaitable[Any]]
+"""A server command: the snapshot of the document its first argument ``{"uri"}`` names (None
+when it names none), and its arguments."""
+CommandCells = Callable[[tuple[Any, ...], "CellPlace"], tuple[Any, ...]]
+"""How a command naming a place in a notebook cell names it in the notebook's module."""
 
 
 class Requests:
@@ -118,6 +137,7 @@ class Requests:
         self._session = session
         self._analyses = analyses
         self._catalog = catalog
+        self._editor = Editor(server, session.warned_urls)
 
     def document(
         self,
@@ -151,51 +171,95 @@ class Requests:
         snapshot = await self.snapshot(params.text_document.uri, wait)
         if snapshot is None:
             return None, None
-        return snapshot, await handler(snapshot, self.context(snapshot), params)
+        return snapshot, await handler(snapshot, self.context(), params)
 
     async def snapshot(self, uri: str, wait: Wait = Wait.RESULT) -> Snapshot | None:
         """The document as a request finds it; None when there is nothing to answer from (not
         analysed yet, when the feature waits for a result) or the ``enable`` setting is off
         (the analysis's, or, for a feature that reads the present text, the folder's now)."""
+        await self._analyses.wait_ready()
         if wait is Wait.RESULT:
-            analysis = await self._analyses.analysis(uri)
+            analysis, fresh = await self._analyses.analysis_and_freshness(uri)
             if analysis is None or not analysis.settings.enable:
                 return None
         else:
-            await self._analyses.wait_ready()
-            analysis = self._analyses.latest(uri)
-        settings = self._session.settings.for_uri(uri)
-        if wait is Wait.LATEST and not settings.enable:
-            return None
+            analysis, fresh = self._analyses.latest(uri), False
+            if not self._session.settings.for_uri(uri).enable:
+                return None
+        return self._take(uri, analysis, fresh)
+
+    def _take(self, uri: str, analysis: Analysis | None, fresh: bool) -> Snapshot:
+        """The snapshot, once ``analysis`` is there: the document's text and version now."""
         document = self._server.workspace.get_text_document(uri)
         return Snapshot(
             uri=uri,
             path=uri_to_path(uri),
             version=document.version,
             text=document.source,
-            settings=settings,
+            settings=self._session.settings.for_uri(uri),
             analysis=analysis,
+            fresh=fresh,
             cell_versions=self._cell_versions(uri),
         )
 
-    def context(self, snapshot: Snapshot) -> Context:
-        analyses, uri = self._analyses, snapshot.uri
+    def command(
+        self,
+        name: str,
+        handler: Command,
+        *,
+        cells: CommandCells | None = None,
+        wait_s: float = REQUEST_WAIT_S,
+        on_cancel: Callable[[Context], None] | None = None,
+    ) -> None:
+        """Register ``handler`` for the server command ``name``; its snapshot's analysis is the
+        present state's, waited for ``wait_s`` (else the latest). ``on_cancel`` tells the
+        user when the client cancels the command while it waits for it."""
 
-        def analyzer(options: AnalysisOptions) -> Callable[[str], ModuleReport]:
-            return analyses.analyzer(uri, options)
+        @guarded()
+        async def run(*args: Any) -> Any:
+            task = asyncio.current_task()
+            protocol = self._server.protocol
+            if task is not None and isinstance(protocol, EvalsubmitProtocol):
+                protocol.track_command(task)  # so that $/cancelRequest reaches it
+            first = args[0] if args and isinstance(args[0], Mapping) else {}
+            uri = first.get("uri")
+            place = self._cell(uri) if isinstance(uri, str) and cells is not None else None
+            if place is not None and cells is not None:
+                args = cells(args, place)
+                uri = place.notebook.uri
+            context = self.context()
+            snapshot = None
+            try:
+                await self._analyses.wait_ready()
+                if isinstance(uri, str):
+                    found = await self._analyses.analysis_and_freshness(uri, wait_s=wait_s)
+                    snapshot = self._take(uri, *found)
+            except asyncio.CancelledError:
+                if on_cancel is not None:
+                    on_cancel(context)
+                raise
+            return await handler(snapshot, context, args)
 
-        async def first_analysis(wait_s: float) -> Analysis | None:
-            return snapshot.analysis or await analyses.analysis(uri, wait_s=wait_s)
+        run.__name__ = getattr(handler, "__name__", name)
+        self._server.command(name)(run)
 
-        session = self._session
+    def context(self) -> Context:
+        session, analyses = self._session, self._analyses
+
+        async def analysis(uri: str, wait_s: float) -> Analysis | None:
+            return await analyses.analysis(uri, wait_s=wait_s)
+
         return Context(
             encoding=session.encoding,
             document_changes=session.document_changes,
             snippet_edits=session.snippet_edits,
             catalog=self._catalog,
+            editor=self._editor,
+            global_settings=session.settings.global_settings,
+            reach=session.reach,
             in_pool=analyses.in_pool,
-            analyzer=analyzer,
-            first_analysis=first_analysis,
+            analyzer=analyses.analyzer,
+            analysis=analysis,
         )
 
     def _cell(self, uri: str) -> CellPlace | None:

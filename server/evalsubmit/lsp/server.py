@@ -30,6 +30,7 @@ from evalsubmit.lsp import (
     hover,
     logs,
     notebook_sync,
+    submit,
     transport,
 )
 from evalsubmit.lsp.analyses import Analyses
@@ -199,18 +200,26 @@ def create_server() -> EvalsubmitServer:
         wait=Wait.LATEST,
     )
 
-    _command(ls, command_table.SUBMIT.id, cell_features.on_cells(commands.run_submit))
-    _command(ls, command_table.DEBUG_INFO.id, commands.debug_info)
-    _command(ls, command_table.LIST_TASKSETS.id, cell_features.on_cells(commands.list_tasksets))
-    _command(ls, command_table.JOB_STATUS.id, commands.job_status)
-    _command(ls, command_table.PLATFORM_INFO.id, cell_features.on_cells(commands.platform_info))
+    cells = cell_features.command_on_cells
+    requests.command(
+        command_table.SUBMIT.id,
+        submit.run_submit,
+        cells=cells,
+        wait_s=submit.SUBMIT_WAIT_S,
+        on_cancel=submit.nothing_sent,
+    )
+    requests.command(command_table.LIST_TASKSETS.id, commands.list_tasksets, cells=cells)
+    requests.command(command_table.JOB_STATUS.id, commands.job_status)
+    requests.command(command_table.PLATFORM_INFO.id, commands.platform_info, cells=cells)
+    _command(ls, command_table.DEBUG_INFO.id, _debug_info)
 
     feature(types.SHUTDOWN)(_shutdown)
     return ls
 
 
 def _command(ls: EvalsubmitServer, name: str, fn: Callable[..., Awaitable[Any]]) -> None:
-    """Register a command taking raw JSON arguments, with failures logged, not raised."""
+    """Register a command of the session (not of a document), with failures logged, not
+    raised."""
 
     @logs.guarded()
     async def command(*args: Any) -> Any:
@@ -220,6 +229,13 @@ def _command(ls: EvalsubmitServer, name: str, fn: Callable[..., Awaitable[Any]])
         return await fn(ls, *args)
 
     ls.command(name)(command)
+
+
+async def _debug_info(ls: EvalsubmitServer, *args: Any) -> Any:
+    def text_of(uri: str) -> str:
+        return ls.workspace.get_text_document(uri).source
+
+    return await commands.debug_info(ls.session, ls.analyses, text_of)
 
 
 def _shutdown(ls: EvalsubmitServer, params: None) -> None:

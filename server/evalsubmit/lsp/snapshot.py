@@ -61,6 +61,9 @@ class Snapshot:
     """The settings of the document's folder."""
     analysis: Analysis | None
     """The analysis the request is answered from (None: not analysed yet)."""
+    fresh: bool = False
+    """The analysis is of the document's present state: its text, its settings and the modules
+    it depends on (*Submit evaluation* never sends what an older state said)."""
     cell_versions: Mapping[str, int | None] = field(default_factory=dict)
     """For a notebook: the version of each of its cells (an edit of a cell names it)."""
 
