@@ -1,4 +1,6 @@
-"""Diagnostics: scheduling analyses off the event loop, push and pull, versions, cross-file.
+"""The analyses of the open documents: scheduling them off the event loop, versions,
+cross-file re-checks, and pushing their diagnostics (:mod:`.diagnostics` renders them and
+answers the pulls).
 
 Rules kept here, in one place:
 
@@ -32,8 +34,8 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 from lsprotocol import types
 
 from evalsubmit.analysis import AnalysisOptions, ModuleReport, analyze_source
-from evalsubmit.lsp import convert, jobs, warmup
-from evalsubmit.lsp.logs import guarded
+from evalsubmit.lsp import jobs, warmup
+from evalsubmit.lsp.diagnostics import changed, render, worth_publishing
 from evalsubmit.lsp.notebooks import split_diagnostics, syntax_severity
 from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
@@ -44,7 +46,6 @@ from evalsubmit.lsp.state import Session, spelling, uri_to_path
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
-    from evalsubmit.lsp.server import EvalsubmitServer
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,8 @@ class Analyses:
         self._server = server
         self._session = session
         self._executor = ThreadPoolExecutor(workers, thread_name_prefix="evalsubmit-analysis")
-        self._session_id = uuid.uuid4().hex[:8]
+        self.session_id = uuid.uuid4().hex[:8]
+        """Part of every result id (a pull from an earlier server never matches)."""
         self._refresh: asyncio.TimerHandle | None = None
         self.configs = ProjectConfigs(server)
         protocol = server.protocol
@@ -180,65 +182,6 @@ class Analyses:
             return None, False
         return await track.snapshot(wait_s, complete=complete, findings_only=findings_only)
 
-    def render(self, snap: Analysis) -> list[types.Diagnostic]:
-        overrides = snap.settings.severity
-        return [
-            convert.diagnostic(
-                finding,
-                snap.lines,
-                version=snap.version,
-                severity_overrides=overrides,
-                encoding=self._session.encoding,
-            )
-            for finding in snap.report.findings
-        ]
-
-    def result_id(self, snap: Analysis) -> str:
-        """Changes with the findings: a completion that adds none keeps its forward one's."""
-        return f"{self._session_id}:{snap.stamp}{'r' if snap.remote_shown else ''}"
-
-    async def pull(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
-        # The client shows findings from importers (the result id says so): answer with the
-        # complete result (bounded wait), not one without them that a refresh would undo.
-        shows_remote = previous is not None and previous.endswith("r")
-        snap, fresh = await self.analysis_and_freshness(
-            uri, complete=shows_remote, findings_only=True
-        )
-        if not fresh and (track := self.documents.get(uri)) is not None:
-            track.refresh_when_fresh = True
-        if snap is None:
-            return types.RelatedFullDocumentDiagnosticReport(items=[])
-        result_id = self.result_id(snap)
-        if previous == result_id:
-            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        return types.RelatedFullDocumentDiagnosticReport(
-            items=self.render(snap), result_id=result_id
-        )
-
-    async def pull_workspace(
-        self, previous: dict[str, str]
-    ) -> list[types.WorkspaceDocumentDiagnosticReport]:
-        uris = list(self.documents)
-        snaps = await asyncio.gather(*(self.analysis(uri) for uri in uris))
-        reports: list[types.WorkspaceDocumentDiagnosticReport] = []
-        for uri, snap in zip(uris, snaps, strict=True):
-            if snap is None or uri in self._session.notebooks.notebooks:
-                continue  # a notebook's diagnostics are its cells', pulled per cell
-            result_id = self.result_id(snap)
-            if previous.get(uri) == result_id:
-                reports.append(
-                    types.WorkspaceUnchangedDocumentDiagnosticReport(
-                        uri=uri, version=snap.version, result_id=result_id
-                    )
-                )
-            else:
-                reports.append(
-                    types.WorkspaceFullDocumentDiagnosticReport(
-                        uri=uri, version=snap.version, items=self.render(snap), result_id=result_id
-                    )
-                )
-        return reports
-
     def analyzer(self, uri: str, options: AnalysisOptions) -> Callable[[str], ModuleReport]:
         """Analyse other text as if it were this document (used to preview fixes)."""
         path = uri_to_path(uri)
@@ -274,12 +217,12 @@ class Analyses:
             return  # the document moved on: a newer result follows
         if not self._pushes(track.uri):
             completed = previous is not None and previous.stamp == snap.stamp
-            if track.refresh_when_fresh or (completed and _changed(previous, snap)):
+            if track.refresh_when_fresh or (completed and changed(previous, snap)):
                 track.refresh_when_fresh = False
                 self._request_refresh()
-        elif _worth_publishing(track.published, snap):
+        elif worth_publishing(track.published, snap):
             track.published = snap
-            self._publish(track.uri, snap.version, self.render(snap))
+            self._publish(track.uri, snap.version, render(snap, self._session.encoding))
 
     def _prepare(self, track: DocumentTrack) -> Job:
         """The next analysis of ``track``, its inputs read now, on the event loop. The text
@@ -312,9 +255,9 @@ class Analyses:
             return
         if not self._pushes(track.uri):
             track.findings_ready(snap)
-        elif _worth_publishing(track.published, snap):
+        elif worth_publishing(track.published, snap):
             track.published = snap
-            self._publish(track.uri, snap.version, self.render(snap))
+            self._publish(track.uri, snap.version, render(snap, self._session.encoding))
 
     def _prepare_reverse(self, track: DocumentTrack, snap: Analysis) -> Job:
         """The reverse step completing ``snap`` (lsp/jobs.py), on the event loop."""
@@ -396,38 +339,3 @@ def _related(snap: Analysis) -> set[str]:
     """Modules linked with this one: those it imports and those its submits report into."""
     report = snap.report
     return {norm(p) for p in report.dependencies} | {norm(p) for p, _ in report.remote_findings}
-
-
-def _changed(before: Analysis | None, after: Analysis) -> bool:
-    return before is None or before.report.findings != after.report.findings
-
-
-def _worth_publishing(published: Analysis | None, snap: Analysis) -> bool:
-    """Push ``snap`` (the current result)? Never one older than the last pushed; a forward
-    result not while the last pushed one showed findings from importers (they would vanish
-    until its completion); a completion only if it changes the findings."""
-    if published is None:
-        return True
-    if snap.order <= published.order:
-        return False
-    if snap.reverse_pending and published.remote_shown:
-        return False
-    return snap.stamp != published.stamp or _changed(published, snap)
-
-
-# -- pull handlers ----------------------------------------------------------------------------
-
-
-@guarded(default=types.RelatedFullDocumentDiagnosticReport(items=[]))
-async def text_document_diagnostic(
-    ls: EvalsubmitServer, params: types.DocumentDiagnosticParams
-) -> types.DocumentDiagnosticReport:
-    return await ls.analyses.pull(params.text_document.uri, params.previous_result_id)
-
-
-@guarded(default=types.WorkspaceDiagnosticReport(items=[]))
-async def workspace_diagnostic(
-    ls: EvalsubmitServer, params: types.WorkspaceDiagnosticParams
-) -> types.WorkspaceDiagnosticReport:
-    previous = {p.uri: p.value for p in params.previous_result_ids}
-    return types.WorkspaceDiagnosticReport(items=await ls.analyses.pull_workspace(previous))

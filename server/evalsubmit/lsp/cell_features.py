@@ -7,17 +7,13 @@ joined module (:mod:`.notebooks`), its positions mapped in and its results mappe
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lsprotocol import types
 
-from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.notebooks import Layout, OpenNotebook
 from evalsubmit.lsp.requests import CellPlace, Moved
 from evalsubmit.lsp.snapshot import Snapshot
-
-if TYPE_CHECKING:
-    from evalsubmit.lsp.server import EvalsubmitServer
 
 
 def hover_on_cells(params: types.HoverParams, cell: CellPlace) -> Moved[Any, Any] | None:
@@ -182,16 +178,6 @@ def command_on_cells(args: tuple[Any, ...], cell: CellPlace) -> tuple[Any, ...]:
         at = cell.layout.from_cell(cell.index, cell_position, cell.encoding)
         moved.update(line=at.line, character=at.character)
     return (moved, *args[1:])
-
-
-@guarded(default=types.RelatedFullDocumentDiagnosticReport(items=[]))
-async def cell_diagnostic(
-    ls: EvalsubmitServer, params: types.DocumentDiagnosticParams
-) -> types.DocumentDiagnosticReport:
-    """A cell's pulled diagnostics are none: a notebook's are pushed, per cell (the Analyses)."""
-    if ls.session.notebooks.of_cell(params.text_document.uri) is not None:
-        return types.RelatedFullDocumentDiagnosticReport(items=[])
-    return await ls.analyses.pull(params.text_document.uri, params.previous_result_id)
 
 
 def _ident(notebook: OpenNotebook) -> types.TextDocumentIdentifier:

@@ -227,7 +227,6 @@ class Requests:
             if place is not None and cells is not None:
                 args = cells(args, place)
                 uri = place.notebook.uri
-            context = self.context()
             snapshot = None
             try:
                 await self._analyses.wait_ready()
@@ -236,9 +235,10 @@ class Requests:
                     snapshot = self._take(uri, *found)
             except asyncio.CancelledError:
                 if on_cancel is not None:
-                    on_cancel(context)
+                    on_cancel(self.context())
                 raise
-            return await handler(snapshot, context, args)
+            # (after the wait: the context holds the settings read meanwhile)
+            return await handler(snapshot, self.context(), args)
 
         run.__name__ = getattr(handler, "__name__", name)
         self._server.command(name)(run)

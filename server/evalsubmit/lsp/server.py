@@ -18,7 +18,6 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from evalsubmit.lsp import (
-    analyses,
     cell_features,
     code_actions,
     code_lens,
@@ -26,6 +25,7 @@ from evalsubmit.lsp import (
     commands,
     completion,
     configuration,
+    diagnostics,
     documents,
     hover,
     logs,
@@ -161,13 +161,14 @@ def create_server() -> EvalsubmitServer:
     feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)(notebook_sync.did_save)
     feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)(notebook_sync.did_close)
 
+    pulls = diagnostics.Pulls(ls.analyses, ls.session)
     feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
             identifier=NAME, inter_file_dependencies=True, workspace_diagnostics=True
         ),
-    )(cell_features.cell_diagnostic)
-    feature(types.WORKSPACE_DIAGNOSTIC)(analyses.workspace_diagnostic)
+    )(pulls.document_handler())
+    feature(types.WORKSPACE_DIAGNOSTIC)(pulls.workspace_handler())
     requests = ls.requests
     requests.document(types.TEXT_DOCUMENT_HOVER, hover.hover, cells=cell_features.hover_on_cells)
     requests.document(
