@@ -35,13 +35,14 @@ from lsprotocol import types
 
 from evalsubmit.analysis import AnalysisOptions, ModuleReport, analyze_source
 from evalsubmit.lsp import jobs, warmup
+from evalsubmit.lsp.convert import spelling, uri_to_path
 from evalsubmit.lsp.diagnostics import changed, render, worth_publishing
 from evalsubmit.lsp.notebooks import split_diagnostics, syntax_severity
 from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
 from evalsubmit.lsp.snapshot import Analysis
-from evalsubmit.lsp.state import Session, spelling, uri_to_path
+from evalsubmit.lsp.state import Session
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from evalsubmit.lsp import logs
+from evalsubmit.lsp.convert import uri_to_path
 from evalsubmit.lsp.project_config import WATCHED
 from evalsubmit.lsp.settings import SECTION, Settings, extract_section, parse_settings
-from evalsubmit.lsp.state import uri_to_path
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from evalsubmit.lsp.convert import uri_to_path
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.project_config import is_config_file
-from evalsubmit.lsp.state import uri_to_path
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer

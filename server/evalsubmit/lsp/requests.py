@@ -23,14 +23,13 @@ from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
 
 from evalsubmit.analysis import AnalysisOptions, ModuleReport
 from evalsubmit.lsp.analyses import REQUEST_WAIT_S
-from evalsubmit.lsp.convert import Encoding
+from evalsubmit.lsp.convert import Encoding, uri_to_path
 from evalsubmit.lsp.editor import Editor
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.notebooks import Layout, OpenNotebook
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.snapshot import Analysis, Snapshot
-from evalsubmit.lsp.state import uri_to_path
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer

@@ -31,8 +31,8 @@ from pathlib import Path
 
 from evalsubmit.analysis import DocumentAnalyzer
 from evalsubmit.core.collection import paused_collection
+from evalsubmit.lsp.convert import spelling
 from evalsubmit.lsp.snapshot import Analysis
-from evalsubmit.lsp.state import spelling
 
 log = logging.getLogger(__name__)
 

@@ -7,13 +7,10 @@ Only the event-loop thread mutates this state; analysis threads receive immutabl
 from __future__ import annotations
 
 import logging
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from pygls.uris import to_fs_path
 
 from evalsubmit.analysis import Project
 from evalsubmit.lsp.convert import Encoding
@@ -26,16 +23,6 @@ if TYPE_CHECKING:
     from evalsubmit.lsp.scheduler import DocumentTrack
 
 log = logging.getLogger(__name__)
-
-
-def spelling(path: Path) -> str:
-    """One spelling per file, for comparing paths."""
-    return os.path.normcase(os.path.abspath(path))
-
-
-def uri_to_path(uri: str) -> Path:
-    fs = to_fs_path(uri)
-    return Path(fs) if fs else Path(uri)
 
 
 class SettingsStore:
@@ -96,6 +83,8 @@ class ProjectStore:
 
 @dataclass(slots=True)
 class Session:
+    """What the server knows of the editor's session; request handlers get a snapshot of it."""
+
     settings: SettingsStore = field(default_factory=SettingsStore)
     projects: ProjectStore = field(default_factory=ProjectStore)
     documents: dict[str, DocumentTrack] = field(default_factory=dict)
@@ -108,6 +97,6 @@ class Session:
     """The client applies snippet text edits (LSP 3.18): a fix whose value only the user
     knows (ES105's taskset) is offered with it as a placeholder to type over."""
     warned_urls: set[str] = field(default_factory=set)
-    #: Whether each configured platform answers, kept briefly (the status item asks often).
-    reach: ReachCache = field(default_factory=ReachCache)
     """Base URLs already warned about (a token sent over plain http:// to another machine)."""
+    reach: ReachCache = field(default_factory=ReachCache)
+    """Whether each configured platform answers, kept briefly (the status item asks often)."""
