@@ -17,7 +17,7 @@ from evalsubmit.analysis import Project, installed_sdk
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.lsp import submit
 from evalsubmit.lsp.settings import Settings
-from evalsubmit.platform import PlatformError, extract_error
+from evalsubmit.platform import PlatformClient, PlatformError, extract_error
 from evalsubmit.platform.connection import check_config
 from evalsubmit.platform.safety import display_url
 
@@ -167,38 +167,44 @@ async def job_status(
     except PlatformError as err:
         return {"error": err.message}
     async with client:
+        return await job_view(client, workspace, name, tail)
+
+
+async def job_view(client: PlatformClient, workspace: str, name: str, tail: int) -> dict[str, Any]:
+    """What the job view shows of job ``name`` (see :func:`job_status`); what could not be read
+    is said in its ``*_error`` key (the job itself: ``{"error"}``)."""
+    try:
+        job = await client.get_job(workspace, name)
+        status = await client.get_status(workspace, name)
+    except PlatformError as err:
+        return {"error": err.message}
+    answer: dict[str, Any] = {
+        "name": name,
+        "workspace": workspace,
+        "status": status.status,
+        "summary": status.summary(),
+        "url": client.job_url(workspace, name),
+        "created_at": job.created_at,
+        "updated_at": status.updated_at or job.updated_at,
+        "status_details": status.status_details,
+        "error_details": status.error_details,
+        "steps": [{k: v for k, v in step.items() if k != "tasks"} for step in status.steps],
+        "target": job.target,
+        "tasks": job.spec.get("tasks"),
+    }
+    try:
+        logs = await client.get_logs(workspace, name, tail=tail, timestamps=True)
+        answer.update(logs=logs, cause=extract_error(logs))
+    except PlatformError as err:
+        answer["logs_error"] = err.message
+    if status.succeeded:
         try:
-            job = await client.get_job(workspace, name)
-            status = await client.get_status(workspace, name)
+            results = await client.list_results(workspace, name)
+            answer["results"] = results
+            if "summary" in results:
+                answer["result_summary"] = await client.get_result(workspace, name, "summary")
         except PlatformError as err:
-            return {"error": err.message}
-        answer: dict[str, Any] = {
-            "name": name,
-            "workspace": workspace,
-            "status": status.status,
-            "summary": status.summary(),
-            "url": client.job_url(workspace, name),
-            "created_at": job.created_at,
-            "updated_at": status.updated_at or job.updated_at,
-            "status_details": status.status_details,
-            "error_details": status.error_details,
-            "steps": [{k: v for k, v in step.items() if k != "tasks"} for step in status.steps],
-            "target": job.target,
-            "tasks": job.spec.get("tasks"),
-        }
-        try:
-            logs = await client.get_logs(workspace, name, tail=tail, timestamps=True)
-            answer.update(logs=logs, cause=extract_error(logs))
-        except PlatformError as err:
-            answer["logs_error"] = err.message
-        if status.succeeded:
-            try:
-                results = await client.list_results(workspace, name)
-                answer["results"] = results
-                if "summary" in results:
-                    answer["result_summary"] = await client.get_result(workspace, name, "summary")
-            except PlatformError as err:
-                answer["results_error"] = err.message
+            answer["results_error"] = err.message
     return answer
 
 

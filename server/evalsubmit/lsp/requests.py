@@ -1,10 +1,10 @@
 """One way to register a request handler: it gets ``(snapshot, context, params)``.
 
 As in ruff's server, a handler never sees the server. :class:`Requests` does what every
-handler of a document request did for itself before:
+handler of a document request or server command did for itself before:
 
 * a request on a notebook cell is moved onto the notebook's joined module and its answer
-  back onto the cell (the feature's :class:`CellMapping`, :mod:`.cell_features`);
+  back onto the cell (the feature's :data:`CellMapping`, :mod:`.cell_features`);
 * the :class:`~evalsubmit.lsp.snapshot.Snapshot` is taken once: the analysis to answer from
   (waited for, bounded, or the latest), then the document's text, version and settings;
 * the ``enable`` setting is applied;
@@ -19,7 +19,7 @@ import asyncio
 import enum
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, Protocol, TypeVar
 
 from evalsubmit.analysis import AnalysisOptions, ModuleReport
 from evalsubmit.lsp.analyses import REQUEST_WAIT_S
@@ -43,6 +43,12 @@ P = ParamSpec("P")
 R = TypeVar("R")
 Params = TypeVar("Params")
 Answer = TypeVar("Answer")
+
+
+class InPool(Protocol):
+    def __call__(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> Awaitable[R]:
+        """``fn(*args, **kwargs)`` in the analysis pool (the event loop stays responsive)."""
+        ...
 
 
 class Wait(enum.Enum):
@@ -75,7 +81,7 @@ class Context:
     """The settings outside every workspace folder (a command that names no document)."""
     reach: ReachCache
     """Whether each configured platform answers, kept briefly (the status item asks often)."""
-    in_pool: Callable[..., Awaitable[Any]]
+    in_pool: InPool
     """Run blocking work in the analysis pool: ``await in_pool(fn, *args)``."""
     analyzer: Callable[[str, AnalysisOptions], Callable[[str], ModuleReport]]
     """``analyzer(uri, options)`` analyses another text as if it were that document's (fix
@@ -152,7 +158,7 @@ class Requests:
 
         @guarded(default)
         async def answer(params: Any) -> Any:
-            place = self._cell(params.text_document.uri)
+            place = self._cell(params.text_document.uri) if cells is not None else None
             if place is not None and cells is not None:
                 moved = cells(params, place)
                 if moved is None:
