@@ -16,11 +16,11 @@ from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.lsp.project_config import Effective
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
 from evalsubmit.lsp.settings import Settings
-from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.snapshot import Analysis
 
 
-def _snapshot(stamp: int) -> Snapshot:
-    return Snapshot(
+def _snapshot(stamp: int) -> Analysis:
+    return Analysis(
         stamp=stamp,
         version=1,
         text="",
@@ -40,14 +40,14 @@ async def _one_turn(job: Job, *, publishes: bool = True) -> tuple[list[bool], li
     loop = asyncio.get_running_loop()
 
     def prepare(track: DocumentTrack) -> Job:
-        def run() -> Snapshot:
+        def run() -> Analysis:
             in_job.append(gc.isenabled())
             loop.call_soon_threadsafe(ran.set)
             return job()
 
         return run
 
-    def on_result(track: DocumentTrack, snap: Snapshot, previous: Snapshot | None) -> None:
+    def on_result(track: DocumentTrack, snap: Analysis, previous: Analysis | None) -> None:
         at_publish.append(gc.isenabled())
 
     ready = asyncio.Event()
@@ -82,7 +82,7 @@ def test_paused_through_the_publish_resumed_after() -> None:
 
 
 def test_resumed_after_a_failed_analysis() -> None:
-    def failing() -> Snapshot:
+    def failing() -> Analysis:
         raise RuntimeError("engine bug")
 
     in_job, at_publish = asyncio.run(_one_turn(failing, publishes=False))

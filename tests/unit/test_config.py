@@ -325,7 +325,7 @@ def test_submit_uses_the_files_default_taskset_unless_the_editor_names_one(
     from evalsubmit.core.lines import split_lines
     from evalsubmit.lsp.project_config import ProjectConfigs
     from evalsubmit.lsp.settings import Settings
-    from evalsubmit.lsp.state import Snapshot
+    from evalsubmit.lsp.snapshot import Analysis
     from evalsubmit.lsp.submit import NAME_A_TASKSET, Plan, Refusal, plan
     from evalsubmit.platform.submission import NO_TASKSET
 
@@ -342,7 +342,7 @@ def test_submit_uses_the_files_default_taskset_unless_the_editor_names_one(
         effective = configs.effective(job, settings)
         report = analyze_source(job_text, path=job, project=Project(tmp_path))
         lines = split_lines(job_text)
-        snap = Snapshot(1, 1, job_text, lines, settings, effective, report)
+        snap = Analysis(1, 1, job_text, lines, settings, effective, report)
         return plan(snap, 3, 9, None)  # on GymAgentTaskRunner(
 
     without = decided(Settings())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lsprotocol import types
 
@@ -21,12 +21,9 @@ from evalsubmit.core.suppression import lines_ending_in_strings, with_code
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.code_lens import submit_command
 from evalsubmit.lsp.command_table import SUBMIT
-from evalsubmit.lsp.logs import guarded
-from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.requests import Context
+from evalsubmit.lsp.snapshot import Analysis, Snapshot
 from evalsubmit.platform.submission import candidates
-
-if TYPE_CHECKING:
-    from evalsubmit.lsp.server import EvalsubmitServer
 
 log = logging.getLogger(__name__)
 
@@ -36,45 +33,57 @@ QUICK_FIX = types.CodeActionKind.QuickFix
 AUTOMATIC = types.CodeActionTriggerKind.Automatic
 
 
-@guarded(default=None)
 async def code_action(
-    ls: EvalsubmitServer, params: types.CodeActionParams
+    snapshot: Snapshot, context: Context, params: types.CodeActionParams
 ) -> list[types.CodeAction] | None:
-    uri = params.text_document.uri
-    snap = await ls.checker.snapshot(uri)
-    if snap is None or not snap.settings.enable:
-        return None
-    only = params.context.only
-    doc_changes = ls.session.document_changes
-    current = snap.text == ls.workspace.get_text_document(uri).source
-    if not current:
-        log.debug("%s changed since its last analysis: no edits offered yet", uri)
+    snap = snapshot.analysed
+    if not snapshot.current:
+        log.debug("%s changed since its last analysis: no edits offered yet", snapshot.uri)
     ours = [
         d
         for d in params.context.diagnostics
         if d.source == convert.SOURCE and _data_version(d) == snap.version
     ]
+    actions = line_actions(snapshot, context, params, ours)
+    kinds = fix_all_kinds(params.context, ours)
+    if kinds and snapshot.current and any(f.fixes for f in snap.report.findings):
+        analyze = context.analyzer(snapshot.uri, snap.effective.options)
+        fixed = await context.in_pool(fix_all, snap.text, snap.report, analyze)
+        if fixed is not None:
+            enc, changes = context.encoding, context.document_changes
+            actions += [fix_all_action(snapshot.uri, snap, fixed, enc, changes, k) for k in kinds]
+    return actions
+
+
+def line_actions(
+    snapshot: Snapshot,
+    context: Context,
+    params: types.CodeActionParams,
+    ours: Sequence[types.Diagnostic],
+) -> list[types.CodeAction]:
+    """The quick fixes and "Ignore" of ``ours`` (the request's diagnostics that are of this
+    analysis), then "Submit evaluation" at the range."""
+    uri, snap, only = snapshot.uri, snapshot.analysed, params.context.only
+    encoding, doc_changes = context.encoding, context.document_changes
     actions: list[types.CodeAction] = []
-    if _wanted(QUICK_FIX, only) and current:
-        snippets = doc_changes and ls.session.snippet_edits
-        actions += quick_fixes(uri, snap, ours, ls.session.encoding, doc_changes, snippets)
-        actions += ignore_actions(uri, snap, ours, ls.session.encoding, doc_changes)
+    if _wanted(QUICK_FIX, only) and snapshot.current:
+        snippets = doc_changes and context.snippet_edits
+        actions += quick_fixes(uri, snap, ours, encoding, doc_changes, snippets)
+        actions += ignore_actions(uri, snap, ours, encoding, doc_changes)
     # Submit only on request (Ctrl+.), never for the automatic lightbulb: clean lines show none.
     if _wanted(SUBMIT_KIND, only) and params.context.trigger_kind != AUTOMATIC:
-        actions += submit_actions(uri, snap, params.range, ls.session.encoding)
-    # "Fix all": as a source action (on save, Source Action...), and in the quick-fix menu at a
-    # fixable problem; never computed for the automatic lightbulb request.
-    asked = params.context.trigger_kind != AUTOMATIC
+        actions += submit_actions(uri, snap, params.range, encoding)
+    return actions
+
+
+def fix_all_kinds(request: types.CodeActionContext, ours: Sequence[types.Diagnostic]) -> list[str]:
+    """The kinds "Fix all" is offered as: a source action (on save, Source Action...), and in
+    the quick-fix menu at a fixable problem; never for the automatic lightbulb request."""
+    only = request.only
+    asked = request.trigger_kind != AUTOMATIC
     as_source = _wanted(FIX_ALL, only) and (only is not None or asked)
     as_quick_fix = _wanted(QUICK_FIX, only) and asked and any(_fixable(d) for d in ours)
-    if current and (as_source or as_quick_fix) and any(f.fixes for f in snap.report.findings):
-        analyze = ls.checker.analyzer(uri, snap.effective.options)
-        fixed = await ls.checker.in_pool(fix_all, snap.text, snap.report, analyze)
-        for kind, wanted in ((FIX_ALL, as_source), (QUICK_FIX, as_quick_fix)):
-            if fixed is not None and wanted:
-                enc = ls.session.encoding
-                actions.append(fix_all_action(uri, snap, fixed, enc, doc_changes, kind))
-    return actions
+    return [kind for kind, wanted in ((FIX_ALL, as_source), (QUICK_FIX, as_quick_fix)) if wanted]
 
 
 def _data_version(diagnostic: types.Diagnostic) -> object:
@@ -92,7 +101,7 @@ def _wanted(kind: str, only: Sequence[str] | None) -> bool:
 
 
 def submit_actions(
-    uri: str, snap: Snapshot, rng: types.Range, encoding: convert.Encoding
+    uri: str, snap: Analysis, rng: types.Range, encoding: convert.Encoding
 ) -> list[types.CodeAction]:
     """ "Submit evaluation" anywhere on the lines of a submit() call or Gym runner that would be
     accepted (column 0 included)."""
@@ -110,7 +119,7 @@ def submit_actions(
 
 def quick_fixes(
     uri: str,
-    snap: Snapshot,
+    snap: Analysis,
     diagnostics: Sequence[types.Diagnostic],
     encoding: convert.Encoding,
     document_changes: bool,
@@ -171,7 +180,7 @@ def _snippet_action(
 
 def fix_all_action(
     uri: str,
-    snap: Snapshot,
+    snap: Analysis,
     fixed: str,
     encoding: convert.Encoding,
     document_changes: bool,
@@ -188,7 +197,7 @@ def fix_all_action(
 
 def ignore_actions(
     uri: str,
-    snap: Snapshot,
+    snap: Analysis,
     diagnostics: Sequence[types.Diagnostic],
     encoding: convert.Encoding,
     document_changes: bool,

@@ -3,40 +3,35 @@ would be accepted; it runs the server command ``evalsubmit.submit``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lsprotocol import types
 
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.command_table import SUBMIT, SUBMIT_LENS_TITLE
-from evalsubmit.lsp.logs import guarded
-from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.requests import Context
+from evalsubmit.lsp.snapshot import Analysis, Snapshot
 from evalsubmit.platform.submission import Candidate, candidates
 
-if TYPE_CHECKING:
-    from evalsubmit.lsp.server import EvalsubmitServer
 
-
-@guarded(default=None)
 async def code_lens(
-    ls: EvalsubmitServer, params: types.CodeLensParams
+    snapshot: Snapshot, context: Context, params: types.CodeLensParams
 ) -> list[types.CodeLens] | None:
-    uri = params.text_document.uri
-    snap = await ls.checker.snapshot(uri)
-    if snap is None or not snap.settings.enable or not snap.settings.code_lens.enable:
+    snap = snapshot.analysed
+    if not snap.settings.code_lens.enable:
         return None
-    encoding = ls.session.encoding
+    encoding = context.encoding
     return [
         types.CodeLens(
             range=convert.lsp_range(c.span, snap.lines, encoding),
-            command=submit_command(SUBMIT_LENS_TITLE, uri, snap, c, encoding),
+            command=submit_command(SUBMIT_LENS_TITLE, snapshot.uri, snap, c, encoding),
         )
         for c in candidates(snap.report)
     ]
 
 
 def submit_command(
-    title: str, uri: str, snap: Snapshot, candidate: Candidate, encoding: convert.Encoding
+    title: str, uri: str, snap: Analysis, candidate: Candidate, encoding: convert.Encoding
 ) -> types.Command:
     start = convert.lsp_position(candidate.span.line, candidate.span.col, snap.lines, encoding)
     argument: dict[str, Any] = {

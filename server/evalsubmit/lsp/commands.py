@@ -10,20 +10,22 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from evalsubmit.analysis import Project, installed_sdk
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.lsp import submit
 from evalsubmit.lsp.settings import Settings
-from evalsubmit.platform import PlatformError, extract_error
+from evalsubmit.platform import PlatformClient, PlatformError, extract_error
 from evalsubmit.platform.connection import check_config
 from evalsubmit.platform.safety import display_url
 
 if TYPE_CHECKING:
-    from evalsubmit.lsp.server import EvalsubmitServer
-    from evalsubmit.lsp.state import Snapshot
+    from evalsubmit.lsp.analyses import Analyses
+    from evalsubmit.lsp.requests import Context
+    from evalsubmit.lsp.snapshot import Analysis, Snapshot
+    from evalsubmit.lsp.state import Session
 
 log = logging.getLogger(__name__)
 
@@ -32,18 +34,17 @@ LOG_LINES = 200
 _PACKAGES = ("evalsubmit", "pygls", "lsprotocol", "pydantic", "httpx")
 
 
-async def run_submit(ls: EvalsubmitServer, *args: Any) -> Any:
-    return await submit.run_submit(ls, args)
-
-
-async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
-    """Versions, settings in effect (token redacted) and open documents; also logged."""
-    await ls.checker.wait_ready()
-    session = ls.session
+async def debug_info(
+    session: Session, analyses: Analyses, text_of: Callable[[str], str]
+) -> dict[str, Any]:
+    """Versions, settings in effect (token redacted) and open documents; also logged. Not a
+    handler of one document: what the whole session holds, to compare with the editor's
+    (``text_of``: the server's copy of a document's text)."""
+    await analyses.wait_ready()
     documents = []
     for state in session.documents.values():
         snap = state.latest
-        text = ls.workspace.get_text_document(state.uri).source
+        text = text_of(state.uri)
         documents.append(
             {
                 "uri": state.uri,
@@ -58,8 +59,8 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
                 "dependencies": sorted(str(p) for p in snap.report.dependencies) if snap else [],
             }
         )
-    platform_info = await ls.checker.in_pool(_platform, session.settings.global_settings)
-    environments = await ls.checker.in_pool(_environments, session.projects.all())
+    platform_info = await analyses.in_pool(_platform, session.settings.global_settings)
+    environments = await analyses.in_pool(_environments, session.projects.all())
     info = {
         "platform": platform_info,
         "versions": {
@@ -83,25 +84,24 @@ async def debug_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     return info
 
 
-async def list_tasksets(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
+async def list_tasksets(
+    snapshot: Snapshot | None, context: Context, args: tuple[Any, ...]
+) -> dict[str, Any]:
     """The tasksets of the workspace a submission would go to: ``{"workspace", "tasksets":
     [{"ref", ...}], "suggested"}``, or ``{"error", "workspace", "suggested"}``. Optional argument
     ``{"uri", "line"?, "character"?}`` (0-based): that document's folder settings and the
     workspace its code names (``NeMoPlatform(workspace=...)``), and ``suggested``, the taskset
     reference written nearest to that line."""
-    await ls.checker.wait_ready()
-    settings = _settings_for(ls, args)
-    snap, line = await _document_at(ls, args)
-    config = await ls.checker.in_pool(
-        submit.platform_config, settings, submit.workspace_in_code(snap, line)
-    )
+    snap, line = _document_at(snapshot, args)
+    code = submit.workspace_in_code(snap, line)
+    config = await context.in_pool(submit.platform_config, _settings(snapshot, context), code)
     answer: dict[str, Any] = {
         "workspace": config.workspace,
         "workspaceSource": submit.workspace_source(config.sources.get("workspace", "")),
         "suggested": submit.nearby_taskset(snap, line or 1) if snap is not None else None,
     }
     try:
-        client = submit.open_client(ls, config)
+        client = submit.open_client(context.editor, config)
     except PlatformError as err:
         return {**answer, "error": err.message}
     async with client:
@@ -115,16 +115,16 @@ async def list_tasksets(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     return answer
 
 
-async def platform_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
+async def platform_info(
+    snapshot: Snapshot | None, context: Context, args: tuple[Any, ...]
+) -> dict[str, Any]:
     """Where a submission from the document ``{"uri", "check"?}`` would go (the status item):
     ``{"baseUrl", "baseUrlSource", "workspace", "workspaceSource", "codeWorkspace", "tokenSet",
     "tokenSource"}``; with ``"check": true`` also ``"reachable"`` and, when not, ``"reachError"``
     (asked once per few seconds per URL). Never the token itself."""
-    await ls.checker.wait_ready()
-    settings = _settings_for(ls, args)
-    snap, line = await _document_at(ls, args)
+    snap, line = _document_at(snapshot, args)
     code = submit.workspace_in_code(snap, line)
-    config = await ls.checker.in_pool(submit.platform_config, settings, code)
+    config = await context.in_pool(submit.platform_config, _settings(snapshot, context), code)
     info: dict[str, Any] = {
         "baseUrl": display_url(config.base_url),
         "baseUrlSource": config.sources.get("base_url"),
@@ -136,14 +136,16 @@ async def platform_info(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
     }
     first = args[0] if args and isinstance(args[0], Mapping) else {}
     if first.get("check") is True:
-        reach = await ls.session.reach.check(config)
+        reach = await context.reach.check(config)
         info["reachable"] = reach.reachable
         if reach.error is not None:
             info["reachError"] = reach.error
     return info
 
 
-async def job_status(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
+async def job_status(
+    snapshot: Snapshot | None, context: Context, args: tuple[Any, ...]
+) -> dict[str, Any]:
     """``[{"name", "workspace"?, "uri"?, "logs"?}]`` -> the job for the job view: ``{"name",
     "workspace", "status", "summary", "url", "created_at", "updated_at", "status_details",
     "error_details", "steps", "target", "tasks", "cause", "logs", "logs_error", "results",
@@ -155,67 +157,71 @@ async def job_status(ls: EvalsubmitServer, *args: Any) -> dict[str, Any]:
         return {"error": 'expected one argument {"name": <job name>, "workspace"?: <workspace>}'}
     logs_arg = first.get("logs")
     tail = logs_arg if isinstance(logs_arg, int) and logs_arg > 0 else LOG_LINES
-    await ls.checker.wait_ready()
-    settings = _settings_for(ls, args)
-    snap, line = await _document_at(ls, args)
+    snap, line = _document_at(snapshot, args)
     code = submit.workspace_in_code(snap, line)
-    config = await ls.checker.in_pool(submit.platform_config, settings, code)
+    config = await context.in_pool(submit.platform_config, _settings(snapshot, context), code)
     workspace = first.get("workspace") if isinstance(first.get("workspace"), str) else None
     workspace = workspace or config.workspace
     try:
-        client = submit.open_client(ls, config)
+        client = submit.open_client(context.editor, config)
     except PlatformError as err:
         return {"error": err.message}
     async with client:
+        return await job_view(client, workspace, name, tail)
+
+
+async def job_view(client: PlatformClient, workspace: str, name: str, tail: int) -> dict[str, Any]:
+    """What the job view shows of job ``name`` (see :func:`job_status`); what could not be read
+    is said in its ``*_error`` key (the job itself: ``{"error"}``)."""
+    try:
+        job = await client.get_job(workspace, name)
+        status = await client.get_status(workspace, name)
+    except PlatformError as err:
+        return {"error": err.message}
+    answer: dict[str, Any] = {
+        "name": name,
+        "workspace": workspace,
+        "status": status.status,
+        "summary": status.summary(),
+        "url": client.job_url(workspace, name),
+        "created_at": job.created_at,
+        "updated_at": status.updated_at or job.updated_at,
+        "status_details": status.status_details,
+        "error_details": status.error_details,
+        "steps": [{k: v for k, v in step.items() if k != "tasks"} for step in status.steps],
+        "target": job.target,
+        "tasks": job.spec.get("tasks"),
+    }
+    try:
+        logs = await client.get_logs(workspace, name, tail=tail, timestamps=True)
+        answer.update(logs=logs, cause=extract_error(logs))
+    except PlatformError as err:
+        answer["logs_error"] = err.message
+    if status.succeeded:
         try:
-            job = await client.get_job(workspace, name)
-            status = await client.get_status(workspace, name)
+            results = await client.list_results(workspace, name)
+            answer["results"] = results
+            if "summary" in results:
+                answer["result_summary"] = await client.get_result(workspace, name, "summary")
         except PlatformError as err:
-            return {"error": err.message}
-        answer: dict[str, Any] = {
-            "name": name,
-            "workspace": workspace,
-            "status": status.status,
-            "summary": status.summary(),
-            "url": client.job_url(workspace, name),
-            "created_at": job.created_at,
-            "updated_at": status.updated_at or job.updated_at,
-            "status_details": status.status_details,
-            "error_details": status.error_details,
-            "steps": [{k: v for k, v in step.items() if k != "tasks"} for step in status.steps],
-            "target": job.target,
-            "tasks": job.spec.get("tasks"),
-        }
-        try:
-            logs = await client.get_logs(workspace, name, tail=tail, timestamps=True)
-            answer.update(logs=logs, cause=extract_error(logs))
-        except PlatformError as err:
-            answer["logs_error"] = err.message
-        if status.succeeded:
-            try:
-                results = await client.list_results(workspace, name)
-                answer["results"] = results
-                if "summary" in results:
-                    answer["result_summary"] = await client.get_result(workspace, name, "summary")
-            except PlatformError as err:
-                answer["results_error"] = err.message
+            answer["results_error"] = err.message
     return answer
 
 
-async def _document_at(ls: EvalsubmitServer, args: tuple[Any, ...]) -> tuple[Any, int | None]:
-    """The open document ``{"uri"}`` names (None when not open) and the 1-based line of its
-    ``"line"`` (0-based, optional)."""
+def _document_at(
+    snapshot: Snapshot | None, args: tuple[Any, ...]
+) -> tuple[Analysis | None, int | None]:
+    """The analysis of the document ``{"uri"}`` names (None when it is not open) and the
+    1-based line of its ``"line"`` (0-based, optional)."""
     first = args[0] if args and isinstance(args[0], Mapping) else {}
-    uri, line = first.get("uri"), first.get("line")
-    snap = await ls.checker.snapshot(uri) if isinstance(uri, str) else None
+    snap = snapshot.analysis if snapshot is not None else None
+    line = first.get("line")
     return snap, (line + 1 if isinstance(line, int) and snap is not None else None)
 
 
-def _settings_for(ls: EvalsubmitServer, args: tuple[Any, ...]) -> Settings:
-    first = args[0] if args and isinstance(args[0], Mapping) else {}
-    uri = first.get("uri")
-    store = ls.session.settings
-    return store.for_uri(uri) if isinstance(uri, str) else store.global_settings
+def _settings(snapshot: Snapshot | None, context: Context) -> Settings:
+    """The settings of the document's folder, else the global ones."""
+    return snapshot.settings if snapshot is not None else context.global_settings
 
 
 def _platform(settings: Settings) -> dict[str, Any]:
@@ -241,7 +247,7 @@ def _platform(settings: Settings) -> dict[str, Any]:
     return info
 
 
-def _config_file(snap: Snapshot | None) -> str | None:
+def _config_file(snap: Analysis | None) -> str | None:
     """The project configuration file the document was checked with (None: none found)."""
     file = snap.effective.config_file if snap is not None else None
     return str(file) if file is not None else None

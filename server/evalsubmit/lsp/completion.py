@@ -5,8 +5,6 @@ of a text and a position, so a notebook cell is served like a file."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from lsprotocol import types
 
 from evalsubmit.analysis.completion import (
@@ -19,11 +17,9 @@ from evalsubmit.analysis.completion import (
 )
 from evalsubmit.core.lines import split_lines
 from evalsubmit.lsp import convert
-from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.platform_items import items_for
-
-if TYPE_CHECKING:
-    from evalsubmit.lsp.server import EvalsubmitServer
+from evalsubmit.lsp.requests import Context
+from evalsubmit.lsp.snapshot import Snapshot
 
 TRIGGER_CHARACTERS = ['"', "'", "/", "(", ","]
 SIGNATURE_TRIGGERS = ["(", ","]
@@ -31,25 +27,19 @@ SIGNATURE_RETRIGGERS = ["="]
 
 
 def _slot(
-    ls: EvalsubmitServer, uri: str, position: types.Position
+    snapshot: Snapshot, context: Context, position: types.Position
 ) -> tuple[StringSlot | CallSlot | None, list[str]]:
-    if not ls.session.settings.for_uri(uri).enable:
-        return None, []
-    text = ls.workspace.get_text_document(uri).source
-    lines = split_lines(text)
-    line, col = convert.core_position(position, lines, ls.session.encoding)
-    return completion_at(text, line, col), lines
+    lines = split_lines(snapshot.text)
+    line, col = convert.core_position(position, lines, context.encoding)
+    return completion_at(snapshot.text, line, col), lines
 
 
-@guarded()
 async def completion(
-    ls: EvalsubmitServer, params: types.CompletionParams
+    snapshot: Snapshot, context: Context, params: types.CompletionParams
 ) -> types.CompletionList | None:
-    uri = params.text_document.uri
-    await ls.checker.wait_ready()  # the settings say whether it is enabled, and where to ask
-    slot, lines = _slot(ls, uri, params.position)
+    slot, lines = _slot(snapshot, context, params.position)
     if isinstance(slot, StringSlot):
-        return await items_for(ls, uri, ls.session.settings.for_uri(uri), slot, lines)
+        return await items_for(snapshot, context, slot, lines)
     if isinstance(slot, CallSlot):
         items = [
             types.CompletionItem(
@@ -67,11 +57,10 @@ async def completion(
     return None
 
 
-@guarded()
 async def signature_help(
-    ls: EvalsubmitServer, params: types.SignatureHelpParams
+    snapshot: Snapshot, context: Context, params: types.SignatureHelpParams
 ) -> types.SignatureHelp | None:
-    slot, _ = _slot(ls, params.text_document.uri, params.position)
+    slot, _ = _slot(snapshot, context, params.position)
     if not isinstance(slot, CallSlot):
         return None
     found = signatures(slot)

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from evalsubmit.lsp import logs
+from evalsubmit.lsp.convert import uri_to_path
 from evalsubmit.lsp.project_config import WATCHED
 from evalsubmit.lsp.settings import SECTION, Settings, extract_section, parse_settings
-from evalsubmit.lsp.state import uri_to_path
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -58,7 +58,7 @@ async def initialized(ls: EvalsubmitServer, params: types.InitializedParams) -> 
     try:
         await refresh(ls)
     finally:
-        ls.checker.ready.set()
+        ls.analyses.ready.set()
     await _register_dynamic(ls)
     log.info(
         "evalsubmit %s ready (%s diagnostics, %s positions)",
@@ -78,7 +78,7 @@ async def did_change_configuration(
         changed = _set_global(ls, parse_settings(raw, where="didChangeConfiguration"))
     if changed:
         log.info("settings changed; re-checking open documents")
-        ls.checker.recheck_all()
+        ls.analyses.recheck_all()
 
 
 async def did_change_folders(
@@ -86,7 +86,7 @@ async def did_change_folders(
 ) -> None:
     _update_folders(ls)
     if await refresh(ls):
-        ls.checker.recheck_all()
+        ls.analyses.recheck_all()
 
 
 async def refresh(ls: EvalsubmitServer) -> bool:

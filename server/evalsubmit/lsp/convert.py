@@ -8,15 +8,19 @@ do (``str.splitlines`` would also split on form feeds and ``\\u2028``, shifting 
 The server's copy of a document is kept with the same splitting (:mod:`.text_sync`).
 
 Out-of-range input (a span past the end of a line or of the document, as can happen with a
-stale report) is clamped, never raised.
+stale report) is clamped, never raised. A document's URI becomes a path here too (and one
+spelling of a path, to compare them).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
 from evalsubmit.analysis import Edit, Finding, Fix, Severity, Span
 from evalsubmit.analysis.rules import RULES
@@ -220,3 +224,13 @@ def apply_text_edits(text: str, edits: Sequence[types.TextEdit], encoding: Encod
     for start, end, new_text in reversed(spans):
         result = result[:start] + new_text + result[end:]
     return result
+
+
+def spelling(path: Path) -> str:
+    """One spelling per file, for comparing paths."""
+    return os.path.normcase(os.path.abspath(path))
+
+
+def uri_to_path(uri: str) -> Path:
+    fs = to_fs_path(uri)
+    return Path(fs) if fs else Path(uri)

@@ -1,4 +1,4 @@
-"""Text synchronisation handlers: they record what changed and let the Checker schedule work.
+"""Text synchronisation handlers: they record what changed and let the Analyses schedule work.
 
 pygls has already applied the change to ``ls.workspace`` when these run.
 """
@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from evalsubmit.lsp.convert import uri_to_path
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.project_config import is_config_file
-from evalsubmit.lsp.state import uri_to_path
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -23,24 +23,24 @@ log = logging.getLogger(__name__)
 @guarded()
 async def did_open(ls: EvalsubmitServer, params: types.DidOpenTextDocumentParams) -> None:
     doc = params.text_document
-    ls.checker.opened(doc.uri, doc.version, doc.text)
+    ls.analyses.opened(doc.uri, doc.version, doc.text)
 
 
 @guarded()
 async def did_change(ls: EvalsubmitServer, params: types.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
     text = ls.workspace.get_text_document(uri).source
-    ls.checker.changed(uri, params.text_document.version, text)
+    ls.analyses.changed(uri, params.text_document.version, text)
 
 
 @guarded()
 async def did_save(ls: EvalsubmitServer, params: types.DidSaveTextDocumentParams) -> None:
-    ls.checker.saved(params.text_document.uri)
+    ls.analyses.saved(params.text_document.uri)
 
 
 @guarded()
 async def did_close(ls: EvalsubmitServer, params: types.DidCloseTextDocumentParams) -> None:
-    ls.checker.closed(params.text_document.uri)
+    ls.analyses.closed(params.text_document.uri)
 
 
 @guarded()
@@ -53,5 +53,5 @@ async def did_change_watched_files(
     paths = [uri_to_path(change.uri) for change in params.changes]
     if any(is_config_file(path) for path in paths):
         log.info("a configuration file changed; re-checking open documents")
-        ls.checker.recheck_all()  # its files are re-read by their mtime at each analysis
-    ls.checker.files_changed(paths)
+        ls.analyses.recheck_all()  # its files are re-read by their mtime at each analysis
+    ls.analyses.files_changed(paths)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -16,18 +15,15 @@ from evalsubmit.analysis.rules import RULES
 from evalsubmit.analysis.runner_at import RunnerAt, runner_at
 from evalsubmit.core.suppression import Kind, Suppression, file_suppressions, suppressions
 from evalsubmit.lsp import convert
-from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.markdown import code_block, code_span
-from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.requests import Context
+from evalsubmit.lsp.snapshot import Analysis, Snapshot
 from evalsubmit.lsp.submit import platform_config
 from evalsubmit.platform import ResolvedPlatformConfig
 from evalsubmit.platform.config import SOURCE_CODE, SOURCE_SETTING
 from evalsubmit.platform.safety import display_url
 from evalsubmit.platform.submission import refusal_reasons
 from evalsubmit.sdk.version import SDK_RELEASE
-
-if TYPE_CHECKING:
-    from evalsubmit.lsp.server import EvalsubmitServer
 
 ROUTES = {
     Shape.TASKSET: "agent-evaluate/jobs",
@@ -41,29 +37,27 @@ SHAPES = {
 }
 
 
-@guarded()
-async def hover(ls: EvalsubmitServer, params: types.HoverParams) -> types.Hover | None:
-    snap = await ls.checker.snapshot(params.text_document.uri)
-    if snap is None or not snap.settings.enable:
-        return None
-    encoding = ls.session.encoding
-    line, col = convert.core_position(params.position, snap.lines, encoding)
+async def hover(
+    snapshot: Snapshot, context: Context, params: types.HoverParams
+) -> types.Hover | None:
+    snap = snapshot.analysed
+    line, col = convert.core_position(params.position, snap.lines, context.encoding)
     config = None
     if (submit := snap.report.submit_at(line, col)) is not None:
         # What Submit evaluation would use: it reads the environment and the nmp config file.
-        config = await ls.checker.in_pool(platform_config, snap.settings, submit.workspace)
+        config = await context.in_pool(platform_config, snap.settings, submit.workspace)
     found = hover_markdown(snap, line, col, config)
     if found is None:
         return None
     markdown, span = found
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown),
-        range=convert.lsp_range(span, snap.lines, encoding),
+        range=convert.lsp_range(span, snap.lines, context.encoding),
     )
 
 
 def hover_markdown(
-    snap: Snapshot, line: int, col: int, config: ResolvedPlatformConfig | None = None
+    snap: Analysis, line: int, col: int, config: ResolvedPlatformConfig | None = None
 ) -> tuple[str, Span] | None:
     """Markdown and the span it describes for a core position, or None. ``config`` is where
     *Submit evaluation* would send a submit() call there (resolved here when not given)."""

@@ -23,7 +23,7 @@ from evalsubmit.platform.follow import DEFAULT_FOLLOW_LIMIT_S
 from evalsubmit.platform.submission import state_words
 
 if TYPE_CHECKING:
-    from evalsubmit.lsp.server import EvalsubmitServer
+    from evalsubmit.lsp.editor import Editor
 
 log = logging.getLogger(__name__)
 
@@ -34,11 +34,6 @@ FOLLOW_LIMIT_S = DEFAULT_FOLLOW_LIMIT_S
 _BACKGROUND: set[asyncio.Future[None]] = set()
 
 
-def show(ls: EvalsubmitServer, kind: types.MessageType, message: str) -> None:
-    log.info("%s", message)
-    ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
-
-
 def in_background(work: Coroutine[Any, Any, None]) -> None:
     task = asyncio.ensure_future(work)
     _BACKGROUND.add(task)
@@ -46,7 +41,7 @@ def in_background(work: Coroutine[Any, Any, None]) -> None:
 
 
 async def follow(
-    ls: EvalsubmitServer,
+    editor: Editor,
     config: ResolvedPlatformConfig,
     client: PlatformClient,
     name: str,
@@ -69,24 +64,24 @@ async def follow(
         await asyncio.wait({task, progress.cancel_signal}, return_when=asyncio.FIRST_COMPLETED)
     except asyncio.CancelledError:  # the client cancelled the request itself
         task.cancel()
-        in_background(offer_cancel(ls, config, name, final, after_cancel=True))
+        in_background(offer_cancel(editor, config, name, final, after_cancel=True))
         raise
     if task.done():
         try:
             task.result()
         except PlatformError as err:
-            show(ls, types.MessageType.Error, f"Job {name} was submitted, but {err.message}")
+            editor.show(types.MessageType.Error, f"Job {name} was submitted, but {err.message}")
             return None
         return final
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError, PlatformError):
         await task
-    await offer_cancel(ls, config, name, final)
+    await offer_cancel(editor, config, name, final)
     return None
 
 
 async def offer_cancel(
-    ls: EvalsubmitServer,
+    editor: Editor,
     config: ResolvedPlatformConfig,
     name: str,
     last: JobStatus | None,
@@ -98,7 +93,7 @@ async def offer_cancel(
     try:
         client = PlatformClient.from_config(config)
     except PlatformError as err:
-        show(ls, types.MessageType.Error, f"Job {name} exists, but {err.message}")
+        editor.show(types.MessageType.Error, f"Job {name} exists, but {err.message}")
         return
     async with client:
         url = client.job_url(workspace, name)
@@ -109,7 +104,7 @@ async def offer_cancel(
             else f"Stopped following job {name} ({status})."
         )
         try:
-            answer = await ls.window_show_message_request_async(
+            answer = await editor.ask(
                 types.ShowMessageRequestParams(
                     type=types.MessageType.Warning,
                     message=f"{stopped} Cancel the job on the platform too?",
@@ -123,11 +118,11 @@ async def offer_cancel(
             log.warning("could not ask whether to cancel job %s: %r", name, exc)
             answer = None
         if answer is None or answer.title != CANCEL_JOB:
-            show(ls, types.MessageType.Info, f"Job {name} keeps running ({status}). URL: {url}")
+            editor.show(types.MessageType.Info, f"Job {name} keeps running ({status}). URL: {url}")
             return
         try:
             job = await client.cancel_job(workspace, name)
         except PlatformError as err:
-            show(ls, types.MessageType.Error, f"Could not cancel job {name}: {err.message}")
+            editor.show(types.MessageType.Error, f"Could not cancel job {name}: {err.message}")
             return
-    show(ls, types.MessageType.Info, f"Job {name}: cancel requested ({job.status}). URL: {url}")
+    editor.show(types.MessageType.Info, f"Job {name}: cancel requested ({job.status}). URL: {url}")

@@ -26,7 +26,7 @@ from evalsubmit.analysis.engine.analyze import with_remote_findings
 from evalsubmit.core.lines import split_lines
 from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.settings import Settings
-from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.snapshot import Analysis
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.scheduler import DocumentTrack
@@ -45,16 +45,16 @@ def forward(
     settings: Settings,
     configs: ProjectConfigs,
     project: Project,
-    findings_ready: Callable[[Snapshot], None] | None = None,
-) -> Snapshot:
+    findings_ready: Callable[[Analysis], None] | None = None,
+) -> Analysis:
     """The document's own findings. Runs in a worker thread, one at a time per document (its
     owner waits for it); a failure drops the caches it may have half-updated.
     ``findings_ready`` gets them before the analysis makes its summaries (diagnostics first)."""
     effective = configs.effective(track.path, settings)
     lines = split_lines(text)
 
-    def snapshot(report: ModuleReport, *, pending: bool, findings_only: bool = False) -> Snapshot:
-        return Snapshot(
+    def snapshot(report: ModuleReport, *, pending: bool, findings_only: bool = False) -> Analysis:
+        return Analysis(
             stamp=stamp,
             version=version,
             text=text,
@@ -84,7 +84,7 @@ def forward(
     return snapshot(report, pending=report.skipped is None)
 
 
-def reverse(snap: Snapshot, path: Path, project: Project) -> Snapshot:
+def reverse(snap: Analysis, path: Path, project: Project) -> Analysis:
     """``snap`` (a forward result) completed with what other modules report into it. Runs in a
     worker thread; touches no state of the document (only the project's importer cache)."""
     try:

@@ -1,5 +1,5 @@
 """Notebook document sync handlers (``notebookDocument/did*``): they rebuild the notebook's
-joined module and hand it to the Checker as the text of the notebook's own URI.
+joined module and hand it to the Analyses as the text of the notebook's own URI.
 
 pygls has already applied the change to its copy of the notebook and of its cells when these
 run (its built-in handlers go first).
@@ -46,13 +46,13 @@ async def did_change(ls: EvalsubmitServer, params: types.DidChangeNotebookDocume
 
 @guarded()
 async def did_save(ls: EvalsubmitServer, params: types.DidSaveNotebookDocumentParams) -> None:
-    ls.checker.saved(params.notebook_document.uri)
+    ls.analyses.saved(params.notebook_document.uri)
 
 
 @guarded()
 async def did_close(ls: EvalsubmitServer, params: types.DidCloseNotebookDocumentParams) -> None:
     uri = params.notebook_document.uri
-    ls.checker.closed(uri)  # clears every cell's diagnostics (push) while the cells are known
+    ls.analyses.closed(uri)  # clears every cell's diagnostics (push) while the cells are known
     ls.session.notebooks.close(uri)
     ls.workspace.remove_text_document(uri)
 
@@ -72,7 +72,7 @@ def _sync(ls: EvalsubmitServer, uri: str, *, opened: bool) -> None:
         # document was closed (deleted) loses its diagnostics (pygls keys them unquoted).
         for gone in set(previous.cell_uris) - set(layout.cell_uris):
             if unquote(gone) not in ls.workspace.text_documents:
-                ls.checker.clear(gone)
+                ls.analyses.clear(gone)
         if previous.text == layout.text and previous.cell_uris == layout.cell_uris:
             return  # metadata, outputs, or a markdown edit: the module is the same
     notebook.add(layout)
@@ -82,9 +82,9 @@ def _sync(ls: EvalsubmitServer, uri: str, *, opened: bool) -> None:
         )
     )
     if opened:
-        ls.checker.opened(uri, document.version, layout.text)
+        ls.analyses.opened(uri, document.version, layout.text)
     else:
-        ls.checker.changed(uri, document.version, layout.text)
+        ls.analyses.changed(uri, document.version, layout.text)
 
 
 def _cell(ls: EvalsubmitServer, cell: types.NotebookCell) -> Cell:

@@ -28,7 +28,7 @@ from evalsubmit.lsp import convert
 from evalsubmit.lsp.convert import Encoding
 
 if TYPE_CHECKING:
-    from evalsubmit.lsp.state import Snapshot
+    from evalsubmit.lsp.snapshot import Analysis
 
 KEEP_LAYOUTS = 8
 """Layouts kept per notebook: results still being computed or shown were made on these."""
@@ -263,7 +263,7 @@ def split_diagnostics(
     yield from zip(layout.cell_uris, per_cell, strict=True)
 
 
-def syntax_severity(snap: Snapshot | None) -> types.DiagnosticSeverity | None:
+def syntax_severity(snap: Analysis | None) -> types.DiagnosticSeverity | None:
     """The severity of ES100 in the cells that do not parse, for the notebook's result ``snap``
     (None: not shown, as a finding of ES100 would not be)."""
     if snap is None or not snap.settings.enable or snap.report.skipped is not None:

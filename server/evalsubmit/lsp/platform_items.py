@@ -8,20 +8,17 @@ import asyncio
 import contextlib
 import functools
 import logging
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from evalsubmit.analysis import Span
 from evalsubmit.analysis.completion import StringSlot
 from evalsubmit.lsp import convert
-from evalsubmit.lsp.settings import Settings
+from evalsubmit.lsp.requests import Context
+from evalsubmit.lsp.snapshot import Snapshot
 from evalsubmit.lsp.submit import platform_config
 from evalsubmit.platform import PlatformClient, ResolvedPlatformConfig, submission
-from evalsubmit.platform.catalog import CatalogItem, CatalogKey, credential_of
-
-if TYPE_CHECKING:
-    from evalsubmit.lsp.server import EvalsubmitServer
+from evalsubmit.platform.catalog import Catalog, CatalogItem, CatalogKey, credential_of
 
 log = logging.getLogger(__name__)
 
@@ -33,23 +30,21 @@ TRIGGER_SUGGEST = types.Command(title="", command="editor.action.triggerSuggest"
 
 
 async def items_for(
-    ls: EvalsubmitServer, uri: str, settings: Settings, slot: StringSlot, lines: list[str]
+    snapshot: Snapshot, context: Context, slot: StringSlot, lines: list[str]
 ) -> types.CompletionList:
-    await ls.checker.wait_ready()
-    track = ls.checker.documents.get(uri)
-    snap = track.latest if track is not None else None
-    if snap is None:  # just opened: its first analysis names the workspace in the code
-        snap = await ls.checker.snapshot(uri, wait_s=FIRST_ANALYSIS_WAIT_S)
-    report = snap.report if snap is not None else None
+    # A document just opened: its first analysis names the workspace in the code.
+    analysis = snapshot.analysis or await context.analysis(snapshot.uri, FIRST_ANALYSIS_WAIT_S)
+    report = analysis.report if analysis is not None else None
     code_workspace = submission.workspace_in_code(report, slot.line) if report else None
-    config = await ls.checker.in_pool(platform_config, settings, code_workspace)
+    config = await context.in_pool(platform_config, snapshot.settings, code_workspace)
     keys = catalog_keys(config, slot)
-    fresh = await _lookup_all(ls, config, keys)
-    found = [item for key in keys for item in ls.catalog.lookup(key)[0]]
+    catalog = context.catalog
+    fresh = await _lookup_all(catalog, config, keys)
+    found = [item for key in keys for item in catalog.lookup(key)[0]]
     if slot.kind == "taskset" and slot.workspace_prefix is not None:
         found = [item for item in found if item.kind == "taskset"]
     span = Span(slot.line, slot.start, slot.line, slot.end)
-    edit_range = convert.lsp_range(span, lines, ls.session.encoding)
+    edit_range = convert.lsp_range(span, lines, context.encoding)
     return types.CompletionList(
         is_incomplete=not fresh,
         items=[_item(item, slot, edit_range) for item in found],
@@ -67,24 +62,24 @@ def catalog_keys(config: ResolvedPlatformConfig, slot: StringSlot) -> list[Catal
 
 
 async def _lookup_all(
-    ls: EvalsubmitServer, config: ResolvedPlatformConfig, keys: list[CatalogKey]
+    catalog: Catalog, config: ResolvedPlatformConfig, keys: list[CatalogKey]
 ) -> bool:
     """Whether every list is fresh; stale ones are refreshed in the background, and a list
     never fetched is waited for a moment."""
     cold: list[asyncio.Task[None]] = []
     fresh = True
     for key in keys:
-        if ls.catalog.lookup(key)[1]:
+        if catalog.lookup(key)[1]:
             continue
         fresh = False
-        first = not ls.catalog.known(key)
-        task = ls.catalog.refresh(key, functools.partial(_fetch, config, key))
+        first = not catalog.known(key)
+        task = catalog.refresh(key, functools.partial(_fetch, config, key))
         if first:
             cold.append(task)
     if cold:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(asyncio.gather(*cold)), COLD_WAIT_S)
-        fresh = all(ls.catalog.lookup(key)[1] for key in keys)
+        fresh = all(catalog.lookup(key)[1] for key in keys)
     return fresh
 
 

@@ -14,7 +14,7 @@ from lsprotocol import types
 from evalsubmit.lsp.protocol import work_done_token
 
 if TYPE_CHECKING:
-    from evalsubmit.lsp.server import EvalsubmitServer
+    from evalsubmit.lsp.editor import Editor
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +24,8 @@ class Progress:
     server-created one (when the client supports it), else silent. ``cancel_signal`` completes
     when the user cancels it."""
 
-    def __init__(self, ls: EvalsubmitServer, title: str) -> None:
-        self._ls, self._title = ls, title
+    def __init__(self, editor: Editor, title: str) -> None:
+        self._editor, self._title = editor, title
         self._token: types.ProgressToken | None = work_done_token()
         self.cancel_signal: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
@@ -34,8 +34,8 @@ class Progress:
         return self.cancel_signal.done()
 
     async def __aenter__(self) -> Progress:
-        progress = self._ls.work_done_progress
-        if self._token is None and _supports_progress(self._ls):
+        progress = self._editor.progress
+        if self._token is None and self._editor.supports_progress:
             token = f"evalsubmit-submit-{uuid.uuid4().hex[:12]}"
             try:
                 await asyncio.wait_for(progress.create_async(token), 5.0)
@@ -58,17 +58,10 @@ class Progress:
     def report(self, message: str) -> None:
         log.info("%s", message)
         if self._token is not None:
-            self._ls.work_done_progress.report(
-                self._token, types.WorkDoneProgressReport(message=message)
-            )
+            self._editor.progress.report(self._token, types.WorkDoneProgressReport(message=message))
 
     async def __aexit__(self, *exc: object) -> None:
         if self._token is None:
             return
-        self._ls.work_done_progress.end(self._token, types.WorkDoneProgressEnd())
-        self._ls.work_done_progress.tokens.pop(self._token, None)
-
-
-def _supports_progress(ls: EvalsubmitServer) -> bool:
-    window = ls.client_capabilities.window
-    return bool(window is not None and window.work_done_progress)
+        self._editor.progress.end(self._token, types.WorkDoneProgressEnd())
+        self._editor.progress.tokens.pop(self._token, None)

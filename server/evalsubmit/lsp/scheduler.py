@@ -31,7 +31,8 @@ from pathlib import Path
 
 from evalsubmit.analysis import DocumentAnalyzer
 from evalsubmit.core.collection import paused_collection
-from evalsubmit.lsp.state import Snapshot, spelling
+from evalsubmit.lsp.convert import spelling
+from evalsubmit.lsp.snapshot import Analysis
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ FAILURE_PAUSE_S = 0.5
 """After an unexpected failure of a turn of the owner's loop: pause before the next turn."""
 
 
-Job = Callable[[], Snapshot]
+Job = Callable[[], Analysis]
 """One analysis, with every input captured on the event loop; runs in a worker thread and
 never raises (a failure is a snapshot that says so)."""
 
@@ -56,8 +57,8 @@ class DocumentTrack:
         version: int | None,
         *,
         prepare: Callable[[DocumentTrack], Job],
-        prepare_reverse: Callable[[DocumentTrack, Snapshot], Job],
-        on_result: Callable[[DocumentTrack, Snapshot, Snapshot | None], None],
+        prepare_reverse: Callable[[DocumentTrack, Analysis], Job],
+        on_result: Callable[[DocumentTrack, Analysis, Analysis | None], None],
         executor: Executor,
         ready: asyncio.Event,
     ) -> None:
@@ -67,10 +68,10 @@ class DocumentTrack:
         """The path's one spelling, as re-checks compare it with the modules reports name."""
         self.version = version
         self.stamp = 0
-        self.latest: Snapshot | None = None
-        self.published: Snapshot | None = None
+        self.latest: Analysis | None = None
+        self.published: Analysis | None = None
         """The result last pushed to the client (push mode)."""
-        self.findings: Snapshot | None = None
+        self.findings: Analysis | None = None
         """The findings of the analysis in flight, out before its summaries (pull mode answers
         from them)."""
         self.refresh_when_fresh = False
@@ -79,7 +80,7 @@ class DocumentTrack:
         """Incremental caches; only the analysis in flight (one at a time) touches them."""
         self._prepare = prepare
         self._prepare_reverse = prepare_reverse
-        self._reverse: asyncio.Future[Snapshot] | None = None
+        self._reverse: asyncio.Future[Analysis] | None = None
         """The reverse step in flight, if any (the owner starts it and stores its result)."""
         self._ready = ready
         self._waited_for_ready = False
@@ -88,7 +89,7 @@ class DocumentTrack:
         self._due = 0.0
         self._urgent = False
         self._wake = asyncio.Event()
-        self._waiters: list[tuple[tuple[int, bool, bool], asyncio.Future[Snapshot | None]]] = []
+        self._waiters: list[tuple[tuple[int, bool, bool], asyncio.Future[Analysis | None]]] = []
         self._task: asyncio.Task[None] | None = None
 
     # -- inputs (event loop) ------------------------------------------------------------------
@@ -107,14 +108,14 @@ class DocumentTrack:
         self._ensure_running()
 
     @property
-    def current(self) -> Snapshot | None:
+    def current(self) -> Analysis | None:
         """The latest snapshot if it matches the present state of the document."""
         latest = self.latest
         return latest if latest is not None and latest.stamp == self.stamp else None
 
     async def snapshot(
         self, timeout_s: float, *, complete: bool = False, findings_only: bool = False
-    ) -> tuple[Snapshot | None, bool]:
+    ) -> tuple[Analysis | None, bool]:
         """``(snapshot, fresh)``: the result for the current stamp (with ``complete``, the one
         that includes what importers report; with ``findings_only``, its findings may come
         before its summaries), or, when none arrives within ``timeout_s``, the latest one
@@ -124,7 +125,7 @@ class DocumentTrack:
             return current, True
         if (early := self.findings) is not None and early.order >= wanted:
             return early, True
-        waiter: asyncio.Future[Snapshot | None] = asyncio.get_running_loop().create_future()
+        waiter: asyncio.Future[Analysis | None] = asyncio.get_running_loop().create_future()
         self._waiters.append((wanted, waiter))
         self._urgent = True
         self._wake.set()
@@ -212,14 +213,14 @@ class DocumentTrack:
         if self.current is None:
             self._wake.set()  # edits arrived while it ran: go again (after their debounce)
 
-    def findings_ready(self, snap: Snapshot) -> None:
+    def findings_ready(self, snap: Analysis) -> None:
         """The analysis in flight has its findings (``snap``, summaries still pending): the
         requests that need no more get them now."""
         if snap.stamp == self.stamp:
             self.findings = snap
             self._release_waiters(snap)
 
-    def _store(self, snap: Snapshot) -> None:
+    def _store(self, snap: Analysis) -> None:
         self.findings = None
         previous = self.latest
         if previous is None or snap.order > previous.order:
@@ -253,8 +254,8 @@ class DocumentTrack:
         if self.latest is not None and snap.stamp == self.latest.stamp:
             self._store(snap)
 
-    def _release_waiters(self, snap: Snapshot | None) -> None:
-        keep: list[tuple[tuple[int, bool, bool], asyncio.Future[Snapshot | None]]] = []
+    def _release_waiters(self, snap: Analysis | None) -> None:
+        keep: list[tuple[tuple[int, bool, bool], asyncio.Future[Analysis | None]]] = []
         for wanted, waiter in self._waiters:
             if waiter.done():
                 continue

@@ -20,20 +20,24 @@ from pygls.lsp.server import LanguageServer
 from evalsubmit.lsp import (
     cell_features,
     code_actions,
+    code_lens,
     command_table,
     commands,
     completion,
     configuration,
     diagnostics,
     documents,
+    hover,
     logs,
     notebook_sync,
+    submit,
     transport,
 )
+from evalsubmit.lsp.analyses import Analyses
 from evalsubmit.lsp.commands import package_version
-from evalsubmit.lsp.diagnostics import Checker
 from evalsubmit.lsp.lifeline import Lifeline
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
+from evalsubmit.lsp.requests import Requests, Wait
 from evalsubmit.lsp.state import Session
 from evalsubmit.platform.catalog import Catalog
 
@@ -57,7 +61,9 @@ class EvalsubmitServer(LanguageServer):
         self.session = Session()
         self.catalog = Catalog()
         """The platform's tasksets and workspaces completion offers, kept for a short time."""
-        self.checker = Checker(self, self.session)
+        self.analyses = Analyses(self, self.session)
+        self.requests = Requests(self, self.session, self.analyses, self.catalog)
+        """Registers the document request handlers: they get a snapshot, never the server."""
         self.log_handler = logs.install(self)
         self.lifeline = Lifeline(stop_server=self.stop)
         self._chunks: transport.StreamChunks | None = None
@@ -69,7 +75,7 @@ class EvalsubmitServer(LanguageServer):
 
     def stop(self) -> None:
         """Stop serving (the editor is gone): no new analyses, the read loop ends."""
-        self.checker.shutdown()
+        self.analyses.shutdown()
         self.shutdown()  # type: ignore[no-untyped-call]
         if self._chunks is not None:
             self._chunks.end()
@@ -155,48 +161,66 @@ def create_server() -> EvalsubmitServer:
     feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)(notebook_sync.did_save)
     feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)(notebook_sync.did_close)
 
+    pulls = diagnostics.Pulls(ls.analyses, ls.session)
     feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
             identifier=NAME, inter_file_dependencies=True, workspace_diagnostics=True
         ),
-    )(cell_features.cell_diagnostic)
-    feature(types.WORKSPACE_DIAGNOSTIC)(diagnostics.workspace_diagnostic)
-    feature(types.TEXT_DOCUMENT_HOVER)(cell_features.cell_hover)
-    feature(
+    )(pulls.document_handler())
+    feature(types.WORKSPACE_DIAGNOSTIC)(pulls.workspace_handler())
+    requests = ls.requests
+    requests.document(types.TEXT_DOCUMENT_HOVER, hover.hover, cells=cell_features.hover_on_cells)
+    requests.document(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(
+        code_actions.code_action,
+        options=types.CodeActionOptions(
             code_action_kinds=[types.CodeActionKind.QuickFix, code_actions.FIX_ALL]
         ),
-    )(cell_features.cell_code_action)
-    feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))(
-        cell_features.cell_code_lens
+        cells=cell_features.code_actions_on_cells,
     )
-
-    feature(
+    requests.document(
+        types.TEXT_DOCUMENT_CODE_LENS,
+        code_lens.code_lens,
+        options=types.CodeLensOptions(resolve_provider=False),
+        cells=cell_features.code_lens_on_cells,
+    )
+    requests.document(
         types.TEXT_DOCUMENT_COMPLETION,
-        types.CompletionOptions(trigger_characters=completion.TRIGGER_CHARACTERS),
-    )(completion.completion)
-    feature(
+        completion.completion,
+        options=types.CompletionOptions(trigger_characters=completion.TRIGGER_CHARACTERS),
+        wait=Wait.LATEST,
+    )
+    requests.document(
         types.TEXT_DOCUMENT_SIGNATURE_HELP,
-        types.SignatureHelpOptions(
+        completion.signature_help,
+        options=types.SignatureHelpOptions(
             trigger_characters=completion.SIGNATURE_TRIGGERS,
             retrigger_characters=completion.SIGNATURE_RETRIGGERS,
         ),
-    )(completion.signature_help)
+        wait=Wait.LATEST,
+    )
 
-    _command(ls, command_table.SUBMIT.id, cell_features.on_cells(commands.run_submit))
-    _command(ls, command_table.DEBUG_INFO.id, commands.debug_info)
-    _command(ls, command_table.LIST_TASKSETS.id, cell_features.on_cells(commands.list_tasksets))
-    _command(ls, command_table.JOB_STATUS.id, commands.job_status)
-    _command(ls, command_table.PLATFORM_INFO.id, cell_features.on_cells(commands.platform_info))
+    cells = cell_features.command_on_cells
+    requests.command(
+        command_table.SUBMIT.id,
+        submit.run_submit,
+        cells=cells,
+        wait_s=submit.SUBMIT_WAIT_S,
+        on_cancel=submit.nothing_sent,
+    )
+    requests.command(command_table.LIST_TASKSETS.id, commands.list_tasksets, cells=cells)
+    requests.command(command_table.JOB_STATUS.id, commands.job_status)
+    requests.command(command_table.PLATFORM_INFO.id, commands.platform_info, cells=cells)
+    _command(ls, command_table.DEBUG_INFO.id, _debug_info)
 
     feature(types.SHUTDOWN)(_shutdown)
     return ls
 
 
 def _command(ls: EvalsubmitServer, name: str, fn: Callable[..., Awaitable[Any]]) -> None:
-    """Register a command taking raw JSON arguments, with failures logged, not raised."""
+    """Register a command of the session (not of a document), with failures logged, not
+    raised."""
 
     @logs.guarded()
     async def command(*args: Any) -> Any:
@@ -208,5 +232,12 @@ def _command(ls: EvalsubmitServer, name: str, fn: Callable[..., Awaitable[Any]])
     ls.command(name)(command)
 
 
+async def _debug_info(ls: EvalsubmitServer, *args: Any) -> Any:
+    def text_of(uri: str) -> str:
+        return ls.workspace.get_text_document(uri).source
+
+    return await commands.debug_info(ls.session, ls.analyses, text_of)
+
+
 def _shutdown(ls: EvalsubmitServer, params: None) -> None:
-    ls.checker.shutdown()
+    ls.analyses.shutdown()

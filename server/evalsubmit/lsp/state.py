@@ -7,18 +7,14 @@ Only the event-loop thread mutates this state; analysis threads receive immutabl
 from __future__ import annotations
 
 import logging
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pygls.uris import to_fs_path
-
-from evalsubmit.analysis import ModuleReport, Project
+from evalsubmit.analysis import Project
 from evalsubmit.lsp.convert import Encoding
 from evalsubmit.lsp.notebooks import NotebookStore
-from evalsubmit.lsp.project_config import Effective
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.platform.reach import ReachCache
 from evalsubmit.workspace.interpreter import interpreter_from_setting
@@ -27,44 +23,6 @@ if TYPE_CHECKING:
     from evalsubmit.lsp.scheduler import DocumentTrack
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """One finished analysis of one document, with everything needed to render it."""
-
-    stamp: int
-    version: int | None
-    text: str
-    lines: list[str]
-    settings: Settings
-    effective: Effective
-    """The options, default taskset and configuration file it was checked with."""
-    report: ModuleReport
-    reverse_pending: bool = False
-    """Its findings are the document's own only: what other modules report into it is being
-    computed, and a second result for the same stamp follows (lsp/jobs.py)."""
-    remote_shown: bool = False
-    """Its findings include some that other modules report into it."""
-    summaries_pending: bool = False
-    """Its report has the findings only: the analysis is still making its runner previews and
-    submit summaries (diagnostics are published from it; every other feature waits)."""
-
-    @property
-    def order(self) -> tuple[int, bool, bool]:
-        """Results are kept and published in this order: by stamp, then the complete one
-        after the forward one of the same stamp (and the forward one after its findings)."""
-        return self.stamp, not self.reverse_pending, not self.summaries_pending
-
-
-def spelling(path: Path) -> str:
-    """One spelling per file, for comparing paths."""
-    return os.path.normcase(os.path.abspath(path))
-
-
-def uri_to_path(uri: str) -> Path:
-    fs = to_fs_path(uri)
-    return Path(fs) if fs else Path(uri)
 
 
 class SettingsStore:
@@ -125,6 +83,8 @@ class ProjectStore:
 
 @dataclass(slots=True)
 class Session:
+    """What the server knows of the editor's session; request handlers get a snapshot of it."""
+
     settings: SettingsStore = field(default_factory=SettingsStore)
     projects: ProjectStore = field(default_factory=ProjectStore)
     documents: dict[str, DocumentTrack] = field(default_factory=dict)
@@ -137,6 +97,6 @@ class Session:
     """The client applies snippet text edits (LSP 3.18): a fix whose value only the user
     knows (ES105's taskset) is offered with it as a placeholder to type over."""
     warned_urls: set[str] = field(default_factory=set)
-    #: Whether each configured platform answers, kept briefly (the status item asks often).
-    reach: ReachCache = field(default_factory=ReachCache)
     """Base URLs already warned about (a token sent over plain http:// to another machine)."""
+    reach: ReachCache = field(default_factory=ReachCache)
+    """Whether each configured platform answers, kept briefly (the status item asks often)."""

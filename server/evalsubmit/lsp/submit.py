@@ -22,10 +22,10 @@ from lsprotocol import types
 
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.command_table import SUBMIT
-from evalsubmit.lsp.job_follow import follow, in_background, offer_cancel, show
+from evalsubmit.lsp.job_follow import follow, in_background, offer_cancel
 from evalsubmit.lsp.progress import Progress
 from evalsubmit.lsp.settings import Settings
-from evalsubmit.lsp.state import Snapshot
+from evalsubmit.lsp.snapshot import Analysis, Snapshot
 from evalsubmit.platform import (
     Job,
     PlatformClient,
@@ -39,7 +39,8 @@ from evalsubmit.platform.config import SOURCE_CODE, SOURCE_SETTING
 from evalsubmit.platform.submission import Plan, Refusal, Submission
 
 if TYPE_CHECKING:
-    from evalsubmit.lsp.server import EvalsubmitServer
+    from evalsubmit.lsp.editor import Editor
+    from evalsubmit.lsp.requests import Context
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ def parse_request(args: tuple[Any, ...]) -> Request | str:
     return Request(uri, line, character, tasks.strip() if tasks else None, quiet)
 
 
-def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | Refusal:
+def plan(snap: Analysis, line: int, col: int, tasks_arg: str | None) -> Plan | Refusal:
     """The shared decision (:func:`evalsubmit.platform.submission.plan`) for a document, with
     the folder's ``defaultTaskset``."""
     return submission.plan(
@@ -85,12 +86,12 @@ def plan(snap: Snapshot, line: int, col: int, tasks_arg: str | None) -> Plan | R
     )
 
 
-def workspace_in_code(snap: Snapshot | None, line: int | None = None) -> str | None:
+def workspace_in_code(snap: Analysis | None, line: int | None = None) -> str | None:
     """The workspace the document's code names for a submission at 1-based `line`."""
     return None if snap is None else submission.workspace_in_code(snap.report, line)
 
 
-def nearby_taskset(snap: Snapshot, line: int) -> str | None:
+def nearby_taskset(snap: Analysis, line: int) -> str | None:
     """The taskset reference written closest to 1-based `line` (pre-fills the prompt)."""
     return submission.nearby_taskset(snap.report, snap.lines, line)
 
@@ -108,45 +109,54 @@ def platform_config(settings: Settings, code_workspace: str | None) -> ResolvedP
 # -- the command --------------------------------------------------------------------------------
 
 
-async def run_submit(ls: EvalsubmitServer, args: tuple[Any, ...]) -> dict[str, Any]:
+async def run_submit(
+    snapshot: Snapshot | None, context: Context, args: tuple[Any, ...]
+) -> dict[str, Any]:
+    editor = context.editor
     request = parse_request(args)
     if isinstance(request, str):
-        return _refuse(ls, Refusal((request,)))
+        return _refuse(editor, Refusal((request,)))
+    snap = snapshot.analysis if snapshot is not None else None
+    if snapshot is None or snap is None:
+        return _refuse(editor, Refusal(("the document is not open in the editor",)))
+    if not snapshot.fresh:
+        # Never submit what an older text said: the position may point elsewhere now.
+        return _refuse(editor, Refusal(("the document is still being analysed; try again",)))
     try:
-        snap, fresh = await ls.checker.snapshot_and_freshness(request.uri, wait_s=SUBMIT_WAIT_S)
-        if snap is None:
-            return _refuse(ls, Refusal(("the document is not open in the editor",)))
-        if not fresh:
-            # Never submit what an older text said: the position may point elsewhere now.
-            return _refuse(ls, Refusal(("the document is still being analysed; try again",)))
         position = types.Position(line=request.line, character=request.character)
-        line, col = convert.core_position(position, snap.lines, ls.session.encoding)
+        line, col = convert.core_position(position, snap.lines, context.encoding)
         decided = plan(snap, line, col, request.tasks)
         if isinstance(decided, Refusal) and decided.needs_taskset:
-            chosen, problem = await _ask_taskset(ls, snap, line)
+            chosen, problem = await _ask_taskset(context, snap, line)
             if chosen is not None:
                 decided = plan(snap, line, col, chosen)
             elif problem is not None:
                 decided = Refusal((*decided.reasons, problem))
         if isinstance(decided, Refusal):
-            return _refuse(ls, decided)
-        config = await ls.checker.in_pool(platform_config, snap.settings, decided.code_workspace)
+            return _refuse(editor, decided)
+        config = await context.in_pool(platform_config, snap.settings, decided.code_workspace)
     except asyncio.CancelledError:
-        show(ls, types.MessageType.Info, NOTHING_SENT)
+        nothing_sent(context)
         raise
-    async with Progress(ls, f"{SUBMIT.title}: {decided.tasks}") as progress:
-        return await _submit(ls, decided, config, snap.settings, progress, request)
+    async with Progress(editor, f"{SUBMIT.title}: {decided.tasks}") as progress:
+        return await _submit(editor, decided, config, snap.settings, progress, request)
+
+
+def nothing_sent(context: Context) -> None:
+    """The request was cancelled before anything was sent."""
+    context.editor.show(types.MessageType.Info, NOTHING_SENT)
 
 
 async def _ask_taskset(
-    ls: EvalsubmitServer, snap: Snapshot, line: int
+    context: Context, snap: Analysis, line: int
 ) -> tuple[str | None, str | None]:
     """No taskset is known (an editor without the VS Code client's prompt): ask with
     ``window/showMessageRequest``, one button per taskset of the workspace the code's job would
     go to. Returns (the reference chosen, or None; why none could be offered, or None)."""
-    config = await ls.checker.in_pool(platform_config, snap.settings, workspace_in_code(snap, line))
+    code = workspace_in_code(snap, line)
+    config = await context.in_pool(platform_config, snap.settings, code)
     try:
-        client = open_client(ls, config)
+        client = open_client(context.editor, config)
     except PlatformError as err:
         return None, f"the tasksets could not be listed: {err.message}"
     async with client:
@@ -157,7 +167,7 @@ async def _ask_taskset(
     if not found:
         return None, f"workspace {config.workspace} has no taskset"
     try:
-        answer = await ls.window_show_message_request_async(
+        answer = await context.editor.ask(
             types.ShowMessageRequestParams(
                 type=types.MessageType.Info,
                 message=f"{SUBMIT.title}: which taskset of workspace {config.workspace}?",
@@ -170,21 +180,20 @@ async def _ask_taskset(
     return (answer.title if answer is not None else None), None
 
 
-def open_client(ls: EvalsubmitServer, config: ResolvedPlatformConfig) -> PlatformClient:
+def open_client(editor: Editor, config: ResolvedPlatformConfig) -> PlatformClient:
     """A client for ``config`` (raises ``PlatformError`` for settings that cannot be used). A
     token about to travel unencrypted to another machine is a warning, once per address."""
     client = PlatformClient.from_config(config)
     if client.warning is not None:
-        if client.base_url in ls.session.warned_urls:
-            log.warning("%s: %s", client.shown_url, client.warning)
+        if editor.once(client.base_url):
+            editor.show(types.MessageType.Warning, f"evalsubmit: {client.warning}")
         else:
-            ls.session.warned_urls.add(client.base_url)
-            show(ls, types.MessageType.Warning, f"evalsubmit: {client.warning}")
+            log.warning("%s: %s", client.shown_url, client.warning)
     return client
 
 
 async def _submit(
-    ls: EvalsubmitServer,
+    editor: Editor,
     decided: Plan,
     config: ResolvedPlatformConfig,
     settings: Settings,
@@ -192,9 +201,9 @@ async def _submit(
     request: Request,
 ) -> dict[str, Any]:
     try:
-        client = open_client(ls, config)
+        client = open_client(editor, config)
     except PlatformError as err:
-        return _failed(ls, err.message)
+        return _failed(editor, err.message)
     sending = Submission(decided, config, client)
     workspace = sending.workspace
     log.info("%s", sending.describe())
@@ -203,18 +212,16 @@ async def _submit(
             job = await sending.send(
                 step=progress.report,
                 cancelled=lambda: progress.cancelled,
-                after_cancel=lambda job, err: _after_cancel(ls, config, job, err),
+                after_cancel=lambda job, err: _after_cancel(editor, config, job, err),
             )
         except PlatformError as err:
-            return _failed(ls, err.message)
+            return _failed(editor, err.message)
         if job is None:
-            return _refuse(ls, Refusal(("cancelled before anything was sent",)))
+            return _refuse(editor, Refusal(("cancelled before anything was sent",)))
         url = client.job_url(workspace, job.name)
-        ls.window_log_message(
-            types.LogMessageParams(type=types.MessageType.Info, message=f"job {job.name}: {url}")
-        )
+        editor.log(types.MessageType.Info, f"job {job.name}: {url}")
         interval = settings.platform.poll_interval_s
-        final = await follow(ls, config, client, job.name, interval, progress)
+        final = await follow(editor, config, client, job.name, interval, progress)
         if final is None:
             return _result(job.name, workspace, job.status or "created", url)
         outcome = await job_outcome(client, workspace, final)
@@ -224,13 +231,13 @@ async def _submit(
         if request.client_reports_outcome:
             log.info("%s", outcome.message())
         else:
-            show(ls, kind, outcome.message())
+            editor.show(kind, outcome.message())
         told = {"error": outcome.error, "details": outcome.details, "message": outcome.message()}
         return {**_result(job.name, workspace, final.status, url), "outcome": told}
 
 
 def _after_cancel(
-    ls: EvalsubmitServer,
+    editor: Editor,
     config: ResolvedPlatformConfig,
     job: Job | None,
     err: PlatformError | None,
@@ -238,11 +245,11 @@ def _after_cancel(
     """The request was cancelled while sending: before the POST nothing was sent; after it the
     job exists, and the user is offered to cancel it on the platform."""
     if err is not None:
-        show(ls, types.MessageType.Warning, f"evalsubmit: cancelled; {err.message}")
+        editor.show(types.MessageType.Warning, f"evalsubmit: cancelled; {err.message}")
     elif job is None:
-        show(ls, types.MessageType.Info, NOTHING_SENT)
+        editor.show(types.MessageType.Info, NOTHING_SENT)
     else:
-        in_background(offer_cancel(ls, config, job.name, None, after_cancel=True))
+        in_background(offer_cancel(editor, config, job.name, None, after_cancel=True))
         log.info("cancelled after job %s was posted", job.name)
 
 
@@ -250,11 +257,11 @@ def _result(name: str, workspace: str, status: str, url: str) -> dict[str, Any]:
     return {"submitted": True, "name": name, "workspace": workspace, "status": status, "url": url}
 
 
-def _refuse(ls: EvalsubmitServer, refusal: Refusal) -> dict[str, Any]:
-    show(ls, types.MessageType.Warning, f"evalsubmit: {refusal.message()}")
+def _refuse(editor: Editor, refusal: Refusal) -> dict[str, Any]:
+    editor.show(types.MessageType.Warning, f"evalsubmit: {refusal.message()}")
     return {"submitted": False, "reason": "; ".join(refusal.reasons)}
 
 
-def _failed(ls: EvalsubmitServer, message: str) -> dict[str, Any]:
-    show(ls, types.MessageType.Error, f"evalsubmit: {message}")
+def _failed(editor: Editor, message: str) -> dict[str, Any]:
+    editor.show(types.MessageType.Error, f"evalsubmit: {message}")
     return {"submitted": False, "reason": message}
