@@ -372,7 +372,7 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
 def _labels(context: tuple[Walk, ...], span: Span) -> str:
     """The walks a finding was found in, but a call site it is reported at."""
     named = [w.label for w in context if not (w.lines and w.lines[0] <= span.line <= w.lines[1])]
-    return ", ".join(named)
+    return ", ".join(map(str, named))
 
 
 def _covering(contexts: list[tuple[Walk, ...]]) -> list[tuple[Walk, ...]]:

@@ -34,7 +34,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
-from evalsubmit.core.findings import Walk
+from evalsubmit.core.findings import Label, LabelKind, Walk
 from evalsubmit.sdk import names as sdk
 
 SETUP_METHODS = ("__init__", "__post_init__", "setUp", "setup_method", "asyncSetUp")
@@ -218,7 +218,7 @@ class Objects:
                     walk = None
                     given = [v for v in values.values() if v is not instance]
                     if any(not isinstance(v, Unknown) for v in given):
-                        label = f"when {user.name}() is constructed at line {node.lineno}"
+                        label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
                         lines = (node.lineno, node.end_lineno or node.lineno)
                         walk = Walk(f"new {node.lineno}:{node.col_offset}", 0, 0, label, lines)
                     env = self.machine.walk_body(init, values, site=CallSite(walk, passed))
@@ -235,7 +235,7 @@ class Objects:
             fields = [v for k, v in written.items() if k in user.fields]
             walk = None
             if any(not isinstance(v, Unknown) for v in fields):
-                label = f"when {user.name}() is constructed at line {node.lineno}"
+                label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
                 lines = (node.lineno, node.end_lineno or node.lineno)
                 walk = Walk(f"post {node.lineno}:{node.col_offset}", 0, 0, label, lines)
             values = {**post.defaults, post.node.args.args[0].arg: instance}

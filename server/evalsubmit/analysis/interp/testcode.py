@@ -30,7 +30,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope
 from evalsubmit.analysis.values.iterables import items_of
-from evalsubmit.core.findings import Walk
+from evalsubmit.core.findings import Label, Walk
 
 MAX_FIXTURE_DEPTH = 4
 Case = tuple[Walk | None, dict[str, Value]]
@@ -148,7 +148,7 @@ class TestCode:
         for index, combination in enumerate(itertools.product(*per_decorator)):
             ident = "-".join(part for part, _ in combination)
             values = {k: v for _, case in combination for k, v in case.items()}
-            walk = Walk(group, index, total, f"in {function.name}[{ident}]")
+            walk = Walk(group, index, total, Label.text(f"in {function.name}[{ident}]"))
             result.append((walk, values))
         return result
 
