@@ -404,6 +404,7 @@ def test_findings_round_trip_exactly_through_an_entry(tmp_path: Path) -> None:
         Label,
         LabelKind,
         Severity,
+        Site,
         Span,
         Walk,
     )
@@ -417,9 +418,9 @@ def test_findings_round_trip_exactly_through_an_entry(tmp_path: Path) -> None:
         Span(1, 2, 3, 4),
         (Fix("t", (Edit(Span(1, 0, 1, 1), "x\r\n"),), Applicability.UNSAFE),),
         (
-            Walk("loop", 1, 3, Label.text("for the 2nd"), None),
-            Walk("call 4:0", 0, 0, Label(LabelKind.CALL, "launch", 4), (4, 5)),
-            Walk("new 9:2", 0, 0, Label(LabelKind.CONSTRUCT, "Plan", 9), (9, 9)),
+            Walk(Site("loop", 2, 0), 1, 3, Label.text("for the 2nd"), None),
+            Walk(Site("call", 4, 0), 0, 0, Label(LabelKind.CALL, "launch", 4), (4, 5)),
+            Walk(Site("new", 9, 2), 0, 0, Label(LabelKind.CONSTRUCT, "Plan", 9), (9, 9)),
         ),
     )
     findings: list[Finding] = [every]

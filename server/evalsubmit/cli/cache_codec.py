@@ -19,6 +19,7 @@ from evalsubmit.core.findings import (
     Label,
     LabelKind,
     Severity,
+    Site,
     Span,
     Walk,
 )
@@ -110,8 +111,14 @@ def _decode_fix(data: object) -> Fix:
 
 def _encode_walk(walk: Walk) -> list[Any]:
     lines = list(walk.lines) if walk.lines is not None else None
-    label = walk.label
-    return [walk.group, walk.index, walk.total, [label.kind.value, label.name, label.line], lines]
+    site, label = walk.group, walk.label
+    return [
+        [site.kind, site.line, site.col],
+        walk.index,
+        walk.total,
+        [label.kind.value, label.name, label.line],
+        lines,
+    ]
 
 
 def _decode_walk(data: object) -> Walk:
@@ -125,7 +132,8 @@ def _decode_walk(data: object) -> Walk:
         decoded = Label(LabelKind(_str(kind)), _str(name), _int(line))
     except ValueError:
         raise CorruptEntry(f"unknown label kind {kind!r}") from None
-    return Walk(_str(group), _int(index), _int(total), decoded, span)
+    site, line, col = _fields(group, 3)
+    return Walk(Site(_str(site), _int(line), _int(col)), _int(index), _int(total), decoded, span)
 
 
 def _list(data: object) -> list[Any]:

@@ -135,11 +135,26 @@ def where_text(where: Where) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Site:
+    """The code whose walks belong together (a loop, a call, a parametrized test): what kind,
+    and where its node starts (data, so that it moves with the code like a label)."""
+
+    kind: str
+    """``loop``, ``call``, ``new`` (``__init__`` at a construction), ``post``
+    (``__post_init__`` at one), ``parametrize``."""
+    line: int
+    col: int
+
+    def shifted(self, lines: int) -> Site:
+        return Site(self.kind, self.line + lines, self.col) if lines else self
+
+
+@dataclass(frozen=True, slots=True)
 class Walk:
     """One of several walks of the same code: the ``index``-th of ``total`` in ``group`` (the
     elements of one loop), or one of an open-ended set (``total`` 0: call sites)."""
 
-    group: str
+    group: Site
     index: int
     total: int
     label: Label
@@ -148,12 +163,12 @@ class Walk:
     """The lines of the call site (for a call): a finding there needs no label."""
 
     def shifted(self, lines: int) -> Walk:
-        """This walk for its code moved down by ``lines`` (``group`` is an identity only,
-        compared between walks of one analysis, never shown)."""
+        """This walk for its code moved down by ``lines`` (negative: up)."""
         if not lines:
             return self
         moved = None if self.lines is None else (self.lines[0] + lines, self.lines[1] + lines)
-        return Walk(self.group, self.index, self.total, self.label.shifted(lines), moved)
+        label = self.label.shifted(lines)
+        return Walk(self.group.shifted(lines), self.index, self.total, label, moved)
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import ModuleSource
-from evalsubmit.core.findings import Label, LabelKind, Span, Walk
+from evalsubmit.core.findings import Label, LabelKind, Site, Span, Walk
 from evalsubmit.sdk import names as sdk
 
 # names called by name on every call of an SDK or stdlib class (made once, not per call)
@@ -338,7 +338,7 @@ class Calls:
             name = function.name if isinstance(definition, ast.Lambda) else definition.name
             label = Label(LabelKind.CALL, name, node.lineno)
             lines = (node.lineno, node.end_lineno or node.lineno)
-            walk = Walk(f"call {node.lineno}:{node.col_offset}", 0, 0, label, lines)
+            walk = Walk(Site("call", node.lineno, node.col_offset), 0, 0, label, lines)
         return self.machine.evaluate_call(function, values, site=CallSite(walk, passed))
 
 

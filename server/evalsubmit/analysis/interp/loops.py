@@ -24,7 +24,7 @@ from evalsubmit.analysis.values.domain import Unknown, Value
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of
 from evalsubmit.analysis.values.journal import forked, join_forks
-from evalsubmit.core.findings import Label, Walk
+from evalsubmit.core.findings import Label, Site, Walk
 
 Loop = ast.For | ast.AsyncFor | ast.While
 
@@ -142,7 +142,7 @@ class Loops:
         return [], current
 
     def _walks(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> list[tuple[Walk, Value]]:
-        group = f"loop {node.lineno}:{node.col_offset}"
+        group = Site("loop", node.lineno, node.col_offset)
         return [
             (Walk(group, index, len(items), Label.text(element_label(node, index, item))), item)
             for index, item in enumerate(items)

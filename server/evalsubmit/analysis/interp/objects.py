@@ -34,7 +34,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
-from evalsubmit.core.findings import Label, LabelKind, Walk
+from evalsubmit.core.findings import Label, LabelKind, Site, Walk
 from evalsubmit.sdk import names as sdk
 
 SETUP_METHODS = ("__init__", "__post_init__", "setUp", "setup_method", "asyncSetUp")
@@ -220,7 +220,7 @@ class Objects:
                     if any(not isinstance(v, Unknown) for v in given):
                         label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
                         lines = (node.lineno, node.end_lineno or node.lineno)
-                        walk = Walk(f"new {node.lineno}:{node.col_offset}", 0, 0, label, lines)
+                        walk = Walk(Site("new", node.lineno, node.col_offset), 0, 0, label, lines)
                     env = self.machine.walk_body(init, values, site=CallSite(walk, passed))
                     written.update(instance_writes(env, instance))
                 break
@@ -237,7 +237,7 @@ class Objects:
             if any(not isinstance(v, Unknown) for v in fields):
                 label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
                 lines = (node.lineno, node.end_lineno or node.lineno)
-                walk = Walk(f"post {node.lineno}:{node.col_offset}", 0, 0, label, lines)
+                walk = Walk(Site("post", node.lineno, node.col_offset), 0, 0, label, lines)
             values = {**post.defaults, post.node.args.args[0].arg: instance}
             env = self.machine.walk_body(post, values, site=CallSite(walk))
             written.update(instance_writes(env, instance))

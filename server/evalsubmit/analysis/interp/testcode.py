@@ -30,7 +30,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope
 from evalsubmit.analysis.values.iterables import items_of
-from evalsubmit.core.findings import Label, Walk
+from evalsubmit.core.findings import Label, Site, Walk
 
 MAX_FIXTURE_DEPTH = 4
 Case = tuple[Walk | None, dict[str, Value]]
@@ -144,7 +144,7 @@ class TestCode:
         if not 0 < total <= MAX_ELEMENT_WALKS:
             return None
         result: list[Case] = []
-        group = f"parametrize {function.lineno}:{function.col_offset}"
+        group = Site("parametrize", function.lineno, function.col_offset)
         for index, combination in enumerate(itertools.product(*per_decorator)):
             ident = "-".join(part for part, _ in combination)
             values = {k: v for _, case in combination for k, v in case.items()}
