@@ -219,3 +219,37 @@ def test_a_line_shift_above_a_call_site_moves_its_label() -> None:
     moved = [f.message for f in after.findings if "is called at line 25" in f.message]
     assert moved == [m.replace("at line 22", "at line 25") for m in said]
     assert [f.span.line + 3 for f in before.findings] == [f.span.line for f in after.findings]
+
+
+def test_a_loop_walked_silently_binds_what_a_walk_with_facts_binds(tmp_path: Path) -> None:
+    """A statement whose facts are cached is walked silently when a statement that reads what
+    it binds is walked again; a loop over known elements must then fill a dict key by key, as
+    it does in a walk that records facts (it used to bind one unknown key instead, and the
+    function body edited here saw a partly unknown ``hydra_params``)."""
+    (tmp_path / "helpers.py").write_text(HELPERS, encoding="utf-8")
+    path = tmp_path / "nightly.py"
+    project = Project(tmp_path)
+    text = (
+        "from nemo_evaluator.api.schemas import TasksetRef\n"
+        "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, "
+        "GymRuntimeConfig\n"
+        "from nemo_platform import NeMoPlatform\n"
+        "from helpers import build\n"
+        "client = NeMoPlatform(workspace='qa')\n"
+        "def go():\n"
+        "    config = GymRuntimeConfig(agent='a', agent_config='a.yaml', resources_server='m',"
+        " hydra_params=PARAMS)\n"
+        "    client.evaluator.submit(tasks=TasksetRef('qa/y'), target=GymAgentTaskRunner("
+        "config=config))\n"
+        "PARAMS = build()\n"
+        "for key in ('x', 'y'):\n"
+        "    PARAMS[key] = 1\n"
+    )
+    analyzer = DocumentAnalyzer(path, project)
+    analyzer.analyze(text)
+    analyzer.analyze(text)
+    edited = text.replace("'qa/y'", "'qa/z'")
+    report = analyzer.analyze(edited)
+    assert everything(report) == everything(analyze_source(edited, path=path, project=project))
+    (preview,) = [p for p in report.runners if p.target is not None]
+    assert preview.target["hydra_params"] == {"temperature": 0.2, "x": 1, "y": 1}

@@ -54,7 +54,9 @@ class Loops:
             items = items_of(iterable)
             if items and len(items) <= MAX_ELEMENT_WALKS:
                 if not leaves_loop(node.body, self.machine.frame.source.parsed.lines):
-                    if self.machine.frame.collect and self._labelled():
+                    # walked silently too (a statement whose facts are cached): what the
+                    # walk binds must be what a walk that records facts binds
+                    if self._labelled():
                         self._loop_each(node, items)
                         return
                 elif self._in_order(node, items):
