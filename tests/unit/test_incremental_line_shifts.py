@@ -253,3 +253,22 @@ def test_a_loop_walked_silently_binds_what_a_walk_with_facts_binds(tmp_path: Pat
     assert everything(report) == everything(analyze_source(edited, path=path, project=project))
     (preview,) = [p for p in report.runners if p.target is not None]
     assert preview.target["hydra_params"] == {"temperature": 0.2, "x": 1, "y": 1}
+
+
+def test_a_line_shift_reuses_the_results_below_it(tmp_path: Path) -> None:
+    """Enter after a top-level statement: every later line moves, and the results of the
+    statements below are shifted, not made again: only the statement holding the new line is
+    walked for its findings. The report is a fresh analysis's, field by field."""
+    (tmp_path / "helpers.py").write_text(HELPERS, encoding="utf-8")
+    path = tmp_path / "nightly.py"
+    project = Project(tmp_path)
+    analyzer = DocumentAnalyzer(path, project)
+    analyzer.analyze(PROGRAM)
+    analyzer.analyze(PROGRAM)
+    anchor = "PARAMS = build()\n"
+    for text in (PROGRAM.replace(anchor, anchor + "\n", 1), PROGRAM):
+        report = analyzer.analyze(text)
+        fresh = analyze_source(text, path=path, project=project)
+        assert everything(report) == everything(fresh)
+        caches = analyzer.caches
+        assert caches.in_place and caches.walked == 1 and caches.reused > 10
