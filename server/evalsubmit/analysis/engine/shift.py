@@ -11,6 +11,7 @@ then walked again).
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -29,15 +30,39 @@ class Unmapped(Exception):
 class LineMap:
     """Where each line of the last text is in the new one (chunk by chunk)."""
 
-    __slots__ = ("deltas", "ends", "starts")
+    __slots__ = ("deltas", "ends", "head", "starts", "tail", "tail_delta", "tail_end")
 
     def __init__(self, pairs: list[tuple[Chunk, Chunk]]):
         pairs.sort(key=lambda pair: pair[0].start)
         self.starts = [old.start for old, _ in pairs]
         self.ends = [old.end for old, _ in pairs]
         self.deltas = [new.start - old.start for old, new in pairs]
+        # Most lines are in the run of chunks before the edit (not moved) or in the run after
+        # it (all moved alike): two comparisons answer for them, the bisection for the rest.
+        self.head = 0
+        for start, end, delta in zip(self.starts, self.ends, self.deltas, strict=True):
+            if delta or start != self.head + 1:
+                break
+            self.head = end
+        count = len(self.starts)
+        self.tail = self.tail_end = 0
+        self.tail_delta = self.deltas[-1] if count else 0
+        if count:
+            self.tail_end = self.ends[-1]
+            index = count - 1
+            while (
+                index > 0
+                and self.deltas[index - 1] == self.tail_delta
+                and self.ends[index - 1] + 1 == self.starts[index]
+            ):
+                index -= 1
+            self.tail = self.starts[index]
 
     def delta(self, line: int) -> int:
+        if line <= self.head:
+            return 0
+        if self.tail <= line <= self.tail_end:
+            return self.tail_delta
         index = bisect.bisect_right(self.starts, line) - 1
         if index < 0 or line > self.ends[index]:
             raise Unmapped(line)
@@ -96,10 +121,11 @@ class Shifter:
         )
 
     def span(self, span: Span) -> Span:
-        line, end = self.lines.line(span.line), self.lines.line(span.end_line)
-        if line == span.line and end == span.end_line:
+        delta = self.lines.delta(span.line)
+        end = self.lines.delta(span.end_line)
+        if not (delta or end):
             return span
-        return Span(line, span.col, end, span.end_col)
+        return Span(span.line + delta, span.col, span.end_line + end, span.end_col)
 
     def walk(self, walk: Walk) -> Walk:
         return walk.shifted(self.lines.delta(walk.group.line))
@@ -159,18 +185,29 @@ class Shifter:
         )
 
     def submit(self, submit: SubmitReport) -> SubmitReport:
-        if self.lines.delta(submit.span.line) == 0 and not submit.targets:
-            target = submit.target
-            if target is None or self.preview(target) is target:
-                self.span(submit.span)  # its end and name move with it: checked all the same
-                self.span(submit.name_span)
-                return submit
-        return replace(
-            submit,
-            span=self.span(submit.span),
-            name_span=self.span(submit.name_span),
-            target=self.preview(submit.target) if submit.target is not None else None,
-            targets=tuple(map(self.preview, submit.targets)),
+        span = self.span(submit.span)
+        name_span = self.span(submit.name_span)
+        target = self.preview(submit.target) if submit.target is not None else None
+        targets = tuple(map(self.preview, submit.targets)) if submit.targets else ()
+        if (
+            span is submit.span
+            and name_span is submit.name_span
+            and target is submit.target
+            and all(map(operator.is_, targets, submit.targets))
+        ):
+            return submit
+        return SubmitReport(
+            span,
+            name_span,
+            submit.shape,
+            submit.is_async,
+            submit.tasks,
+            target,
+            submit.workspace,
+            submit.base_url,
+            submit.has_errors,
+            targets,
+            submit.target_reason,
         )
 
     def error(self, error: str) -> str:
