@@ -16,48 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evalsubmit.analysis.engine.graph import Graph, graph_of
 from evalsubmit.analysis.interp.effects import Effects, effects
-from evalsubmit.analysis.interp.harmless import Resolved, Verdicts, harmless_names, resolve
+from evalsubmit.analysis.interp.harmless import Verdicts, harmless_names, resolve
 from evalsubmit.analysis.source.chunks import Chunk, same_ends
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.blake import blake2b
 from evalsubmit.workspace.project import Project
-
-
-@dataclass(frozen=True, slots=True)
-class Graph:
-    """Who reads and writes what, for one list of statement effects (kept while an edit
-    leaves them equal: an edit inside a literal, say)."""
-
-    effects: list[Effects]
-    reads: list[frozenset[str]]
-    written_by: list[frozenset[str]]
-    """The names each statement can change, including through the functions it calls."""
-    writers: dict[str, list[int]]
-    readers: dict[str, list[int]]
-
-
-def _graph(found: list[Effects], resolved: Resolved) -> Graph:
-    callee_writes = {
-        name: statement.writes_when_called
-        for statement in found
-        if statement.writes_when_called
-        for name in statement.writes
-    }
-    writers: dict[str, list[int]] = {}
-    readers: dict[str, list[int]] = {}
-    written_by: list[frozenset[str]] = []
-    for index, statement in enumerate(found):
-        written = set(resolved.writes[index])
-        for name in statement.reads & callee_writes.keys():
-            written |= callee_writes[name]
-        for name in written:
-            writers.setdefault(name, []).append(index)
-        for name in resolved.reads[index]:
-            readers.setdefault(name, []).append(index)
-        written_by.append(frozenset(written))
-    return Graph(found, resolved.reads, written_by, writers, readers)
-
 
 Remembered = tuple[str, frozenset[str], frozenset[str], tuple[int, ...]]
 """A statement's key, the names it reads, the names it writes, and for each name it reads that
@@ -162,7 +127,7 @@ class Keyer:
         same_graph = state.resolved is not None and state.resolved.effects == self.effects
         if not same_graph:
             sibling = self._sibling if project is not None else None
-            state.resolved = _graph(self.effects, resolve(self.effects, sibling, state.verdicts))
+            state.resolved = graph_of(self.effects, resolve(self.effects, sibling, state.verdicts))
         graph = state.resolved
         assert graph is not None
         self.reads = graph.reads
