@@ -282,9 +282,7 @@ PointKey = tuple[str, str, int, int | str, tuple[tuple[str, int, int, int], ...]
 
 
 def _walk_key(walk: Walk) -> tuple[str, int, int, int]:
-    kind, _, where = walk.group.partition(" ")
-    line = int(where.split(":", 1)[0]) if where[:1].isdigit() else 0
-    return (kind, line, walk.index, walk.total)
+    return (walk.group.kind, walk.group.line, walk.index, walk.total)
 
 
 @dataclass(frozen=True, slots=True)

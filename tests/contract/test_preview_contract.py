@@ -65,7 +65,7 @@ def test_several_targets_say_where_each_comes_from(preview_oracle: dict[str, Any
     report = analyze_source(path.read_text(), path=path, project=Project(case.root), reverse=False)
     found = runner_at(report, 19, 20)
     assert found.single is None and found.count == 2
-    assert [t.where for t in found.targets] == [
+    assert [t.wheres for t in found.targets] == [
         ("when launch() is called at line 22",),
         ("when launch() is called at line 23",),
     ]
@@ -113,4 +113,4 @@ def test_a_row_walk_without_a_runner_is_no_refused_target() -> None:
     found = runner_at(report, 15, 11)
     assert found.single is not None and found.single.target is not None
     assert found.single.target["agent"] == "simple_agent"
-    assert found.single.where == ("when evaluate() is called at line 24",)
+    assert found.single.wheres == ("when evaluate() is called at line 24",)

@@ -85,7 +85,7 @@ async def test_hover_tells_every_target_at_every_place(
         if found.single is None:
             assert f"**{found.count} different targets**" in value, (place, value)
             for target in found.targets:
-                assert all(where in value for where in target.where), (place, value)
+                assert all(where in value for where in target.wheres), (place, value)
         else:
             assert "different targets" not in value, (place, value)
         if case == "generator-sent-as-empty":

@@ -50,6 +50,16 @@ def literal_edit(text: str, rng: random.Random) -> str:
     return text[:at] + text[at + 1 :]
 
 
+def line_shift(text: str, rng: random.Random) -> str:
+    """Enter at the start of a line, or Backspace joining a blank line to the next: every
+    later line shifts, at top level or inside a body."""
+    lines = text.splitlines(keepends=True)
+    at = rng.randrange(len(lines))
+    if at and lines[at - 1] == "\n" and rng.random() < 0.5:
+        return "".join([*lines[: at - 1], *lines[at:]])
+    return "".join([*lines[:at], "\n", *lines[at:]])
+
+
 def fresh_caches(text: str, path: Path | None, project: Project | None) -> AnalysisCaches:
     """The caches a first analysis of ``text`` leaves (parsed in chunks, as after an edit)."""
     analyzer = DocumentAnalyzer(path, project)
@@ -83,11 +93,16 @@ def assert_kept_as_fresh(caches: AnalysisCaches, fresh: AnalysisCaches) -> None:
 
 
 def run_sequence(
-    text: str, steps: int, rng: random.Random, path: Path | None, project: Project | None
+    text: str,
+    steps: int,
+    rng: random.Random,
+    path: Path | None,
+    project: Project | None,
+    shifts: bool = False,
 ) -> int:
     """Edit ``text`` ``steps`` times (mostly literals; now and then a statement added, removed
-    or replaced, a line that does not parse, an undo); returns how many analyses took the
-    in-place path."""
+    or replaced, a line that does not parse, an undo; with ``shifts``, lines shifted too);
+    returns how many analyses took the in-place path."""
     analyzer = DocumentAnalyzer(path, project)
     history = [text]
     in_place = 0
@@ -100,6 +115,8 @@ def run_sequence(
             text, broken = broken, None
         elif roll < 0.75:
             text = literal_edit(text, rng)
+        elif roll < 0.8 and shifts:
+            text = line_shift(text, rng)
         elif roll < 0.85:
             lines = text.split("\n")
             text = "\n".join(edit(lines[:-1], rng)) + "\n"
@@ -131,7 +148,7 @@ def test_literal_edits_in_place_match_a_fresh_analysis(tmp_path: Path, seed: int
     text = HEADER + "\n".join(lines) + "\n"
     # (how often the path is taken depends on the program: where everything may change
     # everything, as with globals(), every edit changes every key)
-    run_sequence(text, 60, rng, tmp_path / "test_job.py", Project(tmp_path))
+    run_sequence(text, 60, rng, tmp_path / "test_job.py", Project(tmp_path), shifts=True)
 
 
 def test_literal_edits_of_independent_statements_are_in_place(tmp_path: Path) -> None:

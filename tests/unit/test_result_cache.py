@@ -396,7 +396,18 @@ def test_findings_round_trip_exactly_through_an_entry(tmp_path: Path) -> None:
         encode_findings,
         encode_remote,
     )
-    from evalsubmit.core.findings import Applicability, Edit, Finding, Fix, Severity, Span, Walk
+    from evalsubmit.core.findings import (
+        Applicability,
+        Edit,
+        Finding,
+        Fix,
+        Label,
+        LabelKind,
+        Severity,
+        Site,
+        Span,
+        Walk,
+    )
     from evalsubmit.workspace.project import Project
 
     every = Finding(
@@ -406,7 +417,11 @@ def test_findings_round_trip_exactly_through_an_entry(tmp_path: Path) -> None:
         'a message with \udcff, \u00e9 and "quotes"\n',
         Span(1, 2, 3, 4),
         (Fix("t", (Edit(Span(1, 0, 1, 1), "x\r\n"),), Applicability.UNSAFE),),
-        (Walk("loop", 1, 3, "for the 2nd", (4, 5)), Walk("calls", 0, 0, "at a call")),
+        (
+            Walk(Site("loop", 2, 0), 1, 3, Label.text("for the 2nd"), None),
+            Walk(Site("call", 4, 0), 0, 0, Label(LabelKind.CALL, "launch", 4), (4, 5)),
+            Walk(Site("new", 9, 2), 0, 0, Label(LabelKind.CONSTRUCT, "Plan", 9), (9, 9)),
+        ),
     )
     findings: list[Finding] = [every]
     remote: list[tuple[Path, Finding]] = [(Path("/a/b c.py"), every)]

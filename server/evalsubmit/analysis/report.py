@@ -9,7 +9,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from evalsubmit.core.findings import Finding, Span
+from evalsubmit.core.findings import Finding, Span, Where, where_text
 
 
 class EngineFailure(BaseException):
@@ -70,9 +70,10 @@ class TargetPreview:
     render: str | Callable[[], str]
     problems: tuple[str, ...] = ()
     unknowns: tuple[str, ...] = ()
-    where: tuple[str, ...] = ()
+    where: tuple[Where, ...] = ()
     """The ways the code runs that make this target, when it is one of several walks of the
-    same place (``when launch() is called at line 27``, ``for the 2nd plan of PLANS``)."""
+    same place (``when launch() is called at line 27``, ``for the 2nd plan of PLANS``): kept as
+    labels, whose lines shift with the code, and rendered by :attr:`wheres`."""
     made_at: Span | None = None
     """For a name bound to a runner: the construction of the runner (in the same module)."""
 
@@ -83,6 +84,11 @@ class TargetPreview:
             render = render()
             object.__setattr__(self, "render", render)
         return render
+
+    @property
+    def wheres(self) -> tuple[str, ...]:
+        """:attr:`where` as text, as reports show it."""
+        return tuple(map(where_text, self.where))
 
     @property
     def submittable(self) -> bool:

@@ -11,7 +11,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evalsubmit.core.findings import Applicability, Edit, Finding, Fix, Severity, Span, Walk
+from evalsubmit.core.findings import (
+    Applicability,
+    Edit,
+    Finding,
+    Fix,
+    Label,
+    LabelKind,
+    Severity,
+    Site,
+    Span,
+    Walk,
+)
 
 
 class CorruptEntry(ValueError):
@@ -100,7 +111,14 @@ def _decode_fix(data: object) -> Fix:
 
 def _encode_walk(walk: Walk) -> list[Any]:
     lines = list(walk.lines) if walk.lines is not None else None
-    return [walk.group, walk.index, walk.total, walk.label, lines]
+    site, label = walk.group, walk.label
+    return [
+        [site.kind, site.line, site.col],
+        walk.index,
+        walk.total,
+        [label.kind.value, label.name, label.line],
+        lines,
+    ]
 
 
 def _decode_walk(data: object) -> Walk:
@@ -109,7 +127,13 @@ def _decode_walk(data: object) -> Walk:
     if lines is not None:
         first, last = _fields(lines, 2)
         span = (_int(first), _int(last))
-    return Walk(_str(group), _int(index), _int(total), _str(label), span)
+    kind, name, line = _fields(label, 3)
+    try:
+        decoded = Label(LabelKind(_str(kind)), _str(name), _int(line))
+    except ValueError:
+        raise CorruptEntry(f"unknown label kind {kind!r}") from None
+    site, line, col = _fields(group, 3)
+    return Walk(Site(_str(site), _int(line), _int(col)), _int(index), _int(total), decoded, span)
 
 
 def _list(data: object) -> list[Any]:

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FINDINGS
     print(f"{found.count} different targets are sent from {found.what} (never one of them alone):")
     for index, preview in enumerate(found.targets, start=1):
-        where = "; ".join(preview.where) or "when the code is run otherwise"
+        where = "; ".join(preview.wheres) or "when the code is run otherwise"
         print(f"\n# target {index} of {found.count}: {where}")
         print(target_text(preview))
         for note in notes(preview):

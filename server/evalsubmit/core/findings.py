@@ -88,18 +88,87 @@ class Fix:
         return Fix(title, edits, self.applicability)
 
 
+class LabelKind(StrEnum):
+    TEXT = "text"
+    """No position: the whole text is ``name`` (``for the 2nd runner of RUNNERS``)."""
+    CALL = "call"
+    """``when {name}() is called at line {line}``."""
+    CONSTRUCT = "construct"
+    """``when {name}() is constructed at line {line}``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """How a message names one walk. A call site's line is held as data, never baked into
+    text: a result cached for a group of statements stays right when lines before it shift
+    (:meth:`shifted`), and the text is made when a report is assembled (:meth:`__str__`)."""
+
+    kind: LabelKind
+    name: str
+    line: int = 0
+    """The call site's line (1-based; 0 for a ``TEXT`` label)."""
+
+    @staticmethod
+    def text(text: str) -> Label:
+        return Label(LabelKind.TEXT, text)
+
+    def __str__(self) -> str:
+        if self.kind is LabelKind.CALL:
+            return f"when {self.name}() is called at line {self.line}"
+        if self.kind is LabelKind.CONSTRUCT:
+            return f"when {self.name}() is constructed at line {self.line}"
+        return self.name
+
+    def shifted(self, lines: int) -> Label:
+        """This label for its code moved down by ``lines`` (negative: up)."""
+        if self.kind is LabelKind.TEXT or not lines:
+            return self
+        return Label(self.kind, self.name, self.line + lines)
+
+
+Where = tuple[Label, ...]
+"""The walks (outermost first) that make a preview: shown joined by ``, ``."""
+
+
+def where_text(where: Where) -> str:
+    return ", ".join(map(str, where))
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """The code whose walks belong together (a loop, a call, a parametrized test): what kind,
+    and where its node starts (data, so that it moves with the code like a label)."""
+
+    kind: str
+    """``loop``, ``call``, ``new`` (``__init__`` at a construction), ``post``
+    (``__post_init__`` at one), ``parametrize``."""
+    line: int
+    col: int
+
+    def shifted(self, lines: int) -> Site:
+        return Site(self.kind, self.line + lines, self.col) if lines else self
+
+
 @dataclass(frozen=True, slots=True)
 class Walk:
     """One of several walks of the same code: the ``index``-th of ``total`` in ``group`` (the
     elements of one loop), or one of an open-ended set (``total`` 0: call sites)."""
 
-    group: str
+    group: Site
     index: int
     total: int
-    label: str
+    label: Label
     """How a message names it: ``for the 2nd runner of RUNNERS``."""
     lines: tuple[int, int] | None = None
     """The lines of the call site (for a call): a finding there needs no label."""
+
+    def shifted(self, lines: int) -> Walk:
+        """This walk for its code moved down by ``lines`` (negative: up)."""
+        if not lines:
+            return self
+        moved = None if self.lines is None else (self.lines[0] + lines, self.lines[1] + lines)
+        label = self.label.shifted(lines)
+        return Walk(self.group.shifted(lines), self.index, self.total, label, moved)
 
 
 @dataclass(frozen=True, slots=True)

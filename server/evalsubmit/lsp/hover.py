@@ -96,7 +96,7 @@ def targets_markdown(report: ModuleReport, found: RunnerAt) -> str:
         "none of them is *the* target."
     ]
     for index, preview in enumerate(found.targets, start=1):
-        where = "; ".join(preview.where) or "when the code is run otherwise"
+        where = "; ".join(preview.wheres) or "when the code is run otherwise"
         parts.append(f"**{index}.** {where}\n\n{preview_markdown(preview)}")
     if found.more:
         parts.append(f"… and {found.more} more different targets")

@@ -166,7 +166,7 @@ def plan(
 
 def several(found: RunnerAt) -> str:
     """Why a place that sends several different targets is not submitted as one of them."""
-    wheres = "; ".join(w for t in found.targets for w in t.where[:1]) or "different walks"
+    wheres = "; ".join(w for t in found.targets for w in t.wheres[:1]) or "different walks"
     more = f" and {found.more} more" if found.more else ""
     return (
         f"{found.count} different targets are sent from {found.what} ({wheres}{more}): none of "

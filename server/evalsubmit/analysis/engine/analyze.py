@@ -29,7 +29,7 @@ from evalsubmit.analysis.source.budget import too_many_tokens
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.analysis.values.journal import forget_shared, sealed
 from evalsubmit.core.collection import paused_collection
-from evalsubmit.core.findings import Finding, Span, Walk
+from evalsubmit.core.findings import Finding, Site, Span, Walk
 from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.workspace.project import Project, installed_sdk
 
@@ -372,14 +372,14 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
 def _labels(context: tuple[Walk, ...], span: Span) -> str:
     """The walks a finding was found in, but a call site it is reported at."""
     named = [w.label for w in context if not (w.lines and w.lines[0] <= span.line <= w.lines[1])]
-    return ", ".join(named)
+    return ", ".join(map(str, named))
 
 
 def _covering(contexts: list[tuple[Walk, ...]]) -> list[tuple[Walk, ...]]:
     """Replace the innermost walks of a loop by the loop's outer context when every element of
     that loop is there (repeatedly, for nested loops)."""
     while True:
-        by_outer: dict[tuple[tuple[Walk, ...], str], set[int]] = {}
+        by_outer: dict[tuple[tuple[Walk, ...], Site], set[int]] = {}
         for context in contexts:
             if context and context[-1].total:
                 by_outer.setdefault((context[:-1], context[-1].group), set()).add(context[-1].index)
@@ -395,7 +395,7 @@ def _covering(contexts: list[tuple[Walk, ...]]) -> list[tuple[Walk, ...]]:
         contexts = folded
 
 
-def _total(contexts: list[tuple[Walk, ...]], key: tuple[tuple[Walk, ...], str]) -> int:
+def _total(contexts: list[tuple[Walk, ...]], key: tuple[tuple[Walk, ...], Site]) -> int:
     for context in contexts:
         if context and (context[:-1], context[-1].group) == key:
             return context[-1].total

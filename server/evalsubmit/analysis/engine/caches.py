@@ -28,6 +28,7 @@ from pathlib import Path
 
 from evalsubmit.analysis.engine.keys import Keyer, KeyState, Remembered
 from evalsubmit.analysis.engine.results import GroupResult
+from evalsubmit.analysis.engine.shift import Shifter, Unmapped, line_map
 from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.grouping import Grouping, reads_the_same
 from evalsubmit.analysis.source.chunks import ChunkCache
@@ -96,8 +97,15 @@ class AnalysisCaches:
             self.keys.resolved = None
             self.keys.complete = False
             self.slots = None
+        dropped = self._shift(parsed, path) if self.groups else set()
         keyer = self._keyer = Keyer(parsed, self.keys, project, path)
         count = len(parsed.tree.body)
+        if dropped and keyer.candidates is not None:
+            # a statement not looked at whose results were dropped (they pointed at a line the
+            # edit changed) must be found: every statement is
+            candidates = keyer.candidates
+            if any(keyer.key(i) in dropped for i in range(count) if i not in candidates):
+                keyer.candidates = None
         changed = keyer.changed(self._unchanged)
         walk = keyer.needed(changed) if len(changed) < count else None
         if walk is not None:
@@ -106,6 +114,39 @@ class AnalysisCaches:
         sparse = walk is not None and keyer.candidates is not None and self.slots is not None
         self.in_place = sparse
         return Grouping(key=keyer.key, known=self.groups.keys(), walk=walk, sparse=sparse)
+
+    def _shift(self, parsed: ParsedModule, path: Path | None) -> set[str]:
+        """Move the cached results with their code when lines were added or removed above it
+        (they are kept by text, not place). One that points at a line the edit changed is
+        dropped (the keys of those are returned): its statement is walked again."""
+        lines = line_map(self.keys.chunks, parsed.chunks)
+        if lines is None:
+            return set()
+        shifter = Shifter(lines, path)
+        moved: dict[int, GroupResult | None] = {}
+        kept: dict[str, GroupResult] = {}
+        dropped: set[str] = set()
+        for key, result in self.groups.items():
+            try:
+                kept[key] = shifter.result(result)
+            except Unmapped:
+                dropped.add(key.rpartition(":")[0])
+                moved[id(result)] = None
+            else:
+                moved[id(result)] = kept[key]
+        self.groups = kept
+        slots = self.slots
+        if slots is None:
+            return dropped
+        # a dropped result stays in its slot until its statement's walk replaces it
+        held = [*slots.tops, *(r for r in slots.bodies if r is not None)]
+        if any(id(result) not in moved for result in held):  # one not cached: not shifted
+            self.slots = None
+            self.keys.complete = False
+            return dropped
+        slots.tops = [moved[id(result)] or result for result in slots.tops]
+        slots.bodies = [None if r is None else moved[id(r)] or r for r in slots.bodies]
+        return dropped
 
     def _dependencies_unchanged(self, project: Project | None) -> bool:
         environment = project.environment_stamp() if project is not None else None

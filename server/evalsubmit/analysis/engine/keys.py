@@ -16,51 +16,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evalsubmit.analysis.engine.graph import Graph, graph_of
 from evalsubmit.analysis.interp.effects import Effects, effects
-from evalsubmit.analysis.interp.harmless import Resolved, Verdicts, harmless_names, resolve
+from evalsubmit.analysis.interp.harmless import Verdicts, harmless_names, resolve
 from evalsubmit.analysis.source.chunks import Chunk, same_ends
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.blake import blake2b
 from evalsubmit.workspace.project import Project
 
-
-@dataclass(frozen=True, slots=True)
-class Graph:
-    """Who reads and writes what, for one list of statement effects (kept while an edit
-    leaves them equal: an edit inside a literal, say)."""
-
-    effects: list[Effects]
-    reads: list[frozenset[str]]
-    written_by: list[frozenset[str]]
-    """The names each statement can change, including through the functions it calls."""
-    writers: dict[str, list[int]]
-    readers: dict[str, list[int]]
-
-
-def _graph(found: list[Effects], resolved: Resolved) -> Graph:
-    callee_writes = {
-        name: statement.writes_when_called
-        for statement in found
-        if statement.writes_when_called
-        for name in statement.writes
-    }
-    writers: dict[str, list[int]] = {}
-    readers: dict[str, list[int]] = {}
-    written_by: list[frozenset[str]] = []
-    for index, statement in enumerate(found):
-        written = set(resolved.writes[index])
-        for name in statement.reads & callee_writes.keys():
-            written |= callee_writes[name]
-        for name in written:
-            writers.setdefault(name, []).append(index)
-        for name in resolved.reads[index]:
-            readers.setdefault(name, []).append(index)
-        written_by.append(frozenset(written))
-    return Graph(found, resolved.reads, written_by, writers, readers)
-
-
-Remembered = tuple[str, frozenset[str], frozenset[str]]
-"""A statement's key, the names it reads, the names it writes."""
+Remembered = tuple[str, frozenset[str], frozenset[str], tuple[int, ...]]
+"""A statement's key, the names it reads, the names it writes, and for each name it reads that
+a statement writes (sorted), how many of its writers come before it."""
 
 
 @dataclass(slots=True)
@@ -72,7 +38,12 @@ class KeyState:
     lines: list[int] = field(default_factory=list)
     """Each top-level statement's first line (to find the statements of a run of chunks)."""
     identity: list[str] = field(default_factory=list)
-    """Each statement's text and place: ``digest@chunk start:line:column``."""
+    """Each statement's text, not its place: ``digest+line in chunk:column``, and ``#n`` for
+    the n-th repeat of the same text (the statement moves with its text, so results cached
+    under it stand wherever it goes; what its place changes is what it reads from, and keys
+    hold that: :meth:`Keyer.ranks`)."""
+    bases: list[str] = field(default_factory=list)
+    """``identity`` without the ``#n`` of repeats."""
     effects: list[Effects] = field(default_factory=list)
     by_text: dict[str, Effects] = field(default_factory=dict)
     """What each statement text reads and writes, by chunk digest and position in the chunk
@@ -117,20 +88,31 @@ class Keyer:
         """The statements not known from the last parse (by index in this one)."""
         chunks = parsed.chunks[head : len(parsed.chunks) - tail]
         starts = [chunk.start for chunk in chunks]
-        identity: list[str] = []
+        bases: list[str] = []
         found: list[Effects] = []
         for statement in body[first:new_stop]:
             chunk = chunks[bisect.bisect_right(starts, statement.lineno) - 1]
-            identity.append(
-                f"{chunk.digest}@{chunk.start}:{statement.lineno}:{statement.col_offset}"
-            )
             text_key = f"{chunk.digest}+{statement.lineno - chunk.start}:{statement.col_offset}"
+            bases.append(text_key)
             known = state.by_text.get(text_key)
             if known is None:
                 known = state.by_text[text_key] = effects(statement)
             found.append(known)
-        removed = set(state.identity[first:stop]).difference(identity)
-        self.identity = [*state.identity[:first], *identity, *state.identity[stop:]]
+        state.bases = [*state.bases[:first], *bases, *state.bases[stop:]]
+        self.identity = _numbered(state.bases)
+        # A repeat of a text added or removed renumbers the later repeats of it: those are
+        # looked at too (each takes over the identity, and results, of another repeat).
+        old = state.identity
+        renumbered = [i for i in range(first) if self.identity[i] != old[i]]
+        renumbered += [
+            i for i in range(new_stop, len(body)) if self.identity[i] != old[i - new_stop + stop]
+        ]
+        looked_at: range | set[int] = middle
+        gone = set(old[first:stop])
+        if renumbered:
+            looked_at = {*middle, *renumbered}
+            gone.update(old[i] if i < first else old[i - new_stop + stop] for i in renumbered)
+        removed = gone.difference(self.identity[i] for i in looked_at)
         self.effects = [*state.effects[:first], *found, *state.effects[stop:]]
         state.lines = [
             *state.lines[:first],
@@ -145,7 +127,7 @@ class Keyer:
         same_graph = state.resolved is not None and state.resolved.effects == self.effects
         if not same_graph:
             sibling = self._sibling if project is not None else None
-            state.resolved = _graph(self.effects, resolve(self.effects, sibling, state.verdicts))
+            state.resolved = graph_of(self.effects, resolve(self.effects, sibling, state.verdicts))
         graph = state.resolved
         assert graph is not None
         self.reads = graph.reads
@@ -160,8 +142,8 @@ class Keyer:
         if same_graph and complete and len(state.previous) == old_count:
             # Same reads and writes at every place: only the statements looked at can be
             # seeds, and removed statements are among the last tables' ones they replace.
-            self.affected = self._affected(state.previous, middle, removed)
-            self.candidates = self.affected.union(middle)
+            self.affected = self._affected(state.previous, looked_at, removed)
+            self.candidates = self.affected.union(looked_at)
         else:
             self.affected = self._affected(state.previous, range(len(body)), None)
 
@@ -172,7 +154,7 @@ class Keyer:
         if self.candidates is None:
             changed = {i for i in range(count) if not unchanged(self.key(i))}
             self.state.previous = {
-                identity: (key, self.reads[index], self.written_by[index])
+                identity: (key, self.reads[index], self.written_by[index], self.ranks(index))
                 for index, identity in enumerate(self.identity)
                 if (key := self.key(index)) is not None
             }
@@ -184,11 +166,19 @@ class Keyer:
         for index in self.candidates:
             key = self.key(index)
             assert key is not None
-            previous[self.identity[index]] = (key, self.reads[index], self.written_by[index])
+            previous[self.identity[index]] = (
+                key,
+                self.reads[index],
+                self.written_by[index],
+                self.ranks(index),
+            )
         return changed
 
     def _affected(
-        self, previous: dict[str, Remembered], looked_at: range, removed: set[str] | None
+        self,
+        previous: dict[str, Remembered],
+        looked_at: range | set[int],
+        removed: set[str] | None,
     ) -> set[int]:
         """Statements whose key may differ from last time: new ones, ones whose reads or
         writes changed (a helper that became harmful changes its callers' writes), and every
@@ -206,7 +196,7 @@ class Keyer:
             names |= previous[identity][2]
         for index in looked_at:
             before = previous.get(self.identity[index])
-            if before is None or before[1] != self.reads[index]:
+            if before is None or before[1] != self.reads[index] or before[3] != self.ranks(index):
                 seeds.add(index)
                 names |= self.written_by[index]
             elif before[2] != self.written_by[index]:
@@ -236,10 +226,21 @@ class Keyer:
             self._name_digests(read)
             digest = blake2b(digest_size=16)
             digest.update(self.identity[owner].encode())
+            digest.update(repr(self.ranks(owner)).encode())
             for name in read:
                 digest.update(self._digests[name])
             self._memo[owner] = digest.hexdigest()
         return self._memo[owner]
+
+    def ranks(self, owner: int) -> tuple[int, ...]:
+        """For each name statement ``owner`` reads that statements write (sorted), how many
+        of its writers come before it: where a statement is among the statements it reads
+        from is what its place means to its results (its identity holds no place)."""
+        writers = self.writers
+        return tuple(
+            bisect.bisect_left(writers[name], owner)
+            for name in sorted(self.reads[owner] & writers.keys())
+        )
 
     def _reads_of(self, name: str) -> list[str]:
         """The written names the writers of ``name`` read (what its value depends on)."""
@@ -336,6 +337,7 @@ class Keyer:
         digest = blake2b(digest_size=16)
         for statement in sorted({i for m in members for i in self.writers[m]}):
             digest.update(self.identity[statement].encode())
+            digest.update(repr(self.ranks(statement)).encode())
         outside = sorted({s for m in members for s in self._reads_of(m)} - component)
         for successor in outside:
             digest.update(digests[successor])
@@ -367,6 +369,17 @@ def _statements_before(state: KeyState, chunk: int) -> int:
     if chunk >= len(state.chunks):
         return len(state.lines)
     return bisect.bisect_left(state.lines, state.chunks[chunk].start)
+
+
+def _numbered(bases: list[str]) -> list[str]:
+    """Identities from texts: the n-th repeat of a text gets ``#n``."""
+    seen: dict[str, int] = {}
+    numbered = []
+    for base in bases:
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        numbered.append(f"{base}#{count}" if count else base)
+    return numbered
 
 
 def _text_keys(parsed: ParsedModule) -> list[str]:

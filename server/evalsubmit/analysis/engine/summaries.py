@@ -16,7 +16,7 @@ from evalsubmit.analysis.runner_at import preview_key
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.target.derive import Derivation, TargetKind, derive
 from evalsubmit.analysis.values.domain import Instance, Known, Unknown, type_name
-from evalsubmit.core.findings import Finding, Span, Walk
+from evalsubmit.core.findings import Finding, Span, Walk, Where
 from evalsubmit.sdk.grammar import taskset_ref_problem
 
 MAX_TARGETS = 64
@@ -110,7 +110,7 @@ class _Distinct:
         self.previews: list[TargetPreview] = []
         self.keys: list[str] = []
 
-    def add(self, preview: TargetPreview, label: str) -> None:
+    def add(self, preview: TargetPreview, label: Where) -> None:
         if not self.previews:
             self.previews.append(replace(preview, where=(label,) if label else ()))
             return
@@ -135,7 +135,7 @@ def _keep(
     context: tuple[Walk, ...],
 ) -> None:
     """Add ``preview`` (made ``where`` ``context`` says) to the distinct previews of a place."""
-    label = ", ".join(walk.label for walk in context)
+    label = tuple(walk.label for walk in context)
     places.setdefault(place, _Distinct()).add(preview, label)
 
 

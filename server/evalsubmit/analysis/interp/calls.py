@@ -48,7 +48,7 @@ from evalsubmit.analysis.values.domain import (
     Unknown,
     Value,
 )
-from evalsubmit.core.findings import Span, Walk
+from evalsubmit.core.findings import Label, LabelKind, Site, Span, Walk
 from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:
@@ -333,9 +333,9 @@ class Calls:
         if any(not isinstance(value, Unknown) for value in given):
             # what the body does with these arguments is checked too, at this call site
             name = function.name if isinstance(definition, ast.Lambda) else definition.name
-            label = f"when {name}() is called at line {node.lineno}"
+            label = Label(LabelKind.CALL, name, node.lineno)
             lines = (node.lineno, node.end_lineno or node.lineno)
-            walk = Walk(f"call {node.lineno}:{node.col_offset}", 0, 0, label, lines)
+            walk = Walk(Site("call", node.lineno, node.col_offset), 0, 0, label, lines)
         return evaluate_call(self.machine, function, values, site=CallSite(walk, passed))
 
 

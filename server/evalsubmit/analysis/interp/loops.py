@@ -24,7 +24,7 @@ from evalsubmit.analysis.values.domain import Unknown, Value
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of
 from evalsubmit.analysis.values.journal import forked, join_forks
-from evalsubmit.core.findings import Walk
+from evalsubmit.core.findings import Label, Site, Walk
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
@@ -58,7 +58,9 @@ class Loops:
             items = items_of(iterable)
             if items and len(items) <= MAX_ELEMENT_WALKS:
                 if not leaves_loop(node.body, self.machine.frame.source.parsed.lines):
-                    if self.machine.frame.collect and self._labelled():
+                    # walked silently too (a statement whose facts are cached): what the
+                    # walk binds must be what a walk that records facts binds
+                    if self._labelled():
                         self._loop_each(node, items)
                         return
                 elif self._in_order(node, items):
@@ -146,9 +148,9 @@ class Loops:
         return [], current
 
     def _walks(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> list[tuple[Walk, Value]]:
-        group = f"loop {node.lineno}:{node.col_offset}"
+        group = Site("loop", node.lineno, node.col_offset)
         return [
-            (Walk(group, index, len(items), element_label(node, index, item)), item)
+            (Walk(group, index, len(items), Label.text(element_label(node, index, item))), item)
             for index, item in enumerate(items)
         ]
 

@@ -36,7 +36,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
-from evalsubmit.core.findings import Walk
+from evalsubmit.core.findings import Label, LabelKind, Site, Walk
 from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:
@@ -224,9 +224,9 @@ class Objects:
                     walk = None
                     given = [v for v in values.values() if v is not instance]
                     if any(not isinstance(v, Unknown) for v in given):
-                        label = f"when {user.name}() is constructed at line {node.lineno}"
+                        label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
                         lines = (node.lineno, node.end_lineno or node.lineno)
-                        walk = Walk(f"new {node.lineno}:{node.col_offset}", 0, 0, label, lines)
+                        walk = Walk(Site("new", node.lineno, node.col_offset), 0, 0, label, lines)
                     env = walk_body(self.machine, init, values, site=CallSite(walk, passed))
                     written.update(instance_writes(env, instance))
                 break
@@ -241,9 +241,9 @@ class Objects:
             fields = [v for k, v in written.items() if k in user.fields]
             walk = None
             if any(not isinstance(v, Unknown) for v in fields):
-                label = f"when {user.name}() is constructed at line {node.lineno}"
+                label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
                 lines = (node.lineno, node.end_lineno or node.lineno)
-                walk = Walk(f"post {node.lineno}:{node.col_offset}", 0, 0, label, lines)
+                walk = Walk(Site("post", node.lineno, node.col_offset), 0, 0, label, lines)
             values = {**post.defaults, post.node.args.args[0].arg: instance}
             env = walk_body(self.machine, post, values, site=CallSite(walk))
             written.update(instance_writes(env, instance))

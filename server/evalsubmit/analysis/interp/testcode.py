@@ -31,7 +31,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope
 from evalsubmit.analysis.values.iterables import items_of
-from evalsubmit.core.findings import Walk
+from evalsubmit.core.findings import Label, Site, Walk
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
@@ -149,11 +149,11 @@ class TestCode:
         if not 0 < total <= MAX_ELEMENT_WALKS:
             return None
         result: list[Case] = []
-        group = f"parametrize {function.lineno}:{function.col_offset}"
+        group = Site("parametrize", function.lineno, function.col_offset)
         for index, combination in enumerate(itertools.product(*per_decorator)):
             ident = "-".join(part for part, _ in combination)
             values = {k: v for _, case in combination for k, v in case.items()}
-            walk = Walk(group, index, total, f"in {function.name}[{ident}]")
+            walk = Walk(group, index, total, Label.text(f"in {function.name}[{ident}]"))
             result.append((walk, values))
         return result
 

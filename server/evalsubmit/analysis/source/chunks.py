@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from evalsubmit.analysis.source.repair import repair_parse
+from evalsubmit.analysis.source.tree_walk import walk
 
 _CONTINUATIONS = ("else", "elif", "except", "finally")
 _CLOSERS = (")", "]", "}")
@@ -250,8 +251,16 @@ def _moved(parsed: _Parsed, start: int) -> _Parsed:
     """``parsed`` with its line numbers shifted to begin at line ``start``."""
     delta = start - 1 - parsed.offset
     if delta:
+        # every chunk below a line added or removed moves: ``ast.increment_lineno`` visits
+        # contexts and operators too, through two generators per node (2.4 x slower)
         for statement in parsed.body:
-            ast.increment_lineno(statement, delta)
+            for node in walk(statement):
+                line = getattr(node, "lineno", None)
+                if line is not None:
+                    setattr(node, "lineno", line + delta)  # noqa: B010 (AST has no lineno)
+                    end = getattr(node, "end_lineno", None)
+                    if end is not None:
+                        setattr(node, "end_lineno", end + delta)  # noqa: B010
         parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
         parsed.offset = start - 1
     return parsed

@@ -1,0 +1,217 @@
+"""Cached results moved with their code: an edit that adds or removes lines moves the chunks
+below it, and the results cached for their statements (keyed by text, not place) are shifted
+to the lines their code is on now, instead of being made again.
+
+Chunks are paired by text, the n-th chunk of a text with the n-th of the same text (as
+statement identities are numbered, :mod:`.keys`); the lines of a chunk that has no pair (the
+edited ones) have no new place, and a result that points at one is dropped (its statement is
+then walked again).
+"""
+
+from __future__ import annotations
+
+import bisect
+import operator
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from evalsubmit.analysis.engine.results import GroupResult
+from evalsubmit.analysis.report import SubmitReport, TargetPreview
+from evalsubmit.analysis.source.chunks import Chunk
+from evalsubmit.core.findings import Edit, Finding, Fix, Label, Span, Walk, Where
+
+
+class Unmapped(Exception):
+    """A position on a line that the edit changed: no new place is known for it."""
+
+
+class LineMap:
+    """Where each line of the last text is in the new one (chunk by chunk)."""
+
+    __slots__ = ("deltas", "ends", "head", "starts", "tail", "tail_delta", "tail_end")
+
+    def __init__(self, pairs: list[tuple[Chunk, Chunk]]):
+        pairs.sort(key=lambda pair: pair[0].start)
+        self.starts = [old.start for old, _ in pairs]
+        self.ends = [old.end for old, _ in pairs]
+        self.deltas = [new.start - old.start for old, new in pairs]
+        # Most lines are in the run of chunks before the edit (not moved) or in the run after
+        # it (all moved alike): two comparisons answer for them, the bisection for the rest.
+        self.head = 0
+        for start, end, delta in zip(self.starts, self.ends, self.deltas, strict=True):
+            if delta or start != self.head + 1:
+                break
+            self.head = end
+        count = len(self.starts)
+        self.tail = self.tail_end = 0
+        self.tail_delta = self.deltas[-1] if count else 0
+        if count:
+            self.tail_end = self.ends[-1]
+            index = count - 1
+            while (
+                index > 0
+                and self.deltas[index - 1] == self.tail_delta
+                and self.ends[index - 1] + 1 == self.starts[index]
+            ):
+                index -= 1
+            self.tail = self.starts[index]
+
+    def delta(self, line: int) -> int:
+        if line <= self.head:
+            return 0
+        if self.tail <= line <= self.tail_end:
+            return self.tail_delta
+        index = bisect.bisect_right(self.starts, line) - 1
+        if index < 0 or line > self.ends[index]:
+            raise Unmapped(line)
+        return self.deltas[index]
+
+    def line(self, line: int) -> int:
+        return line + self.delta(line)
+
+
+def line_map(old: Sequence[Chunk], new: Sequence[Chunk]) -> LineMap | None:
+    """How the lines of ``old``'s text moved in ``new``'s; None when none moved."""
+    by_digest: dict[str, list[Chunk]] = {}
+    for chunk in new:
+        by_digest.setdefault(chunk.digest, []).append(chunk)
+    seen: dict[str, int] = {}
+    pairs: list[tuple[Chunk, Chunk]] = []
+    moved = False
+    for chunk in old:
+        count = seen.get(chunk.digest, 0)
+        seen[chunk.digest] = count + 1
+        candidates = by_digest.get(chunk.digest, ())
+        if count < len(candidates):
+            pair = candidates[count]
+            pairs.append((chunk, pair))
+            moved = moved or pair.start != chunk.start
+    return LineMap(pairs) if moved else None
+
+
+_ERROR_LINE = re.compile(r"line (\d+)")
+
+
+class Shifter:
+    """Results of the last text, shifted to the new one (``path``: the document's, whose
+    positions move; other modules' findings keep theirs)."""
+
+    def __init__(self, lines: LineMap, path: Path | None):
+        self.lines = lines
+        self.path = path
+
+    def result(self, result: GroupResult) -> GroupResult:
+        if not (
+            result.findings or result.runners or result.submits or result.remote or result.errors
+        ):
+            return result
+        return GroupResult(
+            tuple(map(self.finding, result.findings)),
+            tuple(map(self.preview, result.runners)),
+            tuple(map(self.submit, result.submits)),
+            tuple(
+                (where, self.finding(finding) if where == self.path else self.walks(finding))
+                for where, finding in result.remote
+            ),
+            result.workspaces,
+            result.dependencies,
+            tuple(map(self.error, result.errors)),
+        )
+
+    def span(self, span: Span) -> Span:
+        delta = self.lines.delta(span.line)
+        end = self.lines.delta(span.end_line)
+        if not (delta or end):
+            return span
+        return Span(span.line + delta, span.col, span.end_line + end, span.end_col)
+
+    def walk(self, walk: Walk) -> Walk:
+        return walk.shifted(self.lines.delta(walk.group.line))
+
+    def label(self, label: Label) -> Label:
+        return label.shifted(self.lines.delta(label.line)) if label.line else label
+
+    def where(self, where: Where) -> Where:
+        return tuple(map(self.label, where))
+
+    def walks(self, finding: Finding) -> Finding:
+        """A finding in another module: only the walks of this one it names move."""
+        if not finding.context:
+            return finding
+        return replace(finding, context=tuple(map(self.walk, finding.context)))
+
+    def finding(self, finding: Finding) -> Finding:
+        span = self.span(finding.span)
+        context = tuple(map(self.walk, finding.context))
+        if not finding.fixes and span is finding.span and context == finding.context:
+            return finding
+        fixes = tuple(
+            Fix(
+                fix.title,
+                tuple(Edit(self.span(edit.span), edit.new_text) for edit in fix.edits),
+                fix.applicability,
+                fix.placeholder,
+            )
+            for fix in finding.fixes
+        )
+        return Finding(
+            finding.code,
+            finding.kind,
+            finding.severity,
+            finding.message,
+            span,
+            fixes,
+            context,
+            finding.cell,
+        )
+
+    def preview(self, preview: TargetPreview) -> TargetPreview:
+        span = self.span(preview.span)
+        made_at = self.span(preview.made_at) if preview.made_at is not None else None
+        where = tuple(map(self.where, preview.where)) if preview.where else ()
+        if span is preview.span and made_at is preview.made_at and where == preview.where:
+            return preview
+        return TargetPreview(
+            span,
+            preview.runner_type,
+            preview.target,
+            preview.render,
+            preview.problems,
+            preview.unknowns,
+            where,
+            made_at,
+        )
+
+    def submit(self, submit: SubmitReport) -> SubmitReport:
+        span = self.span(submit.span)
+        name_span = self.span(submit.name_span)
+        target = self.preview(submit.target) if submit.target is not None else None
+        targets = tuple(map(self.preview, submit.targets)) if submit.targets else ()
+        if (
+            span is submit.span
+            and name_span is submit.name_span
+            and target is submit.target
+            and all(map(operator.is_, targets, submit.targets))
+        ):
+            return submit
+        return SubmitReport(
+            span,
+            name_span,
+            submit.shape,
+            submit.is_async,
+            submit.tasks,
+            target,
+            submit.workspace,
+            submit.base_url,
+            submit.has_errors,
+            targets,
+            submit.target_reason,
+        )
+
+    def error(self, error: str) -> str:
+        found = _ERROR_LINE.match(error)
+        if found is None:
+            return error
+        return f"line {self.lines.line(int(found.group(1)))}{error[found.end() :]}"
