@@ -375,28 +375,36 @@ def _labels(context: tuple[Walk, ...], span: Span) -> str:
     return ", ".join(map(str, named))
 
 
+_Around = tuple[tuple[Walk, ...], Site, tuple[Walk, ...]]
+"""A loop's element walk seen from outside: the walks before it, the loop, the walks after."""
+
+
 def _covering(contexts: list[tuple[Walk, ...]]) -> list[tuple[Walk, ...]]:
-    """Replace the innermost walks of a loop by the loop's outer context when every element of
-    that loop is there (repeatedly, for nested loops)."""
+    """Drop the walk of a loop's element, wherever it stands in a context (a call site walked
+    inside the loop comes after it), when every element of that loop is there with the same
+    walks around it (repeatedly, for nested loops)."""
     while True:
-        by_outer: dict[tuple[tuple[Walk, ...], Site], set[int]] = {}
+        seen: dict[_Around, set[int]] = {}
+        totals: dict[_Around, int] = {}
         for context in contexts:
-            if context and context[-1].total:
-                by_outer.setdefault((context[:-1], context[-1].group), set()).add(context[-1].index)
-        complete = {key for key, seen in by_outer.items() if _total(contexts, key) == len(seen)}
+            for at, walk in enumerate(context):
+                if walk.total:
+                    around = (context[:at], walk.group, context[at + 1 :])
+                    seen.setdefault(around, set()).add(walk.index)
+                    totals[around] = walk.total
+        complete = {around for around, indices in seen.items() if len(indices) == totals[around]}
         if not complete:
             return contexts
         folded: list[tuple[Walk, ...]] = []
         for context in contexts:
-            key = (context[:-1], context[-1].group) if context else None
-            shorter = context[:-1] if key in complete else context
+            shorter = next(
+                (
+                    context[:at] + context[at + 1 :]
+                    for at, walk in enumerate(context)
+                    if walk.total and (context[:at], walk.group, context[at + 1 :]) in complete
+                ),
+                context,
+            )
             if shorter not in folded:
                 folded.append(shorter)
         contexts = folded
-
-
-def _total(contexts: list[tuple[Walk, ...]], key: tuple[tuple[Walk, ...], Site]) -> int:
-    for context in contexts:
-        if context and (context[:-1], context[-1].group) == key:
-            return context[-1].total
-    return -1
