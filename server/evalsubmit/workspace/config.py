@@ -401,9 +401,7 @@ def _raw(file: Path) -> tuple[dict[str, Any], str] | ConfigError | None:
             return None
         where = f"byte {data[error.start]:#04x} at offset {error.start}"
         return ConfigError(file, [Problem("", f"not UTF-8 ({where}); TOML files are UTF-8")])
-    if file.name == "pyproject.toml" and _plainly_without_table(text):
-        return None
-    import tomllib  # with datetime and string: ~5 ms, for a file that may configure evalsubmit
+    import tomllib  # with datetime and string: ~5 ms, only for a run that finds a config file
 
     try:
         document = tomllib.loads(text)
@@ -423,16 +421,6 @@ def _raw(file: Path) -> tuple[dict[str, Any], str] | ConfigError | None:
     if not isinstance(table, dict):
         return ConfigError(file, [Problem("", f"{PYPROJECT_TABLE} must be a table")])
     return table, text
-
-
-def _plainly_without_table(text: str) -> bool:
-    """A ``pyproject.toml`` certainly without the table: valid TOML (a plain document, checked
-    without ``tomllib``) whose keys, all bare, never spell ``evalsubmit``."""
-    if "evalsubmit" in text:
-        return False
-    from evalsubmit.workspace.plain_toml import certainly_valid
-
-    return certainly_valid(text)
 
 
 def _validated(
