@@ -5,12 +5,13 @@ run). Each case runs in a fresh interpreter, so nothing imported by the test ses
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 from typing import Any
+
+from evalsubmit.workspace.config import CONFIG_NAMES
 
 HEAVY = ("pydantic", "pydantic_core", "httpx", "pygls", "lsprotocol", "yaml")
 """Never imported by ``import evalsubmit.cli``, ``--version`` or a check that needs none."""
@@ -113,7 +114,7 @@ def test_a_file_that_cannot_reach_the_sdk_loads_no_analysis(tmp_path: Path) -> N
     assert code == 0
     assert "evalsubmit.analysis.engine.analyze" not in modules
     assert "evalsubmit.analysis.rules" not in modules  # the registry loads every rule
-    assert not {"pathspec", "asyncio", "inspect", "copy"} & heads(modules)
+    assert not {"pathspec", "asyncio"} & heads(modules)
     assert not heads(modules) & set(HEAVY)
 
 
@@ -125,6 +126,20 @@ def test_a_check_without_a_runner_config_loads_no_pydantic(tmp_path: Path) -> No
     assert "evalsubmit.analysis.engine.analyze" in modules
     assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
     assert not INCREMENTAL & modules, sorted(INCREMENTAL & modules)
+    assert "tomllib" in modules  # any configuration file is read with tomllib, whatever it holds
+
+
+def test_a_check_without_a_configuration_file_loads_no_tomllib(tmp_path: Path) -> None:
+    """``tomllib`` (with ``datetime`` and ``string``) is imported where a configuration file is
+    read: a project without one never pays for it."""
+    project = tmp_path / "tool"
+    project.mkdir()
+    (project / "rows.py").write_text(ROW_ONLY)
+    assert not any((d / name).exists() for d in project.parents for name in CONFIG_NAMES)
+    code, modules = modules_after("check", str(project / "rows.py"), cwd=project)
+    assert code == 1  # the ES101 of the second call: the file was analysed
+    assert "evalsubmit.analysis.engine.analyze" in modules
+    assert not {"tomllib", "datetime"} & modules, sorted({"tomllib", "datetime"} & modules)
 
 
 INCREMENTAL = {
@@ -170,7 +185,6 @@ def test_a_check_of_a_valid_runner_config_loads_no_pydantic(tmp_path: Path) -> N
     assert "evalsubmit.sdk.models" not in modules
     assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
     assert not INCREMENTAL & modules, sorted(INCREMENTAL & modules)
-    assert not {"inspect", "copy"} & modules
     # loaded when a literal constructor or a digest needs them, not with the models
     assert not {"uuid", "decimal", "fractions", "hashlib", "_hashlib"} & modules
 
@@ -198,40 +212,6 @@ def test_a_value_outside_the_tables_loads_the_mirrors(tmp_path: Path) -> None:
     assert code == 1
     assert "evalsubmit.sdk.models" in modules and "pydantic" in modules
     assert not heads(modules) & {"httpx", "pygls", "lsprotocol", "yaml"}
-
-
-COUNTING_RUNNER = textwrap.dedent("""\
-    import json, sys
-    from evalsubmit.cli import main
-    from evalsubmit.cli import dataclass_code
-    code = main(sys.argv[1:])
-    print(json.dumps({"code": code, "compiled": dataclass_code.compiled()}), file=sys.stderr)
-    """)
-
-
-def test_a_second_check_compiles_no_dataclass_code(tmp_path: Path) -> None:
-    """The code ``dataclasses`` compiles for the classes a check loads (half of its start-up)
-    is kept beside the bytecode: the next run compiles none of it, and reports the same."""
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
-    (tmp_path / "gym.py").write_text(GYM_JOB.replace("NUM_REPEATS", "0"))
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    python = [sys.executable, "-X", f"pycache_prefix={tmp_path / 'pyc'}"]
-    runs = []
-    for _ in range(2):
-        proc = subprocess.run(
-            [*python, "-c", COUNTING_RUNNER, "check", str(tmp_path / "gym.py")],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=env,
-            timeout=120,
-            check=False,
-        )
-        runs.append((json.loads(proc.stderr.strip().splitlines()[-1]), proc.stdout))
-    (first, first_out), (second, second_out) = runs
-    assert first["code"] == second["code"] == 1 and first_out == second_out
-    assert first["compiled"] > 50  # every class of the analysis
-    assert second["compiled"] == 0
 
 
 LAZY_CONSTRUCTORS = textwrap.dedent("""\
@@ -378,7 +358,7 @@ def test_a_check_without_the_result_cache_notes_nothing_for_it(tmp_path: Path) -
     code, modules = modules_after("check", "--no-cache", str(tmp_path / "rows.py"), cwd=tmp_path)
     assert code == 1
     assert "evalsubmit.cli.result_cache" not in modules
-    assert not {"json", "inspect", "copy"} & modules  # when needed
+    assert "json" not in modules  # imported when a result is kept
     code, modules = modules_after("check", str(tmp_path / "rows.py"), cwd=tmp_path)
     assert code == 1
     assert "evalsubmit.cli.result_cache" in modules

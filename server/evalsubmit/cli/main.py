@@ -52,11 +52,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         from evalsubmit.cli import collector
 
         collector.pause_for_start_up()
-    keep_code = command != "serve"
-    if keep_code:  # before the commands' modules (and their dataclasses) are imported
-        from evalsubmit.cli import dataclass_code
-
-        dataclass_code.install()
     parser = _parser(words)
     try:
         args = parser.parse_args(argv)
@@ -73,8 +68,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if command == "check":
             collector.resume(freeze=False)
-        if keep_code:
-            dataclass_code.save()
 
 
 def _refused_as_ambiguous(words: Sequence[str]) -> bool:

@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 from lsprotocol import types
 
 from evalsubmit.analysis import AnalysisOptions, ModuleReport, analyze_source
-from evalsubmit.lsp import jobs, warmup
+from evalsubmit.lsp import jobs
 from evalsubmit.lsp.convert import spelling, uri_to_path
 from evalsubmit.lsp.diagnostics import changed, render, worth_publishing
 from evalsubmit.lsp.notebooks import split_diagnostics, syntax_severity
 from evalsubmit.lsp.project_config import ProjectConfigs
-from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.scheduler import DocumentTrack, Job
+from evalsubmit.lsp.sdk_preload import SdkPreload
 from evalsubmit.lsp.snapshot import Analysis
 from evalsubmit.lsp.state import Session
 
@@ -78,10 +78,7 @@ class Analyses:
         """Part of every result id (a pull from an earlier server never matches)."""
         self._refresh: asyncio.TimerHandle | None = None
         self.configs = ProjectConfigs(server)
-        protocol = server.protocol
-        self._warm_up = warmup.WarmUp(
-            protocol if isinstance(protocol, EvalsubmitProtocol) else None, self._executor
-        )
+        self._sdk_preload = SdkPreload(self._executor)
         self.ready = asyncio.Event()
         """Set once the initial settings are read: no result is computed with stale ones."""
 
@@ -202,7 +199,7 @@ class Analyses:
 
     def _on_result(self, track: DocumentTrack, snap: Analysis, previous: Analysis | None) -> None:
         # (scheduled to run after this result is handed on)
-        self._warm_up.after_result(snap.report, first_of_document=previous is None)
+        self._sdk_preload.after_result(snap.report, first_of_document=previous is None)
         reason = snap.report.skipped
         if reason and (previous is None or previous.report.skipped != reason):
             log.info("skipped %s: %s", track.uri, reason)

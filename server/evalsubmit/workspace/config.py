@@ -401,7 +401,7 @@ def _raw(file: Path) -> tuple[dict[str, Any], str] | ConfigError | None:
             return None
         where = f"byte {data[error.start]:#04x} at offset {error.start}"
         return ConfigError(file, [Problem("", f"not UTF-8 ({where}); TOML files are UTF-8")])
-    import tomllib  # lazily: only a run that meets a configuration file pays for it
+    import tomllib  # with datetime and string: ~5 ms, only for a run that finds a config file
 
     try:
         document = tomllib.loads(text)
