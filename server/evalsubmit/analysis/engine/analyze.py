@@ -27,7 +27,7 @@ from evalsubmit.analysis.rules import run_module_rules, run_rules
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.budget import too_many_tokens
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
-from evalsubmit.analysis.values.journal import forget_shared, sealed
+from evalsubmit.analysis.values.journal import sealed
 from evalsubmit.core.collection import paused_collection
 from evalsubmit.core.findings import Finding, Site, Span, Walk
 from evalsubmit.core.lines import split_lines_keepends
@@ -57,7 +57,6 @@ def analyze_source(
     only what the edit can have changed. ``on_findings`` gets the forward findings as soon as
     they are known, before the runner previews and submit summaries are made (its report has
     none), so that diagnostics need not wait for them."""
-    forget_shared()  # nothing of the previous analysis on this thread is shared with this one
     options = options or AnalysisOptions()
     report, _ = analyze_module(
         source,

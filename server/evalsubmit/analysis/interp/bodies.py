@@ -132,7 +132,7 @@ def _walk_call(
                 end.ended = None  # an opaque call or an engine bug: not sure it raised
     if propagate:
         # attributes it stored on objects it was given are the caller's to see
-        caller.names.update((k, v) for k, v in frame.env.names.items() if k.startswith("@"))
+        caller.names.update((k, v) for k, v in frame.env.bindings.items() if k.startswith("@"))
     return frame.env
 
 

@@ -99,7 +99,7 @@ class Definitions:
                     target = statement.target
                     fields |= {target.id} if isinstance(target, ast.Name) else set()
                 self.machine.statement(statement)
-            scope = frame.env.names
+            scope = frame.env.bindings
         user.class_values = {k: v for k, v in scope.items() if not k.startswith("@")}
         user.attributes = set(user.class_values) | set(user.methods) | fields
         user.fields = frozenset(fields)

@@ -74,7 +74,8 @@ class Loops:
         join_forks([{}, changes])  # the body ran, or it did not
         # the loop's head is reached from before it, from the body's end and from `continue`
         heads = [env.copy(), *jumps.continued]
-        env.names, env.ended = before.names, None
+        env.share(before)
+        env.ended = None
         env.join_paths(before, *heads)
         if endless:
             env.ended = "endless"  # `while True:` is left by `break` (or `return`) only
@@ -112,7 +113,8 @@ class Loops:
             left = self._each_in_order(node, items, env)
         if left is None:
             undo()
-            env.names, env.ended, env.opaque = before.names, before.ended, before.opaque
+            env.share(before)
+            env.ended, env.opaque = before.ended, before.opaque
             return False
         join_forks([changes])  # the one path walked: what it changed stays
         broke, end = left
@@ -165,7 +167,8 @@ def _joined(paths: list[Env]) -> Env:
 
 def _assume(env: Env, path: Env) -> None:
     """``env`` (the object the enclosing block holds) is now at ``path``."""
-    env.names, env.ended, env.opaque = path.names, path.ended, path.opaque
+    env.share(path)
+    env.ended, env.opaque = path.ended, path.opaque
 
 
 def _after_loop(env: Env, broke: list[Env]) -> None:

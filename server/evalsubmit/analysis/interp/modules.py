@@ -137,7 +137,7 @@ class ModuleResolver:
         scope = self.scope(path, dependencies=dependencies)
         if scope is None:
             return None
-        bound = scope.env.names
+        bound = scope.env.bindings
         listed = public_names(bound.get("__all__"))
         if listed is None:
             listed = [name for name in bound if not name.startswith(("_", "@"))]
@@ -161,7 +161,7 @@ class ModuleResolver:
             scope = self.scope(path, dependencies=dependencies)
             if scope is None:
                 return Unknown(f"{module} could not be read")
-            value = scope.env.names.get(rest[0])
+            value = scope.env.bindings.get(rest[0])
             if value is None:
                 sub = self.project.find_module(f"{module}.{rest[0]}", importer)
                 return (
@@ -204,7 +204,7 @@ class ModuleResolver:
             if not rest:
                 return ModuleValue(module)
             scope = self._installed_scope(found, importer, dependencies)
-            value = scope.env.names.get(rest[0]) if scope is not None else None
+            value = scope.env.bindings.get(rest[0]) if scope is not None else None
             if value is None:
                 # Not bound at its top level (compiled, a lazy ``__getattr__``, over budget):
                 # a submodule, or what an unknown import gives.

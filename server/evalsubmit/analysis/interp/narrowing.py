@@ -26,6 +26,7 @@ from evalsubmit.analysis.values.domain import (
     Unknown,
     Value,
 )
+from evalsubmit.analysis.values.env import Env
 from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def refine(machine: Interpreter, test: ast.expr, positive: bool) -> Refinements:
     found: Refinements = {}
     for key, value in _refinements(machine, test, positive):
         env = machine.frame.env
-        before = env.names.get(key)
+        before = env.bindings.get(key)
         if key not in found:
             found[key] = (before, value)
         else:
@@ -54,15 +55,15 @@ def refine(machine: Interpreter, test: ast.expr, positive: bool) -> Refinements:
     return found
 
 
-def restore(env_names: dict[str, Value], refined: Refinements) -> None:
+def restore(env: Env, refined: Refinements) -> None:
     """Undo refinements that still hold their narrowed value (the branch rejoins others,
     where the condition proves nothing)."""
     for key, (before, narrowed) in refined.items():
-        if env_names.get(key) is narrowed:
+        if env.bindings.get(key) is narrowed:
             if before is None:
-                del env_names[key]
+                del env.names[key]
             else:
-                env_names[key] = before
+                env.names[key] = before
 
 
 def _refinements(machine: Interpreter, test: ast.expr, positive: bool) -> list[tuple[str, Value]]:

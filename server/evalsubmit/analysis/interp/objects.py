@@ -61,7 +61,7 @@ def attribute_key(owner: Instance | UserClass, name: str) -> str:
 def instance_writes(env: Env, owner: Instance | UserClass) -> dict[str, Value]:
     """Attributes of ``owner`` assigned in ``env`` itself (not its parents)."""
     prefix = f"@{id(owner)}."
-    return {k[len(prefix) :]: v for k, v in env.names.items() if k.startswith(prefix)}
+    return {k[len(prefix) :]: v for k, v in env.bindings.items() if k.startswith(prefix)}
 
 
 def user_mro(cls: UserClass) -> Iterator[UserClass]:

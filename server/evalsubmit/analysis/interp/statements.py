@@ -251,7 +251,7 @@ class Statements:
         live = [(env, refined) for env, refined, _ in outcomes if env.ended is None]
         if len(live) > 1:  # both sides rejoin: what one condition proved holds on neither
             for env, refined in live:
-                restore(env.names, refined)
+                restore(env, refined)
         join_forks([ends for env, _, ends in outcomes if env.ended is None])
         start.join_paths(*(env for env, _, _ in outcomes))
 
@@ -330,7 +330,8 @@ class Statements:
         join_forks([ends for outcome, ends in outcomes if outcome.ended is None])
         merged = before.copy()
         merged.join_paths(*(outcome for outcome, _ in outcomes))
-        env.names, env.ended = merged.names, None
+        env.share(merged)
+        env.ended = None
         # `finally` runs on every path, also those that returned or raised
         self.walk(node.finalbody)
         if env.ended is None:

@@ -235,7 +235,7 @@ def fixture_name(function: FunctionValue) -> str | None:
 
 
 def _in_env(env: Env, name: str) -> FunctionValue | None:
-    for value in env.names.values():
+    for value in env.bindings.values():
         if isinstance(value, FunctionValue) and fixture_name(value) == name:
             return value
     return None

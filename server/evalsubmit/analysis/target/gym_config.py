@@ -30,7 +30,6 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.iterables import as_python
-from evalsubmit.analysis.values.journal import shared_while_unchanged
 from evalsubmit.sdk import serialization, validation
 from evalsubmit.sdk.names import is_sdk_name
 
@@ -123,11 +122,10 @@ class ConfigEvaluation:
 MAX_CONFIG_DEPTH = 64
 
 
-@shared_while_unchanged
 def evaluate_config(args: CallArgs, call_origin: Origin | None) -> ConfigEvaluation:
-    """The evaluation of a construction's arguments, shared (read-only) by everyone who asks
-    while no value has changed: a runner's config is evaluated by ES109, by the derivation at
-    each ``submit()`` of it and by the runner's preview."""
+    """The evaluation of a construction's arguments, from their values as they are now (a
+    runner's config is evaluated by ES109, by the derivation at each ``submit()`` of it and by
+    the runner's preview: each asks anew, as a value may have changed in between)."""
     result = ConfigEvaluation()
     if args.positional:
         result.issues.append(

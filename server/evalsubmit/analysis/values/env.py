@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,30 +12,67 @@ from evalsubmit.analysis.values.domain import Origin, Unknown, Value
 from evalsubmit.core.findings import Span
 
 
-@dataclass(slots=True)
 class Env:
-    """Local bindings in flow order; ``parent`` is the module scope seen by functions."""
+    """Local bindings in flow order; ``parent`` is the module scope seen by functions.
 
-    names: dict[str, Value] = field(default_factory=dict)
-    parent: Env | None = None
-    ended: str | None = None
-    """Why no path reaches the statements that follow (``return``, ``raise``, ``break``,
-    ``continue``), or None while they run: a walk stops there, and a branch that ended
-    adds nothing to the join after it."""
-    opaque: bool = False
-    """A call we cannot see into was made as a statement on this path: it may not have
-    returned (``parser.error(...)``), so falling off the end of the function is not sure."""
+    A fork (:meth:`copy`) costs O(1): the fork and the env it came from share one bindings
+    table until either binds a name, and the first store on a side copies the table for
+    that side only (copy on write), so a store in one branch is never seen by its sibling.
+    Reads go through :attr:`bindings` (read-only) or :meth:`lookup`; :attr:`names` is the
+    writable table of this env alone."""
+
+    __slots__ = ("_names", "_owned", "ended", "opaque", "parent")
+
+    def __init__(
+        self,
+        names: dict[str, Value] | None = None,
+        parent: Env | None = None,
+        ended: str | None = None,
+        opaque: bool = False,
+    ) -> None:
+        self._names: dict[str, Value] = {} if names is None else names
+        self._owned = True
+        """False while the table may be shared with a fork: the next store copies it."""
+        self.parent = parent
+        self.ended = ended
+        """Why no path reaches the statements that follow (``return``, ``raise``, ``break``,
+        ``continue``), or None while they run: a walk stops there, and a branch that ended
+        adds nothing to the join after it."""
+        self.opaque = opaque
+        """A call we cannot see into was made as a statement on this path: it may not have
+        returned (``parser.error(...)``), so falling off the end of the function is not sure."""
+
+    @property
+    def bindings(self) -> Mapping[str, Value]:
+        """The bindings, to read: never copies."""
+        return self._names
+
+    @property
+    def names(self) -> dict[str, Value]:
+        """The bindings, to change: this env's own table (a shared one is copied first)."""
+        if not self._owned:
+            self._names = dict(self._names)
+            self._owned = True
+        return self._names
+
+    def share(self, other: Env) -> None:
+        """Take ``other``'s bindings (as they are now) without copying them."""
+        self._names = other._names
+        self._owned = other._owned = False
 
     def lookup(self, name: str) -> Value | None:
         env: Env | None = self
         while env is not None:
-            if name in env.names:
-                return env.names[name]
+            found = env._names.get(name)
+            if found is not None or name in env._names:
+                return found
             env = env.parent
         return None
 
     def copy(self) -> Env:
-        return Env(dict(self.names), self.parent, self.ended, self.opaque)
+        fork = Env(self._names, self.parent, self.ended, self.opaque)
+        fork._owned = self._owned = False
+        return fork
 
     def join_paths(self, *outcomes: Env) -> None:
         """Merge the outcomes of branches that started from this env, as Python runs them: a
@@ -51,18 +89,23 @@ class Env:
     def join(self, *others: Env) -> None:
         """Merge branches that all started from this env: a name whose value differs between
         branches becomes unknown, because evalsubmit never guesses which branch ran."""
+        first_table = others[0]._names if others else None
+        if first_table is not None and all(other._names is first_table for other in others):
+            self.share(others[0])  # no branch bound anything: the one table is the join
+            return
         keys: set[str] = set()
         for other in others:
-            keys |= other.names.keys()
+            keys |= other._names.keys()
         merged: dict[str, Value] = {}
         for key in keys:
-            values = [other.names.get(key) for other in others]
+            values = [other._names.get(key) for other in others]
             first = values[0]
             if first is not None and all(value is first for value in values):
                 merged[key] = first
             else:
                 merged[key] = Unknown("bound differently on different paths")
-        self.names = merged
+        self._names = merged
+        self._owned = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,12 +12,10 @@ it was when first touched, when it ends. A module's own top level is walked ``un
 
 from __future__ import annotations
 
-import functools
-import itertools
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 from evalsubmit.analysis.values.domain import (
     DictValue,
@@ -34,65 +32,9 @@ _local = threading.local()
 
 Journal = dict[int, tuple[Any, tuple[Any, ...]]]
 
-_changes = itertools.count()
-_epoch = next(_changes)
-"""A number that differs after any value was changed in place (or restored): what is computed
-from values at one epoch holds for as long as the epoch stays the same."""
-
-
-A = TypeVar("A")
-B = TypeVar("B")
-R = TypeVar("R")
-_SHARED_SIZE = 256
-
-
-_memos: list[threading.local] = []
-"""The per-thread answers of every ``shared_while_unchanged`` function."""
-
-
-def forget_shared() -> None:
-    """Drop this thread's shared answers; called as an analysis starts. An answer holds its
-    arguments, and through them the values, origins and trees of the module they came from:
-    kept across analyses, they would keep a few hundred closed documents alive per thread."""
-    for memo in _memos:
-        memo.__dict__.pop("entries", None)
-
-
-def shared_while_unchanged(function: Callable[[A, B], R]) -> Callable[[A, B], R]:
-    """``function(a, b)`` (its arguments compared by identity) computed once and shared,
-    read-only, by everyone who asks while no value changes in place (the epoch): per thread,
-    the last few hundred answers of the present analysis (:func:`forget_shared`)."""
-    memo = threading.local()
-    _memos.append(memo)
-
-    @functools.wraps(function)
-    def shared(first: A, second: B) -> R:
-        entries: dict[tuple[int, int], tuple[int, A, B, R]] = memo.__dict__.setdefault(
-            "entries", {}
-        )
-        key = (id(first), id(second))
-        now = _epoch
-        entry = entries.get(key)
-        # an entry holds its arguments, so their ids cannot be reused while it is kept
-        if entry is not None and entry[0] == now and entry[1] is first and entry[2] is second:
-            return entry[3]
-        result = function(first, second)
-        if len(entries) >= _SHARED_SIZE:
-            entries.clear()
-        entries[key] = (now, first, second, result)
-        return result
-
-    return shared
-
-
-def _changed() -> None:
-    global _epoch
-    _epoch = next(_changes)  # next() on a count is atomic: no two changes share a number
-
 
 def touch(value: object) -> None:
     """``value`` is about to change: remember how it is, for each sealed walk under way."""
-    _changed()
     stack: list[Journal] | None = getattr(_local, "stack", None)
     if not stack:
         return
@@ -110,8 +52,6 @@ def sealed() -> Iterator[None]:
         yield
     finally:
         stack.pop()
-        if journal:
-            _changed()
         for value, state in journal.values():
             _restore(value, state)
 
@@ -167,8 +107,6 @@ def forked() -> Iterator[Ends]:
         yield ends
     finally:
         stack.pop()
-        if journal:
-            _changed()
         for key, (value, state) in journal.items():
             ends[key] = (value, state, _state(value))
             _restore(value, state)

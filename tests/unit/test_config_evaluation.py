@@ -1,5 +1,6 @@
-"""A config's evaluation is shared while no value changed in place, and made anew after any
-change (``touch``) or restore: a stale evaluation would report a value the code replaced."""
+"""A config's evaluation follows the values as they are when it is asked for: after a change in
+place or a sealed walk's restore, it reports what the code has now (a stale evaluation would
+report a value the code replaced). Nothing is memoised across asks, so each asker gets its own."""
 
 from __future__ import annotations
 
@@ -14,11 +15,14 @@ def _args(**keywords: object) -> CallArgs:
     return CallArgs(keywords={**REQUIRED, **{k: Known(v) for k, v in keywords.items()}})
 
 
-def test_asked_twice_with_nothing_changed_is_one_evaluation() -> None:
+def test_asked_twice_with_nothing_changed_gives_the_same_answer_to_each_asker() -> None:
     args = _args(concurrency=0)
     first = evaluate_config(args, None)
-    assert evaluate_config(args, None) is first
+    second = evaluate_config(args, None)
+    assert second is not first  # an asker that adds to its answer changes no other's
     assert [issue.pydantic_type for issue in first.issues] == ["greater_than_equal"]
+    assert [issue.pydantic_type for issue in second.issues] == ["greater_than_equal"]
+    assert second.values.keys() == first.values.keys()
 
 
 def test_changed_in_place_is_evaluated_again() -> None:
