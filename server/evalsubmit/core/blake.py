@@ -2,7 +2,7 @@
 entries), without OpenSSL.
 
 ``hashlib.blake2b`` is the ``_blake2`` module's own (hashlib never takes OpenSSL's for BLAKE2),
-but importing :mod:`hashlib` also loads OpenSSL's ``_hashlib``: about 3 ms of every start of
+but importing :mod:`hashlib` also loads OpenSSL's ``_hashlib``: a cost on every start of
 the CLI, for digests it never computes.
 """
 

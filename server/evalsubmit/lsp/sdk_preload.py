@@ -2,7 +2,7 @@
 that its previews will need them, while the editor shows the diagnostics.
 
 The preview of a runner with parts that are not statically known (or refused) is rendered from
-the SDK's models (analysis/target/derive.py), imported on first use: about 10 ms that the
+the SDK's models (analysis/target/derive.py), imported on first use: an import that the
 session's first hover of such a runner would otherwise pay. This is an ordinary import of our
 own module, run ahead of time; a runner whose parts become unknown only after later edits still
 pays for it at its first hover.
@@ -48,7 +48,7 @@ class SdkPreload:
 
     def after_result(self, report: ModuleReport, *, first_of_document: bool) -> None:
         # Only a document's first result is looked at: the look reads every preview of the
-        # module (0.3 ms for a 5,000-line script), too much to spend on every edit.
+        # module, too much to spend on every edit.
         if not first_of_document or self._started or SDK_MODELS in sys.modules:
             return
         asyncio.get_running_loop().call_soon(self._maybe_import, report)

@@ -401,7 +401,7 @@ def _raw(file: Path) -> tuple[dict[str, Any], str] | ConfigError | None:
             return None
         where = f"byte {data[error.start]:#04x} at offset {error.start}"
         return ConfigError(file, [Problem("", f"not UTF-8 ({where}); TOML files are UTF-8")])
-    import tomllib  # with datetime and string: ~5 ms, only for a run that finds a config file
+    import tomllib  # with datetime and string: only a run that finds a config file pays for it
 
     try:
         document = tomllib.loads(text)

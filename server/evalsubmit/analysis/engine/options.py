@@ -18,8 +18,8 @@ class AnalysisOptions:
     """Longer sources (in characters) are skipped with a reason instead of analysed."""
     max_tokens: int = 250_000
     """Sources with more tokens are skipped with a reason too: characters alone do not bound
-    the time and memory of an analysis (about 1 KB of syntax tree and 20 µs of interpretation
-    per token; a 1.9 MB list literal is 1.9 million tokens, a string literal of any size one)."""
+    the time and memory of an analysis (a syntax-tree node and its interpretation per
+    token; a 1.9 MB list literal is 1.9 million tokens, a string literal of any size one)."""
     sdk_version: str | None = None
     """The ``nemo-platform`` version the user declares (``sdk-version`` in their configuration):
     ES111 compares it instead of the version installed in their environment."""

@@ -252,7 +252,7 @@ def _moved(parsed: _Parsed, start: int) -> _Parsed:
     delta = start - 1 - parsed.offset
     if delta:
         # every chunk below a line added or removed moves: ``ast.increment_lineno`` visits
-        # contexts and operators too, through two generators per node (2.4 x slower)
+        # contexts and operators too, through two generators per node (slower)
         for statement in parsed.body:
             for node in walk(statement):
                 line = getattr(node, "lineno", None)
