@@ -146,7 +146,7 @@ INCREMENTAL = {
     "evalsubmit.analysis.engine.caches",
     "evalsubmit.analysis.engine.keys",
     "evalsubmit.analysis.interp.effects",
-    "evalsubmit.analysis.interp.harmless",
+    "evalsubmit.analysis.interp.mutation",
     "evalsubmit.analysis.engine.summaries",
     "evalsubmit.analysis.engine.crossfile",
 }

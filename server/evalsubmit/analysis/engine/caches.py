@@ -6,7 +6,7 @@ Two caches survive between analyses of the same document:
   an edit re-parses only the statements it touched;
 * results of each top-level statement and of the function bodies it defines, by a key made of
   everything they can depend on: the statement's own text and position, every statement that
-  writes a name it reads (transitively; :mod:`..interp.harmless` says what a statement may
+  writes a name it reads (transitively; :mod:`..interp.mutation` says what a statement may
   change without naming it), and the contents of the sibling modules the document imports from.
 
 After an edit, the statements whose key changed are walked, with every statement that writes a

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evalsubmit.analysis.interp.effects import Effects
-from evalsubmit.analysis.interp.harmless import Resolved
+from evalsubmit.analysis.interp.mutation import Resolved
 
 
 @dataclass(frozen=True, slots=True)

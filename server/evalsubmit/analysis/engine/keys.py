@@ -1,7 +1,7 @@
 """Cache keys of top-level statements: everything their results can depend on.
 
 A statement's key is a digest of its text and position and of every statement its values can
-come from (the writers of the names it reads, transitively: :mod:`..interp.harmless` says what a
+come from (the writers of the names it reads, transitively: :mod:`..interp.mutation` says what a
 statement may change without naming it). Keys, and the per-statement tables they are computed
 from, are kept between analyses of one document (:class:`KeyState`): after an edit, only the
 statements in chunks whose text or place changed are looked at again, and only the keys an
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from evalsubmit.analysis.engine.graph import Graph, graph_of
 from evalsubmit.analysis.interp.effects import Effects, effects
-from evalsubmit.analysis.interp.harmless import Verdicts, harmless_names, resolve
+from evalsubmit.analysis.interp.mutation import NonMutatingMemo, non_mutating_names, resolve
 from evalsubmit.analysis.source.chunks import Chunk, same_ends
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.blake import blake2b
@@ -50,8 +50,8 @@ class KeyState:
     (statements of chunks that moved find theirs here)."""
     resolved: Graph | None = None
     """The module-wide reads and writes, for the effects they came from."""
-    verdicts: Verdicts = field(default_factory=Verdicts)
-    """What is harmless in the module, and what that was decided from (kept while it holds)."""
+    non_mutating: NonMutatingMemo = field(default_factory=NonMutatingMemo)
+    """What is non-mutating in the module, and what that was decided from (kept while it holds)."""
     previous: dict[str, Remembered] = field(default_factory=dict)
     """Each statement of the last analysis (by identity): its key, reads and writes."""
     complete: bool = False
@@ -127,7 +127,8 @@ class Keyer:
         same_graph = state.resolved is not None and state.resolved.effects == self.effects
         if not same_graph:
             sibling = self._sibling if project is not None else None
-            state.resolved = graph_of(self.effects, resolve(self.effects, sibling, state.verdicts))
+            resolved = resolve(self.effects, sibling, state.non_mutating)
+            state.resolved = graph_of(self.effects, resolved)
         graph = state.resolved
         assert graph is not None
         self.reads = graph.reads
@@ -266,7 +267,7 @@ class Keyer:
         text = self.project.read(found) if found is not None else None
         if text is None:
             return False, False
-        names, objects = _module_harmless(text)
+        names, objects = _module_non_mutating(text)
         return name in names, name in objects
 
     def needed(self, changed: set[int]) -> frozenset[int]:
@@ -349,7 +350,7 @@ class Keyer:
 _HARMLESS: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
 
 
-def _module_harmless(text: str) -> tuple[frozenset[str], frozenset[str]]:
+def _module_non_mutating(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """Harmless callables and objects of a sibling module's text (memoised by text)."""
     found = _HARMLESS.get(text)
     if found is None:
@@ -357,7 +358,7 @@ def _module_harmless(text: str) -> tuple[frozenset[str], frozenset[str]]:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return frozenset(), frozenset()
-        found = harmless_names([effects(statement) for statement in tree.body])
+        found = non_mutating_names([effects(statement) for statement in tree.body])
         if len(_HARMLESS) > 256:
             _HARMLESS.clear()
         _HARMLESS[text] = found

@@ -1,11 +1,11 @@
 """Which module-level names a top-level statement reads and which it can change, from its
-syntax alone (cached per statement text); :mod:`.harmless` combines them for one module.
+syntax alone (cached per statement text); :mod:`.mutation` combines them for one module.
 
 Reads are every name that appears; writes are the names a statement binds, stores into
 (``d[k] = v``, ``cfg.field = v``) or changes with a mutating method, and for a top-level function
 the module-level names its body changes when it is called. What else a statement may change
 without naming it (through an alias, a helper, a user object) is described here (what it calls,
-whether it stores, dynamic access) and judged in :mod:`.harmless`.
+whether it stores, dynamic access) and judged in :mod:`.mutation`.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class Effects:
     definition: bool = False
     """A function or class definition (a test or fixture may name any fixture)."""
     asked: frozenset[str] = frozenset()
-    """The module-level names whose harmlessness its reads and writes can turn on: those it
+    """The module-level names whose freedom from mutation its reads and writes can turn on: those it
     calls (and the bases of the methods it calls), and those its values come from."""
 
 

@@ -1,5 +1,5 @@
-"""The verdicts on what is harmless are kept per document and reused while what they were
-reached from holds (``harmless.Verdicts``): after every edit of long random sequences, the
+"""What is non-mutating is kept per document and reused while what it was reached from
+holds (``mutation.NonMutatingMemo``): after every edit of long random sequences, the
 module-wide reads and writes equal those resolved from scratch, whatever the edit binds,
 rebinds, calls or imports, and whatever the sibling modules say."""
 
@@ -11,7 +11,7 @@ import random
 import pytest
 
 from evalsubmit.analysis.interp.effects import Effects, effects
-from evalsubmit.analysis.interp.harmless import Verdicts, resolve
+from evalsubmit.analysis.interp.mutation import NonMutatingMemo, resolve
 
 STATEMENTS = (
     "z = 1",
@@ -53,7 +53,7 @@ def test_kept_verdicts_resolve_as_from_scratch(seed: int) -> None:
     def sibling(module: str, level: int, name: str) -> tuple[bool, bool]:
         return said.get(name, (False, False))
 
-    kept = Verdicts()
+    kept = NonMutatingMemo()
     lines = [rng.choice(STATEMENTS) for _ in range(8)]
     cache: dict[str, Effects] = {}  # one Effects per text, as the document's tables keep them
     for step in range(60):
@@ -75,14 +75,14 @@ def test_kept_verdicts_resolve_as_from_scratch(seed: int) -> None:
 
 
 def test_an_unasked_binding_keeps_the_verdicts() -> None:
-    kept = Verdicts()
+    kept = NonMutatingMemo()
     base = ["from helpers import build", "CONFIG = build()", "client = CONFIG.copy()"]
     resolve(_found(base), None, kept)
-    verdicts = kept.harmless
+    answer = kept.non_mutating
     resolve(_found([*base[:2], "z = 1", base[2]]), None, kept)
-    assert kept.harmless is verdicts  # nobody asks about z
+    assert kept.non_mutating is answer  # nobody asks about z
     resolve(_found([*base, "build = print"]), None, kept)
-    assert kept.harmless is not verdicts  # build is asked about, and bound anew
+    assert kept.non_mutating is not answer  # build is asked about, and bound anew
 
 
 def test_a_verdict_miss_asks_each_sibling_once() -> None:
@@ -92,6 +92,6 @@ def test_a_verdict_miss_asks_each_sibling_once() -> None:
         asked.append((module, level, name))
         return True, False
 
-    kept = Verdicts()
+    kept = NonMutatingMemo()
     resolve(_found(["from helpers import build", "CONFIG = build()"]), sibling, kept)
     assert asked == [("helpers", 0, "build")]

@@ -6,7 +6,7 @@ only as sound as these reads and writes, so every doubt counts as a dependency. 
 that may change an object without naming it (through an alias, a helper that changes its
 argument, a method of a user object, ``setattr``/``globals()``, an attribute assignment that
 makes construction-time attributes untrusted module-wide) writes the pseudo-name
-:data:`MUTATION`, which every statement reads. What counts as harmless is a short list: the
+:data:`MUTATION`, which every statement reads. What counts as non-mutating is a short list: the
 standard library's and the SDK's functions, builtins, the module's own helpers whose bodies
 change nothing they did not create (and those of a sibling module imported by name), and methods
 of objects those build.
@@ -55,39 +55,39 @@ class Resolved:
 
 
 @dataclass(slots=True)
-class Verdicts:
-    """One document's last verdicts on what is harmless, and what they were reached from.
+class NonMutatingMemo:
+    """One document's last answer on what is non-mutating, and what it was reached from.
 
     A verdict is asked only about names some statement calls, calls a method of, or takes a
     value from (``Effects.asked``), and it depends only on the statements binding those names
     (and on what sibling modules say of the ones imported from them). While those are the same,
-    the verdicts are: an edit that inserts or removes ``z = 1`` (or any statement binding a
+    the answer is: an edit that inserts or removes ``z = 1`` (or any statement binding a
     name nobody asks about) keeps them, and the module-wide resolution after it skips their
     fixed points (most of that resolution's time)."""
 
     basis: object = None
-    harmless: _Harmless | None = None
+    non_mutating: _NonMutating | None = None
 
 
 def resolve(
-    found: Sequence[Effects], sibling: Sibling | None = None, kept: Verdicts | None = None
+    found: Sequence[Effects], sibling: Sibling | None = None, kept: NonMutatingMemo | None = None
 ) -> Resolved:
     """The reads and writes of a module's statements, :data:`MUTATION` included (``sibling``
     tells what names imported from the project's other modules are; ``kept``: the document's
-    last verdicts, reused when they still hold, and updated)."""
+    last answer, reused when they still hold, and updated)."""
     binders: dict[str, list[int]] = {}
     for index, statement in enumerate(found):
         for name in statement.binds:
             binders.setdefault(name, []).append(index)
     if kept is None:
-        harmless = _harmless(found, binders, sibling)
+        non_mutating = _non_mutating(found, binders, sibling)
     else:
         if sibling is not None:  # the basis asks the siblings, and a miss asks them again
             sibling = functools.cache(sibling)
         basis = _basis(found, binders, sibling)
-        if kept.harmless is None or kept.basis != basis:
-            kept.basis, kept.harmless = basis, _harmless(found, binders, sibling)
-        harmless = kept.harmless
+        if kept.non_mutating is None or kept.basis != basis:
+            kept.basis, kept.non_mutating = basis, _non_mutating(found, binders, sibling)
+        non_mutating = kept.non_mutating
     fixtures = frozenset(n for s in found if s.fixture for n in s.binds)
     every = frozenset(binders)
     reads: list[frozenset[str]] = []
@@ -97,7 +97,7 @@ def resolve(
             statement.stores
             or statement.dynamic
             or statement.volatile
-            or not all(harmless.callee(callee) for callee in statement.calls)
+            or not all(non_mutating.callee(callee) for callee in statement.calls)
         )
         read = statement.reads | {MUTATION}
         if statement.dynamic:
@@ -110,7 +110,7 @@ def resolve(
 
 
 @dataclass(slots=True)
-class _Harmless:
+class _NonMutating:
     names: set[str]
     """Callables that change no object of the user's (imports of the standard library or
     the SDK, builtins, the module's own helpers that only build and return values)."""
@@ -132,8 +132,8 @@ class _Harmless:
         return False
 
     def body(self, statement: Effects) -> bool:
-        """Whether a helper's body calls only harmless code (its own locals bound to what
-        harmless code built count as harmless objects)."""
+        """Whether a helper's body calls only non-mutating code (its own locals bound to what
+        non-mutating code built count as non-mutating objects)."""
         local = _Locals({name for name, _ in statement.body_values}, set())
         values: dict[str, list[Callee | None]] = {}
         for name, origin in statement.body_values:
@@ -150,7 +150,7 @@ class _Harmless:
         return all(self.callee(c, local) for c in statement.body_calls)
 
     def built_by(self, origin: Callee, local: _Locals | None = None) -> bool:
-        if origin[0] == "value":  # ``x = a.b.c``: an attribute of a harmless object
+        if origin[0] == "value":  # ``x = a.b.c``: an attribute of a non-mutating object
             name = origin[1]
             if local is not None and name in local.bound:
                 return name in local.objects
@@ -164,9 +164,9 @@ class _Locals:
     objects: set[str]
 
 
-def _harmless(
+def _non_mutating(
     found: Sequence[Effects], binders: dict[str, list[int]], sibling: Sibling | None
-) -> _Harmless:
+) -> _NonMutating:
     only = {name: [found[i] for i in where] for name, where in binders.items()}
     names = {n for n in _PURE_BUILTINS if n not in only}
     objects: set[str] = set()
@@ -179,15 +179,16 @@ def _harmless(
                 names.add(name)
             elif object_:
                 objects.add(name)
-    harmless = _Harmless(names, objects)
+    non_mutating = _NonMutating(names, objects)
     changed = True
-    while changed:  # names bound to what harmless callables build, through attributes too
+    while changed:  # names bound to what non-mutating callables build, through attributes too
         changed = False
         for name, statements in only.items():
-            if name in harmless.objects or name in harmless.names:
+            if name in non_mutating.objects or name in non_mutating.names:
                 continue
-            if all(s.value_of is not None and harmless.built_by(s.value_of) for s in statements):
-                harmless.objects.add(name)
+            built = non_mutating.built_by
+            if all(s.value_of is not None and built(s.value_of) for s in statements):
+                non_mutating.objects.add(name)
                 changed = True
     helpers = {
         name
@@ -196,20 +197,20 @@ def _harmless(
     }
     names |= helpers
     changed = True
-    while changed:  # a helper is harmless when everything it calls is
+    while changed:  # a helper is non-mutating when everything it calls is
         changed = False
         for name in sorted(helpers):
-            if not harmless.body(only[name][0]):
+            if not non_mutating.body(only[name][0]):
                 helpers.discard(name)
                 names.discard(name)
                 changed = True
-    return harmless
+    return non_mutating
 
 
 def _basis(
     found: Sequence[Effects], binders: dict[str, list[int]], sibling: Sibling | None
 ) -> tuple[frozenset[str], dict[str, tuple[Effects, ...]], dict[str, tuple[bool, bool]]]:
-    """What the verdicts anyone asks for are reached from: the names asked about, the
+    """What the answers anyone asks for are reached from: the names asked about, the
     statements binding each (compared by identity first: those of unchanged statement texts
     are the same objects), and what the sibling modules say of those imported from them."""
     asked = frozenset[str]().union(*(statement.asked for statement in found))
@@ -250,16 +251,16 @@ def _pure_import(statement: Effects, name: str) -> bool:
 
 
 Sibling = Callable[[str, int, str], tuple[bool, bool]]
-"""(module, level, name) of a ``from module import name`` -> whether that name is a harmless
-callable, and whether it is a harmless object, in that module (both False when unknown)."""
+"""(module, level, name) of a ``from module import name`` -> whether that name is a non-mutating
+callable, and whether it is a non-mutating object, in that module (both False when unknown)."""
 
 
-def harmless_names(found: Sequence[Effects]) -> tuple[frozenset[str], frozenset[str]]:
-    """A module's harmless callables and objects (its own imports of other modules of the
+def non_mutating_names(found: Sequence[Effects]) -> tuple[frozenset[str], frozenset[str]]:
+    """A module's non-mutating callables and objects (its own imports of other modules of the
     project count as unknown: one level only, so a verdict depends on this text alone)."""
     binders: dict[str, list[int]] = {}
     for index, statement in enumerate(found):
         for name in statement.binds:
             binders.setdefault(name, []).append(index)
-    harmless = _harmless(found, binders, None)
-    return frozenset(harmless.names), frozenset(harmless.objects)
+    non_mutating = _non_mutating(found, binders, None)
+    return frozenset(non_mutating.names), frozenset(non_mutating.objects)
