@@ -78,6 +78,26 @@ def test_version_short_flag() -> None:
     assert run.returncode == 0 and run.stdout.startswith("evalsubmit ")
 
 
+def test_python_dash_m_evalsubmit_is_the_cli(project: Path) -> None:
+    """``python -m evalsubmit`` (as ``python -m ruff``) runs the same CLI as the script."""
+    python = str(ROOT / ".venv/bin/python")
+
+    def module(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [python, "-m", "evalsubmit", *argv],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=project,
+            env={**os.environ, "VIRTUAL_ENV": ""},
+        )
+
+    assert module("--version").stdout == console(project, "--version").stdout
+    by_module, by_script = module("check", "--no-cache"), console(project, "check", "--no-cache")
+    assert (by_module.returncode, by_module.stdout) == (1, by_script.stdout)
+    assert codes(by_module.stdout) == FOUND
+
+
 def test_show_files_honours_exclude(project: Path) -> None:
     (project / "pyproject.toml").write_text(
         '[tool.evalsubmit]\nextend-exclude = ["tests"]\n', encoding="utf-8"
