@@ -30,12 +30,13 @@ from evalsubmit.analysis.values.domain import (
 
 _local = threading.local()
 
-Journal = dict[int, tuple[Any, tuple[Any, ...]]]
+UndoLog = dict[int, tuple[Any, tuple[Any, ...]]]
+"""What a sealed walk restores: each value it touched (by id), as it was when first touched."""
 
 
 def touch(value: object) -> None:
     """``value`` is about to change: remember how it is, for each sealed walk under way."""
-    stack: list[Journal] | None = getattr(_local, "stack", None)
+    stack: list[UndoLog] | None = getattr(_local, "stack", None)
     if not stack:
         return
     for journal in stack:
@@ -45,8 +46,8 @@ def touch(value: object) -> None:
 
 @contextmanager
 def sealed() -> Iterator[None]:
-    stack: list[Journal] = _local.__dict__.setdefault("stack", [])
-    journal: Journal = {}
+    stack: list[UndoLog] = _local.__dict__.setdefault("stack", [])
+    journal: UndoLog = {}
     stack.append(journal)
     try:
         yield
@@ -99,8 +100,8 @@ def forked() -> Iterator[Ends]:
     """One branch of a fork: like :func:`sealed`, what it changes is undone when it ends (the
     next branch starts from the same values), and the state each value was left in is handed
     back, for :func:`join_forks`."""
-    stack: list[Journal] = _local.__dict__.setdefault("stack", [])
-    journal: Journal = {}
+    stack: list[UndoLog] = _local.__dict__.setdefault("stack", [])
+    journal: UndoLog = {}
     ends: Ends = {}
     stack.append(journal)
     try:
