@@ -75,14 +75,14 @@ SCALARS = {
 }
 
 
-def annotated_value(machine: Interpreter, annotation: ast.expr | None) -> Value:
+def annotated_value(interp: Interpreter, annotation: ast.expr | None) -> Value:
     if annotation is None:
         return Unknown("a parameter")
-    with machine.silent():
-        return _typed(machine, annotation, depth=0)
+    with interp.silent():
+        return _typed(interp, annotation, depth=0)
 
 
-def _typed(machine: Interpreter, node: ast.expr, depth: int) -> Value:
+def _typed(interp: Interpreter, node: ast.expr, depth: int) -> Value:
     if depth > 4:
         return Unknown("a parameter")
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -93,19 +93,19 @@ def _typed(machine: Interpreter, node: ast.expr, depth: int) -> Value:
     if isinstance(node, ast.Constant) and node.value is None:
         return Unknown("None", "None")
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return _union(machine, [node.left, node.right], depth)
+        return _union(interp, [node.left, node.right], depth)
     if isinstance(node, ast.Subscript):
-        return _generic(machine, node, depth)
-    return of_class(machine, machine.eval(node))
+        return _generic(interp, node, depth)
+    return of_class(interp, interp.eval(node))
 
 
-def of_class(machine: Interpreter, kind: Value) -> Value:
+def of_class(interp: Interpreter, kind: Value) -> Value:
     """A value of the class ``kind`` whose content is unknown."""
     if not isinstance(kind, ClassValue):
         return Unknown("a parameter")
     ref = kind.ref
     if ref.user is not None:
-        return machine.generic_instance(kind)
+        return interp.generic_instance(kind)
     if ref.qualname in SCALARS:
         return Unknown("a parameter", SCALARS[ref.qualname])
     if sdk.is_sdk_name(ref.qualname):
@@ -113,34 +113,34 @@ def of_class(machine: Interpreter, kind: Value) -> Value:
     return Unknown("a parameter")
 
 
-def _generic(machine: Interpreter, node: ast.Subscript, depth: int) -> Value:
-    origin = machine.eval(node.value)
+def _generic(interp: Interpreter, node: ast.Subscript, depth: int) -> Value:
+    origin = interp.eval(node.value)
     name = origin.ref.qualname if isinstance(origin, ClassValue) else ""
     arguments = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
     if name in _OPTIONAL:
-        return _union(machine, [arguments[0], ast.Constant(None)], depth)
+        return _union(interp, [arguments[0], ast.Constant(None)], depth)
     if name in _UNION:
-        return _union(machine, arguments, depth)
+        return _union(interp, arguments, depth)
     if name in _WRAPPERS:
-        return _typed(machine, arguments[0], depth + 1)
+        return _typed(interp, arguments[0], depth + 1)
     if name in _SEQUENCES:
-        return Unknown("a parameter", "list", _typed(machine, arguments[0], depth + 1))
+        return Unknown("a parameter", "list", _typed(interp, arguments[0], depth + 1))
     if name in _MAPPINGS and len(arguments) == 2:
-        return Unknown("a parameter", "dict", _typed(machine, arguments[1], depth + 1))
+        return Unknown("a parameter", "dict", _typed(interp, arguments[1], depth + 1))
     if name in _TUPLES:
         if (
             len(arguments) == 2
             and isinstance(arguments[1], ast.Constant)
             and arguments[1].value is Ellipsis
         ):
-            return Unknown("a parameter", "tuple", _typed(machine, arguments[0], depth + 1))
-        return SeqValue(tuple, [_typed(machine, a, depth + 1) for a in arguments])
-    return of_class(machine, origin)
+            return Unknown("a parameter", "tuple", _typed(interp, arguments[0], depth + 1))
+        return SeqValue(tuple, [_typed(interp, a, depth + 1) for a in arguments])
+    return of_class(interp, origin)
 
 
-def _union(machine: Interpreter, members: list[ast.expr], depth: int) -> Value:
+def _union(interp: Interpreter, members: list[ast.expr], depth: int) -> Value:
     """``X | None`` is an X that may be None; unions of several types keep their names."""
-    values = [_typed(machine, m, depth + 1) for m in members]
+    values = [_typed(interp, m, depth + 1) for m in members]
     none = [v for v in values if isinstance(v, Unknown) and v.type_name == "None"]
     others = [v for v in values if v not in none]
     if len(others) == 1 and none:

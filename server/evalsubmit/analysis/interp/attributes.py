@@ -4,7 +4,7 @@ instances.
 What an attribute is decides much of what the rules see: ``client.evaluator`` is the evaluator
 whose ``submit`` is checked, ``runner.config`` the config given to the runner, ``os.environ`` a
 refused value. Reads of the user's instances are answered by :mod:`.objects` (through the
-machine); ``super().name`` is read in :mod:`.expressions`, before ``super()`` would be
+interp); ``super().name`` is read in :mod:`.expressions`, before ``super()`` would be
 evaluated; an attribute nobody models is unknown.
 """
 
@@ -47,24 +47,24 @@ if TYPE_CHECKING:
 class Attributes:
     """The attribute reads of :class:`.expressions.Expressions`."""
 
-    def __init__(self, machine: Interpreter) -> None:
-        self.machine = machine
+    def __init__(self, interp: Interpreter) -> None:
+        self.interp = interp
 
     def attribute(self, base: Value, node: ast.Attribute) -> Value:
         """``base.name`` read at ``node`` (``base`` the value of ``node.value``)."""
         name = node.attr
         match base:
             case ModuleValue(qualname=qualname):
-                return self.machine.import_value(f"{qualname}.{name}")
+                return self.interp.import_value(f"{qualname}.{name}")
             case ClassValue(ref=ClassRef(qualname=qualname, user=None)):
-                found = stdlib.stdlib_constant(f"{qualname}.{name}", self.machine.origin(node))
+                found = stdlib.stdlib_constant(f"{qualname}.{name}", self.interp.origin(node))
                 return found if found is not None else ClassValue(ClassRef(f"{qualname}.{name}"))
             case ClassValue(ref=ClassRef(user=UserClass() as user)):
-                written = self.machine.frame.env.lookup(attribute_key(user, name))
+                written = self.interp.frame.env.lookup(attribute_key(user, name))
                 if written is not None:
                     return written
                 if name in user.enum_members:
-                    return Known(user.enum_members[name], self.machine.origin(node))
+                    return Known(user.enum_members[name], self.interp.origin(node))
                 for cls in user_mro(user):
                     if name in cls.class_values and name not in cls.methods:
                         return cls.class_values[name]
@@ -75,30 +75,30 @@ class Attributes:
                 return self.instance_attribute(base, ref, name, node)
             case Known(obj=enum.Enum() as member) if name in {"value", "name"}:
                 literal = enum_value_origin(member) if name == "value" else None
-                return Known(getattr(member, name), literal or self.machine.origin(node))
+                return Known(getattr(member, name), literal or self.interp.origin(node))
             case DictValue() | SeqValue() | Known():
                 if not hasattr(_modelled_type(base), name):
                     # a NamedTuple's field, or an attribute of an object modelled as its tuple
                     # or dict: what it reads is only known at run time
                     return Unknown(f"the attribute .{name}, read at run time")
                 return FunctionValue(
-                    f"bound method .{name}()", None, self.machine.origin(node), None, base
+                    f"bound method .{name}()", None, self.interp.origin(node), None, base
                 )
             case Unknown(element=element) if element is not None:
                 return FunctionValue(
-                    f"bound method .{name}()", None, self.machine.origin(node), None, base
+                    f"bound method .{name}()", None, self.interp.origin(node), None, base
                 )
             case Refused(reason=reason) if reason.startswith("os.environ") and name == "get":
                 return ClassValue(ClassRef("os.environ.get"))  # modelled as os.getenv
             case Refused(reason=reason) if not reason.startswith("os.environ"):
-                return Refused(f"a bound method .{name} of {reason}", self.machine.origin(node))
+                return Refused(f"a bound method .{name} of {reason}", self.interp.origin(node))
         return Unknown()
 
     def instance_attribute(
         self, base: Instance, ref: ClassRef, name: str, node: ast.Attribute
     ) -> Value:
         if ref.user is not None:
-            found = self.machine.user_attribute(base, name)
+            found = self.interp.user_attribute(base, name)
             if found is not None:
                 return found
         qualname = sdk_class_of(ref)
@@ -106,13 +106,13 @@ class Attributes:
             return Instance(
                 ClassRef(sdk.EVALUATOR),
                 CallArgs(keywords={"client": base}),
-                self.machine.origin(node),
+                self.interp.origin(node),
             )
         if name == "evaluator" and qualname == sdk.ASYNC_PLATFORM_CLIENT:
             return Instance(
                 ClassRef(sdk.ASYNC_EVALUATOR),
                 CallArgs(keywords={"client": base}),
-                self.machine.origin(node),
+                self.interp.origin(node),
             )
         is_runner = qualname in sdk.RUNNER_CLASSES or ref.user is not None
         if is_runner and name == "config" and "config" in base.args.keywords:
@@ -125,7 +125,7 @@ class Attributes:
         modelled = modelled or (qualname == ARGUMENT_PARSER and name in PARSE_METHODS)
         if qualname.startswith("logging.") or _is_submit(qualname, name) or modelled:
             return FunctionValue(
-                f"bound method {ref.qualname}.{name}", None, self.machine.origin(node), None, base
+                f"bound method {ref.qualname}.{name}", None, self.interp.origin(node), None, base
             )
         if ref.qualname == NAMESPACE and base.attributes and name in base.attributes:
             return base.attributes[name]  # an option of the parser it came from

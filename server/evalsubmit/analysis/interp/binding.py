@@ -48,7 +48,7 @@ def bind_arguments(
 
 
 def bind_call(
-    machine: Interpreter,
+    interp: Interpreter,
     function: FunctionValue,
     arguments: ast.arguments,
     args: CallArgs,
@@ -72,10 +72,10 @@ def bind_call(
     plain = [a for a in node.args if not isinstance(a, ast.Starred)]
     if len(plain) == len(node.args):
         for name, argument in zip(names[offset:], plain, strict=False):
-            passed[name] = _written_at(machine, argument, argument)
+            passed[name] = _written_at(interp, argument, argument)
     for keyword in node.keywords:
         if keyword.arg is not None:
-            passed[keyword.arg] = _written_at(machine, keyword.value, keyword)
+            passed[keyword.arg] = _written_at(interp, keyword.value, keyword)
     for name, origin in args.keyword_origins.items():
         passed.setdefault(name, origin)
     # a parameter the helper annotates declares what it takes: a finding about its value
@@ -85,7 +85,7 @@ def bind_call(
             passed.pop(parameter.arg, None)
     if arguments.kwarg is not None and not args.star_unknown:
         known = {*names, *(a.arg for a in arguments.kwonlyargs)}
-        extra = DictValue(origin=machine.frame.source.origin(node))
+        extra = DictValue(origin=interp.frame.source.origin(node))
         for name, value in args.keywords.items():
             if name not in known:
                 extra.set(Known(name), value, passed.get(name))
@@ -93,24 +93,24 @@ def bind_call(
     return values, passed
 
 
-def _written_at(machine: Interpreter, value: ast.expr, argument: ast.AST) -> Origin:
+def _written_at(interp: Interpreter, value: ast.expr, argument: ast.AST) -> Origin:
     """Where an argument's value was written: a parameter of the walk this call is in
     takes it from that walk's call site; anything else is written here."""
-    if isinstance(value, ast.Name) and value.id in machine.frame.passed:
-        return machine.frame.passed[value.id]
-    return machine.frame.source.origin(argument)
+    if isinstance(value, ast.Name) and value.id in interp.frame.passed:
+        return interp.frame.passed[value.id]
+    return interp.frame.source.origin(argument)
 
 
 def bind_parameters(
-    machine: Interpreter, args: ast.arguments, values: dict[str, Value] | None
+    interp: Interpreter, args: ast.arguments, values: dict[str, Value] | None
 ) -> None:
     """Bind a body's parameters in the current frame: the values given, else what each
     parameter's annotation says (``*args``/``**kwargs`` unknown)."""
-    names = machine.frame.env.names
+    names = interp.frame.env.names
     for parameter in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
         value = (values or {}).get(parameter.arg)
         if value is None:
-            value = machine.annotated_value(parameter.annotation)
+            value = interp.annotated_value(parameter.annotation)
         names[parameter.arg] = value
     for extra in (args.vararg, args.kwarg):
         if extra is not None:

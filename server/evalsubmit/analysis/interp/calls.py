@@ -67,10 +67,10 @@ _INSTANCE_FACTORIES = {"unittest.mock.create_autospec": "NonCallableMagicMock"}
 
 
 class Calls:
-    def __init__(self, machine: Interpreter) -> None:
-        self.machine = machine
-        self.sdk = SdkCalls(machine)
-        self.eval = machine.eval
+    def __init__(self, interp: Interpreter) -> None:
+        self.interp = interp
+        self.sdk = SdkCalls(interp)
+        self.eval = interp.eval
 
     def call(self, node: ast.Call) -> Value:
         function = self.eval(node.func)
@@ -87,7 +87,7 @@ class Calls:
         self, function: Value, node: ast.Call, args: CallArgs, keyword_spans: dict[str, Span]
     ) -> Value:
         """The value of calling ``function`` with ``args`` at ``node``."""
-        origin = self.machine.origin(node)
+        origin = self.interp.origin(node)
         match function:
             case FunctionValue(bound_self=Instance() as receiver) if is_submit(function):
                 return self.sdk.submit(node, receiver, args, keyword_spans)
@@ -140,8 +140,8 @@ class Calls:
         if not node.keywords:
             return args, spans
         # the frame is the same after evaluating an argument (scopes entered are left)
-        source = self.machine.frame.source
-        passed = self.machine.frame.passed
+        source = self.interp.frame.source
+        passed = self.interp.frame.passed
         for keyword in node.keywords:
             value = self.eval(keyword.value)
             if keyword.arg is None:
@@ -198,7 +198,7 @@ class Calls:
         if qualname == "typing.cast" and len(args.positional) == 2:
             value = args.positional[1]
             return (
-                of_class(self.machine, args.positional[0]) if isinstance(value, Unknown) else value
+                of_class(self.interp, args.positional[0]) if isinstance(value, Unknown) else value
             )
         if qualname == "functools.partial" and args.positional:
             stored = CallArgs(
@@ -300,7 +300,7 @@ class Calls:
         if not isinstance(built, Instance):
             return built
         instance = built
-        self.machine.construct(instance, args, node)
+        self.interp.construct(instance, args, node)
         self.sdk.record_user_class(ref, node, args, spans, instance)
         return instance
 
@@ -312,20 +312,20 @@ class Calls:
         node: ast.Call,
     ) -> Value:
         if not isinstance(definition, ast.Lambda) and is_context_manager(definition):
-            values, _ = bind_call(self.machine, function, definition.args, args, node)
-            return entered_as(fixture_value(self.machine, function, values))
+            values, _ = bind_call(self.interp, function, definition.args, args, node)
+            return entered_as(fixture_value(self.interp, function, values))
         if isinstance(definition, ast.AsyncFunctionDef):
             return Unknown("a coroutine")
         module = function.module
         text = module.parsed.lines if module is not None else None
         if not isinstance(definition, ast.Lambda) and is_generator(definition, text):
             return OneShot(
-                f"a generator (from calling {definition.name}())", self.machine.origin(definition)
+                f"a generator (from calling {definition.name}())", self.interp.origin(definition)
             )
-        frame = self.machine.frame
+        frame = self.interp.frame
         if frame.depth >= MAX_CALL_DEPTH or id(definition) in frame.active:
-            return declared_return(self.machine, function)
-        values, passed = bind_call(self.machine, function, definition.args, args, node)
+            return declared_return(self.interp, function)
+        values, passed = bind_call(self.interp, function, definition.args, args, node)
         walk = None
         receiver = function.bound_self
         generic = isinstance(receiver, Instance) and receiver.generic
@@ -336,7 +336,7 @@ class Calls:
             label = Label(LabelKind.CALL, name, node.lineno)
             lines = (node.lineno, node.end_lineno or node.lineno)
             walk = Walk(Site("call", node.lineno, node.col_offset), 0, 0, label, lines)
-        return evaluate_call(self.machine, function, values, site=CallSite(walk, passed))
+        return evaluate_call(self.interp, function, values, site=CallSite(walk, passed))
 
 
 _CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})

@@ -32,73 +32,73 @@ if TYPE_CHECKING:
 class Definitions:
     """Binds ``def`` and ``class`` statements for :class:`.statements.Statements`."""
 
-    def __init__(self, machine: Interpreter) -> None:
-        self.machine = machine
+    def __init__(self, interp: Interpreter) -> None:
+        self.interp = interp
 
     def define_function(self, node: FunctionNode) -> None:
         for decorator in node.decorator_list:
-            self.machine.eval(decorator)
-        env = self.machine.frame.env
+            self.interp.eval(decorator)
+        env = self.interp.frame.env
         function = FunctionValue(
             node.name,
             node,
-            self.machine.origin(node),
-            module=self.machine.frame.source,
+            self.interp.origin(node),
+            module=self.interp.frame.source,
             defaults=self._defaults(node.args),
             closure=env,
         )
         env.names[node.name] = function
-        if self.machine.frame.defer:
-            parent = self.machine.module_env if env is self.machine.module_env else env
-            self.machine.defer(node, parent, None)
+        if self.interp.frame.defer:
+            parent = self.interp.module_env if env is self.interp.module_env else env
+            self.interp.defer(node, parent, None)
 
     def define_class(self, node: ast.ClassDef) -> None:
         """The class body runs now, in a scope of its own (methods do not see it); methods are
         deferred with the class, to be walked with ``self``."""
-        bases = [self.machine.eval(base) for base in node.bases]
-        decorators = [self.machine.eval(decorator) for decorator in node.decorator_list]
-        user = UserClass(node.name, self.machine.source.path, node, bases, set(), decorators)
+        bases = [self.interp.eval(base) for base in node.bases]
+        decorators = [self.interp.eval(decorator) for decorator in node.decorator_list]
+        user = UserClass(node.name, self.interp.source.path, node, bases, set(), decorators)
         user.enum_members = enum_members(node, bases)
         if user.enum_members:
             note_value_origins(
                 user.enum_members,
                 {
-                    statement.targets[0].id: self.machine.source.origin(statement.value)
+                    statement.targets[0].id: self.interp.source.origin(statement.value)
                     for statement in node.body
                     if isinstance(statement, ast.Assign)
                     and len(statement.targets) == 1
                     and isinstance(statement.targets[0], ast.Name)
                 },
             )
-        cls = ClassValue(ClassRef(f"{self.machine.source.name}.{node.name}", user))
-        outer = self.machine.frame.env
-        parent = self.machine.module_env if outer is self.machine.module_env else outer
+        cls = ClassValue(ClassRef(f"{self.interp.source.name}.{node.name}", user))
+        outer = self.interp.frame.env
+        parent = self.interp.module_env if outer is self.interp.module_env else outer
         record = is_record(node, bases)
         fields: set[str] = set()
         properties: set[str] = set()
-        with self.machine.scope(Env(parent=outer)) as frame:
+        with self.interp.scope(Env(parent=outer)) as frame:
             for statement in node.body:
                 if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     for decorator in statement.decorator_list:
-                        self.machine.eval(decorator)
+                        self.interp.eval(decorator)
                     user.methods[statement.name] = FunctionValue(
                         statement.name,
                         statement,
-                        self.machine.origin(statement),
-                        module=self.machine.frame.source,
+                        self.interp.origin(statement),
+                        module=self.interp.frame.source,
                         defaults=self._defaults(statement.args),
                         owner=cls,
                         closure=parent,
                     )
                     if is_property(statement.decorator_list):
                         properties.add(statement.name)
-                    if self.machine.frame.defer:
-                        self.machine.defer(statement, parent, cls)
+                    if self.interp.frame.defer:
+                        self.interp.defer(statement, parent, cls)
                     continue
                 if record and isinstance(statement, ast.AnnAssign):
                     target = statement.target
                     fields |= {target.id} if isinstance(target, ast.Name) else set()
-                self.machine.statement(statement)
+                self.interp.statement(statement)
             scope = frame.env.bindings
         user.class_values = {k: v for k, v in scope.items() if not k.startswith("@")}
         user.attributes = set(user.class_values) | set(user.methods) | fields
@@ -112,4 +112,4 @@ class Definitions:
             zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
         )
         pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
-        return {parameter.arg: self.machine.eval(default) for parameter, default in pairs}
+        return {parameter.arg: self.interp.eval(default) for parameter, default in pairs}

@@ -56,17 +56,17 @@ class Expressions:
     """Evaluation of expressions; which method evaluates which kind of node is
     :data:`.dispatch.EXPRESSIONS`."""
 
-    def __init__(self, machine: Interpreter) -> None:
-        self.machine = machine
-        self.attributes = Attributes(machine)
-        # the dispatch through the table (machine.eval), bound once: it is called ~28k times
+    def __init__(self, interp: Interpreter) -> None:
+        self.interp = interp
+        self.attributes = Attributes(interp)
+        # the dispatch through the table (interp.eval), bound once: it is called ~28k times
         # in a cold analysis of a 5,000-line job
-        self.eval: Callable[[ast.expr], Value] = machine.eval
+        self.eval: Callable[[ast.expr], Value] = interp.eval
 
     # ----- one handler per kind of expression (the table is dispatch.EXPRESSIONS) ----------
 
     def lambda_(self, node: ast.Lambda) -> Value:
-        frame = self.machine.frame
+        frame = self.interp.frame
         defaults = {
             a.arg: self.eval(d)
             for a, d in zip(
@@ -78,17 +78,17 @@ class Expressions:
         return FunctionValue(
             "<lambda>",
             node,
-            self.machine.origin(node),
+            self.interp.origin(node),
             module=frame.source,
             defaults=defaults,
             closure=frame.env,
         )
 
     def unary_operation(self, node: ast.UnaryOp) -> Value:
-        return unary(node, self.eval(node.operand), self.machine.frame.source)
+        return unary(node, self.eval(node.operand), self.interp.frame.source)
 
     def yield_(self, node: ast.Yield) -> Value:
-        frame = self.machine.frame
+        frame = self.interp.frame
         yielded = self.eval(node.value) if node.value is not None else Known(None)
         if frame.yields and frame.returns is not None and not frame.returns:
             frame.returns.append(yielded)
@@ -102,7 +102,7 @@ class Expressions:
         if not isinstance(node.target, ast.Name):
             return self.operands_unknown(node)
         bound = self.eval(node.value)
-        self.machine.frame.env.names[node.target.id] = bound
+        self.interp.frame.env.names[node.target.id] = bound
         return bound
 
     def conditional(self, node: ast.IfExp) -> Value:
@@ -114,7 +114,7 @@ class Expressions:
 
     def comparison(self, node: ast.Compare) -> Value:
         operands = [self.eval(node.left), *(self.eval(right) for right in node.comparators)]
-        return compare(node, operands, self.machine.frame.source)
+        return compare(node, operands, self.interp.frame.source)
 
     def boolean_operation(self, node: ast.BoolOp) -> Value:
         return boolean(isinstance(node.op, ast.Or), [self.eval(v) for v in node.values])
@@ -130,30 +130,30 @@ class Expressions:
         return Unknown()
 
     def constant(self, node: ast.Constant) -> Value:
-        return Known(node.value, self.machine.frame.source.origin(node))
+        return Known(node.value, self.interp.frame.source.origin(node))
 
     def name(self, node: ast.Name) -> Value:
-        found = self.machine.frame.env.lookup(node.id)
-        return found if found is not None else self.machine.import_value(f"builtins.{node.id}")
+        found = self.interp.frame.env.lookup(node.id)
+        return found if found is not None else self.interp.import_value(f"builtins.{node.id}")
 
     def call(self, node: ast.Call) -> Value:
-        return self.machine.call(node)
+        return self.interp.call(node)
 
     def binary_operation(self, node: ast.BinOp) -> Value:
-        return binary(node, self.eval(node.left), self.eval(node.right), self.machine.frame.source)
+        return binary(node, self.eval(node.left), self.eval(node.right), self.interp.frame.source)
 
     def sequence(self, node: ast.List | ast.Tuple | ast.Set) -> Value:
         return self.sequence_literal(node, _SEQ_KINDS[type(node)])
 
     def attribute(self, node: ast.Attribute) -> Value:
-        frame = self.machine.frame
+        frame = self.interp.frame
         if _is_super_call(node.value) and frame.owner is not None and frame.receiver is not None:
             found = super_attribute(frame.owner, frame.receiver, node.attr)
             return found if found is not None else Unknown("an attribute of a base class")
         return self.attributes.attribute(self.eval(node.value), node)
 
     def dict_literal(self, node: ast.Dict) -> DictValue:
-        result = DictValue(origin=self.machine.origin(node))
+        result = DictValue(origin=self.interp.origin(node))
         for key_node, value_node in zip(node.keys, node.values, strict=True):
             value = self.eval(value_node)
             if key_node is None:
@@ -164,8 +164,8 @@ class Expressions:
                     result.complete = False
                 continue
             key = self.eval(key_node)
-            entry_span = _join(self.machine.span(key_node), self.machine.span(value_node))
-            result.set(key, value, Origin(self.machine.frame.source.path, entry_span))
+            entry_span = _join(self.interp.span(key_node), self.interp.span(value_node))
+            result.set(key, value, Origin(self.interp.frame.source.path, entry_span))
         return result
 
     def sequence_literal(self, node: ast.List | ast.Tuple | ast.Set, kind: type) -> Value:
@@ -180,14 +180,14 @@ class Expressions:
                     continue
                 return Unknown("unpacks a value not known statically", kind.__name__)
             items.append(value)
-            origins.append(self.machine.origin(element))
-        return SeqValue(kind, items, self.machine.origin(node), origins)
+            origins.append(self.interp.origin(element))
+        return SeqValue(kind, items, self.interp.origin(node), origins)
 
     def comprehension(
         self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp | ast.DictComp
     ) -> Value:
         """Evaluated when it has one ``for`` over known items; else only its type is known."""
-        origin = self.machine.origin(node)
+        origin = self.interp.origin(node)
         items = self._comprehension_items(node)
         if isinstance(node, ast.GeneratorExp):
             return OneShot("a generator expression", origin, items)
@@ -207,7 +207,7 @@ class Expressions:
         if source is None or not _simple_target(clause.target):
             return None
         results: list[Value] = []
-        with self.machine.scope(Env(parent=self.machine.frame.env)) as frame:
+        with self.interp.scope(Env(parent=self.interp.frame.env)) as frame:
             for item in source:
                 if not _bind_target(frame.env.names, clause.target, item):
                     return None
@@ -218,7 +218,7 @@ class Expressions:
                     continue
                 if isinstance(node, ast.DictComp):
                     pair = [self.eval(node.key), self.eval(node.value)]
-                    results.append(SeqValue(tuple, pair, self.machine.origin(node)))
+                    results.append(SeqValue(tuple, pair, self.interp.origin(node)))
                 else:
                     results.append(self.eval(node.elt))
         return results
@@ -233,7 +233,7 @@ class Expressions:
             if formatted is None:
                 return Unknown("an f-string computed at run time", "str")
             parts.append(formatted)
-        return Known("".join(parts), self.machine.origin(node))
+        return Known("".join(parts), self.interp.origin(node))
 
     def _formatted(self, node: ast.FormattedValue) -> str | None:
         value = self.eval(node.value)

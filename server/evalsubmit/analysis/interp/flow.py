@@ -153,12 +153,12 @@ _NO_RETURN_ANNOTATIONS = frozenset({"NoReturn", "Never"})
 _SUPPRESSING = frozenset({"suppress", "raises", "assertRaises", "assertRaisesRegex"})
 
 
-def never_returns(machine: Interpreter, call: ast.Call) -> bool:
+def never_returns(interp: Interpreter, call: ast.Call) -> bool:
     """Whether the call surely does not return: ``sys.exit()``, ``pytest.fail()``,
     ``assert_never()``, or a function of the user's annotated ``-> NoReturn``/``Never``."""
     func = call.func
     if isinstance(func, ast.Name):
-        bound = machine.frame.env.lookup(func.id)
+        bound = interp.frame.env.lookup(func.id)
         if isinstance(bound, FunctionValue):
             return _annotated_no_return(bound)
         if bound is not None and func.id not in {"exit", "quit", "assert_never"}:
@@ -167,15 +167,15 @@ def never_returns(machine: Interpreter, call: ast.Call) -> bool:
     return dotted is not None and dotted in _NEVER_RETURN
 
 
-def opaque_call(machine: Interpreter, call: ast.Call) -> bool:
+def opaque_call(interp: Interpreter, call: ast.Call) -> bool:
     """Whether a call statement runs code we cannot see into, which may not return: an
     unresolved callee, or a function of a package that is neither the standard library, the
     SDK nor the user's (``parser.error(...)`` on an unknown parser, ``flask.abort(...)``)."""
     func = call.func
     if not _dotted(func):
         return True
-    with machine.silent():
-        callee = machine.eval(func)
+    with interp.silent():
+        callee = interp.eval(func)
     match callee:
         case Unknown():
             return True

@@ -44,12 +44,12 @@ class ImportResolver(Protocol):
 
 
 class Imports:
-    def __init__(self, machine: Interpreter, resolver: ImportResolver | None) -> None:
-        self.machine = machine
+    def __init__(self, interp: Interpreter, resolver: ImportResolver | None) -> None:
+        self.interp = interp
         self.resolver = resolver
 
     def import_statement(self, node: ast.Import) -> None:
-        names = self.machine.frame.env.names
+        names = self.interp.frame.env.names
         for alias in node.names:
             if alias.asname:
                 names[alias.asname] = self.module_value(alias.name)
@@ -59,7 +59,7 @@ class Imports:
 
     def import_from(self, node: ast.ImportFrom) -> None:
         module = self.absolute_module(node.module or "", node.level)
-        names = self.machine.frame.env.names
+        names = self.interp.frame.env.names
         for alias in node.names:
             if alias.name == "*":
                 self._import_star(module, names)
@@ -71,17 +71,15 @@ class Imports:
     def _import_star(self, module: str, names: dict[str, Value]) -> None:
         if self.resolver is None or not module or sdk.is_sdk_name(module):
             return
-        exported = self.resolver.exported(
-            module, self.machine.source.path, self.machine.dependencies
-        )
+        exported = self.resolver.exported(module, self.interp.source.path, self.interp.dependencies)
         if exported is not None:
             names.update(exported)
 
     def absolute_module(self, module: str, level: int) -> str:
         if level == 0:
             return module
-        parts = self.machine.source.name.split(".")
-        path = self.machine.source.path
+        parts = self.interp.source.name.split(".")
+        path = self.interp.source.path
         if path is not None and path.name == "__init__.py":
             parts.append("__init__")  # in a package's own __init__, "." is the package
         package = parts[: max(len(parts) - level, 0)]
@@ -99,7 +97,7 @@ class Imports:
             return found if found is not None else ClassValue(ClassRef(qualname))
         if self.resolver is not None and not sdk.is_sdk_name(qualname):
             resolved = self.resolver.resolve(
-                qualname, self.machine.source.path, self.machine.dependencies
+                qualname, self.interp.source.path, self.interp.dependencies
             )
             if resolved is not None:
                 return resolved

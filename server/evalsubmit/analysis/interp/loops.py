@@ -44,20 +44,20 @@ class _Walker(Protocol):
 class Loops:
     """The loop walker behind ``Statements``."""
 
-    def __init__(self, machine: Interpreter, walker: _Walker, jumps: LoopJumps) -> None:
-        self.machine = machine
+    def __init__(self, interp: Interpreter, walker: _Walker, jumps: LoopJumps) -> None:
+        self.interp = interp
         self.walker = walker
         self.jumps = jumps
 
     def loop(self, node: Loop) -> None:
         endless = False
         if isinstance(node, ast.While):
-            endless = truthiness(self.machine.eval(node.test)) is True
+            endless = truthiness(self.interp.eval(node.test)) is True
         else:
-            iterable = self.machine.eval(node.iter)
+            iterable = self.interp.eval(node.iter)
             items = items_of(iterable)
             if items and len(items) <= MAX_ELEMENT_WALKS:
-                if not leaves_loop(node.body, self.machine.frame.source.parsed.lines):
+                if not leaves_loop(node.body, self.interp.frame.source.parsed.lines):
                     # walked silently too (a statement whose facts are cached): what the
                     # walk binds must be what a walk that records facts binds
                     if self._labelled():
@@ -67,7 +67,7 @@ class Loops:
                     return
             element = iterable.element if isinstance(iterable, Unknown) else None
             self.walker.assign(node.target, element or Unknown("a loop variable"), node)
-        env = self.machine.frame.env
+        env = self.interp.frame.env
         before = env.copy()
         with forked() as changes, self.jumps.loop() as jumps:
             self.walker.walk(node.body)
@@ -85,18 +85,18 @@ class Loops:
     def _labelled(self) -> bool:
         """Whether a walk per element may be labelled with its element (facts already made
         in several nested walks are not split further)."""
-        return len(self.machine.frame.context) < MAX_CONTEXTS
+        return len(self.interp.frame.context) < MAX_CONTEXTS
 
     def _loop_each(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> None:
         """The body walked for each element, its facts labelled with the element; names it
         binds differently per element become unknown afterwards."""
-        start = self.machine.frame.env
+        start = self.interp.frame.env
         outcomes = [start.copy()]
         for walk, item in self._walks(node, items):
-            frame = self.machine.frame.with_env(
-                start.copy(), context=(*self.machine.frame.context, walk)
+            frame = self.interp.frame.with_env(
+                start.copy(), context=(*self.interp.frame.context, walk)
             )
-            with self.machine.enter(frame), self.jumps.loop() as jumps:
+            with self.interp.enter(frame), self.jumps.loop() as jumps:
                 self.walker.assign(node.target, item, node)
                 self.walker.walk(node.body)
             outcomes += [frame.env, *jumps.continued]
@@ -106,9 +106,9 @@ class Loops:
     def _in_order(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> bool:
         """The elements walked one after the other (see the module's docstring); False, with
         nothing changed, when an element's walk does not decide whether it leaves the loop."""
-        env = self.machine.frame.env
+        env = self.interp.frame.env
         before = env.copy()
-        undo = self.machine.checkpoint()
+        undo = self.interp.checkpoint()
         with forked() as changes:
             left = self._each_in_order(node, items, env)
         if left is None:
@@ -130,12 +130,12 @@ class Loops:
     ) -> tuple[list[Env], Env] | None:
         """(the paths that left by ``break``, the path at the loop's end), or None."""
         current = start.copy()
-        outer = self.machine.frame.context
+        outer = self.interp.frame.context
         for walk, item in self._walks(node, items):
             # each element is one path, the one Python runs: labelled when there is room
             context = (*outer, walk) if self._labelled() else outer
-            frame = self.machine.frame.with_env(current, context=context)
-            with self.machine.enter(frame), self.jumps.loop() as jumps:
+            frame = self.interp.frame.with_env(current, context=context)
+            with self.interp.enter(frame), self.jumps.loop() as jumps:
                 self.walker.assign(node.target, item, node)
                 self.walker.walk(node.body)
             goes_on = [e for e in (frame.env, *jumps.continued) if e.ended is None]

@@ -48,40 +48,40 @@ class CaseMatch:
 # ----- one handler per kind of pattern (the table is dispatch.PATTERNS) --------------------
 
 
-def match_as(machine: Interpreter, pattern: ast.MatchAs, subject: Value) -> CaseMatch:
+def match_as(interp: Interpreter, pattern: ast.MatchAs, subject: Value) -> CaseMatch:
     """A capture (``case x``), the wildcard, or ``case <pattern> as x``."""
     if pattern.pattern is None:
         return CaseMatch(True, {pattern.name: subject} if pattern.name else {})
-    found = machine.match_pattern(pattern.pattern, subject)
+    found = interp.match_pattern(pattern.pattern, subject)
     if pattern.name:
         found.bindings[pattern.name] = found.subject or subject
     return found
 
 
-def match_singleton(machine: Interpreter, pattern: ast.MatchSingleton, subject: Value) -> CaseMatch:
+def match_singleton(interp: Interpreter, pattern: ast.MatchSingleton, subject: Value) -> CaseMatch:
     return _singleton(pattern.value, subject)
 
 
-def match_value(machine: Interpreter, pattern: ast.MatchValue, subject: Value) -> CaseMatch:
-    return _literal(machine.eval(pattern.value), subject)
+def match_value(interp: Interpreter, pattern: ast.MatchValue, subject: Value) -> CaseMatch:
+    return _literal(interp.eval(pattern.value), subject)
 
 
-def match_or(machine: Interpreter, pattern: ast.MatchOr, subject: Value) -> CaseMatch:
-    return _either(machine, pattern.patterns, subject)
+def match_or(interp: Interpreter, pattern: ast.MatchOr, subject: Value) -> CaseMatch:
+    return _either(interp, pattern.patterns, subject)
 
 
-def match_class(machine: Interpreter, pattern: ast.MatchClass, subject: Value) -> CaseMatch:
+def match_class(interp: Interpreter, pattern: ast.MatchClass, subject: Value) -> CaseMatch:
     parts = [*pattern.patterns, *pattern.kwd_patterns]
-    found = _class(machine, pattern.cls, parts, subject)
+    found = _class(interp, pattern.cls, parts, subject)
     _bind_fields(found, subject, pattern.kwd_attrs, pattern.kwd_patterns)
     return found
 
 
-def match_mapping(machine: Interpreter, pattern: ast.MatchMapping, subject: Value) -> CaseMatch:
-    return _mapping(machine, pattern, pattern.patterns, pattern.rest, subject)
+def match_mapping(interp: Interpreter, pattern: ast.MatchMapping, subject: Value) -> CaseMatch:
+    return _mapping(interp, pattern, pattern.patterns, pattern.rest, subject)
 
 
-def captures_unknown(machine: Interpreter, pattern: ast.pattern, subject: Value) -> CaseMatch:
+def captures_unknown(interp: Interpreter, pattern: ast.pattern, subject: Value) -> CaseMatch:
     """Sequences and stars: whether they match is not followed; what they bind is unknown."""
     unknown: dict[str, Value] = {name: Unknown("bound by a pattern") for name in captured(pattern)}
     return CaseMatch(None, unknown)
@@ -98,8 +98,8 @@ def captured(pattern: ast.pattern) -> list[str]:
     return names
 
 
-def guard_holds(machine: Interpreter, guard: ast.expr | None) -> bool | None:
-    return True if guard is None else truthiness(machine.eval(guard))
+def guard_holds(interp: Interpreter, guard: ast.expr | None) -> bool | None:
+    return True if guard is None else truthiness(interp.eval(guard))
 
 
 def _singleton(constant: object, subject: Value) -> CaseMatch:
@@ -120,8 +120,8 @@ def _literal(literal: Value, subject: Value) -> CaseMatch:
     return CaseMatch(None, subject=literal if plain else None)
 
 
-def _either(machine: Interpreter, alternatives: list[ast.pattern], subject: Value) -> CaseMatch:
-    found = [machine.match_pattern(alternative, subject) for alternative in alternatives]
+def _either(interp: Interpreter, alternatives: list[ast.pattern], subject: Value) -> CaseMatch:
+    found = [interp.match_pattern(alternative, subject) for alternative in alternatives]
     for one in found:
         if one.matches is True:
             return one
@@ -133,10 +133,10 @@ def _either(machine: Interpreter, alternatives: list[ast.pattern], subject: Valu
 
 
 def _class(
-    machine: Interpreter, cls: ast.expr, parts: list[ast.pattern], subject: Value
+    interp: Interpreter, cls: ast.expr, parts: list[ast.pattern], subject: Value
 ) -> CaseMatch:
-    with machine.silent():
-        kind = machine.eval(cls)
+    with interp.silent():
+        kind = interp.eval(cls)
     matches = instance_of(subject, kind)
     if is_none(subject) is True:
         matches = False
@@ -148,7 +148,7 @@ def _class(
         bindings[parts[0].name] = subject  # str(x): a builtin's one positional is itself
     if matches is True and any(not _binds_only(p) for p in parts):
         matches = None  # the sub-patterns test what is inside: not followed
-    narrowed = of_class(machine, kind) if isinstance(subject, Unknown) else subject
+    narrowed = of_class(interp, kind) if isinstance(subject, Unknown) else subject
     if isinstance(narrowed, Unknown):
         narrowed = subject
     return CaseMatch(matches, bindings, narrowed)
@@ -174,7 +174,7 @@ def _binds_only(pattern: ast.pattern) -> bool:
 
 
 def _mapping(
-    machine: Interpreter,
+    interp: Interpreter,
     pattern: ast.MatchMapping,
     values: list[ast.pattern],
     rest: str | None,
@@ -193,7 +193,7 @@ def _mapping(
     if not isinstance(subject, DictValue):
         return CaseMatch(None, bindings)
     for key_node, value_pattern in zip(pattern.keys, values, strict=True):
-        key = machine.eval(key_node)
+        key = interp.eval(key_node)
         entry = subject.get(key.obj) if isinstance(key, Known) else None
         binds = isinstance(value_pattern, ast.MatchAs) and _binds_only(value_pattern)
         if entry is not None and binds and isinstance(value_pattern, ast.MatchAs):

@@ -40,12 +40,12 @@ _PLAIN = (str, int, float, bool, bytes)
 _NONE_TYPES = frozenset({"None", "NoneType"})
 
 
-def refine(machine: Interpreter, test: ast.expr, positive: bool) -> Refinements:
+def refine(interp: Interpreter, test: ast.expr, positive: bool) -> Refinements:
     """Bind, in the current environment, what ``test`` being ``positive`` proves; returns
     what was bound (so a join can tell narrowed values from values the branch assigned)."""
     found: Refinements = {}
-    for key, value in _refinements(machine, test, positive):
-        env = machine.frame.env
+    for key, value in _refinements(interp, test, positive):
+        env = interp.frame.env
         before = env.bindings.get(key)
         if key not in found:
             found[key] = (before, value)
@@ -66,30 +66,30 @@ def restore(env: Env, refined: Refinements) -> None:
                 env.names[key] = before
 
 
-def _refinements(machine: Interpreter, test: ast.expr, positive: bool) -> list[tuple[str, Value]]:
+def _refinements(interp: Interpreter, test: ast.expr, positive: bool) -> list[tuple[str, Value]]:
     match test:
         case ast.UnaryOp(op=ast.Not(), operand=operand):
-            return _refinements(machine, operand, not positive)
+            return _refinements(interp, operand, not positive)
         case ast.BoolOp(op=ast.And(), values=operands) if positive:
-            return [r for operand in operands for r in _refinements(machine, operand, True)]
+            return [r for operand in operands for r in _refinements(interp, operand, True)]
         case ast.BoolOp(op=ast.Or(), values=operands) if not positive:
-            return [r for operand in operands for r in _refinements(machine, operand, False)]
+            return [r for operand in operands for r in _refinements(interp, operand, False)]
         case ast.Compare(left=left, ops=[op], comparators=[right]):
-            return _compared(machine, left, op, right, positive)
+            return _compared(interp, left, op, right, positive)
         case ast.Call(func=ast.Name(id="isinstance"), args=[subject, kind], keywords=[]):
-            return _isinstance(machine, subject, kind, positive)
+            return _isinstance(interp, subject, kind, positive)
         case ast.Call(func=ast.Name(id="callable" | "bool"), args=[subject], keywords=[]):
-            return _truthy(machine, subject) if positive else []
+            return _truthy(interp, subject) if positive else []
         case ast.Name() | ast.NamedExpr() | ast.Attribute():
-            return _truthy(machine, test) if positive else []
+            return _truthy(interp, test) if positive else []
     return []
 
 
 def _compared(
-    machine: Interpreter, left: ast.expr, op: ast.cmpop, right: ast.expr, positive: bool
+    interp: Interpreter, left: ast.expr, op: ast.cmpop, right: ast.expr, positive: bool
 ) -> list[tuple[str, Value]]:
     subject, other = (right, left) if isinstance(left, ast.Constant) else (left, right)
-    found = _subject(machine, subject)
+    found = _subject(interp, subject)
     if found is None or not isinstance(other, (ast.Constant, ast.Tuple, ast.List)):
         return []
     key, current = found
@@ -101,7 +101,7 @@ def _compared(
     if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(literal, _PLAIN):
         if positive == isinstance(op, ast.Eq) and not isinstance(current, Known):
             # the value is the literal it was compared with, written there
-            return [(key, Known(literal, machine.frame.source.origin(other)))]
+            return [(key, Known(literal, interp.frame.source.origin(other)))]
         return []
     if isinstance(op, (ast.In, ast.NotIn)) and isinstance(other, (ast.Tuple, ast.List)):
         members = [e.value for e in other.elts if isinstance(e, ast.Constant)]
@@ -112,22 +112,22 @@ def _compared(
 
 
 def _isinstance(
-    machine: Interpreter, subject: ast.expr, kind: ast.expr, positive: bool
+    interp: Interpreter, subject: ast.expr, kind: ast.expr, positive: bool
 ) -> list[tuple[str, Value]]:
 
-    found = _subject(machine, subject)
+    found = _subject(interp, subject)
     if found is None or not positive:
         return []
     key, current = found
     if isinstance(current, Unknown):
-        with machine.silent():
-            value = of_class(machine, machine.eval(kind))
+        with interp.silent():
+            value = of_class(interp, interp.eval(kind))
         return [] if isinstance(value, Unknown) else [(key, value)]
     return _not_none(key, current)
 
 
-def _truthy(machine: Interpreter, subject: ast.expr) -> list[tuple[str, Value]]:
-    found = _subject(machine, subject)
+def _truthy(interp: Interpreter, subject: ast.expr) -> list[tuple[str, Value]]:
+    found = _subject(interp, subject)
     return [] if found is None else _not_none(*found)
 
 
@@ -144,16 +144,16 @@ def _not_none(key: str, current: Value | None) -> list[tuple[str, Value]]:
     return []
 
 
-def _subject(machine: Interpreter, node: ast.expr) -> tuple[str, Value | None] | None:
+def _subject(interp: Interpreter, node: ast.expr) -> tuple[str, Value | None] | None:
     """The environment key a condition's subject is read from, and its value there."""
     match node:
         case ast.Name(id=name) | ast.NamedExpr(target=ast.Name(id=name)):
-            return name, machine.frame.env.lookup(name)
+            return name, interp.frame.env.lookup(name)
         case ast.Attribute(value=base_node, attr=attr):
-            with machine.silent():
-                base = machine.eval(base_node)
+            with interp.silent():
+                base = interp.eval(base_node)
             if isinstance(base, Instance) and base.ref.user is not None:
-                return attribute_key(base, attr), machine.user_attribute(base, attr)
+                return attribute_key(base, attr), interp.user_attribute(base, attr)
     return None
 
 

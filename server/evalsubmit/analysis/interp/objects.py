@@ -94,8 +94,8 @@ def sdk_class_of(ref: ClassRef) -> str:
 
 
 class Objects:
-    def __init__(self, machine: Interpreter) -> None:
-        self.machine = machine
+    def __init__(self, interp: Interpreter) -> None:
+        self.interp = interp
         self._generic: dict[int, Instance] = {}
         self._volatile: frozenset[str] | None = None
         self._dynamic = False
@@ -104,7 +104,7 @@ class Objects:
 
     def attribute(self, base: Instance, name: str) -> Value | None:
         """``base.name`` for an instance of a user class, or None when not known."""
-        written = self.machine.frame.env.lookup(attribute_key(base, name))
+        written = self.interp.frame.env.lookup(attribute_key(base, name))
         if written is not None:
             return written
         if base.attributes is not None and name in base.attributes:
@@ -125,7 +125,7 @@ class Objects:
             return Unknown("a property")
         parameters = [*node.args.posonlyargs, *node.args.args]
         values: dict[str, Value] = {parameters[0].arg: instance} if parameters else {}
-        return evaluate_call(self.machine, getter, values)
+        return evaluate_call(self.interp, getter, values)
 
     # ----- the generic instance ------------------------------------------------------------
 
@@ -183,7 +183,7 @@ class Objects:
         parameters = [*node.args.posonlyargs, *node.args.args]
         if not parameters:
             return {}
-        env = walk_body(self.machine, method, {**method.defaults, parameters[0].arg: cls})
+        env = walk_body(self.interp, method, {**method.defaults, parameters[0].arg: cls})
         return instance_writes(env, user)
 
     def run_method(
@@ -204,7 +204,7 @@ class Objects:
             return {}
         given = method.defaults if defaults else {}
         values = {**given, **arguments, parameters[0].arg: instance}
-        env = walk_body(self.machine, method, values)
+        env = walk_body(self.interp, method, values)
         return instance_writes(env, instance)
 
     # ----- construction at a call site ------------------------------------------------------
@@ -220,14 +220,14 @@ class Objects:
                 init = cls.methods["__init__"]
                 if isinstance(init.node, ast.FunctionDef):
                     receiver = bound(init, instance)
-                    values, passed = bind_call(self.machine, receiver, init.node.args, args, node)
+                    values, passed = bind_call(self.interp, receiver, init.node.args, args, node)
                     walk = None
                     given = [v for v in values.values() if v is not instance]
                     if any(not isinstance(v, Unknown) for v in given):
                         label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
                         lines = (node.lineno, node.end_lineno or node.lineno)
                         walk = Walk(Site("new", node.lineno, node.col_offset), 0, 0, label, lines)
-                    env = walk_body(self.machine, init, values, site=CallSite(walk, passed))
+                    env = walk_body(self.interp, init, values, site=CallSite(walk, passed))
                     written.update(instance_writes(env, instance))
                 break
         post = next(
@@ -245,7 +245,7 @@ class Objects:
                 lines = (node.lineno, node.end_lineno or node.lineno)
                 walk = Walk(Site("post", node.lineno, node.col_offset), 0, 0, label, lines)
             values = {**post.defaults, post.node.args.args[0].arg: instance}
-            env = walk_body(self.machine, post, values, site=CallSite(walk))
+            env = walk_body(self.interp, post, values, site=CallSite(walk))
             written.update(instance_writes(env, instance))
         instance.attributes = self.trusted(written)
 
@@ -273,17 +273,17 @@ class Objects:
         return values
 
     def _field_default(self, default: ast.expr) -> Value:
-        with self.machine.silent():
+        with self.interp.silent():
             if not (isinstance(default, ast.Call) and _called_name(default.func) == "field"):
-                return self.machine.eval(default)
+                return self.interp.eval(default)
             for keyword in default.keywords:
                 if keyword.arg == "default":
-                    return self.machine.eval(keyword.value)
+                    return self.interp.eval(keyword.value)
                 if keyword.arg == "default_factory":
-                    factory = self.machine.eval(keyword.value)
+                    factory = self.interp.eval(keyword.value)
                     if isinstance(factory, FunctionValue) and isinstance(factory.node, ast.Lambda):
-                        return self.machine.eval(factory.node.body)
-                    return self.machine.apply(factory, default, CallArgs())
+                        return self.interp.eval(factory.node.body)
+                    return self.interp.apply(factory, default, CallArgs())
         return Unknown("a field without a default")
 
     # ----- what may change an attribute behind the flow's back -----------------------------
@@ -294,7 +294,7 @@ class Objects:
         if self._volatile is None:
             names: set[str] = set()
             dynamic = False
-            for statement in self.machine.source.parsed.tree.body:
+            for statement in self.interp.source.parsed.tree.body:
                 stored, sets_dynamically = _statement_stores(statement)
                 names |= stored
                 dynamic = dynamic or sets_dynamically

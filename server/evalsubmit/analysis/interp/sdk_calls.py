@@ -59,16 +59,16 @@ _CLIENTS = frozenset(
 class SdkCalls:
     """The SDK side of call evaluation, reached from :class:`.calls.Calls`."""
 
-    def __init__(self, machine: Interpreter) -> None:
-        self.machine = machine
+    def __init__(self, interp: Interpreter) -> None:
+        self.interp = interp
 
     @property
     def collect(self) -> bool:
-        return self.machine.frame.collect
+        return self.interp.frame.collect
 
     @property
     def facts(self) -> ModuleFacts:
-        return self.machine.facts
+        return self.interp.facts
 
     def submit(
         self, node: ast.Call, receiver: Instance, args: CallArgs, spans: dict[str, Span]
@@ -77,23 +77,23 @@ class SdkCalls:
         if self.collect:
             fact = SubmitFact(
                 node=node,
-                span=self.machine.span(node),
+                span=self.interp.span(node),
                 name_span=self._name_span(node),
                 is_async=receiver.ref.qualname == sdk.ASYNC_EVALUATOR,
                 evaluator=receiver,
                 args=args,
                 keyword_spans=spans,
                 keyword_value_spans={
-                    k.arg: self.machine.span(k.value) for k in node.keywords if k.arg
+                    k.arg: self.interp.span(k.value) for k in node.keywords if k.arg
                 },
-                path=self.machine.frame.source.path,
-                home=self.machine.home,
-                context=self.machine.frame.context,
+                path=self.interp.frame.source.path,
+                home=self.interp.home,
+                context=self.interp.frame.context,
             )
             target = args.keywords.get("target")
             if target is not None:
                 fact.derivation = derive(
-                    target, fact.target_value_span(), self.machine.frame.source.path
+                    target, fact.target_value_span(), self.interp.frame.source.path
                 )
             self.facts.submits.append(fact)
         return Unknown("a job resource")
@@ -101,7 +101,7 @@ class SdkCalls:
     def _name_span(self, node: ast.Call) -> Span:
         """The called name: ``submit`` in ``client.evaluator.submit(...)``, the whole callee
         otherwise (an alias ``send(...)``, a partial ``run(...)``)."""
-        func = self.machine.span(node.func)
+        func = self.interp.span(node.func)
         if isinstance(node.func, ast.Attribute):
             attr = node.func.attr
             return Span(func.end_line, func.end_col - len(attr), func.end_line, func.end_col)
@@ -139,13 +139,13 @@ class SdkCalls:
                 ConstructionFact(
                     ConstructionKind.GYM_CONFIG,
                     node,
-                    self.machine.span(node),
+                    self.interp.span(node),
                     config_args,
                     instance,
                     via_dict=True,
-                    path=self.machine.frame.source.path,
-                    home=self.machine.home,
-                    context=self.machine.frame.context,
+                    path=self.interp.frame.source.path,
+                    home=self.interp.home,
+                    context=self.interp.frame.context,
                 )
             )
         return instance
@@ -170,15 +170,15 @@ class SdkCalls:
             ConstructionFact(
                 kind,
                 node,
-                self.machine.span(node),
+                self.interp.span(node),
                 args,
                 instance,
                 spans,
-                [self.machine.span(a) for a in node.args],
+                [self.interp.span(a) for a in node.args],
                 via_dict=via_dict,
-                path=self.machine.frame.source.path,
-                home=self.machine.home,
-                context=self.machine.frame.context,
+                path=self.interp.frame.source.path,
+                home=self.interp.home,
+                context=self.interp.frame.context,
             )
         )
 
@@ -198,13 +198,13 @@ class SdkCalls:
                 ConstructionFact(
                     ConstructionKind.GYM_RUNNER,
                     node,
-                    self.machine.span(node),
+                    self.interp.span(node),
                     args,
                     instance,
                     spans,
-                    path=self.machine.frame.source.path,
-                    home=self.machine.home,
-                    context=self.machine.frame.context,
+                    path=self.interp.frame.source.path,
+                    home=self.interp.home,
+                    context=self.interp.frame.context,
                 )
             )
 

@@ -54,11 +54,11 @@ class Statements:
     """The statement walker behind ``Interpreter.statement``; which method walks which kind of
     statement is :data:`.dispatch.STATEMENTS`."""
 
-    def __init__(self, machine: Interpreter) -> None:
-        self.machine = machine
-        self.definitions = Definitions(machine)
+    def __init__(self, interp: Interpreter) -> None:
+        self.interp = interp
+        self.definitions = Definitions(interp)
         self._jumps = LoopJumps()
-        self._loops = Loops(machine, self, self._jumps)
+        self._loops = Loops(interp, self, self._jumps)
         # instances whose attributes were written, kept alive: the id in their attribute keys
         # (objects.attribute_key) must not be reused while a key lives
         self._written: list[Instance] = []
@@ -67,21 +67,21 @@ class Statements:
         """Each statement in flow order, up to the one that ends the path (a ``return``, a
         ``raise``, ``sys.exit()``...): what follows it in the block cannot run."""
         for statement in body:
-            if self.machine.frame.env.ended is not None:
+            if self.interp.frame.env.ended is not None:
                 return
             try:
-                self.machine.statement(statement)
+                self.interp.statement(statement)
             except RecursionError:
                 continue
             except Exception as error:  # an engine bug costs this statement, not the module
-                self.machine.failed(statement, error)
+                self.interp.failed(statement, error)
 
     # ----- one handler per kind of statement (the table is dispatch.STATEMENTS) -----------
 
     def assignment(self, node: ast.Assign) -> None:
-        result = self.machine.eval(node.value)
+        result = self.interp.eval(node.value)
         if isinstance(node.value, (ast.Subscript, ast.Call)) and ends_path(result):
-            self.machine.frame.env.ended = "raise"  # what follows cannot run
+            self.interp.frame.env.ended = "raise"  # what follows cannot run
             return
         for target in node.targets:
             self.assign(target, result, node)
@@ -90,22 +90,22 @@ class Statements:
         if node.value is None:
             self.evaluate_parts(node)  # a declaration: binds nothing
             return
-        self.assign(node.target, self.machine.eval(node.value), node)
+        self.assign(node.target, self.interp.eval(node.value), node)
 
     def augmented_assignment(self, node: ast.AugAssign) -> None:
         target = node.target
         if isinstance(target, ast.Name):
-            operand = self.machine.eval(node.value)
-            current = self.machine.frame.env.lookup(target.id)
+            operand = self.interp.eval(node.value)
+            current = self.interp.frame.env.lookup(target.id)
             if current is not None and keeps_identity(current):
-                in_place(current, node.op, operand, self._origin_of_span(self.machine.span(node)))
+                in_place(current, node.op, operand, self._origin_of_span(self.interp.span(node)))
             else:
-                self.machine.frame.env.names[target.id] = Unknown("changed in place")
+                self.interp.frame.env.names[target.id] = Unknown("changed in place")
         elif isinstance(target, (ast.Attribute, ast.Subscript)):
-            operand = self.machine.eval(node.value)
-            current = self.machine.eval(target)
+            operand = self.interp.eval(node.value)
+            current = self.interp.eval(target)
             if keeps_identity(current):
-                in_place(current, node.op, operand, self._origin_of_span(self.machine.span(node)))
+                in_place(current, node.op, operand, self._origin_of_span(self.interp.span(node)))
             else:
                 self.assign(target, Unknown("changed in place"), node)
         else:
@@ -113,38 +113,38 @@ class Statements:
 
     def expression_statement(self, node: ast.Expr) -> None:
         value = node.value
-        result = self.machine.eval(value)
+        result = self.interp.eval(value)
         if isinstance(value, ast.Call):
-            if never_returns(self.machine, value) or ends_path(result):
-                self.machine.frame.env.ended = "raise"
-            elif opaque_call(self.machine, value):
-                self.machine.frame.env.opaque = True
+            if never_returns(self.interp, value) or ends_path(result):
+                self.interp.frame.env.ended = "raise"
+            elif opaque_call(self.interp, value):
+                self.interp.frame.env.opaque = True
 
     def return_statement(self, node: ast.Return) -> None:
-        result = self.machine.eval(node.value) if node.value is not None else Known(None)
-        if self.machine.frame.returns is not None:
-            self.machine.frame.returns.append(result)
-        self.machine.frame.env.ended = "return"
+        result = self.interp.eval(node.value) if node.value is not None else Known(None)
+        if self.interp.frame.returns is not None:
+            self.interp.frame.returns.append(result)
+        self.interp.frame.env.ended = "return"
 
     def raise_statement(self, node: ast.Raise) -> None:
         for part in (node.exc, node.cause):
             if part is not None:
-                self.machine.eval(part)
-        self.machine.frame.env.ended = "raise"
+                self.interp.eval(part)
+        self.interp.frame.env.ended = "raise"
 
     def break_statement(self, node: ast.Break) -> None:
-        self._jumps.leave(self.machine.frame.env, "break")
+        self._jumps.leave(self.interp.frame.env, "break")
 
     def continue_statement(self, node: ast.Continue) -> None:
-        self._jumps.leave(self.machine.frame.env, "continue")
+        self._jumps.leave(self.interp.frame.env, "continue")
 
     def with_statement(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:
-            context = self.machine.eval(item.context_expr)
+            context = self.interp.eval(item.context_expr)
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, _entered_value(context), node)
         self.walk(node.body)
-        env = self.machine.frame.env
+        env = self.interp.frame.env
         if env.ended == "raise" and any(may_suppress(i.context_expr) for i in node.items):
             env.ended = None  # suppress(...), pytest.raises(...): what follows runs
 
@@ -155,7 +155,7 @@ class Statements:
         self.definitions.define_class(node)
 
     def import_statement(self, node: ast.Import | ast.ImportFrom) -> None:
-        self.machine.import_names(node)
+        self.interp.import_names(node)
 
     def delete_statement(self, node: ast.Delete) -> None:
         for target in node.targets:
@@ -167,20 +167,20 @@ class Statements:
         any of them."""
         for child in tree_walk.child_nodes(node):
             if isinstance(child, ast.expr):
-                self.machine.eval(child)
+                self.interp.eval(child)
 
     def assign(self, target: ast.expr, value: Value, statement: ast.stmt) -> None:
         match target:
             case ast.Name(id=name):
-                self.machine.frame.env.names[name] = value
-                if name in self.machine.frame.passed:  # no longer the argument passed in
-                    del self.machine.frame.passed[name]  # type: ignore[attr-defined]
+                self.interp.frame.env.names[name] = value
+                if name in self.interp.frame.passed:  # no longer the argument passed in
+                    del self.interp.frame.passed[name]  # type: ignore[attr-defined]
                 if (
-                    self.machine.frame.collect
-                    and not self.machine.frame.context
+                    self.interp.frame.collect
+                    and not self.interp.frame.context
                     and _is_runner_like(value)
                 ):
-                    self.machine.facts.runner_bindings.append((self.machine.span(target), value))
+                    self.interp.facts.runner_bindings.append((self.interp.span(target), value))
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
                 items = value.items if isinstance(value, SeqValue) and value.complete else None
                 for index, element in enumerate(elements):
@@ -189,8 +189,8 @@ class Statements:
                     else:
                         self.assign(element, Unknown("unpacked at run time"), statement)
             case ast.Subscript(value=base_node, slice=key_node):
-                base, key = self.machine.eval(base_node), self.machine.eval(key_node)
-                origin = self._origin_of_span(self.machine.span(statement))
+                base, key = self.interp.eval(base_node), self.interp.eval(key_node)
+                origin = self._origin_of_span(self.interp.span(statement))
                 if isinstance(base, DictValue):
                     touch(base)
                     base.set(key, value, origin)
@@ -199,40 +199,40 @@ class Statements:
                     partial = DictValue([], base.origin if isinstance(base, Known) else None)
                     partial.complete = False
                     partial.set(key, value, origin)
-                    self.machine.frame.env.names[base_node.id] = partial
+                    self.interp.frame.env.names[base_node.id] = partial
             case ast.Attribute(value=base_node, attr=attr):
-                base = self.machine.eval(base_node)
+                base = self.interp.eval(base_node)
                 if isinstance(base, Instance) and base.ref.qualname == sdk.GYM_CONFIG:
                     touch(base)
                     base.args.keywords[attr] = value
                     base.args.keyword_origins[attr] = self._origin_of_span(
-                        self.machine.span(statement)
+                        self.interp.span(statement)
                     )
                 elif isinstance(base, Instance) and base.ref.user is not None:
-                    self.machine.frame.env.names[attribute_key(base, attr)] = value
+                    self.interp.frame.env.names[attribute_key(base, attr)] = value
                     self._written.append(base)  # keeps its id unique while the key lives
                 elif isinstance(base, ClassValue) and base.ref.user is not None:
-                    self.machine.frame.env.names[attribute_key(base.ref.user, attr)] = value
+                    self.interp.frame.env.names[attribute_key(base.ref.user, attr)] = value
             case ast.Starred(value=inner):
                 self.assign(inner, Unknown("unpacked at run time"), statement)
 
     def delete(self, target: ast.expr) -> None:
         match target:
             case ast.Name(id=name):
-                self.machine.frame.env.names.pop(name, None)
+                self.interp.frame.env.names.pop(name, None)
             case ast.Subscript(value=base_node, slice=key_node):
-                delete_item(self.machine.eval(base_node), self.machine.eval(key_node))
+                delete_item(self.interp.eval(base_node), self.interp.eval(key_node))
             case ast.Attribute(value=base_node, attr=attr):
-                base = self.machine.eval(base_node)
+                base = self.interp.eval(base_node)
                 if isinstance(base, Instance) and base.ref.user is not None:
-                    self.machine.frame.env.names[attribute_key(base, attr)] = Unknown("deleted")
+                    self.interp.frame.env.names[attribute_key(base, attr)] = Unknown("deleted")
                     self._written.append(base)
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
                 for element in elements:
                     self.delete(element)
 
     def if_statement(self, node: ast.If) -> None:
-        test = self.machine.eval(node.test)
+        test = self.interp.eval(node.test)
         if _is_main_guard(node.test) or _is_type_checking(node.test):
             # TYPE_CHECKING: its imports exist for annotations, which is all they are used for
             self.walk(node.body)
@@ -241,11 +241,11 @@ class Statements:
         if truth is not None:  # the code's own values decide: the other side cannot run
             self.walk(node.body if truth else node.orelse)
             return
-        start = self.machine.frame.env
+        start = self.interp.frame.env
         outcomes: list[tuple[Env, Refinements, Ends]] = []
         for body, positive in ((node.body, True), (node.orelse, False)):
-            with forked() as ends, self.machine.scope(start.copy()) as frame:
-                refined = refine(self.machine, node.test, positive)
+            with forked() as ends, self.interp.scope(start.copy()) as frame:
+                refined = refine(self.interp, node.test, positive)
                 self.walk(body)
             outcomes.append((frame.env, refined, ends))
         live = [(env, refined) for env, refined, _ in outcomes if env.ended is None]
@@ -257,10 +257,10 @@ class Statements:
 
     def branches(self, bodies: list[list[ast.stmt]], *, exhaustive: bool) -> None:
         """Walk each body from the same start; a name bound differently becomes unknown."""
-        start = self.machine.frame.env
+        start = self.interp.frame.env
         outcomes: list[tuple[Env, Ends]] = []
         for body in bodies:
-            with forked() as ends, self.machine.scope(start.copy()) as frame:
+            with forked() as ends, self.interp.scope(start.copy()) as frame:
                 self.walk(body)
             outcomes.append((frame.env, ends))
         if not exhaustive:
@@ -271,20 +271,20 @@ class Statements:
     def match_statement(self, node: ast.Match) -> None:
         """The cases the subject can reach, each with what its pattern binds; after a case
         that surely matches, none (and no fall-through past the statement)."""
-        subject = self.machine.eval(node.subject)
+        subject = self.interp.eval(node.subject)
         name = node.subject.id if isinstance(node.subject, ast.Name) else None
-        start = self.machine.frame.env
+        start = self.interp.frame.env
         outcomes: list[tuple[Env, Ends]] = []
         sure = False
         for case in node.cases:
-            found = self.machine.match_pattern(case.pattern, subject)
+            found = self.interp.match_pattern(case.pattern, subject)
             if found.matches is False:
                 continue
-            with forked() as ends, self.machine.scope(start.copy()) as frame:
+            with forked() as ends, self.interp.scope(start.copy()) as frame:
                 frame.env.names.update(found.bindings)
                 if name is not None and found.subject is not None:
                     frame.env.names[name] = found.subject
-                holds = guard_holds(self.machine, case.guard)
+                holds = guard_holds(self.interp, case.guard)
                 if holds is not False:
                     self.walk(case.body)
                 else:
@@ -302,10 +302,10 @@ class Statements:
         test = node.test
         """``assert False`` (and any test known to be false) ends the path; any other
         assertion narrows what follows (``assert runner is not None``)."""
-        if truthiness(self.machine.eval(test)) is False:
-            self.machine.frame.env.ended = "raise"
+        if truthiness(self.interp.eval(test)) is False:
+            self.interp.frame.env.ended = "raise"
         else:
-            refine(self.machine, test, True)
+            refine(self.interp, test, True)
 
     def loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
         self._loops.loop(node)
@@ -314,7 +314,7 @@ class Statements:
         """The body (and ``else``) or any handler may have run: their bindings are joined into
         the environment the statement started with (the same object, so a module's scope
         keeps what follows a top-level ``try``)."""
-        env = self.machine.frame.env
+        env = self.interp.frame.env
         before = env.copy()
         with forked() as body_ends:
             self.walk(node.body)
@@ -322,7 +322,7 @@ class Statements:
         outcomes = [(env.copy(), body_ends)]
         for handler in node.handlers:
             # the body ran up to anywhere: a handler starts from the values before it
-            with forked() as ends, self.machine.scope(before.copy()) as frame:
+            with forked() as ends, self.interp.scope(before.copy()) as frame:
                 if handler.name:
                     frame.env.names[handler.name] = Unknown("an exception")
                 self.walk(handler.body)
@@ -338,7 +338,7 @@ class Statements:
             env.ended = merged.ended
 
     def _origin_of_span(self, span: Span) -> Origin:
-        return Origin(self.machine.frame.source.path, span)
+        return Origin(self.interp.frame.source.path, span)
 
 
 _SELF_ENTERING = frozenset({sdk.PLATFORM_CLIENT, sdk.ASYNC_PLATFORM_CLIENT})

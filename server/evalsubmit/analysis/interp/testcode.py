@@ -56,8 +56,8 @@ class TestPlan:
 
 
 class TestCode:
-    def __init__(self, machine: Interpreter, conftests: ConftestReader | None) -> None:
-        self.machine = machine
+    def __init__(self, interp: Interpreter, conftests: ConftestReader | None) -> None:
+        self.interp = interp
         self._conftests = conftests
         self._fixture_values: dict[int, Value] = {}
 
@@ -110,7 +110,7 @@ class TestCode:
                 found = self.fixture(parameter, cls, depth + 1)
                 if found is not None:
                     values[parameter] = found
-        value = fixture_value(self.machine, function, values)
+        value = fixture_value(self.interp, function, values)
         self._fixture_values[key] = value
         return value
 
@@ -119,12 +119,12 @@ class TestCode:
             for method in cls.ref.user.methods.values():
                 if fixture_name(method) == name:
                     return method
-        found = _in_env(self.machine.module_env, name)
+        found = _in_env(self.interp.module_env, name)
         if found is not None:
             return found
         if self._conftests is None:
             return None
-        for scope in self._conftests.conftests(self.machine.source.path, self.machine.dependencies):
+        for scope in self._conftests.conftests(self.interp.source.path, self.interp.dependencies):
             found = _in_env(scope.env, name)
             if found is not None:
                 return found
@@ -166,7 +166,7 @@ class TestCode:
         source = decorator.args[1]
         if names is None:
             return None
-        with self.machine.silent():
+        with self.interp.silent():
             rows = self._rows(source, len(names))
         if rows is None:
             return None
@@ -190,7 +190,7 @@ class TestCode:
                     return None
                 elements.append(row)
             return elements
-        items = items_of(self.machine.eval(source))
+        items = items_of(self.interp.eval(source))
         if items is None:
             return None
         for item in items:
@@ -210,10 +210,10 @@ class TestCode:
                 ),
                 None,
             )
-            return [self.machine.eval(a) for a in element.args], ident if isinstance(
+            return [self.interp.eval(a) for a in element.args], ident if isinstance(
                 ident, str
             ) else None
-        values = _unpack(self.machine.eval(element), width)
+        values = _unpack(self.interp.eval(element), width)
         return (values, None) if values is not None else None
 
 
