@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from evalsubmit.analysis import Finding, ModuleReport, Project, Span, analyze_source
-from evalsubmit.core.findings import Walk
+from evalsubmit.core.findings import Occasion
 from evalsubmit.core.lines import split_lines_keepends
 
 OPAQUE = "unknown()"
@@ -281,7 +281,7 @@ def added_findings(before: ModuleReport, after: ModuleReport, site: Site) -> tup
 PointKey = tuple[str, str, int, int | str, tuple[tuple[str, int, int, int], ...]]
 
 
-def _walk_key(walk: Walk) -> tuple[str, int, int, int]:
+def _walk_key(walk: Occasion) -> tuple[str, int, int, int]:
     return (walk.group.kind, walk.group.line, walk.index, walk.total)
 
 

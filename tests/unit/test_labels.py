@@ -1,10 +1,10 @@
-"""Walk labels hold a call site's line as data: the text is made when a report is assembled,
-and a walk moved with its code (``Walk.shifted``) names the new line."""
+"""Occasion labels hold a call site's line as data: the text is made when a report is assembled,
+and a walk moved with its code (``Occasion.shifted``) names the new line."""
 
 from __future__ import annotations
 
 from evalsubmit.analysis.report import TargetPreview
-from evalsubmit.core.findings import Label, LabelKind, Site, Span, Walk, where_text
+from evalsubmit.core.findings import Label, LabelKind, Occasion, Site, Span, where_text
 
 
 def test_labels_render_as_messages_always_said() -> None:
@@ -16,12 +16,12 @@ def test_labels_render_as_messages_always_said() -> None:
 
 
 def test_a_shifted_walk_names_its_new_line() -> None:
-    call = Walk(Site("call", 27, 4), 0, 0, Label(LabelKind.CALL, "launch", 27), (27, 29))
+    call = Occasion(Site("call", 27, 4), 0, 0, Label(LabelKind.CALL, "launch", 27), (27, 29))
     moved = call.shifted(3)
     assert str(moved.label) == "when launch() is called at line 30"
     assert moved.lines == (30, 32)
     assert moved.group == Site("call", 30, 4) and moved.shifted(-3) == call
-    loop = Walk(Site("loop", 5, 0), 1, 2, Label.text("for the 2nd plan of PLANS"))
+    loop = Occasion(Site("loop", 5, 0), 1, 2, Label.text("for the 2nd plan of PLANS"))
     assert loop.shifted(7).label == loop.label and loop.shifted(7).lines is None
     assert loop.shifted(7).group == Site("loop", 12, 0)
     assert call.shifted(0) is call

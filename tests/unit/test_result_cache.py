@@ -403,10 +403,10 @@ def test_findings_round_trip_exactly_through_an_entry(tmp_path: Path) -> None:
         Fix,
         Label,
         LabelKind,
+        Occasion,
         Severity,
         Site,
         Span,
-        Walk,
     )
     from evalsubmit.workspace.project import Project
 
@@ -418,9 +418,9 @@ def test_findings_round_trip_exactly_through_an_entry(tmp_path: Path) -> None:
         Span(1, 2, 3, 4),
         (Fix("t", (Edit(Span(1, 0, 1, 1), "x\r\n"),), Applicability.UNSAFE),),
         (
-            Walk(Site("loop", 2, 0), 1, 3, Label.text("for the 2nd"), None),
-            Walk(Site("call", 4, 0), 0, 0, Label(LabelKind.CALL, "launch", 4), (4, 5)),
-            Walk(Site("new", 9, 2), 0, 0, Label(LabelKind.CONSTRUCT, "Plan", 9), (9, 9)),
+            Occasion(Site("loop", 2, 0), 1, 3, Label.text("for the 2nd"), None),
+            Occasion(Site("call", 4, 0), 0, 0, Label(LabelKind.CALL, "launch", 4), (4, 5)),
+            Occasion(Site("new", 9, 2), 0, 0, Label(LabelKind.CONSTRUCT, "Plan", 9), (9, 9)),
         ),
     )
     findings: list[Finding] = [every]

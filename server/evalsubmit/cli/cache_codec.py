@@ -18,10 +18,10 @@ from evalsubmit.core.findings import (
     Fix,
     Label,
     LabelKind,
+    Occasion,
     Severity,
     Site,
     Span,
-    Walk,
 )
 
 
@@ -109,7 +109,7 @@ def _decode_fix(data: object) -> Fix:
     return Fix(_str(title), tuple(decoded), safety)
 
 
-def _encode_walk(walk: Walk) -> list[Any]:
+def _encode_walk(walk: Occasion) -> list[Any]:
     lines = list(walk.lines) if walk.lines is not None else None
     site, label = walk.group, walk.label
     return [
@@ -121,7 +121,7 @@ def _encode_walk(walk: Walk) -> list[Any]:
     ]
 
 
-def _decode_walk(data: object) -> Walk:
+def _decode_walk(data: object) -> Occasion:
     group, index, total, label, lines = _fields(data, 5)
     span = None
     if lines is not None:
@@ -133,7 +133,9 @@ def _decode_walk(data: object) -> Walk:
     except ValueError:
         raise CorruptEntry(f"unknown label kind {kind!r}") from None
     site, line, col = _fields(group, 3)
-    return Walk(Site(_str(site), _int(line), _int(col)), _int(index), _int(total), decoded, span)
+    return Occasion(
+        Site(_str(site), _int(line), _int(col)), _int(index), _int(total), decoded, span
+    )
 
 
 def _list(data: object) -> list[Any]:

@@ -150,9 +150,10 @@ class Site:
 
 
 @dataclass(frozen=True, slots=True)
-class Walk:
-    """One of several walks of the same code: the ``index``-th of ``total`` in ``group`` (the
-    elements of one loop), or one of an open-ended set (``total`` 0: call sites)."""
+class Occasion:
+    """One of several occasions on which the same code runs, each walked on its own: the
+    ``index``-th of ``total`` in ``group`` (the elements of one loop), or one of an open-ended
+    set (``total`` 0: call sites)."""
 
     group: Site
     index: int
@@ -162,13 +163,13 @@ class Walk:
     lines: tuple[int, int] | None = None
     """The lines of the call site (for a call): a finding there needs no label."""
 
-    def shifted(self, lines: int) -> Walk:
+    def shifted(self, lines: int) -> Occasion:
         """This walk for its code moved down by ``lines`` (negative: up)."""
         if not lines:
             return self
         moved = None if self.lines is None else (self.lines[0] + lines, self.lines[1] + lines)
         label = self.label.shifted(lines)
-        return Walk(self.group.shifted(lines), self.index, self.total, label, moved)
+        return Occasion(self.group.shifted(lines), self.index, self.total, label, moved)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +182,7 @@ class Finding:
     message: str
     span: Span
     fixes: tuple[Fix, ...] = field(default=())
-    context: tuple[Walk, ...] = field(default=())
+    context: tuple[Occasion, ...] = field(default=())
     """When the mistake holds only for some of the ways the code runs (a loop element, a call
     site, a test parameter): those ways, outermost first. Reports merge them into the message."""
     cell: int | None = None

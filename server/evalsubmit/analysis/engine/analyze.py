@@ -29,7 +29,7 @@ from evalsubmit.analysis.source.budget import too_many_tokens
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.analysis.values.journal import sealed
 from evalsubmit.core.collection import paused_collection
-from evalsubmit.core.findings import Finding, Site, Span, Walk
+from evalsubmit.core.findings import Finding, Occasion, Site, Span
 from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.workspace.project import Project, installed_sdk
 
@@ -368,17 +368,17 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
     return unique
 
 
-def _labels(context: tuple[Walk, ...], span: Span) -> str:
+def _labels(context: tuple[Occasion, ...], span: Span) -> str:
     """The walks a finding was found in, but a call site it is reported at."""
     named = [w.label for w in context if not (w.lines and w.lines[0] <= span.line <= w.lines[1])]
     return ", ".join(map(str, named))
 
 
-_Around = tuple[tuple[Walk, ...], Site, tuple[Walk, ...]]
+_Around = tuple[tuple[Occasion, ...], Site, tuple[Occasion, ...]]
 """A loop's element walk seen from outside: the walks before it, the loop, the walks after."""
 
 
-def _covering(contexts: list[tuple[Walk, ...]]) -> list[tuple[Walk, ...]]:
+def _covering(contexts: list[tuple[Occasion, ...]]) -> list[tuple[Occasion, ...]]:
     """Drop the walk of a loop's element, wherever it stands in a context (a call site walked
     inside the loop comes after it), when every element of that loop is there with the same
     walks around it (repeatedly, for nested loops)."""
@@ -394,7 +394,7 @@ def _covering(contexts: list[tuple[Walk, ...]]) -> list[tuple[Walk, ...]]:
         complete = {around for around, indices in seen.items() if len(indices) == totals[around]}
         if not complete:
             return contexts
-        folded: list[tuple[Walk, ...]] = []
+        folded: list[tuple[Occasion, ...]] = []
         for context in contexts:
             shorter = next(
                 (

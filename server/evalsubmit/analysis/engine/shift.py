@@ -20,7 +20,7 @@ from pathlib import Path
 from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.report import SubmitReport, TargetPreview
 from evalsubmit.analysis.source.chunks import Chunk
-from evalsubmit.core.findings import Edit, Finding, Fix, Label, Span, Walk, Where
+from evalsubmit.core.findings import Edit, Finding, Fix, Label, Occasion, Span, Where
 
 
 class Unmapped(Exception):
@@ -127,7 +127,7 @@ class Shifter:
             return span
         return Span(span.line + delta, span.col, span.end_line + end, span.end_col)
 
-    def walk(self, walk: Walk) -> Walk:
+    def walk(self, walk: Occasion) -> Occasion:
         return walk.shifted(self.lines.delta(walk.group.line))
 
     def label(self, label: Label) -> Label:

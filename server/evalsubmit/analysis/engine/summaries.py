@@ -16,7 +16,7 @@ from evalsubmit.analysis.runner_at import preview_key
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.target.derive import Derivation, TargetKind, derive
 from evalsubmit.analysis.values.domain import Instance, Known, Unknown, type_name
-from evalsubmit.core.findings import Finding, Span, Walk, Where
+from evalsubmit.core.findings import Finding, Occasion, Span, Where
 from evalsubmit.sdk.grammar import taskset_ref_problem
 
 MAX_TARGETS = 64
@@ -29,7 +29,7 @@ def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
     with ``where`` it comes from."""
     previews: list[TargetPreview] = []
     places: dict[Any, _Distinct] = {}
-    walks: dict[int, tuple[Walk, ...]] = {}
+    walks: dict[int, tuple[Occasion, ...]] = {}
     for construction in ctx.facts.constructions:
         if construction.kind not in {ConstructionKind.GYM_RUNNER, ConstructionKind.RUNNER}:
             continue
@@ -132,7 +132,7 @@ def _keep(
     places: dict[Any, _Distinct],
     place: Any,
     preview: TargetPreview,
-    context: tuple[Walk, ...],
+    context: tuple[Occasion, ...],
 ) -> None:
     """Add ``preview`` (made ``where`` ``context`` says) to the distinct previews of a place."""
     label = tuple(walk.label for walk in context)

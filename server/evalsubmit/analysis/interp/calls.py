@@ -48,7 +48,7 @@ from evalsubmit.analysis.values.domain import (
     Unknown,
     Value,
 )
-from evalsubmit.core.findings import Label, LabelKind, Site, Span, Walk
+from evalsubmit.core.findings import Label, LabelKind, Occasion, Site, Span
 from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:
@@ -335,7 +335,7 @@ class Calls:
             name = function.name if isinstance(definition, ast.Lambda) else definition.name
             label = Label(LabelKind.CALL, name, node.lineno)
             lines = (node.lineno, node.end_lineno or node.lineno)
-            walk = Walk(Site("call", node.lineno, node.col_offset), 0, 0, label, lines)
+            walk = Occasion(Site("call", node.lineno, node.col_offset), 0, 0, label, lines)
         return evaluate_call(self.interp, function, values, site=CallSite(walk, passed))
 
 

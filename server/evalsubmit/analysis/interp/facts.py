@@ -8,7 +8,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from evalsubmit.analysis.values.domain import CallArgs, Instance, Known, Unknown, Value
-from evalsubmit.core.findings import Span, Walk
+from evalsubmit.core.findings import Occasion, Span
 
 
 class ConstructionKind(StrEnum):
@@ -59,7 +59,7 @@ class ConstructionFact:
     home: Path | None = None
     """The module being analysed (not ``path`` when a helper of a sibling module is walked
     for a call made here: only what this module wrote can be reported then)."""
-    context: tuple[Walk, ...] = ()
+    context: tuple[Occasion, ...] = ()
     """Where this walk came from when it is one of several (a loop element, a call site)."""
 
     def argument_span(self, name: str) -> Span:
@@ -86,7 +86,7 @@ class SubmitFact:
     """The module of the call."""
     home: Path | None = None
     """The module being analysed (see ``ConstructionFact.home``)."""
-    context: tuple[Walk, ...] = ()
+    context: tuple[Occasion, ...] = ()
     """Where this walk came from when it is one of several (a loop element, a call site)."""
 
     def argument_span(self, name: str) -> Span:

@@ -18,7 +18,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env, ModuleSource
-from evalsubmit.core.findings import Walk
+from evalsubmit.core.findings import Occasion
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 MAX_CALL_DEPTH = 6
@@ -35,7 +35,7 @@ class CallSite:
     the caller records), and where each parameter's value was written (``passed``: the
     argument at the call, a default in the definition) so findings about it land there."""
 
-    walk: Walk | None = None
+    walk: Occasion | None = None
     passed: Mapping[str, Origin] = field(default_factory=dict)
 
 
@@ -60,7 +60,7 @@ class Frame:
     depth: int = 0
     active: frozenset[int] = field(default_factory=frozenset)
     """Function definitions being evaluated (by id): no recursion into them."""
-    context: tuple[Walk, ...] = ()
+    context: tuple[Occasion, ...] = ()
     """Why this walk is one of several of the same code (a loop element, a call site): facts
     recorded here carry it, and findings name it."""
     owner: ClassValue | None = None
@@ -69,7 +69,7 @@ class Frame:
     passed: Mapping[str, Origin] = field(default_factory=dict)
     """In a call-site walk: where each parameter's value was written."""
 
-    def with_env(self, env: Env, context: tuple[Walk, ...] | None = None) -> Frame:
+    def with_env(self, env: Env, context: tuple[Occasion, ...] | None = None) -> Frame:
         """This frame with another ``env`` (and ``context``): ``dataclasses.replace`` without
         its per-field loop (a frame is replaced at every comprehension, loop element and
         deferred body; a test checks that every field is carried over)."""

@@ -46,7 +46,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope, ModuleSource
 from evalsubmit.analysis.values.journal import sealed
-from evalsubmit.core.findings import Span, Walk
+from evalsubmit.core.findings import Occasion, Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,7 +331,7 @@ class Interpreter:
             classmethod_ = is_classmethod(function.decorator_list)
             values[parameters[0].arg] = cls if classmethod_ else self._objects.generic_self(cls)
         plan = self._tests.plan(function, cls)
-        cases: list[tuple[Walk | None, dict[str, Value]]] = [(None, {})]
+        cases: list[tuple[Occasion | None, dict[str, Value]]] = [(None, {})]
         if plan is not None:
             values.update(plan.fixtures)
             cases = plan.cases

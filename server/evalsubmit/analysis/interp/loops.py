@@ -24,7 +24,7 @@ from evalsubmit.analysis.values.domain import Unknown, Value
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of
 from evalsubmit.analysis.values.journal import forked, join_forks
-from evalsubmit.core.findings import Label, Site, Walk
+from evalsubmit.core.findings import Label, Occasion, Site
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
@@ -149,10 +149,12 @@ class Loops:
             current = _joined(goes_on)
         return [], current
 
-    def _walks(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> list[tuple[Walk, Value]]:
+    def _walks(
+        self, node: ast.For | ast.AsyncFor, items: list[Value]
+    ) -> list[tuple[Occasion, Value]]:
         group = Site("loop", node.lineno, node.col_offset)
         return [
-            (Walk(group, index, len(items), Label.text(element_label(node, index, item))), item)
+            (Occasion(group, index, len(items), Label.text(element_label(node, index, item))), item)
             for index, item in enumerate(items)
         ]
 

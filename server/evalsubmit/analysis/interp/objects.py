@@ -36,7 +36,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
-from evalsubmit.core.findings import Label, LabelKind, Site, Walk
+from evalsubmit.core.findings import Label, LabelKind, Occasion, Site
 from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:
@@ -226,7 +226,9 @@ class Objects:
                     if any(not isinstance(v, Unknown) for v in given):
                         label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
                         lines = (node.lineno, node.end_lineno or node.lineno)
-                        walk = Walk(Site("new", node.lineno, node.col_offset), 0, 0, label, lines)
+                        walk = Occasion(
+                            Site("new", node.lineno, node.col_offset), 0, 0, label, lines
+                        )
                     env = walk_body(self.interp, init, values, site=CallSite(walk, passed))
                     written.update(instance_writes(env, instance))
                 break
@@ -243,7 +245,7 @@ class Objects:
             if any(not isinstance(v, Unknown) for v in fields):
                 label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
                 lines = (node.lineno, node.end_lineno or node.lineno)
-                walk = Walk(Site("post", node.lineno, node.col_offset), 0, 0, label, lines)
+                walk = Occasion(Site("post", node.lineno, node.col_offset), 0, 0, label, lines)
             values = {**post.defaults, post.node.args.args[0].arg: instance}
             env = walk_body(self.interp, post, values, site=CallSite(walk))
             written.update(instance_writes(env, instance))

@@ -31,14 +31,14 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope
 from evalsubmit.analysis.values.iterables import items_of
-from evalsubmit.core.findings import Label, Site, Walk
+from evalsubmit.core.findings import Label, Occasion, Site
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
 
 
 MAX_FIXTURE_DEPTH = 4
-Case = tuple[Walk | None, dict[str, Value]]
+Case = tuple[Occasion | None, dict[str, Value]]
 
 
 class ConftestReader(Protocol):
@@ -153,7 +153,7 @@ class TestCode:
         for index, combination in enumerate(itertools.product(*per_decorator)):
             ident = "-".join(part for part, _ in combination)
             values = {k: v for _, case in combination for k, v in case.items()}
-            walk = Walk(group, index, total, Label.text(f"in {function.name}[{ident}]"))
+            walk = Occasion(group, index, total, Label.text(f"in {function.name}[{ident}]"))
             result.append((walk, values))
         return result
 

@@ -18,7 +18,7 @@ from evalsubmit.analysis.rules.registry import (
     module_checks,
     submit_checks,
 )
-from evalsubmit.core.findings import Finding, Walk
+from evalsubmit.core.findings import Finding, Occasion
 
 Enabled = Callable[[str], bool]
 
@@ -56,7 +56,7 @@ def run_module_rules(ctx: ModuleContext, enabled: Enabled) -> list[Finding]:
     ]
 
 
-def _in(context: tuple[Walk, ...], findings: list[Finding]) -> list[Finding]:
+def _in(context: tuple[Occasion, ...], findings: list[Finding]) -> list[Finding]:
     """The findings of a fact recorded in a walk of ``context`` (a loop element, a call site)."""
     if not context:
         return findings
