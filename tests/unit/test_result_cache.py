@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cli_project import make_project
-from evalsubmit.cli import cache_key, main
+from evalsubmit.cli import cache_codec, main
 from evalsubmit.cli import check as check_module
 from fake_env import sdk_env
 from result_cache_env import Counted
@@ -153,14 +153,14 @@ def test_a_corrupt_or_foreign_entry_is_a_miss_and_is_rewritten(
     (entry,) = cache.glob("v*/*.json")
     good = entry.read_bytes()
     data = json.loads(good[good.index(b"{") :])
-    key = cache_key.load_key()
+    key = cache_codec.load_key()
     for body in (  # signed with the user's key: the decoder still refuses them
         b"\x80\x04not json",
         b"[]",
         b'{"key": 1}',
         json.dumps({**data, "key": {}}).encode(),
     ):
-        entry.write_bytes(cache_key.signed(key, entry.parent, entry.name, body))
+        entry.write_bytes(cache_codec.signed(key, entry.parent, entry.name, body))
         assert check(capsys, job) == first
         assert counted.take() == 1 and entry.read_bytes() == good
 

@@ -18,7 +18,8 @@ import pytest
 from test_result_cache import EVALSUBMIT, JOB, check, project
 
 import evalsubmit
-from evalsubmit.cli import cache_folder
+from evalsubmit.cli import result_cache
+from evalsubmit.workspace.walk import CACHE_FOLDER_NAME
 from result_cache_env import Counted
 
 WARNING = "evalsubmit: warning: results not cached"
@@ -62,9 +63,9 @@ def test_a_version_folder_linked_elsewhere_is_neither_written_nor_pruned(
     victim = tmp_path / "victim"
     victim.mkdir()
     (victim / "data.json").write_text('{"precious": true}')
-    folder = root / cache_folder.FOLDER_NAME
+    folder = root / CACHE_FOLDER_NAME
     folder.mkdir()
-    cache_folder.versioned(folder).symlink_to(victim)
+    result_cache.versioned(folder).symlink_to(victim)
     uncached = check(capsys, "--no-cache", str(root / "job.py"))
     code, out, err = check(capsys, str(root / "job.py"))
     assert (code, out) == uncached[:2]
@@ -80,7 +81,7 @@ def test_a_cache_folder_that_is_a_link_is_refused(
     root = project(tmp_path / "p", suite="qa team/x")
     victim = tmp_path / "victim"
     victim.mkdir()
-    link = root / cache_folder.FOLDER_NAME if where == "default" else tmp_path / "link"
+    link = root / CACHE_FOLDER_NAME if where == "default" else tmp_path / "link"
     link.symlink_to(victim)
     flags = ["--cache-dir", str(link)] if where == "--cache-dir" else []
     uncached = check(capsys, "--no-cache", str(root / "job.py"))
@@ -130,8 +131,8 @@ def test_an_entry_larger_than_the_cap_is_not_read(
     job = project(tmp_path / "p") / "job.py"
     check(capsys, str(job))
     (entry,) = cache.glob("v*/*.json")
-    monkeypatch.setattr(cache_folder, "MAX_ENTRY_BYTES", entry.stat().st_size - 1)
-    assert cache_folder.read_entry(entry) is None
+    monkeypatch.setattr(result_cache, "MAX_ENTRY_BYTES", entry.stat().st_size - 1)
+    assert result_cache.read_entry(entry) is None
     check(capsys, str(job))
     assert counted.take() == 2
 
@@ -150,7 +151,7 @@ def test_an_edited_committed_entry_is_not_trusted(
     root = project(tmp_path / "p", suite="qa team/x")
     first = check(capsys, str(root / "job.py"))
     assert first[0] == 1 and "ES108" in first[1]
-    (entry,) = (root / cache_folder.FOLDER_NAME).glob("v*/*.json")
+    (entry,) = (root / CACHE_FOLDER_NAME).glob("v*/*.json")
     edited(entry, [])
     counted.take()
     assert check(capsys, str(root / "job.py")) == first
@@ -221,7 +222,7 @@ def test_the_prune_deletes_only_entries_of_ours(
     root = project(tmp_path / "p")
     (root / "other.py").write_text(JOB)
     check(capsys, str(root / "job.py"), str(root / "other.py"))
-    folder = cache_folder.versioned(cache)
+    folder = result_cache.versioned(cache)
     entries = {parsed(entry)[1]["key"]["path"]: entry for entry in folder.glob("*.json")}
     gone, kept = entries[str(root / "other.py")], entries[str(root / "job.py")]
     (root / "other.py").unlink()
@@ -241,7 +242,7 @@ def test_older_version_folders_of_ours_are_pruned_and_nothing_else(
     current = evalsubmit.__version__
     monkeypatch.setattr(evalsubmit, "__version__", "0.0.1")
     check(capsys, job)
-    old = cache_folder.versioned(cache)
+    old = result_cache.versioned(cache)
     elsewhere = tmp_path / "elsewhere"
     shutil.copytree(old, elsewhere)
     (cache / "v1-0.0.0-link").symlink_to(elsewhere)
@@ -252,7 +253,7 @@ def test_older_version_folders_of_ours_are_pruned_and_nothing_else(
     check(capsys, job)
     assert not old.exists()
     assert sorted(p.name for p in cache.iterdir() if p.name.startswith("v")) == sorted(
-        ["v1-0.0.0", "v1-0.0.0-link", cache_folder.versioned(cache).name]
+        ["v1-0.0.0", "v1-0.0.0-link", result_cache.versioned(cache).name]
     )
     assert list(foreign.iterdir()) and len(list(elsewhere.glob("*.json"))) == 1
 

@@ -5,24 +5,31 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evalsubmit.cli import add_noqa, collector, suppressions
-from evalsubmit.cli.cache_options import add_cache_options, chosen_folder
-from evalsubmit.cli.check_flags import CheckFlags, FixRequest, add_options, check_flags
+from evalsubmit.cli.check_flags import (
+    CheckFlags,
+    FixRequest,
+    add_cache_options,
+    add_options,
+    add_run_options,
+    check_flags,
+    chosen_cache_folder,
+)
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
-from evalsubmit.cli.configured import add_config_options, rule_codes
+from evalsubmit.cli.configured import add_config_options
 from evalsubmit.cli.projects import project_of, relevant, route_remote_findings, start_run
 
 if TYPE_CHECKING:
     from evalsubmit.analysis import AnalysisOptions, Finding, ModuleReport
-    from evalsubmit.cli.fixing import FileFix, FixTotals
+    from evalsubmit.cli.fixing import FileFix
     from evalsubmit.cli.output import Skipped
-    from evalsubmit.cli.result_cache import Observed
     from evalsubmit.cli.stdin import StdinSource
+    from evalsubmit.workspace.observed import Grounds
 
 # The analysis is imported by the functions that run it, not with this module: building the
 # parser (`evalsubmit --help`) loads no analysis at all.
@@ -30,7 +37,6 @@ if TYPE_CHECKING:
 PARALLEL_THRESHOLD = 8
 """Files to analyse (those that can reach the SDK) from which the work is shared by processes:
 each costs tens of milliseconds, a forked worker a few."""
-MAX_JOBS = 256
 
 
 def add_parser(commands: Any) -> None:
@@ -38,37 +44,13 @@ def add_parser(commands: Any) -> None:
     check.add_argument(
         "paths", nargs="*", type=Path, help="files and folders (default: .); `-`: stdin"
     )
-    check.add_argument(
-        "--select", type=rule_codes, default=frozenset(), help="codes to report (replaces select)"
-    )
-    check.add_argument("--ignore", type=rule_codes, default=frozenset(), help="codes to skip")
+    add_run_options(check)
     add_config_options(check)
-    check.add_argument(
-        "--jobs",
-        type=_jobs,
-        default=0,
-        help=f"worker processes (0: one per core; at most {MAX_JOBS})",
-    )
-    check.add_argument(
-        "--strict",
-        action="store_true",
-        help="fail (exit 1) when any file or folder was skipped, not only on findings",
-    )
     python_option(check)
     add_cache_options(check)
     add_options(check)
     add_noqa.add_option(check)
     check.set_defaults(handler=run)
-
-
-def _jobs(text: str) -> int:
-    try:
-        jobs = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of processes, got {text!r}") from None
-    if not 0 <= jobs <= MAX_JOBS:
-        raise argparse.ArgumentTypeError(f"expected 0 (one per core) to {MAX_JOBS}, got {text}")
-    return jobs
 
 
 def run(args: argparse.Namespace) -> int:
@@ -134,7 +116,7 @@ def check_once(args: argparse.Namespace, flags: CheckFlags) -> int:
             files = [stdin.path]
         else:
             on_skip = lambda path, why: skipped.append((path, why))  # noqa: E731
-            cache_dir = chosen_folder(args)
+            cache_dir = chosen_cache_folder(args)
             skip = [cache_dir] if cache_dir is not None else []
             files = list(configuration.files(args.paths, on_skip, skip))
         options = {path: configuration.options_for(path) for path in files}
@@ -161,7 +143,10 @@ def check_once(args: argparse.Namespace, flags: CheckFlags) -> int:
             results[path] = FileResult(path, [], unread=True)
     totals = None
     if flags.fix is not None:
-        totals = _apply_fixes(results, flags.fix, stdin, configuration.left_out)
+        from evalsubmit.cli.fixing import fix_results
+
+        # never the file named by --stdin-filename: its fixed source goes to stdout
+        totals = fix_results(results, flags.fix, stdin is None, configuration.left_out)
     route_remote_findings(results, options)
     suppressions.judge(results, options, python)
     if args.add_noqa:
@@ -228,31 +213,10 @@ class FileResult:
     """With --fix/--diff: the fixed text (``findings`` and ``lines`` are then the fixed text's)."""
     unread: bool = False
     """Not analysed: it cannot reach the SDK (:mod:`evalsubmit.workspace.relevance`)."""
-    observed: Observed | None = None
+    observed: Grounds | None = None
     """What the analysis stood on, for the result cache (None: not to be kept)."""
     cell_lines: dict[int, list[str]] | None = None
     """A notebook's code cells' lines by cell index (its findings are cell-relative)."""
-
-
-def _apply_fixes(
-    results: dict[Path, FileResult],
-    fix: FixRequest,
-    stdin: StdinSource | None,
-    left_out: Callable[[Path], str | None],
-) -> FixTotals:
-    """Write the fixed files (never the file named by --stdin-filename: its fixed source goes
-    to stdout) or collect their diff; a file that could not be written keeps its findings."""
-    from evalsubmit.cli.fixing import apply_fixes
-    from evalsubmit.core.lines import split_lines
-
-    fixes = [r.fix for r in results.values() if r.fix is not None]
-    totals = apply_fixes(fixes, fix, write=stdin is None, left_out=left_out)
-    for path in totals.unwritten:
-        unwritten = results[path]
-        if unwritten.fix is not None:
-            unwritten.findings = unwritten.fix.original_findings
-            unwritten.lines = split_lines(unwritten.fix.original)
-    return totals
 
 
 def _cached_or_analysed(
@@ -265,10 +229,13 @@ def _cached_or_analysed(
 ) -> Iterable[FileResult]:
     """Each file's result, in no particular order: from the result cache while it still holds
     (:mod:`.result_cache`), else analysed (and kept). Fixes and stdin bypass the cache."""
-    from evalsubmit.cli.cache_options import open_cache
     from evalsubmit.workspace.walk import is_notebook
 
-    cache = open_cache(args, python) if fix is None and stdin is None else None
+    cache = None
+    if fix is None and stdin is None and not args.no_cache:
+        from evalsubmit.cli.result_cache import ResultCache
+
+        cache = ResultCache(chosen_cache_folder(args), python)
     if cache is None:
         yield from _analyse_all(files, options, args.jobs, python, fix, stdin)
         return
@@ -413,12 +380,11 @@ def _analyse_one(
     try:
         facts = None
         if observe and fix is None and stdin is None:
-            from evalsubmit.cli.result_cache import observed
-            from evalsubmit.workspace.observed import observing
+            from evalsubmit.workspace.observed import grounds, observing
 
             with observing() as journal:  # what the result stands on, for the cache
                 report = analyze(text)
-            facts = observed(text, journal)
+            facts = grounds(text, journal)
         else:  # nothing is kept: nothing to note
             report = analyze(text)
         fixed = None

@@ -9,13 +9,18 @@ stdin (``-`` as the path is optional, as in ruff)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from evalsubmit.cli.configured import rule_codes
 from evalsubmit.cli.formats import DEFAULT_FORMAT, FORMATS, LEGACY_FORMATS
+from evalsubmit.workspace.walk import CACHE_FOLDER_NAME
 
 STDIN = "-"
+CACHE_DIR_VARIABLE = "EVALSUBMIT_CACHE_DIR"
+MAX_JOBS = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +171,60 @@ def add_options(check: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print nothing (not even findings); the exit code tells",
     )
+
+
+def add_run_options(check: argparse.ArgumentParser) -> None:
+    """What is checked and how: ``--select``, ``--ignore``, ``--jobs``, ``--strict``."""
+    check.add_argument(
+        "--select", type=rule_codes, default=frozenset(), help="codes to report (replaces select)"
+    )
+    check.add_argument("--ignore", type=rule_codes, default=frozenset(), help="codes to skip")
+    check.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=0,
+        help=f"worker processes (0: one per core; at most {MAX_JOBS})",
+    )
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail (exit 1) when any file or folder was skipped, not only on findings",
+    )
+
+
+def _jobs(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, got {text!r}") from None
+    if not 0 <= jobs <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected 0 (one per core) to {MAX_JOBS}, got {text}")
+    return jobs
+
+
+def add_cache_options(check: argparse.ArgumentParser) -> None:
+    """``--no-cache`` and ``--cache-dir``, ruff's names (the cache itself is not loaded)."""
+    check.add_argument(
+        "-n",
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the result cache: every file is analysed",
+    )
+    check.add_argument(
+        "--cache-dir",
+        metavar="PATH",
+        type=Path,
+        help=f"the result cache's folder (default: ${CACHE_DIR_VARIABLE}, else "
+        f"{CACHE_FOLDER_NAME} at the project root)",
+    )
+
+
+def chosen_cache_folder(args: argparse.Namespace) -> Path | None:
+    """The cache folder the command line or the environment chose (None: at each project's
+    root), with ``--no-cache`` too: the walk never enters it."""
+    variable = os.environ.get(CACHE_DIR_VARIABLE)
+    chosen = args.cache_dir or (Path(variable) if variable else None)
+    return chosen.absolute() if chosen is not None else None
 
 
 def check_flags(args: argparse.Namespace) -> CheckFlags | None:

@@ -17,7 +17,7 @@ it was reached: the file about to be replaced (a link's target) is judged again 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,11 +32,12 @@ from evalsubmit.cli.safe_replace import (
     replace_if_unchanged,
 )
 from evalsubmit.core.findings import Finding
-from evalsubmit.core.lines import split_lines_keepends
+from evalsubmit.core.lines import split_lines, split_lines_keepends
 from evalsubmit.core.sourcefile import UnreadableSource
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.report import ModuleReport
+    from evalsubmit.cli.check import FileResult
 
 MAX_WRITE_CHECK_BYTES = 64_000_000
 LeftOut = Callable[[Path], str | None]
@@ -139,6 +140,21 @@ def apply_fixes(
         totals.fixed += fix.count
         totals.files += 1
         totals.by_file.append((fix.path, per_rule(fix.applied)))
+    return totals
+
+
+def fix_results(
+    results: Mapping[Path, FileResult], request: FixRequest, write: bool, left_out: LeftOut
+) -> FixTotals:
+    """:func:`apply_fixes` to ``check``'s results: a file that could not be written keeps its
+    findings and lines."""
+    fixes = [result.fix for result in results.values() if result.fix is not None]
+    totals = apply_fixes(fixes, request, write=write, left_out=left_out)
+    for path in totals.unwritten:
+        unwritten = results[path]
+        if unwritten.fix is not None:
+            unwritten.findings = unwritten.fix.original_findings
+            unwritten.lines = split_lines(unwritten.fix.original)
     return totals
 
 

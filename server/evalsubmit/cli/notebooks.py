@@ -26,7 +26,7 @@ from evalsubmit.workspace.project import Project
 
 if TYPE_CHECKING:
     from evalsubmit.cli.fixing import FileFix
-    from evalsubmit.cli.result_cache import Observed
+    from evalsubmit.workspace.observed import Grounds
 
 
 @dataclass(slots=True)
@@ -39,7 +39,7 @@ class NotebookCheck:
     skipped: str | None = None
     fix: FileFix | None = None
     cell_lines: dict[int, list[str]] | None = None
-    observed: Observed | None = None
+    observed: Grounds | None = None
     """What the analysis stood on, for the result cache (keyed by the notebook file's text)."""
 
 
@@ -67,14 +67,13 @@ def analyse_notebook(
     try:
         facts = None
         if observe:  # what the result stands on, for the cache (as check._analyse_one)
-            from evalsubmit.cli.result_cache import observed
-            from evalsubmit.workspace.observed import observing
+            from evalsubmit.workspace.observed import grounds, observing
 
             with observing() as journal:
                 report = analyze_notebook(
                     notebook.cells, path=path, project=project, options=checked
                 )
-            facts = observed(notebook.text, journal)
+            facts = grounds(notebook.text, journal)
         else:
             report = analyze_notebook(notebook.cells, path=path, project=project, options=checked)
         findings = [_placed(item) for item in report.findings]

@@ -2,8 +2,7 @@
 mypy's): a run over a tree where few files changed costs little more than reading the files.
 
 A cached result is used only when a fresh analysis could not give another one. Its entry
-(JSON, :mod:`.cache_codec`; where it lives: :mod:`.cache_folder`) holds a key that must equal
-the run's, field by field:
+(:mod:`.cache_codec`) holds a key that must equal the run's, field by field:
 
 * the cache format, evalsubmit's version and a stamp of its installed code (a changed checker
   may answer differently);
@@ -17,59 +16,88 @@ the texts of the modules it read, directly or through other modules, by digest, 
 answers of the module lookups it made, those that found nothing included. Each is asked again
 on a hit; one different answer makes the entry a miss. Modification times are never trusted.
 
-The entry lies in the project, where a repository can put one: it is used only when its code
-verifies with the user's key (:mod:`.cache_key`), made for this very folder. An entry edited,
-committed, or copied from another machine or folder is a miss and is rewritten.
-
 Results that depend on something not noted (an internal error, an incomplete journal) are
 not kept. ``--fix``/``--diff`` and stdin neither read nor write the cache; ``--no-cache``
 turns it off. A corrupt, foreign or unreadable entry is a miss and is rewritten; a cache
 folder that cannot be written or is a link, or a key that cannot be read or made, turns the
 cache off for the run with one warning.
+
+Where it lives, as ruff's ``.ruff_cache``: ``.evalsubmit_cache/`` at the project root (or
+``--cache-dir``/``$EVALSUBMIT_CACHE_DIR``) holds a ``.gitignore`` (``*``: git never sees it),
+a ``CACHEDIR.TAG`` (backup tools skip it) and one folder per cache format and evalsubmit
+version, in which each checked source file has one entry, named by its real path: a new result
+overwrites the old one, so the cache grows with the number of files, not of runs. Entries of
+files that no longer exist, and the folders of other versions, are removed at most once a day.
+Every entry is written to a temporary file in the same folder and renamed over the old one
+(atomic on POSIX and Windows): concurrent runs and worker processes never see half an entry,
+and the last writer wins.
+
+The folder may have come with the repository, so it is trusted for nothing:
+
+* an entry is used only when its code verifies with the user's key, made for this very folder
+  (:mod:`.cache_codec`): one edited, committed, or copied from another machine or folder is a
+  miss and is rewritten;
+* the cache folder and its versioned folder must be real folders, not links (a link is
+  refused: the run caches nothing, with one warning); entries are opened without following a
+  link (``O_NOFOLLOW``), only regular files are read, and at most :data:`MAX_ENTRY_BYTES`;
+* what is written replaces a file by renaming over it, so a link in the way is replaced, never
+  written through;
+* only what is provably ours is deleted: an entry whose code verifies with the user's key,
+  the marker of the last prune, a stale temporary file of this user; a versioned folder of
+  another version only when it is a real folder holding our owner mark.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import errno
 import functools
 import os
+import re
+import stat
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evalsubmit.cli import cache_folder, cache_key
-from evalsubmit.cli.cache_codec import (
-    CorruptEntry,
-    decode_findings,
-    decode_remote,
-    encode_findings,
-    encode_remote,
-)
+import evalsubmit
+from evalsubmit.cli import cache_codec as codec
 from evalsubmit.cli.projects import project_of, resolved_file, root_of
+from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
 from evalsubmit.workspace import observed as obs
+from evalsubmit.workspace.walk import CACHE_FOLDER_NAME, CACHEDIR_SIGNATURE
 
 if TYPE_CHECKING:
     from evalsubmit.analysis import AnalysisOptions
     from evalsubmit.core.findings import Finding
     from evalsubmit.workspace.project import Project
 
+CACHE_FORMAT = 2
+"""Raised whenever what an entry holds or means changes: older entries are then not read."""
+TAG = (
+    f"{CACHEDIR_SIGNATURE}\n"
+    "# This file is a cache directory tag created by evalsubmit.\n"
+    "# For information about cache directory tags, see:\n"
+    "#\thttps://bford.info/cachedir/\n"
+)
+GITIGNORE = "# Automatically created by evalsubmit.\n*\n"
+MAX_ENTRY_BYTES = 32 * 1024 * 1024
+"""A larger entry is neither read nor written (a file's findings are far smaller)."""
+OWNER = "owner"
+"""A versioned folder's mark that this user's evalsubmit made it (``codec.owner_code``)."""
+PRUNE_EVERY_S = 24 * 3600
+_PRUNED = "last-pruned"
+_TEMPORARY = ".tmp-"
+_ENTRY_NAME = re.compile(r"[0-9a-f]{32}\.json")
+_VERSIONED_NAME = re.compile(r"v[0-9]+-[^/\\]+")
+STALE_TEMPORARY_S = 3600
+"""A temporary file this old was left by a run that was killed while writing it."""
+
+
 _ROOT_MARKERS = ("pyproject.toml", ".git", "setup.py")
 """What makes a folder a project root (as `common.project_root` finds one)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Observed:
-    """What one file's analysis stands on besides its key: made where the file is analysed
-    (a worker process), from the very text analysed."""
-
-    text: str
-    """The digest of the text analysed."""
-    journal: obs.Journal
-
-
-def observed(text: str, journal: obs.Journal) -> Observed:
-    return Observed(obs.text_digest(text), journal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +107,10 @@ class CachedResult:
     findings: list[Finding]
     remote: tuple[tuple[Path, Finding], ...]
     skipped: str | None
-    text: str
-    """The file's text, as the analysis would have read it (for the report's lines)."""
     suppressed: list[Finding]
     """The findings suppression comments silenced."""
+    text: str
+    """The file's text, as the analysis would have read it (for the report's lines)."""
 
 
 class ResultCache:
@@ -116,7 +144,7 @@ class ResultCache:
         folder = self._roots.get(root)
         if folder is None:
             marked = any(os.path.exists(root / marker) for marker in _ROOT_MARKERS)
-            folder = (root if marked else Path.cwd()) / cache_folder.FOLDER_NAME
+            folder = (root if marked else Path.cwd()) / CACHE_FOLDER_NAME
             self._roots[root] = folder
         return folder
 
@@ -129,7 +157,7 @@ class ResultCache:
             secret = self._user_secret()
             if secret is not None:
                 try:
-                    self._folders[root] = cache_folder.prepare(root, secret)
+                    self._folders[root] = prepare(root, secret)
                 except OSError as error:
                     self._cannot_cache(root, error)
         folder = self._folders[root]
@@ -140,8 +168,8 @@ class ResultCache:
     def _user_secret(self) -> bytes | None:
         if self._secret is None and not self._keyless:
             try:
-                self._secret = cache_key.load_key()
-            except cache_key.NoKey as error:
+                self._secret = codec.load_key()
+            except codec.NoKey as error:
                 self._keyless = True
                 self._warn(error.path, error.reason)
         return self._secret
@@ -156,8 +184,8 @@ class ResultCache:
         if place is None:
             return None
         folder, secret, name = place
-        data = cache_folder.read_entry(folder / name)
-        body = cache_key.verified(secret, folder, name, data) if data is not None else None
+        data = read_entry(folder / name)
+        body = codec.verified(secret, folder, name, data) if data is not None else None
         if body is None:
             return None  # rewritten after the analysis
         try:
@@ -167,53 +195,34 @@ class ResultCache:
             return None  # analysed: that says why it is skipped
         try:
             return self._valid(path, options, body, source)
-        except (CorruptEntry, ValueError, KeyError, TypeError, RecursionError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             return None  # not what this version writes: a miss, rewritten after the analysis
 
     def _valid(
-        self, path: Path, options: AnalysisOptions, entry: bytes, source: str
+        self, path: Path, options: AnalysisOptions, body: bytes, source: str
     ) -> CachedResult | None:
-        import json
-
-        data = json.loads(entry)
-        if not isinstance(data, dict):
-            raise CorruptEntry("an entry is an object")
+        key, entry = codec.entry_key(body)
         project = project_of(path, self._python)
-        if data["key"] != self._key(path, project, options, obs.text_digest(source)):
+        if key != self._key(path, project, options, obs.text_digest(source)):
             return None
-        observations = data["observed"]
-        if not isinstance(observations, list):
-            raise CorruptEntry("observations are a list")
-        for observation in observations:
-            kind, key, answer = observation
-            if not isinstance(kind, str) or not isinstance(key, str):
-                raise CorruptEntry("an observation is (kind, key, answer)")
-            if answer is not None and not isinstance(answer, str):
-                raise CorruptEntry("an observation's answer is a string or null")
-            if not self._holds(project, kind, key, answer):
+        for kind, question, answer in codec.decode_observations(entry):
+            if not self._holds(project, kind, question, answer):
                 return None
-        result = data["result"]
-        skipped = result["skipped"]
-        if skipped is not None and not isinstance(skipped, str):
-            raise CorruptEntry("skipped is a string or null")
-        findings = decode_findings(result["findings"])
-        remote = decode_remote(result["remote"])
-        suppressed = decode_findings(result["suppressed"])
-        return CachedResult(findings, remote, skipped, source, suppressed)
+        return CachedResult(*codec.decode_result(entry), source)
 
     def _holds(self, project: Project, kind: str, key: str, answer: str | None) -> bool:
         """Whether asking again gives the answer the analysis got (each question is asked
         once per run: many files import the same modules)."""
         asked = (project.root, kind, key)
         if asked not in self._answers:
-            self._answers[asked] = _ask(project, kind, key)
+            self._answers[asked] = obs.answer_now(project, kind, key)
         return self._answers[asked] == answer
 
     def _key(
         self, path: Path, project: Project, options: AnalysisOptions, digest: str
     ) -> dict[str, Any]:
         return {
-            "format": cache_folder.CACHE_FORMAT,
+            "format": CACHE_FORMAT,
             "checker": _checker_stamp(),
             "path": str(resolved_file(path)),
             "root": str(project.root),
@@ -228,7 +237,7 @@ class ResultCache:
         self,
         path: Path,
         options: AnalysisOptions,
-        facts: Observed,
+        facts: obs.Grounds,
         findings: list[Finding],
         remote: tuple[tuple[Path, Finding], ...],
         skipped: str | None,
@@ -236,34 +245,19 @@ class ResultCache:
     ) -> None:
         """Keep one analysed file's result (the caller leaves out those that cannot be kept:
         internal errors, fixes)."""
-        import json
-
         if not facts.journal.complete:
             return
         place = self._entry(path)
         if place is None:
             return
         folder, secret, name = place
-        project = project_of(path, self._python)
-        entry = {
-            "key": self._key(path, project, options, facts.text),
-            "observed": [
-                [kind, key, answer] for (kind, key), answer in facts.journal.records.items()
-            ],
-            "result": {
-                "findings": encode_findings(findings),
-                "remote": encode_remote(remote),
-                "skipped": skipped,
-                "suppressed": encode_findings(suppressed),
-            },
-        }
-        body = json.dumps(entry, separators=(",", ":")).encode("ascii")
-        if len(body) + cache_key.CODE_CHARS + 1 > cache_folder.MAX_ENTRY_BYTES:
+        key = self._key(path, project_of(path, self._python), options, facts.text)
+        observations = [(kind, k, answer) for (kind, k), answer in facts.journal.records.items()]
+        body = codec.encode_entry(key, observations, findings, remote, skipped, suppressed)
+        if len(body) + codec.CODE_CHARS + 1 > MAX_ENTRY_BYTES:
             return  # it would never be read
         try:
-            cache_folder.write_atomically(
-                folder / name, cache_key.signed(secret, folder, name, body)
-            )
+            write_atomically(folder / name, codec.signed(secret, folder, name, body))
         except OSError as error:
             self._cannot_cache(folder.parent, error)
 
@@ -284,24 +278,7 @@ class ResultCache:
         """After the run: remove entries of files that are gone (at most once a day)."""
         for folder in self._folders.values():
             if folder is not None and self._secret is not None:
-                cache_folder.prune_when_due(folder, self._secret)
-
-
-def _ask(project: Project, kind: str, key: str) -> str | None:
-    """The answer to an observation's question now (:mod:`evalsubmit.workspace.observed`)."""
-    if kind == "read":
-        return obs.read_answer(project.read(Path(key)))
-    if kind == "module":
-        found = project.find_module(*obs.split_module_key(key))
-        return str(found) if found is not None else None
-    if kind == "name":
-        return project.module_name(Path(key))
-    if kind == "installed":
-        environment = project.environment
-        return obs.installed_answer(environment.find_module(key) if environment else None)
-    if kind == "size":
-        return obs.size_answer(key)
-    raise CorruptEntry(f"unknown observation {kind!r}")  # not written by this version
+                prune_when_due(folder, self._secret)
 
 
 def _options_key(options: AnalysisOptions) -> dict[str, Any]:
@@ -337,3 +314,146 @@ def _checker_stamp() -> str:
             relative = os.path.relpath(path, package)
             parts.append(f"{relative}:{status.st_size}:{status.st_mtime_ns}")
     return obs.text_digest("\n".join(parts))
+
+
+# ----- the folder -------------------------------------------------------------------------
+
+
+def versioned(root: Path) -> Path:
+    """The folder of this cache format and version inside a cache folder."""
+    return root / f"v{CACHE_FORMAT}-{evalsubmit.__version__}"
+
+
+def prepare(root: Path, key: bytes) -> Path:
+    """Create the cache folder (tagged, ignored by git) and its versioned folder, marked as
+    ours; raises ``OSError`` when it cannot be written or either folder is not a real one."""
+    _real_folder(root)
+    for name, text in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", TAG)):
+        if not os.path.lexists(root / name):
+            write_atomically(root / name, text.encode("ascii"))
+    folder = versioned(root)
+    _real_folder(folder)
+    mark = codec.owner_code(key, folder)
+    if read_entry(folder / OWNER, codec.CODE_CHARS) != mark:
+        write_atomically(folder / OWNER, mark)
+    return folder
+
+
+def _real_folder(path: Path) -> None:
+    """Create ``path`` unless it exists; raises ``OSError`` unless it is a folder, not a link."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.mkdir(path)
+    except FileExistsError:
+        pass
+    mode = os.lstat(path).st_mode
+    if stat.S_ISLNK(mode):
+        raise OSError(errno.ELOOP, "a link (the cache never follows one)")
+    if not stat.S_ISDIR(mode):
+        raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file renamed over it."""
+    import tempfile  # here: a run that writes nothing does not load it
+
+    handle, temporary = tempfile.mkstemp(prefix=_TEMPORARY, dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def read_entry(path: Path, max_bytes: int | None = None) -> bytes | None:
+    """A file's bytes (None: missing, unreadable, a link, not a regular file or larger than
+    ``max_bytes``, by default :data:`MAX_ENTRY_BYTES`: a miss)."""
+    limit = MAX_ENTRY_BYTES if max_bytes is None else max_bytes
+    try:
+        return read_regular_file(path, max_bytes=limit, follow_link=False)
+    except UnreadableSource:
+        return None
+
+
+def prune_when_due(folder: Path, key: bytes) -> None:
+    """Remove the entries of source files that no longer exist, the temporary files of killed
+    runs and the folders of other versions, at most once per :data:`PRUNE_EVERY_S` (the time
+    of the last prune is that of a marker file, replaced first so that concurrent runs do not
+    both prune). A file another run removed first is skipped."""
+    marker = folder / _PRUNED
+    now = time.time()
+    try:
+        if now - os.lstat(marker).st_mtime < PRUNE_EVERY_S:
+            return
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return
+    try:
+        write_atomically(marker, b"")
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        with contextlib.suppress(OSError):
+            if _stale_temporary(entry, now) or _entry_of_a_gone_file(entry, folder, key):
+                os.unlink(entry.path)
+    _prune_other_versions(folder, key, now)
+
+
+def _prune_other_versions(current: Path, key: bytes, now: float) -> None:
+    """Remove what we wrote in the versioned folders of other versions that we made."""
+    try:
+        siblings = list(os.scandir(current.parent))
+    except OSError:
+        return
+    for sibling in siblings:
+        if sibling.name == current.name or not _VERSIONED_NAME.fullmatch(sibling.name):
+            continue
+        with contextlib.suppress(OSError):
+            folder = Path(sibling.path)
+            if not sibling.is_dir(follow_symlinks=False):
+                continue  # a link is never followed
+            if read_entry(folder / OWNER, codec.CODE_CHARS) != codec.owner_code(key, folder):
+                continue  # not made by this user's evalsubmit
+            for entry in list(os.scandir(folder)):
+                if _ours(entry, folder, key, now):
+                    os.unlink(entry.path)
+            if os.listdir(folder) == [OWNER]:  # anything else there is left, and the folder
+                os.unlink(folder / OWNER)
+                os.rmdir(folder)
+
+
+def _ours(entry: os.DirEntry[str], folder: Path, key: bytes, now: float) -> bool:
+    if entry.name == _PRUNED:
+        info = entry.stat(follow_symlinks=False)
+        return stat.S_ISREG(info.st_mode) and info.st_size == 0
+    return _stale_temporary(entry, now) or _verified_entry(entry, folder, key) is not None
+
+
+def _stale_temporary(entry: os.DirEntry[str], now: float) -> bool:
+    """A temporary file of this user's, older than a run (its content cannot be told)."""
+    if not entry.name.startswith(_TEMPORARY):
+        return False
+    info = entry.stat(follow_symlinks=False)
+    mine = not hasattr(os, "geteuid") or info.st_uid == os.geteuid()
+    return stat.S_ISREG(info.st_mode) and mine and now - info.st_mtime > STALE_TEMPORARY_S
+
+
+def _entry_of_a_gone_file(entry: os.DirEntry[str], folder: Path, key: bytes) -> bool:
+    body = _verified_entry(entry, folder, key)
+    if body is None:
+        return False  # not ours: kept (it is rewritten when its name's file is checked)
+    source = codec.source_of(body)
+    return source is None or not os.path.exists(source)
+
+
+def _verified_entry(entry: os.DirEntry[str], folder: Path, key: bytes) -> bytes | None:
+    """The body of an entry this user's evalsubmit wrote in ``folder`` (None: not one)."""
+    if not _ENTRY_NAME.fullmatch(entry.name):
+        return None
+    data = read_entry(Path(entry.path))
+    return codec.verified(key, folder, entry.name, data) if data is not None else None

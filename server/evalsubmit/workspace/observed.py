@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,7 @@ from evalsubmit.core.blake import blake2b
 
 if TYPE_CHECKING:
     from evalsubmit.workspace.environment import FoundModule
+    from evalsubmit.workspace.project import Project
 
 Key = tuple[str, str]
 """An observation's kind and what was asked (a path, a dotted name...)."""
@@ -109,6 +111,20 @@ def replay(recorded: Journal | None) -> None:
         journal.merge(recorded)
 
 
+@dataclass(frozen=True, slots=True)
+class Grounds:
+    """What one file's result stands on besides the run's key (for the result cache): made
+    where the file is analysed (a worker process), from the very text analysed."""
+
+    text: str
+    """The digest of the text analysed."""
+    journal: Journal
+
+
+def grounds(text: str, journal: Journal) -> Grounds:
+    return Grounds(text_digest(text), journal)
+
+
 def text_digest(text: str) -> str:
     """A module text's identity (lone surrogates included, as Python may decode them)."""
     return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
@@ -143,3 +159,21 @@ def size_answer(key: str) -> str:
         return "large" if Path(path).stat().st_size > int(limit) else "ok"
     except (OSError, ValueError):
         return "missing"
+
+
+def answer_now(project: Project, kind: str, key: str) -> str | None:
+    """The answer an observation's question gets now (raises ``ValueError`` for a kind this
+    version never notes)."""
+    if kind == "read":
+        return read_answer(project.read(Path(key)))
+    if kind == "module":
+        found = project.find_module(*split_module_key(key))
+        return str(found) if found is not None else None
+    if kind == "name":
+        return project.module_name(Path(key))
+    if kind == "installed":
+        environment = project.environment
+        return installed_answer(environment.find_module(key) if environment else None)
+    if kind == "size":
+        return size_answer(key)
+    raise ValueError(f"unknown observation {kind!r}")
