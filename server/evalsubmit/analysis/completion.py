@@ -17,10 +17,10 @@ Being a function of (text, position) only, it serves a notebook cell as it serve
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal
 
 from evalsubmit.core.lines import line_starts, offset_at
+from evalsubmit.core.records import record
 from evalsubmit.sdk.signatures import (
     GYM_CONFIG_PARAMS,
     GYM_RUNNER_PARAMS,
@@ -46,7 +46,7 @@ _CLIENTS = ("NeMoPlatform", "AsyncNeMoPlatform", "EvaluatorClient", "AsyncEvalua
 _CLASSES: dict[str, Callee] = {"GymRuntimeConfig": "config", "GymAgentTaskRunner": "runner"}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StringSlot:
     """The content of a string literal the platform can complete (1-based line, code-point
     columns on that line): ``typed`` is the content before the position."""
@@ -64,7 +64,7 @@ class StringSlot:
         return head if slash and self.kind == "taskset" else None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CallSlot:
     """A position inside the argument list of a call we know the keywords of."""
 
@@ -80,14 +80,14 @@ class CallSlot:
     """The call passes ``**mapping``: which keywords it gives is not known."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Signature:
     label: str
     doc: str
     params: tuple[Param, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Signatures:
     items: tuple[Signature, ...]
     active: int

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from evalsubmit.core.findings import Finding, Span, Where, where_text
+from evalsubmit.core.records import record
 
 
 class EngineFailure(BaseException):
@@ -52,7 +53,7 @@ class Shape(StrEnum):
     NONE = "none"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(eq=False)
 class TargetPreview:
     """The ``GymRunnerTarget`` JSON the SDK would send for one runner, or why it cannot be derived.
 
@@ -118,7 +119,7 @@ class TargetPreview:
         return hash((self.span, self.runner_type, self.problems, self.unknowns))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SubmitReport:
     """One ``<evaluator>.submit(...)`` call on the plugin evaluator."""
 
@@ -139,7 +140,7 @@ class SubmitReport:
     """Why a ``target=`` that is supplied has no preview (the runner could not be resolved)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ModuleReport:
     """Everything the analysis of one module found."""
 

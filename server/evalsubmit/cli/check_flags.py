@@ -11,11 +11,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from evalsubmit.cli.configured import rule_codes
 from evalsubmit.cli.formats import DEFAULT_FORMAT, FORMATS, LEGACY_FORMATS
+from evalsubmit.core.records import record
 from evalsubmit.workspace.walk import CACHE_FOLDER_NAME
 
 STDIN = "-"
@@ -23,7 +23,7 @@ CACHE_DIR_VARIABLE = "EVALSUBMIT_CACHE_DIR"
 MAX_JOBS = 256
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FixRequest:
     """Asked of every file's analysis (so it is sent to worker processes: plain data)."""
 
@@ -32,7 +32,7 @@ class FixRequest:
     """Only show what would change (``--diff``): nothing is written."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CheckFlags:
     """The options of ``evalsubmit check`` that shape its output and exit code."""
 

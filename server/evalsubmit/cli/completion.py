@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 from evalsubmit.cli.common import EXIT_CLEAN
+from evalsubmit.core.records import record
 
 SHELLS = ("bash", "zsh", "fish")
 PROG = "evalsubmit"
@@ -31,7 +31,7 @@ def add_parser(commands: Any) -> None:
     completion.set_defaults(handler=run)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Option:
     names: tuple[str, ...]
     takes_value: bool
@@ -40,7 +40,7 @@ class Option:
     help: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Command:
     name: str
     help: str

@@ -58,13 +58,13 @@ import re
 import stat
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import evalsubmit
 from evalsubmit.cli import cache_codec as codec
 from evalsubmit.cli.projects import project_of, resolved_file, root_of
+from evalsubmit.core.records import record
 from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
 from evalsubmit.workspace import observed as obs
 from evalsubmit.workspace.walk import CACHE_FOLDER_NAME, CACHEDIR_SIGNATURE
@@ -100,7 +100,7 @@ _ROOT_MARKERS = ("pyproject.toml", ".git", "setup.py")
 """What makes a folder a project root (as `common.project_root` finds one)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CachedResult:
     """A file's result as kept by the result cache."""
 

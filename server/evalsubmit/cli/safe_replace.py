@@ -19,9 +19,9 @@ import contextlib
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
+from evalsubmit.core.records import record
 from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
 
 EDITED_MEANWHILE = "it was changed while it was being fixed: not overwritten"
@@ -31,7 +31,7 @@ LOST_DURING_RENAME = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Snapshot:
     """A file's bytes and what identifies that version of it."""
 

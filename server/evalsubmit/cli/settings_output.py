@@ -5,11 +5,11 @@ section)."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from evalsubmit.cli.output import near, shown
+from evalsubmit.core.records import record
 from evalsubmit.workspace.config import PYPROJECT_TABLE, ProjectConfig
 
 JSON_VERSION = 1
@@ -26,7 +26,7 @@ STATUS_TEXT = {
 """What became of a configuration file found on the way up (the JSON's ``status``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TurnedOff:
     """What turned a rule off: ``by`` is the key (``select``, ``ignore``, ``per-file-ignores``)
     of ``file``, or the flag (``--select``, ``--ignore``) when ``file`` is None."""
@@ -36,7 +36,7 @@ class TurnedOff:
     pattern: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Exclusion:
     """Why the walk leaves the path out: ``path`` (it or a folder above it) matched ``pattern``
     of ``key`` in ``file``; or ``key`` is ``.gitignore`` (no file, no pattern)."""
@@ -47,7 +47,7 @@ class Exclusion:
     pattern: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Settings:
     path: Path
     is_dir: bool

@@ -4,14 +4,14 @@ file (BOM, PEP 263 cookie), and the fixed source written back to stdout in that 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from evalsubmit.core.records import record
 from evalsubmit.core.sourcefile import DEFAULT_MAX_BYTES, UnreadableSource, decode_source
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StdinSource:
     path: Path
     """The path it is checked as (``--stdin-filename``)."""

@@ -27,9 +27,10 @@ import functools
 import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from evalsubmit.core.lines import split_lines
+from evalsubmit.core.records import record
 
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun"})
 """Cell magics whose body is Python run by the kernel."""
@@ -40,14 +41,14 @@ _HELP = re.compile(r"^(\s*)(\?{1,2}[\w.]+|[\w.]+\?{1,2})\s*$")
 _CELL_MAGIC = re.compile(r"^\s*%%(\w+)")
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Cell:
     kind: str
     """``"code"``, ``"markdown"`` or ``"raw"``: only code cells are part of the module."""
     text: str
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class CellSyntaxError:
     """Why a code cell does not parse, at its place in the cell (0-based line, code points)."""
 
@@ -57,7 +58,7 @@ class CellSyntaxError:
     message: str
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class CellMap:
     text: str
     """The module analysed for the notebook."""

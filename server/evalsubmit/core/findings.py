@@ -7,8 +7,10 @@ Converters at the edges (``cli``, ``lsp.convert``) translate from here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
+
+from evalsubmit.core.records import record
 
 
 class Severity(StrEnum):
@@ -17,7 +19,7 @@ class Severity(StrEnum):
     INFORMATION = "information"
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@record(order=True)
 class Span:
     """A range of source: 1-based lines, 0-based code-point columns."""
 
@@ -33,7 +35,7 @@ class Span:
         return (line, col) <= (self.end_line, self.end_col)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Edit:
     """Replace the text of ``span`` by ``new_text``."""
 
@@ -54,7 +56,7 @@ class Applicability(StrEnum):
     UNSAFE = "unsafe"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Placeholder:
     """Text a fix writes for a value that only the user knows (ES105: the taskset to run).
 
@@ -69,7 +71,7 @@ class Placeholder:
     """The configuration key whose value fills it in: ``default-taskset``."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fix:
     """The edits that fix a finding, under a title the editor shows."""
 
@@ -97,7 +99,7 @@ class LabelKind(StrEnum):
     """``when {name}() is constructed at line {line}``."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Label:
     """How a message names one walk. A call site's line is held as data, never baked into
     text: a result cached for a group of statements stays right when lines before it shift
@@ -134,7 +136,7 @@ def where_text(where: Where) -> str:
     return ", ".join(map(str, where))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Site:
     """The code whose walks belong together (a loop, a call, a parametrized test): what kind,
     and where its node starts (data, so that it moves with the code like a label)."""
@@ -149,7 +151,7 @@ class Site:
         return Site(self.kind, self.line + lines, self.col) if lines else self
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Occasion:
     """One of several occasions on which the same code runs, each walked on its own: the
     ``index``-th of ``total`` in ``group`` (the elements of one loop), or one of an open-ended
@@ -172,7 +174,7 @@ class Occasion:
         return Occasion(self.group.shifted(lines), self.index, self.total, label, moved)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Finding:
     """One mistake found: a rule's code and message, where, and how to fix it."""
 

@@ -23,8 +23,9 @@ import os
 import re
 import stat
 import tokenize
-from dataclasses import dataclass
 from pathlib import Path
+
+from evalsubmit.core.records import record
 
 DEFAULT_MAX_BYTES = 2_000_000
 _COOKIE = rb"(?m)^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+"
@@ -56,7 +57,7 @@ class UnreadableSource(Exception):
         self.reason = reason
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SourceFile:
     """A source file's text, decoded as Python decodes it."""
 

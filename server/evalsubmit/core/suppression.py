@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
+
+from evalsubmit.core.records import record
 
 # compiled (and kept by re) when the first finding is looked at: a clean file needs none
 _IGNORE = r"(?i)#\s*evalsubmit:\s*ignore(?![-\w])(?:\[(?P<codes>[^\]]*)\])?"
@@ -38,7 +39,7 @@ class Kind(StrEnum):
     FILE = "evalsubmit: ignore-file"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Code:
     """One code as written in a suppression, with its columns (code points) in the line."""
 
@@ -50,7 +51,7 @@ class Code:
     """Every code of an ``evalsubmit:`` comment is ours; in ``# noqa:``, those starting ES."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Suppression:
     """One suppression comment on one line."""
 

@@ -4,10 +4,10 @@ them itself."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from evalsubmit.core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ServerCommand:
     id: str
     title: str

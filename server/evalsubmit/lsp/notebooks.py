@@ -24,6 +24,7 @@ from lsprotocol import types
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.core.cells import Cell, CellMap, CellSyntaxError
 from evalsubmit.core.lines import split_lines
+from evalsubmit.core.records import record
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.convert import Encoding
 
@@ -34,7 +35,7 @@ KEEP_LAYOUTS = 8
 """Layouts kept per notebook: results still being computed or shown were made on these."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Layout:
     """One version of a notebook: its cells and the module they make."""
 

@@ -15,13 +15,14 @@ diagnostics, with the reason logged, and the error is shown once (again only if 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from evalsubmit.analysis import AnalysisOptions, config_resolver, configured_options
+from evalsubmit.core.records import record
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.workspace.config import CONFIG_NAMES, ConfigError, RuleSelection
 
@@ -34,7 +35,7 @@ WATCHED = tuple(f"**/{name}" for name in CONFIG_NAMES)
 """Glob patterns of the files the server asks the client to watch."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Effective:
     """What one document is checked with."""
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 import asyncio
 import enum
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, ParamSpec, Protocol, TypeVar
 
 from evalsubmit.analysis import AnalysisOptions, ModuleReport
+from evalsubmit.core.records import record
 from evalsubmit.lsp.analyses import REQUEST_WAIT_S
 from evalsubmit.lsp.convert import Encoding, uri_to_path
 from evalsubmit.lsp.editor import Editor
@@ -62,7 +62,7 @@ class Wait(enum.Enum):
     text; the analysis only names the workspace the code uses)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Context:
     """What a handler may use besides its snapshot: the client's capabilities, the analysis
     pool, and the session's caches. Never the server."""
@@ -91,7 +91,7 @@ class Context:
     for that long, else its latest (a document just opened has none yet)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Moved(Generic[Params, Answer]):
     """A request on a cell, moved onto its notebook's module, and the way its answer (computed
     on ``snapshot``'s analysis; None when none was) goes back onto the cell."""
@@ -105,7 +105,7 @@ CellMapping = Callable[[Params, "CellPlace"], "Moved[Params, Answer] | None"]
 there is nothing to answer there, e.g. a markdown cell)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CellPlace:
     """A request's cell: its notebook, the notebook's present layout, the cell's index."""
 

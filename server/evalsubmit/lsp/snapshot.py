@@ -11,15 +11,16 @@ whatever edits arrive meanwhile.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from evalsubmit.analysis import ModuleReport
+from evalsubmit.core.records import record
 from evalsubmit.lsp.project_config import Effective
 from evalsubmit.lsp.settings import Settings
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Analysis:
     """One finished analysis of one document, with everything needed to render it."""
 
@@ -47,7 +48,7 @@ class Analysis:
         return self.stamp, not self.reverse_pending, not self.summaries_pending
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Snapshot:
     """One open document as a request found it. For a notebook cell, the notebook's: requests
     on cells are answered on the notebook's joined module (:mod:`.cell_features`)."""

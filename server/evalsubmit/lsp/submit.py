@@ -15,11 +15,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from evalsubmit.core.records import record
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.command_table import SUBMIT
 from evalsubmit.lsp.job_follow import follow, in_background, offer_cancel
@@ -51,7 +51,7 @@ MAX_TASKSET_CHOICES = 20
 NOTHING_SENT = "evalsubmit: submission cancelled; nothing was sent."
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Request:
     uri: str
     line: int

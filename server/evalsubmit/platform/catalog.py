@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from evalsubmit.core.blake import blake2b
+from evalsubmit.core.records import record
 
 from .errors import PlatformError
 
@@ -32,7 +33,7 @@ TTL_S = 30.0
 ItemKind = Literal["taskset", "workspace"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CatalogItem:
     kind: ItemKind
     name: str
@@ -44,7 +45,7 @@ class CatalogItem:
         return f"{self.workspace}/{self.name}" if self.kind == "taskset" else self.name
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CatalogKey:
     base_url: str
     kind: ItemKind

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import ssl
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
 from pydantic import BaseModel, SecretStr, ValidationError
+
+from evalsubmit.core.records import record
 
 from .config import ResolvedPlatformConfig
 from .errors import (
@@ -85,7 +86,7 @@ def _is_tls(exc: BaseException) -> bool:
     return _in_chain(exc, lambda e: isinstance(e, ssl.SSLError))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Route:
     """How requests reach the platform: its URL, the proxy in between (None: directly), and
     the warning to show before the token travels unencrypted, if any."""

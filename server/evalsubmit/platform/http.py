@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
+
+from evalsubmit.core.records import record
 
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 """Far above any answer of the routes used (a job, a page of 100 tasksets, 10,000 log lines)."""
@@ -31,7 +32,7 @@ class ResponseTooLarge(Exception):
         self.status_code = status_code
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Answer:
     status_code: int
     content: bytes

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from evalsubmit.core.records import record
 
 from .client import PlatformClient
 from .errors import PlatformError
@@ -26,7 +28,7 @@ def extract_error(lines: list[str]) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class JobOutcome:
     """What to tell the user when a job has reached a terminal status."""
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from evalsubmit.core.records import record
 
 from .client import PlatformClient
 from .config import ResolvedPlatformConfig
@@ -33,7 +34,7 @@ _UNREACHABLE = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Reach:
     reachable: bool
     #: Why not, in words fit for the user (never the token).

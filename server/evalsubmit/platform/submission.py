@@ -22,6 +22,7 @@ from typing import Any
 
 from evalsubmit.analysis import ModuleReport, Severity, Shape, Span, TargetPreview
 from evalsubmit.analysis.runner_at import RunnerAt, merged, runner_at
+from evalsubmit.core.records import record
 from evalsubmit.sdk.grammar import parse_taskset_ref
 from evalsubmit.sdk.version import SDK_RELEASE
 
@@ -36,7 +37,7 @@ NO_TASKSET = "no taskset"
 """How every "no taskset known" reason starts; the caller adds how to name one."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Plan:
     """What will be sent: the wire target (exactly the SDK's) and the taskset reference."""
 
@@ -46,7 +47,7 @@ class Plan:
     what: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Refusal:
     reasons: tuple[str, ...]
     needs_taskset: bool = False
@@ -56,7 +57,7 @@ class Refusal:
         return "Not submitted: " + "; ".join(self.reasons)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Candidate:
     """A submittable place in a module (for the code lens, the code action and the CLI)."""
 

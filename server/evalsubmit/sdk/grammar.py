@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+
+from evalsubmit.core.records import record
 
 TASKSET_REF_SYNTAX = r"^[\w\-.]+(/[\w\-.]+)?(#[\w\-.]+)?$"
 """``TasksetRef``'s pattern as the SDK spells it (``\\w`` is Unicode-aware there too)."""
@@ -19,7 +20,7 @@ JOB_NAME_RULE = (
 )
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class TasksetRefParts:
     """A parsed taskset reference; ``workspace`` is None when the reference had no prefix."""
 

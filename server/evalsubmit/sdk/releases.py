@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.core.records import record
 from evalsubmit.sdk.spec import SPEC_DEFAULTS, WIRE_ONLY_DEFAULTS
 from evalsubmit.sdk.version import SDK_DISTRIBUTION, SDK_VERSION
 
@@ -32,7 +32,7 @@ SDK_DISTRIBUTIONS = (SDK_DISTRIBUTION, EVALUATOR_SDK_DISTRIBUTION)
 """The distributions whose installed versions matter, looked up in the user's environment."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SdkRelease:
     """One SDK release the analysis knows the models of."""
 

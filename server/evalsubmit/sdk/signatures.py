@@ -7,15 +7,15 @@ tables the checks use), so completion and the checks never disagree; only the pr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from evalsubmit.core.records import record
 from evalsubmit.sdk.constraints import GYM_CONFIG_RULES, FieldRule
 
 ShapeName = Literal["taskset", "row", "any"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Param:
     name: str
     type: str

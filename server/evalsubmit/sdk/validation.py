@@ -15,9 +15,9 @@ pydantic (``evalsubmit check`` starts in a few tens of milliseconds).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.core.records import record
 from evalsubmit.sdk import constraints
 from evalsubmit.sdk.constraints import CONFIG_FIELDS, WIRE_ONLY_FIELDS, CheckedConfig, FieldPath
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from pydantic import ValidationError
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ConfigProblem:
     """One pydantic error of a ``GymRuntimeConfig`` construction, worded for users."""
 
@@ -37,7 +37,7 @@ class ConfigProblem:
     """Pydantic's error ``type``: ``missing``, ``extra_forbidden``, ``greater_than_equal``…"""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ConfigVerdict:
     """Either the validated config (``config``) or the problems (``problems``), never both."""
 

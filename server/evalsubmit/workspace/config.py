@@ -24,10 +24,11 @@ import os
 import re
 import threading
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.core.records import record
 from evalsubmit.workspace.config_errors import PYPROJECT_TABLE, ConfigError, Problem
 from evalsubmit.workspace.config_lines import key_of, line_of
 from evalsubmit.workspace.config_merge import NO_OVERRIDES, Overrides, merged
@@ -54,7 +55,7 @@ MAX_CONFIG_BYTES = 1024 * 1024
 MAX_EXTEND_DEPTH = 32
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RuleSelection:
     """One layer of rule choices (the file, then the editor's settings or the command line):
     ``select`` replaces what layers below chose, ``extend_select`` adds, ``ignore`` removes."""
@@ -77,7 +78,7 @@ def expand(prefixes: Iterable[str], codes: Collection[str]) -> frozenset[str]:
     return frozenset(code for code in codes if code.startswith(wanted))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ProjectConfig:
     """The configuration in effect for a file. ``file`` is None when no file was found (or
     none is wanted: ``--isolated``); every field then has its default."""

@@ -4,13 +4,14 @@ its key and line."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
+
+from evalsubmit.core.records import record
 
 PYPROJECT_TABLE = "[tool.evalsubmit]"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Problem:
     """One invalid entry of a configuration file."""
 

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from evalsubmit.core.records import record
 
 PATTERN_KEYS = ("exclude", "extend-exclude")
 SELECTION_KEYS = ("select", "extend-select", "ignore")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Overrides:
     """The command line's changes to every configuration: ``replace`` sets keys, ``extend``
     appends to lists (``--extend-exclude``) and tables (``--extend-per-file-ignores``);

@@ -15,9 +15,9 @@ import re
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
+from evalsubmit.core.records import record
 from evalsubmit.workspace import interpreter as interp
 from evalsubmit.workspace.sitepath import read_site
 
@@ -29,7 +29,7 @@ CHECK_INTERVAL_S = 1.0
 _COMPILED = (".so", ".pyd")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FoundModule:
     """Where the interpreter would import a module from."""
 
@@ -155,7 +155,7 @@ def normalize(name: str) -> str:
 # -- the module search --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Listing:
     """The names in one folder of installed packages, as of its mtime."""
 

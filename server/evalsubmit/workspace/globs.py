@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from evalsubmit.core.records import record
+
 NO_MATCH = 0
 DIR_MATCH = 1
 """Matched through a folder of the path (``build/`` against ``build/x.py``)."""
@@ -75,7 +77,7 @@ class _Nfa:
         self.empty[start].append(end)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(eq=False)
 class Glob:
     """One compiled pattern. ``include`` is False for ``!pattern``."""
 

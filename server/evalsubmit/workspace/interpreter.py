@@ -19,8 +19,9 @@ import os
 import site
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+
+from evalsubmit.core.records import record
 
 QUERY_TIMEOUT_S = 10.0
 
@@ -46,7 +47,7 @@ print(json.dumps({
 """
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Layout:
     """Where an interpreter finds modules before any ``.pth`` file is read."""
 

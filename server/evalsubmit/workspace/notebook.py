@@ -20,11 +20,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from evalsubmit.core.cells import Cell
 from evalsubmit.core.lines import split_lines_keepends
+from evalsubmit.core.records import record
 from evalsubmit.core.sourcefile import DEFAULT_MAX_BYTES, UnreadableSource, read_regular_file
 from evalsubmit.workspace.walk import NOTEBOOK_SUFFIX, is_notebook
 
@@ -45,7 +45,7 @@ class InvalidNotebook(UnreadableSource):
     """The file is not a notebook the analysis can read; ``reason`` says why."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _SourceSlot:
     """Where a cell's ``source`` value lies in the file's text, and how it is written."""
 
@@ -58,7 +58,7 @@ class _SourceSlot:
     """The whitespace before the list's ``]``."""
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Notebook:
     """A notebook's cells (all of them, in document order) and where their sources lie."""
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalsubmit.core.blake import blake2b
+from evalsubmit.core.records import record
 
 if TYPE_CHECKING:
     from evalsubmit.workspace.environment import FoundModule
@@ -111,7 +111,7 @@ def replay(recorded: Journal | None) -> None:
         journal.merge(recorded)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Grounds:
     """What one file's result stands on besides the run's key (for the result cache): made
     where the file is analysed (a worker process), from the very text analysed."""

@@ -22,9 +22,9 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
+from evalsubmit.core.records import record
 from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
 from evalsubmit.workspace.globs import GlobError, GlobSet, compile_glob
 
@@ -68,7 +68,7 @@ Excluded = Callable[[Path, bool], bool]
 """Whether the project's configuration leaves a path out (the path, whether it is a folder)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Rules:
     """One ``.gitignore``. A path relative to the walked root (POSIX) is under it when it
     starts with ``within`` (the file's folder inside the walk); its patterns see it as

@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.core.edits import apply_edits, overlaps
 from evalsubmit.core.findings import Edit, Finding
+from evalsubmit.core.records import record
 
 MAX_ROUNDS = 10
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FixOutcome:
     text: str
     """The fixed text; the original when nothing applied or the fixes were given up."""

@@ -3,13 +3,12 @@ module-wide resolution of what they may change): the tables the cache keys are m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from evalsubmit.analysis.interp.effects import Effects
 from evalsubmit.analysis.interp.mutation import Resolved
+from evalsubmit.core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Graph:
     """Who reads and writes what, for one list of statement effects (kept while an edit
     leaves them equal: an edit inside a literal, say)."""

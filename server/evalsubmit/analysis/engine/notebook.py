@@ -11,7 +11,7 @@ is ES100 in that cell: the module has it blanked, so the rest of the notebook is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from evalsubmit.analysis.engine.analyze import analyze_source
@@ -20,10 +20,11 @@ from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.analysis.rules.es100_invalid_syntax import RULE as ES100
 from evalsubmit.core.cells import Cell, CellMap, CellSyntaxError
 from evalsubmit.core.findings import Edit, Finding, Fix, Span
+from evalsubmit.core.records import record
 from evalsubmit.workspace.project import Project
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CellFinding:
     """A finding in one cell: ``cell`` is the index in all of the notebook's cells (0-based;
     ruff and editors show ``cell`` + 1), ``finding.span`` is relative to that cell."""
@@ -32,7 +33,7 @@ class CellFinding:
     finding: Finding
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class NotebookReport:
     cell_map: CellMap
     module: ModuleReport

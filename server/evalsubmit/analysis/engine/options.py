@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from evalsubmit.core.records import record
 
 DEFAULT_MAX_CHARS = 2_000_000
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AnalysisOptions:
     """What an analysis reports (rules selected) and how much it takes on."""
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from evalsubmit.analysis.interp.objects import CLASS_SETUP_METHODS, SETUP_METHODS
 from evalsubmit.analysis.interp.statement_nodes import StatementNodes
 from evalsubmit.analysis.interp.testcode import is_fixture
 from evalsubmit.analysis.source import tree_walk
+from evalsubmit.core.records import record
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -40,7 +41,7 @@ Callee = tuple[str, ...]
 """("name", n) for ``n(...)``, ("attr", base, method) for ``base.x.method(...)``, ("other",)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Effects:
     reads: frozenset[str]
     writes: frozenset[str]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Protocol
 
 from evalsubmit.analysis.values.domain import (
@@ -19,6 +19,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env, ModuleSource
 from evalsubmit.core.findings import Occasion
+from evalsubmit.core.records import record
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 MAX_CALL_DEPTH = 6
@@ -29,7 +30,7 @@ MAX_CONTEXTS = 3
 """Walks nested in walks (an element of a loop in a helper called at a call site ...)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CallSite:
     """How a call of the user's function is walked: labelled ``walk`` (recording facts while
     the caller records), and where each parameter's value was written (``passed``: the
@@ -39,7 +40,7 @@ class CallSite:
     passed: Mapping[str, Origin] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Frame:
     """The evaluation state that changes when the interpreter enters a function body or an
     evaluation whose facts must not be recorded. Replaced, never mutated, so leaving a context

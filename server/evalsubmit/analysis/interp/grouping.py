@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
+from evalsubmit.core.records import record
 from evalsubmit.workspace.observed import text_digest
 
 __all__ = ["DependencyLog", "Grouping", "reads_the_same", "text_digest"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Grouping:
     """How facts are grouped for the incremental caches: ``key(i)`` is the cache key of
     top-level statement ``i`` (None: not cacheable); groups whose key is in ``known`` have cached

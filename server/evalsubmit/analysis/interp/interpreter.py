@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +47,10 @@ from evalsubmit.analysis.values.domain import (
 from evalsubmit.analysis.values.env import Env, ModuleScope, ModuleSource
 from evalsubmit.analysis.values.journal import sealed
 from evalsubmit.core.findings import Occasion, Span
+from evalsubmit.core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Deferred:
     """A function body to walk after the top level: its enclosing scope, the top-level
     statement that defines it (its cache group) and, for a method, its class."""

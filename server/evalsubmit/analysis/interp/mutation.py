@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from evalsubmit.analysis.interp.effects import MUTATING_METHODS, Callee, Effects
+from evalsubmit.core.records import record
 
 MUTATION = "*mutation"
 """Written by every statement that may change an object without naming it; read by all."""
@@ -48,7 +49,7 @@ _PURE_MODULES = frozenset(
 model (the SDK's packages, ``nemo*``, too)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Resolved:
     reads: list[frozenset[str]]
     writes: list[frozenset[str]]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -32,6 +31,7 @@ from evalsubmit.analysis.values.domain import (
 from evalsubmit.analysis.values.env import Env, ModuleScope
 from evalsubmit.analysis.values.iterables import items_of
 from evalsubmit.core.findings import Label, Occasion, Site
+from evalsubmit.core.records import record
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
@@ -47,7 +47,7 @@ class ConftestReader(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TestPlan:
     """How to walk a test or fixture body: fixture values, and one walk per case."""
 

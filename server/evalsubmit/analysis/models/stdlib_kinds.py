@@ -17,10 +17,12 @@ import importlib
 import sys
 import sysconfig
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from pathlib import Path
 from typing import Literal
+
+from evalsubmit.core.records import record
 
 Kind = Literal["class", "function"]
 
@@ -81,7 +83,7 @@ def _kind_in(module: str, names: tuple[str, ...], budget: int) -> Kind | None:
     return kinds.pop() if len(kinds) == 1 else None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Binding:
     """What one top-level statement binds a name to."""
 

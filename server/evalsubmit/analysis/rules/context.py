@@ -10,6 +10,7 @@ from evalsubmit.analysis.interp.facts import ModuleFacts
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import Origin
 from evalsubmit.core.findings import Finding, Span
+from evalsubmit.core.records import record
 
 
 @dataclass(slots=True)
@@ -39,7 +40,7 @@ class RuleContext:
         return "".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ModuleContext:
     """What a module check reads: the module, and what is installed in the user's
     environment."""

@@ -17,13 +17,14 @@ Phases follow the SDK's own order of checks (reference §4, §8):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from typing import Any
 
 from evalsubmit.analysis.interp.facts import ConstructionFact, SubmitFact
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.core.findings import Applicability, Finding, Severity
+from evalsubmit.core.records import record
 
 DOCS_BASE = "https://github.com/evalsubmit/evalsubmit/blob/main/docs/rules.md"
 
@@ -36,7 +37,7 @@ class Phase(StrEnum):
     MODULE = "module"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ConstructionCheck:
     """A check of every SDK construction (phase ``CONSTRUCTION``)."""
 
@@ -45,7 +46,7 @@ class ConstructionCheck:
     phase: Phase = Phase.CONSTRUCTION
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SubmitCheck:
     """A check of ``submit()`` calls in one of the call phases."""
 
@@ -55,7 +56,7 @@ class SubmitCheck:
     run: Callable[[SubmitFact, RuleContext], list[Finding]]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ModuleCheck:
     """A check of a whole module, run once per analysis (phase ``MODULE``)."""
 
@@ -67,7 +68,7 @@ class ModuleCheck:
 Check = ConstructionCheck | SubmitCheck | ModuleCheck
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rule:
     """A rule: its code, documentation and checks."""
 

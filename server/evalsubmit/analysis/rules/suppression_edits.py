@@ -4,13 +4,13 @@ codes out of it (the whole comment when nothing is left in it)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from evalsubmit.core.findings import Edit, Fix, Span
+from evalsubmit.core.records import record
 from evalsubmit.core.suppression import WHOLE_LINE, Suppression, without_codes
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Comment:
     """A suppression comment of the module, on its 1-based ``line`` (whose text is ``text``,
     without its line end)."""

@@ -21,12 +21,13 @@ from typing import TypeVar
 
 from evalsubmit.analysis.source.repair import repair_parse
 from evalsubmit.analysis.source.tree_walk import walk
+from evalsubmit.core.records import record
 
 _CONTINUATIONS = ("else", "elif", "except", "finally")
 _CLOSERS = (")", "]", "}")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Chunk:
     """One top-level piece of a module's text, parsed alone."""
 

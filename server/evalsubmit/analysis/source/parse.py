@@ -9,15 +9,16 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from evalsubmit.analysis.source.chunks import Chunk, ChunkCache, parse_chunks, seed
 from evalsubmit.analysis.source.repair import repair_parse
 from evalsubmit.core.findings import Span
 from evalsubmit.core.lines import split_lines_keepends
+from evalsubmit.core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ParsedModule:
     """A module's syntax tree and lines, as the analysis reads them."""
 

@@ -30,6 +30,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.iterables import as_python
+from evalsubmit.core.records import record
 from evalsubmit.sdk import serialization, validation
 from evalsubmit.sdk.names import is_sdk_name
 
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 REQUIRED = ("agent", "agent_config", "resources_server")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ContentProblem:
     """A value inside ``hydra_params`` with no JSON form (``iterator``: silently sent as [])."""
 
@@ -58,7 +59,7 @@ def _held(reason: str) -> str:
     return reason.removesuffix(_NO_JSON_FORM)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ConfigIssue:
     """A pydantic error of the construction, at the place it was written."""
 

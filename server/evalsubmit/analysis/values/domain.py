@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evalsubmit.core.findings import Span
+from evalsubmit.core.records import record
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.values.env import Env, ModuleSource
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Origin:
     """Where a value was written: a file (``None`` = the module being analysed) and a span."""
 
@@ -165,7 +166,7 @@ class SeqValue:
     an unknown ``x``) may have changed the items: they are no longer known."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ClassRef:
     """A class by identity: an SDK/stdlib class by qualified name, or a user class."""
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import Origin, Unknown, Value
 from evalsubmit.core.findings import Span
+from evalsubmit.core.records import record
 
 
 class Env:
@@ -108,7 +109,7 @@ class Env:
         self._owned = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ModuleSource:
     """A module's code: its tree, file and dotted name (spans of its nodes, in code points)."""
 

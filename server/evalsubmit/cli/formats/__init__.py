@@ -12,10 +12,11 @@ Nothing here imports pydantic, httpx or pygls: rendering is plain data to text.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from evalsubmit.core.findings import Finding, Span
+from evalsubmit.core.records import record
 
 Located = tuple[Path, Finding]
 Skipped = tuple[Path, str]
@@ -45,7 +46,7 @@ TEXT_FORMATS = frozenset({"concise", "full", "grouped"})
 those on stderr, so their output stays parseable)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Report:
     """What ``check`` found, ready to render in any format."""
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
 
 from evalsubmit.cli.formats import Report, fix_summary
+from evalsubmit.core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Statistic:
     code: str
     name: str
