@@ -248,7 +248,7 @@ def _encode_finding(finding: Finding) -> list[Any]:
         finding.message,
         _encode_span(finding.span),
         [_encode_fix(fix) for fix in finding.fixes],
-        [_encode_walk(walk) for walk in finding.context],
+        [_encode_occasion(occasion) for occasion in finding.context],
         *([] if finding.cell is None else [finding.cell]),  # a notebook's: the span is the cell's
     ]
 
@@ -268,7 +268,7 @@ def _decode_finding(data: object) -> Finding:
         _str(message),
         _decode_span(span),
         tuple(_decode_fix(fix) for fix in _list(fixes)),
-        tuple(_decode_walk(walk) for walk in _list(context)),
+        tuple(_decode_occasion(item) for item in _list(context)),
         cell,
     )
 
@@ -300,19 +300,19 @@ def _decode_fix(data: object) -> Fix:
     return Fix(_str(title), tuple(decoded), safety)
 
 
-def _encode_walk(walk: Occasion) -> list[Any]:
-    lines = list(walk.lines) if walk.lines is not None else None
-    site, label = walk.group, walk.label
+def _encode_occasion(occasion: Occasion) -> list[Any]:
+    lines = list(occasion.lines) if occasion.lines is not None else None
+    site, label = occasion.group, occasion.label
     return [
         [site.kind, site.line, site.col],
-        walk.index,
-        walk.total,
+        occasion.index,
+        occasion.total,
         [label.kind.value, label.name, label.line],
         lines,
     ]
 
 
-def _decode_walk(data: object) -> Occasion:
+def _decode_occasion(data: object) -> Occasion:
     group, index, total, label, lines = _fields(data, 5)
     span = None
     if lines is not None:
