@@ -24,6 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import generate  # noqa: E402
+from edits import typing_trace  # noqa: E402
 from run import RESULTS, make_edits  # noqa: E402
 
 from evalsubmit.analysis import AnalysisOptions, Project, analyze_source  # noqa: E402
@@ -73,12 +74,21 @@ def main() -> None:
         help="profile DocumentAnalyzer.analyze (the engine's cached path) instead of the plain "
         "analyze_source the server calls today",
     )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="replay the typing trace (Enter, paste, join, ...: edits that shift lines) "
+        "through DocumentAnalyzer.analyze, print the median per kind, and profile that",
+    )
     args = parser.parse_args()
     corpus = generate.generate(RESULTS / "corpus", tree=False)
     path = corpus[args.size]
     text = path.read_text(encoding="utf-8")
     project = Project(path.parent)
     options = AnalysisOptions()
+    if args.trace:
+        profile_trace(text, path, project, options, args.top)
+        return
     analyze_source(text, path=path, project=project, options=options)  # warm: sibling cached
 
     lines = text.split("\n")
@@ -164,6 +174,43 @@ def main() -> None:
     out = RESULTS / f"profile-edit-{args.size}-{mode}.prof"
     profiler.dump_stats(out)
     print(f"profile: {out}")
+
+
+def profile_trace(
+    text: str, path: Path, project: Project, options: AnalysisOptions, top: int
+) -> None:
+    """The typing trace through the server's cached path: per-kind medians, then cProfile."""
+    lines = text.split("\n")
+    texts: list[tuple[str, str]] = []
+    for edit in typing_trace(text):
+        edit.apply(lines)
+        texts.append((edit.kind, "\n".join(lines)))
+    analyzer = DocumentAnalyzer(path, project, options)
+    project.set_overlay(path, text)
+    analyzer.analyze(text, reverse=False)
+    times: dict[str, list[float]] = {}
+    for _ in range(2):
+        for kind, t in texts:
+            project.set_overlay(path, t)
+            t0 = time.perf_counter()
+            analyzer.analyze(t, reverse=False)
+            times.setdefault(kind, []).append(time.perf_counter() - t0)
+    print(f"typing trace, {len(texts)} edits x 2, DocumentAnalyzer.analyze (ms median / max):")
+    for kind, values in times.items():
+        print(f"  {kind:<14} {statistics.median(values) * 1000:7.1f} / {max(values) * 1000:7.1f}")
+    shifting = [(k, t) for k, t in texts if k != "type"]
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _, t in shifting:
+        project.set_overlay(path, t)
+        analyzer.analyze(t, reverse=False)
+    profiler.disable()
+    stream = io.StringIO()
+    stats = pstats.Stats(profiler, stream=stream).strip_dirs()
+    print(f"\ncProfile of the {len(shifting)} line-shifting edits (totals; divide per edit):")
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    print(stream.getvalue())
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import bisect
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from evalsubmit.analysis.source.repair import repair_parse
 from evalsubmit.analysis.source.tree_walk import walk
@@ -46,6 +46,9 @@ class _Parsed:
     body: list[ast.stmt]
     offset: int
     blanked: list[tuple[int, int]]
+    located: tuple[list[Any], list[Any]] | None = None
+    """The nodes with a ``lineno``, and those with an ``end_lineno`` (listed at the first move:
+    moving then costs two flat loops, not a tree walk). ``Any``: ``ast.AST`` declares neither."""
 
 
 @dataclass(slots=True)
@@ -252,16 +255,20 @@ def _moved(parsed: _Parsed, start: int) -> _Parsed:
     """``parsed`` with its line numbers shifted to begin at line ``start``."""
     delta = start - 1 - parsed.offset
     if delta:
-        # every chunk below a line added or removed moves: ``ast.increment_lineno`` visits
-        # contexts and operators too, through two generators per node (slower)
-        for statement in parsed.body:
-            for node in walk(statement):
-                line = getattr(node, "lineno", None)
-                if line is not None:
-                    setattr(node, "lineno", line + delta)  # noqa: B010 (AST has no lineno)
-                    end = getattr(node, "end_lineno", None)
-                    if end is not None:
-                        setattr(node, "end_lineno", end + delta)  # noqa: B010
+        # every chunk below a line added or removed moves, often on each keystroke: the
+        # located nodes are listed once (``ast.increment_lineno`` walks every node each time,
+        # contexts and operators too)
+        if parsed.located is None:
+            nodes: list[Any] = [
+                n for s in parsed.body for n in walk(s) if getattr(n, "lineno", None) is not None
+            ]
+            ends = [n for n in nodes if getattr(n, "end_lineno", None) is not None]
+            parsed.located = nodes, ends
+        starts, ends = parsed.located
+        for node in starts:
+            node.lineno += delta
+        for node in ends:
+            node.end_lineno += delta
         parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
         parsed.offset = start - 1
     return parsed
