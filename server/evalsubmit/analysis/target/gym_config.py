@@ -304,7 +304,7 @@ def _convert(
                     ContentProblem(anchor, value.origin, reason, "refused", value.materialize)
                 )
             return _Opaque(reason), f"<error: {reason}>"
-    refusal = _refusal(value)
+    refusal = object_refusal(value)
     if refusal is None:
         result.unknowns.append(validation.format_path(path))
         return _Placeholder(), "<unknown: not statically known>"
@@ -317,13 +317,8 @@ def _convert(
 
 
 def object_refusal(value: Value) -> str | None:
-    """Why a function, class, module or instance has no JSON form (and is no string either),
-    or ``None`` when that is not known."""
-    return _refusal(value)
-
-
-def _refusal(value: Value) -> str | None:
-    """Why an object-like value has no JSON form, or ``None`` when its form is just unknown."""
+    """Why an object-like value (a function, class, module or instance) has no JSON form (and
+    is no string either), or ``None`` when its form is just unknown."""
     match value:
         case PartialValue():
             return "a functools.partial"
