@@ -76,8 +76,6 @@ class CallSlot:
     partial: str | None
     """The identifier typed so far where a keyword may go (``""`` right after ``(`` or ``,``);
     None where no keyword can go (a value is being typed)."""
-    unpacked: bool = False
-    """The call passes ``**mapping``: which keywords it gives is not known."""
 
 
 @record
@@ -193,7 +191,7 @@ def _call_slot(text: str, masked: str, offset: int) -> CallSlot | None:
     keyword = _KEYWORD.search(segment)
     current = keyword.group(1) if keyword else None
     own = {partial} if partial and partial in used and not keyword else set()
-    return CallSlot(kind, used - own, current, partial, "**" in args)
+    return CallSlot(kind, used - own, current, partial)
 
 
 def _open_paren(masked: str, offset: int) -> int | None:

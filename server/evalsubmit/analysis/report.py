@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import field, replace
+from dataclasses import field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -168,9 +168,6 @@ class ModuleReport:
     suppressed: tuple[Finding, ...] = ()
     """The findings of enabled rules that suppression comments silenced (line or file level):
     what tells a used suppression from an unused one (ES190), and what ``ignore-file`` hid."""
-
-    def with_findings(self, findings: tuple[Finding, ...]) -> ModuleReport:
-        return replace(self, findings=findings)
 
     # Both lookups run on the server's event loop for every hover, over every runner and submit
     # of the module (hundreds in a long script). The line test first: a span holds the position

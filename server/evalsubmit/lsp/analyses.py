@@ -107,8 +107,9 @@ class Analyses:
             ready=self.ready,
         )
         self.documents[uri] = track
-        self._session.projects.note_file(track.path)
-        self._session.projects.set_overlay(track.path, text)
+        project = self._session.projects.for_path(track.path)
+        project.note_file(track.path)  # it may be new (just created)
+        project.set_overlay(track.path, text)
         track.invalidate(0.0)
         self._recheck_dependents([track.path], exclude=uri)
 
@@ -118,7 +119,7 @@ class Analyses:
             self.opened(uri, version, text)
             return
         track.version = version
-        self._session.projects.set_overlay(track.path, text)
+        self._session.projects.for_path(track.path).set_overlay(track.path, text)
         delay = self._session.settings.for_uri(uri).debounce_ms / 1000
         track.invalidate(delay)
         self._recheck_dependents([track.path], exclude=uri, delay=delay)
@@ -132,7 +133,7 @@ class Analyses:
         if track is None:
             return
         track.close()
-        self._session.projects.drop_overlay(track.path)
+        self._session.projects.for_path(track.path).drop_overlay(track.path)
         if self._pushes(uri):
             self._publish(uri, None, [])
         self._recheck_dependents([track.path], exclude=uri)

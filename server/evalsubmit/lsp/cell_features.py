@@ -11,7 +11,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from evalsubmit.lsp.notebooks import Layout, OpenNotebook
+from evalsubmit.lsp.notebooks import Layout, OpenNotebook, moved_diagnostic
 from evalsubmit.lsp.requests import CellPlace, Moved
 from evalsubmit.lsp.snapshot import Snapshot
 
@@ -94,15 +94,7 @@ def _to_joined(
         rng = layout.from_cell_range(index, diag.range, enc)
     except LookupError:
         return None
-    return types.Diagnostic(
-        range=rng,
-        message=diag.message,
-        severity=diag.severity,
-        code=diag.code,
-        code_description=diag.code_description,
-        source=diag.source,
-        data=diag.data,
-    )
+    return moved_diagnostic(diag, rng)
 
 
 def _cell_action(

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from evalsubmit.lsp.requests import Context
     from evalsubmit.lsp.snapshot import Analysis, Snapshot
     from evalsubmit.lsp.state import Session
+    from evalsubmit.platform import ResolvedPlatformConfig
 
 log = logging.getLogger(__name__)
 
@@ -92,9 +93,7 @@ async def list_tasksets(
     ``{"uri", "line"?, "character"?}`` (0-based): that document's folder settings and the
     workspace its code names (``NeMoPlatform(workspace=...)``), and ``suggested``, the taskset
     reference written nearest to that line."""
-    snap, line = _document_at(snapshot, args)
-    code = submit.workspace_in_code(snap, line)
-    config = await context.in_pool(submit.platform_config, _settings(snapshot, context), code)
+    snap, line, _, config = await _destination(snapshot, context, args)
     answer: dict[str, Any] = {
         "workspace": config.workspace,
         "workspaceSource": submit.workspace_source(config.sources.get("workspace", "")),
@@ -122,9 +121,7 @@ async def platform_info(
     ``{"baseUrl", "baseUrlSource", "workspace", "workspaceSource", "codeWorkspace", "tokenSet",
     "tokenSource"}``; with ``"check": true`` also ``"reachable"`` and, when not, ``"reachError"``
     (asked once per few seconds per URL). Never the token itself."""
-    snap, line = _document_at(snapshot, args)
-    code = submit.workspace_in_code(snap, line)
-    config = await context.in_pool(submit.platform_config, _settings(snapshot, context), code)
+    _, _, code, config = await _destination(snapshot, context, args)
     info: dict[str, Any] = {
         "baseUrl": display_url(config.base_url),
         "baseUrlSource": config.sources.get("base_url"),
@@ -157,9 +154,7 @@ async def job_status(
         return {"error": 'expected one argument {"name": <job name>, "workspace"?: <workspace>}'}
     logs_arg = first.get("logs")
     tail = logs_arg if isinstance(logs_arg, int) and logs_arg > 0 else LOG_LINES
-    snap, line = _document_at(snapshot, args)
-    code = submit.workspace_in_code(snap, line)
-    config = await context.in_pool(submit.platform_config, _settings(snapshot, context), code)
+    config = (await _destination(snapshot, context, args))[3]
     workspace = first.get("workspace") if isinstance(first.get("workspace"), str) else None
     workspace = workspace or config.workspace
     try:
@@ -208,20 +203,20 @@ async def job_view(client: PlatformClient, workspace: str, name: str, tail: int)
     return answer
 
 
-def _document_at(
-    snapshot: Snapshot | None, args: tuple[Any, ...]
-) -> tuple[Analysis | None, int | None]:
-    """The analysis of the document ``{"uri"}`` names (None when it is not open) and the
-    1-based line of its ``"line"`` (0-based, optional)."""
+async def _destination(
+    snapshot: Snapshot | None, context: Context, args: tuple[Any, ...]
+) -> tuple[Analysis | None, int | None, str | None, ResolvedPlatformConfig]:
+    """Where a submission from the document ``{"uri"}`` names would go, with what led there:
+    its analysis (None when it is not open), the 1-based line of its ``"line"`` (0-based,
+    optional), and the workspace its code names there. Without a document, the global
+    settings decide."""
     first = args[0] if args and isinstance(args[0], Mapping) else {}
     snap = snapshot.analysis if snapshot is not None else None
     line = first.get("line")
-    return snap, (line + 1 if isinstance(line, int) and snap is not None else None)
-
-
-def _settings(snapshot: Snapshot | None, context: Context) -> Settings:
-    """The settings of the document's folder, else the global ones."""
-    return snapshot.settings if snapshot is not None else context.global_settings
+    line = line + 1 if isinstance(line, int) and snap is not None else None
+    code = submit.workspace_in_code(snap, line)
+    settings = snapshot.settings if snapshot is not None else context.global_settings
+    return snap, line, code, await context.in_pool(submit.platform_config, settings, code)
 
 
 def _platform(settings: Settings) -> dict[str, Any]:

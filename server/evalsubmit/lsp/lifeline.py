@@ -24,6 +24,8 @@ import time
 from collections.abc import Callable
 from io import BufferedReader
 
+from evalsubmit.lsp.logs import to_stderr
+
 log = logging.getLogger(__name__)
 
 CHECK_EVERY_S = 0.25
@@ -130,7 +132,7 @@ class Lifeline:
     def leave(self, why: str) -> None:
         """Stop the server; end the process if it is still here after the grace period."""
         self._leaving = True
-        _stderr(f"evalsubmit: exiting: {why}")
+        to_stderr(f"evalsubmit: exiting: {why}")
         loop = self._loop
         if loop is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):  # closed in between
@@ -141,7 +143,7 @@ class Lifeline:
 
 
 def _end_process() -> None:
-    _stderr("evalsubmit: the server did not stop in time; ending the process")
+    to_stderr("evalsubmit: the server did not stop in time; ending the process")
     os._exit(0)
 
 
@@ -151,16 +153,8 @@ def dump_stacks(header: str) -> str:
         faulthandler.dump_traceback(file=buffer, all_threads=True)
         buffer.seek(0)
         text = buffer.read()
-    _stderr(f"evalsubmit: {header}; thread stacks:\n{text}")
+    to_stderr(f"evalsubmit: {header}; thread stacks:\n{text}")
     return text
-
-
-def _stderr(message: str) -> None:
-    try:
-        sys.stderr.write(message.rstrip("\n") + "\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
 
 
 def pid_alive(pid: int) -> bool:

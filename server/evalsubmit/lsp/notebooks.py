@@ -257,7 +257,7 @@ def split_diagnostics(
             index, rng = layout.to_cell_range(item.range, encoding)
         except LookupError:
             continue
-        per_cell[index].append(_moved(item, rng))
+        per_cell[index].append(moved_diagnostic(item, rng))
     if syntax is not None:
         for error in layout.cell_map.cell_syntax_errors:
             per_cell[error.cell].append(syntax_diagnostic(layout, error, syntax, encoding))
@@ -296,7 +296,8 @@ def syntax_diagnostic(
     )
 
 
-def _moved(item: types.Diagnostic, rng: types.Range) -> types.Diagnostic:
+def moved_diagnostic(item: types.Diagnostic, rng: types.Range) -> types.Diagnostic:
+    """``item`` at ``rng`` (a cell's place or the joined module's)."""
     return types.Diagnostic(
         range=rng,
         message=item.message,

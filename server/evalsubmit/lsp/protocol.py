@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-import json
 import logging
 from collections.abc import Generator
 from concurrent.futures import Future
@@ -90,10 +89,6 @@ class EvalsubmitProtocol(LanguageServerProtocol):
             raise JsonRpcInvalidParams() from exc
         except Exception as exc:
             raise JsonRpcInternalError() from exc
-
-    def serialize(self, message: Any) -> str:
-        """The JSON that pygls's ``_send_data`` writes for ``message`` (nothing is written)."""
-        return json.dumps(message, default=self._serialize_message)
 
     def handle_message(self, message: Any) -> None:
         method = getattr(message, "method", None)

@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from lsprotocol import types
@@ -212,31 +211,26 @@ def create_server() -> EvalsubmitServer:
     requests.command(command_table.LIST_TASKSETS.id, commands.list_tasksets, cells=cells)
     requests.command(command_table.JOB_STATUS.id, commands.job_status)
     requests.command(command_table.PLATFORM_INFO.id, commands.platform_info, cells=cells)
-    _command(ls, command_table.DEBUG_INFO.id, _debug_info)
+    _debug_info(ls)
 
     feature(types.SHUTDOWN)(_shutdown)
     return ls
 
 
-def _command(ls: EvalsubmitServer, name: str, fn: Callable[..., Awaitable[Any]]) -> None:
-    """Register a command of the session (not of a document), with failures logged, not
-    raised."""
+def _debug_info(ls: EvalsubmitServer) -> None:
+    """Register debugInfo: what the whole session holds, not one document's snapshot (failures
+    logged, not raised)."""
 
     @logs.guarded()
-    async def command(*args: Any) -> Any:
+    async def debug_info(*args: Any) -> Any:
         task = asyncio.current_task()
         if task is not None:
             ls.protocol_.track_command(task)  # so that $/cancelRequest reaches it
-        return await fn(ls, *args)
+        return await commands.debug_info(
+            ls.session, ls.analyses, lambda uri: ls.workspace.get_text_document(uri).source
+        )
 
-    ls.command(name)(command)
-
-
-async def _debug_info(ls: EvalsubmitServer, *args: Any) -> Any:
-    def text_of(uri: str) -> str:
-        return ls.workspace.get_text_document(uri).source
-
-    return await commands.debug_info(ls.session, ls.analyses, text_of)
+    ls.command(command_table.DEBUG_INFO.id)(debug_info)
 
 
 def _shutdown(ls: EvalsubmitServer, params: None) -> None:

@@ -58,16 +58,6 @@ class ProjectStore:
                 best = root
         return self._projects[best] if best is not None else self._loose
 
-    def note_file(self, path: Path) -> None:
-        """A document was opened: make the project list it if it is new (e.g. just created)."""
-        self.for_path(path).note_file(path)
-
-    def set_overlay(self, path: Path, text: str) -> None:
-        self.for_path(path).set_overlay(path, text)
-
-    def drop_overlay(self, path: Path) -> None:
-        self.for_path(path).drop_overlay(path)
-
     def use_python(self, project: Project, setting: str | None) -> None:
         """Point ``project`` at the interpreter of the ``python`` setting (relative to its
         folder), else the one running the server. Cheap: the environment is read lazily, in

@@ -58,27 +58,11 @@ def match_as(interp: Interpreter, pattern: ast.MatchAs, subject: Value) -> CaseM
     return found
 
 
-def match_singleton(interp: Interpreter, pattern: ast.MatchSingleton, subject: Value) -> CaseMatch:
-    return _singleton(pattern.value, subject)
-
-
-def match_value(interp: Interpreter, pattern: ast.MatchValue, subject: Value) -> CaseMatch:
-    return _literal(interp.eval(pattern.value), subject)
-
-
-def match_or(interp: Interpreter, pattern: ast.MatchOr, subject: Value) -> CaseMatch:
-    return _either(interp, pattern.patterns, subject)
-
-
 def match_class(interp: Interpreter, pattern: ast.MatchClass, subject: Value) -> CaseMatch:
     parts = [*pattern.patterns, *pattern.kwd_patterns]
     found = _class(interp, pattern.cls, parts, subject)
     _bind_fields(found, subject, pattern.kwd_attrs, pattern.kwd_patterns)
     return found
-
-
-def match_mapping(interp: Interpreter, pattern: ast.MatchMapping, subject: Value) -> CaseMatch:
-    return _mapping(interp, pattern, pattern.patterns, pattern.rest, subject)
 
 
 def captures_unknown(interp: Interpreter, pattern: ast.pattern, subject: Value) -> CaseMatch:
@@ -102,7 +86,8 @@ def guard_holds(interp: Interpreter, guard: ast.expr | None) -> bool | None:
     return True if guard is None else truthiness(interp.eval(guard))
 
 
-def _singleton(constant: object, subject: Value) -> CaseMatch:
+def match_singleton(interp: Interpreter, pattern: ast.MatchSingleton, subject: Value) -> CaseMatch:
+    constant = pattern.value
     if constant is None:
         none = is_none(subject)
         return CaseMatch(none, subject=Known(None) if none is not False else None)
@@ -111,7 +96,8 @@ def _singleton(constant: object, subject: Value) -> CaseMatch:
     return CaseMatch(None)
 
 
-def _literal(literal: Value, subject: Value) -> CaseMatch:
+def match_value(interp: Interpreter, pattern: ast.MatchValue, subject: Value) -> CaseMatch:
+    literal = interp.eval(pattern.value)
     plain = isinstance(literal, Known) and isinstance(literal.obj, _PLAIN)
     if plain and isinstance(subject, Known) and isinstance(subject.obj, (*_PLAIN, type(None))):
         return CaseMatch(bool(subject.obj == literal.obj))  # type: ignore[union-attr]
@@ -120,8 +106,8 @@ def _literal(literal: Value, subject: Value) -> CaseMatch:
     return CaseMatch(None, subject=literal if plain else None)
 
 
-def _either(interp: Interpreter, alternatives: list[ast.pattern], subject: Value) -> CaseMatch:
-    found = [interp.match_pattern(alternative, subject) for alternative in alternatives]
+def match_or(interp: Interpreter, pattern: ast.MatchOr, subject: Value) -> CaseMatch:
+    found = [interp.match_pattern(alternative, subject) for alternative in pattern.patterns]
     for one in found:
         if one.matches is True:
             return one
@@ -173,14 +159,8 @@ def _binds_only(pattern: ast.pattern) -> bool:
     return isinstance(pattern, ast.MatchAs) and pattern.pattern is None
 
 
-def _mapping(
-    interp: Interpreter,
-    pattern: ast.MatchMapping,
-    values: list[ast.pattern],
-    rest: str | None,
-    subject: Value,
-) -> CaseMatch:
-
+def match_mapping(interp: Interpreter, pattern: ast.MatchMapping, subject: Value) -> CaseMatch:
+    values, rest = pattern.patterns, pattern.rest
     bindings: dict[str, Value] = {
         name: Unknown("bound by a pattern") for p in values for name in captured(p)
     }

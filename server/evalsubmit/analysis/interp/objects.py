@@ -276,7 +276,7 @@ class Objects:
 
     def _field_default(self, default: ast.expr) -> Value:
         with self.interp.silent():
-            if not (isinstance(default, ast.Call) and _called_name(default.func) == "field"):
+            if not (isinstance(default, ast.Call) and called_name(default.func) == "field"):
                 return self.interp.eval(default)
             for keyword in default.keywords:
                 if keyword.arg == "default":
@@ -339,13 +339,7 @@ def is_property(decorators: list[ast.expr]) -> bool:
 
 def decorated_with(decorators: list[ast.expr], names: frozenset[str]) -> bool:
     """Whether a decorator is one of ``names`` (``@name`` or ``@module.name``)."""
-    for decorator in decorators:
-        name = decorator.attr if isinstance(decorator, ast.Attribute) else None
-        if isinstance(decorator, ast.Name):
-            name = decorator.id
-        if name in names:
-            return True
-    return False
+    return any(called_name(decorator) in names for decorator in decorators)
 
 
 def is_static(decorators: list[ast.expr]) -> bool:
@@ -366,7 +360,8 @@ def is_record(node: ast.ClassDef, bases: list[Value]) -> bool:
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def _called_name(node: ast.expr) -> str | None:
+def called_name(node: ast.expr) -> str | None:
+    """The last name of ``name`` or ``module.name`` (None for any other expression)."""
     if isinstance(node, ast.Attribute):
         return node.attr
     return node.id if isinstance(node, ast.Name) else None

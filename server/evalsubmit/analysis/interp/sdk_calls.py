@@ -135,19 +135,7 @@ class SdkCalls:
             config_args.star_unknown = True
         instance = Instance(ClassRef(sdk.GYM_CONFIG), config_args, origin)
         if self.collect:
-            self.facts.constructions.append(
-                ConstructionFact(
-                    ConstructionKind.GYM_CONFIG,
-                    node,
-                    self.interp.span(node),
-                    config_args,
-                    instance,
-                    via_dict=True,
-                    path=self.interp.frame.source.path,
-                    home=self.interp.home,
-                    context=self.interp.frame.context,
-                )
-            )
+            self._record(ConstructionKind.GYM_CONFIG, node, config_args, instance, via_dict=True)
         return instance
 
     def record_construction(
@@ -166,21 +154,8 @@ class SdkCalls:
         if kind is None or not self.collect:
             return
         via_dict = any(k.arg is None for k in node.keywords)
-        self.facts.constructions.append(
-            ConstructionFact(
-                kind,
-                node,
-                self.interp.span(node),
-                args,
-                instance,
-                spans,
-                [self.interp.span(a) for a in node.args],
-                via_dict=via_dict,
-                path=self.interp.frame.source.path,
-                home=self.interp.home,
-                context=self.interp.frame.context,
-            )
-        )
+        positional = [self.interp.span(a) for a in node.args]
+        self._record(kind, node, args, instance, spans, positional, via_dict=via_dict)
 
     def record_user_class(
         self,
@@ -194,19 +169,36 @@ class SdkCalls:
         the class derives from ``GymAgentTaskRunner``."""
         base = sdk_base(ref)
         if base == sdk.GYM_RUNNER and self.collect:
-            self.facts.constructions.append(
-                ConstructionFact(
-                    ConstructionKind.GYM_RUNNER,
-                    node,
-                    self.interp.span(node),
-                    args,
-                    instance,
-                    spans,
-                    path=self.interp.frame.source.path,
-                    home=self.interp.home,
-                    context=self.interp.frame.context,
-                )
+            self._record(ConstructionKind.GYM_RUNNER, node, args, instance, spans)
+
+    def _record(
+        self,
+        kind: ConstructionKind,
+        node: ast.Call,
+        args: CallArgs,
+        instance: Instance,
+        spans: dict[str, Span] | None = None,
+        positional: list[Span] | None = None,
+        *,
+        via_dict: bool = False,
+    ) -> None:
+        """The construction at ``node``, recorded where this walk is."""
+        frame = self.interp.frame
+        self.facts.constructions.append(
+            ConstructionFact(
+                kind,
+                node,
+                self.interp.span(node),
+                args,
+                instance,
+                {} if spans is None else spans,
+                [] if positional is None else positional,
+                via_dict=via_dict,
+                path=frame.source.path,
+                home=self.interp.home,
+                context=frame.context,
             )
+        )
 
     def pydantic_method(
         self, model: Instance, method: str | None, args: CallArgs, origin: Origin

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from evalsubmit.analysis.interp.bodies import fixture_value
 from evalsubmit.analysis.interp.frames import MAX_ELEMENT_WALKS, FunctionNode
+from evalsubmit.analysis.interp.objects import called_name
 from evalsubmit.analysis.values.domain import (
     ClassValue,
     FunctionValue,
@@ -201,7 +202,7 @@ class TestCode:
         return elements
 
     def _row(self, element: ast.expr, width: int) -> tuple[list[Value], str | None] | None:
-        if isinstance(element, ast.Call) and _called(element.func) == "param":
+        if isinstance(element, ast.Call) and called_name(element.func) == "param":
             ident = next(
                 (
                     k.value.value
@@ -218,7 +219,7 @@ class TestCode:
 
 
 def is_fixture(function: FunctionNode) -> bool:
-    return any(_called(_decorator_target(d)) == "fixture" for d in function.decorator_list)
+    return any(called_name(_decorator_target(d)) == "fixture" for d in function.decorator_list)
 
 
 def fixture_name(function: FunctionValue) -> str | None:
@@ -257,19 +258,11 @@ def _is_test(function: FunctionNode, cls: ClassValue | None) -> bool:
 
 
 def _is_parametrize(decorator: ast.expr) -> bool:
-    return isinstance(decorator, ast.Call) and _called(decorator.func) == "parametrize"
+    return isinstance(decorator, ast.Call) and called_name(decorator.func) == "parametrize"
 
 
 def _decorator_target(decorator: ast.expr) -> ast.expr:
     return decorator.func if isinstance(decorator, ast.Call) else decorator
-
-
-def _called(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    if isinstance(node, ast.Name):
-        return node.id
-    return None
 
 
 def _names(node: ast.expr) -> list[str] | None:

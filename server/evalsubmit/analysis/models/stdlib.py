@@ -204,12 +204,6 @@ def _environment_type(args: CallArgs) -> str:
     return "None|str"
 
 
-def parsed_arguments(origin: Origin | None) -> Value:
-    """What ``ArgumentParser.parse_args()`` returns: a Namespace, its attributes unknown
-    (refused as a JSON value, like any plain object)."""
-    return Instance(ClassRef("argparse.Namespace"), CallArgs(star_unknown=True), origin)
-
-
 _SPECIAL: dict[str, Callable[[CallArgs, Origin | None], Value]] = {
     "builtins.range": _range,
     "builtins.zip": _zip,

@@ -227,7 +227,7 @@ def _to_python(
     if isinstance(value, (DictValue, SeqValue)):
         if id(value) in result.converting or len(path) > MAX_CONFIG_DEPTH:
             # A container inside itself, or absurdly deep: this value is unknown, nothing more.
-            result.unknowns.append(_text(path))
+            result.unknowns.append(validation.format_path(path))
             return _Placeholder(), "<unknown: contains itself or nested too deeply>"
         result.converting.add(id(value))
         try:
@@ -255,7 +255,7 @@ def _convert(
             for entry in value.entries:
                 known, key = as_python(entry.key)
                 if not known:
-                    result.unknowns.append(_text(path) + "[<key>]")
+                    result.unknowns.append(validation.format_path(path) + "[<key>]")
                     continue
                 if in_hydra and not isinstance(key, (str, int, float, type(None))):
                     for _, reason, kind in serialization.find_unjsonable({key: None}):
@@ -271,10 +271,10 @@ def _convert(
                     entry.value, sub, entry_anchor, result
                 )
             if not value.complete:
-                result.unknowns.append(_text(path) + "[…]")
+                result.unknowns.append(validation.format_path(path) + "[…]")
             return converted, rendered
         case SeqValue(complete=False):
-            result.unknowns.append(_text(path))
+            result.unknowns.append(validation.format_path(path))
             return _Placeholder(), "<unknown: changed at run time>"
         case SeqValue(kind=kind, items=items):
             pairs = [
@@ -283,14 +283,14 @@ def _convert(
             try:
                 return kind(p[0] for p in pairs), [p[1] for p in pairs]
             except TypeError:  # unhashable items in a set literal fail at run time anyway
-                result.unknowns.append(_text(path))
+                result.unknowns.append(validation.format_path(path))
                 return _Placeholder(), "<unknown: a set of items that may not be hashable>"
         case Unknown(reason=reason):
             types = value.types()
             refused = typed.refusal(path, types, reason) if types else None
             if refused is not None:
                 result.typed_issues.append(ConfigIssue(anchor, refused, "typed", value))
-            result.unknowns.append(_text(path))
+            result.unknowns.append(validation.format_path(path))
             return _Placeholder(), f"<unknown: {reason}>"
         case OneShot(reason=reason):
             if in_hydra:
@@ -305,9 +305,9 @@ def _convert(
                     ContentProblem(anchor, value.origin, reason, "refused", value.materialize)
                 )
             return _Opaque(reason), f"<error: {reason}>"
-    refusal = _refusal(value)
+    refusal = object_refusal(value)
     if refusal is None:
-        result.unknowns.append(_text(path))
+        result.unknowns.append(validation.format_path(path))
         return _Placeholder(), "<unknown: not statically known>"
     if in_hydra:
         origin = (
@@ -318,13 +318,8 @@ def _convert(
 
 
 def object_refusal(value: Value) -> str | None:
-    """Why a function, class, module or instance has no JSON form (and is no string either),
-    or ``None`` when that is not known."""
-    return _refusal(value)
-
-
-def _refusal(value: Value) -> str | None:
-    """Why an object-like value has no JSON form, or ``None`` when its form is just unknown."""
+    """Why an object-like value (a function, class, module or instance) has no JSON form (and
+    is no string either), or ``None`` when its form is just unknown."""
     match value:
         case PartialValue():
             return "a functools.partial"
@@ -403,10 +398,6 @@ def _serialisable_user_class(user: Any) -> bool:
 
 def _render_key(key: Any) -> Any:
     return key if isinstance(key, (str, int, float, bool)) or key is None else str(key)
-
-
-def _text(path: tuple[str | int, ...]) -> str:
-    return validation.format_path(path)
 
 
 def render_json(value: Any) -> Any:
