@@ -4,7 +4,11 @@ It uses incremental text sync (pygls applies the edits), runs ``ast.parse`` on t
 after every didOpen/didChange and publishes an empty diagnostics list for that version. Any
 server that re-parses the full file per keystroke in pygls costs at least this much.
 
-    python benchmarks/null_server.py [--no-gc-during-parse]
+    python benchmarks/null_server.py [--no-gc-during-parse | --no-parse]
+
+``--no-parse`` publishes without parsing: what pygls alone costs per edit (reading and
+structuring the change, applying it to the text, serialising the publish), the floor under
+every Python server built on it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 PAUSE_GC = "--no-gc-during-parse" in sys.argv
+PARSE = "--no-parse" not in sys.argv
 
 server = LanguageServer(
     name="bench-null",
@@ -30,6 +35,11 @@ trees: dict[str, ast.Module | None] = {}
 
 def _check(ls: LanguageServer, uri: str, version: int | None) -> None:
     text = ls.workspace.get_text_document(uri).source
+    if not PARSE:
+        ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[], version=version)
+        )
+        return
     if PAUSE_GC:
         gc.disable()
     try:

@@ -80,6 +80,12 @@ def main() -> None:
         help="replay the typing trace (Enter, paste, join, ...: edits that shift lines) "
         "through DocumentAnalyzer.analyze, print the median per kind, and profile that",
     )
+    parser.add_argument(
+        "--kinds",
+        default="",
+        help="with --trace: the comma-separated kinds of edit to profile (default: every kind "
+        "that shifts lines, i.e. all but `type`)",
+    )
     args = parser.parse_args()
     corpus = generate.generate(RESULTS / "corpus", tree=False)
     path = corpus[args.size]
@@ -87,7 +93,7 @@ def main() -> None:
     project = Project(path.parent)
     options = AnalysisOptions()
     if args.trace:
-        profile_trace(text, path, project, options, args.top)
+        profile_trace(text, path, project, options, args.top, args.kinds)
         return
     analyze_source(text, path=path, project=project, options=options)  # warm: sibling cached
 
@@ -177,7 +183,7 @@ def main() -> None:
 
 
 def profile_trace(
-    text: str, path: Path, project: Project, options: AnalysisOptions, top: int
+    text: str, path: Path, project: Project, options: AnalysisOptions, top: int, kinds: str = ""
 ) -> None:
     """The typing trace through the server's cached path: per-kind medians, then cProfile."""
     lines = text.split("\n")
@@ -198,7 +204,8 @@ def profile_trace(
     print(f"typing trace, {len(texts)} edits x 2, DocumentAnalyzer.analyze (ms median / max):")
     for kind, values in times.items():
         print(f"  {kind:<14} {statistics.median(values) * 1000:7.1f} / {max(values) * 1000:7.1f}")
-    shifting = [(k, t) for k, t in texts if k != "type"]
+    wanted = set(kinds.split(",")) if kinds else None
+    shifting = [(k, t) for k, t in texts if (k in wanted if wanted else k != "type")]
     profiler = cProfile.Profile()
     profiler.enable()
     for _, t in shifting:
@@ -207,7 +214,7 @@ def profile_trace(
     profiler.disable()
     stream = io.StringIO()
     stats = pstats.Stats(profiler, stream=stream).strip_dirs()
-    print(f"\ncProfile of the {len(shifting)} line-shifting edits (totals; divide per edit):")
+    print(f"\ncProfile of {len(shifting)} edits of the trace (totals; divide per edit):")
     stats.sort_stats("tottime").print_stats(top)
     stats.sort_stats("cumulative").print_stats(top)
     print(stream.getvalue())

@@ -12,6 +12,7 @@ rotates every edit) so that noise from other processes on the machine hits all o
 * ``ast.parse``   in-process parse of the same text after each edit (the floor of any parse);
 * ``null``        benchmarks/null_server.py, a do-nothing pygls server: ``ast.parse`` + publish;
 * ``null-nogc``   the same with the garbage collector paused around the parse;
+* ``pygls-echo``  the same server publishing without parsing: pygls's own cost per edit;
 * ``evalsubmit``  ``python -P -m evalsubmit.lsp`` with ``debounceMs: 0``;
 * ``ruff``        ``ruff server``;
 * ``basedpyright````basedpyright-langserver --stdio``.
@@ -143,6 +144,7 @@ def server_specs(bin_dir: Path, wanted: set[str] | None) -> list[ServerSpec]:
         ),
         ServerSpec("null", [py, str(HERE / "null_server.py")]),
         ServerSpec("null-nogc", [py, str(HERE / "null_server.py"), "--no-gc-during-parse"]),
+        ServerSpec("pygls-echo", [py, str(HERE / "null_server.py"), "--no-parse"]),
         ServerSpec("ruff", [str(bin_dir / "ruff"), "server"]),
         ServerSpec("basedpyright", [str(bin_dir / "basedpyright-langserver"), "--stdio"]),
     ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from lsprotocol import types
 
@@ -25,6 +27,30 @@ def test_columns_round_trip(encoding: str, expected: list[int]) -> None:
     cols = [0, 5, 6, 7, 8]  # before x, before 🙂, before é, before ', after '
     assert [convert.to_lsp_character(LINE, c, encoding) for c in cols] == expected
     assert [convert.from_lsp_character(LINE, e, encoding) for e in expected] == cols
+
+
+def _units_one_by_one(line: str, col: int, encoding: str) -> int:
+    """The definition: the sum of each code point's units (a lone surrogate is one unit)."""
+    prefix = line[: max(0, min(col, len(line)))]
+    if encoding == convert.UTF8:
+        return sum(len(ch.encode("utf-8", "surrogatepass")) for ch in prefix)
+    if encoding == convert.UTF16:
+        return sum(2 if ord(ch) > 0xFFFF else 1 for ch in prefix)
+    return len(prefix)
+
+
+@pytest.mark.parametrize("encoding", [convert.UTF8, convert.UTF16, convert.UTF32])
+def test_columns_agree_with_the_definition_on_any_text(encoding: str) -> None:
+    """The whole-prefix shortcuts (ASCII, one encode) give what counting code point by code
+    point gives, on ASCII, BMP, astral and lone-surrogate text, and clamp alike."""
+    rng = random.Random(7)
+    alphabet = ["a", " ", "é", "中", "🙂", "\ud800", "\U0010ffff"]
+    for _ in range(3000):
+        line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10)))
+        col = rng.randint(-2, 13)
+        units = _units_one_by_one(line, col, encoding)
+        assert convert.to_lsp_character(line, col, encoding) == units, (line, col)
+        assert convert.from_lsp_character(line, units, encoding) == max(0, min(col, len(line)))
 
 
 def test_split_surrogate_rounds_down_and_clamps() -> None:

@@ -43,7 +43,7 @@ _SEVERITY = {
 
 def _units(char: str, encoding: Encoding) -> int:
     if encoding == UTF8:
-        return len(char.encode("utf-8"))
+        return len(char.encode("utf-8", "surrogatepass"))  # a lone surrogate: never a crash
     if encoding == UTF32:
         return 1
     return 2 if ord(char) > 0xFFFF else 1
@@ -54,12 +54,17 @@ def to_lsp_character(line_text: str, col: int, encoding: Encoding = UTF16) -> in
     col = max(0, min(col, len(line_text)))
     if encoding == UTF32:
         return col
-    return sum(_units(ch, encoding) for ch in line_text[:col])
+    prefix = line_text[:col]
+    if prefix.isascii():  # one unit per code point in every encoding: most lines of code
+        return col
+    if encoding == UTF8:
+        return len(prefix.encode("utf-8", "surrogatepass"))
+    return len(prefix.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def from_lsp_character(line_text: str, character: int, encoding: Encoding = UTF16) -> int:
     """LSP character offset -> code-point column (a split surrogate pair rounds down)."""
-    if encoding == UTF32:
+    if encoding == UTF32 or line_text.isascii():
         return max(0, min(character, len(line_text)))
     used = 0
     for index, ch in enumerate(line_text):

@@ -136,6 +136,7 @@ class Keyer:
         self.writers = graph.writers
         self.readers = graph.readers
         self._memo: dict[int, str] = {}
+        self._ranks: dict[int, tuple[int, ...]] = {}
         self._digests: dict[str, bytes] = {}
         self._successors: dict[str, list[str]] = {}
         self.candidates: range | set[int] | None = None
@@ -237,11 +238,14 @@ class Keyer:
         """For each name statement ``owner`` reads that statements write (sorted), how many
         of its writers come before it: where a statement is among the statements it reads
         from is what its place means to its results (its identity holds no place)."""
-        writers = self.writers
-        return tuple(
-            bisect.bisect_left(writers[name], owner)
-            for name in sorted(self.reads[owner] & writers.keys())
-        )
+        found = self._ranks.get(owner)
+        if found is None:
+            writers = self.writers
+            found = self._ranks[owner] = tuple(
+                bisect.bisect_left(writers[name], owner)
+                for name in sorted(self.reads[owner] & writers.keys())
+            )
+        return found
 
     def _reads_of(self, name: str) -> list[str]:
         """The written names the writers of ``name`` read (what its value depends on)."""
