@@ -66,3 +66,29 @@ def test_the_in_line_edits_are_unchanged(job: str) -> None:
     edits = make_edits(job, 10, seed=4997)
     assert all(edit.end_line is None for edit in edits)
     assert {edit.where for edit in edits} <= {"inside", "between"}
+
+
+@pytest.mark.parametrize("mode", [["--incremental"], ["--trace", "--kinds", "enter,type"]])
+def test_the_edit_profiler_runs_against_todays_engine(mode: list[str]) -> None:
+    """``benchmarks/profile_edit.py`` calls the engine's internals (the interpreter, the
+    importers' step): it must follow them when they change, not rot until someone profiles."""
+    import subprocess
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "profile_edit.py"),
+            "--size",
+            "500",
+            "--edits",
+            "3",
+            "--top",
+            "3",
+            *mode,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "ncalls" in done.stdout  # the profile was printed
