@@ -126,3 +126,20 @@ def test_removing_our_codes_keeps_the_code_and_other_tools(
         assert [c.code for c in remaining[0].foreign] == theirs
     else:
         assert remaining == [] and not re.search("noqa", new)
+
+
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(["noqa", "NoQA", "no", "qa", "EvalSubmit", "x", " ", "#", "İ"])
+        ).map(lambda words: "".join(words) + "\n"),
+        max_size=12,
+    )
+)
+def test_lines_that_may_hold_a_comment_are_found_as_line_by_line(lines: list[str]) -> None:
+    """The whole-text search (one lowered copy, offsets mapped to lines) finds exactly the
+    lines a look at each line finds, also when lowering changes a length (``İ``)."""
+    from evalsubmit.analysis.engine.suppressing import _lines_that_may_hold, may_hold
+
+    expected = [index for index, line in enumerate(lines) if may_hold(line)]
+    assert _lines_that_may_hold(lines) == expected
