@@ -15,9 +15,11 @@ reads it so too: it would otherwise silence everything by accident).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Sequence
 from enum import StrEnum
+from itertools import accumulate
 
 from evalsubmit.core.records import record
 
@@ -101,14 +103,46 @@ def _noqas(line: str) -> Iterator[Suppression]:
         yield Suppression(match.start(), match.end(), ours, Kind.NOQA, written)
 
 
+def lines_mentioning(lines: Sequence[str], words: Sequence[str]) -> list[int]:
+    """The indexes of the lines holding one of ``words`` (lower case), in any case: found in
+    one lowered copy of the text (C speed; the copy is kept for the next call on the same
+    text), not by lowering each line."""
+    text = "".join(lines)
+    low = _lowered(text)
+    if not any(word in low for word in words):
+        return []  # most modules
+    if len(low) != len(text):  # lowering changed a length (rare letters): offsets differ
+        return [i for i, line in enumerate(lines) if any(w in line.lower() for w in words)]
+    ends = list(accumulate(map(len, lines)))
+    found: set[int] = set()
+    for word in words:
+        at = low.find(word)
+        while at != -1:
+            found.add(bisect.bisect_right(ends, at))
+            at = low.find(word, at + 1)
+    return sorted(found)
+
+
+_last_lowered: tuple[str, str] = ("", "")
+
+
+def _lowered(text: str) -> str:
+    """``text.lower()``; the analysis of one text asks for it twice (its file-level comments,
+    then the comments judged by ES190/ES191)."""
+    global _last_lowered
+    last = _last_lowered  # one read: another thread may replace it, never half of it
+    if last[0] == text:
+        return last[1]
+    low = text.lower()
+    _last_lowered = (text, low)
+    return low
+
+
 def file_suppressions(lines: Sequence[str]) -> list[tuple[int, Suppression]]:
     """Each ``# evalsubmit: ignore-file[...]`` on a line of its own, with its 1-based line."""
     found: list[tuple[int, Suppression]] = []
-    if "ignore-file" not in "".join(lines).lower():  # most files: one pass in C, not per line
-        return found
-    for number, line in enumerate(lines, 1):
-        if "ignore-file" not in line.lower():
-            continue
+    for index in lines_mentioning(lines, ("ignore-file",)):
+        number, line = index + 1, lines[index]
         match = re.match(_FILE, line.rstrip("\r\n"))
         if match is None:
             continue

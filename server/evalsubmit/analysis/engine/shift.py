@@ -107,17 +107,30 @@ class Shifter:
             result.findings or result.runners or result.submits or result.remote or result.errors
         ):
             return result
+        findings = tuple(map(self.finding, result.findings))
+        runners = tuple(map(self.preview, result.runners))
+        submits = tuple(map(self.submit, result.submits))
+        remote = tuple(
+            (where, self.finding(finding) if where == self.path else self.walks(finding))
+            for where, finding in result.remote
+        )
+        errors = tuple(map(self.error, result.errors))
+        if (
+            _same(findings, result.findings)
+            and _same(runners, result.runners)
+            and _same(submits, result.submits)
+            and all(new[1] is old[1] for new, old in zip(remote, result.remote, strict=True))
+            and errors == result.errors
+        ):
+            return result  # nothing of it moved (most results, when one chunk moved)
         return GroupResult(
-            tuple(map(self.finding, result.findings)),
-            tuple(map(self.preview, result.runners)),
-            tuple(map(self.submit, result.submits)),
-            tuple(
-                (where, self.finding(finding) if where == self.path else self.walks(finding))
-                for where, finding in result.remote
-            ),
+            findings,
+            runners,
+            submits,
+            remote,
             result.workspaces,
             result.dependencies,
-            tuple(map(self.error, result.errors)),
+            errors,
         )
 
     def span(self, span: Span) -> Span:
@@ -145,17 +158,9 @@ class Shifter:
     def finding(self, finding: Finding) -> Finding:
         span = self.span(finding.span)
         context = tuple(map(self.walk, finding.context))
-        if not finding.fixes and span is finding.span and context == finding.context:
+        fixes = tuple(map(self.fix, finding.fixes))
+        if span is finding.span and context == finding.context and _same(fixes, finding.fixes):
             return finding
-        fixes = tuple(
-            Fix(
-                fix.title,
-                tuple(Edit(self.span(edit.span), edit.new_text) for edit in fix.edits),
-                fix.applicability,
-                fix.placeholder,
-            )
-            for fix in finding.fixes
-        )
         return Finding(
             finding.code,
             finding.kind,
@@ -166,6 +171,13 @@ class Shifter:
             context,
             finding.cell,
         )
+
+    def fix(self, fix: Fix) -> Fix:
+        spans = [self.span(edit.span) for edit in fix.edits]
+        if all(new is edit.span for new, edit in zip(spans, fix.edits, strict=True)):
+            return fix
+        edits = tuple(Edit(span, e.new_text) for span, e in zip(spans, fix.edits, strict=True))
+        return Fix(fix.title, edits, fix.applicability, fix.placeholder)
 
     def preview(self, preview: TargetPreview) -> TargetPreview:
         span = self.span(preview.span)
@@ -215,3 +227,7 @@ class Shifter:
         if found is None:
             return error
         return f"line {self.lines.line(int(found.group(1)))}{error[found.end() :]}"
+
+
+def _same(new: tuple[object, ...], old: tuple[object, ...]) -> bool:
+    return all(map(operator.is_, new, old))

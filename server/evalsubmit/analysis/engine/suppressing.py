@@ -8,11 +8,9 @@ both say the same about the same text.
 
 from __future__ import annotations
 
-import bisect
 import io
 import tokenize
 from collections.abc import Iterable, Sequence
-from itertools import accumulate
 
 from evalsubmit.analysis.engine.options import AnalysisOptions
 from evalsubmit.analysis.rules import RULES
@@ -24,6 +22,7 @@ from evalsubmit.core.suppression import (
     Kind,
     Suppression,
     file_suppressions,
+    lines_mentioning,
     silenced_by_file,
     suppressed,
     suppressions,
@@ -93,7 +92,7 @@ def suppression_comments(lines: Sequence[str]) -> list[Comment]:
     is text), line and file level, in order. Empty when the module does not tokenize: then no
     comment is judged."""
     ours: list[tuple[int, str, Suppression]] = []
-    for index in _lines_that_may_hold(lines):
+    for index in lines_mentioning(lines, ("evalsubmit", "noqa")):
         text = lines[index].rstrip("\r\n")
         found_here = [*suppressions(text), *(s for _, s in file_suppressions([text]))]
         ours += [(index, text, s) for s in found_here if _judgeable(s)]
@@ -114,31 +113,6 @@ def suppression_comments(lines: Sequence[str]) -> list[Comment]:
 def _judgeable(s: Suppression) -> bool:
     """Ours to judge: an ``evalsubmit:`` comment, or a ``# noqa:`` naming one of our codes."""
     return s.kind is not Kind.NOQA or any(c.ours for c in s.written)
-
-
-def _lines_that_may_hold(lines: Sequence[str]) -> list[int]:
-    """The indexes of the lines that :func:`may_hold` a suppression comment, found in one
-    lowered copy of the text (C speed) rather than line by line."""
-    text = "".join(lines)
-    low = text.lower()
-    if "evalsubmit" not in low and "noqa" not in low:
-        return []  # most modules
-    if len(low) != len(text):  # lowering changed a length (rare letters): offsets differ
-        return [index for index, line in enumerate(lines) if may_hold(line)]
-    ends = list(accumulate(map(len, lines)))
-    found: set[int] = set()
-    for word in ("evalsubmit", "noqa"):
-        at = low.find(word)
-        while at != -1:
-            found.add(bisect.bisect_right(ends, at))
-            at = low.find(word, at + 1)
-    return sorted(found)
-
-
-def may_hold(text: str) -> bool:
-    """Whether ``text`` may hold a suppression comment (a cheap test before the grammar)."""
-    low = text.lower()
-    return "evalsubmit" in low or "noqa" in low
 
 
 def _comment_starts(lines: Sequence[str]) -> dict[int, int] | None:
