@@ -28,7 +28,8 @@ from lsp_helpers import (
 )
 from lsprotocol import types
 
-from evalsubmit.lsp.text_sync import apply_change
+from evalsubmit.core.lines import line_starts
+from evalsubmit.lsp.text_sync import apply_change, changed_text
 
 ODD = ["\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
 PIECES = ["a", "x = 1", " ", "é", "😀", "\n", "\r\n", "\r", *ODD, *ODD]
@@ -111,6 +112,27 @@ def test_apply_change_agrees_with_the_editor(seed: int) -> None:
         range=types.Range(start=far, end=far), text="!"
     )
     assert apply_change(text, partial, "utf-16") == text + "!"
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_line_starts_kept_between_changes_are_the_texts(seed: int) -> None:
+    """The line starts a document keeps from one change to the next (only the changed lines
+    are looked at) equal those of the whole new text, after every change of a long chain, with
+    and without carriage returns (a ``\\r`` typed before a ``\\n``, or a character between
+    them removed, changes where lines start)."""
+    rng = random.Random(seed)
+    pieces = PIECES if seed % 2 else [p for p in PIECES if "\r" not in p]
+    text = "".join(rng.choice(pieces) for _ in range(200))
+    starts = line_starts(text)
+    for _ in range(400):
+        edit_range, new = random_edit(rng, text)
+        if rng.random() < 0.2:
+            new = rng.choice(["\r", "\n", "\r\n", "", "x\r"])
+        partial = types.TextDocumentContentChangePartial(range=edit_range, text=new)
+        expected = apply_change(text, partial, "utf-16")
+        text, starts = changed_text(text, starts, partial, "utf-16")
+        assert text == expected
+        assert starts == line_starts(text)
 
 
 @pytest.mark.parametrize("seed", range(3))

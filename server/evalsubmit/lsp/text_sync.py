@@ -12,6 +12,7 @@ text here (pygls would read it, whatever it is: a FIFO, ``/dev/zero``).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 from lsprotocol import types
@@ -22,6 +23,11 @@ from evalsubmit.lsp.convert import from_lsp_character
 
 
 class LspTextDocument(TextDocument):
+    _starts_of: str | None = None
+    """The text :attr:`_starts` were found in (by identity): kept from one change to the next,
+    so that a change does not look for every line break of the text again."""
+    _starts: list[int] = []  # noqa: RUF012 (replaced, never changed in place)
+
     @property
     def source(self) -> str:
         return self._source or ""
@@ -31,13 +37,25 @@ class LspTextDocument(TextDocument):
         return tuple(split_lines_keepends(self.source))
 
     def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
-        self._source = apply_change(self.source, change, self.position_codec.encoding or "utf-16")
+        text = self.source
+        starts = self._starts if self._starts_of is text else line_starts(text)
+        encoding = self.position_codec.encoding or "utf-16"
+        self._source, self._starts = changed_text(text, starts, change, encoding)
+        self._starts_of = self._source
 
 
 def apply_change(text: str, change: types.TextDocumentContentChangePartial, encoding: str) -> str:
-    """``text`` with one incremental change applied (LSP lines, positions clamped). Only the
-    lines the change touches are cut out of the text (this runs on the event loop, per edit)."""
-    starts = line_starts(text)
+    """``text`` with one incremental change applied (LSP lines, positions clamped)."""
+    return changed_text(text, line_starts(text), change, encoding)[0]
+
+
+def changed_text(
+    text: str, starts: list[int], change: types.TextDocumentContentChangePartial, encoding: str
+) -> tuple[str, list[int]]:
+    """``text`` (whose :func:`line_starts` are ``starts``) with one incremental change applied,
+    and the line starts of the result. Only the lines the change touches are cut out of the
+    text and looked at for line breaks (this runs on the event loop, per edit); the starts of
+    the lines after them move by the change in length."""
 
     def offset(position: types.Position) -> int:
         if position.line >= len(starts):
@@ -50,7 +68,24 @@ def apply_change(text: str, change: types.TextDocumentContentChangePartial, enco
 
     start, end = offset(change.range.start), offset(change.range.end)
     start, end = min(start, end), max(start, end)
-    return text[:start] + change.text + text[end:]
+    new = text[:start] + change.text + text[end:]
+    delta = len(change.text) - (end - start)
+    # From the line before the change's first line to the line after its last one: what is
+    # around that window is unchanged, so its edges stay line starts whatever the change
+    # does to the breaks inside (``\r`` typed before a ``\n`` joins them into one).
+    head = max(bisect.bisect_right(starts, start) - 2, 0)
+    tail = bisect.bisect_right(starts, end) + 1
+    low = starts[head]
+    if tail >= len(starts):
+        return new, [*starts[:head], *(low + at for at in line_starts(new[low:]))]
+    high = starts[tail] + delta
+    window = line_starts(new[low:high])
+    window.pop()  # the window ends with a line break: its last start is ``high``, kept below
+    return new, [
+        *starts[:head],
+        *(low + at for at in window),
+        *(at + delta for at in starts[tail:]),
+    ]
 
 
 class LspWorkspace(Workspace):
