@@ -17,16 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from evalsubmit.analysis.values.domain import (
-    DictValue,
-    Entry,
-    Instance,
-    Known,
-    SeqValue,
-    Unknown,
-    Value,
-    type_name,
-)
+from evalsubmit.analysis.values.domain import DictValue, Instance, SeqValue
+from evalsubmit.analysis.values.join import joined_entries, joined_keywords
 
 _local = threading.local()
 
@@ -148,84 +140,9 @@ def _same_state(first: tuple[Any, ...], second: tuple[Any, ...]) -> bool:
 def _agreed(value: object, states: list[tuple[Any, ...]]) -> tuple[Any, ...]:
     """The part of ``states`` that every path agrees on."""
     if isinstance(value, DictValue):
-        return (_agreed_entries(states), False)
+        return (joined_entries([state[0] for state in states]), False)
     if isinstance(value, SeqValue):
         return ([], [], False)
     if isinstance(value, Instance):
-        keywords: dict[str, Any] = {}
-        origins: dict[str, Any] = {}
-        for name in dict.fromkeys(k for state in states for k in state[0]):
-            if all(name in state[0] for state in states):
-                keywords[name] = joined([state[0][name] for state in states])
-                origin = states[0][1].get(name)
-            else:  # set on some paths only: its value on the others is the default
-                keywords[name] = Unknown("set on some paths only")
-                origin = None
-            if origin is not None:
-                origins[name] = origin
-        return (keywords, origins)
+        return joined_keywords([(state[0], state[1]) for state in states])
     return states[0]
-
-
-def _agreed_entries(states: list[tuple[Any, ...]]) -> list[Entry]:
-    """Entries whose key every path has (by a plain key), each with the joined value."""
-    agreed: list[Entry] = []
-    for entry in states[0][0]:
-        if not (isinstance(entry.key, Known) and isinstance(entry.key.obj, _PLAIN_KEYS)):
-            continue
-        found = [_entry(state[0], entry.key.obj) for state in states]
-        if all(other is not None for other in found):
-            values = [other.value for other in found if other is not None]
-            agreed.append(Entry(entry.key, joined(values), entry.origin))
-    return agreed
-
-
-_PLAIN_KEYS = (str, int, float, bool, bytes)
-
-
-def _entry(entries: list[Entry], key: object) -> Entry | None:
-    for entry in reversed(entries):
-        if (
-            isinstance(entry.key, Known)
-            and type(entry.key.obj) is type(key)
-            and entry.key.obj == key
-        ):
-            return entry
-    return None
-
-
-def joined(values: list[Value]) -> Value:
-    """One value standing for each of ``values`` (one per path): the value itself when they
-    are all the same; an unknown otherwise, that is not None when none of them is (and of
-    their type when they share it)."""
-    first = values[0]
-    if all(value is first for value in values):
-        return first
-    if (
-        isinstance(first, Known)
-        and isinstance(first.obj, _PLAIN_KEYS)
-        and all(
-            isinstance(v, Known) and type(v.obj) is type(first.obj) and v.obj == first.obj
-            for v in values
-        )
-    ):
-        return first
-    if not all(_never_none(value) for value in values):
-        return Unknown("set differently on different paths")
-    names = {type_name(value) for value in values}
-    shared = names.pop() if len(names) == 1 else "object"
-    return Unknown(
-        "set differently on different paths", shared if shared != "unknown" else "object"
-    )
-
-
-def _never_none(value: Value) -> bool:
-    match value:
-        case Known(obj=obj):
-            return obj is not None
-        case Instance(maybe_none=maybe_none):
-            return not maybe_none
-        case Unknown():
-            types = value.types()
-            return types is not None and not types & {"None", "NoneType"}
-    return True
