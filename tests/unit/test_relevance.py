@@ -288,37 +288,3 @@ def test_a_folder_listing_only_rules_out_names_no_file_system_could_match(tmp_pa
     assert not scan._surely_absent(folder, "modulé")
     assert not scan._surely_absent(str(root / "missing"), "json")
     assert relevant(root, Path(sys.executable)) == {"modulé.py", "job.py"}
-
-
-def test_the_scan_tells_which_files_it_read_whole_hold_no_suppression(tmp_path: Path) -> None:
-    """``check`` skips its second read (for suppression comments) of a file the scan read and
-    found none in: only files read whole are told, never a notebook (its cells are read) or a
-    file too large to read; files reached through imports but not given are not told."""
-    from evalsubmit.cli.suppressions import may_hold_bytes
-
-    root = write_tree(
-        tmp_path / "q",
-        {
-            "pyproject.toml": "",
-            "helpers.py": HELPERS,
-            "jobs/nightly.py": "from helpers import submit_to\n\nsubmit_to('qa/x')\n",
-            "tools/paths.py": "import os\n\nHERE = os.getcwd()  # noqa: ES104\n",
-            "tools/clean.py": "import os\nimport tools.paths as p\n\nTHERE = p.HERE\n",
-            "tools/quiet.py": "# evalsubmit is named in a comment only\nX = 1\n",
-            "lib/util.py": "def f():\n    return 1\n",
-        },
-    )
-    (root / "big.py").write_bytes(b"x = 1\n" * 400_000)  # > 2 MB: not read by the scan
-    given = [
-        root / "jobs/nightly.py",
-        root / "tools/paths.py",
-        root / "tools/clean.py",
-        root / "tools/quiet.py",
-        root / "big.py",
-    ]
-    scan = RelevanceScan(
-        Project(root, python=Path(sys.executable)), quiet=lambda data: not may_hold_bytes(data)
-    )
-    assert scan.relevant(given) == {root / "jobs/nightly.py", root / "big.py"}
-    assert scan.quiet == {root / "jobs/nightly.py", root / "tools/clean.py"}
-    assert RelevanceScan(Project(root, python=Path(sys.executable))).quiet == set()

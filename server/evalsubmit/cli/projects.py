@@ -24,17 +24,12 @@ _PROJECTS: dict[tuple[Path, Path], Project] = {}
 _FOLDERS: dict[str, tuple[Path, Path]] = {}
 """A folder (absolute, not resolved) -> (its real path, its project root)."""
 
-QUIET: set[Path] = set()
-"""Files the relevance scan read whole and found no suppression comment of ours in (the
-paths as given): ``suppressions.judge`` does not read them again."""
-
 
 def start_run() -> None:
     """Forget what an earlier run in this process learnt (the files may have changed since;
     tests call the CLI many times in one process, from different folders)."""
     _PROJECTS.clear()
     _FOLDERS.clear()
-    QUIET.clear()
 
 
 def _folder(path: Path) -> tuple[Path, Path] | None:
@@ -74,17 +69,14 @@ def relevant(files: list[Path], python: Path, max_chars: int) -> Iterator[Path]:
     if not PREFILTER:
         yield from files
         return
-    from evalsubmit.cli.suppressions import may_hold_bytes
     from evalsubmit.workspace.relevance import RelevanceScan
 
     by_root: dict[Path, list[Path]] = {}
     for path in files:
         by_root.setdefault(root_of(path), []).append(path)
     for group in by_root.values():
-        quiet = lambda data: not may_hold_bytes(data)  # noqa: E731
-        scan = RelevanceScan(project_of(group[0], python), max_chars=max_chars, quiet=quiet)
+        scan = RelevanceScan(project_of(group[0], python), max_chars=max_chars)
         yield from scan.stream(group)
-        QUIET.update(scan.quiet)
 
 
 def lines_of(path: Path) -> list[str]:

@@ -136,24 +136,20 @@ def _resolved(path: Path) -> Path:
 
 
 def _holds_ours(lines: list[str]) -> bool:
-    return may_hold_bytes("\n".join(lines).encode("utf-8", "surrogatepass"))
+    return _may_hold_bytes("\n".join(lines).encode("utf-8", "surrogatepass"))
 
 
 def _may_hold(path: Path) -> bool:
     """A file ``check`` did not read (it cannot reach the SDK) may still hold suppressions."""
-    from evalsubmit.cli.projects import QUIET
-
-    if path in QUIET:  # the relevance scan read it whole: it holds none
-        return False
     try:
         with path.open("rb") as file:
             data = file.read(4 * 2_000_000)
     except OSError:
         return False
-    return may_hold_bytes(data)
+    return _may_hold_bytes(data)
 
 
-def may_hold_bytes(data: bytes) -> bool:
+def _may_hold_bytes(data: bytes) -> bool:
     data = data.lower()
     return b"evalsubmit" in data or re.search(rb"noqa:[^\n]*\bes", data) is not None
 

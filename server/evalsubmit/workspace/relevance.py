@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from evalsubmit.core.sourcefile import UnreadableSource, decode_source, read_regular_file
+from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.names import is_sdk_name
 from evalsubmit.workspace.import_text import Reach, Statement, imports_in
 from evalsubmit.workspace.project import Project
@@ -52,21 +52,10 @@ class RelevanceScan:
     """One project's scan; :meth:`relevant` answers for a set of files, reading each file (and
     each module it reaches) once."""
 
-    def __init__(
-        self,
-        project: Project,
-        *,
-        max_chars: int = MAX_SCANNED_BYTES,
-        quiet: Callable[[bytes], bool] | None = None,
-    ) -> None:
+    def __init__(self, project: Project, *, max_chars: int = MAX_SCANNED_BYTES) -> None:
         self.project = project
         self.max_chars = max_chars
         """A file longer than this is relevant (the analysis says it is too large)."""
-        self._quiet_test = quiet
-        self.quiet: set[Path] = set()
-        """The given files (not notebooks) whose bytes, read whole by the scan, ``quiet``
-        accepted: ``check`` need not read them again to look for suppression comments."""
-        self._quiet_nodes: set[Node] = set()
         self._deps: dict[Node, tuple[Node, ...] | None] = {}
         """A node's dependencies; None when it is relevant by itself."""
         self._found: dict[tuple[str, Reach, tuple[str, ...]], list[Node]] = {}
@@ -97,8 +86,6 @@ class RelevanceScan:
         for path, node in given.items():
             if node not in self._deps:
                 self._deps[node] = self._scan(node)
-            if node in self._quiet_nodes:
-                self.quiet.add(path)
             if self._deps[node] is None:
                 yielded.add(path)
                 yield path
@@ -174,10 +161,7 @@ class RelevanceScan:
                 from evalsubmit.workspace.notebook import read_notebook
 
                 return CellMap.build(read_notebook(path, max_bytes=MAX_SCANNED_BYTES).cells).text
-            data = read_regular_file(path, max_bytes=MAX_SCANNED_BYTES)
-            if self._quiet_test is not None and self._quiet_test(data):
-                self._quiet_nodes.add(("file", str(path)))
-            return decode_source(path, data)[0]
+            return read_source(path, max_bytes=MAX_SCANNED_BYTES).text
         except UnreadableSource:
             return None
 
