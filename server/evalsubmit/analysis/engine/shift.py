@@ -19,7 +19,7 @@ from pathlib import Path
 
 from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.report import SubmitReport, TargetPreview
-from evalsubmit.analysis.source.chunks import Chunk
+from evalsubmit.analysis.source.chunks import Chunk, same_ends
 from evalsubmit.core.findings import Edit, Finding, Fix, Label, Occasion, Span, Where
 
 
@@ -74,6 +74,29 @@ class LineMap:
 
 def line_map(old: Sequence[Chunk], new: Sequence[Chunk]) -> LineMap | None:
     """How the lines of ``old``'s text moved in ``new``'s; None when none moved."""
+    if _edited_in_place(old, new):
+        return None
+    return _paired(old, new)
+
+
+def _edited_in_place(old: Sequence[Chunk], new: Sequence[Chunk]) -> bool:
+    """A quick yes for the common edit within lines: the chunks that differ are where they
+    were (same lines), and no text of theirs, before or after, is the text of another chunk,
+    so the pairing by text of :func:`_paired` moves nothing. False: not known quickly."""
+    if len(old) != len(new):
+        return False
+    head, tail = same_ends(tuple(old), tuple(new))
+    stop = len(old) - tail
+    middle = range(head, stop)
+    if any(old[i].start != new[i].start or old[i].end != new[i].end for i in middle):
+        return False
+    texts = {old[i].digest for i in middle} | {new[i].digest for i in middle}
+    if len(texts) != 2 * len(middle):
+        return False  # a text twice among them: let the pairing decide
+    return not any(chunk.digest in texts for chunk in (*old[:head], *old[stop:]))
+
+
+def _paired(old: Sequence[Chunk], new: Sequence[Chunk]) -> LineMap | None:
     by_digest: dict[str, list[Chunk]] = {}
     for chunk in new:
         by_digest.setdefault(chunk.digest, []).append(chunk)
