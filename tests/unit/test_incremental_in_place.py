@@ -193,3 +193,31 @@ def test_a_statement_that_moves_to_another_index_keeps_its_results() -> None:
         assert analyzer.caches.in_place
         assert everything(incremental) == everything(analyze_source(version))
         assert_kept_as_fresh(analyzer.caches, fresh_caches(version, None, None))
+
+
+def test_a_first_analysis_hands_on_its_findings_before_it_makes_its_keys(tmp_path: Path) -> None:
+    """Keys are for the next analysis (nothing is cached before the first): a first analysis
+    makes them after its findings are handed on, so the editor's first diagnostics do not wait
+    for them; the next analysis then finds every result under its key, none walked again."""
+    path = tmp_path / "job.py"
+    text = (
+        "from nemo_evaluator.api.schemas import TasksetRef\n"
+        "from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymRuntimeConfig\n\n"
+        "CONFIG = GymRuntimeConfig(agent='a', resources_server='r', concurrency=0)\n\n\n"
+        "def build(n: int) -> GymRuntimeConfig:\n"
+        "    return GymRuntimeConfig(agent='a', resources_server='r', concurrency=n)\n"
+    )
+    path.write_text(text)
+    analyzer = DocumentAnalyzer(path, Project(tmp_path))
+    seen: list[int] = []
+    analyzer.analyze(text, reverse=False)  # parsed whole: the next parse is cut in chunks
+    analyzer = DocumentAnalyzer(path, Project(tmp_path))
+    analyzer.caches.chunks = fresh_caches(text, path, Project(tmp_path)).chunks
+    report = analyzer.analyze(
+        text, reverse=False, on_findings=lambda _: seen.append(len(analyzer.caches.previous))
+    )
+    assert report.findings and seen == [0]
+    assert len(analyzer.caches.previous) == 4  # every statement keyed once they were out
+    again = analyzer.analyze(text, reverse=False)
+    assert again.findings == report.findings
+    assert analyzer.caches.walked == 0 and analyzer.caches.reused > 0

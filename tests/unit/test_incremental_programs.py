@@ -125,6 +125,7 @@ def fresh_keys(text: str, path: Path, project: Project) -> dict[str, object]:
     parsed = parse_source(text, caches.chunks)  # the second parse is the one cut in chunks
     assert parsed is not None
     caches.grouping(parsed, project, path.resolve())
+    caches.key()  # a first analysis makes its keys once its findings are out
     return dict(caches.previous)
 
 

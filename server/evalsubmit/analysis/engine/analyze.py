@@ -216,6 +216,8 @@ def _analyze_parsed(
     )
     if on_findings is not None:
         on_findings(report)
+    if caches is not None:
+        caches.key()
     if later:
         try:
             failures = [failure for s in later if (failure := s.fill()) is not None]

@@ -74,6 +74,9 @@ class AnalysisCaches:
     """The last analysis looked only at what its edit touched, and kept the other
     statements' keys and results in place (``Grouping.sparse``)."""
     _keyer: Keyer | None = None
+    _unkeyed: tuple[ParsedModule, Project | None, Path | None] | None = None
+    """A first analysis's text, whose keys are made once its findings are out (:meth:`key`):
+    nothing is cached yet, so no key is looked up before, and they cost a tenth of it."""
 
     @property
     def previous(self) -> dict[str, Remembered]:
@@ -97,6 +100,10 @@ class AnalysisCaches:
             self.keys.resolved = None
             self.keys.complete = False
             self.slots = None
+        if not self.groups and not self.keys.previous and self.slots is None:
+            self._unkeyed = (parsed, project, path)
+            return Grouping(key=_provisional, known=())
+        self._unkeyed = None
         dropped = self._shift(parsed, path) if self.groups else set()
         keyer = self._keyer = Keyer(parsed, self.keys, project, path)
         count = len(parsed.tree.body)
@@ -175,6 +182,8 @@ class AnalysisCaches:
         (``done``): every group's result, in order, and only the results still reachable
         kept (bounded memory for a long editing session)."""
         keyer = self._keyer
+        if grouping is not None and self._unkeyed is not None:  # keyed later (:meth:`key`)
+            return self._place_unkeyed(done, count)
         if grouping is None or keyer is None:  # not cacheable: nothing stays
             self._keep(())
             self.slots = None
@@ -196,6 +205,46 @@ class AnalysisCaches:
         ordered = self.slots.ordered() if self.slots is not None else [r for _, r in done]
         self.reused = len(ordered) - self.walked
         return ordered
+
+    def _place_unkeyed(
+        self, done: list[tuple[FactGroup, GroupResult]], count: int
+    ) -> list[GroupResult]:
+        slots = Slots([_provisional(owner) for owner in range(count)], [], [None] * count)
+        tops: list[GroupResult | None] = [None] * count
+        for group, result in done:
+            if group.part == "top":
+                tops[group.owner] = result
+            else:
+                slots.bodies[group.owner] = result
+        slots.tops = [result for result in tops if result is not None]
+        self._keep(group.key for group, _ in done)
+        self.slots = slots if len(slots.tops) == count else None
+        ordered = self.slots.ordered() if self.slots is not None else [r for _, r in done]
+        self.reused = 0
+        return ordered
+
+    def key(self) -> None:
+        """Give a first analysis's results their keys (made now, after its findings were
+        handed on), as if they had been made before its walk."""
+        if self._unkeyed is None:
+            return
+        parsed, project, path = self._unkeyed
+        self._unkeyed = None
+        keyer = self._keyer = Keyer(parsed, self.keys, project, path)
+        keyer.changed(lambda key: False)  # every statement is new: remember them all
+        real = {_provisional(owner): keyer.key(owner) for owner in range(len(parsed.tree.body))}
+
+        def rekeyed(key: str) -> str | None:
+            base, _, part = key.rpartition(":")
+            new = real.get(base)
+            return f"{new}:{part}" if new is not None else None
+
+        self.groups = {new: v for k, v in self.groups.items() if (new := rekeyed(k)) is not None}
+        self.bare = {new for key in self.bare if (new := real.get(key)) is not None}
+        if self.slots is not None:
+            self.slots.keys = [
+                real.get(key) if key is not None else None for key in self.slots.keys
+            ]
 
     def _replace(
         self,
@@ -252,3 +301,8 @@ def _put(slots: Slots, group: FactGroup, result: GroupResult) -> None:
         slots.tops[group.owner] = result
     else:
         slots.bodies[group.owner] = result
+
+
+def _provisional(owner: int) -> str:
+    """A first analysis's stand-in key for statement ``owner`` (until its real one is made)."""
+    return f"@{owner}"
