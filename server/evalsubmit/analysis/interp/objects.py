@@ -372,36 +372,32 @@ _STORES = "_evalsubmit_attribute_stores"
 
 def _statement_stores(statement: ast.stmt) -> tuple[frozenset[str], bool]:
     """The attribute names a top-level statement stores outside set-up methods, and whether it
-    sets attributes dynamically. Kept on the node: after an edit, the statements the chunk
-    cache reuses (same text, same node) are not walked again, only the edited ones."""
+    sets attributes dynamically (``setattr``, ``delattr``, ``vars``, ``__dict__``), in one walk
+    of its nodes. Kept on the node: after an edit, the statements the chunk cache reuses (same
+    text, same node) are not walked again, only the edited ones."""
     found: tuple[frozenset[str], bool] | None = getattr(statement, _STORES, None)
-    if found is None:
-        names = frozenset(
-            store
-            for owner, store in _attribute_stores(statement)
-            if owner is None or owner.name not in SETUP_METHODS + CLASS_SETUP_METHODS
-        )
-        found = (names, _sets_attributes_dynamically(statement))
-        setattr(statement, _STORES, found)
+    if found is not None:
+        return found
+    names: set[str] = set()
+    dynamic = False
+    setup = SETUP_METHODS + CLASS_SETUP_METHODS
+    # each node with whether the function around it (the innermost) is a set-up method
+    pending: list[tuple[ast.AST, bool]] = [(statement, False)]
+    while pending:
+        node, in_setup = pending.pop()
+        if isinstance(node, ast.Attribute):
+            if not in_setup and isinstance(node.ctx, (ast.Store, ast.Del)):
+                names.add(node.attr)
+            dynamic = dynamic or node.attr == "__dict__"
+        elif isinstance(node, ast.Call):
+            called = node.func
+            dynamic = dynamic or (isinstance(called, ast.Name) and called.id in _DYNAMIC_CALLS)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            in_setup = node.name in setup
+        pending.extend((child, in_setup) for child in tree_walk.child_nodes(node))
+    found = (frozenset(names), dynamic)
+    setattr(statement, _STORES, found)
     return found
 
 
-def _attribute_stores(tree: ast.AST) -> Iterator[tuple[Function | None, str]]:
-    """(enclosing function or None, attribute name) of every attribute assignment."""
-    pending: list[tuple[ast.AST, Function | None]] = [(tree, None)]
-    while pending:
-        node, owner = pending.pop()
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            yield owner, node.attr
-        inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else owner
-        pending.extend((child, inner) for child in tree_walk.child_nodes(node))
-
-
-def _sets_attributes_dynamically(tree: ast.AST) -> bool:
-    for node in tree_walk.walk(tree):
-        called = node.func if isinstance(node, ast.Call) else None
-        if isinstance(called, ast.Name) and called.id in {"setattr", "delattr", "vars"}:
-            return True
-        if isinstance(node, ast.Attribute) and node.attr == "__dict__":
-            return True
-    return False
+_DYNAMIC_CALLS = frozenset({"setattr", "delattr", "vars"})
