@@ -89,7 +89,7 @@ class AnalysisCaches:
         """How the interpreter groups this text's facts for the cache (None: not cacheable)."""
         self.walked = self.reused = self.skipped = 0
         self.in_place = False
-        self._keyer = None
+        self._keyer = self._unkeyed = None
         if not parsed.chunks:
             self.keys.complete = False
             self.slots = None
@@ -103,7 +103,6 @@ class AnalysisCaches:
         if not self.groups and not self.keys.previous and self.slots is None:
             self._unkeyed = (parsed, project, path)
             return Grouping(key=_provisional, known=())
-        self._unkeyed = None
         dropped = self._shift(parsed, path) if self.groups else set()
         keyer = self._keyer = Keyer(parsed, self.keys, project, path)
         count = len(parsed.tree.body)
@@ -182,17 +181,21 @@ class AnalysisCaches:
         (``done``): every group's result, in order, and only the results still reachable
         kept (bounded memory for a long editing session)."""
         keyer = self._keyer
-        if grouping is not None and self._unkeyed is not None:  # keyed later (:meth:`key`)
-            return self._place_unkeyed(done, count)
-        if grouping is None or keyer is None:  # not cacheable: nothing stays
-            self._keep(())
+        if grouping is None or (keyer is None and self._unkeyed is None):
+            self._keep(())  # not cacheable: nothing stays
             self.slots = None
             return [result for _, result in done]
-        if grouping.sparse and self.slots is not None and keyer.candidates is not None:
+        if (
+            keyer is not None
+            and grouping.sparse
+            and self.slots is not None
+            and keyer.candidates is not None
+        ):
             self._replace(self.slots, keyer.candidates, done, keyer.key)
         else:
-            keys = [keyer.key(owner) for owner in range(count)]
-            slots = Slots(keys, [], [None] * count)
+            # a first analysis's stand-in keys until :meth:`key` makes the real ones
+            key = keyer.key if keyer is not None else _provisional
+            slots = Slots([key(owner) for owner in range(count)], [], [None] * count)
             tops: list[GroupResult | None] = [None] * count
             for group, result in done:
                 if group.part == "top":
@@ -204,23 +207,6 @@ class AnalysisCaches:
             self.slots = slots if len(slots.tops) == count else None
         ordered = self.slots.ordered() if self.slots is not None else [r for _, r in done]
         self.reused = len(ordered) - self.walked
-        return ordered
-
-    def _place_unkeyed(
-        self, done: list[tuple[FactGroup, GroupResult]], count: int
-    ) -> list[GroupResult]:
-        slots = Slots([_provisional(owner) for owner in range(count)], [], [None] * count)
-        tops: list[GroupResult | None] = [None] * count
-        for group, result in done:
-            if group.part == "top":
-                tops[group.owner] = result
-            else:
-                slots.bodies[group.owner] = result
-        slots.tops = [result for result in tops if result is not None]
-        self._keep(group.key for group, _ in done)
-        self.slots = slots if len(slots.tops) == count else None
-        ordered = self.slots.ordered() if self.slots is not None else [r for _, r in done]
-        self.reused = 0
         return ordered
 
     def key(self) -> None:
