@@ -29,7 +29,7 @@ from lsp_helpers import (
 from lsprotocol import types
 
 from evalsubmit.core.lines import line_starts
-from evalsubmit.lsp.text_sync import apply_change, changed_text
+from evalsubmit.lsp.text_sync import changed_text
 
 ODD = ["\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
 PIECES = ["a", "x = 1", " ", "é", "😀", "\n", "\r\n", "\r", *ODD, *ODD]
@@ -90,6 +90,11 @@ def change(client: RecordingClient, uri: str, version: int, rng: types.Range, ne
             content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)],
         )
     )
+
+
+def apply_change(text: str, change: types.TextDocumentContentChangePartial, encoding: str) -> str:
+    """The server's change of a text whose line starts are found anew (none kept)."""
+    return changed_text(text, line_starts(text), change, encoding)[0]
 
 
 @pytest.mark.parametrize("seed", range(10))

@@ -210,9 +210,6 @@ def test_a_first_analysis_hands_on_its_findings_before_it_makes_its_keys(tmp_pat
     path.write_text(text)
     analyzer = DocumentAnalyzer(path, Project(tmp_path))
     seen: list[int] = []
-    analyzer.analyze(text, reverse=False)  # parsed whole: the next parse is cut in chunks
-    analyzer = DocumentAnalyzer(path, Project(tmp_path))
-    analyzer.caches.chunks = fresh_caches(text, path, Project(tmp_path)).chunks
     report = analyzer.analyze(
         text, reverse=False, on_findings=lambda _: seen.append(len(analyzer.caches.previous))
     )

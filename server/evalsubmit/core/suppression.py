@@ -105,10 +105,9 @@ def _noqas(line: str) -> Iterator[Suppression]:
 
 def lines_mentioning(lines: Sequence[str], words: Sequence[str]) -> list[int]:
     """The indexes of the lines holding one of ``words`` (lower case), in any case: found in
-    one lowered copy of the text (C speed; the copy is kept for the next call on the same
-    text), not by lowering each line."""
+    one lowered copy of the text (C speed), not by lowering each line."""
     text = "".join(lines)
-    low = _lowered(text)
+    low = text.lower()
     if not any(word in low for word in words):
         return []  # most modules
     if len(low) != len(text):  # lowering changed a length (rare letters): offsets differ
@@ -121,21 +120,6 @@ def lines_mentioning(lines: Sequence[str], words: Sequence[str]) -> list[int]:
             found.add(bisect.bisect_right(ends, at))
             at = low.find(word, at + 1)
     return sorted(found)
-
-
-_last_lowered: tuple[str, str] = ("", "")
-
-
-def _lowered(text: str) -> str:
-    """``text.lower()``; the analysis of one text asks for it twice (its file-level comments,
-    then the comments judged by ES190/ES191)."""
-    global _last_lowered
-    last = _last_lowered  # one read: another thread may replace it, never half of it
-    if last[0] == text:
-        return last[1]
-    low = text.lower()
-    _last_lowered = (text, low)
-    return low
 
 
 def file_suppressions(lines: Sequence[str]) -> list[tuple[int, Suppression]]:

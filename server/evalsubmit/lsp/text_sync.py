@@ -44,11 +44,6 @@ class LspTextDocument(TextDocument):
         self._starts_of = self._source
 
 
-def apply_change(text: str, change: types.TextDocumentContentChangePartial, encoding: str) -> str:
-    """``text`` with one incremental change applied (LSP lines, positions clamped)."""
-    return changed_text(text, line_starts(text), change, encoding)[0]
-
-
 def changed_text(
     text: str, starts: list[int], change: types.TextDocumentContentChangePartial, encoding: str
 ) -> tuple[str, list[int]]:

@@ -76,7 +76,8 @@ class AnalysisCaches:
     _keyer: Keyer | None = None
     _unkeyed: tuple[ParsedModule, Project | None, Path | None] | None = None
     """A first analysis's text, whose keys are made once its findings are out (:meth:`key`):
-    nothing is cached yet, so no key is looked up before, and they cost a tenth of it."""
+    nothing is cached yet, so no key is looked up before (making them was about a fifth of
+    a first analysis's time to its findings on 5,000 lines)."""
 
     @property
     def previous(self) -> dict[str, Remembered]:

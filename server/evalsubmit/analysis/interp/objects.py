@@ -357,9 +357,6 @@ def is_record(node: ast.ClassDef, bases: list[Value]) -> bool:
     return any(isinstance(b, ClassValue) and b.ref.qualname.endswith("BaseModel") for b in bases)
 
 
-Function = ast.FunctionDef | ast.AsyncFunctionDef
-
-
 def called_name(node: ast.expr) -> str | None:
     """The last name of ``name`` or ``module.name`` (None for any other expression)."""
     if isinstance(node, ast.Attribute):
