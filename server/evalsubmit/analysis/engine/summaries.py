@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import bisect
 from dataclasses import replace
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,6 @@ from evalsubmit.analysis.interp.facts import ConstructionKind, SubmitFact
 from evalsubmit.analysis.report import Shape, SubmitReport, TargetPreview
 from evalsubmit.analysis.rules.context import RuleContext
 from evalsubmit.analysis.runner_at import preview_key
-from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.target.derive import Derivation, TargetKind, derive
 from evalsubmit.analysis.values.domain import Instance, Known, Unknown, type_name
 from evalsubmit.core.findings import Finding, Occasion, Span, Where
@@ -62,18 +62,19 @@ def _bound_name(ctx: RuleContext, call: ast.Call) -> Span | None:
     """The name a construction is assigned to (``runner = GymAgentTaskRunner(...)``), if any."""
     if not ctx.parsed.ascii:
         return None  # ast's byte columns are not the code-point columns of a Span
-    names = _ASSIGNED.get(id(ctx.parsed))
-    if names is None or names[0] is not ctx.parsed:
-        found: dict[int, ast.Name] = {}
-        for statement in ctx.parsed.tree.body:
-            found.update(_assigned_names(statement))
-        names = _ASSIGNED[id(ctx.parsed)] = (ctx.parsed, found)
-        while len(_ASSIGNED) > 4:
-            _ASSIGNED.pop(next(iter(_ASSIGNED)))
-    target = names[1].get(id(call))
+    statement = _top_level_statement(ctx.parsed.tree.body, call.lineno)
+    target = _assigned_names(statement).get(id(call)) if statement is not None else None
     if target is None or target.end_col_offset is None:
         return None
     return Span(target.lineno, target.col_offset, target.lineno, target.end_col_offset)
+
+
+def _top_level_statement(body: list[ast.stmt], line: int) -> ast.stmt | None:
+    """The top-level statement that holds a node of ``line``, when an assignment there can:
+    the last one starting at or before it (an assignment is in a body, below its ``def``;
+    decorators, above it, hold no assignment)."""
+    index = bisect.bisect_right(body, line, key=attrgetter("lineno")) - 1
+    return body[index] if index >= 0 else None
 
 
 _NAMES = "_evalsubmit_assigned_names"
@@ -93,10 +94,6 @@ def _assigned_names(statement: ast.stmt) -> dict[int, ast.Name]:
                     found[id(node.value)] = target
         setattr(statement, _NAMES, found)
     return found
-
-
-_ASSIGNED: dict[int, tuple[ParsedModule, dict[int, ast.Name]]] = {}
-"""Assigned names by the id of their value, of the last few modules (one per analysis)."""
 
 
 class _Distinct:
