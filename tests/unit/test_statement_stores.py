@@ -1,5 +1,6 @@
 """One walk of a statement finds what two walks found: the attribute names it stores outside
-set-up methods, and whether it sets attributes dynamically."""
+set-up methods, and whether it sets attributes dynamically. A module's answers, found by walking
+only the statements whose text names the attribute, are those of walking every statement."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.analysis.interp.objects import (
+from evalsubmit.analysis.interp.attribute_stores import (
     CLASS_SETUP_METHODS,
     SETUP_METHODS,
+    AttributeStores,
     _statement_stores,
 )
+from evalsubmit.analysis.source.parse import parse_source
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = ["examples", "tests/contract/idioms", "tests/contract/previews", "benchmarks"]
@@ -89,3 +92,110 @@ def test_one_walk_finds_what_two_found(where: str) -> None:
             )
             checked += 1
     assert checked >= 5
+
+
+# Each store in its own top-level statement, spelled across lines and comments, in a
+# decorator, or as a target other than an assignment's; read (spelled plainly) elsewhere.
+TRICKY = """\
+import functools
+
+class Job:
+    def __init__(self):
+        self.plan = None
+
+def later(job):
+    (job.  # the name comes on the next line
+        plan) = 2
+
+def tries(job):
+    (job
+     .  tries) = 3
+
+def budget(job):
+    job. \\
+        budget = 4
+
+def others(job):
+    [0 for job.others in range(2)]
+
+@functools.lru_cache(maxsize=[0 for registry.size in range(1)][0])
+def decorated():
+    pass
+
+def deleting(job):
+    del job.deleted
+
+def handling(job):
+    with open("f") as job.handle:
+        pass
+
+def reads(job):
+    print(job.plan, job.tries, job.budget, job.others, job.deleted, job.handle, registry.size)
+"""
+
+
+def _module_answers(source: str) -> tuple[dict[str, bool], bool] | None:
+    parsed = parse_source(source)
+    if parsed is None:
+        return None
+    names = {n.attr for n in ast.walk(parsed.tree) if isinstance(n, ast.Attribute)}
+    names |= {"never_named", "plan_b", "an"}
+    stores = AttributeStores(parsed)
+    return {name: stores.stored(name) for name in sorted(names)}, stores.dynamic()
+
+
+def _walking_all(source: str) -> tuple[dict[str, bool], bool] | None:
+    parsed = parse_source(source)
+    if parsed is None:
+        return None
+    names = {n.attr for n in ast.walk(parsed.tree) if isinstance(n, ast.Attribute)}
+    names |= {"never_named", "plan_b", "an"}
+    found = [_stores_two_walks(statement) for statement in parsed.tree.body]
+    stored = frozenset().union(*(names for names, _ in found))
+    return {name: name in stored for name in sorted(names)}, any(d for _, d in found)
+
+
+def _variants(source: str) -> list[str]:
+    """The source with each line ending, not ASCII, dynamic, and with a broken statement."""
+    return [
+        source,
+        source.replace("\n", "\r\n"),
+        source.replace("\n", "\r"),
+        source + "\nlabel = 'é'\n",
+        source + "\nsetattr(object(), 'plan', 1)\n",
+        source + "\ndef broken(:\n    pass\n",
+    ]
+
+
+@pytest.mark.parametrize("where", ["tricky", "sample", *CORPORA])
+def test_a_module_walks_only_what_names_the_attribute_and_answers_as_walking_all(
+    where: str,
+) -> None:
+    if where in {"tricky", "sample"}:
+        sources = _variants(TRICKY if where == "tricky" else SAMPLE)
+    else:
+        sources = [p.read_text() for p in sorted((ROOT / where).rglob("*.py"))[:400]]
+    checked = 0
+    for source in sources:
+        expected = _walking_all(source)
+        if expected is None:
+            continue
+        assert _module_answers(source) == expected
+        checked += len(expected[0])
+    assert checked >= 20
+
+
+def test_the_tricky_module_stores_what_it_seems_to() -> None:
+    answers = _module_answers(TRICKY)
+    assert answers is not None
+    stored, dynamic = answers
+    assert not dynamic
+    assert {name for name, yes in stored.items() if yes} == {
+        "plan",
+        "tries",
+        "budget",
+        "others",
+        "deleted",
+        "handle",
+        "size",
+    }

@@ -14,7 +14,7 @@ import ast
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
-from evalsubmit.analysis.interp.objects import CLASS_SETUP_METHODS, SETUP_METHODS
+from evalsubmit.analysis.interp.attribute_stores import CLASS_SETUP_METHODS, SETUP_METHODS
 from evalsubmit.analysis.interp.statement_nodes import StatementNodes
 from evalsubmit.analysis.interp.testcode import is_fixture
 from evalsubmit.analysis.source import tree_walk
@@ -35,7 +35,7 @@ _DYNAMIC = frozenset(
 )
 _SETUP_METHODS = frozenset((*SETUP_METHODS, *CLASS_SETUP_METHODS))
 """Attribute stores in these are construction; any other one makes that attribute untrusted
-in the whole module (``Objects.volatile``)."""
+in the whole module (:mod:`.attribute_stores`)."""
 
 Callee = tuple[str, ...]
 """("name", n) for ``n(...)``, ("attr", base, method) for ``base.x.method(...)``, ("other",)."""

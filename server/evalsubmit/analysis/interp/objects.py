@@ -21,10 +21,14 @@ import ast
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from evalsubmit.analysis.interp.attribute_stores import (
+    CLASS_SETUP_METHODS,
+    SETUP_METHODS,
+    AttributeStores,
+)
 from evalsubmit.analysis.interp.binding import bind_call
 from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
 from evalsubmit.analysis.interp.frames import CallSite
-from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -43,11 +47,6 @@ if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
 
 
-SETUP_METHODS = ("__init__", "__post_init__", "setUp", "setup_method", "asyncSetUp")
-"""Run before a method of an instance can be: what they store on ``self`` is its state."""
-CLASS_SETUP_METHODS = ("setUpClass", "setup_class")
-"""Run (with ``cls``) before any test method of the class: what they store on ``cls`` every
-instance sees."""
 _PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
 MAX_BASES = 10
 
@@ -97,8 +96,7 @@ class Objects:
     def __init__(self, interp: Interpreter) -> None:
         self.interp = interp
         self._generic: dict[int, Instance] = {}
-        self._volatile: frozenset[str] | None = None
-        self._dynamic = False
+        self._attribute_stores: AttributeStores | None = None
 
     # ----- reading attributes --------------------------------------------------------------
 
@@ -116,7 +114,7 @@ class Objects:
             if name in cls.methods:
                 return bound(cls.methods[name], base)
             if name in cls.class_values and name not in cls.fields:
-                return None if name in self.volatile() else cls.class_values[name]
+                return None if self._stores().stored(name) else cls.class_values[name]
         return None
 
     def _property(self, getter: FunctionValue, instance: Instance) -> Value:
@@ -161,10 +159,10 @@ class Objects:
 
     def trusted(self, written: dict[str, Value]) -> dict[str, Value]:
         """The attributes construction stored that no other code may change unseen."""
-        volatile = self.volatile()
-        if self._dynamic:
+        stores = self._stores()
+        if stores.dynamic():
             return {}
-        return {k: v for k, v in written.items() if k not in volatile}
+        return {k: v for k, v in written.items() if not stores.stored(k)}
 
     def _setup_methods(self, user: UserClass, names: tuple[str, ...]) -> list[FunctionValue]:
         found: dict[str, FunctionValue] = {}
@@ -290,19 +288,11 @@ class Objects:
 
     # ----- what may change an attribute behind the flow's back -----------------------------
 
-    def volatile(self) -> frozenset[str]:
-        """Attribute names assigned somewhere in the module outside set-up methods (or all,
-        when the module sets attributes dynamically): not trusted from construction."""
-        if self._volatile is None:
-            names: set[str] = set()
-            dynamic = False
-            for statement in self.interp.source.parsed.tree.body:
-                stored, sets_dynamically = _statement_stores(statement)
-                names |= stored
-                dynamic = dynamic or sets_dynamically
-            self._dynamic = dynamic
-            self._volatile = frozenset(names)
-        return self._volatile
+    def _stores(self) -> AttributeStores:
+        """The attribute stores of the module walked when first asked (its top level)."""
+        if self._attribute_stores is None:
+            self._attribute_stores = AttributeStores(self.interp.source.parsed)
+        return self._attribute_stores
 
 
 def bound(method: FunctionValue, instance: Value) -> FunctionValue:
@@ -362,39 +352,3 @@ def called_name(node: ast.expr) -> str | None:
     if isinstance(node, ast.Attribute):
         return node.attr
     return node.id if isinstance(node, ast.Name) else None
-
-
-_STORES = "_evalsubmit_attribute_stores"
-
-
-def _statement_stores(statement: ast.stmt) -> tuple[frozenset[str], bool]:
-    """The attribute names a top-level statement stores outside set-up methods, and whether it
-    sets attributes dynamically (``setattr``, ``delattr``, ``vars``, ``__dict__``), in one walk
-    of its nodes. Kept on the node: after an edit, the statements the chunk cache reuses (same
-    text, same node) are not walked again, only the edited ones."""
-    found: tuple[frozenset[str], bool] | None = getattr(statement, _STORES, None)
-    if found is not None:
-        return found
-    names: set[str] = set()
-    dynamic = False
-    setup = SETUP_METHODS + CLASS_SETUP_METHODS
-    # each node with whether the function around it (the innermost) is a set-up method
-    pending: list[tuple[ast.AST, bool]] = [(statement, False)]
-    while pending:
-        node, in_setup = pending.pop()
-        if isinstance(node, ast.Attribute):
-            if not in_setup and isinstance(node.ctx, (ast.Store, ast.Del)):
-                names.add(node.attr)
-            dynamic = dynamic or node.attr == "__dict__"
-        elif isinstance(node, ast.Call):
-            called = node.func
-            dynamic = dynamic or (isinstance(called, ast.Name) and called.id in _DYNAMIC_CALLS)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            in_setup = node.name in setup
-        pending.extend((child, in_setup) for child in tree_walk.child_nodes(node))
-    found = (frozenset(names), dynamic)
-    setattr(statement, _STORES, found)
-    return found
-
-
-_DYNAMIC_CALLS = frozenset({"setattr", "delattr", "vars"})

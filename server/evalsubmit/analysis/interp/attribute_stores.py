@@ -1,0 +1,120 @@
+"""Which attributes code outside the set-up methods may change behind the flow's back.
+
+An attribute that construction stores on ``self`` is trusted only when no other code of the
+module stores it (``obj.name = v``, ``del obj.name``, ``for obj.name in ...``) and nothing sets
+attributes dynamically (``setattr``, ``delattr``, ``vars``, ``__dict__``). Answering that walks
+the statements of the module, and most of a long module never names the attribute asked
+about: the text says which statements can (an attribute is spelled after a dot), and only those
+are walked. Text that is not ASCII (identifiers are normalised, so ``ﬁeld`` is ``field``) or
+that did not parse whole is walked statement by statement as it is.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import itertools
+import re
+
+from evalsubmit.analysis.source import tree_walk
+from evalsubmit.analysis.source.parse import ParsedModule
+
+SETUP_METHODS = ("__init__", "__post_init__", "setUp", "setup_method", "asyncSetUp")
+"""Run before a method of an instance can be: what they store on ``self`` is its state."""
+CLASS_SETUP_METHODS = ("setUpClass", "setup_class")
+"""Run (with ``cls``) before any test method of the class: what they store on ``cls`` every
+instance sees."""
+
+_DYNAMIC_CALLS = frozenset({"setattr", "delattr", "vars"})
+_DYNAMIC_TEXT = re.compile(r"(?<!\w)(?:setattr|delattr|vars|__dict__)(?!\w)")
+# between a dot and the name after it: spaces, line breaks and comments (inside brackets), or
+# a backslash that continues the line
+_AFTER_DOT = r"\.(?:\s|\\(?:\r\n|\r|\n)|#[^\r\n]*)*"
+_STORES = "_evalsubmit_attribute_stores"
+
+
+class AttributeStores:
+    """The attribute stores of one module, found when first asked about."""
+
+    def __init__(self, parsed: ParsedModule) -> None:
+        self._body = parsed.tree.body
+        exact = parsed.ascii and not parsed.blanked
+        self._lines = parsed.lines
+        self._text = "".join(parsed.lines) if exact else None
+        self._line_offsets: list[int] = []
+        self._firsts: list[int] = []
+        self._stored: dict[str, bool] = {}
+        self._dynamic: bool | None = None
+
+    def stored(self, name: str) -> bool:
+        """Whether a statement stores or deletes attribute ``name`` outside set-up methods."""
+        found = self._stored.get(name)
+        if found is None:
+            found = self._stored[name] = any(
+                name in _statement_stores(statement)[0] for statement in self._naming(name)
+            )
+        return found
+
+    def dynamic(self) -> bool:
+        """Whether the module sets attributes dynamically: then none is trusted."""
+        if self._dynamic is None:
+            text = self._text
+            self._dynamic = (text is None or _DYNAMIC_TEXT.search(text) is not None) and any(
+                _statement_stores(statement)[1] for statement in self._body
+            )
+        return self._dynamic
+
+    def _naming(self, name: str) -> list[ast.stmt]:
+        """The statements whose text may spell attribute ``name`` (all, when not known)."""
+        text = self._text
+        if text is None:
+            return self._body
+        if not self._line_offsets:
+            self._index()
+        found: dict[int, ast.stmt] = {}
+        for match in re.finditer(_AFTER_DOT + re.escape(name) + r"(?!\w)", text):
+            line = bisect.bisect_right(self._line_offsets, match.start())
+            index = bisect.bisect_right(self._firsts, line) - 1
+            if index >= 0 and line <= (self._body[index].end_lineno or line):
+                found[index] = self._body[index]
+        return list(found.values())
+
+    def _index(self) -> None:
+        """Where each line starts in the text, and each statement's first line (its first
+        decorator's, for a decorated definition)."""
+        self._line_offsets = [0, *itertools.accumulate(map(len, self._lines))]
+        self._firsts = [_first_line(statement) for statement in self._body]
+
+
+def _first_line(statement: ast.stmt) -> int:
+    decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
+    return min([statement.lineno, *(decorator.lineno for decorator in decorators)])
+
+
+def _statement_stores(statement: ast.stmt) -> tuple[frozenset[str], bool]:
+    """The attribute names a top-level statement stores outside set-up methods, and whether it
+    sets attributes dynamically, in one walk of its nodes. Kept on the node: after an edit, the
+    statements the chunk cache reuses (same text, same node) are not walked again."""
+    found: tuple[frozenset[str], bool] | None = getattr(statement, _STORES, None)
+    if found is not None:
+        return found
+    names: set[str] = set()
+    dynamic = False
+    setup = SETUP_METHODS + CLASS_SETUP_METHODS
+    # each node with whether the function around it (the innermost) is a set-up method
+    pending: list[tuple[ast.AST, bool]] = [(statement, False)]
+    while pending:
+        node, in_setup = pending.pop()
+        if isinstance(node, ast.Attribute):
+            if not in_setup and isinstance(node.ctx, (ast.Store, ast.Del)):
+                names.add(node.attr)
+            dynamic = dynamic or node.attr == "__dict__"
+        elif isinstance(node, ast.Call):
+            called = node.func
+            dynamic = dynamic or (isinstance(called, ast.Name) and called.id in _DYNAMIC_CALLS)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            in_setup = node.name in setup
+        pending.extend((child, in_setup) for child in tree_walk.child_nodes(node))
+    found = (frozenset(names), dynamic)
+    setattr(statement, _STORES, found)
+    return found
