@@ -14,6 +14,7 @@ from evalsubmit.analysis.interp.attribute_stores import (
     CLASS_SETUP_METHODS,
     SETUP_METHODS,
     AttributeStores,
+    _names_dynamic_ways,
     _statement_stores,
 )
 from evalsubmit.analysis.source.parse import parse_source
@@ -199,3 +200,18 @@ def test_the_tricky_module_stores_what_it_seems_to() -> None:
         "handle",
         "size",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("env_vars = {}\nmy_setattr(x)\nx.__dict__x = 1\nadvars = 2\n", False),
+        ("vars(obj)\n", True),
+        ("x = 1; setattr(x, 'a', 1)\n", True),
+        ("print(obj.__dict__)\n", True),
+        ("d = {'k': delattr}\n", True),
+    ],
+)
+def test_only_whole_identifiers_name_a_dynamic_way(text: str, named: bool) -> None:
+    """A name that merely contains ``vars`` (``env_vars``) costs no walk of the module."""
+    assert _names_dynamic_ways(text) is named

@@ -26,7 +26,8 @@ CLASS_SETUP_METHODS = ("setUpClass", "setup_class")
 instance sees."""
 
 _DYNAMIC_CALLS = frozenset({"setattr", "delattr", "vars"})
-_DYNAMIC_TEXT = re.compile(r"(?<!\w)(?:setattr|delattr|vars|__dict__)(?!\w)")
+# no look-behind: tried at every position of a long text, it costs four times the search
+_DYNAMIC_TEXT = re.compile(r"(?:setattr|delattr|vars|__dict__)(?!\w)")
 # between a dot and the name after it: spaces, line breaks and comments (inside brackets), or
 # a backslash that continues the line
 _AFTER_DOT = r"\.(?:\s|\\(?:\r\n|\r|\n)|#[^\r\n]*)*"
@@ -59,7 +60,7 @@ class AttributeStores:
         """Whether the module sets attributes dynamically: then none is trusted."""
         if self._dynamic is None:
             text = self._text
-            self._dynamic = (text is None or _DYNAMIC_TEXT.search(text) is not None) and any(
+            self._dynamic = (text is None or _names_dynamic_ways(text)) and any(
                 _statement_stores(statement)[1] for statement in self._body
             )
         return self._dynamic
@@ -84,6 +85,15 @@ class AttributeStores:
         decorator's, for a decorated definition)."""
         self._line_offsets = [0, *itertools.accumulate(map(len, self._lines))]
         self._firsts = [_first_line(statement) for statement in self._body]
+
+
+def _names_dynamic_ways(text: str) -> bool:
+    """Whether the text spells a dynamic way as a whole identifier (``env_vars`` is not one)."""
+    for found in _DYNAMIC_TEXT.finditer(text):
+        start = found.start()
+        if start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "_"):
+            return True
+    return False
 
 
 def _first_line(statement: ast.stmt) -> int:
