@@ -163,6 +163,8 @@ def _variants(source: str) -> list[str]:
         source.replace("\n", "\r\n"),
         source.replace("\n", "\r"),
         source + "\nlabel = 'é'\n",
+        # the identifier is normalised: the attribute stored is ``field``
+        source + "\ndef ligature(job):\n    job.\ufb01eld = 1\n\nprint(job.field)\n",
         source + "\nsetattr(object(), 'plan', 1)\n",
         source + "\ndef broken(:\n    pass\n",
     ]

@@ -4,17 +4,16 @@ An attribute that construction stores on ``self`` is trusted only when no other 
 module stores it (``obj.name = v``, ``del obj.name``, ``for obj.name in ...``) and nothing sets
 attributes dynamically (``setattr``, ``delattr``, ``vars``, ``__dict__``). Answering that walks
 the statements of the module, and most of a long module never names the attribute asked
-about: the text says which statements can (an attribute is spelled after a dot), and only those
-are walked. Text that is not ASCII (identifiers are normalised, so ``ﬁeld`` is ``field``) or
-that did not parse whole is walked statement by statement as it is.
+about: a statement's text says whether it can (an attribute is spelled after a dot), and only
+those that can are walked. A statement whose text is not ASCII (identifiers are normalised, so
+``ﬁeld`` is ``field``) is walked, and so is every statement of a text that did not parse whole.
 """
 
 from __future__ import annotations
 
 import ast
-import bisect
-import itertools
 import re
+from typing import Any
 
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.source.parse import ParsedModule
@@ -30,7 +29,7 @@ _DYNAMIC_CALLS = frozenset({"setattr", "delattr", "vars"})
 _DYNAMIC_TEXT = re.compile(r"(?:setattr|delattr|vars|__dict__)(?!\w)")
 # between a dot and the name after it: spaces, line breaks and comments (inside brackets), or
 # a backslash that continues the line
-_AFTER_DOT = r"\.(?:\s|\\(?:\r\n|\r|\n)|#[^\r\n]*)*"
+_DOTTED = re.compile(r"\.(?:\s|\\(?:\r\n|\r|\n)|#[^\r\n]*)*([A-Za-z_]\w*)")
 _STORES = "_evalsubmit_attribute_stores"
 
 
@@ -39,11 +38,8 @@ class AttributeStores:
 
     def __init__(self, parsed: ParsedModule) -> None:
         self._body = parsed.tree.body
-        exact = parsed.ascii and not parsed.blanked
-        self._lines = parsed.lines
-        self._text = "".join(parsed.lines) if exact else None
-        self._line_offsets: list[int] = []
-        self._firsts: list[int] = []
+        # a statement's text is its lines only when nothing was blanked out of them
+        self._lines = None if parsed.blanked else parsed.lines
         self._stored: dict[str, bool] = {}
         self._dynamic: bool | None = None
 
@@ -52,39 +48,52 @@ class AttributeStores:
         found = self._stored.get(name)
         if found is None:
             found = self._stored[name] = any(
-                name in _statement_stores(statement)[0] for statement in self._naming(name)
+                name in _statement_stores(statement)[0]
+                for statement in self._body
+                if self._may_spell(statement, name)
             )
         return found
 
     def dynamic(self) -> bool:
         """Whether the module sets attributes dynamically: then none is trusted."""
         if self._dynamic is None:
-            text = self._text
-            self._dynamic = (text is None or _names_dynamic_ways(text)) and any(
-                _statement_stores(statement)[1] for statement in self._body
+            self._dynamic = any(
+                _statement_stores(statement)[1]
+                for statement in self._body
+                if self._may_spell(statement, None)
             )
         return self._dynamic
 
-    def _naming(self, name: str) -> list[ast.stmt]:
-        """The statements whose text may spell attribute ``name`` (all, when not known)."""
-        text = self._text
-        if text is None:
-            return self._body
-        if not self._line_offsets:
-            self._index()
-        found: dict[int, ast.stmt] = {}
-        for match in re.finditer(_AFTER_DOT + re.escape(name) + r"(?!\w)", text):
-            line = bisect.bisect_right(self._line_offsets, match.start())
-            index = bisect.bisect_right(self._firsts, line) - 1
-            if index >= 0 and line <= (self._body[index].end_lineno or line):
-                found[index] = self._body[index]
-        return list(found.values())
+    def _may_spell(self, statement: ast.stmt, name: str | None) -> bool:
+        """Whether the statement's text may spell attribute ``name`` after a dot (for None:
+        a dynamic way); yes when its text does not tell."""
+        if self._lines is None:
+            return True
+        spelled = _spelled(statement, self._lines)
+        if spelled is None:
+            return True
+        names, dynamic = spelled
+        return dynamic if name is None else name in names
 
-    def _index(self) -> None:
-        """Where each line starts in the text, and each statement's first line (its first
-        decorator's, for a decorated definition)."""
-        self._line_offsets = [0, *itertools.accumulate(map(len, self._lines))]
-        self._firsts = [_first_line(statement) for statement in self._body]
+
+_SPELLED = "_evalsubmit_spelled_attributes"
+_NOT_READ: Any = object()
+
+
+def _spelled(statement: ast.stmt, lines: tuple[str, ...]) -> tuple[frozenset[str], bool] | None:
+    """The names spelled after a dot in a top-level statement's text, and whether it spells a
+    dynamic way; None when its text is not ASCII. Kept on the node, like its stores: after an
+    edit only the statements parsed anew are read."""
+    found: tuple[frozenset[str], bool] | None = getattr(statement, _SPELLED, _NOT_READ)
+    if found is _NOT_READ:
+        text = "".join(lines[_first_line(statement) - 1 : statement.end_lineno])
+        found = (
+            (frozenset(_DOTTED.findall(text)), _names_dynamic_ways(text))
+            if text.isascii()
+            else None
+        )
+        setattr(statement, _SPELLED, found)
+    return found
 
 
 def _names_dynamic_ways(text: str) -> bool:
