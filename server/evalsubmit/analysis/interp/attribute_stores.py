@@ -6,7 +6,7 @@ attributes dynamically (``setattr``, ``delattr``, ``vars``, ``__dict__``). Answe
 the statements of the module, and most of a long module never names the attribute asked
 about: a statement's text says whether it can (an attribute is spelled after a dot), and only
 those that can are walked. A statement whose text is not ASCII (identifiers are normalised, so
-``ﬁeld`` is ``field``) is walked, and so is every statement of a text that did not parse whole.
+``ﬁeld`` is ``field``) is walked.
 """
 
 from __future__ import annotations
@@ -38,8 +38,10 @@ class AttributeStores:
 
     def __init__(self, parsed: ParsedModule) -> None:
         self._body = parsed.tree.body
-        # a statement's text is its lines only when nothing was blanked out of them
-        self._lines = None if parsed.blanked else parsed.lines
+        # a repaired parse blanks broken lines and keeps the others where they are: the lines
+        # of a statement still hold all it spells (and the blanked text, which costs a walk)
+        self._lines = parsed.lines
+        self._spellings: list[tuple[ast.stmt, Spelled | None]] | None = None
         self._stored: dict[str, bool] = {}
         self._dynamic: bool | None = None
 
@@ -49,8 +51,8 @@ class AttributeStores:
         if found is None:
             found = self._stored[name] = any(
                 name in _statement_stores(statement)[0]
-                for statement in self._body
-                if self._may_spell(statement, name)
+                for statement, spelled in self._spelled()
+                if spelled is None or name in spelled[0]
             )
         return found
 
@@ -59,32 +61,31 @@ class AttributeStores:
         if self._dynamic is None:
             self._dynamic = any(
                 _statement_stores(statement)[1]
-                for statement in self._body
-                if self._may_spell(statement, None)
+                for statement, spelled in self._spelled()
+                if spelled is None or spelled[1]
             )
         return self._dynamic
 
-    def _may_spell(self, statement: ast.stmt, name: str | None) -> bool:
-        """Whether the statement's text may spell attribute ``name`` after a dot (for None:
-        a dynamic way); yes when its text does not tell."""
-        if self._lines is None:
-            return True
-        spelled = _spelled(statement, self._lines)
-        if spelled is None:
-            return True
-        names, dynamic = spelled
-        return dynamic if name is None else name in names
+    def _spelled(self) -> list[tuple[ast.stmt, Spelled | None]]:
+        """Each statement with what its text spells (None: its text does not tell)."""
+        if self._spellings is None:
+            lines = self._lines
+            self._spellings = [(statement, _read(statement, lines)) for statement in self._body]
+        return self._spellings
+
+
+Spelled = tuple[frozenset[str], bool]
+"""The names a statement's text spells after a dot, and whether it spells a dynamic way."""
 
 
 _SPELLED = "_evalsubmit_spelled_attributes"
 _NOT_READ: Any = object()
 
 
-def _spelled(statement: ast.stmt, lines: tuple[str, ...]) -> tuple[frozenset[str], bool] | None:
-    """The names spelled after a dot in a top-level statement's text, and whether it spells a
-    dynamic way; None when its text is not ASCII. Kept on the node, like its stores: after an
-    edit only the statements parsed anew are read."""
-    found: tuple[frozenset[str], bool] | None = getattr(statement, _SPELLED, _NOT_READ)
+def _read(statement: ast.stmt, lines: tuple[str, ...]) -> Spelled | None:
+    """What a top-level statement's text spells; None when it is not ASCII. Kept on the node,
+    like its stores: after an edit only the statements parsed anew are read."""
+    found: Spelled | None = getattr(statement, _SPELLED, _NOT_READ)
     if found is _NOT_READ:
         text = "".join(lines[_first_line(statement) - 1 : statement.end_lineno])
         found = (
