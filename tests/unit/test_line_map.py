@@ -1,12 +1,23 @@
-"""The line map's quick answer for edits within lines agrees with pairing chunks by text."""
+"""The line map's quick answer for edits within lines agrees with pairing chunks by text, and
+its answer for a range of lines agrees with its answer line by line."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
-from evalsubmit.analysis.engine.shift import _edited_in_place, _paired, line_map
+from evalsubmit.analysis import Project, analyze_source
+from evalsubmit.analysis.engine.shift import (
+    LineMap,
+    Shifter,
+    Unmapped,
+    _edited_in_place,
+    _paired,
+    line_map,
+    summary_reach,
+)
 from evalsubmit.analysis.source.chunks import Chunk
 
 
@@ -45,3 +56,79 @@ def test_the_quick_answer_is_the_pairings(texts: str) -> None:
             assert paired is None, (old, new)
         assert (line_map(old, new) is None) == (paired is None)
     assert quick > 100  # the quick answer was taken, not only the pairing
+
+
+@pytest.mark.parametrize("texts", ["ab", "abcdef"])
+def test_a_common_delta_is_every_lines_delta(texts: str) -> None:
+    """``common_delta(first, last)`` is the delta of every line between them when it answers,
+    and it answers for any range inside one chunk (a result deferred on its word is moved
+    later, line by line, with nothing left unmapped)."""
+    rng = random.Random(f"common {texts}")
+    answered = 0
+    for _ in range(3000):
+        old = _chunks(rng, texts)
+        lines = line_map(old, _edited(rng, old, texts))
+        if lines is None or not old:
+            continue
+        last_line = old[-1].end + 2
+        first = rng.randint(1, last_line)
+        last = min(first + rng.choice([0, 1, 2, 40]), last_line)
+        common = lines.common_delta(first, last)
+        if any(c.start <= first and last <= c.end for c in old) and all(
+            _mapped(lines, line) for line in range(first, last + 1)
+        ):
+            assert common is not None
+        if common is not None:
+            answered += 1
+            assert all(lines.delta(line) == common for line in range(first, last + 1))
+    assert answered > 200
+
+
+def _mapped(lines: LineMap, line: int) -> bool:
+    try:
+        lines.delta(line)
+    except Unmapped:
+        return False
+    return True
+
+
+class _Recording(LineMap):
+    """A line map that moves nothing and notes every line asked about."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.asked: set[int] = set()
+
+    def delta(self, line: int) -> int:
+        self.asked.add(line)
+        return 0
+
+
+def test_the_reach_of_summaries_holds_every_line_the_shift_moves() -> None:
+    """A result's ``reach`` (first and last line its previews and submit summaries point at)
+    decides whether their move can wait: every line the shifter reads of them lies inside it.
+    Checked on the previews and summaries of the examples and the preview corpus, whose
+    previews name where they were made and the call sites they come from."""
+    root = Path(__file__).resolve().parents[2]
+    checked = labelled = 0
+    for where in ("examples", "tests/contract/previews"):
+        for path in sorted((root / where).rglob("*.py")):
+            report = analyze_source(
+                path.read_text(encoding="utf-8"), path=path, project=Project(path.parent)
+            )
+            for runners, submits in [((p,), ()) for p in report.runners] + [
+                ((), (s,)) for s in report.submits
+            ]:
+                recording = _Recording()
+                shifter = Shifter(recording, path)
+                for preview in runners:
+                    shifter.preview(preview)
+                for submit in submits:
+                    shifter.submit(submit)
+                reach = summary_reach(runners, submits)
+                assert reach is not None
+                assert all(reach[0] <= line <= reach[1] for line in recording.asked)
+                assert {reach[0], reach[1]} <= recording.asked
+                checked += 1
+                labelled += any(p.where or p.made_at for p in runners)
+    assert checked > 100 and labelled > 10, (checked, labelled)

@@ -217,6 +217,7 @@ def _analyze_parsed(
     if on_findings is not None:
         on_findings(report)
     if caches is not None:
+        caches.settle()
         caches.key()
     if later:
         try:
@@ -245,11 +246,13 @@ class _Summaries:
 
     def fill(self) -> str | None:
         """Fill them in (an engine bug costs this group's summaries only: what went wrong)."""
+        from evalsubmit.analysis.engine.shift import summary_reach
         from evalsubmit.analysis.engine.summaries import runner_previews, submit_reports
 
         try:
             self.result.runners = tuple(runner_previews(self.ctx))
             self.result.submits = tuple(submit_reports(self.ctx, self.findings))
+            self.result.reach = summary_reach(self.result.runners, self.result.submits)
         except RecursionError:
             raise
         except Exception as error:

@@ -74,6 +74,8 @@ class AnalysisCaches:
     """The last analysis looked only at what its edit touched, and kept the other
     statements' keys and results in place (``Grouping.sparse``)."""
     _keyer: Keyer | None = None
+    _shifter: Shifter | None = None
+    """The last shift, while it has previews and summaries to move (:meth:`settle`)."""
     _unkeyed: tuple[ParsedModule, Project | None, Path | None] | None = None
     """A first analysis's text, whose keys are made once its findings are out (:meth:`key`):
     nothing is cached yet, so no key is looked up before (making them was about a fifth of
@@ -88,6 +90,7 @@ class AnalysisCaches:
         self, parsed: ParsedModule, project: Project | None, path: Path | None = None
     ) -> Grouping | None:
         """How the interpreter groups this text's facts for the cache (None: not cacheable)."""
+        self.settle()  # an analysis that stopped before its own settle: its summaries first
         self.walked = self.reused = self.skipped = 0
         self.in_place = False
         self._keyer = self._unkeyed = None
@@ -142,6 +145,7 @@ class AnalysisCaches:
             else:
                 moved[id(result)] = kept[key]
         self.groups = kept
+        self._shifter = shifter if shifter.pending else None
         slots = self.slots
         if slots is None:
             return dropped
@@ -209,6 +213,12 @@ class AnalysisCaches:
         ordered = self.slots.ordered() if self.slots is not None else [r for _, r in done]
         self.reused = len(ordered) - self.walked
         return ordered
+
+    def settle(self) -> None:
+        """Move the cached previews and summaries the last shift left for after the findings."""
+        if self._shifter is not None:
+            self._shifter.settle()
+            self._shifter = None
 
     def key(self) -> None:
         """Give a first analysis's results their keys (made now, after its findings were

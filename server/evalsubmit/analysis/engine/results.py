@@ -24,3 +24,6 @@ class GroupResult:
     workspaces: tuple[str, ...] = ()
     dependencies: frozenset[Path] = frozenset()
     errors: tuple[str, ...] = ()
+    reach: tuple[int, int] | None = None
+    """The first and last line its runner previews and submit summaries point at, once known
+    (:mod:`.shift`): when every line between moves alike, they are moved after the findings."""

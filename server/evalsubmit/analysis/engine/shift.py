@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -71,6 +71,18 @@ class LineMap:
     def line(self, line: int) -> int:
         return line + self.delta(line)
 
+    def common_delta(self, first: int, last: int) -> int | None:
+        """How far every line from ``first`` to ``last`` moved, when they all moved alike
+        (None: they may not have, or one was edited)."""
+        if last <= self.head:
+            return 0
+        if self.tail <= first and last <= self.tail_end:
+            return self.tail_delta
+        index = bisect.bisect_right(self.starts, first) - 1
+        if index < 0 or last > self.ends[index]:
+            return None
+        return self.deltas[index]
+
 
 def line_map(old: Sequence[Chunk], new: Sequence[Chunk]) -> LineMap | None:
     """How the lines of ``old``'s text moved in ``new``'s; None when none moved."""
@@ -119,11 +131,18 @@ _ERROR_LINE = re.compile(r"line (\d+)")
 
 class Shifter:
     """Results of the last text, shifted to the new one (``path``: the document's, whose
-    positions move; other modules' findings keep theirs)."""
+    positions move; other modules' findings keep theirs).
+
+    Runner previews and submit summaries are not needed for the findings: a result whose
+    summaries lie on lines that all moved alike (its ``reach``, known from an earlier shift)
+    gets them moved by :meth:`settle`, once the findings are out. Any other is moved at once,
+    so a result pointing at an edited line is still dropped before the walk."""
 
     def __init__(self, lines: LineMap, path: Path | None):
         self.lines = lines
         self.path = path
+        self.pending: list[GroupResult] = []
+        """Results whose summaries :meth:`settle` moves."""
 
     def result(self, result: GroupResult) -> GroupResult:
         if not (
@@ -131,22 +150,22 @@ class Shifter:
         ):
             return result
         findings = tuple(map(self.finding, result.findings))
-        runners = tuple(map(self.preview, result.runners))
-        submits = tuple(map(self.submit, result.submits))
+        runners, submits, reach, later = self._summaries(result)
         remote = tuple(
             (where, self.finding(finding) if where == self.path else self.walks(finding))
             for where, finding in result.remote
         )
         errors = tuple(map(self.error, result.errors))
         if (
-            _same(findings, result.findings)
+            not later
+            and _same(findings, result.findings)
             and _same(runners, result.runners)
             and _same(submits, result.submits)
             and all(new[1] is old[1] for new, old in zip(remote, result.remote, strict=True))
             and errors == result.errors
         ):
             return result  # nothing of it moved (most results, when one chunk moved)
-        return GroupResult(
+        moved = GroupResult(
             findings,
             runners,
             submits,
@@ -154,7 +173,36 @@ class Shifter:
             result.workspaces,
             result.dependencies,
             errors,
+            reach,
         )
+        if later:
+            self.pending.append(moved)
+        return moved
+
+    def _summaries(
+        self, result: GroupResult
+    ) -> tuple[tuple[TargetPreview, ...], tuple[SubmitReport, ...], tuple[int, int] | None, bool]:
+        """The result's previews and summaries moved now, or left for :meth:`settle` (True),
+        with the lines they reach once moved."""
+        if not (result.runners or result.submits):
+            return result.runners, result.submits, None, False
+        if result.reach is not None:
+            first, last = result.reach
+            delta = self.lines.common_delta(first, last)
+            if delta == 0:
+                return result.runners, result.submits, result.reach, False
+            if delta is not None:
+                return result.runners, result.submits, (first + delta, last + delta), True
+        runners = tuple(map(self.preview, result.runners))
+        submits = tuple(map(self.submit, result.submits))
+        return runners, submits, summary_reach(runners, submits), False
+
+    def settle(self) -> None:
+        """Move the previews and summaries left for later."""
+        for result in self.pending:
+            result.runners = tuple(map(self.preview, result.runners))
+            result.submits = tuple(map(self.submit, result.submits))
+        self.pending = []
 
     def span(self, span: Span) -> Span:
         delta = self.lines.delta(span.line)
@@ -254,3 +302,30 @@ class Shifter:
 
 def _same(new: tuple[object, ...], old: tuple[object, ...]) -> bool:
     return all(map(operator.is_, new, old))
+
+
+def summary_reach(
+    runners: tuple[TargetPreview, ...], submits: tuple[SubmitReport, ...]
+) -> tuple[int, int] | None:
+    """The first and last line the previews and summaries point at (those :class:`Shifter`
+    moves), or None when they point at none."""
+    lines: list[int] = []
+    for preview in (*runners, *(s.target for s in submits if s.target), *_targets(submits)):
+        _preview_lines(preview, lines)
+    for submit in submits:
+        lines += (submit.span.line, submit.span.end_line)
+        lines += (submit.name_span.line, submit.name_span.end_line)
+    return (min(lines), max(lines)) if lines else None
+
+
+def _targets(submits: tuple[SubmitReport, ...]) -> Iterator[TargetPreview]:
+    for submit in submits:
+        yield from submit.targets
+
+
+def _preview_lines(preview: TargetPreview, lines: list[int]) -> None:
+    lines += (preview.span.line, preview.span.end_line)
+    if preview.made_at is not None:
+        lines += (preview.made_at.line, preview.made_at.end_line)
+    for where in preview.where:
+        lines.extend(label.line for label in where if label.line)
