@@ -5,6 +5,8 @@
   is analysed, also as an importer of the document being checked (read from disk);
 * a document containing ``# test: slow-summaries=<seconds>`` takes that long to make the
   runner previews of each group of facts with a runner in it (after its findings are known);
+* a document containing ``# test: order-log=<file>`` appends to that file, each time an
+  analysis hands its findings on early, whether they had been published when it goes on;
 * a document containing ``# test: crash-analysis`` makes the analysis raise;
 * a hover on a line containing ``BOOM`` raises inside the hover handler;
 * a hover on a line containing ``STALL=<seconds>`` blocks the event loop that long;
@@ -24,15 +26,28 @@ from typing import Any
 from evalsubmit.analysis import DocumentAnalyzer
 from evalsubmit.analysis.engine import analyze as engine
 from evalsubmit.analysis.engine import summaries
-from evalsubmit.lsp import hover, run_server
+from evalsubmit.lsp import analyses, hover, run_server
 
 _real_analyze = DocumentAnalyzer.analyze
 _real_markdown = hover.hover_markdown
 _real_module = engine.analyze_module
 _real_previews = summaries.runner_previews  # imported by the analysis when it makes them
+_real_publish = analyses.Analyses._publish
+_published: set[str] = set()
 
 
 def analyze(self: DocumentAnalyzer, text: str, **kwargs: Any) -> Any:
+    found = re.search(r"# test: order-log=(\S+)", text)
+    handed_on = kwargs.get("on_findings")
+    if found and handed_on is not None:
+
+        def on_findings(report: Any) -> None:
+            handed_on(report)  # what the analysis does next runs as soon as this returns
+            published = bool(_published)  # before the file is opened (that releases the GIL)
+            with open(found.group(1), "a", encoding="utf-8") as log:
+                log.write(f"published before the summaries: {published}\n")
+
+        kwargs["on_findings"] = on_findings
     if match := re.search(r"# test: sleep=([\d.]+)", text):
         time.sleep(float(match.group(1)))
     if "# test: crash-analysis" in text:
@@ -51,6 +66,11 @@ def runner_previews(ctx: Any) -> Any:
     if ctx.facts.constructions and (match := re.search(r"# test: slow-summaries=([\d.]+)", text)):
         time.sleep(float(match.group(1)))
     return _real_previews(ctx)
+
+
+def publish(self: Any, uri: str, version: int | None, items: Any) -> None:
+    _real_publish(self, uri, version, items)
+    _published.add(uri)
 
 
 def hover_markdown(snap: Any, line: int, col: int, config: Any = None) -> Any:
@@ -78,6 +98,7 @@ if spawn_log := os.environ.get("EVALSUBMIT_TEST_SPAWN_LOG"):
 DocumentAnalyzer.analyze = analyze  # type: ignore[method-assign]
 engine.analyze_module = analyze_module
 summaries.runner_previews = runner_previews
+analyses.Analyses._publish = publish  # type: ignore[method-assign]
 hover.hover_markdown = hover_markdown
 
 if __name__ == "__main__":

@@ -11,7 +11,15 @@ import asyncio
 import time
 from pathlib import Path
 
-from lsp_helpers import RecordingClient, codes, col_of, line_of, open_doc, wait_until
+from lsp_helpers import (
+    RecordingClient,
+    codes,
+    col_of,
+    line_of,
+    open_doc,
+    replace_all,
+    wait_until,
+)
 from lsprotocol import types
 
 SLOW_S = 4.0
@@ -44,6 +52,28 @@ async def test_findings_are_published_before_the_previews_are_made(
     await asyncio.sleep(SLOW_S)
     assert "GymAgentTaskRunner" in await _hover_text(client, uri)
     assert [(p.version, codes(list(p.diagnostics))) for p in history()] == [(1, ["ES109"])]
+
+
+async def test_the_previews_wait_until_the_findings_are_sent(
+    faulty_client: RecordingClient, tmp_path: Path
+) -> None:
+    """The analysis goes on to its summaries (holding the GIL) only once the event loop has
+    sent the findings: going on at once, it would hold the publish back for up to a switch
+    interval. Checked on the open and eight edits (without the wait, most say False)."""
+    log = tmp_path / "order.log"
+    job = JOB.replace(f"# test: slow-summaries={SLOW_S}", f"# test: order-log={log}")
+    uri = open_doc(client := faulty_client, tmp_path / "job.py", job)
+
+    def sent() -> int:
+        return len(client.published.get(uri, []))
+
+    for version in range(2, 10):
+        await wait_until(lambda: sent() >= version - 1)  # noqa: B023 (awaited at once)
+        concurrency = f"concurrency={-version}"
+        replace_all(client, uri, job.replace("concurrency=0", concurrency), version)
+    await wait_until(lambda: len(log.read_text(encoding="utf-8").splitlines()) >= 9)
+    said = log.read_text(encoding="utf-8").splitlines()
+    assert said == ["published before the summaries: True"] * len(said)
 
 
 async def test_a_pull_is_answered_before_the_previews_are_made(

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import threading
 import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
 
+_PUBLISH_WAIT = 0.05
+"""Seconds an analysis waits for its findings to be sent before making its summaries."""
 log = logging.getLogger(__name__)
 
 READY_TIMEOUT_S = 10.0
@@ -233,7 +236,11 @@ class Analyses:
         loop = asyncio.get_running_loop()
 
         def findings_ready(snap: Analysis) -> None:  # (in the worker thread)
-            loop.call_soon_threadsafe(self._on_findings, track, snap)
+            sent = threading.Event()
+            loop.call_soon_threadsafe(self._on_findings, track, snap, sent)
+            # The analysis goes on with the summaries; holding the GIL it would keep the event
+            # loop from sending the findings for up to a switch interval (5 ms): it waits.
+            sent.wait(_PUBLISH_WAIT)
 
         return functools.partial(
             jobs.forward,
@@ -247,16 +254,19 @@ class Analyses:
             findings_ready,
         )
 
-    def _on_findings(self, track: DocumentTrack, snap: Analysis) -> None:
+    def _on_findings(self, track: DocumentTrack, snap: Analysis, sent: threading.Event) -> None:
         """An analysis still making its summaries has its findings: publish them (push), or
         answer the pulls waiting for them; the result itself follows (``_on_result``)."""
-        if snap.stamp != track.stamp:
-            return
-        if not self._pushes(track.uri):
-            track.findings_ready(snap)
-        elif worth_publishing(track.published, snap):
-            track.published = snap
-            self._publish(track.uri, snap.version, render(snap, self._session.encoding))
+        try:
+            if snap.stamp != track.stamp:
+                return
+            if not self._pushes(track.uri):
+                track.findings_ready(snap)
+            elif worth_publishing(track.published, snap):
+                track.published = snap
+                self._publish(track.uri, snap.version, render(snap, self._session.encoding))
+        finally:
+            sent.set()
 
     def _prepare_reverse(self, track: DocumentTrack, snap: Analysis) -> Job:
         """The reverse step completing ``snap`` (lsp/jobs.py), on the event loop."""
