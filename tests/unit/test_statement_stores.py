@@ -5,8 +5,9 @@ only the statements whose text names the attribute, are those of walking every s
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 
@@ -17,7 +18,7 @@ from evalsubmit.analysis.interp.attribute_stores import (
     _names_dynamic_ways,
     _statement_stores,
 )
-from evalsubmit.analysis.source.parse import parse_source
+from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = ["examples", "tests/contract/idioms", "tests/contract/previews", "benchmarks"]
@@ -135,25 +136,47 @@ def reads(job):
 """
 
 
-def _module_answers(source: str) -> tuple[dict[str, bool], bool] | None:
+Answers = tuple[dict[str, bool], bool]
+"""Whether each attribute asked about is stored, and whether attributes are set dynamically."""
+
+
+def _module_answers(source: str) -> Answers | None:
+    return _answers(source, lambda parsed: AttributeStores(parsed))
+
+
+def _walking_all(source: str) -> Answers | None:
+    return _answers(source, _WalkingAll)
+
+
+def _answers(source: str, stores_of: Callable[[ParsedModule], _Stores]) -> Answers | None:
+    """The answers about every attribute the module names, and a few it does not."""
     parsed = parse_source(source)
     if parsed is None:
         return None
     names = {n.attr for n in ast.walk(parsed.tree) if isinstance(n, ast.Attribute)}
     names |= {"never_named", "plan_b", "an"}
-    stores = AttributeStores(parsed)
+    stores = stores_of(parsed)
     return {name: stores.stored(name) for name in sorted(names)}, stores.dynamic()
 
 
-def _walking_all(source: str) -> tuple[dict[str, bool], bool] | None:
-    parsed = parse_source(source)
-    if parsed is None:
-        return None
-    names = {n.attr for n in ast.walk(parsed.tree) if isinstance(n, ast.Attribute)}
-    names |= {"never_named", "plan_b", "an"}
-    found = [_stores_two_walks(statement) for statement in parsed.tree.body]
-    stored = frozenset().union(*(names for names, _ in found))
-    return {name: name in stored for name in sorted(names)}, any(d for _, d in found)
+class _Stores(Protocol):
+    def stored(self, name: str) -> bool: ...
+    def dynamic(self) -> bool: ...
+
+
+class _WalkingAll:
+    """The answers of walking every statement (the definition)."""
+
+    def __init__(self, parsed: ParsedModule) -> None:
+        found = [_stores_two_walks(statement) for statement in parsed.tree.body]
+        self._stored = frozenset().union(*(names for names, _ in found))
+        self._dynamic = any(dynamic for _, dynamic in found)
+
+    def stored(self, name: str) -> bool:
+        return name in self._stored
+
+    def dynamic(self) -> bool:
+        return self._dynamic
 
 
 def _variants(source: str) -> list[str]:
