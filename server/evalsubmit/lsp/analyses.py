@@ -235,12 +235,16 @@ class Analyses:
         self._session.projects.use_python(project, settings.python)
         loop = asyncio.get_running_loop()
 
+        loop_thread = threading.get_ident()
+
         def findings_ready(snap: Analysis) -> None:  # (in the worker thread)
             sent = threading.Event()
             loop.call_soon_threadsafe(self._on_findings, track, snap, sent)
             # The analysis goes on with the summaries; holding the GIL it would keep the event
-            # loop from sending the findings for up to a switch interval (5 ms): it waits.
-            sent.wait(_PUBLISH_WAIT)
+            # loop from sending the findings for up to a switch interval (5 ms): it waits (never
+            # on the loop's own thread, which would only stall it).
+            if threading.get_ident() != loop_thread:
+                sent.wait(_PUBLISH_WAIT)
 
         return functools.partial(
             jobs.forward,
