@@ -60,7 +60,8 @@ def test_ignored_es100_is_not_reported(tmp_path: Path) -> None:
 
 def test_a_cell_position_maps_to_the_module_for_preview(tmp_path: Path) -> None:
     report = _report(tmp_path)
-    line, col = report.module_position(6, 2, 10) or (0, 0)
-    assert report.cell_map.text.split("\n")[line - 1] == "job = client.evaluator.submit("
-    assert report.module.submit_at(line, col) is not None
-    assert report.module_position(1, 1, 0) is None  # markdown is no part of the module
+    # cell 6, its second line (0-based), column 10: as the server and the CLI ask for it
+    line, col = report.cell_map.position(6, 1, 10) or (-1, 0)
+    assert report.cell_map.text.split("\n")[line] == "job = client.evaluator.submit("
+    assert report.module.submit_at(line + 1, col) is not None
+    assert report.cell_map.position(1, 0, 0) is None  # markdown is no part of the module

@@ -40,12 +40,6 @@ class NotebookReport:
     """The report of :attr:`CellMap.text` (module coordinates: previews, submits)."""
     findings: tuple[CellFinding, ...]
 
-    def module_position(self, cell: int, line: int, col: int) -> tuple[int, int] | None:
-        """A position in cell ``cell`` (0-based index, 1-based line) -> the module's 1-based
-        line and column (for ``preview_at`` / ``submit_at``); None outside the module."""
-        found = self.cell_map.position(cell, line - 1, col)
-        return None if found is None else (found[0] + 1, found[1])
-
 
 def analyze_notebook(
     cells: Sequence[Cell],

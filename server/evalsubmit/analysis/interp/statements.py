@@ -255,19 +255,6 @@ class Statements:
         join_forks([ends for env, _, ends in outcomes if env.ended is None])
         start.join_paths(*(env for env, _, _ in outcomes))
 
-    def branches(self, bodies: list[list[ast.stmt]], *, exhaustive: bool) -> None:
-        """Walk each body from the same start; a name bound differently becomes unknown."""
-        start = self.interp.frame.env
-        outcomes: list[tuple[Env, Ends]] = []
-        for body in bodies:
-            with forked() as ends, self.interp.scope(start.copy()) as frame:
-                self.walk(body)
-            outcomes.append((frame.env, ends))
-        if not exhaustive:
-            outcomes.append((start.copy(), {}))
-        join_forks([ends for env, ends in outcomes if env.ended is None])
-        start.join_paths(*(env for env, _ in outcomes))
-
     def match_statement(self, node: ast.Match) -> None:
         """The cases the subject can reach, each with what its pattern binds; after a case
         that surely matches, none (and no fall-through past the statement)."""
