@@ -49,14 +49,15 @@ if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
 
-_PUBLISH_WAIT = 0.05
-"""Seconds an analysis waits for its findings to be sent before making its summaries."""
 log = logging.getLogger(__name__)
 
 READY_TIMEOUT_S = 10.0
 REQUEST_WAIT_S = 0.75
 """A request (hover, code action, lens, pull) waits at most this long for a result of the
 present text, then answers from the latest result (docs/reliability.md: scheduling)."""
+PUBLISH_WAIT_S = 0.05
+"""An analysis (in the pool) waits at most this long for its findings to be sent before it
+makes its summaries (docs/reliability.md: findings before summaries)."""
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -235,16 +236,12 @@ class Analyses:
         self._session.projects.use_python(project, settings.python)
         loop = asyncio.get_running_loop()
 
-        loop_thread = threading.get_ident()
-
         def findings_ready(snap: Analysis) -> None:  # (in the worker thread)
             sent = threading.Event()
             loop.call_soon_threadsafe(self._on_findings, track, snap, sent)
             # The analysis goes on with the summaries; holding the GIL it would keep the event
-            # loop from sending the findings for up to a switch interval (5 ms): it waits (never
-            # on the loop's own thread, which would only stall it).
-            if threading.get_ident() != loop_thread:
-                sent.wait(_PUBLISH_WAIT)
+            # loop from sending the findings for up to a switch interval (5 ms): it waits.
+            sent.wait(PUBLISH_WAIT_S)
 
         return functools.partial(
             jobs.forward,
