@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import operator
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -307,25 +307,29 @@ def _same(new: tuple[object, ...], old: tuple[object, ...]) -> bool:
 def summary_reach(
     runners: tuple[TargetPreview, ...], submits: tuple[SubmitReport, ...]
 ) -> tuple[int, int] | None:
-    """The first and last line the previews and summaries point at (those :class:`Shifter`
-    moves), or None when they point at none."""
-    lines: list[int] = []
-    for preview in (*runners, *(s.target for s in submits if s.target), *_targets(submits)):
-        _preview_lines(preview, lines)
+    """The first and last line the previews and summaries point at, or None when they point at
+    none: the lines :class:`Shifter` reads of them, asked of a map that moves nothing (so a
+    position it learns to move is in the reach without being listed twice)."""
+    reach = _Reach()
+    shifter = Shifter(reach, None)
+    for preview in runners:
+        shifter.preview(preview)
     for submit in submits:
-        lines += (submit.span.line, submit.span.end_line)
-        lines += (submit.name_span.line, submit.name_span.end_line)
-    return (min(lines), max(lines)) if lines else None
+        shifter.submit(submit)
+    return reach.lines
 
 
-def _targets(submits: tuple[SubmitReport, ...]) -> Iterator[TargetPreview]:
-    for submit in submits:
-        yield from submit.targets
+class _Reach(LineMap):
+    """A line map that moves nothing and notes the first and last line asked about."""
 
+    def __init__(self) -> None:
+        super().__init__([])
+        self.lines: tuple[int, int] | None = None
 
-def _preview_lines(preview: TargetPreview, lines: list[int]) -> None:
-    lines += (preview.span.line, preview.span.end_line)
-    if preview.made_at is not None:
-        lines += (preview.made_at.line, preview.made_at.end_line)
-    for where in preview.where:
-        lines.extend(label.line for label in where if label.line)
+    def delta(self, line: int) -> int:
+        lines = self.lines
+        if lines is None:
+            self.lines = (line, line)
+        elif not lines[0] <= line <= lines[1]:
+            self.lines = (min(lines[0], line), max(lines[1], line))
+        return 0
