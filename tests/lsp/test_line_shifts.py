@@ -1,7 +1,8 @@
 """Through a real LSP client: Enter and Backspace, sent as the editor sends them (ranged
 changes), above findings that name a call site by line: after every edit the diagnostics are
 those of a fresh analysis of the text, places and messages (``when runner() is called at line
-N``) moved with the code."""
+N``) moved with the code, and so are the "Submit evaluation" lenses, which read the runner
+previews and submit summaries (moved after the findings are out)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from lsp_helpers import RecordingClient, open_doc, published
 from lsprotocol import types
 
 from evalsubmit.analysis import Project, analyze_source
+from evalsubmit.platform.submission import candidates
 
 HELPERS = "def build():\n    return {'temperature': 0.2}\n"
 
@@ -49,6 +51,12 @@ class NightlyJob:
 launch("simple_agent")
 launch("tool_agent", repeats=0)
 NightlyJob("simple_agent", 0)
+SMOKE = GymAgentTaskRunner(
+    config=GymRuntimeConfig(
+        agent="simple_agent", agent_config="configs/simple_agent.yaml", resources_server="mcqa"
+    )
+)
+client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=SMOKE)
 """
 
 
@@ -89,15 +97,23 @@ async def test_line_shifts_move_diagnostics_and_the_lines_they_name(
         ("def launch(", -1, 1, ""),  # Backspace: a blank line above the function goes
         ('launch("simple_agent")', 0, 0, "retries = 2\n"),  # a statement above the calls
     ]
-    labelled = 0
+    labelled = lensed = 0
     for version, (start, offset, end, new) in enumerate(edits, start=2):
         line = next(i for i, t in enumerate(text.splitlines()) if t.startswith(start)) + offset
         change(client, uri, version, line, new, end)
         text = apply(text, line, new, end)
         diagnostics = await published(client, uri, version)
-        expected = analyze_source(text, path=path, project=project).findings
+        fresh = analyze_source(text, path=path, project=project)
         assert [(d.range.start.line + 1, d.message) for d in diagnostics] == [
-            (f.span.line, f.message) for f in expected
+            (f.span.line, f.message) for f in fresh.findings
         ], text
         labelled += sum("is called at line" in d.message for d in diagnostics)
+        lenses = await client.text_document_code_lens_async(
+            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+        assert [lens.range.start.line + 1 for lens in lenses or []] == [
+            c.span.line for c in candidates(fresh)
+        ], text
+        lensed += len(lenses or [])
     assert labelled >= len(edits)
+    assert lensed >= len(edits), "no lens: the program no longer tests the moved summaries"
