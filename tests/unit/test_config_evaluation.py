@@ -5,8 +5,9 @@ report a value the code replaced). Nothing is memoised across asks, so each aske
 from __future__ import annotations
 
 from evalsubmit.analysis.target.gym_config import evaluate_config
-from evalsubmit.analysis.values.domain import CallArgs, DictValue, Known
-from evalsubmit.analysis.values.journal import sealed, touch
+from evalsubmit.analysis.values.domain import CallArgs, ClassRef, DictValue, Instance, Known
+from evalsubmit.analysis.values.store import sealed, store_entry, store_keyword
+from evalsubmit.sdk import names as sdk
 
 REQUIRED = {"agent": Known("a"), "agent_config": Known("c"), "resources_server": Known("r")}
 
@@ -26,29 +27,26 @@ def test_asked_twice_with_nothing_changed_gives_the_same_answer_to_each_asker() 
 
 
 def test_changed_in_place_is_evaluated_again() -> None:
-    args = _args(concurrency=0)
-    assert evaluate_config(args, None).issues
-    touch(args)  # what every in-place change does before it changes
-    args.keywords["concurrency"] = Known(3)
-    assert evaluate_config(args, None).issues == []
+    config = Instance(ClassRef(sdk.GYM_CONFIG), _args(concurrency=0))
+    assert evaluate_config(config.args, None).issues
+    store_keyword(config, "concurrency", Known(3), None)  # ``cfg.concurrency = 3``
+    assert evaluate_config(config.args, None).issues == []
 
 
 def test_a_nested_container_changed_in_place_is_evaluated_again() -> None:
     env = DictValue()
-    env.set(Known("HF_HOME"), Known("/hf"), None)
+    store_entry(env, Known("HF_HOME"), Known("/hf"), None)
     args = CallArgs(keywords={**REQUIRED, "env_vars": env})
     assert evaluate_config(args, None).issues == []
-    touch(env)
-    env.set(Known("CUDA_VISIBLE_DEVICES"), Known(0), None)
+    store_entry(env, Known("CUDA_VISIBLE_DEVICES"), Known(0), None)
     assert evaluate_config(args, None).issues
 
 
 def test_restored_by_a_sealed_walk_is_evaluated_again() -> None:
     env = DictValue()
-    env.set(Known("HF_HOME"), Known("/hf"), None)
+    store_entry(env, Known("HF_HOME"), Known("/hf"), None)
     args = CallArgs(keywords={**REQUIRED, "env_vars": env})
     with sealed():
-        touch(env)
-        env.set(Known("CUDA_VISIBLE_DEVICES"), Known(0), None)
+        store_entry(env, Known("CUDA_VISIBLE_DEVICES"), Known(0), None)
         assert evaluate_config(args, None).issues
     assert evaluate_config(args, None).issues == []

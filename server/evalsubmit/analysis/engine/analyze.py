@@ -27,7 +27,7 @@ from evalsubmit.analysis.rules import run_module_rules, run_rules
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.budget import too_many_tokens
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
-from evalsubmit.analysis.values.journal import sealed
+from evalsubmit.analysis.values.store import sealed
 from evalsubmit.core.collection import paused_collection
 from evalsubmit.core.findings import Finding, Occasion, Site, Span
 from evalsubmit.core.lines import split_lines_keepends

@@ -134,7 +134,7 @@ def _generic(interp: Interpreter, node: ast.Subscript, depth: int) -> Value:
             and arguments[1].value is Ellipsis
         ):
             return Unknown("a parameter", "tuple", _typed(interp, arguments[0], depth + 1))
-        return SeqValue(tuple, [_typed(interp, a, depth + 1) for a in arguments])
+        return SeqValue(tuple, tuple(_typed(interp, a, depth + 1) for a in arguments))
     return of_class(interp, origin)
 
 

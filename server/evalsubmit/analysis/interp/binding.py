@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     DictValue,
+    Entry,
     FunctionValue,
     Known,
     Origin,
@@ -85,11 +86,12 @@ def bind_call(
             passed.pop(parameter.arg, None)
     if arguments.kwarg is not None and not args.star_unknown:
         known = {*names, *(a.arg for a in arguments.kwonlyargs)}
-        extra = DictValue(origin=interp.frame.source.origin(node))
-        for name, value in args.keywords.items():
-            if name not in known:
-                extra.set(Known(name), value, passed.get(name))
-        values[arguments.kwarg.arg] = extra
+        entries = tuple(
+            Entry(Known(name), value, passed.get(name))
+            for name, value in args.keywords.items()
+            if name not in known
+        )
+        values[arguments.kwarg.arg] = DictValue(entries, interp.frame.source.origin(node))
     return values, passed
 
 

@@ -27,6 +27,7 @@ from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.source.parse import new_span
 from evalsubmit.analysis.values.domain import (
     DictValue,
+    Entry,
     FunctionValue,
     Known,
     OneShot,
@@ -35,6 +36,7 @@ from evalsubmit.analysis.values.domain import (
     SeqValue,
     Unknown,
     Value,
+    put_entry,
 )
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of, pairs_to_dict
@@ -153,20 +155,22 @@ class Expressions:
         return self.attributes.attribute(self.eval(node.value), node)
 
     def dict_literal(self, node: ast.Dict) -> DictValue:
-        result = DictValue(origin=self.interp.origin(node))
+        entries: list[Entry] = []
+        complete = True
         for key_node, value_node in zip(node.keys, node.values, strict=True):
             value = self.eval(value_node)
             if key_node is None:
                 if isinstance(value, DictValue):
-                    result.entries.extend(value.entries)
-                    result.complete = result.complete and value.complete
+                    entries.extend(value.entries)
+                    complete = complete and value.complete
                 else:
-                    result.complete = False
+                    complete = False
                 continue
             key = self.eval(key_node)
             entry_span = _join(self.interp.span(key_node), self.interp.span(value_node))
-            result.set(key, value, Origin(self.interp.frame.source.path, entry_span))
-        return result
+            where = Origin(self.interp.frame.source.path, entry_span)
+            complete = put_entry(entries, key, value, where) and complete
+        return DictValue(tuple(entries), self.interp.origin(node), complete)
 
     def sequence_literal(self, node: ast.List | ast.Tuple | ast.Set, kind: type) -> Value:
         items: list[Value] = []
@@ -176,12 +180,12 @@ class Expressions:
             if isinstance(element, ast.Starred):
                 if isinstance(value, SeqValue) and value.complete:
                     items.extend(value.items)
-                    origins.extend(value.item_origins or [None] * len(value.items))
+                    origins.extend(value.item_origins or (None,) * len(value.items))
                     continue
                 return Unknown("unpacks a value not known statically", kind.__name__)
             items.append(value)
             origins.append(self.interp.origin(element))
-        return SeqValue(kind, items, self.interp.origin(node), origins)
+        return SeqValue(kind, tuple(items), self.interp.origin(node), tuple(origins))
 
     def comprehension(
         self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp | ast.DictComp
@@ -195,7 +199,7 @@ class Expressions:
             return Unknown("built by a comprehension", _COMPREHENSIONS[type(node)])
         if isinstance(node, ast.DictComp):
             return pairs_to_dict(items, origin) or Unknown("built by a comprehension", "dict")
-        return SeqValue(list if isinstance(node, ast.ListComp) else set, items, origin)
+        return SeqValue(list if isinstance(node, ast.ListComp) else set, tuple(items), origin)
 
     def _comprehension_items(
         self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp | ast.DictComp
@@ -217,7 +221,7 @@ class Expressions:
                 if not all(t.obj for t in tests if isinstance(t, Known)):
                     continue
                 if isinstance(node, ast.DictComp):
-                    pair = [self.eval(node.key), self.eval(node.value)]
+                    pair = (self.eval(node.key), self.eval(node.value))
                     results.append(SeqValue(tuple, pair, self.interp.origin(node)))
                 else:
                     results.append(self.eval(node.elt))

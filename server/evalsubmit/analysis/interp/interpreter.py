@@ -45,7 +45,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope, ModuleSource
-from evalsubmit.analysis.values.journal import sealed
+from evalsubmit.analysis.values.store import sealed
 from evalsubmit.core.findings import Occasion, Span
 from evalsubmit.core.records import record
 

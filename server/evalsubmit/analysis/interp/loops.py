@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from evalsubmit.analysis.interp.flow import LoopJumps, element_label, leaves_loop
@@ -23,7 +24,7 @@ from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.values.domain import Unknown, Value
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of
-from evalsubmit.analysis.values.journal import forked, join_forks
+from evalsubmit.analysis.values.store import forked, join_forks
 from evalsubmit.core.findings import Label, Occasion, Site
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ class Loops:
         in several nested walks are not split further)."""
         return len(self.interp.frame.context) < MAX_CONTEXTS
 
-    def _loop_each(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> None:
+    def _loop_each(self, node: ast.For | ast.AsyncFor, items: Sequence[Value]) -> None:
         """The body walked for each element, its facts labelled with the element; names it
         binds differently per element become unknown afterwards."""
         start = self.interp.frame.env
@@ -103,7 +104,7 @@ class Loops:
         start.join_paths(*outcomes)
         self.walker.walk(node.orelse)
 
-    def _in_order(self, node: ast.For | ast.AsyncFor, items: list[Value]) -> bool:
+    def _in_order(self, node: ast.For | ast.AsyncFor, items: Sequence[Value]) -> bool:
         """The elements walked one after the other (see the module's docstring); False, with
         nothing changed, when an element's walk does not decide whether it leaves the loop."""
         env = self.interp.frame.env
@@ -126,7 +127,7 @@ class Loops:
         return True
 
     def _each_in_order(
-        self, node: ast.For | ast.AsyncFor, items: list[Value], start: Env
+        self, node: ast.For | ast.AsyncFor, items: Sequence[Value], start: Env
     ) -> tuple[list[Env], Env] | None:
         """(the paths that left by ``break``, the path at the loop's end), or None."""
         current = start.copy()
@@ -150,7 +151,7 @@ class Loops:
         return [], current
 
     def _walks(
-        self, node: ast.For | ast.AsyncFor, items: list[Value]
+        self, node: ast.For | ast.AsyncFor, items: Sequence[Value]
     ) -> list[tuple[Occasion, Value]]:
         group = Site("loop", node.lineno, node.col_offset)
         return [

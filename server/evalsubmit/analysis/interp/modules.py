@@ -25,7 +25,7 @@ from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.source.parse import parse_source
 from evalsubmit.analysis.values.domain import Known, ModuleValue, SeqValue, Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
-from evalsubmit.analysis.values.journal import unsealed
+from evalsubmit.analysis.values.store import unsealed
 from evalsubmit.sdk.names import is_sdk_name
 from evalsubmit.workspace import observed
 from evalsubmit.workspace.environment import FoundModule, PythonEnvironment

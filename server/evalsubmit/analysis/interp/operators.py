@@ -57,7 +57,7 @@ def binary(node: ast.BinOp, left: Value, right: Value, source: ModuleSource) -> 
     constants, a path of unknown content for ``path / ...``, else unknown."""
     if isinstance(node.op, ast.Mod) and isinstance(left, Known) and isinstance(left.obj, str):
         # only plain fields: "%999999999s" % x would allocate a gigabyte
-        values = right if isinstance(right, SeqValue) else SeqValue(tuple, [right])
+        values = right if isinstance(right, SeqValue) else SeqValue(tuple, (right,))
         formatted = _percent(left, values)
         return Known(formatted, source.origin(node)) if formatted is not None else Unknown()
     function = _BINOPS.get(type(node.op))

@@ -26,6 +26,7 @@ from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
     DictValue,
+    Entry,
     FunctionValue,
     Instance,
     Known,
@@ -208,10 +209,12 @@ class SdkCalls:
         if model.ref.qualname != sdk.GYM_CONFIG or model.args.star_unknown:
             return Unknown(f"the result of {method}()")
         if method == "model_dump" and not args.positional and not args.keywords:
-            dumped = DictValue(origin=origin)
-            for key, value in model.args.keywords.items():
-                dumped.set(Known(key), value, model.args.keyword_origins.get(key))
-            return dumped
+            origins = model.args.keyword_origins
+            entries = tuple(
+                Entry(Known(key), value, origins.get(key))
+                for key, value in model.args.keywords.items()
+            )
+            return DictValue(entries, origin)
         if method == "model_copy":
             update = args.keywords.get("update")
             copied = CallArgs(

@@ -33,6 +33,7 @@ from evalsubmit.analysis.values.domain import (
     NEVER_RETURNS,
     ClassValue,
     DictValue,
+    Entry,
     Instance,
     Known,
     OneShot,
@@ -40,9 +41,10 @@ from evalsubmit.analysis.values.domain import (
     SeqValue,
     Unknown,
     Value,
+    put_entry,
 )
 from evalsubmit.analysis.values.env import Env
-from evalsubmit.analysis.values.journal import Ends, forked, join_forks, touch
+from evalsubmit.analysis.values.store import Ends, forked, join_forks, store_entry, store_keyword
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
 
@@ -192,22 +194,19 @@ class Statements:
                 base, key = self.interp.eval(base_node), self.interp.eval(key_node)
                 origin = self._origin_of_span(self.interp.span(statement))
                 if isinstance(base, DictValue):
-                    touch(base)
-                    base.set(key, value, origin)
+                    store_entry(base, key, value, origin)
                 elif isinstance(base_node, ast.Name) and _may_be_mapping(base, key):
                     # a mapping read at run time (YAML, JSON) keeps the keys stored after
-                    partial = DictValue([], base.origin if isinstance(base, Known) else None)
-                    partial.complete = False
-                    partial.set(key, value, origin)
+                    entries: list[Entry] = []
+                    put_entry(entries, key, value, origin)
+                    partial_origin = base.origin if isinstance(base, Known) else None
+                    partial = DictValue(tuple(entries), partial_origin, complete=False)
                     self.interp.frame.env.names[base_node.id] = partial
             case ast.Attribute(value=base_node, attr=attr):
                 base = self.interp.eval(base_node)
                 if isinstance(base, Instance) and base.ref.qualname == sdk.GYM_CONFIG:
-                    touch(base)
-                    base.args.keywords[attr] = value
-                    base.args.keyword_origins[attr] = self._origin_of_span(
-                        self.interp.span(statement)
-                    )
+                    where = self._origin_of_span(self.interp.span(statement))
+                    store_keyword(base, attr, value, where)
                 elif isinstance(base, Instance) and base.ref.user is not None:
                     self.interp.frame.env.names[attribute_key(base, attr)] = value
                     self._written.append(base)  # keeps its id unique while the key lives

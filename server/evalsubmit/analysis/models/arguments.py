@@ -21,7 +21,7 @@ from evalsubmit.analysis.values.domain import (
     Unknown,
     Value,
 )
-from evalsubmit.analysis.values.journal import touch
+from evalsubmit.analysis.values.store import open_keywords, store_keyword
 
 _OPTION = "@option."
 _BUILTIN_TYPES = {"builtins.str": "str", "builtins.int": "int", "builtins.float": "float"}
@@ -32,14 +32,13 @@ def add_argument(parser: Instance, args: CallArgs) -> Value:
     """Record the option ``parser.add_argument(*names, **settings)`` adds."""
     names = [p.obj for p in args.positional if isinstance(p, Known) and isinstance(p.obj, str)]
     if len(names) != len(args.positional) or not names or args.star_unknown:
-        parser.args.star_unknown = True  # an option we cannot name: the namespace is open
+        open_keywords(parser)  # an option we cannot name: the namespace is open
         return Unknown("an argparse action")
     dest = _dest(names, args.keywords.get("dest"))
     if dest is None:
-        parser.args.star_unknown = True
+        open_keywords(parser)
         return Unknown("an argparse action")
-    touch(parser)
-    parser.args.keywords[_OPTION + dest] = _option_value(names, args.keywords)
+    store_keyword(parser, _OPTION + dest, _option_value(names, args.keywords), None)
     return Unknown("an argparse action")
 
 

@@ -18,6 +18,7 @@ from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
     DictValue,
+    Entry,
     FunctionValue,
     Instance,
     Known,
@@ -50,24 +51,25 @@ def build_instance(ref: ClassRef, args: CallArgs, origin: Origin) -> Value:
         return instance
     if any(n.endswith(_TUPLE_BASES) for n in base_names):
         values = _field_values(user, args)
-        return SeqValue(tuple, list(values.values()), origin) if values is not None else instance
+        return SeqValue(tuple, tuple(values.values()), origin) if values is not None else instance
     record = any(_named(d, _RECORD_DECORATORS) for d in user.decorators) or any(
         n.endswith(_RECORD_BASES) for n in base_names
     )
     if record and "__post_init__" not in user.attributes:
         values = _field_values(user, args)
         if values is not None:
-            fields = DictValue(origin=origin)
-            for name, value in values.items():
-                fields.set(Known(name), value, args.keyword_origins.get(name, origin))
-            instance.fields = fields
+            entries = tuple(
+                Entry(Known(name), value, args.keyword_origins.get(name, origin))
+                for name, value in values.items()
+            )
+            instance.fields = DictValue(entries, origin)
     return instance
 
 
 def namedtuple_instance(args: CallArgs, origin: Origin) -> Value:
     if args.star_unknown or args.keywords:
         return Unknown("a namedtuple built at run time", "tuple")
-    return SeqValue(tuple, list(args.positional), origin)
+    return SeqValue(tuple, tuple(args.positional), origin)
 
 
 def _scalar(kind: type, args: CallArgs, origin: Origin) -> Value:

@@ -1,7 +1,8 @@
 """The methods of dicts, lists and sets, applied to the values the interpreter holds.
 
 A container value is shared by every name and container that refers to it, as in Python, so a
-method that changes it changes it in place. What can be followed exactly is (``append``,
+method that changes it changes what all of them see (its contents are rebound through
+``values/store``, the one place a value changes). What can be followed exactly is (``append``,
 ``pop("k")``, ``del d["k"]``...); a change that cannot (``lst.sort(key=f)``, ``d.pop(k)`` of an
 unknown ``k``) makes the items unknown: a removed item must never be reported, and an item the
 value lacks must never be assumed.
@@ -20,9 +21,10 @@ from evalsubmit.analysis.values.domain import (
     SeqValue,
     Unknown,
     Value,
+    put_entry,
 )
 from evalsubmit.analysis.values.iterables import items_of
-from evalsubmit.analysis.values.journal import touch
+from evalsubmit.analysis.values.store import change_dict, change_seq, forget, store_entry
 
 DICT_VIEWS = {
     "keys": "a dict.keys() view",
@@ -41,12 +43,11 @@ def method_name(bound: str) -> str:
 
 
 def dict_method(base: DictValue, method: str, args: CallArgs, origin: Origin) -> Value:
-    touch(base)
     positional = args.positional
     if method in DICT_VIEWS and not positional:
         return Refused(DICT_VIEWS[method], origin, "list", view_items(base, method, origin))
     if method == "copy":
-        return DictValue(list(base.entries), origin, base.complete)
+        return DictValue(base.entries, origin, base.complete)
     if method == "update":
         return _dict_update(base, args)
     if method == "get" and positional and isinstance(positional[0], Known):
@@ -64,24 +65,23 @@ def dict_method(base: DictValue, method: str, args: CallArgs, origin: Origin) ->
         forget(base)
         return Unknown("an item removed at run time")
     if method == "clear":
-        base.entries.clear()
-        base.complete = True
+        change_dict(base, (), True)
         return Known(None)
     return Unknown("the result of a method call")
 
 
 def _dict_update(base: DictValue, args: CallArgs) -> Value:
+    entries, complete = list(base.entries), base.complete and not args.star_unknown
     for value in args.positional:
         if isinstance(value, DictValue):
             for entry in value.entries:
-                base.set(entry.key, entry.value, entry.origin)
-            base.complete = base.complete and value.complete
+                complete = put_entry(entries, entry.key, entry.value, entry.origin) and complete
+            complete = complete and value.complete
         else:
-            base.complete = False
+            complete = False
     for key, value in args.keywords.items():
-        base.set(Known(key), value, args.keyword_origins.get(key))
-    if args.star_unknown:
-        base.complete = False
+        put_entry(entries, Known(key), value, args.keyword_origins.get(key))
+    change_dict(base, tuple(entries), complete)
     return Known(None)
 
 
@@ -89,14 +89,14 @@ def _setdefault(base: DictValue, positional: list[Value], args: CallArgs, origin
     key = positional[0]
     default = positional[1] if len(positional) > 1 else Known(None, origin)
     if not isinstance(key, Known):
-        base.complete = False
+        change_dict(base, complete=False)
         return Unknown()
     entry = base.get(key.obj)
     if entry is not None:
         return entry.value
     if not base.complete:
         return Unknown()  # the key may exist among the unknown entries
-    base.set(key, default, args.keyword_origins.get("default") or origin)
+    store_entry(base, key, default, args.keyword_origins.get("default") or origin)
     return default
 
 
@@ -105,7 +105,7 @@ def _dict_pop(base: DictValue, positional: list[Value]) -> Value:
     if isinstance(key, Known):
         entry = base.get(key.obj)
         if entry is not None:
-            base.entries = [e for e in base.entries if e is not entry]
+            change_dict(base, tuple(e for e in base.entries if e is not entry))
             return entry.value
         if base.complete:
             return positional[1] if len(positional) > 1 else Unknown("a KeyError at run time")
@@ -116,10 +116,9 @@ def _dict_pop(base: DictValue, positional: list[Value]) -> Value:
 
 def delete_item(base: Value, key: Value) -> None:
     """``del base[key]``."""
-    touch(base)
     if isinstance(base, DictValue):
         if isinstance(key, Known) and (entry := base.get(key.obj)) is not None:
-            base.entries = [e for e in base.entries if e is not entry]
+            change_dict(base, tuple(e for e in base.entries if e is not entry))
         elif not isinstance(key, Known) or not base.complete:
             forget(base)
     elif isinstance(base, SeqValue) and base.kind is list:
@@ -127,16 +126,6 @@ def delete_item(base: Value, key: Value) -> None:
             _remove_at(base, _index(base, key) or 0)
         else:
             forget(base)
-
-
-def forget(base: DictValue | SeqValue) -> None:
-    """What the container holds is no longer known."""
-    touch(base)
-    if isinstance(base, DictValue):
-        base.entries = []
-        base.complete = False
-    else:
-        base.complete = False
 
 
 def view_items(base: DictValue, method: str, origin: Origin) -> list[Value] | None:
@@ -147,7 +136,7 @@ def view_items(base: DictValue, method: str, origin: Origin) -> list[Value] | No
         return [entry.key for entry in base.entries]
     if method == "values":
         return [entry.value for entry in base.entries]
-    return [SeqValue(tuple, [entry.key, entry.value], origin) for entry in base.entries]
+    return [SeqValue(tuple, (entry.key, entry.value), origin) for entry in base.entries]
 
 
 def typed_view(base: Unknown, method: str) -> Value:
@@ -155,7 +144,7 @@ def typed_view(base: Unknown, method: str) -> Value:
     if method == "values":
         return Unknown("a dict view", "list", base.element)
     if method == "items" and base.element is not None:
-        pair = SeqValue(tuple, [Unknown("a dict key"), base.element])
+        pair = SeqValue(tuple, (Unknown("a dict key"), base.element))
         return Unknown("a dict view", "list", pair)
     return Unknown("the result of a method call")
 
@@ -167,9 +156,8 @@ _READ_ONLY |= {"symmetric_difference", "issubset", "issuperset", "isdisjoint"}
 
 
 def seq_method(base: SeqValue, method: str, args: CallArgs, origin: Origin) -> Value:
-    touch(base)
     if method == "copy":
-        return SeqValue(base.kind, list(base.items), origin, list(base.item_origins), base.complete)
+        return SeqValue(base.kind, base.items, origin, base.item_origins, base.complete)
     if method in _READ_ONLY or base.kind not in (list, set):
         return Unknown("the result of a method call")
     if base.kind is set:
@@ -198,12 +186,9 @@ def seq_method(base: SeqValue, method: str, args: CallArgs, origin: Origin) -> V
             return Unknown()
         return _remove_at(base, index)
     elif method == "clear" and not positional:
-        base.items.clear()
-        base.item_origins.clear()
-        base.complete = True
+        change_seq(base, (), (), True)
     elif method == "reverse" and not positional:
-        base.items.reverse()
-        base.item_origins.reverse()
+        change_seq(base, base.items[::-1], base.item_origins[::-1])
     else:  # remove, sort, or a call that fails at run time: what stays is not followed
         forget(base)
     return Known(None) if method != "pop" else Unknown()
@@ -211,9 +196,7 @@ def seq_method(base: SeqValue, method: str, args: CallArgs, origin: Origin) -> V
 
 def _set_method(base: SeqValue, method: str, args: CallArgs, origin: Origin) -> Value:
     if method == "clear" and not args.positional:
-        base.items.clear()
-        base.item_origins.clear()
-        base.complete = True
+        change_seq(base, (), (), True)
         return Known(None)
     if method == "add" and len(args.positional) == 1 and base.complete:
         item = args.positional[0]
@@ -235,7 +218,6 @@ def keeps_identity(value: Value) -> bool:
 
 def in_place(base: Value, op: ast.operator, operand: Value, origin: Origin) -> None:
     """``base op= operand`` for a container that :func:`keeps_identity`."""
-    touch(base)
     if isinstance(base, SeqValue) and base.kind is list and isinstance(op, ast.Add):
         extend(base, operand, origin)
     elif (
@@ -248,36 +230,38 @@ def in_place(base: Value, op: ast.operator, operand: Value, origin: Origin) -> N
 
 def extend(base: SeqValue, iterable: Value, origin: Origin) -> None:
     """``base.extend(iterable)`` / ``base += iterable``."""
-    touch(base)
     items = items_of(iterable)
     if items is None or not base.complete:
         forget(base)
         return
-    origins = iterable.item_origins if isinstance(iterable, SeqValue) else []
-    for offset, item in enumerate(items):
-        where = origins[offset] if offset < len(origins) else None
-        _insert(base, len(base.items), item, where or origin)
+    origins = iterable.item_origins if isinstance(iterable, SeqValue) else ()
+    added = tuple(
+        (origins[offset] if offset < len(origins) else None) or origin
+        for offset in range(len(items))
+    )
+    change_seq(base, (*base.items, *items), (*_aligned(base), *added))
 
 
 def _insert(base: SeqValue, index: int, item: Value, origin: Origin | None) -> None:
-    _align(base)
-    base.items.insert(index, item)
-    base.item_origins.insert(index, origin)
+    items, origins = base.items, _aligned(base)
+    change_seq(
+        base, (*items[:index], item, *items[index:]), (*origins[:index], origin, *origins[index:])
+    )
 
 
 def _remove_at(base: SeqValue, index: int) -> Value:
-    _align(base)
-    base.item_origins.pop(index)
-    return base.items.pop(index)
+    items, origins = base.items, _aligned(base)
+    index %= len(items)
+    change_seq(base, items[:index] + items[index + 1 :], origins[:index] + origins[index + 1 :])
+    return items[index]
 
 
-def _align(base: SeqValue) -> None:
+def _aligned(base: SeqValue) -> tuple[Origin | None, ...]:
     """One origin per item (literals record them; other constructions may not)."""
     missing = len(base.items) - len(base.item_origins)
     if missing > 0:
-        base.item_origins.extend([None] * missing)
-    elif missing < 0:
-        del base.item_origins[len(base.items) :]
+        return (*base.item_origins, *(None,) * missing)
+    return base.item_origins[: len(base.items)]
 
 
 def _index(base: SeqValue, key: Value) -> int | None:

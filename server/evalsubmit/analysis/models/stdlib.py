@@ -37,6 +37,7 @@ from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
     DictValue,
+    Entry,
     Instance,
     Known,
     OneShot,
@@ -45,6 +46,7 @@ from evalsubmit.analysis.values.domain import (
     SeqValue,
     Unknown,
     Value,
+    put_entry,
 )
 from evalsubmit.analysis.values.iterables import (
     as_python,
@@ -115,7 +117,7 @@ def _utc() -> object:
 
 def _materialize(kind: type, args: CallArgs, origin: Origin | None) -> Value:
     if not args.positional:
-        return SeqValue(kind, [], origin) if not args.keywords else Unknown(type_name=kind.__name__)
+        return SeqValue(kind, (), origin) if not args.keywords else Unknown(type_name=kind.__name__)
     items = items_of(args.positional[0])
     if items is None:
         return Unknown("materialised at run time", kind.__name__)
@@ -146,7 +148,7 @@ def _enumerate(args: CallArgs, origin: Origin | None) -> Value:
     if items is None or args.keywords or args.star_unknown:
         return OneShot(ONE_SHOT["builtins.enumerate"], origin)
     pairs: list[Value] = [
-        SeqValue(tuple, [Known(index, origin), item], origin) for index, item in enumerate(items)
+        SeqValue(tuple, (Known(index, origin), item), origin) for index, item in enumerate(items)
     ]
     return OneShot(ONE_SHOT["builtins.enumerate"], origin, pairs)
 
@@ -165,14 +167,14 @@ def _defaultdict(args: CallArgs, origin: Origin | None) -> Value:
 
 
 def _defaulting(value: Value) -> Value:
-    if isinstance(value, DictValue):
+    if isinstance(value, DictValue):  # made by the caller, not yet seen by anything else
         value.default_on_missing = True
     return value
 
 
 def _deque(args: CallArgs, origin: Origin | None) -> Value:
     if not args.positional:
-        return SeqValue(list, [], origin)
+        return SeqValue(list, (), origin)
     items = items_of(args.positional[0])
     return SeqValue(list, items, origin) if items is not None else Unknown(type_name="deque")
 
@@ -181,7 +183,7 @@ def _asdict(args: CallArgs, origin: Origin | None) -> Value:
     """``dataclasses.asdict(instance)``: the fields of a dataclass instance known by value."""
     source = args.positional[0] if len(args.positional) == 1 else None
     if isinstance(source, Instance) and source.fields is not None:
-        return DictValue(list(source.fields.entries), origin, source.fields.complete)
+        return DictValue(source.fields.entries, origin, source.fields.complete)
     return Unknown("a dataclass as a dict", "dict")
 
 
@@ -190,10 +192,11 @@ def _namedtuple(args: CallArgs, origin: Origin | None) -> Value:
 
 
 def _known_dict(obj: dict[Any, Any], origin: Origin | None) -> DictValue:
-    result = DictValue(origin=origin)
+    entries: list[Entry] = []
+    complete = True
     for key, value in obj.items():
-        result.set(Known(key, origin), Known(value, origin), origin)
-    return result
+        complete = put_entry(entries, Known(key, origin), Known(value, origin), origin) and complete
+    return DictValue(tuple(entries), origin, complete)
 
 
 def _environment_type(args: CallArgs) -> str:
@@ -242,23 +245,21 @@ def _convert(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
 
 
 def _dict(args: CallArgs, origin: Origin | None) -> Value:
-    result = DictValue(origin=origin)
+    entries: list[Entry] = []
+    complete = not args.star_unknown
     if args.positional:
         source = args.positional[0]
-        if isinstance(source, DictValue):
-            result.entries = list(source.entries)
-            result.complete = source.complete
-        else:
+        if not isinstance(source, DictValue):
             items = items_of(source)
             built = pairs_to_dict(items, origin) if items is not None else None
             if built is None:
                 return Unknown("built at run time", "dict")
-            result = built
+            source = built
+        entries.extend(source.entries)
+        complete = complete and source.complete
     for key, value in args.keywords.items():
-        result.set(Known(key), value, args.keyword_origins.get(key))
-    if args.star_unknown:
-        result.complete = False
-    return result
+        put_entry(entries, Known(key), value, args.keyword_origins.get(key))
+    return DictValue(tuple(entries), origin, complete)
 
 
 def _type_of(qualname: str) -> str:

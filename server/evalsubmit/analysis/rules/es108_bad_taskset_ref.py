@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind, SubmitFact
 from evalsubmit.analysis.models.stdlib_names import ONE_SHOT
 from evalsubmit.analysis.rules.context import RuleContext
@@ -106,7 +108,7 @@ def _not_a_string(value: Value, *, task_list: bool) -> str | None:
     return object_refusal(value)
 
 
-def _refused_items(items: list[Value]) -> bool:
+def _refused_items(items: Sequence[Value]) -> bool:
     """Whether an item is surely no task input (a known value that is not a dict)."""
     return any(isinstance(item, Known) and not isinstance(item.obj, dict) for item in items)
 

@@ -104,7 +104,7 @@ class Entry:
 class DictValue:
     """A dict, entry by entry."""
 
-    entries: list[Entry] = field(default_factory=list)
+    entries: tuple[Entry, ...] = ()
     origin: Origin | None = None
     complete: bool = True
     """False when entries of unknown keys may exist (``**unknown``, ``d.update(x)``)."""
@@ -123,17 +123,18 @@ class DictValue:
                 return entry
         return None
 
-    def set(self, key: Value, value: Value, origin: Origin | None) -> None:
-        """Python's semantics: an equal key keeps its first spelling and position. A key not
-        known statically may equal any other: the dict may hold keys it does not list."""
-        if isinstance(key, Known):
-            for index, entry in enumerate(self.entries):
-                if isinstance(entry.key, Known) and _same_key(entry.key.obj, key.obj):
-                    self.entries[index] = Entry(entry.key, value, origin)
-                    return
-        elif not _known_tuple(key):
-            self.complete = False
-        self.entries.append(Entry(key, value, origin))
+
+def put_entry(entries: list[Entry], key: Value, value: Value, origin: Origin | None) -> bool:
+    """Store ``key: value`` into ``entries``, a dict's entries being built, with Python's
+    semantics: an equal key keeps its first spelling and position. False when the key is not
+    known statically: it may equal any other, so the dict may hold keys it does not list."""
+    if isinstance(key, Known):
+        for index, entry in enumerate(entries):
+            if isinstance(entry.key, Known) and _same_key(entry.key.obj, key.obj):
+                entries[index] = Entry(entry.key, value, origin)
+                return True
+    entries.append(Entry(key, value, origin))
+    return isinstance(key, Known) or _known_tuple(key)
 
 
 def _known_tuple(key: Value) -> bool:
@@ -158,9 +159,9 @@ class SeqValue:
     """A list, tuple, set or frozenset, item by item."""
 
     kind: type  # list, tuple, set or frozenset
-    items: list[Value]
+    items: tuple[Value, ...]
     origin: Origin | None = None
-    item_origins: list[Origin | None] = field(default_factory=list)
+    item_origins: tuple[Origin | None, ...] = ()
     complete: bool = True
     """False once a change not followed statically (``lst.sort(key=f)``, ``lst.extend(x)`` of
     an unknown ``x``) may have changed the items: they are no longer known."""

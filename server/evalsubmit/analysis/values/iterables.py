@@ -7,12 +7,14 @@ the user's is run. Everything is bounded by :data:`MAX_ITEMS`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
     DictValue,
+    Entry,
     Known,
     OneShot,
     Origin,
@@ -20,27 +22,28 @@ from evalsubmit.analysis.values.domain import (
     SeqValue,
     UserClass,
     Value,
+    put_entry,
 )
 
 MAX_ITEMS = 1_000
 
 
-def items_of(value: Value) -> list[Value] | None:
+def items_of(value: Value) -> tuple[Value, ...] | None:
     """The values iteration yields, in order, or ``None`` when not known."""
     match value:
         case SeqValue(items=items, complete=True):
-            return list(items) if len(items) <= MAX_ITEMS else None
+            return items if len(items) <= MAX_ITEMS else None
         case OneShot(items=items) | Refused(items=items):
-            return list(items) if items is not None else None
+            return tuple(items) if items is not None else None
         case DictValue(entries=entries, complete=True):
-            return [entry.key for entry in entries]
+            return tuple(entry.key for entry in entries)
         case ClassValue(ref=ClassRef(user=UserClass(enum_members=members))) if members:
             unique = list({id(member): member for member in members.values()}.values())
-            return [Known(member, None) for member in unique]  # aliases are not iterated
+            return tuple(Known(member, None) for member in unique)  # aliases are not iterated
         case Known(obj=obj) if isinstance(obj, (str, list, tuple, set, frozenset, dict)):
             if len(obj) > MAX_ITEMS:
                 return None
-            return [Known(item, value.origin) for item in obj]
+            return tuple(Known(item, value.origin) for item in obj)
     return None
 
 
@@ -59,7 +62,7 @@ def zipped(args: list[Value], origin: Origin | None) -> OneShot:
     columns = [items_of(a) for a in args]
     if all(c is not None for c in columns) and columns:
         rows = zip(*[c for c in columns if c is not None], strict=False)
-        items: list[Value] = [SeqValue(tuple, list(row), origin) for row in rows]
+        items: list[Value] = [SeqValue(tuple, row, origin) for row in rows]
         return OneShot("a zip() iterator", origin, items)
     return OneShot("a zip() iterator", origin)
 
@@ -79,12 +82,15 @@ def as_python(value: Value) -> tuple[bool, Any]:
     return False, None
 
 
-def pairs_to_dict(items: list[Value], origin: Origin | None) -> DictValue | None:
-    result = DictValue(origin=origin)
+def pairs_to_dict(items: Sequence[Value], origin: Origin | None) -> DictValue | None:
+    entries: list[Entry] = []
+    complete = True
     for item in items:
         pair = items_of(item)
         if pair is None or len(pair) != 2:
             return None
         ok, key = as_python(pair[0])
-        result.set(Known(key, origin) if ok else pair[0], pair[1], origin)
-    return result
+        complete = (
+            put_entry(entries, Known(key, origin) if ok else pair[0], pair[1], origin) and complete
+        )
+    return DictValue(tuple(entries), origin, complete)

@@ -1,0 +1,220 @@
+"""Changing a value the interpreter holds, and undoing the change.
+
+Containers and configs change as Python's do (``d[k] = v``, ``lst.append(x)``, ``cfg.x = v``),
+and a change is seen through every name bound to the value. Their contents are immutable
+(tuples; a config's keywords are replaced whole), so the only way to change a value is to
+rebind its contents through this module, which records the contents it replaces for the walks
+that must undo it: nothing else can change a value, and so nothing can forget to record it.
+
+Two walks must not see each other's changes: the walk of one function body after the top level
+(it is not a call: nothing says it runs, nor before what) must not change what another body
+sees, and the analysis of one module must not change the values of a module it imports, which
+are cached and shared with every other module importing it. A ``sealed()`` walk restores every
+value changed inside it, as it was before its first change, when it ends. A module's own top
+level is walked ``unsealed()`` (what it builds is its own, cached with it). A value being built
+(not yet bound or stored anywhere) is made whole by its constructor, not changed here.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from evalsubmit.analysis.values.domain import (
+    DictValue,
+    Entry,
+    Instance,
+    Origin,
+    SeqValue,
+    Value,
+    put_entry,
+)
+from evalsubmit.analysis.values.join import joined_entries, joined_keywords
+
+_local = threading.local()
+
+UndoLog = dict[int, tuple[Any, tuple[Any, ...]]]
+"""What a sealed walk restores: each value it changed (by id), as it was before."""
+
+
+def change_dict(
+    value: DictValue, entries: tuple[Entry, ...] | None = None, complete: bool | None = None
+) -> None:
+    """Rebind a dict's entries and whether it lists them all (None: as they are)."""
+    _record(value)
+    if entries is not None:
+        value.entries = entries
+    if complete is not None:
+        value.complete = complete
+
+
+def store_entry(value: DictValue, key: Value, item: Value, origin: Origin | None) -> None:
+    """``value[key] = item``."""
+    entries = list(value.entries)
+    known = put_entry(entries, key, item, origin)
+    change_dict(value, tuple(entries), value.complete and known)
+
+
+def change_seq(
+    value: SeqValue,
+    items: tuple[Value, ...],
+    origins: tuple[Origin | None, ...],
+    complete: bool | None = None,
+) -> None:
+    """Rebind a list's or set's items (and their origins)."""
+    _record(value)
+    value.items, value.item_origins = items, origins
+    if complete is not None:
+        value.complete = complete
+
+
+def forget(value: DictValue | SeqValue) -> None:
+    """What the container holds is no longer known."""
+    if isinstance(value, DictValue):
+        change_dict(value, (), False)
+    else:
+        _record(value)
+        value.complete = False
+
+
+def store_keyword(instance: Instance, name: str, item: Value, origin: Origin | None) -> None:
+    """Set a config's (or a parser's) keyword ``name``. The arguments object is the one the
+    construction was recorded with, so its findings see the change too."""
+    _record(instance)
+    instance.args.keywords[name] = item
+    if origin is not None:
+        instance.args.keyword_origins[name] = origin
+
+
+def open_keywords(instance: Instance) -> None:
+    """Keywords not known statically may have been set on ``instance``."""
+    _record(instance)
+    instance.args.star_unknown = True
+
+
+def _record(value: object) -> None:
+    """``value`` is about to change: remember how it is, for each sealed walk under way."""
+    stack: list[UndoLog] | None = getattr(_local, "stack", None)
+    if not stack:
+        return
+    for undo in stack:
+        if id(value) not in undo:
+            undo[id(value)] = (value, _state(value))
+
+
+@contextmanager
+def sealed() -> Iterator[None]:
+    stack: list[UndoLog] = _local.__dict__.setdefault("stack", [])
+    undo: UndoLog = {}
+    stack.append(undo)
+    try:
+        yield
+    finally:
+        stack.pop()
+        for value, state in undo.values():
+            _restore(value, state)
+
+
+@contextmanager
+def unsealed() -> Iterator[None]:
+    """Changes made here are not undone by the sealed walks around (a module imported while
+    walking another: what its top level builds is its own)."""
+    saved = getattr(_local, "stack", None)
+    _local.stack = []
+    try:
+        yield
+    finally:
+        _local.stack = saved
+
+
+def _state(value: object) -> tuple[Any, ...]:
+    if isinstance(value, DictValue):
+        return (value.entries, value.complete)
+    if isinstance(value, SeqValue):
+        return (value.items, value.item_origins, value.complete)
+    if isinstance(value, Instance):
+        args = value.args
+        return (dict(args.keywords), dict(args.keyword_origins), args.star_unknown)
+    return ()
+
+
+def _restore(value: object, state: tuple[Any, ...]) -> None:
+    if isinstance(value, DictValue):
+        value.entries, value.complete = state
+    elif isinstance(value, SeqValue):
+        value.items, value.item_origins, value.complete = state
+    elif isinstance(value, Instance):
+        args = value.args
+        args.keywords.clear()
+        args.keywords.update(state[0])
+        args.keyword_origins.clear()
+        args.keyword_origins.update(state[1])
+        args.star_unknown = state[2]
+
+
+Ends = dict[int, tuple[Any, tuple[Any, ...], tuple[Any, ...]]]
+"""By value id: the value, its state before a branch, and its state where the branch ended."""
+
+
+@contextmanager
+def forked() -> Iterator[Ends]:
+    """One branch of a fork: like :func:`sealed`, what it changes is undone when it ends (the
+    next branch starts from the same values), and the state each value was left in is handed
+    back, for :func:`join_forks`."""
+    stack: list[UndoLog] = _local.__dict__.setdefault("stack", [])
+    undo: UndoLog = {}
+    ends: Ends = {}
+    stack.append(undo)
+    try:
+        yield ends
+    finally:
+        stack.pop()
+        for key, (value, state) in undo.items():
+            ends[key] = (value, state, _state(value))
+            _restore(value, state)
+
+
+def join_forks(paths: list[Ends]) -> None:
+    """Values as the paths that go on left them: a value changed the same way on every path
+    keeps that change; one changed differently keeps only what every path agrees on, and no
+    longer claims to be complete (it is one of the versions, never all of them merged)."""
+    first: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+    for ends in paths:
+        for key, (value, before, _) in ends.items():
+            first.setdefault(key, (value, before))
+    for key, (value, before) in first.items():
+        states = [ends[key][2] if key in ends else before for ends in paths]
+        _record(value)
+        if all(_same_state(states[0], other) for other in states[1:]):
+            _restore(value, states[0])
+        else:
+            _restore(value, _agreed(value, states))
+
+
+def _same_state(first: tuple[Any, ...], second: tuple[Any, ...]) -> bool:
+    if len(first) != len(second):
+        return False
+    for a, b in zip(first, second, strict=True):
+        if isinstance(a, tuple) and isinstance(b, tuple):
+            if len(a) != len(b) or any(x is not y for x, y in zip(a, b, strict=True)):
+                return False
+        elif isinstance(a, dict) and isinstance(b, dict):
+            if a.keys() != b.keys() or any(a[k] is not b[k] for k in a):
+                return False
+        elif a is not b and a != b:
+            return False
+    return True
+
+
+def _agreed(value: object, states: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """The part of ``states`` that every path agrees on."""
+    if isinstance(value, DictValue):
+        return (tuple(joined_entries([state[0] for state in states])), False)
+    if isinstance(value, SeqValue):
+        return ((), (), False)
+    if isinstance(value, Instance):
+        keywords, origins = joined_keywords([(state[0], state[1]) for state in states])
+        return (keywords, origins, any(state[2] for state in states))
+    return states[0]
