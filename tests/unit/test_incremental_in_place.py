@@ -218,3 +218,40 @@ def test_a_first_analysis_hands_on_its_findings_before_it_makes_its_keys(tmp_pat
     again = analyzer.analyze(text, reverse=False)
     assert again.findings == report.findings
     assert analyzer.caches.walked == 0 and analyzer.caches.reused > 0
+
+
+def test_statements_added_and_removed_keep_the_others_in_place(tmp_path: Path) -> None:
+    """A statement added or removed (``z = 1`` typed between two calls, a line deleted)
+    changes the module's reads and writes, and the count of statements: the statements it
+    cannot reach keep their keys and results, which make room for it (their slots are
+    spliced), and nothing kept goes stale, whatever the statement does (binds a name others
+    read, changes an object without naming it, reads every name)."""
+    (tmp_path / "helpers.py").write_text(
+        "def spoil_it(d):\n    d['cb'] = lambda: 0\n\ndef build():\n    return {'seed': 1}\n",
+        encoding="utf-8",
+    )
+    rng = random.Random("added and removed")
+    fixed = [*PURE, GATED, "from helpers import spoil_it", "def helper(d):\n    return d"]
+    added = ["z = 1", "P1 = {'cb': print}", "spoil_it(P2)", "helper(P3)", "del z"]
+    added += ["def helper(d):\n    d['cb'] = print"]  # its callers start or stop mutating
+    added += ["globals()['P4'] = {}", "import json", "R5 = R0", *(statement(rng) for _ in range(6))]
+    path, project = tmp_path / "job.py", Project(tmp_path)
+    analyzer = DocumentAnalyzer(path, project)
+    lines = list(fixed)
+    counts: list[int] = []
+    spliced = 0
+    for step in range(70):
+        if step and (rng.random() < 0.5 or len(lines) <= len(fixed)):
+            lines.insert(rng.randint(0, len(lines)), rng.choice(added))
+        elif step:
+            del lines[rng.randrange(len(lines))]
+        text = HEADER + "\n".join(lines) + "\n"
+        incremental = analyzer.analyze(text)
+        count = len(parse_source(text).tree.body)  # type: ignore[union-attr]
+        spliced += analyzer.caches.in_place and bool(counts) and count != counts[-1]
+        counts.append(count)
+        assert everything(incremental) == everything(
+            analyze_source(text, path=path, project=project)
+        )
+        assert_kept_as_fresh(analyzer.caches, fresh_caches(text, path, project))
+    assert spliced >= 15  # the statements not reached kept their results in place

@@ -74,6 +74,9 @@ class AnalysisCaches:
     """The last analysis looked only at what its edit touched, and kept the other
     statements' keys and results in place (``Grouping.sparse``)."""
     _keyer: Keyer | None = None
+    _spliced_out: set[str] = field(default_factory=set)
+    """Keys of the statements an edit removed from the slots (their results go unless
+    another statement still has their key)."""
     _shifter: Shifter | None = None
     """The last shift, while it has previews and summaries to move (:meth:`settle`)."""
     _unkeyed: tuple[ParsedModule, Project | None, Path | None] | None = None
@@ -122,8 +125,20 @@ class AnalysisCaches:
             self.skipped = count - len(walk)
         # Only the statements walked have groups when the others' results are in place.
         sparse = walk is not None and keyer.candidates is not None and self.slots is not None
+        if sparse and self.slots is not None and len(self.slots.keys) != count:
+            self._splice(self.slots, *keyer.edited)
         self.in_place = sparse
         return Grouping(key=keyer.key, known=self.groups.keys(), walk=walk, sparse=sparse)
+
+    def _splice(self, slots: Slots, first: int, stop: int, new_stop: int) -> None:
+        """Statements were added or removed: the slots of the last analysis's statements
+        ``first:stop`` make room for this one's ``first:new_stop`` (every one of which is
+        looked at, so :meth:`_replace` fills them)."""
+        room = new_stop - first
+        self._spliced_out = {key for key in slots.keys[first:stop] if key is not None}
+        slots.keys[first:stop] = [None] * room
+        slots.tops[first:stop] = [_NOT_PLACED] * room
+        slots.bodies[first:stop] = [None] * room
 
     def _shift(self, parsed: ParsedModule, path: Path | None) -> set[str]:
         """Move the cached results with their code when lines were added or removed above it
@@ -257,7 +272,8 @@ class AnalysisCaches:
         of its text and place, says which results are its own."""
         walked = {group.owner for group, _ in done}
         looked_at = walked.union(candidates)
-        before = {slots.keys[owner] for owner in looked_at}
+        before = {slots.keys[owner] for owner in looked_at} | self._spliced_out
+        self._spliced_out = set()
         for owner in looked_at:
             new = key(owner)
             if owner in walked:
@@ -268,6 +284,8 @@ class AnalysisCaches:
             slots.keys[owner] = new
         for group, result in done:
             _put(slots, group, result)
+        if any(top is _NOT_PLACED for top in slots.tops):
+            raise AssertionError("a statement added by the edit got no results")
         after = {slots.keys[owner] for owner in looked_at}
         for gone in before - after:
             self.groups.pop(f"{gone}:top", None)
@@ -298,6 +316,10 @@ def _put(slots: Slots, group: FactGroup, result: GroupResult) -> None:
         slots.tops[group.owner] = result
     else:
         slots.bodies[group.owner] = result
+
+
+_NOT_PLACED = GroupResult((), (), (), ())
+"""The slot of a statement an edit added, until its results are put there."""
 
 
 def _provisional(owner: int) -> str:

@@ -86,6 +86,8 @@ class Keyer:
         new_stop = len(body) - (old_count - stop)
         middle = range(first, new_stop)
         """The statements not known from the last parse (by index in this one)."""
+        self.edited = (first, stop, new_stop)
+        """The last parse's statements ``first:stop`` are this one's ``first:new_stop``."""
         chunks = parsed.chunks[head : len(parsed.chunks) - tail]
         starts = [chunk.start for chunk in chunks]
         bases: list[str] = []
@@ -124,7 +126,8 @@ class Keyer:
             state.by_text = dict(zip(_text_keys(parsed), self.effects, strict=True))
         # Effects compare by value: an edit inside a literal leaves them equal, and then the
         # module-wide resolution (which reads every statement's) is the one of last time.
-        same_graph = state.resolved is not None and state.resolved.effects == self.effects
+        old_graph = state.resolved
+        same_graph = old_graph is not None and old_graph.effects == self.effects
         if not same_graph:
             sibling = self._sibling if project is not None else None
             resolved = resolve(self.effects, sibling, state.non_mutating)
@@ -141,13 +144,38 @@ class Keyer:
         self._successors: dict[str, list[str]] = {}
         self.candidates: range | set[int] | None = None
         """The statements whose key or results may differ from last time (None: all)."""
-        if same_graph and complete and len(state.previous) == old_count:
-            # Same reads and writes at every place: only the statements looked at can be
-            # seeds, and removed statements are among the last tables' ones they replace.
-            self.affected = self._affected(state.previous, looked_at, removed)
-            self.candidates = self.affected.union(looked_at)
+        if complete and old_graph is not None and len(state.previous) == old_count:
+            # Only the statements looked at, and those whose reads or writes the module-wide
+            # resolution changed (none when the effects are the same), can be seeds; removed
+            # statements are among the last tables' ones they replace.
+            seeds = looked_at
+            if not same_graph:
+                moved = self._resolved_anew(old_graph, first, new_stop, stop)
+                seeds = {*looked_at, *moved} if moved else looked_at
+            self.affected = self._affected(state.previous, seeds, removed)
+            self.candidates = self.affected.union(seeds)
         else:
             self.affected = self._affected(state.previous, range(len(body)), None)
+
+    def _resolved_anew(self, old: Graph, first: int, new_stop: int, stop: int) -> list[int]:
+        """Statements outside the edited run whose reads or writes differ from the last
+        graph's (``old``): the module-wide resolution changes them (a helper that became
+        mutating, a name bound anew that a dynamic statement reads)."""
+        reads, written_by = self.reads, self.written_by
+        old_reads, old_written = old.reads, old.written_by
+        offset = stop - new_stop
+        found = [
+            index
+            for index in range(first)
+            if reads[index] != old_reads[index] or written_by[index] != old_written[index]
+        ]
+        found += [
+            index
+            for index in range(new_stop, len(reads))
+            if reads[index] != old_reads[index + offset]
+            or written_by[index] != old_written[index + offset]
+        ]
+        return found
 
     def changed(self, unchanged: Callable[[str | None], bool]) -> set[int]:
         """The statements whose results are not cached (``unchanged``: whether those of a key
@@ -198,11 +226,15 @@ class Keyer:
             names |= previous[identity][2]
         for index in looked_at:
             before = previous.get(self.identity[index])
-            if before is None or before[1] != self.reads[index] or before[3] != self.ranks(index):
+            if before is None:
                 seeds.add(index)
                 names |= self.written_by[index]
-            elif before[2] != self.written_by[index]:
-                seeds.add(index)
+            elif (
+                before[1] != self.reads[index]
+                or before[2] != self.written_by[index]
+                or before[3] != self.ranks(index)
+            ):
+                seeds.add(index)  # what it wrote and what it writes: both may read otherwise
                 names |= self.written_by[index] | before[2]
         readers = self.readers
         affected = set(seeds)
