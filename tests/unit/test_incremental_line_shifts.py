@@ -272,3 +272,5 @@ def test_a_line_shift_reuses_the_results_below_it(tmp_path: Path) -> None:
         assert everything(report) == everything(fresh)
         caches = analyzer.caches
         assert caches.in_place and caches.walked == 1 and caches.reused > 10
+        # the statements below kept their keys without a look: they moved, as text
+        assert caches.looked_at == 1

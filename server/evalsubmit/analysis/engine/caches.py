@@ -70,6 +70,9 @@ class AnalysisCaches:
     reused: int = 0
     skipped: int = 0
     """Top-level statements the last analysis did not walk at all."""
+    looked_at: int = 0
+    """Top-level statements whose keys the last analysis looked at again (the others kept
+    theirs without a look)."""
     in_place: bool = False
     """The last analysis looked only at what its edit touched, and kept the other
     statements' keys and results in place (``Grouping.sparse``)."""
@@ -94,7 +97,7 @@ class AnalysisCaches:
     ) -> Grouping | None:
         """How the interpreter groups this text's facts for the cache (None: not cacheable)."""
         self.settle()  # an analysis that stopped before its own settle: its summaries first
-        self.walked = self.reused = self.skipped = 0
+        self.walked = self.reused = self.skipped = self.looked_at = 0
         self.in_place = False
         self._keyer = self._unkeyed = None
         if not parsed.chunks:
@@ -120,6 +123,7 @@ class AnalysisCaches:
             if any(keyer.key(i) in dropped for i in range(count) if i not in candidates):
                 keyer.candidates = None
         changed = keyer.changed(self._unchanged)
+        self.looked_at = len(keyer.candidates) if keyer.candidates is not None else count
         walk = keyer.needed(changed) if len(changed) < count else None
         if walk is not None:
             self.skipped = count - len(walk)

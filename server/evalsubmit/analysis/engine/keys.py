@@ -75,11 +75,17 @@ class Keyer:
         self.project = project
         self.path = path
         complete, state.complete = state.complete, False
-        # A run of chunks equal to the last parse's holds the same statements, at the same
-        # place (chunks equal in start, end and digest hold the same text): their identities
-        # and effects are sliced out of the last tables; the others are looked at.
+        # A run of chunks equal to the last parse's holds the same statements: their
+        # identities and effects are sliced out of the last tables; the others are looked
+        # at. The leading run is of chunks at the same place (equal in start, end and
+        # digest); the trailing one of chunks of the same texts, wherever they moved
+        # (identities and effects hold no place).
         old_count = len(state.identity)
-        head, tail = same_ends(state.chunks, parsed.chunks)
+        head, _ = same_ends(state.chunks, parsed.chunks)
+        _, tail = same_ends(
+            [chunk.digest for chunk in state.chunks[head:]],
+            [chunk.digest for chunk in parsed.chunks[head:]],
+        )
         first = _statements_before(state, head)
         stop = _statements_before(state, len(state.chunks) - tail)
         body = parsed.tree.body
@@ -116,11 +122,7 @@ class Keyer:
             gone.update(old[i] if i < first else old[i - new_stop + stop] for i in renumbered)
         removed = gone.difference(self.identity[i] for i in looked_at)
         self.effects = [*state.effects[:first], *found, *state.effects[stop:]]
-        state.lines = [
-            *state.lines[:first],
-            *(s.lineno for s in body[first:new_stop]),
-            *state.lines[stop:],
-        ]
+        state.lines = [*state.lines[:first], *(s.lineno for s in body[first:])]
         state.chunks, state.identity, state.effects = parsed.chunks, self.identity, self.effects
         if len(state.by_text) > 2 * len(body) + 64:  # forget texts long gone (bounded memory)
             state.by_text = dict(zip(_text_keys(parsed), self.effects, strict=True))
