@@ -14,7 +14,9 @@ diagnostics, with the reason logged, and the error is shown once (again only if 
 
 from __future__ import annotations
 
+import itertools
 import logging
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,6 +49,9 @@ class Effective:
     """Why the document is not checked: excluded, or its configuration file is invalid."""
     error: ConfigError | None = None
     """The invalid configuration file's problems, for :meth:`ProjectConfigs.show`."""
+    read: int = 0
+    """When the file was read, in the order of reads: an analysis that read it before another
+    may be shown after it, and must not undo what the later read said."""
 
 
 def is_config_file(path: Path) -> bool:
@@ -63,22 +68,28 @@ class ProjectConfigs:
         self._resolver = config_resolver()
         self._shown: dict[Path, str] = {}
         """The error last shown per configuration file: shown once, not at every keystroke."""
+        self._reads = itertools.count(1)
+        self._reading = threading.Lock()
+        self._latest: dict[Path, int] = {}
+        """The latest read of each file :meth:`show` was given (on the event loop)."""
 
     def effective(self, path: Path, settings: Settings) -> Effective:
         if not settings.enable:  # nothing is checked: no file to read, no error to show
             return Effective(settings.analysis_options(), settings.default_taskset, None)
         try:
-            config = self._resolver.for_path(path)
+            with self._reading:  # reads numbered in the order they were made
+                read = next(self._reads)
+                config = self._resolver.for_path(path)
         except ConfigError as error:
             why = f"the configuration file {error.file} is invalid (see the log)"
-            return Effective(settings.analysis_options(), None, error.file, why, error)
+            return Effective(settings.analysis_options(), None, error.file, why, error, read)
         except Exception:  # a bug here must not stop the document's checks for good
             log.exception("could not read the configuration of %s", path)
             why = "its configuration could not be read (see the log)"
             return Effective(settings.analysis_options(), None, None, skipped=why)
         if config.excludes(path):
             why = f"excluded by the exclude of {config.file}"
-            return Effective(settings.analysis_options(), None, config.file, skipped=why)
+            return Effective(settings.analysis_options(), None, config.file, why, read=read)
         editor = RuleSelection(
             select=frozenset(settings.select) or None, ignore=frozenset(settings.ignore)
         )
@@ -88,11 +99,17 @@ class ProjectConfigs:
         taskset = settings.default_taskset or config.default_taskset
         # the taskset fills in ES105's fix; without one the fix is kept for a snippet
         options = replace(options, default_taskset=taskset, placeholders=True)
-        return Effective(options, taskset, config.file)
+        return Effective(options, taskset, config.file, read=read)
 
     def show(self, effective: Effective) -> None:
         """Show an invalid configuration file's problems (once until they change); a file that
-        is valid again is forgotten, so that a new error in it is shown."""
+        is valid again is forgotten, so that a new error in it is shown. What an older read of
+        the file said is not news (an analysis that was under way when the file changed)."""
+        file = effective.config_file
+        if file is not None:
+            if effective.read < self._latest.get(file, 0):
+                return
+            self._latest[file] = effective.read
         if effective.error is not None:
             self._report(effective.error)
         elif effective.config_file is not None:
