@@ -145,10 +145,11 @@ class Shifter:
         """Results whose summaries :meth:`settle` moves."""
 
     def result(self, result: GroupResult) -> GroupResult:
-        if not (
-            result.findings or result.runners or result.submits or result.remote or result.errors
-        ):
-            return result
+        if not (result.findings or result.remote or result.errors):
+            if not (result.runners or result.submits):
+                return result
+            if result.reach is not None and self.lines.common_delta(*result.reach) == 0:
+                return result  # only summaries, on lines that did not move (most, above an edit)
         findings = tuple(map(self.finding, result.findings))
         runners, submits, reach, later = self._summaries(result)
         remote = tuple(
