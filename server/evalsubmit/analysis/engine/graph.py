@@ -31,13 +31,14 @@ def graph_of(found: list[Effects], resolved: Resolved) -> Graph:
     writers: dict[str, list[int]] = {}
     readers: dict[str, list[int]] = {}
     written_by: list[frozenset[str]] = []
+    called = callee_writes.keys()
     for index, statement in enumerate(found):
-        written = set(resolved.writes[index])
-        for name in statement.reads & callee_writes.keys():
-            written |= callee_writes[name]
+        written = resolved.writes[index]
+        if callee_writes and not called.isdisjoint(statement.reads):
+            written = written.union(*(callee_writes[n] for n in statement.reads & called))
         for name in written:
             writers.setdefault(name, []).append(index)
         for name in resolved.reads[index]:
             readers.setdefault(name, []).append(index)
-        written_by.append(frozenset(written))
+        written_by.append(written)
     return Graph(found, resolved.reads, written_by, writers, readers)
