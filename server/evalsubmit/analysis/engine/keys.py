@@ -236,7 +236,7 @@ class Keyer:
                 or before[2] != self.written_by[index]
                 or before[3] != self.ranks(index)
             ):
-                seeds.add(index)  # what it wrote and what it writes: both may read otherwise
+                seeds.add(index)  # the readers of what it wrote, and of what it writes
                 names |= self.written_by[index] | before[2]
         readers = self.readers
         affected = set(seeds)
