@@ -1,8 +1,8 @@
 """Python's cyclic garbage collector while ``evalsubmit check`` starts.
 
 Start-up allocates what lives until the process ends (modules, classes, tables, the relevance
-scan's graph): the collector's passes over it find nothing to free (measured: 39 collections,
-5-10 % of a one-file check's CPU time). It is paused from the start of ``check`` until the
+scan's graph): the collector's passes over it find nothing to free (docs/benchmarks.md, "CLI
+start-up and the real repo", has what they cost). It is paused from the start of ``check`` until the
 analysis is about to run; what exists then is frozen (never traversed again, and shared, not
 copied, by forked workers), and the collector resumes for the analyses (each of which pauses it
 while it runs: :mod:`evalsubmit.core.collection`). (The server's higher thresholds, tried here

@@ -1,10 +1,11 @@
 """Pausing Python's cyclic garbage collector while one analysis runs.
 
 An analysis allocates hundreds of thousands of objects that live until it ends (trees, values,
-environments); the collector's passes over them while they are being built cost about 40 % of
-a cold analysis of a large module and find almost nothing to free. Paused for the analysis and
-resumed after, the collector runs once on what the analysis left behind, at the next
-allocation (its counts are far above their thresholds by then).
+environments); the collector's passes over them while they are being built are a large part of
+a cold analysis of a large module (docs/benchmarks.md, "Figures that were in docstrings") and
+find almost nothing to free. Paused for the analysis and resumed after, the collector runs once
+on what the analysis left behind, at the next allocation (its counts are far above their
+thresholds by then).
 
 Only one analysis at a time holds the pause (the first to ask while the collector is on): two
 analyses running in parallel threads never keep it off beyond the end of the one that paused

@@ -14,7 +14,7 @@
 * The future of each handler is let go once it is done: pygls 2.1 keeps those of
   notifications, and of each step of its own generator handlers (``didOpen``, ``didChange``,
   ``didClose``...), in ``_request_futures`` under ids made up for them and never removes them
-  (about 4 KB per open/close of a document, for the life of the server).
+  (a leak per open/close of a document, for the life of the server: docs/reliability.md).
 """
 
 from __future__ import annotations

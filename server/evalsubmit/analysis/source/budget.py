@@ -1,10 +1,10 @@
 """How much syntax a source holds, estimated before anything is parsed.
 
-``ast.parse`` builds every node of a text at once (about 1 KB of memory each) while it holds the
-GIL, and the interpreter then visits each node. The size limit counts characters, and a string
-literal of any length is one node, so characters do not bound that work: a 1.9 MB single-line
-list ``[1,1,...]`` (under the 2 MB limit) is 950,000 nodes, 37 s and 1.1 GB for one analysis.
-Tokens do bound it. They are counted with one regular expression (C speed, no list built): a
+``ast.parse`` builds every node of a text at once while it holds the GIL, and the interpreter
+then visits each node. The size limit counts characters, and a string literal of any length is
+one node, so characters do not bound that work: a single-line list ``[1,1,...]`` under the size
+limit is hundreds of thousands of nodes (docs/reliability.md has what one cost). Tokens do
+bound it. They are counted with one regular expression (C speed, no list built): a
 string literal, a comment, a word or a punctuation character is one token each. The count errs
 high (``**`` is two), never much low.
 
@@ -29,8 +29,7 @@ def _token_pattern() -> re.Pattern[str]:
         r'|"""[\s\S]*?(?:"""|\Z)'
         r"|'''[\s\S]*?(?:'''|\Z)"
         # The body is a possessive unrolled loop (runs of plain characters between escapes): a
-        # repeated alternation keeps one backtracking entry per character, 200 MB for a 1.9 MB
-        # string.
+        # repeated alternation keeps one backtracking entry per character of the string.
         r'|"[^"\\\r\n]*(?:\\[\s\S][^"\\\r\n]*)*+(?:"|(?=[\r\n])|\Z)'
         r"|'[^'\\\r\n]*(?:\\[\s\S][^'\\\r\n]*)*+(?:'|(?=[\r\n])|\Z)"
         r"|#[^\r\n]*|[^\w\s]"
