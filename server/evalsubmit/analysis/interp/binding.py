@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     DictValue,
-    Entry,
     FunctionValue,
     Known,
     Origin,
     Unknown,
     Value,
+    named_entries,
 )
 
 if TYPE_CHECKING:
@@ -86,11 +86,8 @@ def bind_call(
             passed.pop(parameter.arg, None)
     if arguments.kwarg is not None and not args.star_unknown:
         known = {*names, *(a.arg for a in arguments.kwonlyargs)}
-        entries = tuple(
-            Entry(Known(name), value, passed.get(name))
-            for name, value in args.keywords.items()
-            if name not in known
-        )
+        extra = {name: value for name, value in args.keywords.items() if name not in known}
+        entries = named_entries(extra, passed)
         values[arguments.kwarg.arg] = DictValue(entries, interp.frame.source.origin(node))
     return values, passed
 

@@ -27,7 +27,7 @@ from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.source.parse import new_span
 from evalsubmit.analysis.values.domain import (
     DictValue,
-    Entry,
+    Entries,
     FunctionValue,
     Known,
     OneShot,
@@ -36,7 +36,6 @@ from evalsubmit.analysis.values.domain import (
     SeqValue,
     Unknown,
     Value,
-    put_entry,
 )
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of, pairs_to_dict
@@ -155,22 +154,16 @@ class Expressions:
         return self.attributes.attribute(self.eval(node.value), node)
 
     def dict_literal(self, node: ast.Dict) -> DictValue:
-        entries: list[Entry] = []
-        complete = True
+        entries = Entries()
         for key_node, value_node in zip(node.keys, node.values, strict=True):
             value = self.eval(value_node)
             if key_node is None:
-                if isinstance(value, DictValue):
-                    entries.extend(value.entries)
-                    complete = complete and value.complete
-                else:
-                    complete = False
+                entries.unpack(value)
                 continue
             key = self.eval(key_node)
             entry_span = _join(self.interp.span(key_node), self.interp.span(value_node))
-            where = Origin(self.interp.frame.source.path, entry_span)
-            complete = put_entry(entries, key, value, where) and complete
-        return DictValue(tuple(entries), self.interp.origin(node), complete)
+            entries.put(key, value, Origin(self.interp.frame.source.path, entry_span))
+        return entries.dict(self.interp.origin(node))
 
     def sequence_literal(self, node: ast.List | ast.Tuple | ast.Set, kind: type) -> Value:
         items: list[Value] = []

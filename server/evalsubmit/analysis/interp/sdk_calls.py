@@ -26,13 +26,13 @@ from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
     DictValue,
-    Entry,
     FunctionValue,
     Instance,
     Known,
     Origin,
     Unknown,
     Value,
+    named_entries,
     typed_instance,
 )
 from evalsubmit.core.findings import Span
@@ -209,12 +209,7 @@ class SdkCalls:
         if model.ref.qualname != sdk.GYM_CONFIG or model.args.star_unknown:
             return Unknown(f"the result of {method}()")
         if method == "model_dump" and not args.positional and not args.keywords:
-            origins = model.args.keyword_origins
-            entries = tuple(
-                Entry(Known(key), value, origins.get(key))
-                for key, value in model.args.keywords.items()
-            )
-            return DictValue(entries, origin)
+            return DictValue(named_entries(model.args.keywords, model.args.keyword_origins), origin)
         if method == "model_copy":
             update = args.keywords.get("update")
             copied = CallArgs(

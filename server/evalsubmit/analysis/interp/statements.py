@@ -33,7 +33,7 @@ from evalsubmit.analysis.values.domain import (
     NEVER_RETURNS,
     ClassValue,
     DictValue,
-    Entry,
+    Entries,
     Instance,
     Known,
     OneShot,
@@ -41,7 +41,6 @@ from evalsubmit.analysis.values.domain import (
     SeqValue,
     Unknown,
     Value,
-    put_entry,
 )
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.store import Ends, forked, join_forks, store_entry, store_keyword
@@ -197,10 +196,9 @@ class Statements:
                     store_entry(base, key, value, origin)
                 elif isinstance(base_node, ast.Name) and _may_be_mapping(base, key):
                     # a mapping read at run time (YAML, JSON) keeps the keys stored after
-                    entries: list[Entry] = []
-                    put_entry(entries, key, value, origin)
-                    partial_origin = base.origin if isinstance(base, Known) else None
-                    partial = DictValue(tuple(entries), partial_origin, complete=False)
+                    entries = Entries(complete=False)
+                    entries.put(key, value, origin)
+                    partial = entries.dict(base.origin if isinstance(base, Known) else None)
                     self.interp.frame.env.names[base_node.id] = partial
             case ast.Attribute(value=base_node, attr=attr):
                 base = self.interp.eval(base_node)

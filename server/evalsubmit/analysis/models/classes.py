@@ -18,7 +18,6 @@ from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
     DictValue,
-    Entry,
     FunctionValue,
     Instance,
     Known,
@@ -27,6 +26,7 @@ from evalsubmit.analysis.values.domain import (
     Unknown,
     UserClass,
     Value,
+    named_entries,
 )
 from evalsubmit.analysis.values.iterables import items_of
 
@@ -58,10 +58,7 @@ def build_instance(ref: ClassRef, args: CallArgs, origin: Origin) -> Value:
     if record and "__post_init__" not in user.attributes:
         values = _field_values(user, args)
         if values is not None:
-            entries = tuple(
-                Entry(Known(name), value, args.keyword_origins.get(name, origin))
-                for name, value in values.items()
-            )
+            entries = named_entries(values, args.keyword_origins, origin)
             instance.fields = DictValue(entries, origin)
     return instance
 

@@ -15,13 +15,13 @@ import ast
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     DictValue,
+    Entries,
     Known,
     Origin,
     Refused,
     SeqValue,
     Unknown,
     Value,
-    put_entry,
 )
 from evalsubmit.analysis.values.iterables import items_of
 from evalsubmit.analysis.values.store import change_dict, change_seq, forget, store_entry
@@ -71,17 +71,16 @@ def dict_method(base: DictValue, method: str, args: CallArgs, origin: Origin) ->
 
 
 def _dict_update(base: DictValue, args: CallArgs) -> Value:
-    entries, complete = list(base.entries), base.complete and not args.star_unknown
+    entries = Entries(base.entries, base.complete and not args.star_unknown)
     for value in args.positional:
         if isinstance(value, DictValue):
             for entry in value.entries:
-                complete = put_entry(entries, entry.key, entry.value, entry.origin) and complete
-            complete = complete and value.complete
-        else:
-            complete = False
+                entries.put(entry.key, entry.value, entry.origin)
+        if not isinstance(value, DictValue) or not value.complete:
+            entries.incomplete()
     for key, value in args.keywords.items():
-        put_entry(entries, Known(key), value, args.keyword_origins.get(key))
-    change_dict(base, tuple(entries), complete)
+        entries.put(Known(key), value, args.keyword_origins.get(key))
+    change_dict(base, entries.done(), entries.complete)
     return Known(None)
 
 

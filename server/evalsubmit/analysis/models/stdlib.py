@@ -37,7 +37,7 @@ from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
     DictValue,
-    Entry,
+    Entries,
     Instance,
     Known,
     OneShot,
@@ -46,7 +46,6 @@ from evalsubmit.analysis.values.domain import (
     SeqValue,
     Unknown,
     Value,
-    put_entry,
 )
 from evalsubmit.analysis.values.iterables import (
     as_python,
@@ -192,11 +191,10 @@ def _namedtuple(args: CallArgs, origin: Origin | None) -> Value:
 
 
 def _known_dict(obj: dict[Any, Any], origin: Origin | None) -> DictValue:
-    entries: list[Entry] = []
-    complete = True
+    entries = Entries()
     for key, value in obj.items():
-        complete = put_entry(entries, Known(key, origin), Known(value, origin), origin) and complete
-    return DictValue(tuple(entries), origin, complete)
+        entries.put(Known(key, origin), Known(value, origin), origin)
+    return entries.dict(origin)
 
 
 def _environment_type(args: CallArgs) -> str:
@@ -245,8 +243,7 @@ def _convert(qualname: str, args: CallArgs, origin: Origin | None) -> Value:
 
 
 def _dict(args: CallArgs, origin: Origin | None) -> Value:
-    entries: list[Entry] = []
-    complete = not args.star_unknown
+    entries = Entries(complete=not args.star_unknown)
     if args.positional:
         source = args.positional[0]
         if not isinstance(source, DictValue):
@@ -255,11 +252,10 @@ def _dict(args: CallArgs, origin: Origin | None) -> Value:
             if built is None:
                 return Unknown("built at run time", "dict")
             source = built
-        entries.extend(source.entries)
-        complete = complete and source.complete
+        entries.unpack(source)
     for key, value in args.keywords.items():
-        put_entry(entries, Known(key), value, args.keyword_origins.get(key))
-    return DictValue(tuple(entries), origin, complete)
+        entries.put(Known(key), value, args.keyword_origins.get(key))
+    return entries.dict(origin)
 
 
 def _type_of(qualname: str) -> str:

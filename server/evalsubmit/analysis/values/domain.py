@@ -16,6 +16,7 @@ A value is one of:
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -124,17 +125,60 @@ class DictValue:
         return None
 
 
-def put_entry(entries: list[Entry], key: Value, value: Value, origin: Origin | None) -> bool:
-    """Store ``key: value`` into ``entries``, a dict's entries being built, with Python's
-    semantics: an equal key keeps its first spelling and position. False when the key is not
-    known statically: it may equal any other, so the dict may hold keys it does not list."""
-    if isinstance(key, Known):
-        for index, entry in enumerate(entries):
-            if isinstance(entry.key, Known) and _same_key(entry.key.obj, key.obj):
-                entries[index] = Entry(entry.key, value, origin)
-                return True
-    entries.append(Entry(key, value, origin))
-    return isinstance(key, Known) or _known_tuple(key)
+class Entries:
+    """The entries of a dict being built, not yet seen by anything else (a literal, ``dict()``,
+    or the next version of a dict a store changes: :mod:`.store`)."""
+
+    __slots__ = ("_entries", "_lists_all")
+
+    def __init__(self, start: Iterable[Entry] = (), complete: bool = True) -> None:
+        self._entries = list(start)
+        self._lists_all = complete
+
+    def put(self, key: Value, value: Value, origin: Origin | None) -> None:
+        """``d[key] = value``, with Python's semantics: an equal key keeps its first spelling
+        and position. A key not known statically may equal any other: the dict may then hold
+        keys it does not list."""
+        entries = self._entries
+        if isinstance(key, Known):
+            for index, entry in enumerate(entries):
+                if isinstance(entry.key, Known) and _same_key(entry.key.obj, key.obj):
+                    entries[index] = Entry(entry.key, value, origin)
+                    return
+        elif not _known_tuple(key):
+            self._lists_all = False
+        entries.append(Entry(key, value, origin))
+
+    def unpack(self, value: Value) -> None:
+        """``**value`` in a literal: its entries follow, as they are."""
+        if isinstance(value, DictValue):
+            self._entries.extend(value.entries)
+            self._lists_all = self._lists_all and value.complete
+        else:
+            self._lists_all = False
+
+    def incomplete(self) -> None:
+        """Entries not known statically may be there too."""
+        self._lists_all = False
+
+    @property
+    def complete(self) -> bool:
+        return self._lists_all
+
+    def done(self) -> tuple[Entry, ...]:
+        return tuple(self._entries)
+
+    def dict(self, origin: Origin | None) -> DictValue:
+        return DictValue(self.done(), origin, self._lists_all)
+
+
+def named_entries(
+    values: Mapping[str, Value], origins: Mapping[str, Origin], default: Origin | None = None
+) -> tuple[Entry, ...]:
+    """A dict's entries for values by name (keyword arguments, fields), each with its origin."""
+    return tuple(
+        Entry(Known(name), value, origins.get(name, default)) for name, value in values.items()
+    )
 
 
 def _known_tuple(key: Value) -> bool:

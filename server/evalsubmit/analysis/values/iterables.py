@@ -14,7 +14,7 @@ from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
     DictValue,
-    Entry,
+    Entries,
     Known,
     OneShot,
     Origin,
@@ -22,7 +22,6 @@ from evalsubmit.analysis.values.domain import (
     SeqValue,
     UserClass,
     Value,
-    put_entry,
 )
 
 MAX_ITEMS = 1_000
@@ -83,14 +82,11 @@ def as_python(value: Value) -> tuple[bool, Any]:
 
 
 def pairs_to_dict(items: Sequence[Value], origin: Origin | None) -> DictValue | None:
-    entries: list[Entry] = []
-    complete = True
+    entries = Entries()
     for item in items:
         pair = items_of(item)
         if pair is None or len(pair) != 2:
             return None
         ok, key = as_python(pair[0])
-        complete = (
-            put_entry(entries, Known(key, origin) if ok else pair[0], pair[1], origin) and complete
-        )
-    return DictValue(tuple(entries), origin, complete)
+        entries.put(Known(key, origin) if ok else pair[0], pair[1], origin)
+    return entries.dict(origin)

@@ -24,12 +24,12 @@ from typing import Any
 
 from evalsubmit.analysis.values.domain import (
     DictValue,
+    Entries,
     Entry,
     Instance,
     Origin,
     SeqValue,
     Value,
-    put_entry,
 )
 from evalsubmit.analysis.values.join import joined_entries, joined_keywords
 
@@ -52,9 +52,9 @@ def change_dict(
 
 def store_entry(value: DictValue, key: Value, item: Value, origin: Origin | None) -> None:
     """``value[key] = item``."""
-    entries = list(value.entries)
-    known = put_entry(entries, key, item, origin)
-    change_dict(value, tuple(entries), value.complete and known)
+    entries = Entries(value.entries, value.complete)
+    entries.put(key, item, origin)
+    change_dict(value, entries.done(), entries.complete)
 
 
 def change_seq(
