@@ -96,6 +96,7 @@ async def test_line_shifts_move_diagnostics_and_the_lines_they_name(
         ("        self.target = runner(", 0, 0, "\n"),  # Enter in a method of a class
         ("def launch(", -1, 1, ""),  # Backspace: a blank line above the function goes
         ('launch("simple_agent")', 0, 0, "retries = 2\n"),  # a statement above the calls
+        ("retries = 2", 0, 1, ""),  # ... and cut again: the statements below make room back
     ]
     labelled = lensed = 0
     for version, (start, offset, end, new) in enumerate(edits, start=2):
