@@ -74,9 +74,8 @@ def forget(value: DictValue | SeqValue) -> None:
     """What the container holds is no longer known."""
     if isinstance(value, DictValue):
         change_dict(value, (), False)
-    else:
-        _record(value)
-        value.complete = False
+    else:  # its items stay listed, no longer claimed to be all
+        change_seq(value, value.items, value.item_origins, False)
 
 
 def store_keyword(instance: Instance, name: str, item: Value, origin: Origin | None) -> None:
