@@ -33,7 +33,8 @@ _real_markdown = hover.hover_markdown
 _real_module = engine.analyze_module
 _real_previews = summaries.runner_previews  # imported by the analysis when it makes them
 _real_publish = analyses.Analyses._publish
-_published: set[str] = set()
+_publishes = [0]
+"""How many diagnostics notifications the server has sent."""
 
 
 def analyze(self: DocumentAnalyzer, text: str, **kwargs: Any) -> Any:
@@ -42,8 +43,10 @@ def analyze(self: DocumentAnalyzer, text: str, **kwargs: Any) -> Any:
     if found and handed_on is not None:
 
         def on_findings(report: Any) -> None:
+            before = _publishes[0]
             handed_on(report)  # what the analysis does next runs as soon as this returns
-            published = bool(_published)  # before the file is opened (that releases the GIL)
+            # this analysis's own publish, read before the file is opened (that releases the GIL)
+            published = _publishes[0] > before
             with open(found.group(1), "a", encoding="utf-8") as log:
                 log.write(f"published before the summaries: {published}\n")
 
@@ -70,7 +73,7 @@ def runner_previews(ctx: Any) -> Any:
 
 def publish(self: Any, uri: str, version: int | None, items: Any) -> None:
     _real_publish(self, uri, version, items)
-    _published.add(uri)
+    _publishes[0] += 1
 
 
 def hover_markdown(snap: Any, line: int, col: int, config: Any = None) -> Any:
