@@ -110,3 +110,20 @@ async def _hover_text(client: RecordingClient, uri: str) -> str:
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     return hover.contents.value
+
+
+async def test_debug_info_reports_the_analysis_whose_findings_are_out(
+    faulty_client: RecordingClient, tmp_path: Path
+) -> None:
+    """The findings are published before the analysis is complete: "Show debug info" asked
+    right then waits for it (as every request does) instead of saying the document was never
+    analysed."""
+    client = faulty_client
+    job = JOB.replace(f"slow-summaries={SLOW_S}", "slow-summaries=0.4")
+    uri = open_doc(client, tmp_path / "job.py", job)
+    await wait_until(lambda: client.published.get(uri))
+    info = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="evalsubmit.debugInfo")
+    )
+    (document,) = info["documents"]
+    assert (document["analysedVersion"], document["findings"]) == (1, ["ES109"])

@@ -4,6 +4,7 @@ them and must not register them itself.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import importlib.metadata
 import json
@@ -43,8 +44,10 @@ async def debug_info(
     (``text_of``: the server's copy of a document's text)."""
     await analyses.wait_ready()
     documents = []
-    for state in session.documents.values():
-        snap = state.latest
+    states = list(session.documents.values())
+    # the results of the texts the editor shows (their findings may be out before them)
+    snaps = await asyncio.gather(*(analyses.analysis(state.uri) for state in states))
+    for state, snap in zip(states, snaps, strict=True):
         text = text_of(state.uri)
         documents.append(
             {
