@@ -4,7 +4,8 @@ another module's analysis). A change made anywhere else would leak out of those 
 in one body seen by another, one importer's change seen by the next.
 
 Containers' contents are tuples, so changing them in place does not type-check; what is left to
-pin is rebinding them, and changing an instance's keywords, anywhere but in the store."""
+pin is rebinding them, and changing or rebinding an instance's arguments, anywhere but in the
+store."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ import evalsubmit.analysis
 ANALYSIS = Path(evalsubmit.analysis.__file__).parent
 STORE = ANALYSIS / "values" / "store.py"
 
-_CONTENTS = frozenset({"entries", "items", "item_origins", "complete"})
-"""A dict's or a sequence's contents."""
+_CONTENTS = frozenset({"entries", "items", "item_origins", "complete", "args", "assigned"})
+"""A dict's or a sequence's contents; an instance's arguments and the fields set after its
+construction."""
 _HOLDING_VALUES = ("interp", "models", "rules", "target", "values")
 """The packages that hold values (the engine's caches have fields of these names too)."""
 _KEYWORD_TABLES = frozenset({"keywords", "keyword_origins"})
@@ -80,6 +82,7 @@ def test_the_scan_sees_each_kind_of_change(tmp_path: Path) -> None:
         "del instance.args.keyword_origins['x']\n"
         "instance.args.star_unknown = True\n"
         "instance.args.keywords.update(other)\n"
+        "config.args, config.assigned = new_args, frozenset({'x'})\n"
         "args.keywords['x'] = 1\n"  # arguments being built: not a change
         "state.entries_seen = 1\n",
         encoding="utf-8",
@@ -92,6 +95,8 @@ def test_the_scan_sees_each_kind_of_change(tmp_path: Path) -> None:
         "instance.args.keywords['x']",
         "instance.args.keyword_origins['x']",
         "instance.args.star_unknown",
+        "config.args",
+        "config.assigned",
         "instance.args.keywords.update",
     ]
     assert changes_outside_the_store(STORE)  # the store itself does change values

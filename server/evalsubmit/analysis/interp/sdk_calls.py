@@ -47,6 +47,7 @@ _CONSTRUCTION_KINDS = {
     sdk.GYM_RUNNER: ConstructionKind.GYM_RUNNER,
     sdk.TASKSET_REF: ConstructionKind.TASKSET_REF,
 }
+DICT_FIELDS = ("hydra_params", "env_vars")
 _CLIENTS = frozenset(
     {
         sdk.PLATFORM_CLIENT,
@@ -113,6 +114,8 @@ class SdkCalls:
     ) -> Instance:
         """An SDK class called by name: its instance, recorded when the rules check it (and a
         platform client's literal ``workspace``)."""
+        if qualname == sdk.GYM_CONFIG:
+            _copy_dict_fields(args)
         instance = Instance(ClassRef(qualname), args, origin)
         workspace = args.keywords.get("workspace")
         if (
@@ -134,6 +137,7 @@ class SdkCalls:
             splat_into(config_args, source)
         else:
             config_args.star_unknown = True
+        _copy_dict_fields(config_args)
         instance = Instance(ClassRef(sdk.GYM_CONFIG), config_args, origin)
         if self.collect:
             self._record(ConstructionKind.GYM_CONFIG, node, config_args, instance, via_dict=True)
@@ -220,8 +224,24 @@ class SdkCalls:
             elif update is not None:
                 copied.star_unknown = True
             validated = model.validated and update is None
-            return Instance(ClassRef(sdk.GYM_CONFIG), copied, origin, validated=validated)
+            return Instance(
+                ClassRef(sdk.GYM_CONFIG),
+                copied,
+                origin,
+                validated=validated,
+                assigned=model.assigned,
+            )
         return Unknown(f"the result of {method}()")
+
+
+def _copy_dict_fields(args: CallArgs) -> None:
+    """Validation copies a dict passed as ``hydra_params`` or ``env_vars`` into a plain dict
+    (what it holds is shared): a store into the caller's dict afterwards no longer reaches the
+    config."""
+    for name in DICT_FIELDS:
+        value = args.keywords.get(name)
+        if isinstance(value, DictValue):
+            args.keywords[name] = DictValue(value.entries, value.origin, value.complete)
 
 
 def evaluator_from_sdk(qualname: str, args: CallArgs, origin: Origin) -> Instance:

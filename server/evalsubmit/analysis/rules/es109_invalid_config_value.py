@@ -31,6 +31,11 @@ integers ≥ 1; the timeouts are numbers > 0; `env_vars` maps strings to strings
 (`environment`, `env_secrets`, `agent_ref_name`) and typos are refused. `GymAgentTaskRunner`
 needs `config=` to be a `GymRuntimeConfig`, not a dict.
 
+The constructor validates; setting a field afterwards (`cfg.num_repeats = 0`) does not, and
+neither do `model_construct` and `model_copy(update=...)`. The SDK validates such a config
+again when its runner is submitted, so these are reported where the value is written when the
+config reaches a `submit()`, and not at all when it never does.
+
 ```python
 env_vars={"CUDA_VISIBLE_DEVICES": 0,          # ES109: quote it, "0"
           "HF_HOME": Path("/models/hf")}      # ES109: str(Path(...))
@@ -63,20 +68,28 @@ def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding
 
 
 def check_submit(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
-    """A config built without validation (``model_construct``, ``model_copy(update=...)``)
-    is validated when its runner is submitted: its problems are reported there."""
+    """A config is validated by its constructor, not when a field is set afterwards
+    (``cfg.num_repeats = 0``) nor when it is built without one (``model_construct``,
+    ``model_copy(update=...)``): the SDK validates it again when its runner is submitted, and
+    those problems are reported there."""
     derivation = fact.derivation
-    if not isinstance(derivation, Derivation) or not derivation.unvalidated:
+    if not isinstance(derivation, Derivation) or derivation.config is None:
         return []
-    evaluation = derivation.config
-    if evaluation is None:
+    if not derivation.unvalidated and not derivation.assigned:
         return []
     findings = []
-    for issue in evaluation.issues:
+    for issue in derivation.config.issues:
+        if not derivation.unvalidated and issue.field not in derivation.assigned:
+            continue  # written in the construction: reported there
         here = issue.anchor is not None and ctx.here(issue.anchor)
         span = issue.anchor.span if here and issue.anchor else fact.argument_span("target")
-        message = f"{issue.message} (this config skipped validation; the SDK refuses it at submit)"
-        findings.append(finding(RULE, span, message))
+        if derivation.unvalidated:
+            message = (
+                f"{issue.message} (this config skipped validation; the SDK refuses it at submit)"
+            )
+            findings.append(finding(RULE, span, message))
+        else:
+            findings.append(finding(RULE, span, issue.message, *_fixes(issue, ctx)))
     return findings
 
 

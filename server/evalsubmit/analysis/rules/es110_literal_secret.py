@@ -6,11 +6,18 @@ import math
 import re
 from collections import Counter
 
-from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind
+from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind, SubmitFact
 from evalsubmit.analysis.rules.context import RuleContext
 from evalsubmit.analysis.rules.edits import finding
-from evalsubmit.analysis.rules.registry import ConstructionCheck, Rule, register
-from evalsubmit.analysis.values.domain import DictValue, Known
+from evalsubmit.analysis.rules.registry import (
+    ConstructionCheck,
+    Phase,
+    Rule,
+    SubmitCheck,
+    register,
+)
+from evalsubmit.analysis.target.derive import Derivation
+from evalsubmit.analysis.values.domain import DictValue, Known, Value
 from evalsubmit.core.findings import Finding, Severity
 
 RULE = Rule(
@@ -55,7 +62,20 @@ def _entropy(text: str) -> float:
 def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding]:
     if fact.kind is not ConstructionKind.GYM_CONFIG:
         return []
-    env_vars = fact.args.keywords.get("env_vars")
+    return _secrets(fact.args.keywords.get("env_vars"), ctx)
+
+
+def check_submit(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
+    """``env_vars`` set after the config was constructed (``cfg.env_vars = {...}``)."""
+    derivation = fact.derivation
+    if not isinstance(derivation, Derivation) or derivation.config is None:
+        return []
+    if "env_vars" not in derivation.assigned:
+        return []
+    return _secrets(derivation.config.values.get(("env_vars",)), ctx)
+
+
+def _secrets(env_vars: Value | None, ctx: RuleContext) -> list[Finding]:
     if not isinstance(env_vars, DictValue):
         return []
     findings = []
@@ -80,4 +100,8 @@ def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding
     return findings
 
 
-register(RULE, ConstructionCheck(3, check_construction))
+register(
+    RULE,
+    ConstructionCheck(3, check_construction),
+    SubmitCheck(Phase.TASKSET_CONTENT, 5, check_submit),
+)

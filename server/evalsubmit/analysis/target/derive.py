@@ -63,6 +63,8 @@ class Derivation:
     unvalidated: bool = False
     """The config was built without validation (``model_construct``, ``model_copy(update=)``):
     its problems surface only when the runner is submitted."""
+    assigned: frozenset[str] = frozenset()
+    """The config's fields set after its construction: validated only at submit."""
 
     @property
     def preview(self) -> TargetPreview | None:
@@ -245,6 +247,7 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
         list(evaluation.content),
         evaluation,
         unvalidated=not config.validated,
+        assigned=config.assigned,
     )
 
 

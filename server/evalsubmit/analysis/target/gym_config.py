@@ -67,6 +67,8 @@ class ConfigIssue:
     message: str
     pydantic_type: str
     value: Value | None = None
+    field: str | None = None
+    """The field it is about (None: the call as a whole)."""
 
 
 class _Placeholder:
@@ -172,7 +174,10 @@ def _validate(result: ConfigEvaluation, call_origin: Origin | None, *, partial: 
         value = result.values.get(problem.field_path[:2]) or result.values.get(
             problem.field_path[:1]
         )
-        result.issues.append(ConfigIssue(anchor, problem.message, problem.pydantic_type, value))
+        field = str(problem.field_path[0]) if problem.field_path else None
+        result.issues.append(
+            ConfigIssue(anchor, problem.message, problem.pydantic_type, value, field)
+        )
 
 
 def _drained(value: Any) -> Any:
@@ -289,7 +294,9 @@ def _convert(
             types = value.types()
             refused = typed.refusal(path, types, reason) if types else None
             if refused is not None:
-                result.typed_issues.append(ConfigIssue(anchor, refused, "typed", value))
+                result.typed_issues.append(
+                    ConfigIssue(anchor, refused, "typed", value, str(path[0]))
+                )
             result.unknowns.append(validation.format_path(path))
             return _Placeholder(), f"<unknown: {reason}>"
         case OneShot(reason=reason):

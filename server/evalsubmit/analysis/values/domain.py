@@ -266,6 +266,9 @@ class Instance:
     validated: bool = True
     """False for a pydantic model built without validation (``model_construct``,
     ``model_copy(update=...)``): the SDK validates it only when it is submitted."""
+    assigned: frozenset[str] = frozenset()
+    """Fields set after construction (``cfg.num_repeats = 0``): pydantic does not validate an
+    assignment, so the SDK checks them only when the config is submitted."""
 
 
 def typed_instance(ref: ClassRef) -> Instance:

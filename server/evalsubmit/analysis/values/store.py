@@ -2,7 +2,7 @@
 
 Containers and configs change as Python's do (``d[k] = v``, ``lst.append(x)``, ``cfg.x = v``),
 and a change is seen through every name bound to the value. Their contents are immutable
-(tuples; a config's keywords are replaced whole), so the only way to change a value is to
+(tuples; a config gets new arguments when a keyword is set), so the only way to change a value is to
 rebind its contents through this module, which records the contents it replaces for the walks
 that must undo it: nothing else can change a value, and so nothing can forget to record it.
 
@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from evalsubmit.analysis.values.domain import (
+    CallArgs,
     DictValue,
     Entries,
     Entry,
@@ -79,18 +80,24 @@ def forget(value: DictValue | SeqValue) -> None:
 
 
 def store_keyword(instance: Instance, name: str, item: Value, origin: Origin | None) -> None:
-    """Set a config's (or a parser's) keyword ``name``. The arguments object is the one the
-    construction was recorded with, so its findings see the change too."""
+    """Set a config's (or a parser's) keyword ``name`` after construction. The instance gets
+    new arguments: the ones its construction was recorded with stay as they were written."""
     _record(instance)
-    instance.args.keywords[name] = item
-    if origin is not None:
-        instance.args.keyword_origins[name] = origin
+    args = instance.args
+    origins = args.keyword_origins if origin is None else {**args.keyword_origins, name: origin}
+    instance.args = CallArgs(
+        args.positional, {**args.keywords, name: item}, dict(origins), args.star_unknown
+    )
+    instance.assigned = instance.assigned | {name}
 
 
 def open_keywords(instance: Instance) -> None:
     """Keywords not known statically may have been set on ``instance``."""
     _record(instance)
-    instance.args.star_unknown = True
+    args = instance.args
+    instance.args = CallArgs(
+        args.positional, dict(args.keywords), dict(args.keyword_origins), star_unknown=True
+    )
 
 
 def _record(value: object) -> None:
@@ -134,8 +141,7 @@ def _state(value: object) -> tuple[Any, ...]:
     if isinstance(value, SeqValue):
         return (value.items, value.item_origins, value.complete)
     if isinstance(value, Instance):
-        args = value.args
-        return (dict(args.keywords), dict(args.keyword_origins), args.star_unknown)
+        return (value.args, value.assigned)
     return ()
 
 
@@ -145,12 +151,7 @@ def _restore(value: object, state: tuple[Any, ...]) -> None:
     elif isinstance(value, SeqValue):
         value.items, value.item_origins, value.complete = state
     elif isinstance(value, Instance):
-        args = value.args
-        args.keywords.clear()
-        args.keywords.update(state[0])
-        args.keyword_origins.clear()
-        args.keyword_origins.update(state[1])
-        args.star_unknown = state[2]
+        value.args, value.assigned = state
 
 
 Ends = dict[int, tuple[Any, tuple[Any, ...], tuple[Any, ...]]]
@@ -202,9 +203,16 @@ def _same_state(first: tuple[Any, ...], second: tuple[Any, ...]) -> bool:
         elif isinstance(a, dict) and isinstance(b, dict):
             if a.keys() != b.keys() or any(a[k] is not b[k] for k in a):
                 return False
+        elif isinstance(a, CallArgs) and isinstance(b, CallArgs):
+            if not _same_state(_args_state(a), _args_state(b)):
+                return False
         elif a is not b and a != b:
             return False
     return True
+
+
+def _args_state(args: CallArgs) -> tuple[Any, ...]:
+    return (tuple(args.positional), args.keywords, args.keyword_origins, args.star_unknown)
 
 
 def _agreed(value: object, states: list[tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -214,6 +222,9 @@ def _agreed(value: object, states: list[tuple[Any, ...]]) -> tuple[Any, ...]:
     if isinstance(value, SeqValue):
         return ((), (), False)
     if isinstance(value, Instance):
-        keywords, origins = joined_keywords([(state[0], state[1]) for state in states])
-        return (keywords, origins, any(state[2] for state in states))
+        args = [state[0] for state in states]
+        keywords, origins = joined_keywords([(a.keywords, a.keyword_origins) for a in args])
+        star_unknown = any(a.star_unknown for a in args)
+        assigned = frozenset().union(*(state[1] for state in states))
+        return (CallArgs(args[0].positional, keywords, origins, star_unknown), assigned)
     return states[0]

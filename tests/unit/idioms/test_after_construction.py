@@ -1,0 +1,98 @@
+"""A config changed after it was built. Pydantic validates a ``GymRuntimeConfig`` when it is
+constructed, not when a field is set afterwards (``cfg.num_repeats = 0``): the SDK refuses such
+a value only when the runner is submitted, so it is reported when the config reaches a
+``submit()`` after the change, wherever that code is (a test function nothing calls, a method),
+and not when it never does. Validation also copies the dicts passed as ``hydra_params`` and
+``env_vars``: a store into the caller's dict afterwards does not reach the config."""
+
+from __future__ import annotations
+
+from idiom_support import check, findings
+
+
+def test_a_field_set_in_test_functions_nothing_calls() -> None:
+    check("""
+    import pytest
+
+    def make_config(**overrides):
+        return GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", **overrides)
+
+    def test_repeats_are_overridden():
+        config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r")
+        config.num_repeats = 0  # expect: ES109
+        client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
+
+    def test_timeout_from_a_helper_is_overridden():
+        config = make_config()
+        config.startup_timeout_s = -5.0  # expect: ES109
+        client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
+
+    class TestNightly:
+        def test_secret_set_afterwards(self):
+            config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r")
+            config.env_vars = {"OPENAI_API_KEY": "sk-proj-3xAmpl3k3yTh4tL00ksR34l"}  # expect: ES110
+            runner = GymAgentTaskRunner(config=config)
+            client.evaluator.submit(tasks=T, target=runner)
+
+        def test_a_copy_keeps_what_was_set(self):
+            config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r")
+            config.concurrency = 0  # expect: ES109
+            client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config.model_copy()))
+    """)
+
+
+def test_a_field_set_only_after_the_last_submit_is_not_sent() -> None:
+    check("""
+    config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r")
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
+    config.num_repeats = 0
+
+    def rerun():
+        again = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r")
+        client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=again))
+        again.concurrency = 0
+        local = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r")
+        local.concurrency = 0  # never submitted: the SDK never validates it again
+    """)
+
+
+def test_a_field_set_then_submitted_twice_is_reported_once() -> None:
+    snippet = """
+    config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r")
+    config.num_repeats = 0  # expect: ES109
+    runner = GymAgentTaskRunner(config=config)
+    client.evaluator.submit(tasks=T, target=runner)
+    client.evaluator.submit(tasks=T, target=runner)
+    """
+    check(snippet)
+    (finding,) = findings(snippet)
+    assert finding.message == "`num_repeats` must be ≥ 1, got 0"
+
+
+def test_the_dict_passed_in_is_copied_by_validation() -> None:
+    check("""
+    def build(seed: int):
+        params = {"seed": seed}
+        config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=params)
+        params["on_step"] = lambda step: step  # the config holds a copy: not sent
+        client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
+
+    def build_with_env(seed: int):
+        env = {"SEED": str(seed)}
+        config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", env_vars=env)
+        env["RETRIES"] = 3
+        client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
+
+    def build_through_the_config(seed: int):
+        params = {"seed": seed}
+        config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=params)
+        config.hydra_params["on_step"] = lambda step: step  # expect: ES107
+        client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
+
+    def build_nested(seed: int):
+        callbacks = {}
+        params = {"seed": seed, "callbacks": callbacks}
+        config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", hydra_params=params)
+        callbacks["on_step"] = lambda step: step  # expect: ES107
+        client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
+    """)
