@@ -34,6 +34,12 @@ def test_a_field_set_in_test_functions_nothing_calls() -> None:
             runner = GymAgentTaskRunner(config=config)
             client.evaluator.submit(tasks=T, target=runner)
 
+        def test_secret_stored_afterwards(self):
+            config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", env_vars={"MODE": "eval"})
+            config.env_vars["HF_TOKEN"] = "hf_k3yTh4tL00ksR34lAnd1sLong"  # expect: ES110
+            config.env_vars["RETRIES"] = 3  # expect: ES109
+            client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
+
         def test_a_copy_keeps_what_was_set(self):
             config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r")
             config.concurrency = 0  # expect: ES109
@@ -53,6 +59,16 @@ def test_a_field_set_only_after_the_last_submit_is_not_sent() -> None:
         again.concurrency = 0
         local = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r")
         local.concurrency = 0  # never submitted: the SDK never validates it again
+        local.env_vars["RETRIES"] = 3
+    """)
+
+
+def test_a_bad_value_written_at_construction_is_reported_there_only() -> None:
+    check("""
+    def test_env():
+        config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r", env_vars={"GPUS": 8})  # expect: ES109
+        config.env_vars["MODE"] = "eval"
+        client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
     """)
 
 

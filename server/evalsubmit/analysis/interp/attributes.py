@@ -37,6 +37,7 @@ from evalsubmit.analysis.values.domain import (
     UserClass,
     Value,
 )
+from evalsubmit.analysis.values.store import store_keyword
 from evalsubmit.sdk import constraints
 from evalsubmit.sdk import names as sdk
 
@@ -138,11 +139,18 @@ def _is_submit(qualname: str, name: str) -> bool:
 
 def config_field(config: Instance, name: str) -> Value | None:
     """A ``GymRuntimeConfig``'s field: as constructed, else its default when every keyword
-    is known (a plain default: ``num_repeats`` is 1)."""
+    is known (a plain default: ``num_repeats`` is 1; the config's own empty dict for
+    ``hydra_params`` and ``env_vars``, so what is stored into it is in the config)."""
     if name in config.args.keywords:
         return config.args.keywords[name]
     rule = constraints.GYM_CONFIG_RULES_BY_NAME.get(name)
-    if config.args.star_unknown or rule is None or rule.required or rule.default_factory:
+    if config.args.star_unknown or rule is None or rule.required:
+        return None
+    if rule.default_factory is dict:
+        made = DictValue()
+        store_keyword(config, name, made, None)
+        return made
+    if rule.default_factory:
         return None
     default = rule.default
     return Known(default) if default is None or isinstance(default, (str, int, float)) else None

@@ -35,6 +35,7 @@ from evalsubmit.analysis.values.domain import (
     named_entries,
     typed_instance,
 )
+from evalsubmit.analysis.values.store import kept
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
 
@@ -114,9 +115,11 @@ class SdkCalls:
     ) -> Instance:
         """An SDK class called by name: its instance, recorded when the rules check it (and a
         platform client's literal ``workspace``)."""
-        if qualname == sdk.GYM_CONFIG:
-            _copy_dict_fields(args)
-        instance = Instance(ClassRef(qualname), args, origin)
+        instance = (
+            validated_config(args, origin)
+            if qualname == sdk.GYM_CONFIG
+            else Instance(ClassRef(qualname), args, origin)
+        )
         workspace = args.keywords.get("workspace")
         if (
             self.collect
@@ -137,8 +140,7 @@ class SdkCalls:
             splat_into(config_args, source)
         else:
             config_args.star_unknown = True
-        _copy_dict_fields(config_args)
-        instance = Instance(ClassRef(sdk.GYM_CONFIG), config_args, origin)
+        instance = validated_config(config_args, origin)
         if self.collect:
             self._record(ConstructionKind.GYM_CONFIG, node, config_args, instance, via_dict=True)
         return instance
@@ -187,7 +189,10 @@ class SdkCalls:
         *,
         via_dict: bool = False,
     ) -> None:
-        """The construction at ``node``, recorded where this walk is."""
+        """The construction at ``node``, recorded where this walk is (a config with the
+        arguments its constructor validated, whatever is stored into it later)."""
+        if instance.constructed is not None:
+            args = instance.constructed
         frame = self.interp.frame
         self.facts.constructions.append(
             ConstructionFact(
@@ -229,19 +234,20 @@ class SdkCalls:
                 copied,
                 origin,
                 validated=validated,
-                assigned=model.assigned,
+                constructed=model.constructed if validated else None,
             )
         return Unknown(f"the result of {method}()")
 
 
-def _copy_dict_fields(args: CallArgs) -> None:
-    """Validation copies a dict passed as ``hydra_params`` or ``env_vars`` into a plain dict
-    (what it holds is shared): a store into the caller's dict afterwards no longer reaches the
-    config."""
+def validated_config(args: CallArgs, origin: Origin) -> Instance:
+    """A ``GymRuntimeConfig`` its constructor validated. Validation copies a dict passed as
+    ``hydra_params`` or ``env_vars`` into a plain dict (what it holds is shared): a store into
+    the caller's dict afterwards does not reach the config."""
     for name in DICT_FIELDS:
         value = args.keywords.get(name)
         if isinstance(value, DictValue):
             args.keywords[name] = DictValue(value.entries, value.origin, value.complete)
+    return Instance(ClassRef(sdk.GYM_CONFIG), args, origin, constructed=kept(args))
 
 
 def evaluator_from_sdk(qualname: str, args: CallArgs, origin: Origin) -> Instance:

@@ -68,19 +68,22 @@ def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding
 
 
 def check_submit(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
-    """A config is validated by its constructor, not when a field is set afterwards
-    (``cfg.num_repeats = 0``) nor when it is built without one (``model_construct``,
-    ``model_copy(update=...)``): the SDK validates it again when its runner is submitted, and
-    those problems are reported there."""
+    """A config is validated by its constructor, not when a field is set or a value stored
+    into it afterwards (``cfg.num_repeats = 0``, ``cfg.env_vars["X"] = 1``), nor when it is
+    built without one (``model_construct``, ``model_copy(update=...)``): the SDK validates it
+    again when its runner is submitted, and those problems are reported there."""
     derivation = fact.derivation
     if not isinstance(derivation, Derivation) or derivation.config is None:
         return []
-    if not derivation.unvalidated and not derivation.assigned:
+    issues = derivation.config.issues
+    if not issues or not (derivation.unvalidated or derivation.constructed):
         return []
+    if derivation.constructed is not None:
+        written = evaluate_config(derivation.constructed, derivation.config_origin).issues
+        reported = {(issue.anchor, issue.message) for issue in written}  # at construction
+        issues = [issue for issue in issues if (issue.anchor, issue.message) not in reported]
     findings = []
-    for issue in derivation.config.issues:
-        if not derivation.unvalidated and issue.field not in derivation.assigned:
-            continue  # written in the construction: reported there
+    for issue in issues:
         here = issue.anchor is not None and ctx.here(issue.anchor)
         span = issue.anchor.span if here and issue.anchor else fact.argument_span("target")
         if derivation.unvalidated:

@@ -66,13 +66,18 @@ def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding
 
 
 def check_submit(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
-    """``env_vars`` set after the config was constructed (``cfg.env_vars = {...}``)."""
+    """``env_vars`` set or stored into after the config was constructed
+    (``cfg.env_vars = {...}``, ``cfg.env_vars["KEY"] = "..."``), once it is sent."""
     derivation = fact.derivation
     if not isinstance(derivation, Derivation) or derivation.config is None:
         return []
-    if "env_vars" not in derivation.assigned:
+    if derivation.constructed is None:
         return []
-    return _secrets(derivation.config.values.get(("env_vars",)), ctx)
+    sent = _secrets(derivation.config.values.get(("env_vars",)), ctx)
+    if not sent:
+        return []
+    written = _secrets(derivation.constructed.keywords.get("env_vars"), ctx)  # at construction
+    return [found for found in sent if found not in written]
 
 
 def _secrets(env_vars: Value | None, ctx: RuleContext) -> list[Finding]:

@@ -17,6 +17,7 @@ from evalsubmit.analysis.target.gym_config import (
     render_json,
 )
 from evalsubmit.analysis.values.domain import (
+    CallArgs,
     ClassRef,
     ClassValue,
     DictValue,
@@ -25,6 +26,7 @@ from evalsubmit.analysis.values.domain import (
     Known,
     ModuleValue,
     OneShot,
+    Origin,
     PartialValue,
     Refused,
     SeqValue,
@@ -32,6 +34,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
     type_name,
 )
+from evalsubmit.analysis.values.store import kept
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
 from evalsubmit.sdk import serialization
@@ -63,8 +66,10 @@ class Derivation:
     unvalidated: bool = False
     """The config was built without validation (``model_construct``, ``model_copy(update=)``):
     its problems surface only when the runner is submitted."""
-    assigned: frozenset[str] = frozenset()
-    """The config's fields set after its construction: validated only at submit."""
+    constructed: CallArgs | None = None
+    """The config's arguments as its constructor validated them (None: not validated): what
+    differs at submit was set or stored afterwards, and the SDK validates it only now."""
+    config_origin: Origin | None = None
 
     @property
     def preview(self) -> TargetPreview | None:
@@ -238,7 +243,8 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
                 unknowns,
             ),
         )
-    evaluation = evaluate_config(config.args, config.origin)
+    # as sent: the values out of reach of what the walk changes later, or undoes
+    evaluation = evaluate_config(kept(config.args), config.origin)
     return Derivation(
         TargetKind.GYM,
         name,
@@ -247,7 +253,8 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
         list(evaluation.content),
         evaluation,
         unvalidated=not config.validated,
-        assigned=config.assigned,
+        constructed=config.constructed if config.validated else None,
+        config_origin=config.origin,
     )
 
 

@@ -266,9 +266,10 @@ class Instance:
     validated: bool = True
     """False for a pydantic model built without validation (``model_construct``,
     ``model_copy(update=...)``): the SDK validates it only when it is submitted."""
-    assigned: frozenset[str] = frozenset()
-    """Fields set after construction (``cfg.num_repeats = 0``): pydantic does not validate an
-    assignment, so the SDK checks them only when the config is submitted."""
+    constructed: CallArgs | None = None
+    """For a validated config: its arguments as its constructor validated them (kept out of
+    reach of later changes). What is set or stored into it afterwards (``cfg.num_repeats = 0``,
+    ``cfg.env_vars["X"] = v``) is not validated until the SDK validates it again at submit."""
 
 
 def typed_instance(ref: ClassRef) -> Instance:

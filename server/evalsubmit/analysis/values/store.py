@@ -88,7 +88,6 @@ def store_keyword(instance: Instance, name: str, item: Value, origin: Origin | N
     instance.args = CallArgs(
         args.positional, {**args.keywords, name: item}, dict(origins), args.star_unknown
     )
-    instance.assigned = instance.assigned | {name}
 
 
 def open_keywords(instance: Instance) -> None:
@@ -108,6 +107,37 @@ def _record(value: object) -> None:
     for undo in stack:
         if id(value) not in undo:
             undo[id(value)] = (value, _state(value))
+
+
+def kept(args: CallArgs) -> CallArgs:
+    """``args`` as they are now, out of reach of later changes: each dict and list they hold is
+    copied, contents and all (what a constructor validated, or what a ``submit()`` sent)."""
+    copies: dict[int, Value] = {}
+    return CallArgs(
+        [_kept(value, copies) for value in args.positional],
+        {name: _kept(value, copies) for name, value in args.keywords.items()},
+        dict(args.keyword_origins),
+        args.star_unknown,
+    )
+
+
+def _kept(value: Value, copies: dict[int, Value]) -> Value:
+    if not isinstance(value, (DictValue, SeqValue)):
+        return value
+    found = copies.get(id(value))
+    if found is not None:
+        return found  # a container inside itself: the copy holds its own copy
+    if isinstance(value, DictValue):
+        mapping = DictValue((), value.origin, value.complete, value.default_on_missing)
+        copies[id(value)] = mapping
+        mapping.entries = tuple(
+            Entry(entry.key, _kept(entry.value, copies), entry.origin) for entry in value.entries
+        )
+        return mapping
+    sequence = SeqValue(value.kind, (), value.origin, value.item_origins, value.complete)
+    copies[id(value)] = sequence
+    sequence.items = tuple(_kept(item, copies) for item in value.items)
+    return sequence
 
 
 @contextmanager
@@ -141,7 +171,7 @@ def _state(value: object) -> tuple[Any, ...]:
     if isinstance(value, SeqValue):
         return (value.items, value.item_origins, value.complete)
     if isinstance(value, Instance):
-        return (value.args, value.assigned)
+        return (value.args,)
     return ()
 
 
@@ -151,7 +181,7 @@ def _restore(value: object, state: tuple[Any, ...]) -> None:
     elif isinstance(value, SeqValue):
         value.items, value.item_origins, value.complete = state
     elif isinstance(value, Instance):
-        value.args, value.assigned = state
+        (value.args,) = state
 
 
 Ends = dict[int, tuple[Any, tuple[Any, ...], tuple[Any, ...]]]
@@ -225,6 +255,5 @@ def _agreed(value: object, states: list[tuple[Any, ...]]) -> tuple[Any, ...]:
         args = [state[0] for state in states]
         keywords, origins = joined_keywords([(a.keywords, a.keyword_origins) for a in args])
         star_unknown = any(a.star_unknown for a in args)
-        assigned = frozenset().union(*(state[1] for state in states))
-        return (CallArgs(args[0].positional, keywords, origins, star_unknown), assigned)
+        return (CallArgs(args[0].positional, keywords, origins, star_unknown),)
     return states[0]

@@ -30,11 +30,18 @@ def test_quick_startup(client):
     client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner)
 
 
+def test_retries_from_the_environment(client):
+    config = base_config()
+    config.env_vars["RETRIES"] = 3  # expect: ES109
+    client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=GymAgentTaskRunner(config=config))
+
+
 def test_resubmit_with_fewer_workers(client):
     config = base_config()
     runner = GymAgentTaskRunner(config=config)
     client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner)
     config.shutdown_grace_s = 0  # after the last submit: never sent
+    config.env_vars["WORKERS"] = 2
 
 
 class TestCopies:
