@@ -28,7 +28,8 @@ RULE = Rule(
     docs="""`env_vars` travel in plain text inside the job spec: anyone who can read the job can
 read them. A string literal that looks like an API key or token (`sk-…`, `nvapi-…`, `ghp_…`,
 `AKIA…`, a long random string under a `*_KEY`/`*_TOKEN`/`*_SECRET`/`*_PASSWORD` name) should be
-stored as a platform secret instead.
+stored as a platform secret instead. One stored into a config's `env_vars` after it was built
+(`cfg.env_vars["HF_TOKEN"] = "hf_…"`) is reported when that config is submitted.
 
 ```python
 env_vars={"OPENAI_API_KEY": "sk-proj-3xAmpl3..."}  # ES110
