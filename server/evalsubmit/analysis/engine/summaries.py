@@ -26,17 +26,22 @@ MAX_TARGETS = 64
 def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
     """Every distinct preview of each runner construction (and name bound to one): a place
     walked several times (loop elements, call sites) may build different runners, each kept
-    with ``where`` it comes from."""
+    with ``where`` it comes from. A runner that is submitted shows what its first ``submit()``
+    sent (its config may have changed since it was built); one never submitted, itself as it
+    was built."""
     previews: list[TargetPreview] = []
     places: dict[Any, _Distinct] = {}
     walks: dict[int, tuple[Occasion, ...]] = {}
+    sent = _first_sent(ctx)
     for construction in ctx.facts.constructions:
         if construction.kind not in {ConstructionKind.GYM_RUNNER, ConstructionKind.RUNNER}:
             continue
         walks[id(construction.value)] = construction.context
-        preview = derive(construction.value, construction.span, ctx.path).preview
+        built = construction.built or construction.value
+        preview = derive(built, construction.span, ctx.path).preview
         if preview is None:
             continue
+        preview = _as_sent(preview, sent.get(id(construction.value)))
         place = ("node", construction.path, construction.span)
         _keep(places, place, preview, construction.context)
         if construction.context and construction.path in {None, ctx.path}:
@@ -44,9 +49,10 @@ def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
             name = _bound_name(ctx, construction.node)
             if name is not None:
                 _keep(places, ("name", name), replace(preview, span=name), construction.context)
-    for span, value in ctx.facts.runner_bindings:
-        preview = derive(value, span, ctx.path).preview
+    for span, value, built in ctx.facts.runner_bindings:
+        preview = derive(built, span, ctx.path).preview
         if preview is not None:
+            preview = _as_sent(preview, sent.get(id(value)))
             context = walks.get(id(value), ())
             origin = value.origin if isinstance(value, Instance) else None
             here = origin is not None and origin.path in {None, ctx.path}
@@ -56,6 +62,26 @@ def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
     for kept in places.values():
         previews.extend(kept.previews)
     return previews
+
+
+def _first_sent(ctx: RuleContext) -> dict[int, TargetPreview]:
+    """What each runner submitted here was first sent as, by the runner's identity."""
+    sent: dict[int, TargetPreview] = {}
+    for fact in ctx.facts.submits:
+        target = fact.value("target")
+        if isinstance(target, Instance) and id(target) not in sent:
+            derivation = fact.derivation
+            preview = derivation.preview if isinstance(derivation, Derivation) else None
+            if preview is not None:
+                sent[id(target)] = preview
+    return sent
+
+
+def _as_sent(preview: TargetPreview, sent: TargetPreview | None) -> TargetPreview:
+    """``preview`` of a runner, with what it was sent as when it was submitted."""
+    if sent is None:
+        return preview
+    return replace(sent, span=preview.span, made_at=preview.made_at, where=preview.where)
 
 
 def _bound_name(ctx: RuleContext, call: ast.Call) -> Span | None:

@@ -61,6 +61,8 @@ class ConstructionFact:
     for a call made here: only what this module wrote can be reported then)."""
     context: tuple[Occasion, ...] = ()
     """Where this walk came from when it is one of several (a loop element, a call site)."""
+    built: Value | None = None
+    """A runner as it was built, out of reach of later changes to its config (its preview)."""
 
     def argument_span(self, name: str) -> Span:
         return _argument_span(name, self.keyword_spans, self.args, self.path, self.home, self.span)
@@ -125,10 +127,11 @@ class ModuleFacts:
 
     submits: list[SubmitFact] = field(default_factory=list)
     constructions: list[ConstructionFact] = field(default_factory=list)
-    runner_bindings: list[tuple[Span, Value]] = field(default_factory=list)
+    runner_bindings: list[tuple[Span, Value, Value]] = field(default_factory=list)
+    """Names bound to a runner (``runner = GymAgentTaskRunner(...)``): the name's span, the
+    runner, and the runner as it was then (its preview)."""
     workspaces: list[str] = field(default_factory=list)
     """``workspace=`` literals of platform clients constructed here (submit or not)."""
-    """Names bound to a runner (``runner = GymAgentTaskRunner(...)``: the name's span)."""
 
 
 @dataclass(slots=True)

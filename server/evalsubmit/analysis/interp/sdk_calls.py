@@ -35,7 +35,7 @@ from evalsubmit.analysis.values.domain import (
     named_entries,
     typed_instance,
 )
-from evalsubmit.analysis.values.store import kept
+from evalsubmit.analysis.values.store import kept, kept_value
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
 
@@ -49,6 +49,7 @@ _CONSTRUCTION_KINDS = {
     sdk.TASKSET_REF: ConstructionKind.TASKSET_REF,
 }
 DICT_FIELDS = ("hydra_params", "env_vars")
+_RUNNER_KINDS = frozenset({ConstructionKind.GYM_RUNNER, ConstructionKind.RUNNER})
 _CLIENTS = frozenset(
     {
         sdk.PLATFORM_CLIENT,
@@ -207,6 +208,7 @@ class SdkCalls:
                 path=frame.source.path,
                 home=self.interp.home,
                 context=frame.context,
+                built=kept_value(instance) if kind in _RUNNER_KINDS else None,
             )
         )
 

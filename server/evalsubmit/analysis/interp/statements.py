@@ -43,7 +43,14 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
-from evalsubmit.analysis.values.store import Ends, forked, join_forks, store_entry, store_keyword
+from evalsubmit.analysis.values.store import (
+    Ends,
+    forked,
+    join_forks,
+    kept_value,
+    store_entry,
+    store_keyword,
+)
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
 
@@ -181,7 +188,8 @@ class Statements:
                     and not self.interp.frame.context
                     and _is_runner_like(value)
                 ):
-                    self.interp.facts.runner_bindings.append((self.interp.span(target), value))
+                    binding = (self.interp.span(target), value, kept_value(value))
+                    self.interp.facts.runner_bindings.append(binding)
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
                 items = value.items if isinstance(value, SeqValue) and value.complete else None
                 for index, element in enumerate(elements):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from evalsubmit.analysis.values.domain import (
@@ -110,9 +111,18 @@ def _record(value: object) -> None:
 
 
 def kept(args: CallArgs) -> CallArgs:
-    """``args`` as they are now, out of reach of later changes: each dict and list they hold is
-    copied, contents and all (what a constructor validated, or what a ``submit()`` sent)."""
-    copies: dict[int, Value] = {}
+    """``args`` as they are now, out of reach of later changes: each dict, list and instance's
+    arguments they hold is copied, contents and all (what a constructor validated, what a
+    ``submit()`` sent, a runner as it was built)."""
+    return _kept_args(args, {})
+
+
+def kept_value(value: Value) -> Value:
+    """``value`` as it is now, out of reach of later changes (as :func:`kept`)."""
+    return _kept(value, {})
+
+
+def _kept_args(args: CallArgs, copies: dict[int, Value]) -> CallArgs:
     return CallArgs(
         [_kept(value, copies) for value in args.positional],
         {name: _kept(value, copies) for name, value in args.keywords.items()},
@@ -122,11 +132,18 @@ def kept(args: CallArgs) -> CallArgs:
 
 
 def _kept(value: Value, copies: dict[int, Value]) -> Value:
-    if not isinstance(value, (DictValue, SeqValue)):
+    if not isinstance(value, (DictValue, SeqValue, Instance)):
         return value
     found = copies.get(id(value))
     if found is not None:
-        return found  # a container inside itself: the copy holds its own copy
+        return found  # a value inside itself: the copy holds its own copy
+    if isinstance(value, Instance):
+        if not value.args.keywords and not value.args.positional:
+            return value
+        instance = replace(value)
+        copies[id(value)] = instance
+        instance.args = _kept_args(value.args, copies)
+        return instance
     if isinstance(value, DictValue):
         mapping = DictValue((), value.origin, value.complete, value.default_on_missing)
         copies[id(value)] = mapping
