@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 from evalsubmit.analysis.interp.facts import ConstructionFact, ConstructionKind, SubmitFact
 from evalsubmit.analysis.rules.context import RuleContext
@@ -63,7 +64,7 @@ def _entropy(text: str) -> float:
 def check_construction(fact: ConstructionFact, ctx: RuleContext) -> list[Finding]:
     if fact.kind is not ConstructionKind.GYM_CONFIG:
         return []
-    return _secrets(fact.args.keywords.get("env_vars"), ctx)
+    return _secrets(_entries(fact.args.keywords.get("env_vars")), ctx)
 
 
 def check_submit(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
@@ -74,31 +75,37 @@ def check_submit(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
         return []
     if derivation.constructed is None:
         return []
-    sent = _secrets(derivation.config.values.get(("env_vars",)), ctx)
-    if not sent:
+    sent = [  # the entries as the derivation found them at the submit
+        (path[1], value)
+        for path, value in derivation.config.values.items()
+        if len(path) == 2 and path[0] == "env_vars"
+    ]
+    found = _secrets(sent, ctx)
+    if not found:
         return []
-    written = _secrets(derivation.constructed.keywords.get("env_vars"), ctx)  # at construction
-    return [found for found in sent if found not in written]
+    written = _secrets(_entries(derivation.constructed.keywords.get("env_vars")), ctx)
+    return [secret for secret in found if secret not in written]  # reported at construction
 
 
-def _secrets(env_vars: Value | None, ctx: RuleContext) -> list[Finding]:
+def _entries(env_vars: Value | None) -> list[tuple[object, Value]]:
     if not isinstance(env_vars, DictValue):
         return []
+    return [(e.key.obj, e.value) for e in env_vars.entries if isinstance(e.key, Known)]
+
+
+def _secrets(entries: Sequence[tuple[object, Value]], ctx: RuleContext) -> list[Finding]:
     findings = []
-    for entry in env_vars.entries:
-        key, value = entry.key, entry.value
-        if not (isinstance(key, Known) and isinstance(value, Known)):
+    for key, value in entries:
+        if not (isinstance(key, str) and isinstance(value, Known) and isinstance(value.obj, str)):
             continue
-        if not (isinstance(key.obj, str) and isinstance(value.obj, str)):
-            continue
-        if not looks_like_secret(key.obj, value.obj) or not ctx.here(value.origin):
+        if not looks_like_secret(key, value.obj) or not ctx.here(value.origin):
             continue
         assert value.origin is not None
         findings.append(
             finding(
                 RULE,
                 value.origin.span,
-                f"`{key.obj}` looks like a credential written in plain text: "
+                f"`{key}` looks like a credential written in plain text: "
                 f"env_vars travel unencrypted inside the job spec; store it as a "
                 f"platform secret instead",
             )

@@ -34,7 +34,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
     type_name,
 )
-from evalsubmit.analysis.values.store import kept
+from evalsubmit.analysis.values.store import unchanged_since
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk
 from evalsubmit.sdk import serialization
@@ -67,8 +67,9 @@ class Derivation:
     """The config was built without validation (``model_construct``, ``model_copy(update=)``):
     its problems surface only when the runner is submitted."""
     constructed: CallArgs | None = None
-    """The config's arguments as its constructor validated them (None: not validated): what
-    differs at submit was set or stored afterwards, and the SDK validates it only now."""
+    """The config's arguments as its constructor validated them, when they have changed since
+    (None: unchanged, or never validated): what differs at submit was set or stored
+    afterwards, and the SDK validates it only now."""
     config_origin: Origin | None = None
 
     @property
@@ -243,8 +244,8 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
                 unknowns,
             ),
         )
-    # as sent: the values out of reach of what the walk changes later, or undoes
-    evaluation = evaluate_config(kept(config.args), config.origin)
+    # evaluated now, as sent: made of plain objects and of the values found now
+    evaluation = evaluate_config(config.args, config.origin)
     return Derivation(
         TargetKind.GYM,
         name,
@@ -253,9 +254,17 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
         list(evaluation.content),
         evaluation,
         unvalidated=not config.validated,
-        constructed=config.constructed if config.validated else None,
+        constructed=_changed_since_construction(config),
         config_origin=config.origin,
     )
+
+
+def _changed_since_construction(config: Instance) -> CallArgs | None:
+    """The arguments a validated config was constructed with, when it has changed since."""
+    constructed = config.constructed
+    if not config.validated or constructed is None:
+        return None
+    return None if unchanged_since(config.args, constructed) else constructed
 
 
 def preview_from(evaluation: ConfigEvaluation, span: Span, name: str) -> TargetPreview:

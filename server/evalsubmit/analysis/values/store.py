@@ -111,15 +111,21 @@ def _record(value: object) -> None:
 
 
 def kept(args: CallArgs) -> CallArgs:
-    """``args`` as they are now, out of reach of later changes: each dict, list and instance's
-    arguments they hold is copied, contents and all (what a constructor validated, what a
-    ``submit()`` sent, a runner as it was built)."""
+    """``args`` as they are now, out of reach of later changes: each dict, list and config
+    they hold is copied, contents and all (what a constructor validated, what a ``submit()``
+    sent). Other instances are shared: their arguments never change once they are built."""
     return _kept_args(args, {})
 
 
 def kept_value(value: Value) -> Value:
-    """``value`` as it is now, out of reach of later changes (as :func:`kept`)."""
-    return _kept(value, {})
+    """``value`` as it is now, out of reach of later changes (as :func:`kept`; an instance
+    with its arguments kept: a runner as it was built)."""
+    copies: dict[int, Value] = {}
+    if isinstance(value, Instance) and (value.args.keywords or value.args.positional):
+        instance = copies[id(value)] = replace(value)
+        instance.args = _kept_args(value.args, copies)
+        return instance
+    return _kept(value, copies)
 
 
 def _kept_args(args: CallArgs, copies: dict[int, Value]) -> CallArgs:
@@ -131,29 +137,62 @@ def _kept_args(args: CallArgs, copies: dict[int, Value]) -> CallArgs:
     )
 
 
+def unchanged_since(args: CallArgs, kept_args: CallArgs) -> bool:
+    """Whether ``args`` hold what they held when ``kept_args`` were kept from them: a quick
+    test (False may be said of arguments changed back, or holding containers inside
+    containers; then they are compared in full, or kept anew)."""
+    if args is kept_args:
+        return True
+    if args.star_unknown != kept_args.star_unknown or args.positional != kept_args.positional:
+        return False
+    if args.keywords.keys() != kept_args.keywords.keys():
+        return False
+    return all(_held_then(value, kept_args.keywords[name]) for name, value in args.keywords.items())
+
+
+def _held_then(value: Value, then: Value) -> bool:
+    if value is then:
+        return True
+    if isinstance(value, DictValue) and isinstance(then, DictValue):
+        return value.entries is then.entries and value.complete == then.complete
+    if isinstance(value, SeqValue) and isinstance(then, SeqValue):
+        return value.items is then.items and value.complete == then.complete
+    return False
+
+
+_CHANGING = (DictValue, SeqValue, Instance)
+"""What may change after it is made (contents, a config's fields); the rest never does."""
+
+
 def _kept(value: Value, copies: dict[int, Value]) -> Value:
-    if not isinstance(value, (DictValue, SeqValue, Instance)):
+    if not isinstance(value, _CHANGING):
         return value
     found = copies.get(id(value))
     if found is not None:
         return found  # a value inside itself: the copy holds its own copy
     if isinstance(value, Instance):
-        if not value.args.keywords and not value.args.positional:
-            return value
+        if value.constructed is None and value.validated:
+            return value  # not a config: its arguments never change once it is built
         instance = replace(value)
         copies[id(value)] = instance
-        instance.args = _kept_args(value.args, copies)
+        if value.constructed is not None and unchanged_since(value.args, value.constructed):
+            instance.args = value.constructed  # kept already, when it was constructed
+        else:
+            instance.args = _kept_args(value.args, copies)
         return instance
     if isinstance(value, DictValue):
-        mapping = DictValue((), value.origin, value.complete, value.default_on_missing)
+        mapping = DictValue(value.entries, value.origin, value.complete, value.default_on_missing)
         copies[id(value)] = mapping
-        mapping.entries = tuple(
-            Entry(entry.key, _kept(entry.value, copies), entry.origin) for entry in value.entries
-        )
+        if any(isinstance(entry.value, _CHANGING) for entry in value.entries):
+            mapping.entries = tuple(
+                Entry(entry.key, _kept(entry.value, copies), entry.origin)
+                for entry in value.entries
+            )  # else the entries (immutable, holding nothing that changes) are shared
         return mapping
-    sequence = SeqValue(value.kind, (), value.origin, value.item_origins, value.complete)
+    sequence = SeqValue(value.kind, value.items, value.origin, value.item_origins, value.complete)
     copies[id(value)] = sequence
-    sequence.items = tuple(_kept(item, copies) for item in value.items)
+    if any(isinstance(item, _CHANGING) for item in value.items):
+        sequence.items = tuple(_kept(item, copies) for item in value.items)
     return sequence
 
 
