@@ -2,8 +2,8 @@
 
 Containers and configs change as Python's do (``d[k] = v``, ``lst.append(x)``, ``cfg.x = v``),
 and a change is seen through every name bound to the value. Their contents are immutable
-(tuples; a config gets new arguments when a keyword is set), so the only way to change a value is to
-rebind its contents through this module, which records the contents it replaces for the walks
+(tuples; a config gets new arguments when a keyword is set), so the only way to change a value
+is to rebind its contents through this module, which records the contents it replaces for the walks
 that must undo it: nothing else can change a value, and so nothing can forget to record it.
 
 Two walks must not see each other's changes: the walk of one function body after the top level
@@ -13,6 +13,9 @@ are cached and shared with every other module importing it. A ``sealed()`` walk 
 value changed inside it, as it was before its first change, when it ends. A module's own top
 level is walked ``unsealed()`` (what it builds is its own, cached with it). A value being built
 (not yet bound or stored anywhere) is made whole by its constructor, not changed here.
+
+What a fact records is kept as it is then (:func:`kept`): the rules read facts after the walks
+have changed or undone the values, and must see what the code had built at that point.
 """
 
 from __future__ import annotations
