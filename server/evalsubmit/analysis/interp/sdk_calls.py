@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from evalsubmit.analysis.interp.attributes import config_field
 from evalsubmit.analysis.interp.binding import splat_into
 from evalsubmit.analysis.interp.facts import (
     ConstructionFact,
@@ -222,6 +223,8 @@ class SdkCalls:
         if method == "model_dump" and not args.positional and not args.keywords:
             return DictValue(named_entries(model.args.keywords, model.args.keyword_origins), origin)
         if method == "model_copy":
+            for name in DICT_FIELDS:  # a shallow copy: both hold the same dicts, defaults too
+                config_field(model, name)
             update = args.keywords.get("update")
             copied = CallArgs(
                 [], dict(model.args.keywords), dict(model.args.keyword_origins), False
