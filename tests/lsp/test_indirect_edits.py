@@ -27,3 +27,23 @@ async def test_editing_a_module_two_imports_away_updates_the_document(
     await wait_until(lambda: latest() == ["ES109"])
     replace_all(client, limits, LIMITS.format(value=4), version=3)
     await wait_until(lambda: latest() == [])
+
+
+async def test_an_edit_while_the_importer_is_still_analysed_reaches_it(
+    faulty_client: RecordingClient, tmp_path: Path
+) -> None:
+    """The importer's findings are out but its analysis is still making its previews (slowed
+    by the instrumented server) when the module two imports away changes: it must be analysed
+    again, since what it read may be the old text (it was left with the old result)."""
+    client = faulty_client
+    (tmp_path / "settings.py").write_text(SETTINGS, encoding="utf-8")
+    jobs = open_doc(client, tmp_path / "jobs.py", JOBS + "# test: slow-summaries=3\n")
+    limits = open_doc(client, tmp_path / "limits.py", LIMITS.format(value=8))
+
+    def latest() -> list[str] | None:
+        history = client.published.get(jobs, [])
+        return codes(list(history[-1].diagnostics)) if history else None
+
+    await wait_until(lambda: latest() == [])  # the findings; the previews take 3 s more
+    replace_all(client, limits, LIMITS.format(value=0), version=2)  # unsaved
+    await wait_until(lambda: latest() == ["ES109"])

@@ -280,7 +280,9 @@ class Analyses:
         self, paths: list[Path], *, exclude: str | None, delay: float = 0.0
     ) -> None:
         """Re-check open documents whose result may change because ``paths`` changed: those
-        importing them, and those they import (their submits report into those modules)."""
+        importing them, those they import (their submits report into those modules), and those
+        whose analysis is still under way (it may have read ``paths`` as they were, and what it
+        depends on is not known until it ends)."""
         changed = {spelling(p) for p in paths}
         related: set[str] = set()
         for track in self.documents.values():
@@ -290,8 +292,12 @@ class Analyses:
             track
             for track in self.documents.values()
             if track.uri != exclude
-            and track.latest is not None
-            and (track.key in related or changed & _related(track.latest))
+            and (
+                track.latest is None
+                or track.latest.stamp != track.stamp
+                or track.key in related
+                or changed & _related(track.latest)
+            )
         ]
         for track in targets:
             log.debug("re-checking %s (a module it is linked with changed)", track.uri)
