@@ -96,3 +96,17 @@ def test_a_list_kept_keeps_its_items() -> None:
     assert not unchanged_since(args, then)
     held = then.keywords["x"]
     assert isinstance(held, SeqValue) and len(held.items) == 1
+
+
+def test_a_nested_container_kept_unchanged_is_seen_unchanged() -> None:
+    seeds = SeqValue(list, (Known(1), Known(2)), None, (None, None))
+    params = Entries()
+    params.put(Known("seeds"), seeds, None)
+    hydra = params.dict(None)
+    store_entry(hydra, Known("self"), hydra, None)  # and a cycle
+    args = CallArgs(keywords={"hydra_params": hydra})
+    then = kept(args)
+    assert then.keywords["hydra_params"] is not hydra
+    assert unchanged_since(args, then)
+    change_seq(seeds, (Known(1),), (None,))
+    assert not unchanged_since(args, then)

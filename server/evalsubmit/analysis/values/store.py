@@ -141,25 +141,52 @@ def _kept_args(args: CallArgs, copies: dict[int, Value]) -> CallArgs:
 
 
 def unchanged_since(args: CallArgs, kept_args: CallArgs) -> bool:
-    """Whether ``args`` hold what they held when ``kept_args`` were kept from them: a quick
-    test (False may be said of arguments changed back, or holding containers inside
-    containers; then they are compared in full, or kept anew)."""
+    """Whether ``args`` hold what they held when ``kept_args`` were kept from them (False may
+    also be said of contents changed and then changed back)."""
     if args is kept_args:
         return True
     if args.star_unknown != kept_args.star_unknown or args.positional != kept_args.positional:
         return False
     if args.keywords.keys() != kept_args.keywords.keys():
         return False
-    return all(_held_then(value, kept_args.keywords[name]) for name, value in args.keywords.items())
+    seen: set[tuple[int, int]] = set()
+    return all(
+        _held_then(value, kept_args.keywords[name], seen) for name, value in args.keywords.items()
+    )
 
 
-def _held_then(value: Value, then: Value) -> bool:
-    if value is then:
-        return True
+def _held_then(value: Value, then: Value, seen: set[tuple[int, int]]) -> bool:
+    """Whether ``value`` holds what ``then``, kept from it, holds."""
+    if value is then or (id(value), id(then)) in seen:
+        return True  # (a pair met again inside itself: the rest of it says)
+    seen.add((id(value), id(then)))
     if isinstance(value, DictValue) and isinstance(then, DictValue):
-        return value.entries is then.entries and value.complete == then.complete
+        if value.entries is then.entries:
+            return value.complete == then.complete
+        return (
+            value.complete == then.complete
+            and len(value.entries) == len(then.entries)
+            and all(
+                now.key is before.key
+                and now.origin is before.origin
+                and _held_then(now.value, before.value, seen)
+                for now, before in zip(value.entries, then.entries, strict=True)
+            )
+        )
     if isinstance(value, SeqValue) and isinstance(then, SeqValue):
-        return value.items is then.items and value.complete == then.complete
+        if value.items is then.items:
+            return value.complete == then.complete
+        return (
+            value.complete == then.complete
+            and value.item_origins is then.item_origins
+            and len(value.items) == len(then.items)
+            and all(
+                _held_then(now, before, seen)
+                for now, before in zip(value.items, then.items, strict=True)
+            )
+        )
+    if isinstance(value, Instance) and isinstance(then, Instance):
+        return value.ref is then.ref and unchanged_since(value.args, then.args)
     return False
 
 
