@@ -1,6 +1,7 @@
-"""A config reached through another name before it is sent: the runner's ``config``, a value
-set and set again, a loop, the config's own dicts, a dict that validation copied, a deep and a
-shallow copy. Only what the config holds at the submit counts."""
+"""A config changed through another name before it is sent: the runner's ``config``, a value
+set and set again, a loop, the config's own dicts (updated, merged into, emptied), a dict that
+validation copied, a deep and a shallow copy, a helper, a rebuild from its dump. Only what the
+config holds when it is validated (at the submit, or by a new constructor) counts."""
 
 import copy
 
@@ -65,3 +66,39 @@ def test_a_shallow_copy_shares_the_dicts(client):
     clone = config.model_copy()
     clone.env_vars["WORKERS"] = 8  # expect: ES109
     client.evaluator.submit(tasks=SMOKE, target=GymAgentTaskRunner(config=config))
+
+
+def shorten(config):
+    config.collection_timeout_s = 0  # expect: ES109
+
+
+def test_a_helper_changes_it(client):
+    config = GymRuntimeConfig(**BASE)
+    shorten(config)
+    client.evaluator.submit(tasks=SMOKE, target=GymAgentTaskRunner(config=config))
+
+
+def test_a_list_in_the_configs_default_dict(client):
+    config = GymRuntimeConfig(**BASE)
+    config.hydra_params["callbacks"] = []  # expect: ES107
+    config.hydra_params["callbacks"].append(lambda step: step)
+    client.evaluator.submit(tasks=SMOKE, target=GymAgentTaskRunner(config=config))
+
+
+def test_keys_taken_out_again(client):
+    config = GymRuntimeConfig(**BASE, env_vars={"RANK": "0", "SEED": "1"})
+    config.env_vars.pop("RANK")
+    del config.env_vars["SEED"]
+    client.evaluator.submit(tasks=SMOKE, target=GymAgentTaskRunner(config=config))
+
+
+def test_merged_in(client):
+    config = GymRuntimeConfig(**BASE, env_vars={"MODE": "eval"})
+    config.env_vars |= {"SHARDS": 2}  # expect: ES109
+    client.evaluator.submit(tasks=SMOKE, target=GymAgentTaskRunner(config=config))
+
+
+def test_rebuilt_from_its_dump(client):
+    config = GymRuntimeConfig(**BASE)
+    config.bind_resources_server = "maybe"  # expect: ES109
+    GymRuntimeConfig(**config.model_dump())
