@@ -49,7 +49,7 @@ _CONSTRUCTION_KINDS = {
     sdk.GYM_RUNNER: ConstructionKind.GYM_RUNNER,
     sdk.TASKSET_REF: ConstructionKind.TASKSET_REF,
 }
-DICT_FIELDS = ("hydra_params", "env_vars")
+_DICT_FIELDS = ("hydra_params", "env_vars")
 _RUNNER_KINDS = frozenset({ConstructionKind.GYM_RUNNER, ConstructionKind.RUNNER})
 _CLIENTS = frozenset(
     {
@@ -223,7 +223,7 @@ class SdkCalls:
         if method == "model_dump" and not args.positional and not args.keywords:
             return DictValue(named_entries(model.args.keywords, model.args.keyword_origins), origin)
         if method == "model_copy":
-            for name in DICT_FIELDS:  # a shallow copy: both hold the same dicts, defaults too
+            for name in _DICT_FIELDS:  # a shallow copy: both hold the same dicts, defaults too
                 config_field(model, name)
             update = args.keywords.get("update")
             copied = CallArgs(
@@ -248,7 +248,7 @@ def validated_config(args: CallArgs, origin: Origin) -> Instance:
     """A ``GymRuntimeConfig`` its constructor validated. Validation copies a dict passed as
     ``hydra_params`` or ``env_vars`` into a plain dict (what it holds is shared): a store into
     the caller's dict afterwards does not reach the config."""
-    for name in DICT_FIELDS:
+    for name in _DICT_FIELDS:
         value = args.keywords.get(name)
         if isinstance(value, DictValue):
             args.keywords[name] = DictValue(value.entries, value.origin, value.complete)
