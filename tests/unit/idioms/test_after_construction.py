@@ -112,3 +112,34 @@ def test_the_dict_passed_in_is_copied_by_validation() -> None:
         callbacks["on_step"] = lambda step: step  # expect: ES107
         client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
     """)
+
+
+def test_a_method_nobody_calls_changes_nothing_for_the_others() -> None:
+    """Each function body is walked as if alone, the methods of one class too: a method that
+    would break the config is not known to run before the one that submits it."""
+    check("""
+    class NightlyService:
+        def __init__(self):
+            self.config = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r")
+
+        def debug_mode(self):
+            self.config.num_repeats = 0  # expect: ES109
+            self.config.env_vars["DEBUG"] = 1  # expect: ES109
+
+        def launch(self):
+            runner = GymAgentTaskRunner(config=self.config)
+            return client.evaluator.submit(tasks=T, target=runner)
+
+        def launch_debug(self):
+            self.debug_mode()
+            return client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=self.config))
+
+    SHARED = GymRuntimeConfig(agent="a", agent_config="c.yaml", resources_server="r")
+
+    class TestNightly:
+        def test_tune(self):
+            SHARED.concurrency = 0
+
+        def test_submit(self):
+            client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=SHARED))
+    """)

@@ -263,9 +263,9 @@ class Interpreter:
 
     @contextmanager
     def _sealed(self) -> Iterator[None]:
-        """One definition's function bodies are walked as if alone: what they change in
-        module-level values, generic instances and fixtures is undone afterwards (a body walk
-        is not a call; whether and when it runs is not known)."""
+        """A function body is walked as if alone: what it changes in module-level values,
+        generic instances and fixtures is undone afterwards (a body walk is not a call; whether
+        and when it runs is not known)."""
         forget_instances = self._objects.forget_new()
         forget_fixtures = self._tests.forget_new()
         try:
@@ -313,12 +313,20 @@ class Interpreter:
                 continue
             self._facts = ModuleFacts()
             self._owner = owner
-            with self._recording() as record, self._sealed():
-                while pending:
-                    self._walk_function_body(pending.pop(0))
-                    pending.extend(self._deferred)
-                    self._deferred = []
+            with self._recording() as record:
+                for deferred in pending:
+                    self._walk_sealed(deferred)
             self.groups.append(record(FactGroup(key, self._facts, owner, "bodies")))
+
+    def _walk_sealed(self, deferred: Deferred) -> None:
+        """One body, as if alone: not after its siblings (the methods of a class, the tests of
+        a test class: whether and in which order they run is not known, or each starts afresh);
+        the functions it defines are walked inside it, seeing what it built."""
+        with self._sealed():
+            self._walk_function_body(deferred)
+            nested, self._deferred = self._deferred, []
+            for inner in nested:
+                self._walk_sealed(inner)
 
     def _walk_function_body(self, deferred: Deferred) -> None:
         """A body walked with unknown arguments, or, for a pytest test or fixture, with its
