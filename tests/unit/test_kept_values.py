@@ -3,6 +3,8 @@ the undo of a sealed walk, never reaches what a fact holds."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -110,3 +112,35 @@ def test_a_nested_container_kept_unchanged_is_seen_unchanged() -> None:
     assert unchanged_since(args, then)
     change_seq(seeds, (Known(1),), (None,))
     assert not unchanged_since(args, then)
+
+
+def test_a_kept_instance_carries_every_field() -> None:
+    # store._copy names each field: a new one must be added there too
+    assert [field.name for field in dataclasses.fields(Instance)] == [
+        "ref",
+        "args",
+        "origin",
+        "fields",
+        "attributes",
+        "maybe_none",
+        "generic",
+        "validated",
+        "constructed",
+    ]
+    fields = DictValue()
+    config = Instance(
+        ClassRef("GymRuntimeConfig"),
+        CallArgs(keywords={"agent": Known("a")}),
+        None,
+        fields,
+        {"x": Known(1)},
+        True,
+        True,
+        False,
+        CallArgs(),
+    )
+    copy = kept_value(config)
+    assert isinstance(copy, Instance) and copy is not config
+    for field in dataclasses.fields(Instance):
+        if field.name != "args":
+            assert getattr(copy, field.name) is getattr(config, field.name), field.name

@@ -23,7 +23,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any
 
 from evalsubmit.analysis.values.domain import (
@@ -125,7 +124,7 @@ def kept_value(value: Value) -> Value:
     with its arguments kept: a runner as it was built)."""
     copies: dict[int, Value] = {}
     if isinstance(value, Instance) and (value.args.keywords or value.args.positional):
-        instance = copies[id(value)] = replace(value)
+        instance = copies[id(value)] = _copy(value)
         instance.args = _kept_args(value.args, copies)
         return instance
     return _kept(value, copies)
@@ -135,8 +134,23 @@ def _kept_args(args: CallArgs, copies: dict[int, Value]) -> CallArgs:
     return CallArgs(
         [_kept(value, copies) for value in args.positional],
         {name: _kept(value, copies) for name, value in args.keywords.items()},
-        dict(args.keyword_origins),
+        args.keyword_origins,  # never changed once the call is made (a store makes new ones)
         args.star_unknown,
+    )
+
+
+def _copy(instance: Instance) -> Instance:
+    """A copy of ``instance`` (every field; ``dataclasses.replace`` is six times slower)."""
+    return Instance(
+        instance.ref,
+        instance.args,
+        instance.origin,
+        instance.fields,
+        instance.attributes,
+        instance.maybe_none,
+        instance.generic,
+        instance.validated,
+        instance.constructed,
     )
 
 
@@ -203,7 +217,7 @@ def _kept(value: Value, copies: dict[int, Value]) -> Value:
     if isinstance(value, Instance):
         if value.constructed is None and value.validated:
             return value  # not a config: its arguments never change once it is built
-        instance = replace(value)
+        instance = _copy(value)
         copies[id(value)] = instance
         if value.constructed is not None and unchanged_since(value.args, value.constructed):
             instance.args = value.constructed  # kept already, when it was constructed
