@@ -33,10 +33,11 @@ CASES = [
     ("pytest-parametrize", "test_agents.py"),
     ("package", "main.py"),
     ("generator-sent-as-empty", "main.py"),
+    ("pytest-config-overrides", "test_overrides.py"),
 ]
 
 
-def _submit_call(tree: ast.AST) -> ast.Call:
+def _submit_calls(tree: ast.AST) -> list[ast.Call]:
     calls = [
         n
         for n in ast.walk(tree)
@@ -45,8 +46,8 @@ def _submit_call(tree: ast.AST) -> ast.Call:
         and n.func.attr == "submit"
         and any(k.arg == "target" for k in n.keywords)
     ]
-    assert len(calls) == 1
-    return calls[0]
+    assert calls
+    return calls
 
 
 @pytest.mark.parametrize(("case", "name"), CASES, ids=[c for c, _ in CASES])
@@ -57,7 +58,7 @@ async def test_hover_tells_every_target_at_every_place(
     path = workspace / name
     text = path.read_text(encoding="utf-8")
     tree = ast.parse(text)
-    call = _submit_call(tree)
+    calls = _submit_calls(tree)
     report = analyze_source(text, path=path, project=Project(workspace), reverse=False)
     uri = path.as_uri()
     client.text_document_did_open(
@@ -68,7 +69,11 @@ async def test_hover_tells_every_target_at_every_place(
         )
     )
     await published(client, uri, 1)
-    places = cursors(call, text.splitlines()) | bound_names(tree, call)
+    places = {
+        f"{place} of the call at line {call.lineno}": where
+        for call in calls
+        for place, where in (cursors(call, text.splitlines()) | bound_names(tree, call)).items()
+    }
     for place, (line, col) in places.items():
         found = runner_at(report, line, col)
         assert found.targets, (place, found.reason)
@@ -88,5 +93,7 @@ async def test_hover_tells_every_target_at_every_place(
                 assert all(where in value for where in target.wheres), (place, value)
         else:
             assert "different targets" not in value, (place, value)
+        if case == "pytest-config-overrides":  # the fields set before the submit are sent
+            assert ('"num_repeats": 5' in value) != ('"concurrency": 16' in value), (place, value)
         if case == "generator-sent-as-empty":
             assert '"seeds": []' in value and "sends [] in its place" in value, value
