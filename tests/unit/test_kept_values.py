@@ -23,6 +23,7 @@ from evalsubmit.analysis.values.store import (
     store_keyword,
     unchanged_since,
 )
+from evalsubmit.sdk.names import GYM_CONFIG
 
 
 def _dict(**items: object) -> DictValue:
@@ -36,7 +37,7 @@ def _config(**keywords: object) -> Instance:
     args = CallArgs(
         keywords={k: v if isinstance(v, DictValue) else Known(v) for k, v in keywords.items()}
     )
-    return Instance(ClassRef("GymRuntimeConfig"), args, None, constructed=kept(args))
+    return Instance(ClassRef(GYM_CONFIG), args, None, constructed=kept(args))
 
 
 def test_a_kept_dict_does_not_see_later_stores_nor_their_undo() -> None:
@@ -129,7 +130,7 @@ def test_a_kept_instance_carries_every_field() -> None:
     ]
     fields = DictValue()
     config = Instance(
-        ClassRef("GymRuntimeConfig"),
+        ClassRef(GYM_CONFIG),
         CallArgs(keywords={"agent": Known("a")}),
         None,
         fields,

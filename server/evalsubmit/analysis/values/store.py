@@ -36,6 +36,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.join import joined_entries, joined_keywords
+from evalsubmit.sdk.names import GYM_CONFIG
 
 _local = threading.local()
 
@@ -215,8 +216,8 @@ def _kept(value: Value, copies: dict[int, Value]) -> Value:
     if found is not None:
         return found  # a value inside itself: the copy holds its own copy
     if isinstance(value, Instance):
-        if value.constructed is None and value.validated:
-            return value  # not a config: its arguments never change once it is built
+        if value.ref.qualname != GYM_CONFIG:
+            return value  # only a config's fields are set after it is built (store_keyword)
         instance = _copy(value)
         copies[id(value)] = instance
         if value.constructed is not None and unchanged_since(value.args, value.constructed):
