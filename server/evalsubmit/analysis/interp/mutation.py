@@ -86,9 +86,9 @@ def resolve(
         if sibling is not None:  # the basis asks the siblings, and a miss asks them again
             sibling = functools.cache(sibling)
         basis = _basis(found, binders, sibling)
-        if kept.non_mutating is None or kept.basis != basis:
-            kept.basis, kept.non_mutating = basis, _non_mutating(found, binders, sibling)
-        non_mutating = kept.non_mutating
+        if kept.non_mutating is None or not _still_holds(kept.non_mutating, kept.basis, basis):
+            kept.non_mutating = _non_mutating(found, binders, sibling)
+        kept.basis, non_mutating = basis, kept.non_mutating
     fixtures = frozenset(n for s in found if s.fixture for n in s.binds)
     every = frozenset(binders)
     reads: list[frozenset[str]] = []
@@ -118,6 +118,10 @@ class _NonMutating:
     objects: set[str]
     """Names bound only to values those build (a client, a logger): their methods are
     the SDK's or the standard library's."""
+    helpers: frozenset[str] = frozenset()
+    """The module's own functions found non-mutating by their bodies (in ``names`` too)."""
+    bound: frozenset[str] = frozenset()
+    """The names the module bound when this was found."""
 
     def callee(self, callee: Callee, local: _Locals | None = None) -> bool:
         bound, objects = (local.bound, local.objects) if local is not None else ((), ())
@@ -205,12 +209,55 @@ def _non_mutating(
                 helpers.discard(name)
                 names.discard(name)
                 changed = True
+    non_mutating.helpers, non_mutating.bound = frozenset(helpers), frozenset(only)
     return non_mutating
+
+
+_Basis = tuple[frozenset[str], dict[str, tuple[Effects, ...]], dict[str, tuple[bool, bool]]]
+
+
+def _still_holds(answer: _NonMutating, old: object, new: _Basis) -> bool:
+    """Whether ``answer``, reached from the basis ``old``, is also the answer from ``new``.
+
+    It is when the bases are equal. A name asked about anew that the module does not bind (a
+    builtin such as ``len`` in a line just typed) is answered by what it is, as long as the
+    module did not bind it when ``answer`` was found either. A name bound anew is all right
+    when it is a helper found non-mutating whose new body is still non-mutating under
+    ``answer`` (an edit inside a helper that calls nothing new): ``answer`` is then still the
+    greatest fixed point. Any set of helpers that holds together under the new bodies, joined
+    with ``answer``, would have held under the old ones (the one body that changed is
+    non-mutating under ``answer`` in both), so it is inside ``answer``. Names bound anew
+    otherwise (a helper found mutating, a value, an import) make the caller resolve from
+    scratch."""
+    if old == new:
+        return True
+    if not isinstance(old, tuple):
+        return False
+    asked, bound, said = new
+    old_asked, old_bound, old_said = old
+    if said != old_said or bound.keys() != old_bound.keys():
+        return False
+    if not answer.bound.isdisjoint(asked - old_asked):
+        return False
+    rebound = [name for name, statements in bound.items() if old_bound[name] != statements]
+    return all(
+        name in answer.helpers
+        and len(bound[name]) == 1
+        and _helper_shaped(bound[name][0])
+        and answer.body(bound[name][0])
+        for name in rebound
+    )
+
+
+def _helper_shaped(statement: Effects) -> bool:
+    """A function definition whose body the helpers' fixed point judges (no import, no
+    value of another kind, nothing it changes that it did not create)."""
+    return not statement.body_stores and not statement.imports and statement.value_of is None
 
 
 def _basis(
     found: Sequence[Effects], binders: dict[str, list[int]], sibling: Sibling | None
-) -> tuple[frozenset[str], dict[str, tuple[Effects, ...]], dict[str, tuple[bool, bool]]]:
+) -> _Basis:
     """What the answers anyone asks for are reached from: the names asked about, the
     statements binding each (compared by identity first: those of unchanged statement texts
     are the same objects), and what the sibling modules say of those imported from them."""
