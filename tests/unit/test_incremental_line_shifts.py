@@ -257,8 +257,9 @@ def test_a_loop_walked_silently_binds_what_a_walk_with_facts_binds(tmp_path: Pat
 
 def test_a_line_shift_reuses_the_results_below_it(tmp_path: Path) -> None:
     """Enter after a top-level statement: every later line moves, and the results of the
-    statements below are shifted, not made again: only the statement holding the new line is
-    walked for its findings. The report is a fresh analysis's, field by field."""
+    statements below are shifted, not made again. The statement holding the new line has the
+    same code (a blank line is not a token), so nothing is walked. The report is a fresh
+    analysis's, field by field."""
     (tmp_path / "helpers.py").write_text(HELPERS, encoding="utf-8")
     path = tmp_path / "nightly.py"
     project = Project(tmp_path)
@@ -271,6 +272,73 @@ def test_a_line_shift_reuses_the_results_below_it(tmp_path: Path) -> None:
         fresh = analyze_source(text, path=path, project=project)
         assert everything(report) == everything(fresh)
         caches = analyzer.caches
-        assert caches.in_place and caches.walked == 1 and caches.reused > 10
-        # the statements below kept their keys without a look: they moved, as text
-        assert caches.looked_at == 1
+        assert caches.in_place and caches.walked == 0 and caches.reused > 10
+        # the statements below kept their keys without a look: they moved, as code
+        assert caches.looked_at == 0
+
+
+DOCUMENTED = '''\
+from nemo_evaluator.api.schemas import TasksetRef
+from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+from nemo_platform import NeMoPlatform
+
+client = NeMoPlatform(base_url="http://localhost:8080", workspace="qa")
+
+
+class Nightly:
+    """Nightly runs of one agent."""
+
+    def __init__(self, agent: str, repeats: int) -> None:
+        """Build the runner once."""
+        self.config = GymRuntimeConfig(
+            agent=agent,
+            agent_config=f"configs/{agent}.yaml",
+            resources_server="mcqa",
+            num_repeats=repeats,
+            hydra_params={"prompt": """Answer briefly.
+
+Cite the source."""},
+        )
+        self.runner = GymAgentTaskRunner(config=self.config)
+
+    def submit(self, name: str) -> object:
+        """Submit to one taskset."""
+        job = client.evaluator.submit(tasks=TasksetRef(name), target=self.runner)
+        return job
+
+
+Nightly("simple_agent", 0).submit("qa/smoke")
+Nightly("tool_agent", 2).submit("bad name")
+'''
+
+
+@pytest.mark.parametrize(
+    ("after", "walked"),
+    [
+        ("        self.runner = GymAgentTaskRunner(config=self.config)\n", 0),  # a method body
+        ('    """Nightly runs of one agent."""\n', 0),  # under the class's docstring
+        ("        return job\n", 0),  # between two top-level statements
+        ("Answer briefly.\n", 1),  # inside a string: its value changes
+    ],
+)
+def test_a_blank_line_outside_strings_walks_nothing(
+    tmp_path: Path, after: str, walked: int
+) -> None:
+    """Enter, then Backspace: a blank line is not code where no string can hold it (the
+    statement keeps its results, shifted line by line); inside a triple-quoted string it is
+    part of a value, and the statement holding it is walked again. Each report is a fresh
+    analysis's, field by field, and so are the tables."""
+    path = tmp_path / "nightly.py"
+    project = Project(tmp_path)
+    analyzer = DocumentAnalyzer(path, project)
+    analyzer.analyze(DOCUMENTED)
+    analyzer.analyze(DOCUMENTED)
+    assert DOCUMENTED.count(after) == 1
+    entered = DOCUMENTED.replace(after, after + "    \n")
+    for text in (entered, DOCUMENTED):
+        report = analyzer.analyze(text)
+        fresh = analyze_source(text, path=path, project=project)
+        assert everything(report) == everything(fresh)
+        assert_kept_as_fresh(analyzer.caches, fresh_caches(text, path, project))
+        assert (analyzer.caches.walked > 0) == bool(walked)
+    assert report.findings  # the program plants mistakes, found below each blank line

@@ -35,6 +35,8 @@ class KeyState:
 
     chunks: tuple[Chunk, ...] = ()
     """The chunks the tables below were made for."""
+    source: tuple[str, ...] = ()
+    """The lines of their text (to pair the lines of chunks whose code did not change)."""
     lines: list[int] = field(default_factory=list)
     """Each top-level statement's first line (to find the statements of a run of chunks)."""
     identity: list[str] = field(default_factory=list)
@@ -82,10 +84,11 @@ class Keyer:
         # (identities and effects hold no place).
         old_count = len(state.identity)
         head, _ = same_ends(state.chunks, parsed.chunks)
-        _, tail = same_ends(
-            [chunk.digest for chunk in state.chunks[head:]],
-            [chunk.digest for chunk in parsed.chunks[head:]],
-        )
+        old_rest = [chunk.digest for chunk in state.chunks[head:]]
+        new_rest = [chunk.digest for chunk in parsed.chunks[head:]]
+        same, tail = same_ends(old_rest, new_rest)
+        if old_rest == new_rest:  # the same code throughout, blank lines moved: all of it
+            tail = same
         first = _statements_before(state, head)
         stop = _statements_before(state, len(state.chunks) - tail)
         body = parsed.tree.body
@@ -124,6 +127,7 @@ class Keyer:
         self.effects = [*state.effects[:first], *found, *state.effects[stop:]]
         state.lines = [*state.lines[:first], *(s.lineno for s in body[first:])]
         state.chunks, state.identity, state.effects = parsed.chunks, self.identity, self.effects
+        state.source = parsed.lines
         if len(state.by_text) > 2 * len(body) + 64:  # forget texts long gone (bounded memory)
             state.by_text = dict(zip(_text_keys(parsed), self.effects, strict=True))
         # Effects compare by value: an edit inside a literal leaves them equal, and then the

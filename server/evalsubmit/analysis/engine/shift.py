@@ -2,10 +2,11 @@
 below it, and the results cached for their statements (keyed by text, not place) are shifted
 to the lines their code is on now, instead of being made again.
 
-Chunks are paired by text, the n-th chunk of a text with the n-th of the same text (as
+Chunks are paired by code, the n-th chunk of a code with the n-th of the same code (as
 statement identities are numbered, :mod:`.keys`); the lines of a chunk that has no pair (the
 edited ones) have no new place, and a result that points at one is dropped (its statement is
-then walked again).
+then walked again). Paired chunks whose texts differ by blank lines (an Enter inside a body)
+are paired line by line.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.report import SubmitReport, TargetPreview
+from evalsubmit.analysis.source.blank_lines import aligned_lines
 from evalsubmit.analysis.source.chunks import Chunk, same_ends
 from evalsubmit.core.findings import Edit, Finding, Fix, Label, Occasion, Span, Where
 
@@ -84,11 +86,17 @@ class LineMap:
         return self.deltas[index]
 
 
-def line_map(old: Sequence[Chunk], new: Sequence[Chunk]) -> LineMap | None:
-    """How the lines of ``old``'s text moved in ``new``'s; None when none moved."""
+def line_map(
+    old: Sequence[Chunk],
+    new: Sequence[Chunk],
+    old_lines: Sequence[str] = (),
+    new_lines: Sequence[str] = (),
+) -> LineMap | None:
+    """How the lines of ``old``'s text (``old_lines``) moved in ``new``'s; None when none
+    moved."""
     if _edited_in_place(old, new):
         return None
-    return _paired(old, new)
+    return _paired(old, new, old_lines, new_lines)
 
 
 def _edited_in_place(old: Sequence[Chunk], new: Sequence[Chunk]) -> bool:
@@ -108,7 +116,12 @@ def _edited_in_place(old: Sequence[Chunk], new: Sequence[Chunk]) -> bool:
     return not any(chunk.digest in texts for chunk in (*old[:head], *old[stop:]))
 
 
-def _paired(old: Sequence[Chunk], new: Sequence[Chunk]) -> LineMap | None:
+def _paired(
+    old: Sequence[Chunk],
+    new: Sequence[Chunk],
+    old_lines: Sequence[str] = (),
+    new_lines: Sequence[str] = (),
+) -> LineMap | None:
     by_digest: dict[str, list[Chunk]] = {}
     for chunk in new:
         by_digest.setdefault(chunk.digest, []).append(chunk)
@@ -121,9 +134,41 @@ def _paired(old: Sequence[Chunk], new: Sequence[Chunk]) -> LineMap | None:
         candidates = by_digest.get(chunk.digest, ())
         if count < len(candidates):
             pair = candidates[count]
-            pairs.append((chunk, pair))
-            moved = moved or pair.start != chunk.start
+            if pair.end - pair.start == chunk.end - chunk.start:
+                pairs.append((chunk, pair))
+                moved = moved or pair.start != chunk.start
+            elif old_lines and new_lines:  # the same code, with blank lines added or removed
+                pairs += _line_by_line(chunk, pair, old_lines, new_lines)
+                moved = True
     return LineMap(pairs) if moved else None
+
+
+def _line_by_line(
+    old: Chunk, new: Chunk, old_lines: Sequence[str], new_lines: Sequence[str]
+) -> list[tuple[Chunk, Chunk]]:
+    """Pairs of runs of lines of ``old`` and of ``new`` (chunks of the same code whose texts
+    differ by blank lines) that moved alike; a blank line removed has no pair."""
+    places = aligned_lines(
+        list(old_lines[old.start - 1 : old.end]), list(new_lines[new.start - 1 : new.end])
+    )
+    pairs: list[tuple[Chunk, Chunk]] = []
+    run: tuple[int, int, int] | None = None  # first line, last line, delta
+    for index, place in enumerate(places):
+        line = old.start + index
+        delta = None if place < 0 else new.start + place - line
+        if run is not None and delta == run[2] and line == run[1] + 1:
+            run = (run[0], line, run[2])
+            continue
+        if run is not None:
+            pairs.append(_run_pair(*run))
+        run = None if delta is None else (line, line, delta)
+    if run is not None:
+        pairs.append(_run_pair(*run))
+    return pairs
+
+
+def _run_pair(first: int, last: int, delta: int) -> tuple[Chunk, Chunk]:
+    return Chunk(first, last, ""), Chunk(first + delta, last + delta, "")
 
 
 _ERROR_LINE = re.compile(r"line (\d+)")

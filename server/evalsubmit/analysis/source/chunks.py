@@ -7,7 +7,9 @@ triple-quoted string, say) cannot go unnoticed: both halves fail to parse, and t
 then parsed in one piece. A single broken piece is repaired on its own (:mod:`.repair`).
 
 With a :class:`ChunkCache`, pieces whose text is unchanged since the last parse of the same
-document reuse their trees (shifted when lines above were added or removed).
+document reuse their trees (shifted when lines above were added or removed). So do pieces whose
+code is unchanged (:mod:`.blank_lines`: an Enter in a body); their trees' lines are moved to
+where the code now is. A chunk is known by its code.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from __future__ import annotations
 import ast
 import bisect
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from evalsubmit.analysis.source.blank_lines import code_of, loose_code, same_code
 from evalsubmit.analysis.source.repair import repair_parse
 from evalsubmit.analysis.source.tree_walk import walk
 from evalsubmit.core.records import record
@@ -188,23 +191,26 @@ def parse_chunks(
     chunks = cache.chunks[:front]
     pieces = cache.pieces[:front]
     firsts = cache.firsts[: front + 1]
-    spare: dict[str, list[_Parsed]] | None = None
+    spare: _Spare | None = None
     middle: list[ast.stmt] = []
-    moves: list[tuple[_Parsed, int]] = []
-    """Pieces reused at another line, moved only once the parse succeeded: the cache keeps
+    moves: list[tuple[_Parsed, int, tuple[str, list[int]] | None]] = []
+    """Pieces reused at another line (with their new text and where each old line is in it,
+    when only blank lines changed), moved only once the parse succeeded: the cache keeps
     describing them until then."""
     for start, end in ranges:
         text = "".join(lines[start - 1 : end])
-        digest = _digest(text)
         if spare is None:
-            spare = _by_digest(cache, front, old_tail)
-        found = _reuse(cache, spare, digest, text)
-        if found is not None:
-            moves.append((found, start))
+            spare = _Spare(cache, front, old_tail)
+        reused = spare.take(text)
+        if reused is not None:
+            found, digest, places = reused
+            moves.append((found, start, places))
+            cache.hits += 1
         else:
-            found = _parse_piece(text, start)
-            if found is None:
+            parsed = _parse_piece(text, start)
+            if parsed is None:
                 return None
+            found, digest = parsed, _digest(text, parsed)
             cache.misses += 1
         pieces.append(found)
         middle.extend(found.body)
@@ -213,7 +219,8 @@ def parse_chunks(
     kept_pieces = cache.pieces[old_tail:]
     kept_chunks = cache.chunks[old_tail:]
     if delta and back:
-        moves += [(p, c.start + delta) for p, c in zip(kept_pieces, kept_chunks, strict=True)]
+        kept = zip(kept_pieces, kept_chunks, strict=True)
+        moves += [(p, c.start + delta, None) for p, c in kept]
         kept_chunks = [Chunk(c.start + delta, c.end + delta, c.digest) for c in kept_chunks]
     shift = firsts[-1] - cache.firsts[old_tail]
     firsts += [first + shift for first in cache.firsts[old_tail + 1 :]]
@@ -223,8 +230,11 @@ def parse_chunks(
     broken = [parsed for parsed in pieces if parsed.blanked]
     if len(broken) > 1:  # counted for reused pieces too: a fresh parse must agree
         return None
-    for parsed, start in moves:
-        _moved(parsed, start)
+    for parsed, start, places in moves:
+        if places is None:
+            _moved(parsed, start)
+        else:
+            _remapped(parsed, start, *places)
     body = [*cache.body[: cache.firsts[front]], *middle, *cache.body[cache.firsts[old_tail] :]]
     blanked = broken[0].blanked if broken else []
     cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
@@ -232,23 +242,42 @@ def parse_chunks(
     return body, chunks, list(blanked)
 
 
-def _by_digest(cache: ChunkCache, first: int, stop: int) -> dict[str, list[_Parsed]]:
-    """The cached pieces ``first`` to ``stop`` (exclusive), by digest, in document order."""
-    found: dict[str, list[_Parsed]] = {}
-    for chunk, parsed in zip(cache.chunks[first:stop], cache.pieces[first:stop], strict=True):
-        found.setdefault(chunk.digest, []).append(parsed)
-    return found
+class _Spare:
+    """The cached pieces of the edited run, to reuse for the texts cut there: one of the same
+    text, else one of the same code (found by its text without blank lines), each at most
+    once, the first in document order (the nearest, in practice)."""
 
+    def __init__(self, cache: ChunkCache, first: int, stop: int):
+        self.pieces = list(zip(cache.pieces[first:stop], cache.chunks[first:stop], strict=True))
+        self.used: set[int] = set()
+        self.by_text = _indices(parsed.text for parsed, _ in self.pieces)
+        self.by_code: dict[str, list[int]] | None = None
 
-def _reuse(
-    cache: ChunkCache, spare: dict[str, list[_Parsed]], digest: str, text: str
-) -> _Parsed | None:
-    candidates = spare.get(digest)
-    if not candidates or candidates[0].text != text:
+    def take(self, text: str) -> tuple[_Parsed, str, tuple[str, list[int]] | None] | None:
+        """A piece for ``text``, its chunk's digest and, when its text differs, ``text`` and
+        where each of its lines is in ``text``."""
+        for index in self.by_text.get(text, ()):
+            if index not in self.used:
+                self.used.add(index)
+                return self.pieces[index][0], self.pieces[index][1].digest, None
+        if self.by_code is None:
+            self.by_code = _indices(loose_code(parsed.text) for parsed, _ in self.pieces)
+        for index in self.by_code.get(loose_code(text), ()):
+            parsed, chunk = self.pieces[index]
+            if index in self.used or parsed.blanked:
+                continue
+            places = same_code(parsed.text, parsed.body, parsed.offset + 1, text)
+            if places is not None:
+                self.used.add(index)
+                return parsed, chunk.digest, (text, places)
         return None
-    # Candidates are in document order, so the first unused one is the nearest in practice.
-    cache.hits += 1
-    return candidates.pop(0)
+
+
+def _indices(keys: Iterable[str]) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for index, key in enumerate(keys):
+        found.setdefault(key, []).append(index)
+    return found
 
 
 def _moved(parsed: _Parsed, start: int) -> _Parsed:
@@ -258,13 +287,7 @@ def _moved(parsed: _Parsed, start: int) -> _Parsed:
         # every chunk below a line added or removed moves, often on each keystroke: the
         # located nodes are listed once (``ast.increment_lineno`` walks every node each time,
         # contexts and operators too)
-        if parsed.located is None:
-            nodes: list[Any] = [
-                n for s in parsed.body for n in walk(s) if getattr(n, "lineno", None) is not None
-            ]
-            ends = [n for n in nodes if getattr(n, "end_lineno", None) is not None]
-            parsed.located = nodes, ends
-        starts, ends = parsed.located
+        starts, ends = _located(parsed)
         for node in starts:
             node.lineno += delta
         for node in ends:
@@ -272,6 +295,29 @@ def _moved(parsed: _Parsed, start: int) -> _Parsed:
         parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
         parsed.offset = start - 1
     return parsed
+
+
+def _remapped(parsed: _Parsed, start: int, text: str, places: list[int]) -> None:
+    """``parsed``, whose code is that of ``text`` but for blank lines, moved to the lines of
+    ``text`` beginning at line ``start`` (``places``: where each of its lines is in ``text``;
+    every node is on a line of code, which has a place)."""
+    first = parsed.offset + 1
+    starts, ends = _located(parsed)
+    for node in starts:
+        node.lineno = start + places[node.lineno - first]
+    for node in ends:
+        node.end_lineno = start + places[node.end_lineno - first]
+    parsed.text, parsed.offset = text, start - 1
+
+
+def _located(parsed: _Parsed) -> tuple[list[Any], list[Any]]:
+    if parsed.located is None:
+        nodes: list[Any] = [
+            n for s in parsed.body for n in walk(s) if getattr(n, "lineno", None) is not None
+        ]
+        ends = [n for n in nodes if getattr(n, "end_lineno", None) is not None]
+        parsed.located = nodes, ends
+    return parsed.located
 
 
 def _parse_piece(text: str, start: int) -> _Parsed | None:
@@ -312,8 +358,9 @@ def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chu
             own.append(pending)
             pending = next(statements, None)
         text = "".join(lines[start - 1 : end])
-        pieces.append(_Parsed(text, own, start - 1, []))
-        chunks.append(Chunk(start, end, _digest(text)))
+        piece = _Parsed(text, own, start - 1, [])
+        pieces.append(piece)
+        chunks.append(Chunk(start, end, _digest(text, piece)))
     cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
     cache.body = list(body)
     cache.firsts = [0]
@@ -356,6 +403,8 @@ def same_ends(old: S, new: S) -> tuple[int, int]:
     return head, tail
 
 
-def _digest(text: str) -> str:
-    # Within one process a chunk's identity is its text; its hash is computed once by str.
-    return f"{hash(text) & 0xFFFFFFFFFFFF:x}.{len(text)}"
+def _digest(text: str, parsed: _Parsed) -> str:
+    # Within one process a chunk's identity is its code (its text but for the blank lines
+    # Python skips; that of a repaired text is the text); the hash of a str is computed once.
+    code = text if parsed.blanked else code_of(text, parsed.body, parsed.offset + 1)
+    return f"{hash(code) & 0xFFFFFFFFFFFF:x}.{len(code)}"
