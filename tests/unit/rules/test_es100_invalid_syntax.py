@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import json
 import random
+import sys
 import warnings
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import pytest
 from rule_support import results
 
 from evalsubmit.analysis.rules import es100_invalid_syntax as es100
-from evalsubmit.analysis.source.parse import parse_source
+from evalsubmit.analysis.rules.context import ModuleContext
+from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.cli import main
 
 
@@ -119,3 +121,33 @@ def test_the_error_reported_is_pythons_own_first_error() -> None:
         whole = _python_error("".join(parsed.lines))
         assert (None if error is None else (error.lineno, error.offset, error.msg)) == whole, text
     assert broken > 500  # the mutations do break code: a vacuous run cannot pass
+
+
+NEWER = {
+    "nested quotes in an f-string": 'ref = TasksetRef(f"{job["workspace"]}/smoke")\n',
+    "a type statement": "type Options = dict[str, int]\n",
+    "type parameters of a function": "def first[T](items: list[T]) -> T:\n    return items[0]\n",
+    "type parameters of a class": "class Box[T]:\n    item: T\n",
+}
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="3.12 reads this syntax")
+@pytest.mark.parametrize("name", list(NEWER))
+def test_syntax_python_3_12_added_is_named_as_such(name: str) -> None:
+    """The SDK needs Python 3.12: on an older host Python, code of its syntax does not parse.
+    The error stays (the statement is not checked) and says why, with what to do."""
+    parsed = parse_source("x = 1\n" + NEWER[name])
+    assert parsed is not None
+    found = es100.check(_context(parsed))
+    assert len(found) == 1 and "Python 3.12 syntax" in found[0].message, found
+
+
+def test_an_ordinary_syntax_error_gets_no_such_hint() -> None:
+    parsed = parse_source("x = [1,\ndef first(items):\n    return items[0]\n")
+    assert parsed is not None
+    found = es100.check(_context(parsed))
+    assert len(found) == 1 and "3.12" not in found[0].message
+
+
+def _context(parsed: ParsedModule) -> ModuleContext:
+    return ModuleContext(parsed, None)

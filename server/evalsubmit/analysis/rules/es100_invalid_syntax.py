@@ -4,6 +4,8 @@ checked (the rest is)."""
 from __future__ import annotations
 
 import ast
+import re
+import sys
 import warnings
 
 from evalsubmit.analysis.rules.context import ModuleContext
@@ -22,6 +24,9 @@ evalsubmit cannot check the statement that holds the error: it checks the rest o
 with that statement left out, and reports the error here (like ruff's `invalid-syntax`) so
 that a run never says "All checks passed" about code it could not read. Reported once per
 file, at Python's own first error; the count of statements left out is in the message.
+evalsubmit reads code with the Python it runs on; the SDK needs Python 3.12, so on an older
+one, syntax 3.12 added (nested quotes in f-strings, `type` statements, type parameters) does
+not parse, and the message says so: run evalsubmit with the project's Python.
 
 ```python
 client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner   # ES100: '(' was never closed
@@ -36,7 +41,9 @@ def check(ctx: ModuleContext) -> list[Finding]:
         return []
     error = _first_error(ctx.parsed)
     if error is not None:
-        return [finding(RULE, _span(ctx, error), _message(error, len(ctx.parsed.blanked)))]
+        span = _span(ctx, error)
+        newer = _newer_syntax(ctx.parsed.lines[span.line - 1] if ctx.parsed.lines else "", error)
+        return [finding(RULE, span, _message(error, len(ctx.parsed.blanked)) + newer)]
     first = ctx.parsed.blanked[0][0]
     return [finding(RULE, ctx.parsed.line_span(first), _message(None, len(ctx.parsed.blanked)))]
 
@@ -85,6 +92,27 @@ def _span(ctx: ModuleContext, error: SyntaxError) -> Span:
     col = max(0, min((error.offset or 1) - 1, len(text)))
     end = col + 1 if col < len(text) else col
     return Span(line, col, line, end)
+
+
+_NEWER_SYNTAX = re.compile(
+    r"^\s*(?:type\s+\w+\s*(?:\[|=)|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)"
+)
+"""Python 3.12's type statement and type parameters (PEP 695), which the SDK's Pythons read."""
+
+
+def _newer_syntax(line: str, error: SyntaxError) -> str:
+    """A hint when the host Python is older than 3.12 (the SDK needs 3.12) and the error looks
+    like syntax 3.12 added: nested quotes in an f-string (PEP 701), type parameters and type
+    statements (PEP 695). The error stays: the statement was not checked."""
+    if sys.version_info >= (3, 12):
+        return ""
+    if not (_NEWER_SYNTAX.match(line) or (error.msg or "").startswith("f-string")):
+        return ""
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    return (
+        f"; this may be Python 3.12 syntax, which evalsubmit cannot read on the Python"
+        f" {version} it runs on: run it with the project's Python"
+    )
 
 
 def _message(error: SyntaxError | None, left_out: int) -> str:
