@@ -36,6 +36,8 @@ RUNNERS = [
 '''
 SNIPPETS = [
     "",
+    "    ",
+    "\t\f",
     "x = 1",
     "@dec",
     "def f():",
