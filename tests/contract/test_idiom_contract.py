@@ -87,18 +87,9 @@ ENGINE_GAPS: dict[str, str] = {
         " __init__ is checked as GymAgentTaskRunner(config=...): SdkCalls.record_user_class);"
         " missing main.py:24 ES107 (the config its __init__ passes to super() is not followed)"
     ),
-    "types/ok-namespace-defaults": (
-        "unexpected main.py:18, 19 x2, 20 ES107: any attribute of a refused stdlib object is a"
-        " 'bound method' (Attributes, case Refused): SimpleNamespace fields, Logger.name are data"
-    ),
     "tests/indirect-fixture-param": (
         "missing test_runners.py:31 ES106: request.param of an indirect parametrize not bound"
         " in the fixture, so the Harbor branch is never seen"
-    ),
-    "types/ok-path-and-date-fields": (
-        "unexpected main.py:14, 15 ES109 and main.py:18, 19 x2, 20 ES107: a data attribute of a"
-        " known value (Path.stem/.name/.parent, date.year, timedelta.seconds) is taken for a"
-        " bound method (Attributes: hasattr on the modelled type, not callable-checked)"
     ),
     "containers/generator-of-runners": (
         "missing main.py:24 ES106: the runners a generator function yields are not followed"

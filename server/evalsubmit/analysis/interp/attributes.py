@@ -21,6 +21,7 @@ from evalsubmit.analysis.interp.objects import (
 )
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.models.classes import enum_value_origin
+from evalsubmit.analysis.models.members import known_data, member_kind, stdlib_class
 from evalsubmit.analysis.models.stdlib_names import ARGUMENT_PARSER, NAMESPACE, PARSE_METHODS
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -78,20 +79,34 @@ class Attributes:
                 literal = enum_value_origin(member) if name == "value" else None
                 return Known(getattr(member, name), literal or self.interp.origin(node))
             case DictValue() | SeqValue() | Known():
-                if not hasattr(_modelled_type(base), name):
-                    # a NamedTuple's field, or an attribute of an object modelled as its tuple
-                    # or dict: what it reads is only known at run time
-                    return Unknown(f"the attribute .{name}, read at run time")
-                return FunctionValue(
-                    f"bound method .{name}()", None, self.interp.origin(node), None, base
-                )
+                kind = member_kind(_modelled_type(base), name)
+                if kind == "method":
+                    return FunctionValue(
+                        f"bound method .{name}()", None, self.interp.origin(node), None, base
+                    )
+                if kind == "data" and isinstance(base, Known):
+                    # a property or slot (Path.stem, date.year): data, never a method
+                    return known_data(base.obj, name, self.interp.origin(node))
+                # a NamedTuple's field, or an attribute of an object modelled as its tuple
+                # or dict: what it reads is only known at run time
+                return Unknown(f"the attribute .{name}, read at run time")
             case Unknown(element=element) if element is not None:
+                container = _BUILTIN_CONTAINERS.get(base.type_name or "")
+                if container is not None and member_kind(container, name) != "method":
+                    return Unknown(f"the attribute .{name}, read at run time")
                 return FunctionValue(
                     f"bound method .{name}()", None, self.interp.origin(node), None, base
                 )
             case Refused(reason=reason) if reason.startswith("os.environ") and name == "get":
                 return ClassValue(ClassRef("os.environ.get"))  # modelled as os.getenv
-            case Refused(reason=reason) if not reason.startswith("os.environ"):
+            case Refused(reason=reason, type_qualname=qualname) if not reason.startswith(
+                "os.environ"
+            ):
+                # a method only when its class has one of that name: a SimpleNamespace's
+                # fields and a Logger's name are data the instance holds, not known here
+                owner = stdlib_class(qualname) if qualname else None
+                if owner is None or member_kind(owner, name) != "method":
+                    return Unknown(f"the attribute .{name}, read at run time")
                 return Refused(f"a bound method .{name} of {reason}", self.interp.origin(node))
         return Unknown()
 
@@ -124,13 +139,22 @@ class Attributes:
                 return known
         modelled = qualname == sdk.GYM_CONFIG and name in {"model_dump", "model_copy"}
         modelled = modelled or (qualname == ARGUMENT_PARSER and name in PARSE_METHODS)
-        if qualname.startswith("logging.") or _is_submit(qualname, name) or modelled:
+        if _is_logging_method(qualname, name) or _is_submit(qualname, name) or modelled:
             return FunctionValue(
                 f"bound method {ref.qualname}.{name}", None, self.interp.origin(node), None, base
             )
         if ref.qualname == NAMESPACE and base.attributes and name in base.attributes:
             return base.attributes[name]  # an option of the parser it came from
         return Unknown(f"attribute {name} of {ref.qualname.rsplit('.', 1)[-1]}")
+
+
+def _is_logging_method(qualname: str, name: str) -> bool:
+    """``log.info`` is a bound method of a ``logging.Logger``; ``log.name`` is data."""
+    owner = stdlib_class(qualname) if qualname.startswith("logging.") else None
+    return owner is not None and member_kind(owner, name) == "method"
+
+
+_BUILTIN_CONTAINERS: dict[str, type] = {"list": list, "dict": dict, "tuple": tuple, "set": set}
 
 
 def _is_submit(qualname: str, name: str) -> bool:

@@ -26,6 +26,7 @@ from evalsubmit.analysis.models.stdlib_names import (
     MODELLED_MODULES,
     NAMEDTUPLE,
     ONE_SHOT,
+    REFUSED_CALL_CLASSES,
     REFUSED_CALLS,
     REFUSED_NAMES,
     STR_FUNCTIONS,
@@ -71,7 +72,8 @@ def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value |
         return OneShot(ONE_SHOT[qualname], origin)
     if qualname in REFUSED_CALLS:
         reason, fix = REFUSED_CALLS[qualname]
-        return Refused(reason, origin, materialize=fix)
+        made = REFUSED_CALL_CLASSES.get(qualname, qualname)
+        return Refused(reason, origin, materialize=fix, type_qualname=made)
     if qualname in MATERIALIZING:
         return _materialize(MATERIALIZING[qualname], args, origin)
     if qualname in CONVERTERS:

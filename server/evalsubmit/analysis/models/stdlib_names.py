@@ -70,6 +70,9 @@ REFUSED_CALLS = {
     "logging.Logger": ("a logging.Logger", None),
 }
 
+REFUSED_CALL_CLASSES = {"logging.getLogger": "logging.Logger"}
+"""The class of what a :data:`REFUSED_CALLS` function returns (a class name is its own)."""
+
 REFUSED_NAMES = {
     "builtins.Ellipsis": "Ellipsis",
     "builtins.NotImplemented": "NotImplemented",

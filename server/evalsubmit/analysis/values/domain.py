@@ -79,6 +79,9 @@ class Refused:
     """A mechanical fix when one exists, e.g. ``"list"`` for ``range(...)``."""
     items: list[Value] | None = None
     """For iterables such as ``range(3)``: what iterating it yields, when known."""
+    type_qualname: str | None = None
+    """The standard-library class of the object, when known (``logging.Logger``): which of
+    its attributes are methods."""
 
 
 @dataclass(eq=False, slots=True)
