@@ -95,11 +95,6 @@ ENGINE_GAPS: dict[str, str] = {
         "missing main.py:24 ES106: the runners a generator function yields are not followed"
         " into the for loop over its call"
     ),
-    "containers/ok-chainmap-layers-toplevel": (
-        "unexpected main.py:20, 21 ES109 ('must be a dict'): pydantic validates any Mapping"
-        " (ChainMap, MappingProxyType) given as the whole hydra_params/env_vars into a dict;"
-        " gym_config's `case Refused` makes it opaque"
-    ),
     "unknowns/unknown-profile-overrides-defaults": (
         "unexpected main.py:11 ES109: `{**TEAM_DEFAULTS, **overrides}` with an unknown **overrides"
         " keeps concurrency=0 as certain (values.domain Entries.unpack only marks the dict"

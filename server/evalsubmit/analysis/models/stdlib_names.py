@@ -70,6 +70,10 @@ REFUSED_CALLS = {
     "logging.Logger": ("a logging.Logger", None),
 }
 
+MAPPINGS = frozenset({"collections.ChainMap", "collections.UserDict", "types.MappingProxyType"})
+"""Refused classes that are a ``Mapping``: pydantic validates one given as a whole ``dict``
+field into a dict (only inside ``hydra_params`` is it kept, and refused, as it is)."""
+
 REFUSED_CALL_CLASSES = {"logging.getLogger": "logging.Logger"}
 """The class of what a :data:`REFUSED_CALLS` function returns (a class name is its own)."""
 

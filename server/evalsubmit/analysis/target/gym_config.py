@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from evalsubmit.analysis.models import stdlib
+from evalsubmit.analysis.models.stdlib_names import MAPPINGS
 from evalsubmit.analysis.target import typed
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -242,6 +243,10 @@ def _to_python(
     return _convert(value, path, anchor, result)
 
 
+_DICT_FIELDS = frozenset({("hydra_params",), ("env_vars",)})
+"""The config's ``dict`` fields, as paths: a ``Mapping`` given as one is validated into one."""
+
+
 def _convert(
     value: Value, path: tuple[str | int, ...], anchor: Origin | None, result: ConfigEvaluation
 ) -> tuple[Any, Any]:
@@ -306,6 +311,10 @@ def _convert(
         case Refused(reason=reason) if path == ("env_vars",) and reason.startswith("os.environ"):
             result.unknowns.append("env_vars (copied from os.environ at run time)")
             return _Placeholder(), "<unknown: copied from os.environ at run time>"
+        case Refused(type_qualname=qualname) if path in _DICT_FIELDS and qualname in MAPPINGS:
+            # the whole hydra_params/env_vars: pydantic validates any Mapping into a dict
+            result.unknowns.append(validation.format_path(path))
+            return _Placeholder(), f"<unknown: a {qualname}, validated into a dict>"
         case Refused(reason=reason):
             if in_hydra:
                 result.content.append(
