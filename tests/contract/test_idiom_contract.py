@@ -95,11 +95,6 @@ ENGINE_GAPS: dict[str, str] = {
         "missing main.py:24 ES106: the runners a generator function yields are not followed"
         " into the for loop over its call"
     ),
-    "unknowns/unknown-profile-overrides-defaults": (
-        "unexpected main.py:11 ES109: `{**TEAM_DEFAULTS, **overrides}` with an unknown **overrides"
-        " keeps concurrency=0 as certain (values.domain Entries.unpack only marks the dict"
-        " incomplete; entries before an unknown unpack may be overridden)"
-    ),
     "types/dataclass-callback-field": (
         "missing main.py:39 ES107: the fields of a @dataclass instance in hydra_params are not"
         " looked into (object_refusal accepts any dataclass); a function field is refused"

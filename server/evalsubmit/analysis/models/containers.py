@@ -71,13 +71,15 @@ def dict_method(base: DictValue, method: str, args: CallArgs, origin: Origin) ->
 
 
 def _dict_update(base: DictValue, args: CallArgs) -> Value:
-    entries = Entries(base.entries, base.complete and not args.star_unknown)
+    entries = Entries(base.entries, base.complete)
     for value in args.positional:
+        if not isinstance(value, DictValue) or not value.complete:
+            entries.overridden()  # keys it does not list may replace any entry so far
         if isinstance(value, DictValue):
             for entry in value.entries:
                 entries.put(entry.key, entry.value, entry.origin)
-        if not isinstance(value, DictValue) or not value.complete:
-            entries.incomplete()
+    if args.star_unknown:
+        entries.overridden()  # ``**unknown``: not the keywords listed (they cannot repeat)
     for key, value in args.keywords.items():
         entries.put(Known(key), value, args.keyword_origins.get(key))
     change_dict(base, entries.done(), entries.complete)

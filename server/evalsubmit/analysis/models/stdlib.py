@@ -255,6 +255,8 @@ def _dict(args: CallArgs, origin: Origin | None) -> Value:
                 return Unknown("built at run time", "dict")
             source = built
         entries.unpack(source)
+    if args.star_unknown:
+        entries.overridden()  # ``dict(D, **unknown)``: D's entries may be replaced
     for key, value in args.keywords.items():
         entries.put(Known(key), value, args.keyword_origins.get(key))
     return entries.dict(origin)

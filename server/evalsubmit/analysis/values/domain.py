@@ -153,16 +153,25 @@ class Entries:
         entries.append(Entry(key, value, origin))
 
     def unpack(self, value: Value) -> None:
-        """``**value`` in a literal: its entries follow, as they are."""
+        """``**value`` in a literal: its entries follow, as they are. Entries it may hold but
+        does not list may override any entry before it."""
         if isinstance(value, DictValue):
+            if not value.complete:
+                self.overridden()
             self._entries.extend(value.entries)
             self._lists_all = self._lists_all and value.complete
         else:
-            self._lists_all = False
+            self.overridden()
 
-    def incomplete(self) -> None:
-        """Entries not known statically may be there too."""
+    def overridden(self) -> None:
+        """Entries of keys not known statically were merged in (``**unknown``,
+        ``d.update(unknown)``): any entry so far may have been overridden. Its key stays (a
+        merge never removes one), its value is no longer known."""
         self._lists_all = False
+        self._entries = [
+            Entry(entry.key, Unknown("may be overridden at run time"), entry.origin)
+            for entry in self._entries
+        ]
 
     @property
     def complete(self) -> bool:
