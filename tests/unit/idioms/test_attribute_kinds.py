@@ -80,3 +80,24 @@ def test_fields_of_stdlib_objects_are_data_not_methods() -> None:
     for config in (ok, tagged(log), methods):
         client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
     """)
+
+
+def test_methods_of_refused_objects_of_a_known_class_stay_methods() -> None:
+    check("""
+    import sys
+
+    error = ValueError("bad split")
+    config = GymRuntimeConfig(
+        agent="simple_agent",
+        agent_config="a.yaml",
+        resources_server="mcqa",
+        hydra_params={
+            "reason": error.args,
+            "first": range(3).start,
+            "write": sys.stdout.write,  # expect: ES107
+            "indexer": range(3).index,  # expect: ES107
+            "trace": error.with_traceback,  # expect: ES107
+        },
+    )
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=config))
+    """)

@@ -28,6 +28,7 @@ from evalsubmit.analysis.models.stdlib_names import (
     ONE_SHOT,
     REFUSED_CALL_CLASSES,
     REFUSED_CALLS,
+    REFUSED_NAME_CLASSES,
     REFUSED_NAMES,
     STR_FUNCTIONS,
     TYPED_RESULTS,
@@ -67,7 +68,7 @@ def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value |
     if qualname == ARGUMENT_PARSER:
         return Instance(ClassRef(qualname), args, origin)
     if _is_exception_class(qualname):
-        return Refused("an exception object", origin)
+        return Refused("an exception object", origin, type_qualname=qualname)
     if qualname in ONE_SHOT:
         return OneShot(ONE_SHOT[qualname], origin)
     if qualname in REFUSED_CALLS:
@@ -98,7 +99,9 @@ def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value |
 
 def stdlib_constant(qualname: str, origin: Origin | None) -> Value | None:
     if qualname in REFUSED_NAMES:
-        return Refused(REFUSED_NAMES[qualname], origin)
+        return Refused(
+            REFUSED_NAMES[qualname], origin, type_qualname=REFUSED_NAME_CLASSES.get(qualname)
+        )
     if qualname == "datetime.timezone.utc":
         return Known(_utc(), origin)
     if qualname in {"math.inf", "math.nan", "math.pi", "math.e"}:

@@ -86,6 +86,14 @@ REFUSED_NAMES = {
     "sys.stdin": "a stream (sys.stdin)",
 }
 
+REFUSED_NAME_CLASSES = {
+    "sys.stdout": "io.TextIOWrapper",
+    "sys.stderr": "io.TextIOWrapper",
+    "sys.stdin": "io.TextIOWrapper",
+}
+"""The class of a :data:`REFUSED_NAMES` object, when one is sure (its methods are bound
+methods; an attribute of an object of no known class is unknown)."""
+
 MATERIALIZING = {
     "builtins.list": list,
     "builtins.tuple": tuple,

@@ -54,7 +54,9 @@ def known_range(args: list[Value], origin: Origin | None) -> Refused:
         span = range(*bounds)
         if len(span) <= MAX_ITEMS:
             items = [Known(i, origin) for i in span]
-    return Refused("a range object", origin, materialize="list", items=items)
+    return Refused(
+        "a range object", origin, materialize="list", items=items, type_qualname="builtins.range"
+    )
 
 
 def zipped(args: list[Value], origin: Origin | None) -> OneShot:
