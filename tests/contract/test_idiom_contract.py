@@ -74,14 +74,6 @@ ENGINE_GAPS: dict[str, str] = {
         " record (is_record looks at direct bases only), so the call's keywords are dropped and"
         " the class defaults (0) are read"
     ),
-    "indirect/ok-decorator-drops-config": (
-        "unexpected main.py:35 ES102: decorators are evaluated but ignored"
-        " (Definitions.define_function binds the undecorated function), the wrapper drops config"
-    ),
-    "indirect/ok-decorator-injects-tasks": (
-        "unexpected main.py:23 ES103, main.py:28 ES103: the decorator's wrapper adds tasks=,"
-        " decorators are ignored (Definitions.define_function)"
-    ),
     "objects/gym-subclass-own-init": (
         "unexpected main.py:20 ES109, main.py:21 ES109 (a GymAgentTaskRunner subclass with its own"
         " __init__ is checked as GymAgentTaskRunner(config=...): SdkCalls.record_user_class);"
@@ -106,10 +98,6 @@ ENGINE_GAPS: dict[str, str] = {
     "objects/ok-settings-module-set-by-main": (
         "unexpected evals/runners.py:11 ES109: settings.CONCURRENCY is read as its value in"
         " settings.py (0); main.py assigns settings.CONCURRENCY = 8 before build_runner() runs"
-    ),
-    "indirect/ok-singledispatch-runner": (
-        "unexpected main.py:28, 29, 30 ES104: the functools.singledispatch base (returns its"
-        " argument) is taken for every call; the registered overloads are ignored"
     ),
     "types/ok-frozen-dataclass-normalised": (
         "unexpected main.py:21 ES108, main.py:23 ES109: object.__setattr__(self, ...) in a frozen"

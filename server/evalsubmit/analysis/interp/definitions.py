@@ -15,11 +15,15 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.frames import FunctionNode
 from evalsubmit.analysis.interp.objects import is_property, is_record
+from evalsubmit.analysis.interp.testcode import is_fixture
 from evalsubmit.analysis.models.classes import enum_members, note_value_origins
 from evalsubmit.analysis.values.domain import (
+    CallArgs,
     ClassRef,
     ClassValue,
     FunctionValue,
+    PartialValue,
+    Unknown,
     UserClass,
     Value,
 )
@@ -36,8 +40,7 @@ class Definitions:
         self.interp = interp
 
     def define_function(self, node: FunctionNode) -> None:
-        for decorator in node.decorator_list:
-            self.interp.eval(decorator)
+        decorators = [(d, self.interp.eval(d)) for d in node.decorator_list]
         env = self.interp.frame.env
         function = FunctionValue(
             node.name,
@@ -47,7 +50,7 @@ class Definitions:
             defaults=self._defaults(node.args),
             closure=env,
         )
-        env.names[node.name] = function
+        env.names[node.name] = self._decorated(node, function, decorators)
         if self.interp.frame.defer:
             parent = self.interp.module_env if env is self.interp.module_env else env
             self.interp.defer(node, parent, None)
@@ -106,6 +109,28 @@ class Definitions:
         user.properties = frozenset(properties)
         outer.names[node.name] = cls
 
+    def _decorated(
+        self, node: FunctionNode, function: FunctionValue, decorators: list[tuple[ast.expr, Value]]
+    ) -> Value:
+        """What ``@d def f`` binds: ``d(f)``, as Python does (the innermost decorator first).
+        A decorator known to give back the function itself (or a wrapper that calls it with the
+        same arguments) keeps it; one of the user's is called with it, its body walked (a
+        wrapper that changes the arguments is then what a call runs); any other makes it
+        unknown, so that nothing is reported from what the undecorated body would do.
+        A fixture is kept whatever else decorates it: pytest calls it, never the user's code,
+        and :mod:`.testcode` finds it by its binding."""
+        if is_fixture(node):
+            return function
+        value: Value = function
+        for decorator, applied in reversed(decorators):
+            if _keeps_function(self.interp, decorator, applied):
+                continue
+            if not _walkable(applied):
+                return Unknown(f"{node.name} behind a decorator")
+            with self.interp.silent():
+                value = self.interp.apply(applied, _application(decorator, node), CallArgs([value]))
+        return value
+
     def _defaults(self, args: ast.arguments) -> dict[str, Value]:
         positional = [*args.posonlyargs, *args.args]
         pairs = list(
@@ -113,3 +138,79 @@ class Definitions:
         )
         pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
         return {parameter.arg: self.interp.eval(default) for parameter, default in pairs}
+
+
+#: Decorators that give back the function itself, or a wrapper calling it with the same
+#: arguments (a cache returns what the function returned for them): calls go to the function.
+#: ``contextmanager`` is modelled where the function is called (:mod:`.calls`), fixtures and
+#: marks by :mod:`.testcode`.
+_KEEPING = frozenset(
+    {
+        "functools.cache",
+        "functools.lru_cache",
+        "functools.wraps",
+        "contextlib.contextmanager",
+        "contextlib.asynccontextmanager",
+        "typing.overload",
+        "typing.final",
+        "typing.override",
+        "typing.no_type_check",
+        "typing_extensions.overload",
+        "typing_extensions.final",
+        "typing_extensions.override",
+        "abc.abstractmethod",
+        "atexit.register",
+        "pytest.fixture",
+    }
+)
+#: Decorator factories called with arguments (``@lru_cache(maxsize=8)``, ``@wraps(f)``) whose
+#: result keeps the function as above.
+_KEEPING_FACTORIES = frozenset(
+    {"functools.lru_cache", "functools.wraps", "pytest.fixture", "typing.no_type_check"}
+)
+
+
+def _keeps_function(interp: Interpreter, decorator: ast.expr, applied: Value) -> bool:
+    """Whether ``decorator`` gives back the function (or a faithful wrapper), by where its
+    name was imported from, never by its spelling."""
+    if isinstance(decorator, ast.Call):
+        with interp.silent():  # a name or an attribute, already evaluated once above
+            factory = interp.eval(decorator.func)
+        return _qualname(factory) in _KEEPING_FACTORIES or _is_mark(_qualname(factory))
+    return _qualname(applied) in _KEEPING or _is_mark(_qualname(applied))
+
+
+def _walkable(decorator: Value) -> bool:
+    """A decorator of the user's, whose call is walked: a function, a partial of one, a
+    class (its instance, whose calls stay unknown)."""
+    match decorator:
+        case FunctionValue(node=ast.FunctionDef() | ast.AsyncFunctionDef() | ast.Lambda()):
+            return True
+        case ClassValue(ref=ClassRef(user=user)):
+            return user is not None
+        case PartialValue():
+            return True
+    return False
+
+
+def _qualname(value: Value) -> str | None:
+    if isinstance(value, ClassValue) and value.ref.user is None:
+        return value.ref.qualname
+    return None
+
+
+def _is_mark(qualname: str | None) -> bool:
+    """``@pytest.mark.skip``, ``@pytest.mark.parametrize(...)``: a mark gives the function
+    back with the mark attached."""
+    return qualname is not None and qualname.startswith("pytest.mark.")
+
+
+def _application(decorator: ast.expr, node: FunctionNode) -> ast.Call:
+    """The call ``decorator(name)`` that ``@decorator`` makes, at the decorator's place: made
+    once and kept on the decorator (origins and spans are cached by node)."""
+    call: ast.Call | None = getattr(decorator, "_evalsubmit_application", None)
+    if call is None:
+        name = ast.copy_location(ast.Name(id=node.name, ctx=ast.Load()), node)
+        call = ast.copy_location(ast.Call(func=decorator, args=[name], keywords=[]), decorator)
+        decorator._evalsubmit_application = call  # type: ignore[attr-defined]
+    return call

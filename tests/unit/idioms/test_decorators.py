@@ -1,0 +1,92 @@
+"""Decorated functions: ``@d def f`` binds ``d(f)``. A decorator of the user's is walked (its
+wrapper is what a call runs), one known to give the function back keeps it, any other makes the
+function unknown: nothing is reported from what the undecorated body would do."""
+
+from __future__ import annotations
+
+from idiom_support import check
+
+
+def test_a_wrapper_of_the_users_is_what_a_call_runs() -> None:
+    """One wrapper drops the row options (nothing to report), one passes the arguments on and
+    one decorator gives the function back (reported at the call, as without them)."""
+    check("""
+    def taskset_only(send):
+        @functools.wraps(send)
+        def wrapper(client, **kwargs):
+            kwargs.pop("config", None)
+            return send(client, **kwargs)
+        return wrapper
+
+    def logged(function):
+        @functools.wraps(function)
+        def wrapper(client, runner, options):
+            return function(client, runner, options)
+        return wrapper
+
+    def register(function):
+        return function
+
+    @taskset_only
+    def send(client, **kwargs):
+        return client.evaluator.submit(**kwargs)
+
+    @logged
+    def relaunch(client, runner, options):
+        return client.evaluator.submit(tasks=T, target=runner, **options)
+
+    @register
+    def launch(client, runner, options):
+        return client.evaluator.submit(tasks=T, target=runner, **options)
+
+    send(client, tasks=T, target=gym_runner, config=RunConfig(parallelism=4))
+    relaunch(client, gym_runner, {"config": RunConfig()})  # expect: ES102
+    launch(client, gym_runner, {"config": RunConfig()})  # expect: ES102
+    """)
+
+
+def test_a_decorator_factory_that_supplies_the_taskset() -> None:
+    check("""
+    def on_suite(suite):
+        def decorate(entry):
+            def inner(client, **kwargs):
+                return entry(client, tasks=TasksetRef(suite), **kwargs)
+            return inner
+        return decorate
+
+    @on_suite("qa/smoke")
+    def smoke(client, **kwargs):
+        return client.evaluator.submit(**kwargs)
+
+    smoke(client, target=gym_runner)
+    """)
+
+
+def test_a_decorator_not_modelled_makes_calls_unknown() -> None:
+    """``singledispatch`` picks an overload by the argument's type, a library's decorator may
+    do anything: the base function's body is not what a call runs. A cache gives back what
+    the function returned for the same arguments: its calls are the function's."""
+    check("""
+    from functools import singledispatch
+    import tenacity
+
+    @singledispatch
+    def as_runner(value):
+        return value
+
+    @as_runner.register
+    def _(value: GymRuntimeConfig):
+        return GymAgentTaskRunner(config=value)
+
+    @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+    def launch(client, runner):
+        return client.evaluator.submit(tasks=T, target=runner)
+
+    @functools.lru_cache(maxsize=8)
+    def cached(client, runner):
+        return client.evaluator.submit(tasks=T, target=runner)
+
+    client.evaluator.submit(tasks=T, target=as_runner(cfg))
+    launch(client, cfg)
+    cached(client, cfg)  # expect: ES104
+    """)
