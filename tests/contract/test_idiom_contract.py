@@ -103,10 +103,6 @@ ENGINE_GAPS: dict[str, str] = {
         "unexpected main.py:21 ES108, main.py:23 ES109: object.__setattr__(self, ...) in a frozen"
         " dataclass's __post_init__ is not taken as a write of the field (raw ' qa/smoke ', 0 kept)"
     ),
-    "tests/ok-skipped-params": (
-        "unexpected test_suites.py:27 ES102, test_suites.py:32 ES106: parametrize cases marked"
-        " pytest.mark.skip never run (testcode.py walks every pytest.param, marks ignored)"
-    ),
     "types/protocol-subclass-runner": (
         "missing main.py:21 ES106: a class deriving from the AgentTaskRunner protocol inherits"
         " runner_info from it, so isinstance() holds; the engine does not count protocol members"

@@ -128,3 +128,45 @@ def test_nothing_fires_on_a_fixture_or_parameter_declaration() -> None:
     def test_runs_locally(runner):
         AgentEvaluator().run(tasks=[], target=runner)
     """)
+
+
+def test_parametrize_cases_a_mark_surely_skips_never_run() -> None:
+    """``pytest.param(..., marks=...)`` with ``skip`` (bare, called, through a name, in a list)
+    or a ``skipif`` whose condition is surely true: the case never runs. A ``skipif`` decided
+    at run time (a string pytest evaluates, an unknown condition) may run: still checked."""
+    check("""
+    import sys
+    import pytest
+
+    PENDING = pytest.mark.skip(reason="not submittable yet")
+
+    @pytest.mark.parametrize(
+        "runner",
+        [
+            gym_runner,
+            pytest.param(harbor, marks=pytest.mark.skip),
+            pytest.param(harbor, marks=PENDING),
+            pytest.param(harbor, marks=[pytest.mark.slow, PENDING]),
+            pytest.param(harbor, marks=pytest.mark.skipif(True, reason="later")),
+        ],
+    )
+    def test_runners(runner):
+        client.evaluator.submit(tasks=T, target=runner)
+
+    @pytest.mark.parametrize("runner", [pytest.param(harbor, marks=PENDING)])
+    def test_only_skipped(runner):
+        client.evaluator.submit(tasks=T, target=runner, metric=em)
+
+    @pytest.mark.parametrize(
+        "runner",
+        [pytest.param(harbor, marks=pytest.mark.skipif(sys.platform == "win32", reason="x"))],
+    )
+    def test_maybe_skipped(runner):
+        client.evaluator.submit(tasks=T, target=runner)  # expect: ES106
+
+    @pytest.mark.parametrize(
+        "runner", [pytest.param(harbor, marks=pytest.mark.skipif("'NMP_URL' not in os.environ"))]
+    )
+    def test_skipped_by_a_string_condition(runner):
+        client.evaluator.submit(tasks=T, target=runner)  # expect: ES106
+    """)

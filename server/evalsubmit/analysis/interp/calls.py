@@ -31,6 +31,7 @@ from evalsubmit.analysis.interp.sdk_calls import (
     is_submit,
     model_method,
 )
+from evalsubmit.analysis.interp.testcode import SKIP, SKIP_IF
 from evalsubmit.analysis.models import arguments, containers, stdlib, stdlib_names
 from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
 from evalsubmit.analysis.values.domain import (
@@ -210,6 +211,8 @@ class Calls:
             return PartialValue(args.positional[0], stored, origin)
         if sdk.is_known_sdk_class(qualname):
             return self.sdk.construct(qualname, node, args, spans, origin)
+        if qualname in _SKIP_MARKS:  # read by testcode on a parametrize case's marks
+            return Instance(ClassRef(qualname), args, origin)
         modelled = stdlib.call_stdlib(qualname, args, origin)
         if modelled is not None:
             return modelled
@@ -340,6 +343,7 @@ class Calls:
 
 
 _CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
+_SKIP_MARKS = frozenset({SKIP, SKIP_IF})
 ENTERED = "contextlib.AbstractContextManager"
 """A context manager whose ``__enter__`` value is known: it is kept as its one keyword."""
 

@@ -6,8 +6,9 @@ its module, then the ``conftest.py`` files from the test's folder up to the proj
 (pytest's order), and its value is what it returns or first yields (evaluated with its own
 fixtures). ``@pytest.mark.parametrize`` (stacked ones multiply, ``pytest.param(..., id=...)``
 understood) makes one walk of the test per case, named like pytest names it
-(``in test_submit[harbor]``). What cannot be known (a fixture not found, ``request.param``,
-``indirect=``) stays unknown.
+(``in test_submit[harbor]``); a case whose marks surely skip it (``pytest.mark.skip``, a
+``skipif`` whose condition is surely true) never runs, and is not walked. What cannot be known
+(a fixture not found, ``request.param``, ``indirect=``) stays unknown.
 """
 
 from __future__ import annotations
@@ -21,9 +22,12 @@ from typing import TYPE_CHECKING, Protocol
 from evalsubmit.analysis.interp.bodies import fixture_value
 from evalsubmit.analysis.interp.frames import MAX_ELEMENT_WALKS, FunctionNode
 from evalsubmit.analysis.interp.objects import called_name
+from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.values.domain import (
+    ClassRef,
     ClassValue,
     FunctionValue,
+    Instance,
     Known,
     SeqValue,
     Unknown,
@@ -38,8 +42,12 @@ if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
 
 
+SKIP = "pytest.mark.skip"
+SKIP_IF = "pytest.mark.skipif"
 MAX_FIXTURE_DEPTH = 4
 Case = tuple[Occasion | None, dict[str, Value]]
+Row = tuple[list[Value], str | None, bool]
+"""A parametrize case: its values, its explicit id, whether a mark surely skips it."""
 
 
 class ConftestReader(Protocol):
@@ -81,7 +89,9 @@ class TestCode:
         parameters += [a.arg for a in function.args.kwonlyargs]
         if cls is not None and parameters:
             parameters = parameters[1:]
-        cases = self._cases(function) or [(None, {})]
+        cases = self._cases(function)
+        if cases is None:  # not parametrized (or its cases are not known): one walk
+            cases = [(None, {})]
         given = {name for _, values in cases for name in values}
         fixtures: dict[str, Value] = {}
         for name in parameters:
@@ -139,14 +149,19 @@ class TestCode:
         if not decorators:
             return None
         per_decorator: list[list[tuple[str, dict[str, Value]]]] = []
+        skipped = False
         for decorator in reversed(decorators):  # pytest applies the innermost first
-            cases = self._one(decorator)
-            if cases is None:
+            one = self._one(decorator)
+            if one is None:
                 return None
+            cases, skips = one
+            skipped = skipped or skips
             per_decorator.append(cases)
         total = 1
         for cases in per_decorator:
             total *= len(cases)
+        if total == 0 and skipped:
+            return []  # every case is skipped: the test never runs
         if not 0 < total <= MAX_ELEMENT_WALKS:
             return None
         result: list[Case] = []
@@ -158,7 +173,8 @@ class TestCode:
             result.append((walk, values))
         return result
 
-    def _one(self, decorator: ast.expr) -> list[tuple[str, dict[str, Value]]] | None:
+    def _one(self, decorator: ast.expr) -> tuple[list[tuple[str, dict[str, Value]]], bool] | None:
+        """The cases of one ``parametrize`` that run, and whether any was skipped."""
         assert isinstance(decorator, ast.Call)
         if len(decorator.args) < 2 or any(k.arg == "indirect" for k in decorator.keywords):
             return None
@@ -172,18 +188,22 @@ class TestCode:
         if rows is None:
             return None
         cases = []
-        for index, (values, explicit_id) in enumerate(rows):
+        skipped = False
+        for index, (values, explicit_id, skip) in enumerate(rows):
             if len(values) != len(names):
                 return None
+            if skip:  # pytest reports it skipped: its body never runs
+                skipped = True
+                continue
             ident = explicit_id or (ids[index] if ids and index < len(ids) else None)
             ident = ident or "-".join(
                 _auto_id(n, v, index) for n, v in zip(names, values, strict=True)
             )
             cases.append((ident, dict(zip(names, values, strict=True))))
-        return cases
+        return cases, skipped
 
-    def _rows(self, source: ast.expr, width: int) -> list[tuple[list[Value], str | None]] | None:
-        elements: list[tuple[list[Value], str | None]] = []
+    def _rows(self, source: ast.expr, width: int) -> list[Row] | None:
+        elements: list[Row] = []
         if isinstance(source, (ast.List, ast.Tuple)):
             for element in source.elts:
                 row = self._row(element, width)
@@ -198,10 +218,10 @@ class TestCode:
             values = _unpack(item, width)
             if values is None:
                 return None
-            elements.append((values, None))
+            elements.append((values, None, False))
         return elements
 
-    def _row(self, element: ast.expr, width: int) -> tuple[list[Value], str | None] | None:
+    def _row(self, element: ast.expr, width: int) -> Row | None:
         if isinstance(element, ast.Call) and called_name(element.func) == "param":
             ident = next(
                 (
@@ -211,11 +231,12 @@ class TestCode:
                 ),
                 None,
             )
-            return [self.interp.eval(a) for a in element.args], ident if isinstance(
-                ident, str
-            ) else None
+            given = [self.interp.eval(a) for a in element.args]
+            marks = [self.interp.eval(k.value) for k in element.keywords if k.arg == "marks"]
+            skip = any(_skips(mark) for mark in marks)
+            return given, ident if isinstance(ident, str) else None, skip
         values = _unpack(self.interp.eval(element), width)
-        return (values, None) if values is not None else None
+        return (values, None, False) if values is not None else None
 
 
 def is_fixture(function: FunctionNode) -> bool:
@@ -281,6 +302,35 @@ def _ids(decorator: ast.Call) -> list[str] | None:
             ids = [e.value for e in keyword.value.elts if isinstance(e, ast.Constant)]
             return [str(i) for i in ids]
     return None
+
+
+def _skips(marks: Value) -> bool:
+    """Whether ``pytest.param(..., marks=marks)`` is surely skipped: one of its marks is
+    ``pytest.mark.skip`` or a ``skipif`` whose condition is surely true (a string condition is
+    evaluated by pytest, at run time: not known here)."""
+    for mark in _marks(marks):
+        match mark:
+            case ClassValue(ref=ClassRef(qualname=name, user=None)) if name == SKIP:
+                return True
+            case Instance(ref=ClassRef(qualname=name)) if name == SKIP:
+                return True
+            case Instance(ref=ClassRef(qualname=name), args=args) if name == SKIP_IF:
+                conditions = args.positional or [args.keywords.get("condition", Unknown())]
+                if any(truthiness(c) is True and _evaluated(c) for c in conditions):
+                    return True
+    return False
+
+
+def _marks(marks: Value) -> list[Value]:
+    """A mark, or the marks of a list or tuple (a sure skip among them skips whatever the
+    others are)."""
+    if isinstance(marks, SeqValue):
+        return list(marks.items)
+    return [marks]
+
+
+def _evaluated(condition: Value) -> bool:
+    return not (isinstance(condition, Known) and isinstance(condition.obj, str))
 
 
 def _unpack(value: Value, width: int) -> list[Value] | None:
