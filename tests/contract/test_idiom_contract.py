@@ -75,9 +75,8 @@ ENGINE_GAPS: dict[str, str] = {
         " the class defaults (0) are read"
     ),
     "objects/gym-subclass-own-init": (
-        "unexpected main.py:20 ES109, main.py:21 ES109 (a GymAgentTaskRunner subclass with its own"
-        " __init__ is checked as GymAgentTaskRunner(config=...): SdkCalls.record_user_class);"
-        " missing main.py:24 ES107 (the config its __init__ passes to super() is not followed)"
+        "missing main.py:24 ES107: the config a GymAgentTaskRunner subclass's own __init__"
+        " passes to super().__init__ is not followed (derive_gym: config unknown)"
     ),
     "tests/indirect-fixture-param": (
         "missing test_runners.py:31 ES106: request.param of an indirect parametrize not bound"

@@ -203,3 +203,25 @@ def test_class_attributes_reassigned_elsewhere_stay_unknown() -> None:
     Settings.runner = gym_runner
     client.evaluator.submit(tasks=T, target=Settings.runner)
     """)
+
+
+def test_a_runner_subclass_with_its_own_init_takes_the_call_s_arguments_itself() -> None:
+    """``McqaRunner("simple_agent")`` is not ``GymAgentTaskRunner("simple_agent")``: its own
+    ``__init__`` (here or in a base of the user's) receives the arguments; a subclass without
+    one is checked as the runner's own constructor."""
+    check("""
+    class McqaRunner(GymAgentTaskRunner):
+        def __init__(self, agent, **overrides):
+            settings = {"agent_config": "a.yaml", "resources_server": "mcqa", **overrides}
+            super().__init__(config=GymRuntimeConfig(agent=agent, **settings))
+
+    class NightlyRunner(McqaRunner):
+        pass
+
+    class Tuned(GymAgentTaskRunner):
+        pass
+
+    client.evaluator.submit(tasks=T, target=McqaRunner("simple_agent", concurrency=8))
+    client.evaluator.submit(tasks=T, target=NightlyRunner("simple_agent"))
+    Tuned(cfg)  # expect: ES109
+    """)

@@ -22,6 +22,7 @@ from evalsubmit.analysis.interp.facts import (
     ModuleFacts,
     SubmitFact,
 )
+from evalsubmit.analysis.interp.objects import user_mro
 from evalsubmit.analysis.target.derive import derive, sdk_base
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -175,10 +176,15 @@ class SdkCalls:
         instance: Instance,
     ) -> None:
         """An instance of a user class built at ``node``: recorded as a runner construction when
-        the class derives from ``GymAgentTaskRunner``."""
+        the class derives from ``GymAgentTaskRunner`` and the call's arguments are what its
+        constructor gets. A class of the user's that defines ``__init__`` (or ``__new__``)
+        takes the arguments itself: what it passes on is not the call's."""
         base = sdk_base(ref)
-        if base == sdk.GYM_RUNNER and self.collect:
-            self._record(ConstructionKind.GYM_RUNNER, node, args, instance, spans)
+        if base != sdk.GYM_RUNNER or not self.collect or ref.user is None:
+            return
+        if any("__init__" in c.methods or "__new__" in c.methods for c in user_mro(ref.user)):
+            return
+        self._record(ConstructionKind.GYM_RUNNER, node, args, instance, spans)
 
     def _record(
         self,
