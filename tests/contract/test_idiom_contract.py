@@ -74,10 +74,6 @@ ENGINE_GAPS: dict[str, str] = {
         " record (is_record looks at direct bases only), so the call's keywords are dropped and"
         " the class defaults (0) are read"
     ),
-    "objects/gym-subclass-own-init": (
-        "missing main.py:24 ES107: the config a GymAgentTaskRunner subclass's own __init__"
-        " passes to super().__init__ is not followed (derive_gym: config unknown)"
-    ),
     "tests/indirect-fixture-param": (
         "missing test_runners.py:31 ES106: request.param of an indirect parametrize not bound"
         " in the fixture, so the Harbor branch is never seen"

@@ -225,3 +225,25 @@ def test_a_runner_subclass_with_its_own_init_takes_the_call_s_arguments_itself()
     client.evaluator.submit(tasks=T, target=NightlyRunner("simple_agent"))
     Tuned(cfg)  # expect: ES109
     """)
+
+
+def test_a_runner_subclass_is_checked_by_what_its_init_passes_on() -> None:
+    """``super().__init__(...)`` in its own ``__init__`` is the SDK's constructor: checked as
+    ``GymAgentTaskRunner(...)`` written there, and the config it passes is the one sent."""
+    check("""
+    def log_rollout(result):
+        print(result)
+
+    class McqaRunner(GymAgentTaskRunner):
+        def __init__(self, agent, **overrides):
+            settings = {"agent_config": "a.yaml", "resources_server": "mcqa", **overrides}
+            super().__init__(config=GymRuntimeConfig(agent=agent, **settings))
+
+    class Positional(GymAgentTaskRunner):
+        def __init__(self):
+            super().__init__(cfg)  # expect: ES109
+
+    traced = McqaRunner("tool_agent", hydra_params={"on_rollout": log_rollout})  # expect: ES107
+    client.evaluator.submit(tasks=T, target=traced)
+    client.evaluator.submit(tasks=T, target=McqaRunner("simple_agent"))
+    """)

@@ -28,6 +28,7 @@ from evalsubmit.analysis.interp.sdk_calls import (
     SdkCalls,
     built_without_constructor,
     evaluator_from_sdk,
+    is_runner_init,
     is_submit,
     model_method,
 )
@@ -92,6 +93,8 @@ class Calls:
         match function:
             case FunctionValue(bound_self=Instance() as receiver) if is_submit(function):
                 return self.sdk.submit(node, receiver, args, keyword_spans)
+            case FunctionValue(bound_self=Instance() as runner) if is_runner_init(function):
+                return self.sdk.init_runner(node, runner, args, keyword_spans)
             case PartialValue(function=ClassValue(ref=ClassRef(qualname=q))) if q == METHOD_CALLER:
                 return self._call_method_by_name(function, node, args)
             case PartialValue(function=ClassValue(ref=ClassRef(qualname=q))) if q == ATTR_GETTER:

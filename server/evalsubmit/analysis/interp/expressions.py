@@ -23,6 +23,7 @@ from evalsubmit.analysis.interp.operators import (
     truthiness,
     unary,
 )
+from evalsubmit.analysis.interp.sdk_calls import runner_init
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.source.parse import new_span
 from evalsubmit.analysis.values.domain import (
@@ -150,6 +151,8 @@ class Expressions:
         frame = self.interp.frame
         if _is_super_call(node.value) and frame.owner is not None and frame.receiver is not None:
             found = super_attribute(frame.owner, frame.receiver, node.attr)
+            if found is None and node.attr == "__init__":
+                found = runner_init(frame.owner, frame.receiver)
             return found if found is not None else Unknown("an attribute of a base class")
         return self.attributes.attribute(self.eval(node.value), node)
 

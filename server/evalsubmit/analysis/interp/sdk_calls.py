@@ -22,11 +22,12 @@ from evalsubmit.analysis.interp.facts import (
     ModuleFacts,
     SubmitFact,
 )
-from evalsubmit.analysis.interp.objects import user_mro
-from evalsubmit.analysis.target.derive import derive, sdk_base
+from evalsubmit.analysis.interp.objects import attribute_key, user_mro
+from evalsubmit.analysis.target.derive import PASSED_CONFIG, derive, sdk_base
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
+    ClassValue,
     DictValue,
     FunctionValue,
     Instance,
@@ -67,6 +68,7 @@ class SdkCalls:
 
     def __init__(self, interp: Interpreter) -> None:
         self.interp = interp
+        self._written: list[Instance] = []
 
     @property
     def collect(self) -> bool:
@@ -186,6 +188,21 @@ class SdkCalls:
             return
         self._record(ConstructionKind.GYM_RUNNER, node, args, instance, spans)
 
+    def init_runner(
+        self, node: ast.Call, runner: Instance, args: CallArgs, spans: dict[str, Span]
+    ) -> Value:
+        """``super().__init__(config=...)`` in a runner subclass's own ``__init__``: the SDK's
+        constructor, checked as ``GymAgentTaskRunner(config=...)`` written here; the config is
+        kept on the runner for its target (:data:`.derive.PASSED_CONFIG`)."""
+        built = Instance(ClassRef(sdk.GYM_RUNNER), args, self.interp.origin(node))
+        self.record_construction(sdk.GYM_RUNNER, node, args, spans, built)
+        config = args.keywords.get("config")
+        if config is None or args.positional or args.star_unknown:
+            config = Unknown("the config of a runner subclass")
+        self.interp.frame.env.names[attribute_key(runner, PASSED_CONFIG)] = config
+        self._written.append(runner)  # keeps its id unique while the key lives
+        return Known(None)
+
     def _record(
         self,
         kind: ConstructionKind,
@@ -248,6 +265,34 @@ class SdkCalls:
                 constructed=model.constructed if validated else None,
             )
         return Unknown(f"the result of {method}()")
+
+
+_RUNNER_INIT = f"bound method {sdk.GYM_RUNNER}.__init__"
+
+
+def runner_init(owner: ClassValue, receiver: Value) -> FunctionValue | None:
+    """``super().__init__`` in a method of ``owner`` when it is ``GymAgentTaskRunner``'s (no
+    class of the user's after ``owner`` defines one, and every other base is ``object``),
+    bound to the runner being built; else None."""
+    user = owner.ref.user
+    if user is None or not isinstance(receiver, Instance):
+        return None
+    found = False
+    for cls in user_mro(user):
+        for base in cls.bases:
+            if not isinstance(base, ClassValue):
+                return None
+            if base.ref.user is None:
+                if base.ref.qualname not in {sdk.GYM_RUNNER, "builtins.object"}:
+                    return None
+                found = found or base.ref.qualname == sdk.GYM_RUNNER
+    if not found:
+        return None
+    return FunctionValue(_RUNNER_INIT, None, None, bound_self=receiver)
+
+
+def is_runner_init(function: FunctionValue) -> bool:
+    return function.name == _RUNNER_INIT and isinstance(function.bound_self, Instance)
 
 
 def validated_config(args: CallArgs, origin: Origin) -> Instance:

@@ -41,6 +41,10 @@ from evalsubmit.sdk import serialization
 from evalsubmit.sdk.spec import WIRE_ONLY_DEFAULTS
 
 RUNNER_METHODS = frozenset({"run_tasks", "runner_info"})
+PASSED_CONFIG = "<config passed to GymAgentTaskRunner.__init__>"
+"""The attribute under which a runner subclass's own ``__init__`` keeps the ``config=`` it
+passed to ``super().__init__`` (:mod:`..interp.sdk_calls`): no Python name, so no read or
+write of the user's code can reach it."""
 
 
 class TargetKind(StrEnum):
@@ -120,6 +124,16 @@ def class_attributes(ref: ClassRef, depth: int = 0) -> set[str] | None:
             return None
         names |= inherited
     return names
+
+
+def _own_init(ref: ClassRef, depth: int = 0) -> bool:
+    """Whether a user class (or a user base of it) defines ``__init__`` or ``__new__``."""
+    user = ref.user
+    if user is None or depth > 10:
+        return False
+    if "__init__" in user.attributes or "__new__" in user.attributes:
+        return True
+    return any(isinstance(b, ClassValue) and _own_init(b.ref, depth + 1) for b in user.bases)
 
 
 def classify(value: Value) -> tuple[TargetKind, str]:
@@ -205,8 +219,10 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
     name = runner.ref.qualname.rsplit(".", 1)[-1]
     span = runner.origin.span if runner.origin and runner.origin.path is None else anchor
     config = runner.args.keywords.get("config")
-    overrides_init = runner.ref.user is not None and "__init__" in runner.ref.user.attributes
-    if overrides_init or config is None or not isinstance(config, Instance):
+    if _own_init(runner.ref):
+        # its own __init__ took the call's arguments: the config is what it passed on
+        config = (runner.attributes or {}).get(PASSED_CONFIG)
+    if config is None or not isinstance(config, Instance):
         if isinstance(config, (DictValue, Known, SeqValue)):
             problem = (
                 "config must be a GymRuntimeConfig, not a "
