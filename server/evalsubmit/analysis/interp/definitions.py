@@ -22,6 +22,7 @@ from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
     FunctionValue,
+    Instance,
     PartialValue,
     Unknown,
     UserClass,
@@ -141,13 +142,12 @@ class Definitions:
 
 
 #: Decorators that give back the function itself, or a wrapper calling it with the same
-#: arguments (a cache returns what the function returned for them): calls go to the function.
-#: ``contextmanager`` is modelled where the function is called (:mod:`.calls`), fixtures and
-#: marks by :mod:`.testcode`.
+#: arguments: calls go to the function. ``contextmanager`` is modelled where the function is
+#: called (:mod:`.calls`), fixtures and marks by :mod:`.testcode`. Not the caches
+#: (``functools.cache``, ``lru_cache``): a call with an argument that cannot be hashed (a
+#: dict, a list, a ``GymRuntimeConfig``) raises ``TypeError`` before the body runs.
 _KEEPING = frozenset(
     {
-        "functools.cache",
-        "functools.lru_cache",
         "functools.wraps",
         "contextlib.contextmanager",
         "contextlib.asynccontextmanager",
@@ -163,11 +163,9 @@ _KEEPING = frozenset(
         "pytest.fixture",
     }
 )
-#: Decorator factories called with arguments (``@lru_cache(maxsize=8)``, ``@wraps(f)``) whose
-#: result keeps the function as above.
-_KEEPING_FACTORIES = frozenset(
-    {"functools.lru_cache", "functools.wraps", "pytest.fixture", "typing.no_type_check"}
-)
+#: Decorator factories called with arguments (``@wraps(f)``, ``@pytest.fixture(scope=...)``)
+#: whose result keeps the function as above.
+_KEEPING_FACTORIES = frozenset({"functools.wraps", "pytest.fixture"})
 
 
 def _keeps_function(interp: Interpreter, decorator: ast.expr, applied: Value) -> bool:
@@ -194,7 +192,9 @@ def _walkable(decorator: Value) -> bool:
 
 
 def _qualname(value: Value) -> str | None:
-    if isinstance(value, ClassValue) and value.ref.user is None:
+    """The imported name a decorator is (``pytest.mark.skip``), or the class of the mark it
+    holds (``PENDING = pytest.mark.skip(reason=...)``, :mod:`.calls`)."""
+    if isinstance(value, (ClassValue, Instance)) and value.ref.user is None:
         return value.ref.qualname
     return None
 
