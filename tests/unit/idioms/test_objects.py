@@ -243,7 +243,14 @@ def test_a_runner_subclass_is_checked_by_what_its_init_passes_on() -> None:
         def __init__(self):
             super().__init__(cfg)  # expect: ES109
 
+    class Labelled(GymAgentTaskRunner):
+        def __init__(self, config, label="nightly"):
+            self.label = label
+            super().__init__(config=config)
+
     traced = McqaRunner("tool_agent", hydra_params={"on_rollout": log_rollout})  # expect: ES107
     client.evaluator.submit(tasks=T, target=traced)
     client.evaluator.submit(tasks=T, target=McqaRunner("simple_agent"))
+    client.evaluator.submit(tasks=T, target=Labelled(cfg))
+    client.evaluator.submit(tasks=T, target=Labelled(config={"agent": "a"}))  # expect: ES109
     """)
