@@ -57,7 +57,6 @@ KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
     ("flow/ok-while-true-break/main.py", "condition Call at 17:11"): "while-break",
     ("flow/ok-while-true-break/main.py", "value Name at 17:22"): "while-break",
     ("flow/ok-while-true-break/main.py", "value Name at 17:30"): "while-break",
-    ("objects/cached-property/main.py", "value Name at 18:5"): "unknown-decorator-method",
 }
 
 #: The minimal programs (after ``rule_support.HEADER``); the site is the expression in «».
@@ -74,18 +73,6 @@ MINIMAL: dict[str, tuple[str, str]] = {
                     break
             return runner
         client.evaluator.submit(tasks=T, target=next_submittable([harbor, gym_runner]))
-        """,
-    ),
-    "unknown-decorator-method": (
-        "A decorator not known statically is taken as the identity: the method stays a "
-        "method though `@unknown()` may make it a property (or anything). Adds ES104 "
-        "(`target=` ... got function).",
-        """
-        class Job:
-            @«functools.cached_property»
-            def runner(self):
-                return gym_runner
-        client.evaluator.submit(tasks=T, target=Job().runner)
         """,
     ),
     "unknown-decorator-class": (

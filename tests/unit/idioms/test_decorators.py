@@ -99,3 +99,56 @@ def test_a_decorator_not_modelled_makes_calls_unknown() -> None:
     cached(client, cfg)
     marked(client, cfg)  # expect: ES104
     """)
+
+
+def test_a_method_behind_a_decorator_not_modelled_is_unknown() -> None:
+    """The class namespace holds what the decorators made of the method: a library's
+    decorator (here a cache that may turn it into anything) or one of the user's leaves it
+    unknown; a property, a static or class method stay what the engine models."""
+    check("""
+    import tenacity
+
+    def traced(method):
+        return method
+
+    class Jobs:
+        @tenacity.retry
+        def launch(self, runner):
+            return client.evaluator.submit(tasks=T, target=runner)
+
+        @traced
+        def relaunch(self, runner):
+            return client.evaluator.submit(tasks=T, target=runner)
+
+        @staticmethod
+        def rows(runner):
+            return client.evaluator.submit(metric=em, dataset=rows, target=runner)
+
+        @property
+        def runner(self):
+            return harbor
+
+    jobs = Jobs()
+    jobs.launch(cfg)
+    jobs.relaunch(cfg)
+    Jobs.rows(gym_runner)  # expect: ES105
+    client.evaluator.submit(tasks=T, target=jobs.runner)  # expect: ES106
+    """)
+
+
+def test_a_property_setter_keeps_its_getter() -> None:
+    check("""
+    class Job:
+        def __init__(self):
+            self._runner = gym_runner
+
+        @property
+        def runner(self):
+            return harbor
+
+        @runner.setter
+        def runner(self, value):
+            self._runner = value
+
+    client.evaluator.submit(tasks=T, target=Job().runner)  # expect: ES106
+    """)

@@ -83,19 +83,7 @@ class Definitions:
         with self.interp.scope(Env(parent=outer)) as frame:
             for statement in node.body:
                 if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    for decorator in statement.decorator_list:
-                        self.interp.eval(decorator)
-                    user.methods[statement.name] = FunctionValue(
-                        statement.name,
-                        statement,
-                        self.interp.origin(statement),
-                        module=self.interp.frame.source,
-                        defaults=self._defaults(statement.args),
-                        owner=cls,
-                        closure=parent,
-                    )
-                    if is_property(statement.decorator_list):
-                        properties.add(statement.name)
+                    self._define_method(statement, cls, parent, properties, frame.env)
                     if self.interp.frame.defer:
                         self.interp.defer(statement, parent, cls)
                     continue
@@ -109,6 +97,48 @@ class Definitions:
         user.fields = frozenset(fields)
         user.properties = frozenset(properties)
         outer.names[node.name] = cls
+
+    def _define_method(
+        self,
+        statement: FunctionNode,
+        cls: ClassValue,
+        parent: Env,
+        properties: set[str],
+        scope: Env,
+    ) -> None:
+        """A method of ``cls``, kept in its record when every decorator is one the engine
+        models (a property, a static or class method, a pydantic validator, one that gives the
+        function back); otherwise its name is bound to an unknown value, as the class namespace
+        holds whatever the decorators made of it (a fixture is kept, as :meth:`_decorated`
+        says). ``@name.setter`` / ``.deleter`` of a property above keeps the property's
+        getter."""
+        user = cls.ref.user
+        assert user is not None
+        name = statement.name
+        decorators = [(d, self.interp.eval(d)) for d in statement.decorator_list]
+        if name in properties and len(decorators) == 1 and _accessor(decorators[0][0], name):
+            return
+        kept = is_fixture(statement) or all(
+            _keeps_function(self.interp, d, v, _KEEPING_METHOD, _KEEPING_METHOD_FACTORIES)
+            for d, v in decorators
+        )
+        properties.discard(name)
+        if not kept:
+            user.methods.pop(name, None)
+            scope.names[name] = Unknown(f"{name} behind a decorator")
+            return
+        scope.names.pop(name, None)
+        user.methods[name] = FunctionValue(
+            name,
+            statement,
+            self.interp.origin(statement),
+            module=self.interp.frame.source,
+            defaults=self._defaults(statement.args),
+            owner=cls,
+            closure=parent,
+        )
+        if is_property(statement.decorator_list):
+            properties.add(name)
 
     def _decorated(
         self, node: FunctionNode, function: FunctionValue, decorators: list[tuple[ast.expr, Value]]
@@ -168,14 +198,55 @@ _KEEPING = frozenset(
 _KEEPING_FACTORIES = frozenset({"functools.wraps", "pytest.fixture"})
 
 
-def _keeps_function(interp: Interpreter, decorator: ast.expr, applied: Value) -> bool:
+#: Method decorators modelled where the method is read (:mod:`.objects`: properties, static and
+#: class methods) or that give it back; pydantic's validators and serializers are called by
+#: pydantic (the engine does not run them: the method stays what it was).
+_KEEPING_METHOD = _KEEPING | {
+    "builtins.staticmethod",
+    "builtins.classmethod",
+    "builtins.property",
+    "functools.cached_property",
+    "pydantic.computed_field",
+}
+_KEEPING_METHOD_FACTORIES = _KEEPING_FACTORIES | {
+    f"pydantic.{name}"
+    for name in (
+        "field_validator",
+        "model_validator",
+        "validator",
+        "root_validator",
+        "computed_field",
+        "field_serializer",
+        "model_serializer",
+    )
+}
+
+
+def _keeps_function(
+    interp: Interpreter,
+    decorator: ast.expr,
+    applied: Value,
+    keeping: frozenset[str] = _KEEPING,
+    factories: frozenset[str] = _KEEPING_FACTORIES,
+) -> bool:
     """Whether ``decorator`` gives back the function (or a faithful wrapper), by where its
     name was imported from, never by its spelling."""
     if isinstance(decorator, ast.Call):
         with interp.silent():  # a name or an attribute, already evaluated once above
             factory = interp.eval(decorator.func)
-        return _qualname(factory) in _KEEPING_FACTORIES or _is_mark(_qualname(factory))
-    return _qualname(applied) in _KEEPING or _is_mark(_qualname(applied))
+        return _qualname(factory) in factories or _is_mark(_qualname(factory))
+    return _qualname(applied) in keeping or _is_mark(_qualname(applied))
+
+
+def _accessor(decorator: ast.expr, name: str) -> bool:
+    """``@name.setter`` / ``@name.deleter``: the property ``name`` with another accessor, its
+    getter unchanged."""
+    return (
+        isinstance(decorator, ast.Attribute)
+        and decorator.attr in {"setter", "deleter"}
+        and isinstance(decorator.value, ast.Name)
+        and decorator.value.id == name
+    )
 
 
 def _walkable(decorator: Value) -> bool:
