@@ -152,3 +152,51 @@ def test_a_property_setter_keeps_its_getter() -> None:
 
     client.evaluator.submit(tasks=T, target=Job().runner)  # expect: ES106
     """)
+
+
+def test_a_class_behind_a_decorator_not_modelled_is_unknown() -> None:
+    """``@attrs.define`` makes the annotated class attributes fields (with converters): what
+    the class body binds is not what an instance holds, so nothing is read from it. A dataclass,
+    a decorator that gives the class back, and one of the user's whose walk gives it back keep
+    the class (and the findings its values make)."""
+    check("""
+    import enum
+    import functools
+    import attrs
+
+    REGISTRY = {}
+
+    def register(cls):
+        REGISTRY[cls.__name__] = cls
+        return cls
+
+    def replaced(cls):
+        return object()
+
+    @attrs.define
+    class Converted:
+        concurrency: int = attrs.field(converter=int, default="8")
+
+    @register
+    class Registered:
+        concurrency = 0
+
+    @replaced
+    class Gone:
+        concurrency = 0
+
+    @functools.total_ordering
+    @dataclass(frozen=True)
+    class Plain:
+        concurrency: int = 0
+
+    def config(concurrency):
+        return GymRuntimeConfig(
+            agent="a", agent_config="a.yaml", resources_server="mcqa", concurrency=concurrency
+        )
+
+    config(Converted().concurrency)
+    config(Registered().concurrency)  # expect: ES109
+    config(Gone().concurrency)
+    config(Plain().concurrency)  # expect: ES109
+    """)

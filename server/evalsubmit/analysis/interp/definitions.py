@@ -60,7 +60,8 @@ class Definitions:
         """The class body runs now, in a scope of its own (methods do not see it); methods are
         deferred with the class, to be walked with ``self``."""
         bases = [self.interp.eval(base) for base in node.bases]
-        decorators = [self.interp.eval(decorator) for decorator in node.decorator_list]
+        applied = [(d, self.interp.eval(d)) for d in node.decorator_list]
+        decorators = [value for _, value in applied]
         user = UserClass(node.name, self.interp.source.path, node, bases, set(), decorators)
         user.enum_members = enum_members(node, bases)
         if user.enum_members:
@@ -96,7 +97,28 @@ class Definitions:
         user.attributes = set(user.class_values) | set(user.methods) | fields
         user.fields = frozenset(fields)
         user.properties = frozenset(properties)
-        outer.names[node.name] = cls
+        outer.names[node.name] = self._decorated_class(node, cls, applied)
+
+    def _decorated_class(
+        self, node: ast.ClassDef, cls: ClassValue, decorators: list[tuple[ast.expr, Value]]
+    ) -> Value:
+        """What ``@d class C`` binds: ``d(C)``. The class itself when every decorator is one
+        the engine models or that gives the class back (a dataclass, ``final``, ``unique``...)
+        or one of the user's whose walk gives it back (a registry); anything else is unknown
+        (``attrs.define`` makes fields of the class attributes, ``functools.singledispatch``
+        of a class...): nothing is reported from what the undecorated class would do."""
+        for decorator, applied in reversed(decorators):
+            if "dataclass" in ast.unparse(decorator) or _keeps_function(
+                self.interp, decorator, applied, _KEEPING_CLASS, _KEEPING_CLASS_FACTORIES
+            ):
+                continue  # (a dataclass by its spelling, as objects.is_record reads it)
+            if not _walkable(applied) or isinstance(applied, ClassValue):
+                return Unknown(f"{node.name} behind a decorator")
+            with self.interp.silent():
+                made = self.interp.apply(applied, _application(decorator, node), CallArgs([cls]))
+            if not (isinstance(made, ClassValue) and made.ref is cls.ref):
+                return Unknown(f"{node.name} behind a decorator")
+        return cls
 
     def _define_method(
         self,
@@ -198,6 +220,21 @@ _KEEPING = frozenset(
 _KEEPING_FACTORIES = frozenset({"functools.wraps", "pytest.fixture"})
 
 
+#: Class decorators that give the class back (what they add is not read from the class).
+_KEEPING_CLASS = frozenset(
+    {
+        "dataclasses.dataclass",
+        "typing.final",
+        "typing.runtime_checkable",
+        "typing_extensions.final",
+        "typing_extensions.runtime_checkable",
+        "functools.total_ordering",
+        "enum.unique",
+    }
+)
+_KEEPING_CLASS_FACTORIES = frozenset({"dataclasses.dataclass"})
+
+
 #: Method decorators modelled where the method is read (:mod:`.objects`: properties, static and
 #: class methods) or that give it back; pydantic's validators and serializers are called by
 #: pydantic (the engine does not run them: the method stays what it was).
@@ -276,7 +313,7 @@ def _is_mark(qualname: str | None) -> bool:
     return qualname is not None and qualname.startswith("pytest.mark.")
 
 
-def _application(decorator: ast.expr, node: FunctionNode) -> ast.Call:
+def _application(decorator: ast.expr, node: FunctionNode | ast.ClassDef) -> ast.Call:
     """The call ``decorator(name)`` that ``@decorator`` makes, at the decorator's place: made
     once and kept on the decorator (origins and spans are cached by node)."""
     call: ast.Call | None = getattr(decorator, "_evalsubmit_application", None)
