@@ -52,28 +52,6 @@ ENGINE_GAPS: dict[str, str] = {
     ),
     "unknowns/purepath-in-hydra": "missing main.py:16 ES107 (PurePosixPath / 'x' type lost)",
     # probe of realistic shapes (false positives first)
-    "objects/ok-pydantic-validator-clamps": (
-        "unexpected main.py:25 ES109, main.py:26 ES109: a user pydantic model's fields are taken"
-        " from the call as written (Objects._record_fields), its field_validator is not run"
-    ),
-    "types/ok-pydantic-coerces-iterators": (
-        "unexpected main.py:24 ES107 x3: pydantic list[int]/tuple[float, ...] fields validate a"
-        " generator, map() and range() into a list/tuple; the engine keeps the raw iterators"
-    ),
-    "types/ok-pydantic-strips-suite": (
-        "unexpected main.py:18 ES108: model_config str_strip_whitespace/str_to_lower of a user"
-        " pydantic model are not applied; the raw ' QA/Smoke ' is checked as the taskset"
-    ),
-    "unknowns/unknown-base-settings-env": (
-        "unexpected main.py:12 ES108, main.py:22 ES109: a pydantic-settings BaseSettings field is"
-        " read from the environment, the engine takes its class default (not a record class:"
-        " is_record only knows BaseModel bases)"
-    ),
-    "objects/ok-pydantic-settings-subclass": (
-        "unexpected main.py:25 ES109, main.py:26 ES109: a subclass of a user BaseModel is not a"
-        " record (is_record looks at direct bases only), so the call's keywords are dropped and"
-        " the class defaults (0) are read"
-    ),
     "tests/indirect-fixture-param": (
         "missing test_runners.py:31 ES106: request.param of an indirect parametrize not bound"
         " in the fixture, so the Harbor branch is never seen"

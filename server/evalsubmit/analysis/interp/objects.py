@@ -29,15 +29,18 @@ from evalsubmit.analysis.interp.attribute_stores import (
 from evalsubmit.analysis.interp.binding import bind_call
 from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
 from evalsubmit.analysis.interp.frames import CallSite
+from evalsubmit.analysis.interp.pydantic_fields import model_fields, pydantic_kind
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
     ClassValue,
+    DictValue,
     FunctionValue,
     Instance,
     Unknown,
     UserClass,
     Value,
+    named_entries,
 )
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.core.findings import Label, LabelKind, Occasion, Site
@@ -213,6 +216,10 @@ class Objects:
         user = instance.ref.user
         assert user is not None
         written: dict[str, Value] = self._record_fields(user, args)
+        if instance.fields is not None and pydantic_kind(user.bases) is not None:
+            # the JSON a model sends is what validation kept, as its attributes are
+            entries = named_entries(written, args.keyword_origins, instance.origin)
+            instance.fields = DictValue(entries, instance.origin)
         for cls in user_mro(user):
             if "__init__" in cls.methods:
                 init = cls.methods["__init__"]
@@ -252,8 +259,13 @@ class Objects:
     def _record_fields(self, user: UserClass, args: CallArgs) -> dict[str, Value]:
         """A dataclass's (or pydantic model's) fields from the call, else their defaults
         (``field(default=...)`` and ``field(default_factory=...)`` understood)."""
-        if not user.fields or any("__init__" in c.methods for c in user_mro(user)):
+        classes = list(user_mro(user))
+        if not any(c.fields for c in classes) or any("__init__" in c.methods for c in classes):
             return {}
+        kind = pydantic_kind(user.bases)
+        if kind is not None:
+            # pydantic validates what it is given: only what it surely keeps is known
+            return model_fields(self.interp, kind, classes, args, self._field_default)
         declared = [
             s
             for cls in reversed(list(user_mro(user)))
@@ -341,10 +353,11 @@ def is_classmethod(decorators: list[ast.expr]) -> bool:
 
 
 def is_record(node: ast.ClassDef, bases: list[Value]) -> bool:
-    """A dataclass or pydantic model: its annotated class attributes are constructor fields."""
+    """A dataclass or pydantic model (a subclass of the user's model too, and pydantic-settings'
+    ``BaseSettings``): its annotated class attributes are constructor fields."""
     if any("dataclass" in ast.unparse(d) for d in node.decorator_list):
         return True
-    return any(isinstance(b, ClassValue) and b.ref.qualname.endswith("BaseModel") for b in bases)
+    return pydantic_kind(bases) is not None
 
 
 def called_name(node: ast.expr) -> str | None:
