@@ -72,10 +72,6 @@ ENGINE_GAPS: dict[str, str] = {
         "unexpected evals/runners.py:11 ES109: settings.CONCURRENCY is read as its value in"
         " settings.py (0); main.py assigns settings.CONCURRENCY = 8 before build_runner() runs"
     ),
-    "types/ok-frozen-dataclass-normalised": (
-        "unexpected main.py:21 ES108, main.py:23 ES109: object.__setattr__(self, ...) in a frozen"
-        " dataclass's __post_init__ is not taken as a write of the field (raw ' qa/smoke ', 0 kept)"
-    ),
     "types/protocol-subclass-runner": (
         "missing main.py:21 ES106: a class deriving from the AgentTaskRunner protocol inherits"
         " runner_info from it, so isinstance() holds; the engine does not count protocol members"

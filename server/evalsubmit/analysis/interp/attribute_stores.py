@@ -2,11 +2,12 @@
 
 An attribute that construction stores on ``self`` is trusted only when no other code of the
 module stores it (``obj.name = v``, ``del obj.name``, ``for obj.name in ...``) and nothing sets
-attributes dynamically (``setattr``, ``delattr``, ``vars``, ``__dict__``). Answering that walks
-the statements of the module, and most of a long module never names the attribute asked
-about: a statement's text says whether it can (an attribute is spelled after a dot), and only
-those that can are walked. A statement whose text is not ASCII (identifiers are normalised, so
-``ﬁeld`` is ``field``) is walked.
+attributes dynamically (``setattr``, ``delattr``, ``vars``, ``__dict__``; ``object.__setattr__``
+stores the attribute it names). Answering that walks the statements of the module, and most of
+a long module never names the attribute asked about: a statement's text says whether it can
+(an attribute is spelled after a dot, or ``__setattr__`` is), and only those that can are
+walked. A statement whose text is not ASCII (identifiers are normalised, so ``ﬁeld`` is
+``field``) is walked.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ _DYNAMIC_TEXT = re.compile(r"(?:setattr|delattr|vars|__dict__)(?!\w)")
 # a backslash that continues the line
 _DOTTED = re.compile(r"\.(?:\s|\\(?:\r\n|\r|\n)|#[^\r\n]*)*([A-Za-z_]\w*)")
 _STORES = "_evalsubmit_attribute_stores"
+_SETATTR = "__setattr__"
 
 
 class AttributeStores:
@@ -52,7 +54,7 @@ class AttributeStores:
             found = self._stored[name] = any(
                 name in _statement_stores(statement)[0]
                 for statement, spelled in self._spelled()
-                if spelled is None or name in spelled[0]
+                if spelled is None or name in spelled[0] or _SETATTR in spelled[0]
             )
         return found
 
@@ -132,6 +134,14 @@ def _statement_stores(statement: ast.stmt) -> tuple[frozenset[str], bool]:
         elif isinstance(node, ast.Call):
             called = node.func
             dynamic = dynamic or (isinstance(called, ast.Name) and called.id in _DYNAMIC_CALLS)
+            if not in_setup and isinstance(called, ast.Attribute) and called.attr == _SETATTR:
+                # object.__setattr__(obj, "name", v), super().__setattr__("name", v): a store
+                # of `name` (of any attribute, when the name is not a literal)
+                named = node.args[len(node.args) - 2] if len(node.args) in (2, 3) else None
+                if isinstance(named, ast.Constant) and isinstance(named.value, str):
+                    names.add(named.value)
+                else:
+                    dynamic = True
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             in_setup = node.name in setup
         pending.extend((child, in_setup) for child in tree_walk.child_nodes(node))

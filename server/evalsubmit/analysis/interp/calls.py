@@ -192,6 +192,10 @@ class Calls:
             replaced = self._replace(args, node, spans, origin)
             if replaced is not None:
                 return replaced
+        if qualname == "builtins.object.__setattr__":
+            # a frozen dataclass's __post_init__ writes its fields this way
+            self.interp.object_setattr(args)
+            return Known(None, origin)
         if qualname == "builtins.getattr":
             named = self._getattr(node, args)
             if named is not None:

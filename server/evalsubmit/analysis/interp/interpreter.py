@@ -186,6 +186,9 @@ class Interpreter:
     def construct(self, instance: Instance, args: CallArgs, node: ast.Call) -> None:
         self._objects.construct(instance, args, node)
 
+    def object_setattr(self, args: CallArgs) -> None:
+        self._objects.object_setattr(args)
+
     def checkpoint(self) -> Callable[[], None]:
         facts = self._facts
         lists: tuple[list[Any], ...] = (

@@ -37,6 +37,7 @@ from evalsubmit.analysis.values.domain import (
     DictValue,
     FunctionValue,
     Instance,
+    Known,
     Unknown,
     UserClass,
     Value,
@@ -100,6 +101,9 @@ class Objects:
         self.interp = interp
         self._generic: dict[int, Instance] = {}
         self._attribute_stores: AttributeStores | None = None
+        # instances written through object.__setattr__, kept alive: the id in their attribute
+        # keys must not be reused while a key lives
+        self._written: list[Instance] = []
 
     # ----- reading attributes --------------------------------------------------------------
 
@@ -297,6 +301,19 @@ class Objects:
                         return self.interp.eval(factory.node.body)
                     return self.interp.apply(factory, default, CallArgs())
         return Unknown("a field without a default")
+
+    def object_setattr(self, args: CallArgs) -> None:
+        """``object.__setattr__(obj, "name", value)`` on an instance of a user class: the
+        write ``obj.name = value`` is (a frozen dataclass cannot be written otherwise)."""
+        if len(args.positional) != 3 or args.keywords or args.star_unknown:
+            return
+        base, name, value = args.positional
+        if not isinstance(base, Instance) or base.ref.user is None:
+            return
+        if not (isinstance(name, Known) and isinstance(name.obj, str)):
+            return
+        self.interp.frame.env.names[attribute_key(base, name.obj)] = value
+        self._written.append(base)  # keeps its id unique while the key lives
 
     # ----- what may change an attribute behind the flow's back -----------------------------
 
