@@ -60,10 +60,6 @@ ENGINE_GAPS: dict[str, str] = {
         "missing main.py:24 ES106: the runners a generator function yields are not followed"
         " into the for loop over its call"
     ),
-    "types/dataclass-callback-field": (
-        "missing main.py:39 ES107: the fields of a @dataclass instance in hydra_params are not"
-        " looked into (object_refusal accepts any dataclass); a function field is refused"
-    ),
     "flow/ok-global-set-by-configure": (
         "unexpected main.py:17 ES109: the module global WORKERS is read as its initial 0 inside"
         " build_runner although configure(8) rebinds it (`global`) before the call"

@@ -28,6 +28,7 @@ from evalsubmit.analysis.interp.attribute_stores import (
 )
 from evalsubmit.analysis.interp.binding import bind_call
 from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
+from evalsubmit.analysis.interp.dataclass_fields import dataclass_json
 from evalsubmit.analysis.interp.frames import CallSite
 from evalsubmit.analysis.interp.pydantic_fields import model_fields, pydantic_kind
 from evalsubmit.analysis.values.domain import (
@@ -259,6 +260,9 @@ class Objects:
             env = walk_body(self.interp, post, values, site=CallSite(walk))
             written.update(instance_writes(env, instance))
         instance.attributes = self.trusted(written)
+        if instance.fields is None:
+            # a dataclass whose defaults are not literals: its JSON is known once built
+            instance.fields = dataclass_json(user, args, instance.attributes, instance.origin)
 
     def _record_fields(self, user: UserClass, args: CallArgs) -> dict[str, Value]:
         """A dataclass's (or pydantic model's) fields from the call, else their defaults

@@ -1,0 +1,66 @@
+"""The JSON object a plain ``@dataclass`` instance sends: its fields as construction left them.
+
+``models.classes.build_instance`` knows it only when every default is a literal; a default
+that names a function (``on_rollout: Callable = log_rollout``) or a ``default_factory`` is
+known once construction has evaluated it (``Objects._record_fields``). Taken only where it is
+certain: one class without user bases, no constructor hooks, no ``ClassVar``/``InitVar``/
+``KW_ONLY`` or ``field(init=...)`` declarations, a call that binds, and no field that other
+code of the module may change after construction (the caller's ``trusted``).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    DictValue,
+    Origin,
+    UserClass,
+    Value,
+    named_entries,
+)
+
+_HOOKS = frozenset({"__init__", "__new__", "__post_init__", "__setattr__", "__getattr__"})
+_SPECIAL_ANNOTATIONS = ("ClassVar", "InitVar", "KW_ONLY")
+
+
+def dataclass_json(
+    user: UserClass, args: CallArgs, trusted: dict[str, Value], origin: Origin | None
+) -> DictValue | None:
+    """The fields of a plain dataclass instance built with ``args``, or None when not sure;
+    ``trusted`` is what construction stored that no other code may change unseen."""
+    node = user.node
+    if user.bases or _HOOKS & set(user.methods) or not _decorated_dataclass(node):
+        return None
+    names: list[str] = []
+    for statement in node.body:
+        if not isinstance(statement, ast.AnnAssign):
+            continue
+        if not isinstance(statement.target, ast.Name):
+            return None
+        if any(s in ast.unparse(statement.annotation) for s in _SPECIAL_ANNOTATIONS):
+            return None
+        if _field_call_with_init(statement.value):
+            return None
+        names.append(statement.target.id)
+    if args.star_unknown or len(args.positional) > len(names) or set(args.keywords) - set(names):
+        return None  # a TypeError at run time, or fields not known
+    if any(name not in trusted for name in names):
+        return None
+    values = {name: trusted[name] for name in names}
+    return DictValue(named_entries(values, args.keyword_origins, origin), origin)
+
+
+def _decorated_dataclass(node: ast.ClassDef) -> bool:
+    for decorator in node.decorator_list:
+        called = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", None)
+        if name == "dataclass":
+            return True
+    return False
+
+
+def _field_call_with_init(value: ast.expr | None) -> bool:
+    """``field(init=False)``: a positional argument does not reach it."""
+    return isinstance(value, ast.Call) and any(k.arg == "init" for k in value.keywords)
