@@ -75,21 +75,6 @@ MINIMAL: dict[str, tuple[str, str]] = {
         client.evaluator.submit(tasks=T, target=next_submittable([harbor, gym_runner]))
         """,
     ),
-    "unknown-decorator-class": (
-        "A class decorator not known statically is taken as the identity: without the "
-        "dataclass `__init__`, `self.repeats` reads the class attribute 0 in the method's own "
-        "walk. Adds ES109 (`num_repeats` must be ≥ 1, got 0).",
-        """
-        @«dataclasses.dataclass»
-        class Job:
-            repeats: int = 0
-            def __post_init__(self):
-                GymRuntimeConfig(
-                    agent="a", agent_config="a.yaml", resources_server="r", num_repeats=self.repeats
-                )
-        Job(repeats=2)
-        """,
-    ),
     "undecided-shape-dataset": (
         "The SDK raises at the first failing shape check; when an earlier one is undecided "
         "(`dataset=` may be None) a later one is reported as if it came first. `tasks=` with "

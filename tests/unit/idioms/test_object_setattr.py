@@ -68,3 +68,47 @@ def test_a_write_outside_construction_makes_the_field_unknown() -> None:
             agent="simple_agent", agent_config="a.yaml", resources_server="mcqa", concurrency=plan.workers
         )
     """)
+
+
+def test_a_name_not_known_makes_every_attribute_unknown() -> None:
+    check("""
+    from dataclasses import dataclass
+
+    def name_of(field):
+        return field
+
+    @dataclass(frozen=True)
+    class Plan:
+        suite: str
+        workers: int = 0
+
+        def __post_init__(self):
+            object.__setattr__(self, name_of("workers"), max(1, self.workers))
+
+    plan = Plan(" qa/smoke ")
+    client.evaluator.submit(tasks=TasksetRef(plan.suite), target=gym_runner)
+    GymRuntimeConfig(
+        agent="simple_agent", agent_config="a.yaml", resources_server="mcqa", concurrency=plan.workers
+    )
+    """)
+
+
+def test_a_write_to_another_object_makes_that_attribute_unknown() -> None:
+    check("""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Plan:
+        suite: str
+
+    @dataclass(frozen=True)
+    class Normaliser:
+        plan: Plan
+
+        def __post_init__(self):
+            object.__setattr__(self.plan, "suite", self.plan.suite.strip())
+
+    plan = Plan(" qa/smoke ")
+    Normaliser(plan)
+    client.evaluator.submit(tasks=TasksetRef(plan.suite), target=gym_runner)
+    """)

@@ -148,3 +148,27 @@ def test_a_model_in_hydra_params_sends_what_validation_kept() -> None:
     run(Sweep(seeds=map(int, ["1", "2"])))
     run(Sweep(seeds=range(2), note="y"))
     """)
+
+
+def test_a_class_with_an_unknown_base_or_decorator_is_not_its_class_defaults() -> None:
+    check(f"""
+    from somewhere import Settings, define
+
+    class Unresolved(Settings):
+        concurrency: int = 0
+
+    class Tuned(Unresolved):
+        repeats: int = 0
+
+    @define
+    class Attrs:
+        concurrency: int = 0
+
+    class Plain:
+        concurrency: int = 0
+
+    {CONFIG.format("Unresolved(concurrency=8).concurrency")}
+    {CONFIG.format("Tuned(repeats=8).repeats")}
+    {CONFIG.format("Attrs(concurrency=8).concurrency")}
+    {CONFIG.format("Plain().concurrency")}  # expect: ES109
+    """)

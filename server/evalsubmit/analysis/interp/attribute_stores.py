@@ -64,7 +64,7 @@ class AttributeStores:
             self._dynamic = any(
                 _statement_stores(statement)[1]
                 for statement, spelled in self._spelled()
-                if spelled is None or spelled[1]
+                if spelled is None or spelled[1] or _SETATTR in spelled[0]
             )
         return self._dynamic
 
@@ -123,18 +123,23 @@ def _statement_stores(statement: ast.stmt) -> tuple[frozenset[str], bool]:
     names: set[str] = set()
     dynamic = False
     setup = SETUP_METHODS + CLASS_SETUP_METHODS
-    # each node with whether the function around it (the innermost) is a set-up method
-    pending: list[tuple[ast.AST, bool]] = [(statement, False)]
+    # each node with the receiver (first parameter) of the set-up method around it (the
+    # innermost function), None outside set-up methods
+    pending: list[tuple[ast.AST, str | None]] = [(statement, None)]
     while pending:
-        node, in_setup = pending.pop()
+        node, receiver = pending.pop()
         if isinstance(node, ast.Attribute):
-            if not in_setup and isinstance(node.ctx, (ast.Store, ast.Del)):
+            if receiver is None and isinstance(node.ctx, (ast.Store, ast.Del)):
                 names.add(node.attr)
             dynamic = dynamic or node.attr == "__dict__"
         elif isinstance(node, ast.Call):
             called = node.func
             dynamic = dynamic or (isinstance(called, ast.Name) and called.id in _DYNAMIC_CALLS)
-            if not in_setup and isinstance(called, ast.Attribute) and called.attr == _SETATTR:
+            if (
+                isinstance(called, ast.Attribute)
+                and called.attr == _SETATTR
+                and not _modelled_setattr(node, receiver)
+            ):
                 # object.__setattr__(obj, "name", v), super().__setattr__("name", v): a store
                 # of `name` (of any attribute, when the name is not a literal)
                 named = node.args[len(node.args) - 2] if len(node.args) in (2, 3) else None
@@ -143,8 +148,28 @@ def _statement_stores(statement: ast.stmt) -> tuple[frozenset[str], bool]:
                 else:
                     dynamic = True
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            in_setup = node.name in setup
-        pending.extend((child, in_setup) for child in tree_walk.child_nodes(node))
+            receiver = None
+            if node.name in setup:
+                parameters = [*node.args.posonlyargs, *node.args.args]
+                receiver = parameters[0].arg if parameters else ""
+        pending.extend((child, receiver) for child in tree_walk.child_nodes(node))
     found = (frozenset(names), dynamic)
     setattr(statement, _STORES, found)
     return found
+
+
+def _modelled_setattr(node: ast.Call, receiver: str | None) -> bool:
+    """``object.__setattr__(self, "name", v)`` in a set-up method of ``self``: a write the
+    walk of construction sees (Objects.object_setattr), not a store behind its back."""
+    if not receiver or len(node.args) != 3 or node.keywords:
+        return False
+    called, target, named = node.func, node.args[0], node.args[1]
+    return (
+        isinstance(called, ast.Attribute)
+        and isinstance(called.value, ast.Name)
+        and called.value.id == "object"
+        and isinstance(target, ast.Name)
+        and target.id == receiver
+        and isinstance(named, ast.Constant)
+        and isinstance(named.value, str)
+    )

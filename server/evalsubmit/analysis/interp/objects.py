@@ -28,9 +28,9 @@ from evalsubmit.analysis.interp.attribute_stores import (
 )
 from evalsubmit.analysis.interp.binding import bind_call
 from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
-from evalsubmit.analysis.interp.dataclass_fields import dataclass_json
 from evalsubmit.analysis.interp.frames import CallSite
 from evalsubmit.analysis.interp.pydantic_fields import model_fields, pydantic_kind
+from evalsubmit.analysis.interp.record_classes import constructed_unseen, dataclass_json, declared
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -122,6 +122,8 @@ class Objects:
             if name in cls.methods:
                 return bound(cls.methods[name], base)
             if name in cls.class_values and name not in cls.fields:
+                if declared(cls, name) and constructed_unseen(list(user_mro(base.ref.user))):
+                    return None
                 return None if self._stores().stored(name) else cls.class_values[name]
         return None
 

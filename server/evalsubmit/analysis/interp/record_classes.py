@@ -1,11 +1,16 @@
-"""The JSON object a plain ``@dataclass`` instance sends: its fields as construction left them.
+"""What construction leaves on the user's record-like classes, beyond ``models.classes``.
 
+The JSON object a plain ``@dataclass`` instance sends: its fields as construction left them.
 ``models.classes.build_instance`` knows it only when every default is a literal; a default
 that names a function (``on_rollout: Callable = log_rollout``) or a ``default_factory`` is
 known once construction has evaluated it (``Objects._record_fields``). Taken only where it is
 certain: one class without user bases, no constructor hooks, no ``ClassVar``/``InitVar``/
 ``KW_ONLY`` or ``field(init=...)`` declarations, a call that binds, and no field that other
 code of the module may change after construction (the caller's ``trusted``).
+
+And when a declared attribute (``name: T = default``) of a class that is no known record is
+not its class default on an instance: a base or decorator the engine does not know may make
+the class a record (an unresolved ``BaseSettings``, attrs' ``@define``, ``msgspec.Struct``).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import ast
 
 from evalsubmit.analysis.values.domain import (
     CallArgs,
+    ClassValue,
     DictValue,
     Origin,
     UserClass,
@@ -64,3 +70,31 @@ def _decorated_dataclass(node: ast.ClassDef) -> bool:
 def _field_call_with_init(value: ast.expr | None) -> bool:
     """``field(init=False)``: a positional argument does not reach it."""
     return isinstance(value, ast.Call) and any(k.arg == "init" for k in value.keywords)
+
+
+_PLAIN_BASES = frozenset(
+    {"builtins.object", "abc.ABC", "unittest.TestCase", "unittest.IsolatedAsyncioTestCase"}
+)
+
+
+def declared(cls: UserClass, name: str) -> bool:
+    """Whether the class body declares ``name: T = default``, the way a field is declared."""
+    return any(
+        isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.target.id == name
+        for s in cls.node.body
+    )
+
+
+def constructed_unseen(classes: list[UserClass]) -> bool:
+    """Whether construction may set the declared attributes of a class (``classes``: it and
+    its user bases) in code the engine does not see: a base or decorator it does not know on
+    a class that is no known record; the class default is then not what an instance holds."""
+    for cls in classes:
+        if cls.decorators and not cls.fields:
+            return True
+        for base in cls.bases:
+            if not isinstance(base, ClassValue):
+                return True
+            if base.ref.user is None and base.ref.qualname not in _PLAIN_BASES:
+                return True
+    return False
