@@ -53,6 +53,8 @@ def test_validators_and_transforming_config_make_fields_unknown() -> None:
     check(f"""
     from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+    import validators
+
     class Clamped(BaseModel):
         concurrency: int = 0
 
@@ -76,6 +78,17 @@ def test_validators_and_transforming_config_make_fields_unknown() -> None:
     class Aliased(BaseModel):
         concurrency: int = Field(default=4, alias="workers")
 
+    class Decorated(BaseModel):
+        concurrency: int = 0
+
+        @validators.clamp("concurrency")
+        def clamp(cls, value):
+            return max(1, value)
+
+        @property
+        def doubled(self):
+            return self.concurrency * 2
+
     class Neutral(BaseModel):
         model_config = ConfigDict(extra="forbid", frozen=True)
         concurrency: int = 0
@@ -84,6 +97,7 @@ def test_validators_and_transforming_config_make_fields_unknown() -> None:
     {CONFIG.format("Clamped().concurrency")}
     {CONFIG.format("Child(concurrency=0).concurrency")}
     {CONFIG.format("Aliased(concurrency=0).concurrency")}
+    {CONFIG.format("Decorated(concurrency=0).concurrency")}
     {CONFIG.format("Neutral(concurrency=0).concurrency")}  # expect: ES109
     client.evaluator.submit(tasks=TasksetRef(Stripped(suite=" qa/x ").suite), target=gym_runner)
     """)
@@ -171,4 +185,24 @@ def test_a_class_with_an_unknown_base_or_decorator_is_not_its_class_defaults() -
     {CONFIG.format("Tuned(repeats=8).repeats")}
     {CONFIG.format("Attrs(concurrency=8).concurrency")}
     {CONFIG.format("Plain().concurrency")}  # expect: ES109
+    """)
+
+
+def test_a_named_tuple_built_without_arguments_holds_its_class_defaults() -> None:
+    check("""
+    from typing import NamedTuple
+
+    def build():
+        return "a.yaml"
+
+    class Settings(NamedTuple):
+        agent_config: object = build
+
+    def config(settings):
+        return GymRuntimeConfig(
+            agent="simple_agent", agent_config=settings.agent_config, resources_server="mcqa"  # expect: ES109
+        )
+
+    config(Settings("b.yaml"))  # a field given: not the class default
+    config(Settings())
     """)

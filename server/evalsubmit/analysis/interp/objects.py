@@ -122,7 +122,7 @@ class Objects:
             if name in cls.methods:
                 return bound(cls.methods[name], base)
             if name in cls.class_values and name not in cls.fields:
-                if declared(cls, name) and constructed_unseen(list(user_mro(base.ref.user))):
+                if declared(cls, name) and constructed_unseen(list(user_mro(base.ref.user)), base):
                     return None
                 return None if self._stores().stored(name) else cls.class_values[name]
         return None

@@ -34,12 +34,10 @@ MAX_DEPTH = 10
 _MODEL_ROOTS = ("BaseModel",)
 _SETTINGS_ROOTS = ("BaseSettings",)
 
-# decorators and methods that change field values (or their JSON form) during construction
-_TRANSFORMING_DECORATORS = frozenset(
-    {
-        *("field_validator", "model_validator", "validator", "root_validator"),
-        *("field_serializer", "model_serializer"),
-    }
+# decorators of methods that surely change no field value nor its JSON form (any other may
+# be a validator or a serializer: field_validator, model_validator, field_serializer...)
+_PLAIN_DECORATORS = frozenset(
+    {"property", "cached_property", "classmethod", "staticmethod", "computed_field"}
 )
 _TRANSFORMING_METHODS = frozenset(
     # settings_customise_sources may rank the environment above the call's keywords
@@ -164,8 +162,8 @@ def _transforms(cls: UserClass) -> bool:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if statement.name in _TRANSFORMING_METHODS:
                 return True
-            if any(_last_name(d) in _TRANSFORMING_DECORATORS for d in statement.decorator_list):
-                return True
+            if any(_last_name(d) not in _PLAIN_DECORATORS for d in statement.decorator_list):
+                return True  # a validator, or a decorator that may be one
         elif isinstance(statement, ast.ClassDef) and statement.name == "Config":
             return True  # pydantic v1 style configuration: not read
         elif _assigns_model_config(statement) and not _neutral_config(statement):

@@ -21,6 +21,7 @@ from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassValue,
     DictValue,
+    Instance,
     Origin,
     UserClass,
     Value,
@@ -72,6 +73,7 @@ def _field_call_with_init(value: ast.expr | None) -> bool:
     return isinstance(value, ast.Call) and any(k.arg == "init" for k in value.keywords)
 
 
+_NAMED_TUPLE = "typing.NamedTuple"
 _PLAIN_BASES = frozenset(
     {"builtins.object", "abc.ABC", "unittest.TestCase", "unittest.IsolatedAsyncioTestCase"}
 )
@@ -85,16 +87,26 @@ def declared(cls: UserClass, name: str) -> bool:
     )
 
 
-def constructed_unseen(classes: list[UserClass]) -> bool:
-    """Whether construction may set the declared attributes of a class (``classes``: it and
-    its user bases) in code the engine does not see: a base or decorator it does not know on
-    a class that is no known record; the class default is then not what an instance holds."""
+def constructed_unseen(classes: list[UserClass], instance: Instance) -> bool:
+    """Whether construction may set the declared attributes of ``instance`` (``classes``: its
+    class and its user bases) in code the engine does not see: a base or decorator it does
+    not know on a class that is no known record; the class default is then not what the
+    instance holds. A ``NamedTuple`` field holds its class default only when not given."""
     for cls in classes:
         if cls.decorators and not cls.fields:
             return True
         for base in cls.bases:
             if not isinstance(base, ClassValue):
                 return True
-            if base.ref.user is None and base.ref.qualname not in _PLAIN_BASES:
+            if base.ref.user is None and base.ref.qualname == _NAMED_TUPLE:
+                if _given(instance.args):
+                    return True
+            elif base.ref.user is None and base.ref.qualname not in _PLAIN_BASES:
                 return True
     return False
+
+
+def _given(args: CallArgs) -> bool:
+    """Whether the call may have given a field (then not its default; which one is not
+    worth telling apart)."""
+    return args.star_unknown or bool(args.positional) or bool(args.keywords)
