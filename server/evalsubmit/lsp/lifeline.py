@@ -35,14 +35,12 @@ EXIT_GRACE_S = 1.0
 
 
 class WatchedStdin:
-    """stdin for the server's reader that notes its end (read in pygls's reader thread)."""
+    """stdin for the server's reader that notes its end (read in the transport's reader thread,
+    :class:`.transport.StreamChunks`, which only calls :meth:`read1`)."""
 
     def __init__(self, stream: BufferedReader, at_end: threading.Event) -> None:
         self._stream = stream
         self._at_end = at_end
-
-    def readline(self) -> bytes:
-        return self._noted(self._stream.readline())
 
     def read1(self, n: int = -1) -> bytes:
         """At most ``n`` bytes, as soon as any are there. Read from the file descriptor, not
@@ -53,9 +51,6 @@ class WatchedStdin:
         except (AttributeError, OSError, ValueError):
             return self._noted(self._stream.read1(n))
         return self._noted(os.read(fd, n if n > 0 else 65536))
-
-    def read(self, n: int = -1) -> bytes:
-        return self._noted(self._stream.read(n))
 
     def _noted(self, data: bytes) -> bytes:
         if not data:
