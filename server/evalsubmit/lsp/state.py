@@ -33,11 +33,8 @@ class SettingsStore:
         self.folders: dict[str, Settings] = {}
 
     def for_uri(self, uri: str) -> Settings:
-        best: str | None = None
-        for folder in self.folders:
-            prefix = folder.rstrip("/") + "/"
-            if uri.startswith(prefix) and (best is None or len(folder) > len(best)):
-                best = folder
+        holding = [folder for folder in self.folders if uri.startswith(folder.rstrip("/") + "/")]
+        best = max(holding, key=len, default=None)
         return self.folders[best] if best is not None else self.global_settings
 
 
@@ -52,10 +49,8 @@ class ProjectStore:
         self._projects = {root: self._projects.get(root) or Project(root) for root in roots}
 
     def for_path(self, path: Path) -> Project:
-        best: Path | None = None
-        for root in self._projects:
-            if path.is_relative_to(root) and (best is None or len(root.parts) > len(best.parts)):
-                best = root
+        holding = [root for root in self._projects if path.is_relative_to(root)]
+        best = max(holding, key=lambda root: len(root.parts), default=None)
         return self._projects[best] if best is not None else self._loose
 
     def use_python(self, project: Project, setting: str | None) -> None:
