@@ -180,11 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evalsubmit.lsp.settings")
     parser.add_argument("--schema", action="store_true", help="print the JSON schema")
     args = parser.parse_args(argv)
-    if args.schema:
-        json.dump(json_schema(), sys.stdout, indent=2)
-        sys.stdout.write("\n")
-        return 0
-    json.dump(Settings().redacted(), sys.stdout, indent=2)
+    json.dump(json_schema() if args.schema else Settings().redacted(), sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0
 
