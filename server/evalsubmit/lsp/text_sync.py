@@ -106,10 +106,5 @@ class LspWorkspace(Workspace):
     def like(cls, other: Workspace) -> LspWorkspace:
         """A fresh workspace with the settings of ``other`` (made by pygls at initialize,
         before any document exists)."""
-        workspace = cls(
-            other._root_uri,
-            other._sync_kind,
-            list(other.folders.values()),
-            other.position_encoding,
-        )
-        return workspace
+        folders = list(other.folders.values())
+        return cls(other._root_uri, other._sync_kind, folders, other.position_encoding)
