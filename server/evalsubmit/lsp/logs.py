@@ -20,14 +20,10 @@ from lsprotocol import types
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
+    from evalsubmit.lsp.settings import LogLevel
+
 log = logging.getLogger("evalsubmit.lsp")
 
-LEVELS = {
-    "error": logging.ERROR,
-    "warning": logging.WARNING,
-    "info": logging.INFO,
-    "debug": logging.DEBUG,
-}
 _MESSAGE_TYPES = (
     (logging.ERROR, types.MessageType.Error),
     (logging.WARNING, types.MessageType.Warning),
@@ -81,11 +77,11 @@ def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
         return False
 
 
-def install(server: LanguageServer, level: str = "info") -> LspLogHandler:
+def install(server: LanguageServer) -> LspLogHandler:
     handler = LspLogHandler(server)
     package = logging.getLogger("evalsubmit")
     package.addHandler(handler)
-    package.setLevel(LEVELS.get(level, logging.INFO))
+    package.setLevel(logging.INFO)  # the default of the logLevel setting, until it is read
     package.propagate = False
     pygls = logging.getLogger("pygls")
     pygls_errors = LspLogHandler(server)
@@ -124,8 +120,9 @@ def to_stderr(message: str) -> None:
         pass
 
 
-def set_level(level: str) -> None:
-    logging.getLogger("evalsubmit").setLevel(LEVELS.get(level, logging.INFO))
+def set_level(level: LogLevel) -> None:
+    """The ``logLevel`` setting: its names are :mod:`logging`'s, in lower case."""
+    logging.getLogger("evalsubmit").setLevel(level.upper())
 
 
 P = ParamSpec("P")
