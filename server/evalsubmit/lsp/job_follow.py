@@ -19,7 +19,6 @@ from evalsubmit.platform import (
     ResolvedPlatformConfig,
     follow_job,
 )
-from evalsubmit.platform.follow import DEFAULT_FOLLOW_LIMIT_S
 from evalsubmit.platform.submission import state_words
 
 if TYPE_CHECKING:
@@ -29,8 +28,6 @@ log = logging.getLogger(__name__)
 
 CANCEL_JOB = "Cancel the job"
 KEEP_JOB = "Keep it running"
-FOLLOW_LIMIT_S = DEFAULT_FOLLOW_LIMIT_S
-"""Following a submitted job stops after this long (the job itself runs on)."""
 _BACKGROUND: set[asyncio.Future[None]] = set()
 
 
@@ -49,13 +46,13 @@ async def follow(
     progress: Progress,
 ) -> JobStatus | None:
     """Poll until a terminal status; None when the user stopped following (or polling failed).
-    Following ends after ``FOLLOW_LIMIT_S`` whatever the job does."""
+    Following ends after ``follow_job``'s limit (an hour) whatever the job does; the job runs on."""
     workspace = config.workspace
     final: JobStatus | None = None
 
     async def poll() -> None:
         nonlocal final
-        async for status in follow_job(client, workspace, name, interval, limit_s=FOLLOW_LIMIT_S):
+        async for status in follow_job(client, workspace, name, interval):
             final = status
             progress.report(f"job {name}: {state_words(status)}")
 
