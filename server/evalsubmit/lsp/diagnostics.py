@@ -2,7 +2,7 @@
 to the client's pulls (``textDocument/diagnostic``, ``workspace/diagnostic``).
 
 :class:`.analyses.Analyses` pushes (``publishDiagnostics`` with the version) unless the client
-declared pull support; then the client pulls, through :class:`Pulls`, and is asked to refresh
+declared pull support; then the client pulls, through :func:`pull_handlers`, and is asked to refresh
 when something other than its edits changed. A result id names the session, the stamp and
 whether findings of importers are shown: the client asks again with it, and a pull answers
 "unchanged" while it still holds.
@@ -62,46 +62,27 @@ def worth_publishing(published: Analysis | None, snap: Analysis) -> bool:
     return snap.stamp != published.stamp or changed(published, snap)
 
 
-class Pulls:
-    """The pull handlers. A notebook's diagnostics are pushed, per cell, in every mode
+DocumentPull = Callable[[types.DocumentDiagnosticParams], Awaitable[types.DocumentDiagnosticReport]]
+WorkspacePull = Callable[
+    [types.WorkspaceDiagnosticParams], Awaitable[types.WorkspaceDiagnosticReport]
+]
+
+
+def pull_handlers(analyses: Analyses, session: Session) -> tuple[DocumentPull, WorkspacePull]:
+    """The pull handlers (functions, not bound methods: pygls marks what it registers with
+    attributes). A notebook's diagnostics are pushed, per cell, in every mode
     (vscode-languageclient 9 never pulls a cell's): a pull for a cell is answered with none."""
 
-    def __init__(self, analyses: Analyses, session: Session) -> None:
-        self._analyses = analyses
-        self._session = session
-
-    # (functions, not bound methods: pygls marks what it registers with attributes)
-    def document_handler(
-        self,
-    ) -> Callable[[types.DocumentDiagnosticParams], Awaitable[types.DocumentDiagnosticReport]]:
-        async def text_document_diagnostic(
-            params: types.DocumentDiagnosticParams,
-        ) -> types.DocumentDiagnosticReport:
-            return await self.document(params)
-
-        return text_document_diagnostic
-
-    def workspace_handler(
-        self,
-    ) -> Callable[[types.WorkspaceDiagnosticParams], Awaitable[types.WorkspaceDiagnosticReport]]:
-        async def workspace_diagnostic(
-            params: types.WorkspaceDiagnosticParams,
-        ) -> types.WorkspaceDiagnosticReport:
-            return await self.workspace(params)
-
-        return workspace_diagnostic
-
     @guarded(default=types.RelatedFullDocumentDiagnosticReport(items=[]))
-    async def document(
-        self, params: types.DocumentDiagnosticParams
+    async def text_document_diagnostic(
+        params: types.DocumentDiagnosticParams,
     ) -> types.DocumentDiagnosticReport:
         uri, previous = params.text_document.uri, params.previous_result_id
-        if self._session.notebooks.of_cell(uri) is not None:
+        if session.notebooks.of_cell(uri) is not None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         # The client shows findings from importers (the result id says so): answer with the
         # complete result (bounded wait), not one without them that a refresh would undo.
         shows_remote = previous is not None and previous.endswith("r")
-        analyses = self._analyses
         snap, fresh = await analyses.analysis_and_freshness(
             uri, complete=shows_remote, findings_only=True
         )
@@ -112,20 +93,19 @@ class Pulls:
         found = result_id(analyses.session_id, snap)
         if previous == found:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=found)
-        items = render(snap, self._session.encoding)
+        items = render(snap, session.encoding)
         return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=found)
 
     @guarded(default=types.WorkspaceDiagnosticReport(items=[]))
-    async def workspace(
-        self, params: types.WorkspaceDiagnosticParams
+    async def workspace_diagnostic(
+        params: types.WorkspaceDiagnosticParams,
     ) -> types.WorkspaceDiagnosticReport:
         previous = {p.uri: p.value for p in params.previous_result_ids}
-        analyses = self._analyses
         uris = list(analyses.documents)
         snaps = await asyncio.gather(*(analyses.analysis(uri) for uri in uris))
         reports: list[types.WorkspaceDocumentDiagnosticReport] = []
         for uri, snap in zip(uris, snaps, strict=True):
-            if snap is None or uri in self._session.notebooks.notebooks:
+            if snap is None or uri in session.notebooks.notebooks:
                 continue  # a notebook's diagnostics are its cells', pushed per cell
             found = result_id(analyses.session_id, snap)
             if previous.get(uri) == found:
@@ -135,10 +115,12 @@ class Pulls:
                     )
                 )
             else:
-                items = render(snap, self._session.encoding)
+                items = render(snap, session.encoding)
                 reports.append(
                     types.WorkspaceFullDocumentDiagnosticReport(
                         uri=uri, version=snap.version, items=items, result_id=found
                     )
                 )
         return types.WorkspaceDiagnosticReport(items=reports)
+
+    return text_document_diagnostic, workspace_diagnostic

@@ -160,14 +160,14 @@ def create_server() -> EvalsubmitServer:
     feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)(notebook_sync.did_save)
     feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)(notebook_sync.did_close)
 
-    pulls = diagnostics.Pulls(ls.analyses, ls.session)
+    document_pull, workspace_pull = diagnostics.pull_handlers(ls.analyses, ls.session)
     feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
             identifier=NAME, inter_file_dependencies=True, workspace_diagnostics=True
         ),
-    )(pulls.document_handler())
-    feature(types.WORKSPACE_DIAGNOSTIC)(pulls.workspace_handler())
+    )(document_pull)
+    feature(types.WORKSPACE_DIAGNOSTIC)(workspace_pull)
     requests = ls.requests
     requests.document(types.TEXT_DOCUMENT_HOVER, hover.hover, cells=cell_features.hover_on_cells)
     requests.document(
