@@ -103,14 +103,10 @@ async def list_tasksets(
         "suggested": submit.nearby_taskset(snap, line or 1) if snap is not None else None,
     }
     try:
-        client = submit.open_client(context.editor, config)
+        async with submit.open_client(context.editor, config) as client:
+            found = await client.list_tasksets(config.workspace)
     except PlatformError as err:
         return {**answer, "error": err.message}
-    async with client:
-        try:
-            found = await client.list_tasksets(config.workspace)
-        except PlatformError as err:
-            return {**answer, "error": err.message}
     answer["tasksets"] = [
         {"ref": t.ref, "name": t.name, "description": t.description} for t in found
     ]
@@ -161,11 +157,10 @@ async def job_status(
     workspace = first.get("workspace") if isinstance(first.get("workspace"), str) else None
     workspace = workspace or config.workspace
     try:
-        client = submit.open_client(context.editor, config)
-    except PlatformError as err:
+        async with submit.open_client(context.editor, config) as client:
+            return await job_view(client, workspace, name, tail)
+    except PlatformError as err:  # the settings cannot be used (job_view says its own errors)
         return {"error": err.message}
-    async with client:
-        return await job_view(client, workspace, name, tail)
 
 
 async def job_view(client: PlatformClient, workspace: str, name: str, tail: int) -> dict[str, Any]:

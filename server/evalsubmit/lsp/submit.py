@@ -156,14 +156,10 @@ async def _ask_taskset(
     code = workspace_in_code(snap, line)
     config = await context.in_pool(platform_config, snap.settings, code)
     try:
-        client = open_client(context.editor, config)
+        async with open_client(context.editor, config) as client:
+            found = await client.list_tasksets(config.workspace)
     except PlatformError as err:
         return None, f"the tasksets could not be listed: {err.message}"
-    async with client:
-        try:
-            found = await client.list_tasksets(config.workspace)
-        except PlatformError as err:
-            return None, f"the tasksets could not be listed: {err.message}"
     if not found:
         return None, f"workspace {config.workspace} has no taskset"
     try:
