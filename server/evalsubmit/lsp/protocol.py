@@ -146,13 +146,12 @@ class EvalsubmitProtocol(LanguageServerProtocol):
             task.cancel()
         super()._handle_cancel_notification(msg_id)
 
-    def track_command(self, task: asyncio.Task[Any]) -> MsgId | None:
+    def track_command(self) -> None:
         """Called by a command's own task: its request can now be cancelled."""
-        msg_id = self.msg_id
-        if msg_id is not None:
+        task, msg_id = asyncio.current_task(), self.msg_id
+        if task is not None and msg_id is not None:
             self.command_tasks[msg_id] = task
             task.add_done_callback(lambda _: self.command_tasks.pop(msg_id, None))
-        return msg_id
 
     # -- builtin features -----------------------------------------------------------------------
 

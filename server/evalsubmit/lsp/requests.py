@@ -222,10 +222,9 @@ class Requests:
 
         @guarded()
         async def run(*args: Any) -> Any:
-            task = asyncio.current_task()
             protocol = self._server.protocol
-            if task is not None and isinstance(protocol, EvalsubmitProtocol):
-                protocol.track_command(task)  # so that $/cancelRequest reaches it
+            if isinstance(protocol, EvalsubmitProtocol):
+                protocol.track_command()  # so that $/cancelRequest reaches it
             first = args[0] if args and isinstance(args[0], Mapping) else {}
             uri = first.get("uri")
             place = self._cell(uri) if isinstance(uri, str) and cells is not None else None

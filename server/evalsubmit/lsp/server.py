@@ -223,9 +223,7 @@ def _debug_info(ls: EvalsubmitServer) -> None:
 
     @logs.guarded()
     async def debug_info(*args: Any) -> Any:
-        task = asyncio.current_task()
-        if task is not None:
-            ls.protocol_.track_command(task)  # so that $/cancelRequest reaches it
+        ls.protocol_.track_command()  # so that $/cancelRequest reaches it
         return await commands.debug_info(
             ls.session, ls.analyses, lambda uri: ls.workspace.get_text_document(uri).source
         )
