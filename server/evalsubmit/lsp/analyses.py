@@ -154,7 +154,7 @@ class Analyses:
 
     # -- results ------------------------------------------------------------------------------
 
-    async def analysis(self, uri: str, *, wait_s: float = REQUEST_WAIT_S) -> Analysis | None:
+    async def analysis(self, uri: str, wait_s: float = REQUEST_WAIT_S) -> Analysis | None:
         """The result for the document's present state; when none arrives within ``wait_s``,
         the latest one (or None: not open, or not analysed yet)."""
         snap, _ = await self.analysis_and_freshness(uri, wait_s=wait_s)

@@ -249,10 +249,6 @@ class Requests:
 
     def context(self) -> Context:
         session, analyses = self._session, self._analyses
-
-        async def analysis(uri: str, wait_s: float) -> Analysis | None:
-            return await analyses.analysis(uri, wait_s=wait_s)
-
         return Context(
             encoding=session.encoding,
             document_changes=session.document_changes,
@@ -263,7 +259,7 @@ class Requests:
             reach=session.reach,
             in_pool=analyses.in_pool,
             analyzer=analyses.analyzer,
-            analysis=analysis,
+            analysis=analyses.analysis,
         )
 
     def _cell(self, uri: str) -> CellPlace | None:
