@@ -14,6 +14,7 @@ with the present one: cells move, appear and go away between the two.
 
 from __future__ import annotations
 
+import copy
 import difflib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -297,14 +298,7 @@ def syntax_diagnostic(
 
 
 def moved_diagnostic(item: types.Diagnostic, rng: types.Range) -> types.Diagnostic:
-    """``item`` at ``rng`` (a cell's place or the joined module's)."""
-    return types.Diagnostic(
-        range=rng,
-        message=item.message,
-        severity=item.severity,
-        code=item.code,
-        code_description=item.code_description,
-        source=item.source,
-        tags=item.tags,
-        data=item.data,
-    )
+    """``item`` at ``rng`` (a cell's place or the joined module's); ``item`` is left as it is."""
+    moved = copy.copy(item)
+    moved.range = rng
+    return moved
