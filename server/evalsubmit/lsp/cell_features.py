@@ -11,6 +11,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from evalsubmit.lsp.convert import diagnostic_data
 from evalsubmit.lsp.notebooks import Layout, OpenNotebook, moved_diagnostic
 from evalsubmit.lsp.requests import CellPlace, Moved
 from evalsubmit.lsp.snapshot import Snapshot
@@ -84,8 +85,7 @@ def _to_joined(
 ) -> types.Diagnostic | None:
     """A diagnostic of the cell, as the editor sent it back, on the joined text it was
     computed for (its ``data`` names that version)."""
-    data = diag.data if isinstance(diag.data, Mapping) else {}
-    version = data.get("version")
+    version = diagnostic_data(diag).get("version")
     layout = notebook.layout(version if isinstance(version, int) else None)
     index = layout.index_of(cell_uri) if layout is not None else None
     if layout is None or index is None:

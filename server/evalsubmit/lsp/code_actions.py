@@ -42,7 +42,8 @@ async def code_action(
     ours = [
         d
         for d in params.context.diagnostics
-        if d.source == convert.SOURCE and _data_version(d) == snap.version
+        if d.source == convert.SOURCE
+        and convert.diagnostic_data(d).get("version", "missing") == snap.version
     ]
     actions = line_actions(snapshot, context, params, ours)
     kinds = fix_all_kinds(params.context, ours)
@@ -82,18 +83,9 @@ def fix_all_kinds(request: types.CodeActionContext, ours: Sequence[types.Diagnos
     only = request.only
     asked = request.trigger_kind != AUTOMATIC
     as_source = _wanted(FIX_ALL, only) and (only is not None or asked)
-    as_quick_fix = _wanted(QUICK_FIX, only) and asked and any(_fixable(d) for d in ours)
+    fixable = any(convert.diagnostic_data(d).get("fixes") for d in ours)
+    as_quick_fix = _wanted(QUICK_FIX, only) and asked and fixable
     return [kind for kind, wanted in ((FIX_ALL, as_source), (QUICK_FIX, as_quick_fix)) if wanted]
-
-
-def _data_version(diagnostic: types.Diagnostic) -> object:
-    """The document version a diagnostic of ours was computed for (its fixes' too)."""
-    data = diagnostic.data if isinstance(diagnostic.data, Mapping) else {}
-    return data.get("version", "missing")
-
-
-def _fixable(diag: types.Diagnostic) -> bool:
-    return isinstance(diag.data, Mapping) and bool(diag.data.get("fixes"))
 
 
 def _wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -130,7 +122,7 @@ def quick_fixes(
     placeholder as a tab stop to type over; never written as it is."""
     actions: list[types.CodeAction] = []
     for diag in diagnostics:
-        data = diag.data if isinstance(diag.data, Mapping) else {}
+        data = convert.diagnostic_data(diag)
         version = data.get("version")
         for index, fix in enumerate(data.get("fixes") or []):
             try:

@@ -176,6 +176,12 @@ def diagnostic(
     )
 
 
+def diagnostic_data(item: types.Diagnostic) -> Mapping[str, Any]:
+    """The ``data`` of a diagnostic as the client sent it back (empty when it is no object:
+    another tool's diagnostic, or a client that dropped it)."""
+    return item.data if isinstance(item.data, Mapping) else {}
+
+
 def _range_json(rng: types.Range) -> dict[str, Any]:
     return {
         "start": {"line": rng.start.line, "character": rng.start.character},
