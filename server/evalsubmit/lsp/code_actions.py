@@ -51,8 +51,7 @@ async def code_action(
         analyze = context.analyzer(snapshot.uri, snap.effective.options)
         fixed = await context.in_pool(fix_all, snap.text, snap.report, analyze)
         if fixed is not None:
-            enc, changes = context.encoding, context.document_changes
-            actions += [fix_all_action(snapshot.uri, snap, fixed, enc, changes, k) for k in kinds]
+            actions += [fix_all_action(snapshot, context, fixed, kind) for kind in kinds]
     return actions
 
 
@@ -64,16 +63,14 @@ def line_actions(
 ) -> list[types.CodeAction]:
     """The quick fixes and "Ignore" of ``ours`` (the request's diagnostics that are of this
     analysis), then "Submit evaluation" at the range."""
-    uri, snap, only = snapshot.uri, snapshot.analysed, params.context.only
-    encoding, doc_changes = context.encoding, context.document_changes
+    only = params.context.only
     actions: list[types.CodeAction] = []
     if _wanted(QUICK_FIX, only) and snapshot.current:
-        snippets = doc_changes and context.snippet_edits
-        actions += quick_fixes(uri, snap, ours, encoding, doc_changes, snippets)
-        actions += ignore_actions(uri, snap, ours, encoding, doc_changes)
+        actions += quick_fixes(snapshot, context, ours)
+        actions += ignore_actions(snapshot, context, ours)
     # Submit only on request (Ctrl+.), never for the automatic lightbulb: clean lines show none.
     if _wanted(SUBMIT_KIND, only) and params.context.trigger_kind != AUTOMATIC:
-        actions += submit_actions(uri, snap, params.range, encoding)
+        actions += submit_actions(snapshot.uri, snapshot.analysed, params.range, context.encoding)
     return actions
 
 
@@ -110,16 +107,13 @@ def submit_actions(
 
 
 def quick_fixes(
-    uri: str,
-    snap: Analysis,
-    diagnostics: Sequence[types.Diagnostic],
-    encoding: convert.Encoding,
-    document_changes: bool,
-    snippets: bool = False,
+    snapshot: Snapshot, context: Context, diagnostics: Sequence[types.Diagnostic]
 ) -> list[types.CodeAction]:
     """The fixes carried by ``diagnostics``. A fix with a placeholder (a value only the user
-    knows) is offered only to a client that applies snippet edits (``snippets``), with the
+    knows) is offered only to a client that applies snippet edits in versioned edits, with the
     placeholder as a tab stop to type over; never written as it is."""
+    uri, snap, encoding = snapshot.uri, snapshot.analysed, context.encoding
+    snippets = context.document_changes and context.snippet_edits
     actions: list[types.CodeAction] = []
     for diag in diagnostics:
         data = convert.diagnostic_data(diag)
@@ -147,7 +141,7 @@ def quick_fixes(
                     diagnostics=[diag],
                     is_preferred=index == 0,
                     edit=convert.workspace_edit(
-                        uri, version, edits, document_changes=document_changes
+                        uri, version, edits, document_changes=context.document_changes
                     ),
                 )
             )
@@ -171,29 +165,22 @@ def _snippet_action(
 
 
 def fix_all_action(
-    uri: str,
-    snap: Analysis,
-    fixed: str,
-    encoding: convert.Encoding,
-    document_changes: bool,
-    kind: str = FIX_ALL,
+    snapshot: Snapshot, context: Context, fixed: str, kind: str = FIX_ALL
 ) -> types.CodeAction:
     """One edit covering the changed region (common prefix and suffix trimmed)."""
-    edit = convert.text_edit(minimal_edit(snap.text, fixed), snap.lines, encoding)
+    snap, changes = snapshot.analysed, context.document_changes
+    edit = convert.text_edit(minimal_edit(snap.text, fixed), snap.lines, context.encoding)
     return types.CodeAction(
         title="Fix all evalsubmit problems",
         kind=kind,
-        edit=convert.workspace_edit(uri, snap.version, [edit], document_changes=document_changes),
+        edit=convert.workspace_edit(snapshot.uri, snap.version, [edit], document_changes=changes),
     )
 
 
 def ignore_actions(
-    uri: str,
-    snap: Analysis,
-    diagnostics: Sequence[types.Diagnostic],
-    encoding: convert.Encoding,
-    document_changes: bool,
+    snapshot: Snapshot, context: Context, diagnostics: Sequence[types.Diagnostic]
 ) -> list[types.CodeAction]:
+    snap = snapshot.analysed
     actions: list[types.CodeAction] = []
     seen: set[tuple[str, int]] = set()
     unsafe = lines_ending_in_strings(snap.text)
@@ -209,10 +196,10 @@ def ignore_actions(
                 kind=QUICK_FIX,
                 diagnostics=[diag],
                 edit=convert.workspace_edit(
-                    uri,
+                    snapshot.uri,
                     snap.version,
-                    [convert.text_edit(edit, snap.lines, encoding)],
-                    document_changes=document_changes,
+                    [convert.text_edit(edit, snap.lines, context.encoding)],
+                    document_changes=context.document_changes,
                 ),
             )
         )
