@@ -152,11 +152,10 @@ class Requests:
         options: Any = None,
         wait: Wait = Wait.RESULT,
         cells: CellMapping[Params, Answer] | None = None,
-        default: Any = None,
     ) -> None:
-        """Register ``handler`` for the document request ``method``."""
+        """Register ``handler`` for the document request ``method`` (a failure answers None)."""
 
-        @guarded(default)
+        @guarded()
         async def answer(params: Any) -> Any:
             place = self._cell(params.text_document.uri) if cells is not None else None
             if place is not None and cells is not None:
