@@ -40,7 +40,7 @@ from evalsubmit.lsp.convert import spelling, uri_to_path
 from evalsubmit.lsp.diagnostics import changed, render, worth_publishing
 from evalsubmit.lsp.notebooks import split_diagnostics, syntax_severity
 from evalsubmit.lsp.project_config import ProjectConfigs
-from evalsubmit.lsp.scheduler import DocumentTrack, Job
+from evalsubmit.lsp.scheduler import READY_TIMEOUT_S, DocumentTrack, Job
 from evalsubmit.lsp.sdk_preload import SdkPreload
 from evalsubmit.lsp.snapshot import Analysis
 from evalsubmit.lsp.state import Session
@@ -51,7 +51,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-READY_TIMEOUT_S = 10.0
 REQUEST_WAIT_S = 0.75
 """A request (hover, code action, lens, pull) waits at most this long for a result of the
 present text, then answers from the latest result (docs/reliability.md: scheduling)."""

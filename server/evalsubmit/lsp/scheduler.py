@@ -37,7 +37,8 @@ from evalsubmit.lsp.snapshot import Analysis
 log = logging.getLogger(__name__)
 
 READY_TIMEOUT_S = 10.0
-"""The first analysis waits at most this long for the session's settings to be read."""
+"""The first analysis, and a request, wait at most this long for the session's settings to be
+read."""
 FAILURE_PAUSE_S = 0.5
 """After an unexpected failure of a turn of the owner's loop: pause before the next turn."""
 
