@@ -102,10 +102,6 @@ def lsp_range(span: Span, lines: Sequence[str], encoding: Encoding = UTF16) -> t
     )
 
 
-def lsp_severity(finding: Finding, overrides: Mapping[str, str]) -> types.DiagnosticSeverity:
-    return lsp_severity_named(overrides.get(finding.code, str(finding.severity)))
-
-
 def lsp_severity_named(name: str) -> types.DiagnosticSeverity:
     return _SEVERITY.get(name, _SEVERITY[Severity.WARNING])
 
@@ -164,7 +160,7 @@ def diagnostic(
     return types.Diagnostic(
         range=lsp_range(finding.span, lines, encoding),
         message=finding.message,
-        severity=lsp_severity(finding, severity_overrides),
+        severity=lsp_severity_named(severity_overrides.get(finding.code, str(finding.severity))),
         code=finding.code,
         code_description=types.CodeDescription(href=rule.url) if rule is not None else None,
         source=SOURCE,
