@@ -66,21 +66,15 @@ async def _lookup_all(
 ) -> bool:
     """Whether every list is fresh; stale ones are refreshed in the background, and a list
     never fetched is waited for a moment."""
-    cold: list[asyncio.Task[None]] = []
-    fresh = True
-    for key in keys:
-        if catalog.lookup(key)[1]:
-            continue
-        fresh = False
-        first = not catalog.known(key)
-        task = catalog.refresh(key, functools.partial(_fetch, config, key))
-        if first:
-            cold.append(task)
-    if cold:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(asyncio.gather(*cold)), COLD_WAIT_S)
-        fresh = all(catalog.lookup(key)[1] for key in keys)
-    return fresh
+    stale = [key for key in keys if not catalog.lookup(key)[1]]
+    never_fetched = [not catalog.known(key) for key in stale]  # (before the refresh starts)
+    refreshing = [catalog.refresh(key, functools.partial(_fetch, config, key)) for key in stale]
+    cold = [task for task, first in zip(refreshing, never_fetched, strict=True) if first]
+    if not cold:
+        return not stale
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.shield(asyncio.gather(*cold)), COLD_WAIT_S)
+    return all(catalog.lookup(key)[1] for key in keys)
 
 
 async def _fetch(config: ResolvedPlatformConfig, key: CatalogKey) -> list[CatalogItem]:
