@@ -46,10 +46,8 @@ def initialize(ls: EvalsubmitServer, params: types.InitializeParams) -> None:
     session.refresh_support = bool(_cap(caps, "workspace.diagnostics.refresh_support"))
     session.document_changes = bool(_cap(caps, "workspace.workspace_edit.document_changes"))
     session.snippet_edits = bool(_cap(caps, "workspace.workspace_edit.snippet_edit_support"))
-    session.settings.global_settings = parse_settings(
-        extract_section(params.initialization_options), where="initializationOptions"
-    )
-    logs.set_level(session.settings.global_settings.log_level)
+    options = extract_section(params.initialization_options)
+    _set_global(ls, parse_settings(options, where="initializationOptions"))
     _update_folders(ls)
 
 
