@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -113,10 +114,7 @@ class EvalsubmitServer(LanguageServer):
 
         async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             self.protocol.set_writer(writer)
-
-            async def chunk() -> bytes:
-                return await reader.read(transport.READ_CHUNK)
-
+            chunk = functools.partial(reader.read, transport.READ_CHUNK)
             await transport.serve(self.protocol_, chunk, stop_event)
             writer.close()
             self.shutdown()  # type: ignore[no-untyped-call]
