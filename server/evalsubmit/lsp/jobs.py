@@ -70,10 +70,9 @@ def forward(
         assert findings_ready is not None
         findings_ready(snapshot(report, pending=True, findings_only=True))
 
-    if not settings.enable:
-        return snapshot(ModuleReport(path=track.path, skipped=DISABLED), pending=False)
-    if effective.skipped is not None:  # excluded, or its configuration file is invalid
-        return snapshot(ModuleReport(path=track.path, skipped=effective.skipped), pending=False)
+    skipped = effective.skipped if settings.enable else DISABLED
+    if skipped is not None:  # disabled, excluded, or its configuration file is invalid
+        return snapshot(ModuleReport(path=track.path, skipped=skipped), pending=False)
     try:
         analyzer = _incremental(track, project, effective.options)
         report = analyzer.analyze(text, reverse=False, on_findings=findings_ready and early)
