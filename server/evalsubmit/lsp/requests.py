@@ -262,12 +262,11 @@ class Requests:
         )
 
     def _cell(self, uri: str) -> CellPlace | None:
-        found = self._session.notebooks.of_cell(uri)
+        session = self._session
+        found = session.notebooks.of_cell(uri)  # (its notebook, present layout, cell index)
         if found is None:
             return None
-        notebook, layout, index = found
-        session = self._session
-        return CellPlace(uri, notebook, layout, index, session.encoding, session.document_changes)
+        return CellPlace(uri, *found, session.encoding, session.document_changes)
 
     def _cell_versions(self, uri: str) -> dict[str, int | None]:
         """For a notebook: the version of each of its cells now (edits of cells name them)."""
