@@ -159,9 +159,7 @@ def pid_alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
-        return True  # exists, owned by someone else
-    except OSError:
+    except OSError:  # PermissionError: it exists, owned by someone else
         return True
     return _not_a_zombie(pid)
 
