@@ -111,8 +111,8 @@ def parse_settings(raw: object, *, where: str = "settings") -> Settings:
             return Settings.model_validate(data)
         except ValidationError as exc:
             for error in exc.errors():
-                path = _field_path(data, error["loc"])
-                if not _drop(data, path):
+                path = _drop(data, error["loc"])
+                if path is None:
                     return Settings()
                 shown = ".".join(str(p) for p in path)
                 log.warning(
@@ -143,33 +143,24 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _field_path(data: Mapping[str, Any], loc: Sequence[int | str]) -> list[int | str]:
-    """The prefix of ``loc`` to drop: stop at lists (a bad item resets the whole list)."""
+def _drop(data: dict[str, Any], loc: Sequence[int | str]) -> list[int | str] | None:
+    """Delete the bad value at ``loc`` from ``data`` and return its path: the prefix of ``loc``
+    that stops at a list (a bad item resets the whole list). None when there is no such value
+    (a required-but-missing nested key cannot happen, all have defaults; be safe)."""
+    parent: dict[Any, Any] | None = None
+    node: Any = data
     path: list[int | str] = []
-    node: Any = data
     for part in loc:
-        if isinstance(node, list) or not isinstance(node, Mapping):
+        if not isinstance(node, dict):
             break
-        key = part if part in node else None
-        if key is None:
-            path.append(part)
-            break
-        path.append(key)
-        node = node[key]
+        if part not in node:
+            return None
+        parent, node = node, node[part]
+        path.append(part)
+    if parent is None:
+        return None
+    del parent[path[-1]]
     return path
-
-
-def _drop(data: dict[str, Any], path: Sequence[int | str]) -> bool:
-    if not path:
-        return False
-    node: Any = data
-    for part in path[:-1]:
-        node = node[part]
-    if not isinstance(node, dict) or path[-1] not in node:
-        # a required-but-missing nested key cannot happen (all have defaults); be safe
-        return False
-    del node[path[-1]]
-    return True
 
 
 def json_schema() -> dict[str, Any]:
