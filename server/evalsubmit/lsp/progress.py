@@ -20,8 +20,7 @@ log = logging.getLogger(__name__)
 
 
 class Progress:
-    """One work-done progress: on the client's token when the request carried one, else a
-    server-created one (when the client supports it), else silent. ``cancel_signal`` completes
+    """One work-done progress (which one: the module's docstring); ``cancel_signal`` completes
     when the user cancels it."""
 
     def __init__(self, editor: Editor, title: str) -> None:
