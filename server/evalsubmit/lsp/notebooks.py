@@ -173,30 +173,23 @@ class Layout:
 def _replace_lines(
     lines: list[str], a: int, b: int, new: list[str], encoding: Encoding
 ) -> types.TextEdit:
-    """A TextEdit replacing the cell's lines ``[a, b)`` with ``new`` (both may be empty)."""
+    """A TextEdit replacing the cell's lines ``[a, b)`` with ``new`` (both may be empty;
+    ``b`` is at most the cell's line count)."""
 
     def end_of(line: int) -> types.Position:
         return types.Position(
             line=line, character=convert.to_lsp_character(lines[line], 10**9, encoding)
         )
 
-    count = len(lines)
-    if a < b:
-        if b < count:  # whole lines, with their terminators
-            start, end = types.Position(line=a, character=0), types.Position(line=b, character=0)
-            text = "".join(f"{line}\n" for line in new)
-        elif a > 0:  # up to the cell's end: take the break before them instead
-            start, end = end_of(a - 1), end_of(b - 1)
-            text = "".join(f"\n{line}" for line in new)
-        else:
-            start, end = types.Position(line=0, character=0), end_of(b - 1)
-            text = "\n".join(new)
-    elif a < count:
-        start = end = types.Position(line=a, character=0)
+    if b < len(lines):  # whole lines, with their terminators (an insertion: a == b)
+        start, end = types.Position(line=a, character=0), types.Position(line=b, character=0)
         text = "".join(f"{line}\n" for line in new)
-    else:
-        start = end = end_of(count - 1)
+    elif a > 0:  # up to the cell's end: take the break before them instead
+        start, end = end_of(a - 1), end_of(b - 1)
         text = "".join(f"\n{line}" for line in new)
+    else:  # the whole cell
+        start, end = types.Position(line=0, character=0), end_of(b - 1)
+        text = "\n".join(new)
     return types.TextEdit(range=types.Range(start=start, end=end), new_text=text)
 
 
