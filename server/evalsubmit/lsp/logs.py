@@ -89,7 +89,7 @@ def install(server: LanguageServer) -> LspLogHandler:
     pygls.addHandler(pygls_errors)
     # pygls's warnings would reach the root handler (stderr), which editors show as warnings:
     # most are protocol chatter (a cancel for a request already answered), not problems.
-    pygls.addHandler(PyglsNotices())
+    pygls.addHandler(PyglsNotices(logging.WARNING))
     pygls.propagate = False
     return handler
 
@@ -99,9 +99,6 @@ class PyglsNotices(logging.Handler):
     else as the warning it is (errors go to the client's log as they are)."""
 
     CHATTER = ("Cancel notification for unknown message id", "Received response to unknown")
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.WARNING)
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.levelno >= logging.ERROR:
