@@ -122,10 +122,9 @@ class DocumentTrack:
         before its summaries), or, when none arrives within ``timeout_s``, the latest one
         (``fresh``: it is for the current stamp; None before the first result)."""
         wanted = (self.stamp, complete, not findings_only)
-        if (current := self.current) is not None and current.order >= wanted:
-            return current, True
-        if (early := self.findings) is not None and early.order >= wanted:
-            return early, True
+        for ready in (self.current, self.findings):  # the result, or its findings out early
+            if ready is not None and ready.order >= wanted:
+                return ready, True
         waiter: asyncio.Future[Analysis | None] = asyncio.get_running_loop().create_future()
         self._waiters.append((wanted, waiter))
         self._urgent = True
