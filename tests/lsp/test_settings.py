@@ -230,6 +230,12 @@ def test_parse_settings_drops_only_the_bad_field() -> None:
     assert parsed.platform.timeout_s == 30.0 and parsed.platform.workspace == "w"
 
 
+def test_two_bad_items_of_one_list_reset_that_list_only() -> None:
+    """The first bad item resets the list; the second must not reset the whole section."""
+    parsed = parse_settings({"select": [1, 2], "debounceMs": 5, "ignore": ["ES110"]})
+    assert parsed.select == [] and parsed.debounce_ms == 5 and parsed.ignore == ["ES110"]
+
+
 def test_out_of_range_values_fall_back_to_the_default() -> None:
     """Types are not enough: a 400-digit debounceMs passed validation and then raised
     OverflowError on every edit (diagnostics froze)."""

@@ -110,10 +110,15 @@ def parse_settings(raw: object, *, where: str = "settings") -> Settings:
         try:
             return Settings.model_validate(data)
         except ValidationError as exc:
+            dropped: list[list[int | str]] = []
             for error in exc.errors():
-                path = _drop(data, error["loc"])
+                loc = list(error["loc"])
+                if any(loc[: len(path)] == path for path in dropped):
+                    continue  # a second bad item of a list this round reset already
+                path = _drop(data, loc)
                 if path is None:
                     return Settings()
+                dropped.append(path)
                 shown = ".".join(str(p) for p in path)
                 log.warning(
                     "%s: invalid value for %s.%s (%s); using the default",
