@@ -26,6 +26,9 @@ MAX_CALL_DEPTH = 6
 """Nested evaluations of the user's helpers (a helper calling a helper ...) before giving up."""
 MAX_ELEMENT_WALKS = 16
 """A loop body is walked once per element of a known iterable of at most this many."""
+MAX_CHECK_WALKS = 256
+"""Beyond :data:`MAX_ELEMENT_WALKS`, the distinct elements a loop body is still checked with
+(one walk each, whose bindings are dropped), at most this many; never in such a walk."""
 MAX_CONTEXTS = 3
 """Walks nested in walks (an element of a loop in a helper called at a call site ...)."""
 

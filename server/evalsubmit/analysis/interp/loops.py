@@ -9,22 +9,27 @@
   element whose walk does not decide abandons that: what it recorded is taken back, and the
   loop is walked the general way.
 * Otherwise: the body may run any number of times; what it binds is joined with what was
-  there before.
+  there before. When the elements are known but too many to walk the ways above (and the
+  body cannot leave the loop), the body is still checked once per distinct element, up to
+  :data:`MAX_CHECK_WALKS` of them: those walks record facts, labelled with their element, and
+  what they bind is dropped (the general walk decides what the loop binds; when every
+  distinct element was checked, it records nothing: the elements' walks are the loop).
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from evalsubmit.analysis.interp.flow import LoopJumps, element_label, leaves_loop
-from evalsubmit.analysis.interp.frames import MAX_CONTEXTS, MAX_ELEMENT_WALKS
+from evalsubmit.analysis.interp.frames import MAX_CHECK_WALKS, MAX_CONTEXTS, MAX_ELEMENT_WALKS
 from evalsubmit.analysis.interp.operators import truthiness
-from evalsubmit.analysis.values.domain import Unknown, Value
+from evalsubmit.analysis.values.domain import Known, Unknown, Value
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of
-from evalsubmit.analysis.values.store import forked, join_forks
+from evalsubmit.analysis.values.store import forked, join_forks, sealed
 from evalsubmit.core.findings import Label, Occasion, Site
 
 if TYPE_CHECKING:
@@ -49,9 +54,14 @@ class Loops:
         self.interp = interp
         self.walker = walker
         self.jumps = jumps
+        self._checking = False
+        """In a check walk (:meth:`_check_each`): no loop in it is checked that way too, so a
+        loop statement costs at most MAX_CHECK_WALKS walks of its body (times the walks of
+        the small loops it holds), however the loops nest."""
 
     def loop(self, node: Loop) -> None:
         endless = False
+        general_silent = False
         if isinstance(node, ast.While):
             endless = truthiness(self.interp.eval(node.test)) is True
         else:
@@ -66,12 +76,18 @@ class Loops:
                         return
                 elif self._in_order(node, items):
                     return
+            elif items and self._checkable(node):
+                general_silent = self._check_each(node, items)
             element = iterable.element if isinstance(iterable, Unknown) else None
             self.walker.assign(node.target, element or Unknown("a loop variable"), node)
         env = self.interp.frame.env
         before = env.copy()
         with forked() as changes, self.jumps.loop() as jumps:
-            self.walker.walk(node.body)
+            if general_silent:
+                with self.interp.silent():
+                    self.walker.walk(node.body)
+            else:
+                self.walker.walk(node.body)
         join_forks([{}, changes])  # the body ran, or it did not
         # the loop's head is reached from before it, from the body's end and from `continue`
         heads = [env.copy(), *jumps.continued]
@@ -103,6 +119,44 @@ class Loops:
             outcomes += [frame.env, *jumps.continued]
         start.join_paths(*outcomes)
         self.walker.walk(node.orelse)
+
+    def _checkable(self, node: ast.For | ast.AsyncFor) -> bool:
+        """Whether a loop over too many known elements is checked per element: its facts are
+        recorded, there is room to label them, no check walk holds it, and every element
+        surely reaches the body (else an element after a ``break`` would be checked)."""
+        return (
+            self.interp.frame.collect
+            and not self._checking
+            and self._labelled()
+            and not leaves_loop(node.body, self.interp.frame.source.parsed.lines)
+        )
+
+    def _check_each(self, node: ast.For | ast.AsyncFor, items: Sequence[Value]) -> bool:
+        """The body walked once per distinct element (at most MAX_CHECK_WALKS), from the
+        loop's start, recording labelled facts; what each walk binds or changes is dropped,
+        functions it defines are not queued again. True when every distinct element was
+        walked (the general walk then records nothing: a finding that holds for every
+        element is found in every walk, and reported as holding for the loop)."""
+        distinct = _distinct(items)
+        start = self.interp.frame.env
+        group = Site("loop", node.lineno, node.col_offset)
+        outer = self.interp.frame.context
+        self._checking = True
+        try:
+            for index, item in distinct[:MAX_CHECK_WALKS]:
+                label = Label.text(element_label(node, index, item))
+                # `total` counts every distinct element: walks that are not all of them are
+                # never folded into "holds for the loop"
+                walk = Occasion(group, index, len(distinct), label)
+                frame = replace(
+                    self.interp.frame.with_env(start.copy(), context=(*outer, walk)), defer=False
+                )
+                with sealed(), self.interp.enter(frame), self.jumps.loop():
+                    self.walker.assign(node.target, item, node)
+                    self.walker.walk(node.body)
+        finally:
+            self._checking = False
+        return len(distinct) <= MAX_CHECK_WALKS
 
     def _in_order(self, node: ast.For | ast.AsyncFor, items: Sequence[Value]) -> bool:
         """The elements walked one after the other (see the module's docstring); False, with
@@ -158,6 +212,26 @@ class Loops:
             (Occasion(group, index, len(items), Label.text(element_label(node, index, item))), item)
             for index, item in enumerate(items)
         ]
+
+
+def _distinct(items: Sequence[Value]) -> list[tuple[int, Value]]:
+    """(index, element) of each element's first occurrence: a known constant written at one
+    place is walked once, however often it repeats (``range`` items, a list times 100)."""
+    seen: set[object] = set()
+    found: list[tuple[int, Value]] = []
+    for index, item in enumerate(items):
+        key: object = id(item)
+        if isinstance(item, Known):
+            constant = (type(item.obj), item.obj, item.origin)
+            try:
+                hash(constant)
+                key = constant
+            except TypeError:  # an unhashable constant: by identity
+                pass
+        if key not in seen:
+            seen.add(key)
+            found.append((index, item))
+    return found
 
 
 def _joined(paths: list[Env]) -> Env:
