@@ -60,10 +60,6 @@ ENGINE_GAPS: dict[str, str] = {
         "missing main.py:24 ES106: the runners a generator function yields are not followed"
         " into the for loop over its call"
     ),
-    "flow/ok-global-set-by-configure": (
-        "unexpected main.py:17 ES109: the module global WORKERS is read as its initial 0 inside"
-        " build_runner although configure(8) rebinds it (`global`) before the call"
-    ),
     "objects/ok-settings-module-set-by-main": (
         "unexpected evals/runners.py:11 ES109: settings.CONCURRENCY is read as its value in"
         " settings.py (0); main.py assigns settings.CONCURRENCY = 8 before build_runner() runs"

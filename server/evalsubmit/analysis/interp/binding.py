@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     DictValue,
@@ -25,6 +26,43 @@ from evalsubmit.analysis.values.domain import (
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
+    from evalsubmit.analysis.source.parse import ParsedModule
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def rebound_globals(parsed: ParsedModule) -> frozenset[str]:
+    """The module globals some function of the module rebinds through ``global`` (declared
+    there and bound in it, by any kind of binding). Where such a function may have run
+    before, the global's value at the top level is not its value: read from a function, it
+    is unknown (:attr:`Env.rebound`). A text without ``global`` is not walked."""
+    if not any("global" in line for line in parsed.lines):
+        return frozenset()
+    found: set[str] = set()
+    for function in tree_walk.walk(parsed.tree):
+        if not isinstance(function, _FUNCTIONS):
+            continue
+        inner = tree_walk.walk(function)  # nested functions too: a superset, never less
+        declared = {name for node in inner if isinstance(node, ast.Global) for name in node.names}
+        if declared:
+            found |= declared & _bound(inner)
+    return frozenset(found)
+
+
+def _bound(nodes: list[ast.AST]) -> set[str]:
+    bound: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+            bound |= {node.name} if node.name else set()
+        elif isinstance(node, ast.MatchMapping):
+            bound |= {node.rest} if node.rest else set()
+    return bound
 
 
 def bind_arguments(

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from evalsubmit.analysis.interp.annotated import annotated_value
-from evalsubmit.analysis.interp.binding import bind_parameters
+from evalsubmit.analysis.interp.binding import bind_parameters, rebound_globals
 from evalsubmit.analysis.interp.calls import Calls
 from evalsubmit.analysis.interp.dispatch import EXPRESSIONS, PATTERNS, STATEMENTS
 from evalsubmit.analysis.interp.expressions import Expressions
@@ -76,7 +76,7 @@ class Interpreter:
         grouping: Grouping | None = None,
     ) -> None:
         self._source = ModuleSource(parsed, path, module_name)
-        self._module_env = Env()
+        self._module_env = Env(rebound=rebound_globals(parsed))
         self.frame = Frame(
             env=self._module_env, source=self._source, collect=collect, defer=collect
         )

@@ -22,7 +22,7 @@ class Env:
     Reads go through :attr:`bindings` (read-only) or :meth:`lookup`; :attr:`names` is the
     writable table of this env alone."""
 
-    __slots__ = ("_names", "_owned", "ended", "opaque", "parent")
+    __slots__ = ("_names", "_owned", "ended", "opaque", "parent", "rebound")
 
     def __init__(
         self,
@@ -30,6 +30,7 @@ class Env:
         parent: Env | None = None,
         ended: str | None = None,
         opaque: bool = False,
+        rebound: frozenset[str] = frozenset(),
     ) -> None:
         self._names: dict[str, Value] = {} if names is None else names
         self._owned = True
@@ -42,6 +43,10 @@ class Env:
         self.opaque = opaque
         """A call we cannot see into was made as a statement on this path: it may not have
         returned (``parser.error(...)``), so falling off the end of the function is not sure."""
+        self.rebound = rebound
+        """In a module's scope (and its forks): the names some function of the module rebinds
+        through ``global``. Read from an inner scope (a function body), such a name is
+        unknown: the function may have run before, storing what we cannot tell here."""
 
     @property
     def bindings(self) -> Mapping[str, Value]:
@@ -66,12 +71,14 @@ class Env:
         while env is not None:
             found = env._names.get(name)
             if found is not None or name in env._names:
+                if env.rebound and env is not self and name in env.rebound:
+                    return Unknown(f"the global {name}, which a function rebinds", None)
                 return found
             env = env.parent
         return None
 
     def copy(self) -> Env:
-        fork = Env(self._names, self.parent, self.ended, self.opaque)
+        fork = Env(self._names, self.parent, self.ended, self.opaque, self.rebound)
         fork._owned = self._owned = False
         return fork
 

@@ -1,0 +1,56 @@
+"""A module global that a function rebinds through ``global`` is not its initial value inside
+functions: ``configure(8)`` may have run first. It was read as its initial 0 and reported
+(idiom ``flow/ok-global-set-by-configure``)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from evalsubmit.analysis import analyze_source
+
+PROGRAM = textwrap.dedent("""\
+    from nemo_evaluator.api.schemas import TasksetRef
+    from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+    from nemo_platform import NeMoPlatform
+
+    WORKERS = 0
+
+
+    def configure(workers):
+        {declaration}
+        {binding}
+
+
+    def build_runner(agent):
+        config = GymRuntimeConfig(
+            agent=agent, agent_config="a.yaml", resources_server="mcqa", concurrency=WORKERS
+        )
+        return GymAgentTaskRunner(config=config)
+
+
+    configure(8)
+    client = NeMoPlatform(base_url="http://localhost:8080", workspace="qa")
+    client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=build_runner("simple_agent"))
+    """)
+
+
+def _es109(declaration: str, binding: str) -> list[str]:
+    source = PROGRAM.format(declaration=declaration, binding=binding)
+    return [f.message for f in analyze_source(source).findings if f.code == "ES109"]
+
+
+def test_a_global_rebound_by_a_function_is_unknown_in_functions() -> None:
+    assert _es109("global WORKERS", "WORKERS = workers") == []
+
+
+def test_rebinding_by_augmented_assignment_or_loop_counts_too() -> None:
+    assert _es109("global WORKERS", "WORKERS += workers") == []
+    assert _es109("global WORKERS", "for WORKERS in range(workers): pass") == []
+
+
+def test_a_global_only_read_through_global_stays_known() -> None:
+    assert _es109("global WORKERS", "print(WORKERS)") == ["`concurrency` must be ≥ 1, got 0"]
+
+
+def test_a_local_of_the_same_name_rebinds_nothing() -> None:
+    assert _es109("pass", "WORKERS = workers") == ["`concurrency` must be ≥ 1, got 0"]
