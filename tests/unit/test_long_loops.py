@@ -80,3 +80,48 @@ def test_what_the_loop_binds_comes_from_the_general_walk() -> None:
     names = [f"qa/s{i}" for i in range(MAX_ELEMENT_WALKS + 4)]
     after = "client.evaluator.submit(tasks=TasksetRef(last), target=runner)\n"
     assert _findings(_program(repr(names), "last = suite") + after, "ES108") == []
+
+
+def _while(loop: str) -> str:
+    return (
+        HEADER
+        + "SUITES = ['qa/a', 'qa/b c', 'qa/d']\n"
+        + "runner = GymAgentTaskRunner(config=GymRuntimeConfig("
+        + "agent='a', agent_config='a.yaml', resources_server='m'))\n"
+        + textwrap.dedent(loop)
+    )
+
+
+def test_a_while_loop_over_a_counter_keeps_the_known_elements() -> None:
+    source = _while("""\
+        i = 0
+        while i < len(SUITES):
+            client.evaluator.submit(tasks=TasksetRef(SUITES[i]), target=runner)
+            i += 1
+        """)
+    found = _findings(source, "ES108")
+    assert len(found) == 1 and "'qa/b c'" in found[0]
+
+
+def test_a_while_loop_left_by_break_checks_no_element_after_it() -> None:
+    source = _while("""\
+        i = 0
+        while i < len(SUITES):
+            if SUITES[i] == "qa/a":
+                break
+            client.evaluator.submit(tasks=TasksetRef(SUITES[i]), target=runner)
+            i += 1
+        """)
+    assert _findings(source, "ES108") == []
+
+
+def test_code_after_a_while_whose_test_held_on_entry_is_reached() -> None:
+    # `ready` is true on entry, but not always: the loop ends, what follows runs
+    source = _while("""\
+        import random
+        ready = True
+        while ready:
+            ready = random.random() > 0.5
+        GymRuntimeConfig(agent="a", agent_config="a.yaml", resources_server="m", concurrency=0)
+        """)
+    assert _findings(source, "ES109") == ["`concurrency` must be ≥ 1, got 0"]

@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 
 Loop = ast.For | ast.AsyncFor | ast.While
+_Left = tuple[list[Env], Env]
+"""How a loop walked in order was left: (the paths that left by ``break``, the path at its
+end)."""
 
 
 class _Walker(Protocol):
@@ -63,7 +66,13 @@ class Loops:
         endless = False
         general_silent = False
         if isinstance(node, ast.While):
-            endless = truthiness(self.interp.eval(node.test)) is True
+            first = truthiness(self.interp.eval(node.test))
+            if isinstance(node.test, ast.Constant):
+                endless = first is True  # `while True:` is left by `break` (or `return`) only
+            elif first is not None and self._in_order(
+                node, lambda start: self._each_iteration(node, first, start)
+            ):
+                return
         else:
             iterable = self.interp.eval(node.iter)
             items = items_of(iterable)
@@ -74,7 +83,7 @@ class Loops:
                     if self._labelled():
                         self._loop_each(node, items)
                         return
-                elif self._in_order(node, items):
+                elif self._in_order(node, lambda start: self._each_in_order(node, items, start)):
                     return
             elif items and self._checkable(node):
                 general_silent = self._check_each(node, items)
@@ -95,7 +104,7 @@ class Loops:
         env.ended = None
         env.join_paths(before, *heads)
         if endless:
-            env.ended = "endless"  # `while True:` is left by `break` (or `return`) only
+            env.ended = "endless"
         self.walker.walk(node.orelse)
         _after_loop(env, jumps.broke)
 
@@ -158,14 +167,15 @@ class Loops:
             self._checking = False
         return len(distinct) <= MAX_CHECK_WALKS
 
-    def _in_order(self, node: ast.For | ast.AsyncFor, items: Sequence[Value]) -> bool:
-        """The elements walked one after the other (see the module's docstring); False, with
-        nothing changed, when an element's walk does not decide whether it leaves the loop."""
+    def _in_order(self, node: Loop, run: Callable[[Env], _Left | None]) -> bool:
+        """The loop walked one pass after the other by ``run`` from a copy of the env (see
+        the module's docstring); False, with nothing changed, when a pass does not decide
+        whether it leaves the loop (or a ``while``'s test is not known after it)."""
         env = self.interp.frame.env
         before = env.copy()
         undo = self.interp.checkpoint()
         with forked() as changes:
-            left = self._each_in_order(node, items, env)
+            left = run(env)
         if left is None:
             undo()
             env.share(before)
@@ -182,8 +192,8 @@ class Loops:
 
     def _each_in_order(
         self, node: ast.For | ast.AsyncFor, items: Sequence[Value], start: Env
-    ) -> tuple[list[Env], Env] | None:
-        """(the paths that left by ``break``, the path at the loop's end), or None."""
+    ) -> _Left | None:
+        """How the loop was left, or None when an element did not decide it."""
         current = start.copy()
         outer = self.interp.frame.context
         for walk, item in self._walks(node, items):
@@ -203,6 +213,34 @@ class Loops:
                 return [], frame.env
             current = _joined(goes_on)
         return [], current
+
+    def _each_iteration(self, node: ast.While, test: bool, start: Env) -> _Left | None:
+        """A ``while`` whose test is known, walked as Python runs it (``i = 0; while i <
+        len(SUITES): ... SUITES[i] ...; i += 1``), at most MAX_ELEMENT_WALKS passes, each
+        from where the one before left off, unlabelled (the one path Python runs); None when
+        a pass does not decide whether it leaves, or the test becomes unknown."""
+        current = start.copy()
+        for _ in range(MAX_ELEMENT_WALKS):
+            if not test:
+                return [], current  # the test failed: the loop ran out
+            frame = self.interp.frame.with_env(current)
+            with self.interp.enter(frame), self.jumps.loop() as jumps:
+                self.walker.walk(node.body)
+            goes_on = [e for e in (frame.env, *jumps.continued) if e.ended is None]
+            left = jumps.broke or frame.env.ended not in (None, "continue")
+            if left and goes_on:
+                return None
+            if jumps.broke:
+                return jumps.broke, frame.env
+            if not goes_on:
+                return [], frame.env
+            current = _joined(goes_on)
+            with self.interp.enter(self.interp.frame.with_env(current)):
+                known = truthiness(self.interp.eval(node.test))
+            if known is None:
+                return None
+            test = known
+        return None  # more passes than are walked: the general way
 
     def _walks(
         self, node: ast.For | ast.AsyncFor, items: Sequence[Value]

@@ -139,6 +139,15 @@ def _sorted(args: CallArgs, origin: Origin | None) -> Value:
         return Unknown("sorted at run time", "list")
 
 
+def _len(args: CallArgs, origin: Origin | None) -> Value:
+    """``len()`` of a container whose items are known (never of an iterator: a TypeError)."""
+    value = args.positional[0] if len(args.positional) == 1 else None
+    items = items_of(value) if isinstance(value, (Known, SeqValue, DictValue)) else None
+    if items is None or args.keywords:
+        return Unknown("the result of len()")  # as any call not modelled
+    return Known(len(items), origin)
+
+
 def _range(args: CallArgs, origin: Origin | None) -> Value:
     return known_range(args.positional, origin)
 
@@ -212,6 +221,7 @@ def _environment_type(args: CallArgs) -> str:
 
 _SPECIAL: dict[str, Callable[[CallArgs, Origin | None], Value]] = {
     "builtins.range": _range,
+    "builtins.len": _len,
     "builtins.zip": _zip,
     "builtins.enumerate": _enumerate,
     "builtins.sorted": _sorted,
