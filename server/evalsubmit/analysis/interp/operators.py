@@ -77,6 +77,16 @@ def binary(node: ast.BinOp, left: Value, right: Value, source: ModuleSource) -> 
     return Unknown()
 
 
+def augmented(node: ast.AugAssign, current: Value, operand: Value, source: ModuleSource) -> Value:
+    """``target op= operand`` of an immutable value: ``target op operand`` at the statement
+    (the expression made once per statement: a result's origin is kept by node)."""
+    expression: ast.BinOp | None = getattr(node, "_evalsubmit_binary", None)
+    if expression is None:
+        expression = ast.copy_location(ast.BinOp(node.target, node.op, node.value), node)
+        node._evalsubmit_binary = expression  # type: ignore[attr-defined]
+    return binary(expression, current, operand, source)
+
+
 def _percent(template: Value, values: SeqValue) -> str | None:
     """``"%s/%s" % (a, b)`` of known strings and numbers, with plain ``%s``/``%d``/``%r``
     only (a width such as ``%9999999s`` is never computed)."""

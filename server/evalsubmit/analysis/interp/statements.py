@@ -26,7 +26,7 @@ from evalsubmit.analysis.interp.loops import Loops
 from evalsubmit.analysis.interp.matching import guard_holds
 from evalsubmit.analysis.interp.narrowing import Refinements, refine, restore
 from evalsubmit.analysis.interp.objects import attribute_key
-from evalsubmit.analysis.interp.operators import binary, truthiness
+from evalsubmit.analysis.interp.operators import augmented, truthiness
 from evalsubmit.analysis.models.containers import delete_item, in_place, keeps_identity
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
@@ -109,9 +109,8 @@ class Statements:
                 in_place(current, node.op, operand, self._origin_of_span(self.interp.span(node)))
             elif isinstance(current, Known):
                 # an immutable constant: `i += 1` is `i = i + 1` (a while loop's counter)
-                self.interp.frame.env.names[target.id] = binary(
-                    _as_binary(node), current, operand, self.interp.frame.source
-                )
+                source = self.interp.frame.source
+                self.interp.frame.env.names[target.id] = augmented(node, current, operand, source)
             else:
                 self.interp.frame.env.names[target.id] = Unknown("changed in place")
         elif isinstance(target, (ast.Attribute, ast.Subscript)):
@@ -402,13 +401,3 @@ def bound_names(node: ast.stmt) -> set[str]:
             names.add(current.name)
         pending.extend(tree_walk.child_nodes(current))
     return names
-
-
-def _as_binary(node: ast.AugAssign) -> ast.BinOp:
-    """``target op= value`` as the expression ``target op value`` at the same place, made
-    once per statement (a result's origin is kept by node)."""
-    found: ast.BinOp | None = getattr(node, "_evalsubmit_binary", None)
-    if found is None:
-        found = ast.copy_location(ast.BinOp(node.target, node.op, node.value), node)
-        node._evalsubmit_binary = found  # type: ignore[attr-defined]
-    return found
