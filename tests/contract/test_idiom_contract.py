@@ -60,10 +60,6 @@ ENGINE_GAPS: dict[str, str] = {
         "missing main.py:24 ES106: the runners a generator function yields are not followed"
         " into the for loop over its call"
     ),
-    "objects/ok-settings-module-set-by-main": (
-        "unexpected evals/runners.py:11 ES109: settings.CONCURRENCY is read as its value in"
-        " settings.py (0); main.py assigns settings.CONCURRENCY = 8 before build_runner() runs"
-    ),
     "types/protocol-subclass-runner": (
         "missing main.py:21 ES106: a class deriving from the AgentTaskRunner protocol inherits"
         " runner_info from it, so isinstance() holds; the engine does not count protocol members"

@@ -217,6 +217,10 @@ class Project:
             self._under[key] = found
         return found
 
+    def is_overlay(self, path: Path) -> bool:
+        """Whether ``path`` reads as an editor buffer (its text is not the disk's)."""
+        return self._is_overlay(path)
+
     def _is_overlay(self, path: Path) -> bool:
         """Whether ``path`` is an editor buffer; without any (the CLI), no ``resolve()``: it
         costs a system call per folder of the path, and most candidates do not exist."""

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from evalsubmit.analysis.interp.grouping import DependencyLog, reads_the_same, text_digest
 from evalsubmit.analysis.interp.interpreter import Interpreter
+from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.source.parse import parse_source
 from evalsubmit.analysis.values.domain import Known, ModuleValue, SeqValue, Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
@@ -82,6 +83,7 @@ class ModuleResolver:
         """Installed modules read so far: path -> dotted name."""
         self._environment_stamp: str | None = None
         self._budget = threading.local()
+        self._stores = ModuleStores(project)
 
     @classmethod
     def of(cls, project: Project) -> ModuleResolver:
@@ -169,6 +171,12 @@ class ModuleResolver:
                     if sub
                     else Unknown(f"{rest[0]} is not defined in {module}")
                 )
+            if rest[0] in scope.env.rebound or self._stores.set_elsewhere(
+                path, module, rest[0], dependencies
+            ):
+                # rebound by a function of its module, or set by another module: what the
+                # module binds is not what a reader may see
+                return Unknown(f"{module}.{rest[0]}, which may be set after {module} runs")
             return value if len(rest) == 1 else Unknown("attribute of an imported value")
         return None
 
