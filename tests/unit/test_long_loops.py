@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from evalsubmit.analysis import analyze_source
 from evalsubmit.analysis.interp.frames import MAX_CHECK_WALKS, MAX_ELEMENT_WALKS
 
@@ -125,3 +127,18 @@ def test_code_after_a_while_whose_test_held_on_entry_is_reached() -> None:
         GymRuntimeConfig(agent="a", agent_config="a.yaml", resources_server="m", concurrency=0)
         """)
     assert _findings(source, "ES109") == ["`concurrency` must be ≥ 1, got 0"]
+
+
+@pytest.mark.parametrize("zeros", [2, MAX_ELEMENT_WALKS + 4])
+def test_a_pass_after_the_first_does_not_see_the_values_before_the_loop(zeros: int) -> None:
+    """``base`` is 1 from the second pass on: walked from the loop's start with ``extra`` 0,
+    it read 0 and reported a concurrency of 0 the program never sends."""
+    source = HEADER + textwrap.dedent(f"""\
+        base = 0
+        for extra in {[1] + [0] * zeros!r}:
+            GymRuntimeConfig(
+                agent="a", agent_config="a.yaml", resources_server="m", concurrency=base + extra
+            )
+            base = 1
+        """)
+    assert _findings(source, "ES109") == []

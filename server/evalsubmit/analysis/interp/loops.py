@@ -8,6 +8,11 @@
   that looks for something then says what it found, or that it fell off the end. The first
   element whose walk does not decide abandons that: what it recorded is taken back, and the
   loop is walked the general way.
+* A ``while`` whose test is known (not a constant): its passes are walked in order the same
+  way, unlabelled, for as long as the test stays known and each pass decides whether it
+  leaves, at most :data:`MAX_ELEMENT_WALKS` passes (``i = 0; while i < len(SUITES): ...``).
+  Only a constant test (``while True:``) makes a loop endless: one that holds on entry may
+  stop holding.
 * Otherwise: the body may run any number of times; what it binds is joined with what was
   there before. When the elements are known but too many to walk the ways above (and the
   body cannot leave the loop), the body is still checked once per distinct element, up to
@@ -123,6 +128,7 @@ class Loops:
                 start.copy(), context=(*self.interp.frame.context, walk)
             )
             with self.interp.enter(frame), self.jumps.loop() as jumps:
+                _after_earlier_passes(frame.env, node, walk.index)
                 self.walker.assign(node.target, item, node)
                 self.walker.walk(node.body)
             outcomes += [frame.env, *jumps.continued]
@@ -161,6 +167,7 @@ class Loops:
                     self.interp.frame.with_env(start.copy(), context=(*outer, walk)), defer=False
                 )
                 with sealed(), self.interp.enter(frame), self.jumps.loop():
+                    _after_earlier_passes(frame.env, node, index)
                     self.walker.assign(node.target, item, node)
                     self.walker.walk(node.body)
         finally:
@@ -250,6 +257,46 @@ class Loops:
             (Occasion(group, index, len(items), Label.text(element_label(node, index, item))), item)
             for index, item in enumerate(items)
         ]
+
+
+def _after_earlier_passes(env: Env, node: ast.For | ast.AsyncFor, index: int) -> None:
+    """An element walked from the loop's start stands for its own pass: past the first, the
+    names the body binds may hold what an earlier pass left (``n = n + 1``, ``first =
+    False``), so they are unknown, not the values before the loop."""
+    if index == 0:
+        return
+    names = env.names
+    for name in _bound_in_body(node):
+        names[name] = Unknown("bound by an earlier pass of the loop")
+
+
+def _bound_in_body(node: ast.For | ast.AsyncFor) -> frozenset[str]:
+    """The names the loop's body binds in its own scope (kept on the node)."""
+    known: frozenset[str] | None = getattr(node, "_evalsubmit_bound", None)
+    if known is not None:
+        return known
+    bound: set[str] = set()
+    pending: list[ast.AST] = list(node.body)
+    while pending:
+        current = pending.pop()
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(current.name)  # its body is a scope of its own
+            pending.extend(current.decorator_list)
+            continue
+        if isinstance(current, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp)):
+            continue  # their names are their own (a walrus in them is rare: left alone)
+        if isinstance(current, ast.GeneratorExp):
+            continue
+        if isinstance(current, ast.Name) and not isinstance(current.ctx, ast.Load):
+            bound.add(current.id)
+        elif isinstance(current, (ast.Import, ast.ImportFrom)):
+            bound |= {(alias.asname or alias.name).split(".")[0] for alias in current.names}
+        elif isinstance(current, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+            bound |= {current.name} if current.name else set()
+        pending.extend(ast.iter_child_nodes(current))
+    known = frozenset(bound)
+    node._evalsubmit_bound = known  # type: ignore[attr-defined]
+    return known
 
 
 def _distinct(items: Sequence[Value]) -> list[tuple[int, Value]]:
