@@ -295,7 +295,7 @@ def _bound_in_body(node: ast.For | ast.AsyncFor) -> frozenset[str]:
             bound |= {current.name} if current.name else set()
         pending.extend(ast.iter_child_nodes(current))
     known = frozenset(bound)
-    node._evalsubmit_bound = known  # type: ignore[attr-defined]
+    node._evalsubmit_bound = known  # type: ignore[union-attr]  # a mark, not an ast field
     return known
 
 
