@@ -217,9 +217,10 @@ class Project:
             self._under[key] = found
         return found
 
-    def is_overlay(self, path: Path) -> bool:
-        """Whether ``path`` reads as an editor buffer (its text is not the disk's)."""
-        return self._is_overlay(path)
+    def overlaid(self) -> frozenset[Path]:
+        """The (resolved) paths that read as editor buffers: their text is not the disk's."""
+        with self._lock:
+            return frozenset(self._overlays)
 
     def _is_overlay(self, path: Path) -> bool:
         """Whether ``path`` is an editor buffer; without any (the CLI), no ``resolve()``: it

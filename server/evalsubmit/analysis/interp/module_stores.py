@@ -5,22 +5,25 @@ so a module's attribute that any other file of the project may store is not trus
 unknown, hence silent), wherever it is read.
 
 Found from the files' texts, never parsed: a file may store ``NAME`` of module ``pkg.mod``
-when its text names ``mod`` and holds ``<name>.NAME = ...`` (any assignment operator, an
-annotation allowed; ``self.``/``cls.`` aside) or ``setattr(<name>, "NAME", ...)``. A superset
-of the real stores (a receiver that is not the module counts too), so never a value trusted
-that another module sets, at worst one not trusted that could have been.
+when an import statement of it names ``mod`` and it holds ``<name>.NAME = ...`` (any
+assignment operator, an annotation allowed; ``self.``/``cls.`` aside) or ``setattr(<name>,
+"NAME", ...)``. A superset of the real stores (a receiver that is not the module counts too),
+so never a value trusted that another module sets, at worst one not trusted that could have
+been.
 
 Cost: what a file stores is kept per file by its size and modification time (an editor buffer
-by its text), so an analysis asks the file system one ``stat`` per project file, once (the
-answers for one analysis are kept with its dependency set). The files that may store a name
-read become dependencies of the analysis, and the texts of those that may import the module
-are observations of it (the CLI's result cache), so its cached results go when they change.
+by its text). The files on disk are looked at (one ``stat`` each) at most once per
+:data:`FRESH_SECONDS` per project, whatever the number of analyses; editor buffers at each
+analysis. The files that may store a name read become dependencies of the analysis, and the
+texts of those that import the module are observations of it (the CLI's result cache), so
+its cached results go when they change.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+import time
 from pathlib import Path
 
 from evalsubmit.analysis.interp.grouping import DependencyLog, text_digest
@@ -28,33 +31,44 @@ from evalsubmit.core.records import record
 from evalsubmit.workspace import observed
 from evalsubmit.workspace.project import Project
 
+FRESH_SECONDS = 1.0
+"""How long what the files on disk store is taken as it was last looked at (an editor saves a
+file, the next analysis a second later sees it)."""
+
 _STORE = re.compile(
-    r"(\w+)\s*\.\s*([A-Za-z_]\w*)\s*(?::[^=\n]+)?(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
+    r"\.[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
 )
 _SETATTR = re.compile(r"setattr\s*\(\s*[\w.]+\s*,\s*['\"]([A-Za-z_]\w*)['\"]")
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+[\w. \t]+)?import\b(?:[ \t]*\(([^)]*)\)|([^\n#]*))", re.M
+)
 _WORD = re.compile(r"[A-Za-z_]\w*")
-_RECEIVERS_NOT_MODULES = frozenset({"self", "cls"})
+_NOT_MODULES = re.compile(r"(?:^|[^\w.])(?:self|cls)[ \t]*$")
 
 
 @record(eq=False)
 class _FileStores:
-    """What one file's text may store, and the words it names (to tell which modules)."""
+    """What one file's text may store, and the names its import statements hold."""
 
     signature: object
     answer: str
-    """The text's digest, as observed.read_answer gives it (re-noted on each use)."""
+    """The text's digest, as ``observed.read_answer`` gives it (noted again on each use)."""
     stored: frozenset[str]
-    words: frozenset[str]
+    imported: frozenset[str]
 
 
 def _stores_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     stored = {
-        match.group(2)
+        match.group(1)
         for match in _STORE.finditer(text)
-        if match.group(1) not in _RECEIVERS_NOT_MODULES
+        if not _NOT_MODULES.search(text, max(0, match.start() - 8), match.start())
     }
     stored |= {match.group(1) for match in _SETATTR.finditer(text)}
-    return frozenset(stored), frozenset(_WORD.findall(text))
+    imported: set[str] = set()
+    for match in _IMPORT.finditer(text):
+        start = match.start()
+        imported |= set(_WORD.findall(text, start, match.end()))
+    return frozenset(stored), frozenset(imported)
 
 
 class ModuleStores:
@@ -63,9 +77,11 @@ class ModuleStores:
     def __init__(self, project: Project) -> None:
         self.project = project
         self._files: dict[Path, _FileStores] = {}
+        self._disk: tuple[float, dict[Path, _FileStores]] | None = None
+        """When the files on disk were last looked at, and what they store."""
         self._lock = threading.Lock()
         self._current = threading.local()
-        """Per thread: (the analysis's dependency set, its files' stores) for one analysis."""
+        """Per thread: (the analysis's dependency set, the files' stores) for one analysis."""
 
     def set_elsewhere(
         self, module_path: Path, module: str, name: str, dependencies: set[Path]
@@ -78,9 +94,9 @@ class ModuleStores:
         found = False
         noting = observed.noting()
         for path, stores in self._snapshot(dependencies).items():
-            if path == module_path or stem not in stores.words:
+            if path == module_path or stem not in stores.imported:
                 continue
-            if noting:  # a file that may import the module: a store it gains counts
+            if noting:  # a file that imports the module: a store it gains counts
                 observed.note("read", str(path), stores.answer)
             if name in stores.stored:
                 found = True
@@ -93,23 +109,34 @@ class ModuleStores:
         current = getattr(self._current, "analysis", None)
         if current is not None and current[0] is dependencies:
             return current[1]  # type: ignore[no-any-return]
-        files = {path: self._of(path) for path in self.project.python_files()}
-        found = {path: stores for path, stores in files.items() if stores is not None}
+        overlaid = self.project.overlaid()
+        now = time.monotonic()
+        with self._lock:
+            disk = self._disk
+        if disk is None or now - disk[0] >= FRESH_SECONDS:
+            files = self.project.python_files()
+            looked = {path: self._of(path, None) for path in files if path not in overlaid}
+            disk = (now, {path: stores for path, stores in looked.items() if stores is not None})
+            with self._lock:
+                self._disk = disk
+        found = dict(disk[1])
+        for path in overlaid:
+            if path.suffix == ".py":
+                stores = self._of(path, self.project.read(path))
+                if stores is not None:
+                    found[path] = stores
         self._current.analysis = (dependencies, found)  # the set is held: its id stays its own
         return found
 
-    def _of(self, path: Path) -> _FileStores | None:
-        signature: object
-        if self.project.is_overlay(path):
-            text = self.project.read(path)
-            signature = text
-        else:
+    def _of(self, path: Path, text: str | None) -> _FileStores | None:
+        """What ``path`` stores: an editor buffer's ``text``, else the file (by its stat)."""
+        signature: object = text
+        if text is None:
             try:
                 status = path.stat()
             except OSError:
                 return None
             signature = (status.st_mtime_ns, status.st_size)
-            text = None
         with self._lock:
             kept = self._files.get(path)
         if kept is not None and (kept.signature is signature or kept.signature == signature):
@@ -118,8 +145,8 @@ class ModuleStores:
             text = self.project.read(path)
         if text is None:
             return None
-        stored, words = _stores_of(text)
-        kept = _FileStores(signature, text_digest(text), stored, words)
+        stored, imported = _stores_of(text)
+        kept = _FileStores(signature, text_digest(text), stored, imported)
         with self._lock:
             self._files[path] = kept
         return kept

@@ -24,7 +24,15 @@ from evalsubmit.analysis.interp.grouping import DependencyLog, reads_the_same, t
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.source.parse import parse_source
-from evalsubmit.analysis.values.domain import Known, ModuleValue, SeqValue, Unknown, Value
+from evalsubmit.analysis.values.domain import (
+    DictValue,
+    Instance,
+    Known,
+    ModuleValue,
+    SeqValue,
+    Unknown,
+    Value,
+)
 from evalsubmit.analysis.values.env import ModuleScope
 from evalsubmit.analysis.values.store import unsealed
 from evalsubmit.sdk.names import is_sdk_name
@@ -42,6 +50,9 @@ helper package is a few modules; a framework behind a bare import must not be re
 UNREAD_PACKAGES = frozenset({"pytest", "_pytest", "typing_extensions", "pydantic", "pydantic_core"})
 """Installed packages whose names the checker models (or types) by import path: reading their
 implementation would replace the model with what their source says."""
+
+_DATA = (Known, SeqValue, DictValue, Instance)
+"""Values another module may set that a check reads (constants, containers, configs)."""
 
 _RESOLVERS: weakref.WeakKeyDictionary[Project, ModuleResolver] = weakref.WeakKeyDictionary()
 _RESOLVERS_LOCK = threading.Lock()
@@ -171,11 +182,13 @@ class ModuleResolver:
                     if sub
                     else Unknown(f"{rest[0]} is not defined in {module}")
                 )
-            if rest[0] in scope.env.rebound or self._stores.set_elsewhere(
-                path, module, rest[0], dependencies
+            if isinstance(value, _DATA) and (
+                rest[0] in scope.env.rebound
+                or self._stores.set_elsewhere(path, module, rest[0], dependencies)
             ):
                 # rebound by a function of its module, or set by another module: what the
-                # module binds is not what a reader may see
+                # module binds is not what a reader may see (its functions and classes are
+                # taken as defined: replacing them is for tests' mocks)
                 return Unknown(f"{module}.{rest[0]}, which may be set after {module} runs")
             return value if len(rest) == 1 else Unknown("attribute of an imported value")
         return None
