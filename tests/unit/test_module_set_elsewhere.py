@@ -108,3 +108,19 @@ def test_a_store_added_to_another_module_is_a_result_cache_miss(
     (root / "main.py").write_text(MAIN.format(store="settings.CONCURRENCY = 8"))
     assert main(["check", str(runners)]) == 0
     capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("text", "trusted"),
+    [
+        ("from evals import (\n    settings,\n)\n\nsettings.CONCURRENCY = 8\n", False),
+        ("import evals.settings as s\n\ns.CONCURRENCY = 8\n", False),
+        ("import other\n\nother.CONCURRENCY = 8\n", True),  # does not import settings
+    ],
+)
+def test_only_a_file_importing_the_module_may_set_it(
+    tmp_path: Path, text: str, trusted: bool
+) -> None:
+    runners = _project(tmp_path, "")
+    (tmp_path / "setup_job.py").write_text(text)
+    assert _es109(runners, Project(tmp_path)) == ([ZERO] if trusted else [])
