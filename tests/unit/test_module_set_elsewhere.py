@@ -124,3 +124,31 @@ def test_only_a_file_importing_the_module_may_set_it(
     runners = _project(tmp_path, "")
     (tmp_path / "setup_job.py").write_text(text)
     assert _es109(runners, Project(tmp_path)) == ([ZERO] if trusted else [])
+
+
+def test_import_statements_are_the_patterns_matches() -> None:
+    """The scan tried only at lines holding ``import`` finds what the pattern finds at every
+    line start, on random texts of import statements, look-alikes and multi-line imports."""
+    import random
+
+    from evalsubmit.analysis.interp import module_stores
+
+    parts = [
+        "import os\n",
+        "from a.b import (\n  c,\n  d)\n",
+        'x = "import"\n',
+        "  import json as j\n",
+        "from . import x\n",
+        "from x import y  # c\n",
+        "important = 2\n",
+        "\n",
+        "import\n",
+        "fromimport x\n",
+        "def f():\n    from z import w\n",
+        's = ("import a"\n)\n',
+    ]
+    rng = random.Random(26)
+    for _ in range(5000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 8)))
+        pattern = [m.span() for m in module_stores._IMPORT.finditer(text)]
+        assert [m.span() for m in module_stores.import_statements(text)] == pattern, text

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from evalsubmit.analysis.interp.grouping import DependencyLog, text_digest
@@ -65,10 +66,26 @@ def _stores_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     }
     stored |= {match.group(1) for match in _SETATTR.finditer(text)}
     imported: set[str] = set()
-    for match in _IMPORT.finditer(text):
-        start = match.start()
-        imported |= set(_WORD.findall(text, start, match.end()))
+    for match in import_statements(text):
+        imported |= set(_WORD.findall(text, match.start(), match.end()))
     return frozenset(stored), frozenset(imported)
+
+
+def import_statements(text: str) -> Iterator[re.Match[str]]:
+    """``_IMPORT.finditer(text)``, tried only at the starts of lines holding ``import``
+    (found by ``str.find``): a match begins on such a line. An editor buffer is scanned at
+    each analysis, and the pattern tried at every line start of a 5,000-line job script
+    took a millisecond."""
+    end = 0
+    at = text.find("import")
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        if start >= end:
+            match = _IMPORT.match(text, start)
+            if match is not None:
+                yield match
+                end = max(match.end(), start + 1)
+        at = text.find("import", max(at + 1, end))
 
 
 class ModuleStores:
