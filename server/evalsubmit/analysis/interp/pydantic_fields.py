@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassValue,
+    DictValue,
     Known,
     Unknown,
     UserClass,
@@ -132,8 +133,13 @@ def model_fields(
         plain = neutral and _plain_field(statement.value)
         if name in args.keywords:
             given = args.keywords[name]
-            exact = plain and _kept(interp, statement.annotation, given)
-            values[name] = given if exact else typed_unknown(interp, statement.annotation)
+            if plain and _kept(interp, statement.annotation, given):
+                values[name] = given
+            elif plain and isinstance(given, DictValue) and _bare_dict(interp, statement):
+                # a bare ``dict`` takes any keys and values: a copy of the dict, as given
+                values[name] = DictValue(given.entries, given.origin, given.complete)
+            else:
+                values[name] = typed_unknown(interp, statement.annotation)
             continue
         default = _default_expression(statement.value)
         if args.star_unknown or kind == "settings" or not plain or default is None:
@@ -231,6 +237,12 @@ def _kept(interp: Interpreter, annotation: ast.expr, value: Value) -> bool:
         if expected is not None and type(value.obj) is expected:
             return True
     return False
+
+
+def _bare_dict(interp: Interpreter, statement: ast.AnnAssign) -> bool:
+    """``x: dict`` (or ``typing.Dict``) with no parameters: validation checks it is a dict and
+    copies it, keys and values untouched."""
+    return _qualname(interp, statement.annotation) in {"builtins.dict", "typing.Dict"}
 
 
 def _optional_members(interp: Interpreter, annotation: ast.expr) -> list[ast.expr | None]:
