@@ -44,6 +44,10 @@ def launch(agent, repeats=1):
 
 
 class NightlyJob:
+    '''Nightly runs of one agent.
+
+    Built per agent.'''
+
     def __init__(self, agent, repeats):
         self.target = runner(agent, repeats)
 
@@ -94,6 +98,7 @@ async def test_line_shifts_move_diagnostics_and_the_lines_they_name(
         ("    target = runner(", 0, 0, "\n"),  # Enter in its body, above the call named
         ("    return client.evaluator", 0, 0, "\n"),  # ... and below it
         ("        self.target = runner(", 0, 0, "\n"),  # Enter in a method of a class
+        ("    Built per agent.", 0, 0, "\n"),  # Enter inside a docstring: its value changes
         ("def launch(", -1, 1, ""),  # Backspace: a blank line above the function goes
         ('launch("simple_agent")', 0, 0, "retries = 2\n"),  # a statement above the calls
         ("retries = 2", 0, 1, ""),  # ... and cut again: the statements below make room back
