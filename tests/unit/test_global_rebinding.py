@@ -35,8 +35,9 @@ PROGRAM = textwrap.dedent("""\
 
 
 def _es109(declaration: str, binding: str) -> list[str]:
-    source = PROGRAM.format(declaration=declaration, binding=binding)
-    return [f.message for f in analyze_source(source).findings if f.code == "ES109"]
+    report = analyze_source(PROGRAM.format(declaration=declaration, binding=binding))
+    assert report.skipped is None, report.skipped
+    return [f.message for f in report.findings if f.code == "ES109"]
 
 
 def test_a_global_rebound_by_a_function_is_unknown_in_functions() -> None:

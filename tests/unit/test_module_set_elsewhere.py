@@ -53,6 +53,7 @@ def _project(root: Path, store: str, settings: str = SETTINGS) -> Path:
 
 def _es109(path: Path, project: Project) -> list[str]:
     report = analyze_source(path.read_text(), path=path, project=project)
+    assert report.skipped is None, report.skipped
     return [f.message for f in report.findings if f.code == "ES109"]
 
 
