@@ -14,7 +14,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.frames import FunctionNode
-from evalsubmit.analysis.interp.objects import is_property, is_record
+from evalsubmit.analysis.interp.objects import is_dataclass_decorator, is_property, is_record
 from evalsubmit.analysis.interp.testcode import is_fixture
 from evalsubmit.analysis.models.classes import enum_members, note_value_origins
 from evalsubmit.analysis.values.domain import (
@@ -108,10 +108,10 @@ class Definitions:
         (``attrs.define`` makes fields of the class attributes, ``functools.singledispatch``
         of a class...): nothing is reported from what the undecorated class would do."""
         for decorator, applied in reversed(decorators):
-            if "dataclass" in ast.unparse(decorator) or _keeps_function(
-                self.interp, decorator, applied, _KEEPING_CLASS, _KEEPING_CLASS_FACTORIES
+            if is_dataclass_decorator(decorator) or _keeps_function(
+                self.interp, decorator, applied, _KEEPING_CLASS, frozenset()
             ):
-                continue  # (a dataclass by its spelling, as objects.is_record reads it)
+                continue
             if not _walkable(applied) or isinstance(applied, ClassValue):
                 return Unknown(f"{node.name} behind a decorator")
             with self.interp.silent():
@@ -220,10 +220,10 @@ _KEEPING = frozenset(
 _KEEPING_FACTORIES = frozenset({"functools.wraps", "pytest.fixture"})
 
 
-#: Class decorators that give the class back (what they add is not read from the class).
+#: Class decorators that give the class back (what they add is not read from the class); a
+#: dataclass is modelled (``objects.is_dataclass_decorator``).
 _KEEPING_CLASS = frozenset(
     {
-        "dataclasses.dataclass",
         "typing.final",
         "typing.runtime_checkable",
         "typing_extensions.final",
@@ -232,7 +232,6 @@ _KEEPING_CLASS = frozenset(
         "enum.unique",
     }
 )
-_KEEPING_CLASS_FACTORIES = frozenset({"dataclasses.dataclass"})
 
 
 #: Method decorators modelled where the method is read (:mod:`.objects`: properties, static and

@@ -378,9 +378,15 @@ def is_classmethod(decorators: list[ast.expr]) -> bool:
 def is_record(node: ast.ClassDef, bases: list[Value]) -> bool:
     """A dataclass or pydantic model (a subclass of the user's model too, and pydantic-settings'
     ``BaseSettings``): its annotated class attributes are constructor fields."""
-    if any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+    if any(map(is_dataclass_decorator, node.decorator_list)):
         return True
     return pydantic_kind(bases) is not None
+
+
+def is_dataclass_decorator(decorator: ast.expr) -> bool:
+    """``@dataclass``, ``@dataclasses.dataclass(frozen=True)``, pydantic's: by its spelling
+    (the one place that reads it so)."""
+    return "dataclass" in ast.unparse(decorator)
 
 
 def called_name(node: ast.expr) -> str | None:

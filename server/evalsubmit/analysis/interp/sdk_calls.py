@@ -23,7 +23,7 @@ from evalsubmit.analysis.interp.facts import (
     SubmitFact,
 )
 from evalsubmit.analysis.interp.objects import attribute_key, user_mro
-from evalsubmit.analysis.target.derive import PASSED_CONFIG, derive, sdk_base
+from evalsubmit.analysis.target.derive import PASSED_CONFIG, defines_constructor, derive, sdk_base
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -184,7 +184,7 @@ class SdkCalls:
         base = sdk_base(ref)
         if base != sdk.GYM_RUNNER or not self.collect or ref.user is None:
             return
-        if any("__init__" in c.methods or "__new__" in c.methods for c in user_mro(ref.user)):
+        if defines_constructor(ref):
             return
         self._record(ConstructionKind.GYM_RUNNER, node, args, instance, spans)
 

@@ -126,14 +126,17 @@ def class_attributes(ref: ClassRef, depth: int = 0) -> set[str] | None:
     return names
 
 
-def _own_init(ref: ClassRef, depth: int = 0) -> bool:
-    """Whether a user class (or a user base of it) defines ``__init__`` or ``__new__``."""
+def defines_constructor(ref: ClassRef, depth: int = 0) -> bool:
+    """Whether a user class (or a user base of it) defines ``__init__`` or ``__new__``: then
+    it takes the call's arguments itself, and what its base gets is what it passes on."""
     user = ref.user
     if user is None or depth > 10:
         return False
     if "__init__" in user.attributes or "__new__" in user.attributes:
         return True
-    return any(isinstance(b, ClassValue) and _own_init(b.ref, depth + 1) for b in user.bases)
+    return any(
+        isinstance(b, ClassValue) and defines_constructor(b.ref, depth + 1) for b in user.bases
+    )
 
 
 def classify(value: Value) -> tuple[TargetKind, str]:
@@ -219,7 +222,7 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
     name = runner.ref.qualname.rsplit(".", 1)[-1]
     span = runner.origin.span if runner.origin and runner.origin.path is None else anchor
     config = runner.args.keywords.get("config")
-    if _own_init(runner.ref):
+    if defines_constructor(runner.ref):
         # its own __init__ took the call's arguments: the config is what it passed on
         config = (runner.attributes or {}).get(PASSED_CONFIG)
     if config is None or not isinstance(config, Instance):
