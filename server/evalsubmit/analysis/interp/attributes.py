@@ -154,7 +154,13 @@ def _is_logging_method(qualname: str, name: str) -> bool:
     return owner is not None and member_kind(owner, name) == "method"
 
 
-_BUILTIN_CONTAINERS: dict[str, type] = {"list": list, "dict": dict, "tuple": tuple, "set": set}
+_BUILTIN_CONTAINERS: dict[str, type] = {
+    "list": list,
+    "dict": dict,
+    "tuple": tuple,
+    "set": set,
+    "frozenset": frozenset,
+}
 
 
 def _is_submit(qualname: str, name: str) -> bool:

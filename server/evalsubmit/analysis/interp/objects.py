@@ -278,7 +278,7 @@ class Objects:
             return model_fields(self.interp, kind, classes, args, self._field_default)
         declared = [
             s
-            for cls in reversed(list(user_mro(user)))
+            for cls in reversed(classes)
             for s in cls.node.body
             if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
         ]

@@ -13,6 +13,7 @@ descriptor or ``__getattr__`` runs to tell what an attribute is.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 import types
@@ -62,6 +63,7 @@ def _is_a(obj: object, names: frozenset[str]) -> bool:
     return any(f"{cls.__module__}.{cls.__qualname__}" in names for cls in type(obj).__mro__)
 
 
+@functools.lru_cache(maxsize=1024)
 def member_kind(owner: type, name: str) -> MemberKind:
     """Whether ``name`` read on an instance of ``owner`` is a bound method, data, or not an
     attribute of the type (the instance may still set it: a ``SimpleNamespace`` field)."""
@@ -71,6 +73,7 @@ def member_kind(owner: type, name: str) -> MemberKind:
     return "absent"
 
 
+@functools.lru_cache(maxsize=256)
 def stdlib_class(qualname: str) -> type | None:
     """The standard-library class ``module.Name`` (``logging.Logger``), or None. Only modules
     of the standard library are imported (this runs none of the user's code)."""

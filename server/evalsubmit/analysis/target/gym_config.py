@@ -243,7 +243,7 @@ def _to_python(
     return _convert(value, path, anchor, result)
 
 
-_DICT_FIELDS = frozenset({("hydra_params",), ("env_vars",)})
+_DICT_FIELDS = frozenset((name,) for name in typed.DICT_FIELDS)
 """The config's ``dict`` fields, as paths: a ``Mapping`` given as one is validated into one."""
 
 

@@ -37,6 +37,8 @@ _FIELDS: dict[str, str] = {
     "hydra_params": "dict",
     "env_vars": "dict",
 }
+DICT_FIELDS = frozenset(name for name, kind in _FIELDS.items() if kind == "dict")
+"""The config's ``dict`` fields (``hydra_params``, ``env_vars``)."""
 _EXPECTED = {
     "str": "a string",
     "bool": "a boolean",
