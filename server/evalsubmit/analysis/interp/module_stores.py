@@ -7,9 +7,12 @@ unknown, hence silent), wherever it is read.
 Found from the files' texts, never parsed: a file may store ``NAME`` of module ``pkg.mod``
 when an import statement of it names ``mod`` and it holds ``<name>.NAME = ...`` (any
 assignment operator, an annotation allowed; ``self.``/``cls.`` aside) or ``setattr(<name>,
-"NAME", ...)``. A superset of the real stores (a receiver that is not the module counts too),
-so never a value trusted that another module sets, at worst one not trusted that could have
-been.
+"NAME", ...)``. A receiver that is not the module counts too, and a module is matched by its
+last name only, so most stores found are not real ones (at worst a value not trusted that
+could have been). Not a complete superset: stores it does not see are a tuple target
+(``m.A, m.B = ...`` finds ``B`` only), a ``for m.A in ...`` target, ``vars(m)[...] = ...``,
+and those of a file whose import of the module follows ``try:`` on its line or is continued by a
+backslash; a value stored so is still trusted.
 
 Cost: what a file stores is kept per file by its size and modification time (an editor buffer
 by its text). The files on disk are looked at (one ``stat`` each) at most once per
