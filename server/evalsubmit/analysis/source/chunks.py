@@ -49,9 +49,25 @@ class _Parsed:
     body: list[ast.stmt]
     offset: int
     blanked: list[tuple[int, int]]
-    located: tuple[list[Any], list[Any]] | None = None
-    """The nodes with a ``lineno``, and those with an ``end_lineno`` (listed at the first move:
-    moving then costs two flat loops, not a tree walk). ``Any``: ``ast.AST`` declares neither."""
+    located: _Located | None = None
+    """Where its nodes keep their lines (listed at the first move: moving then costs flat
+    loops, not a tree walk)."""
+
+
+_Attributes = dict[str, Any]
+
+
+@dataclass(slots=True)
+class _Located:
+    """The attribute dicts (``__dict__``, where an ``ast`` node keeps ``lineno`` and
+    ``end_lineno``) of a piece's nodes: of those that have both lines, and of those that have
+    only one. A line is moved in its dict: a node's ``lineno += delta`` looks the attribute up
+    through its type first, about twice the cost, and every chunk below a line added or removed
+    moves, often on each keystroke."""
+
+    both: list[_Attributes]
+    starts: list[_Attributes]
+    ends: list[_Attributes]
 
 
 @dataclass(slots=True)
@@ -219,8 +235,6 @@ def parse_chunks(
     kept_pieces = cache.pieces[old_tail:]
     kept_chunks = cache.chunks[old_tail:]
     if delta and back:
-        kept = zip(kept_pieces, kept_chunks, strict=True)
-        moves += [(p, c.start + delta, None) for p, c in kept]
         kept_chunks = [Chunk(c.start + delta, c.end + delta, c.digest) for c in kept_chunks]
     shift = firsts[-1] - cache.firsts[old_tail]
     firsts += [first + shift for first in cache.firsts[old_tail + 1 :]]
@@ -235,6 +249,8 @@ def parse_chunks(
             _moved(parsed, start)
         else:
             _remapped(parsed, start, *places)
+    if delta and back:
+        _moved_alike(kept_pieces, delta)
     body = [*cache.body[: cache.firsts[front]], *middle, *cache.body[cache.firsts[old_tail] :]]
     blanked = broken[0].blanked if broken else []
     cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
@@ -284,17 +300,35 @@ def _moved(parsed: _Parsed, start: int) -> _Parsed:
     """``parsed`` with its line numbers shifted to begin at line ``start``."""
     delta = start - 1 - parsed.offset
     if delta:
-        # every chunk below a line added or removed moves, often on each keystroke: the
-        # located nodes are listed once (``ast.increment_lineno`` walks every node each time,
-        # contexts and operators too)
-        starts, ends = _located(parsed)
-        for node in starts:
-            node.lineno += delta
-        for node in ends:
-            node.end_lineno += delta
+        _shifted(_located(parsed), delta)
         parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
         parsed.offset = start - 1
     return parsed
+
+
+def _moved_alike(pieces: list[_Parsed], delta: int) -> None:
+    """Every piece of ``pieces`` moved ``delta`` lines (the run below a line added or removed:
+    hundreds of pieces, one loop)."""
+    for parsed in pieces:
+        located = parsed.located or _located(parsed)
+        for attributes in located.both:
+            attributes["lineno"] += delta
+            attributes["end_lineno"] += delta
+        if located.starts or located.ends:
+            _shifted(_Located([], located.starts, located.ends), delta)
+        if parsed.blanked:
+            parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
+        parsed.offset += delta
+
+
+def _shifted(located: _Located, delta: int) -> None:
+    for attributes in located.both:
+        attributes["lineno"] += delta
+        attributes["end_lineno"] += delta
+    for attributes in located.starts:
+        attributes["lineno"] += delta
+    for attributes in located.ends:
+        attributes["end_lineno"] += delta
 
 
 def _remapped(parsed: _Parsed, start: int, text: str, places: list[int]) -> None:
@@ -302,21 +336,29 @@ def _remapped(parsed: _Parsed, start: int, text: str, places: list[int]) -> None
     ``text`` beginning at line ``start`` (``places``: where each of its lines is in ``text``;
     every node is on a line of code, which has a place)."""
     first = parsed.offset + 1
-    starts, ends = _located(parsed)
-    for node in starts:
-        node.lineno = start + places[node.lineno - first]
-    for node in ends:
-        node.end_lineno = start + places[node.end_lineno - first]
+    located = _located(parsed)
+    for attributes in (*located.both, *located.starts):
+        attributes["lineno"] = start + places[attributes["lineno"] - first]
+    for attributes in (*located.both, *located.ends):
+        attributes["end_lineno"] = start + places[attributes["end_lineno"] - first]
     parsed.text, parsed.offset = text, start - 1
 
 
-def _located(parsed: _Parsed) -> tuple[list[Any], list[Any]]:
+def _located(parsed: _Parsed) -> _Located:
     if parsed.located is None:
-        nodes: list[Any] = [
-            n for s in parsed.body for n in walk(s) if getattr(n, "lineno", None) is not None
-        ]
-        ends = [n for n in nodes if getattr(n, "end_lineno", None) is not None]
-        parsed.located = nodes, ends
+        located = _Located([], [], [])
+        for statement in parsed.body:
+            for node in walk(statement):
+                attributes = node.__dict__
+                has_start = attributes.get("lineno") is not None
+                has_end = attributes.get("end_lineno") is not None
+                if has_start and has_end:
+                    located.both.append(attributes)
+                elif has_start:
+                    located.starts.append(attributes)
+                elif has_end:
+                    located.ends.append(attributes)
+        parsed.located = located
     return parsed.located
 
 
