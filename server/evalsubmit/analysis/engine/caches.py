@@ -151,31 +151,35 @@ class AnalysisCaches:
         lines = line_map(self.keys.chunks, parsed.chunks, self.keys.source, parsed.lines)
         if lines is None:
             return set()
-        shifter = Shifter(lines, path)
-        moved: dict[int, GroupResult | None] = {}
-        kept: dict[str, GroupResult] = {}
-        dropped: set[str] = set()
-        for key, result in self.groups.items():
-            try:
-                kept[key] = shifter.result(result)
-            except Unmapped:
-                dropped.add(key.rpartition(":")[0])
-                moved[id(result)] = None
-            else:
-                moved[id(result)] = kept[key]
-        self.groups = kept
-        self._shifter = shifter if shifter.pending else None
+        groups = self.groups
         slots = self.slots
-        if slots is None:
-            return dropped
-        # a dropped result stays in its slot until its statement's walk replaces it
-        held = [*slots.tops, *(r for r in slots.bodies if r is not None)]
-        if any(id(result) not in moved for result in held):  # one not cached: not shifted
-            self.slots = None
-            self.keys.complete = False
-            return dropped
-        slots.tops = [moved[id(result)] or result for result in slots.tops]
-        slots.bodies = [None if r is None else moved[id(r)] or r for r in slots.bodies]
+        if slots is not None:
+            cached = set(map(id, groups.values()))
+            held = [*slots.tops, *filter(None, slots.bodies)]
+            if not all(map(cached.__contains__, map(id, held))):  # one not cached: not moved
+                self.slots = None
+                self.keys.complete = False
+        shifter = Shifter(lines, path)
+        moved: set[int] = set()
+        unmapped: set[int] = set()
+        dropped: set[str] = set()
+        # Results are moved in place (a dropped one stays in its slot, unmoved, until its
+        # statement's walk replaces it); most hold no position: filtered out at C speed.
+        for key, result in [
+            (key, result)
+            for key, result in groups.items()
+            if result.findings or result.remote or result.errors or result.runners or result.submits
+        ]:
+            if id(result) not in moved:  # (a result under two keys moves once)
+                moved.add(id(result))
+                try:
+                    shifter.move(result)
+                except Unmapped:
+                    unmapped.add(id(result))
+            if id(result) in unmapped:
+                del groups[key]
+                dropped.add(key.rpartition(":")[0])
+        self._shifter = shifter if shifter.pending else None
         return dropped
 
     def _dependencies_unchanged(self, project: Project | None) -> bool:

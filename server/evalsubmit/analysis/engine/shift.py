@@ -189,12 +189,22 @@ class Shifter:
         self.pending: list[GroupResult] = []
         """Results whose summaries :meth:`settle` moves."""
 
-    def result(self, result: GroupResult) -> GroupResult:
+    def move(self, result: GroupResult) -> None:
+        """Move ``result``'s positions, in place (a cached result belongs to the caches alone;
+        its findings and summaries are copied into each report). Raises :class:`Unmapped`
+        before changing anything when one points at a line the edit changed."""
         if not (result.findings or result.remote or result.errors):
             if not (result.runners or result.submits):
-                return result
-            if result.reach is not None and self.lines.common_delta(*result.reach) == 0:
-                return result  # only summaries, on lines that did not move (most, above an edit)
+                return
+            reach = result.reach
+            if reach is not None:
+                delta = self.lines.common_delta(*reach)
+                if delta == 0:
+                    return  # only summaries, on lines that did not move (most, above an edit)
+                if delta is not None:
+                    result.reach = (reach[0] + delta, reach[1] + delta)
+                    self.pending.append(result)
+                    return
         findings = tuple(map(self.finding, result.findings))
         runners, submits, reach, later = self._summaries(result)
         remote = tuple(
@@ -202,28 +212,10 @@ class Shifter:
             for where, finding in result.remote
         )
         errors = tuple(map(self.error, result.errors))
-        if (
-            not later
-            and _same(findings, result.findings)
-            and _same(runners, result.runners)
-            and _same(submits, result.submits)
-            and all(new[1] is old[1] for new, old in zip(remote, result.remote, strict=True))
-            and errors == result.errors
-        ):
-            return result  # nothing of it moved (most results, when one chunk moved)
-        moved = GroupResult(
-            findings,
-            runners,
-            submits,
-            remote,
-            result.workspaces,
-            result.dependencies,
-            errors,
-            reach,
-        )
+        result.findings, result.remote, result.errors = findings, remote, errors
+        result.runners, result.submits, result.reach = runners, submits, reach
         if later:
-            self.pending.append(moved)
-        return moved
+            self.pending.append(result)
 
     def _summaries(
         self, result: GroupResult
