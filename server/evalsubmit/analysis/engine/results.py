@@ -13,9 +13,10 @@ from evalsubmit.core.findings import Finding
 
 @dataclass(slots=True)
 class GroupResult:
-    """What one group of facts gave. Not changed once the analysis that made it returns; while
-    it runs, an analysis that hands its findings on early (``on_findings``) fills ``runners``
-    and ``submits`` in after that."""
+    """What one group of facts gave. While it runs, an analysis that hands its findings on early
+    (``on_findings``) fills ``runners`` and ``submits`` in after that; once cached, only the
+    caches change it, moving its positions with its code (:mod:`.shift`): a report holds
+    copies of its tuples, never the result."""
 
     findings: tuple[Finding, ...]
     runners: tuple[TargetPreview, ...]
