@@ -106,8 +106,7 @@ def _noqas(line: str) -> Iterator[Suppression]:
 def lines_mentioning(lines: Sequence[str], words: Sequence[str]) -> list[int]:
     """The indexes of the lines holding one of ``words`` (lower case), in any case: found in
     one lowered copy of the text (C speed), not by lowering each line."""
-    text = "".join(lines)
-    low = text.lower()
+    text, low = _lowered(lines)
     if not any(word in low for word in words):
         return []  # most modules
     if len(low) != len(text):  # lowering changed a length (rare letters): offsets differ
@@ -120,6 +119,24 @@ def lines_mentioning(lines: Sequence[str], words: Sequence[str]) -> list[int]:
             found.add(bisect.bisect_right(ends, at))
             at = low.find(word, at + 1)
     return sorted(found)
+
+
+_last_lowered: tuple[tuple[str, ...], str, str] | None = None
+"""The last tuple of lines lowered, with its text and lowered text: an analysis looks for
+words in its module's lines twice (line and file suppressions), and a long module's lowered
+copy costs more than the look."""
+
+
+def _lowered(lines: Sequence[str]) -> tuple[str, str]:
+    global _last_lowered
+    last = _last_lowered  # (read once: analyses in other threads may replace it)
+    if last is not None and last[0] is lines:
+        return last[1], last[2]
+    text = "".join(lines)
+    low = text.lower()
+    if type(lines) is tuple:  # a list may change between two looks
+        _last_lowered = (lines, text, low)
+    return text, low
 
 
 def file_suppressions(lines: Sequence[str]) -> list[tuple[int, Suppression]]:
