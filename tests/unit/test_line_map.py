@@ -15,6 +15,7 @@ from evalsubmit.analysis.engine.shift import (
     Unmapped,
     _edited_in_place,
     _paired,
+    _paired_around,
     line_map,
     summary_reach,
 )
@@ -69,6 +70,59 @@ def test_the_quick_answer_is_the_pairings(texts: str) -> None:
             assert paired is None, (old, new)
         assert (line_map(old, new) is None) == (paired is None)
     assert quick > 100  # the quick answer was taken, not only the pairing
+
+
+def _reshaped(rng: random.Random, old: tuple[Chunk, ...], texts: str) -> tuple[Chunk, ...]:
+    """``old`` edited (:func:`_edited`), then now and then chunks inserted at one place (a
+    paste), the chunks after them moved down."""
+    new = list(_edited(rng, old, texts))
+    if rng.random() < 0.5:
+        index = rng.randint(0, len(new))
+        line = new[index - 1].end + 1 if index else 1
+        added = []
+        for _ in range(rng.randint(1, 3)):
+            text = rng.choice(texts)
+            added.append(Chunk(line, line + _size(text) - 1, text))
+            line += _size(text)
+        moved = line - (new[index - 1].end + 1 if index else 1)
+        after = [Chunk(c.start + moved, c.end + moved, c.digest) for c in new[index:]]
+        new = [*new[:index], *added, *after]
+    return tuple(new)
+
+
+def _deltas(lines: LineMap | None, last: int) -> list[int | None]:
+    found: list[int | None] = []
+    for line in range(1, last + 1):
+        try:
+            found.append(lines.delta(line) if lines is not None else 0)
+        except Unmapped:
+            found.append(None)
+    return found
+
+
+@pytest.mark.parametrize("texts", ["ab", "abc", "abcdefghijklmnop"])
+def test_pairing_around_the_edit_is_the_pairing_of_every_chunk(texts: str) -> None:
+    """The runs of chunks before and after an edit are paired in order, not looked up by
+    code: the same map as pairing every chunk by code, repeats of a code included (few codes:
+    many repeats, some of them in the trailing run with another count in the middle)."""
+    rng = random.Random(f"around {texts}")
+    moved = 0
+    for _ in range(4000):
+        old = _chunks(rng, texts)
+        new = _reshaped(rng, old, texts)
+        paired, around = _paired(old, new), _paired_around(old, new, (), ())
+        assert (paired is None) == (around is None), (old, new)
+        last = old[-1].end + 2 if old else 0
+        assert _deltas(paired, last) == _deltas(around, last), (old, new)
+        moved += paired is not None
+        if paired is not None:
+            assert (around.head, around.tail, around.tail_delta, around.tail_end) == (
+                paired.head,
+                paired.tail,
+                paired.tail_delta,
+                paired.tail_end,
+            )
+    assert moved > 500, moved
 
 
 @pytest.mark.parametrize("texts", ["ab", "abcdef"])

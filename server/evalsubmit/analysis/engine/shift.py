@@ -34,8 +34,11 @@ class LineMap:
 
     __slots__ = ("deltas", "ends", "head", "starts", "tail", "tail_delta", "tail_end")
 
-    def __init__(self, pairs: list[tuple[Chunk, Chunk]]):
-        pairs.sort(key=lambda pair: pair[0].start)
+    def __init__(self, pairs: list[tuple[Chunk, Chunk]], *, ordered: bool = False):
+        """``pairs``: each chunk of the last text with its place in the new one (``ordered``:
+        already by line)."""
+        if not ordered:
+            pairs.sort(key=lambda pair: pair[0].start)
         self.starts = [old.start for old, _ in pairs]
         self.ends = [old.end for old, _ in pairs]
         self.deltas = [new.start - old.start for old, new in pairs]
@@ -96,7 +99,45 @@ def line_map(
     moved."""
     if _edited_in_place(old, new):
         return None
-    return _paired(old, new, old_lines, new_lines)
+    return _paired_around(old, new, old_lines, new_lines)
+
+
+def _paired_around(
+    old: Sequence[Chunk],
+    new: Sequence[Chunk],
+    old_lines: Sequence[str],
+    new_lines: Sequence[str],
+) -> LineMap | None:
+    """:func:`_paired`'s map, without looking up the chunks before and after the edit by
+    code: the same chunks lead both texts (the very same records), and the chunks that end
+    both alike (same code, same length) pair in order; only the chunks between are paired by
+    code. That is :func:`_paired`'s pairing when no code whose count differs between the two
+    middles is in the trailing run (the n-th of a code is then the n-th in both); else that
+    pairing is made."""
+    head = same_ends(tuple(old), tuple(new))[0]
+    last_old, last_new = len(old) - 1, len(new) - 1
+    while (
+        last_old >= head
+        and last_new >= head
+        and old[last_old].digest == new[last_new].digest
+        and old[last_old].end - old[last_old].start == new[last_new].end - new[last_new].start
+    ):
+        last_old -= 1
+        last_new -= 1
+    old_middle, new_middle = old[head : last_old + 1], new[head : last_new + 1]
+    counts: dict[str, int] = {}
+    for chunk in old_middle:
+        counts[chunk.digest] = counts.get(chunk.digest, 0) + 1
+    for chunk in new_middle:
+        counts[chunk.digest] = counts.get(chunk.digest, 0) - 1
+    uneven = {digest for digest, count in counts.items() if count}
+    if uneven and any(chunk.digest in uneven for chunk in old[last_old + 1 :]):
+        return _paired(old, new, old_lines, new_lines)
+    pairs, moved = _pairs(old_middle, new_middle, old_lines, new_lines)
+    leading = zip(old[:head], old[:head], strict=True)
+    trailing = zip(old[last_old + 1 :], new[last_new + 1 :], strict=True)
+    lines = LineMap([*leading, *pairs, *trailing], ordered=True)
+    return lines if moved or any(lines.deltas) else None
 
 
 def _edited_in_place(old: Sequence[Chunk], new: Sequence[Chunk]) -> bool:
@@ -122,6 +163,17 @@ def _paired(
     old_lines: Sequence[str] = (),
     new_lines: Sequence[str] = (),
 ) -> LineMap | None:
+    pairs, moved = _pairs(old, new, old_lines, new_lines)
+    return LineMap(pairs) if moved else None
+
+
+def _pairs(
+    old: Sequence[Chunk],
+    new: Sequence[Chunk],
+    old_lines: Sequence[str] = (),
+    new_lines: Sequence[str] = (),
+) -> tuple[list[tuple[Chunk, Chunk]], bool]:
+    """The chunks paired by code (the n-th of a code with the n-th), and whether one moved."""
     by_digest: dict[str, list[Chunk]] = {}
     for chunk in new:
         by_digest.setdefault(chunk.digest, []).append(chunk)
@@ -140,7 +192,7 @@ def _paired(
             elif old_lines and new_lines:  # the same code, with blank lines added or removed
                 pairs += _line_by_line(chunk, pair, old_lines, new_lines)
                 moved = True
-    return LineMap(pairs) if moved else None
+    return pairs, moved
 
 
 def _line_by_line(
@@ -361,7 +413,7 @@ class _Reach(LineMap):
     """A line map that moves nothing and notes the first and last line asked about."""
 
     def __init__(self) -> None:
-        super().__init__([])
+        super().__init__([], ordered=True)
         self.lines: tuple[int, int] | None = None
 
     def delta(self, line: int) -> int:
