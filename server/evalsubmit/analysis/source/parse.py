@@ -99,7 +99,8 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
     Parsed one top-level statement at a time (reusing ``cache``), or whole when the cuts
     between statements cannot be trusted.
     """
-    source = source.replace("\x00", " ")
+    if "\x00" in source:  # (a copy of a long text costs more than the look)
+        source = source.replace("\x00", " ")
     if not source.isascii():
         # A lone surrogate (an editor's text can hold one; a file Python decodes cannot) makes
         # ast.parse refuse the whole text. U+FFFD is one code point and one UTF-16 unit like
