@@ -33,6 +33,7 @@ _real_markdown = hover.hover_markdown
 _real_module = engine.analyze_module
 _real_previews = summaries.runner_previews  # imported by the analysis when it makes them
 _real_publish = analyses.Analyses._publish
+_real_publish_json = analyses.Analyses._publish_json
 _publishes = [0]
 """How many diagnostics notifications the server has sent."""
 
@@ -76,6 +77,11 @@ def publish(self: Any, uri: str, version: int | None, items: Any) -> None:
     _publishes[0] += 1
 
 
+def publish_json(self: Any, uri: str, version: int | None, items: Any) -> None:
+    _real_publish_json(self, uri, version, items)
+    _publishes[0] += 1
+
+
 def hover_markdown(snap: Any, line: int, col: int, config: Any = None) -> Any:
     if "BOOM" in snap.lines[line - 1]:
         raise RuntimeError("injected hover failure")
@@ -102,6 +108,7 @@ DocumentAnalyzer.analyze = analyze  # type: ignore[method-assign]
 engine.analyze_module = analyze_module
 summaries.runner_previews = runner_previews
 analyses.Analyses._publish = publish  # type: ignore[method-assign]
+analyses.Analyses._publish_json = publish_json  # type: ignore[method-assign]
 hover.hover_markdown = hover_markdown
 
 if __name__ == "__main__":

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
+from pygls.protocol import default_converter
 
-from evalsubmit.analysis import Edit, Finding, Fix, Severity, Span
+from evalsubmit.analysis import Edit, Finding, Fix, Project, Severity, Span, analyze_source
 from evalsubmit.core.edits import apply_edits, minimal_edit
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.code_actions import suppression_edit
+from evalsubmit.lsp.protocol import EvalsubmitProtocol
 
 LINE = "x = '🙂é'  # a"  # 🙂 is outside the BMP: 2 UTF-16 units, 4 UTF-8 bytes
 
@@ -107,6 +111,58 @@ def test_diagnostic_fields() -> None:
     }
     (edit,) = convert.edits_from_data(diag.data["fixes"][0])  # type: ignore[index]
     assert convert.apply_text_edits("x = '🙂'", [edit]) == "x = new"
+
+
+def _findings_of_the_examples() -> list[tuple[list[str], Finding]]:
+    root = Path(__file__).resolve().parents[2]
+    found = []
+    for path in sorted((root / "examples").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        report = analyze_source(text, path=path, project=Project(path.parent))
+        found += [(convert.split_lines(text), finding) for finding in report.findings]
+    return found
+
+
+@pytest.mark.parametrize("encoding", [convert.UTF16, convert.UTF8, convert.UTF32])
+def test_a_diagnostic_made_as_json_is_what_the_converter_makes(encoding: str) -> None:
+    """A push sends diagnostics made as JSON (``diagnostic_json``): the same JSON as pygls's
+    converter makes of ``diagnostic``'s, for every finding of the examples (fixes, rules with
+    and without a docs link), severities overridden, on non-ASCII lines and past the end."""
+    converter = default_converter()
+    odd = [
+        Finding("ES999", "made-up", Severity.WARNING, "m", Span(1, 4, 1, 7), ()),
+        Finding("ES999", "made-up", Severity.ERROR, "m", Span(0, 0, 9, 3), ()),
+    ]
+    cases = [*_findings_of_the_examples(), *((["x = '🙂é'", "y"], f) for f in odd)]
+    assert len(cases) > 30 and any(f.fixes for _, f in cases)
+    for version, overrides in [(None, {}), (7, {"ES105": "hint", "ES999": "error"})]:
+        for lines, finding in cases:
+            made = convert.diagnostic(
+                finding, lines, version=version, severity_overrides=overrides, encoding=encoding
+            )
+            as_json = convert.diagnostic_json(
+                finding, lines, version=version, severity_overrides=overrides, encoding=encoding
+            )
+            assert json.dumps(as_json) == json.dumps(converter.unstructure(made))
+
+
+def test_a_push_of_json_diagnostics_is_the_notification_pygls_sends() -> None:
+    converter = default_converter()
+    lines, finding = _findings_of_the_examples()[0]
+    made = convert.diagnostic(finding, lines, version=2, severity_overrides={})
+    as_json = convert.diagnostic_json(finding, lines, version=2, severity_overrides={})
+    for version in (2, None):
+        params = types.PublishDiagnosticsParams(
+            uri="file:///a.py", diagnostics=[made], version=version
+        )
+        notification = types.PublishDiagnosticsNotification(
+            method=types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params=params
+        )
+        sent: list[object] = []
+        protocol = EvalsubmitProtocol.__new__(EvalsubmitProtocol)
+        protocol._send_data = sent.append  # type: ignore[method-assign]
+        protocol.publish_diagnostics_json("file:///a.py", version, [as_json])
+        assert json.dumps(sent) == json.dumps([converter.unstructure(notification)])
 
 
 def test_apply_edits_crlf_and_minimal_edit() -> None:

@@ -30,16 +30,17 @@ import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from lsprotocol import types
 
 from evalsubmit.analysis import AnalysisOptions, ModuleReport, analyze_source
 from evalsubmit.lsp import jobs
 from evalsubmit.lsp.convert import spelling, uri_to_path
-from evalsubmit.lsp.diagnostics import changed, render, worth_publishing
+from evalsubmit.lsp.diagnostics import changed, render, render_json, worth_publishing
 from evalsubmit.lsp.notebooks import split_diagnostics, syntax_severity
 from evalsubmit.lsp.project_config import ProjectConfigs
+from evalsubmit.lsp.protocol import EvalsubmitProtocol
 from evalsubmit.lsp.scheduler import READY_TIMEOUT_S, DocumentTrack, Job
 from evalsubmit.lsp.sdk_preload import SdkPreload
 from evalsubmit.lsp.snapshot import Analysis
@@ -58,6 +59,7 @@ PUBLISH_WAIT_S = 0.05
 """An analysis (in the pool) waits at most this long for its findings to be sent before it
 makes its summaries (docs/reliability.md: findings before summaries)."""
 P = ParamSpec("P")
+JsonObject = dict[str, Any]
 R = TypeVar("R")
 
 
@@ -224,7 +226,7 @@ class Analyses:
                 self._request_refresh()
         elif worth_publishing(track.published, snap):
             track.published = snap
-            self._publish(track.uri, snap.version, render(snap, self._session.encoding))
+            self._push(track.uri, snap)
 
     def _prepare(self, track: DocumentTrack) -> Job:
         """The next analysis of ``track``, its inputs read now, on the event loop. The text
@@ -264,7 +266,7 @@ class Analyses:
                 track.findings_ready(snap)
             elif worth_publishing(track.published, snap):
                 track.published = snap
-                self._publish(track.uri, snap.version, render(snap, self._session.encoding))
+                self._push(track.uri, snap)
         finally:
             sent.set()
 
@@ -335,6 +337,19 @@ class Analyses:
         """Push the document's diagnostics? In push mode, and always for a notebook: clients
         pull only for the documents of text tabs (vscode-languageclient 9 never pulls a cell's)."""
         return not self._session.pull_diagnostics or uri in self._session.notebooks.notebooks
+
+    def _push(self, uri: str, snap: Analysis) -> None:
+        """Push ``snap``'s diagnostics: made as the JSON that is sent (:func:`render_json`), but
+        for a notebook, whose diagnostics are split among its cells."""
+        if self._session.notebooks.get(uri) is not None:
+            self._publish(uri, snap.version, render(snap, self._session.encoding))
+        else:
+            self._publish_json(uri, snap.version, render_json(snap, self._session.encoding))
+
+    def _publish_json(self, uri: str, version: int | None, items: list[JsonObject]) -> None:
+        protocol = self._server.protocol
+        assert isinstance(protocol, EvalsubmitProtocol)
+        protocol.publish_diagnostics_json(uri, version, items)
 
     def _publish(self, uri: str, version: int | None, items: list[types.Diagnostic]) -> None:
         if (notebook := self._session.notebooks.get(uri)) is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
@@ -30,6 +30,21 @@ def render(snap: Analysis, encoding: Encoding) -> list[types.Diagnostic]:
     overrides = snap.settings.severity
     return [
         convert.diagnostic(
+            finding,
+            snap.lines,
+            version=snap.version,
+            severity_overrides=overrides,
+            encoding=encoding,
+        )
+        for finding in snap.report.findings
+    ]
+
+
+def render_json(snap: Analysis, encoding: Encoding) -> list[dict[str, Any]]:
+    """:func:`render`, as the JSON a push sends (:func:`convert.diagnostic_json`)."""
+    overrides = snap.settings.severity
+    return [
+        convert.diagnostic_json(
             finding,
             snap.lines,
             version=snap.version,

@@ -69,6 +69,18 @@ class EvalsubmitProtocol(LanguageServerProtocol):
         error = types.ResponseError(code=code, message=message)
         self._send_data(types.ResponseErrorMessage(id=msg_id, error=error))
 
+    def publish_diagnostics_json(
+        self, uri: str, version: int | None, diagnostics: list[dict[str, Any]]
+    ) -> None:
+        """``textDocument/publishDiagnostics`` of diagnostics already in their JSON form
+        (:func:`evalsubmit.lsp.convert.diagnostic_json`): sent as they are, not walked by the
+        converter (the message is what pygls's ``notify`` sends of the same diagnostics)."""
+        params: dict[str, Any] = {"uri": uri, "diagnostics": diagnostics}
+        if version is not None:
+            params["version"] = version
+        method = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+        self._send_data({"params": params, "method": method, "jsonrpc": self.VERSION})
+
     def structure_message(self, data: dict[str, Any]) -> Any:
         """pygls's, without its error log (a traceback per bad message, sent to the editor's
         log as an error): the transport answers the request with the reason instead."""
