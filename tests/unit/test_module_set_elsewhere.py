@@ -153,3 +153,25 @@ def test_import_statements_are_the_patterns_matches() -> None:
         text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 8)))
         pattern = [m.span() for m in module_stores._IMPORT.finditer(text)]
         assert [m.span() for m in module_stores.import_statements(text)] == pattern, text
+
+
+def test_the_store_pattern_is_the_backtracking_one() -> None:
+    """The possessive pattern of attribute stores finds what the same pattern without
+    possessive quantifiers finds, on random texts of stores, look-alikes and calls."""
+    import random
+    import re
+
+    from evalsubmit.analysis.interp import module_stores
+
+    backtracking = re.compile(module_stores._STORE.pattern.replace("*+", "*"))
+    assert backtracking.pattern != module_stores._STORE.pattern
+    parts = [".", "x", "_y2", " ", "\t", "=", "==", "+=", "//=", "**", ":", " int ", "(", "\n"]
+    parts += ["self", "cls", "a.b", "<<=", ">>", "!=", "@=", "|", "# c", "settings.LIMIT = 3\n"]
+    rng = random.Random(26)
+    found = 0
+    for _ in range(20000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 14)))
+        expected = [(m.span(), m.group(1)) for m in backtracking.finditer(text)]
+        assert [(m.span(), m.group(1)) for m in module_stores._STORE.finditer(text)] == expected
+        found += bool(expected)
+    assert found > 2000, found
