@@ -130,14 +130,19 @@ def _paired_around(
         counts[chunk.digest] = counts.get(chunk.digest, 0) + 1
     for chunk in new_middle:
         counts[chunk.digest] = counts.get(chunk.digest, 0) - 1
+    old_tail, new_tail = old[last_old + 1 :], new[last_new + 1 :]
     uneven = {digest for digest, count in counts.items() if count}
-    if uneven and any(chunk.digest in uneven for chunk in old[last_old + 1 :]):
+    if uneven and not uneven.isdisjoint(map(_DIGEST, old_tail)):
         return _paired(old, new, old_lines, new_lines)
     pairs, moved = _pairs(old_middle, new_middle, old_lines, new_lines)
+    if not (moved or any(map(operator.ne, map(_START, old_tail), map(_START, new_tail)))):
+        return None  # (the leading run is where it was)
     leading = zip(old[:head], old[:head], strict=True)
-    trailing = zip(old[last_old + 1 :], new[last_new + 1 :], strict=True)
-    lines = LineMap([*leading, *pairs, *trailing], ordered=True)
-    return lines if moved or any(lines.deltas) else None
+    trailing = zip(old_tail, new_tail, strict=True)
+    return LineMap([*leading, *pairs, *trailing], ordered=True)
+
+
+_DIGEST, _START = operator.attrgetter("digest"), operator.attrgetter("start")
 
 
 def _edited_in_place(old: Sequence[Chunk], new: Sequence[Chunk]) -> bool:
