@@ -64,6 +64,16 @@ def _es109(path: Path, project: Project) -> list[str]:
         "settings.CONCURRENCY += 8",
         'setattr(settings, "CONCURRENCY", 8)',
         "settings.CONCURRENCY: int = 8",
+        # stores the text scan once missed
+        "settings.CONCURRENCY, settings.AGENT = 8, 'x'",
+        "(\n    settings.CONCURRENCY,  # first\n    settings.AGENT,\n) = 8, 'x'",
+        "for settings.CONCURRENCY in (8,):\n    pass",
+        # spelled apart: a store of any name in this file's own text would make every module
+        # of the repository's project it may reach (its `runners` examples) untrusted
+        "va" + "rs(settings)['CONCURRENCY'] = 8",
+        "settings.__di" + "ct__.update(CONCURRENCY=8)",
+        "for key, value in {'CONCURRENCY': 8}.items():\n    set" + "attr(settings, key, value)",
+        "with open('n') as settings.CONCURRENCY:\n    pass",
     ],
 )
 def test_an_attribute_another_module_sets_is_not_trusted(tmp_path: Path, store: str) -> None:
@@ -73,7 +83,17 @@ def test_an_attribute_another_module_sets_is_not_trusted(tmp_path: Path, store: 
 
 @pytest.mark.parametrize(
     "store",
-    ["settings.AGENT = 'x'", "self.CONCURRENCY = 8", "if settings.CONCURRENCY == 8: pass"],
+    [
+        "settings.AGENT = 'x'",
+        "self.CONCURRENCY = 8",
+        "if settings.CONCURRENCY == 8: pass",
+        # reads in a tuple, a call's arguments: not targets
+        "pair = settings.CONCURRENCY, settings.AGENT",
+        "print(settings.CONCURRENCY, sep='')",
+        "print(\n    settings.AGENT, n=settings.CONCURRENCY, sep='',\n)",
+        'monkeypatch = None\nmonkeypatch.setattr("sys.stdin", None)',
+        "for n in settings.CONCURRENCY, 1:\n    pass",
+    ],
 )
 def test_an_attribute_no_other_module_sets_stays_known(tmp_path: Path, store: str) -> None:
     runners = _project(tmp_path, store)
@@ -117,6 +137,17 @@ def test_a_store_added_to_another_module_is_a_result_cache_miss(
         ("from evals import (\n    settings,\n)\n\nsettings.CONCURRENCY = 8\n", False),
         ("import evals.settings as s\n\ns.CONCURRENCY = 8\n", False),
         ("import other\n\nother.CONCURRENCY = 8\n", True),  # does not import settings
+        # imports the scan once missed: after `try:`, continued by a backslash, the package
+        (
+            "try: from evals import settings\nexcept ImportError: pass\nsettings.CONCURRENCY = 8\n",
+            False,
+        ),
+        ("import os, \\\n    evals.settings as s\n\ns.CONCURRENCY = 8\n", False),
+        ("import evals.runners\n\nevals.settings.CONCURRENCY = 8\n", False),
+        (
+            "from evals import runners\n\nrunners.settings.CONCURRENCY = 8\n",
+            True,
+        ),  # no import binds settings or evals
     ],
 )
 def test_only_a_file_importing_the_module_may_set_it(
@@ -127,51 +158,36 @@ def test_only_a_file_importing_the_module_may_set_it(
     assert _es109(runners, Project(tmp_path)) == ([ZERO] if trusted else [])
 
 
-def test_import_statements_are_the_patterns_matches() -> None:
-    """The scan tried only at lines holding ``import`` finds what the pattern finds at every
-    line start, on random texts of import statements, look-alikes and multi-line imports."""
-    import random
-
-    from evalsubmit.analysis.interp import module_stores
-
-    parts = [
-        "import os\n",
-        "from a.b import (\n  c,\n  d)\n",
-        'x = "import"\n',
-        "  import json as j\n",
-        "from . import x\n",
-        "from x import y  # c\n",
-        "important = 2\n",
-        "\n",
-        "import\n",
-        "fromimport x\n",
-        "def f():\n    from z import w\n",
-        's = ("import a"\n)\n',
-    ]
-    rng = random.Random(26)
-    for _ in range(5000):
-        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 8)))
-        pattern = [m.span() for m in module_stores._IMPORT.finditer(text)]
-        assert [m.span() for m in module_stores.import_statements(text)] == pattern, text
+def test_a_file_created_with_a_store_is_a_result_cache_miss(
+    tmp_path: Path, cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file created since the result was kept may store the attribute: the project's
+    listing of files is an observation of an analysis that asked."""
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'jobs'\n")
+    runners = _project(root, "")
+    assert main(["check", str(runners)]) == 1 and ZERO in capsys.readouterr().out
+    (root / "setup_job.py").write_text("from evals import settings\n\nsettings.CONCURRENCY = 8\n")
+    assert main(["check", str(runners)]) == 0
+    capsys.readouterr()
 
 
-def test_the_store_pattern_is_the_backtracking_one() -> None:
-    """The possessive pattern of attribute stores finds what the same pattern without
-    possessive quantifiers finds, on random texts of stores, look-alikes and calls."""
-    import random
-    import re
+def test_a_file_written_is_seen_once_the_project_is_told(tmp_path: Path) -> None:
+    """The files on disk are looked at again when the project is told they changed (the
+    language server's watched files), not at each analysis."""
+    runners = _project(tmp_path, "")
+    project = Project(tmp_path)
+    assert _es109(runners, project) == [ZERO]
+    (tmp_path / "main.py").write_text(MAIN.format(store="settings.CONCURRENCY = 8") + "\n")
+    project.files_changed()
+    assert _es109(runners, project) == []
 
-    from evalsubmit.analysis.interp import module_stores
 
-    backtracking = re.compile(module_stores._STORE.pattern.replace("*+", "*"))
-    assert backtracking.pattern != module_stores._STORE.pattern
-    parts = [".", "x", "_y2", " ", "\t", "=", "==", "+=", "//=", "**", ":", " int ", "(", "\n"]
-    parts += ["self", "cls", "a.b", "<<=", ">>", "!=", "@=", "|", "# c", "settings.LIMIT = 3\n"]
-    rng = random.Random(26)
-    found = 0
-    for _ in range(20000):
-        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 14)))
-        expected = [(m.span(), m.group(1)) for m in backtracking.finditer(text)]
-        assert [(m.span(), m.group(1)) for m in module_stores._STORE.finditer(text)] == expected
-        found += bool(expected)
-    assert found > 2000, found
+def test_a_closed_buffer_is_read_from_the_disk_again(tmp_path: Path) -> None:
+    runners = _project(tmp_path, "settings.CONCURRENCY = 8")
+    project = Project(tmp_path)
+    project.set_overlay(tmp_path / "main.py", MAIN.format(store=""))
+    assert _es109(runners, project) == [ZERO]
+    project.drop_overlay(tmp_path / "main.py")
+    assert _es109(runners, project) == []

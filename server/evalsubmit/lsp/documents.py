@@ -47,9 +47,12 @@ async def did_close(ls: EvalsubmitServer, params: types.DidCloseTextDocumentPara
 async def did_change_watched_files(
     ls: EvalsubmitServer, params: types.DidChangeWatchedFilesParams
 ) -> None:
-    if any(c.type != types.FileChangeType.Changed for c in params.changes):
-        for project in ls.session.projects.all():
+    created_or_deleted = any(c.type != types.FileChangeType.Changed for c in params.changes)
+    for project in ls.session.projects.all():
+        if created_or_deleted:
             project.forget_files()  # a module appeared or went away
+        else:
+            project.files_changed()  # what a file stores may have changed
     paths = [uri_to_path(change.uri) for change in params.changes]
     if any(is_config_file(path) for path in paths):
         log.info("a configuration file changed; re-checking open documents")

@@ -12,7 +12,8 @@ question is an observation ``(kind, key) -> answer``:
 * ``module``: where ``find_module(dotted, importer)`` finds a project module;
 * ``name``: a file's dotted module name;
 * ``installed``: where the environment finds an installed module;
-* ``size``: whether an installed module is too large to read.
+* ``size``: whether an installed module is too large to read;
+* ``files``: the project's listing of Python files (a file created may now count).
 
 The analysis is a deterministic function of the module's text, its options, the environment
 and these answers: when all of them are the same, so is the result. Nothing is noted unless a
@@ -161,6 +162,16 @@ def size_answer(key: str) -> str:
         return "missing"
 
 
+def files_key(project: Project) -> str:
+    return str(project.root)
+
+
+def files_answer(project: Project) -> str:
+    """The project's listing of Python files (its digest)."""
+    listing = "\n".join(sorted(map(str, project.python_files())))
+    return text_digest(listing)
+
+
 def answer_now(project: Project, kind: str, key: str) -> str | None:
     """The answer an observation's question gets now (raises ``ValueError`` for a kind this
     version never notes)."""
@@ -176,4 +187,6 @@ def answer_now(project: Project, kind: str, key: str) -> str | None:
         return installed_answer(environment.find_module(key) if environment else None)
     if kind == "size":
         return size_answer(key)
+    if kind == "files":
+        return files_answer(project)
     raise ValueError(f"unknown observation {kind!r}")

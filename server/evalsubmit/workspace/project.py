@@ -48,6 +48,7 @@ class Project:
         self._roots: dict[Path | None, list[Path]] = {}
         """Each importer's search roots (forgotten with :attr:`_found`, when files come and go):
         every import that is not the project's own (the standard library's) looks them up."""
+        self._generation = 0
 
     @property
     def python(self) -> Path | None:
@@ -88,12 +89,30 @@ class Project:
         with self._lock:
             if self._overlays.pop(path.resolve(), None) is not None:
                 self._roots.clear()
+                self._generation += 1  # the file on disk is read again
+
+    @property
+    def generation(self) -> int:
+        """Changes when the project is told that files on disk may have changed (created,
+        deleted, written, a buffer closed): what was read of the files it does not hold as
+        buffers may be kept while it does not."""
+        return self._generation
+
+    def files_changed(self) -> None:
+        """Call when files on disk were written (created or deleted: :meth:`forget_files`)."""
+        with self._lock:
+            self._generation += 1
 
     def read(self, path: Path) -> str | None:
         text = self._read(path)
         if observed.noting():
             observed.note("read", str(path), observed.read_answer(text))
         return text
+
+    def read_unobserved(self, path: Path) -> str | None:
+        """:meth:`read` for a caller that notes itself what its answer depends on (a scan of
+        every file must not make an analysis depend on every file's text)."""
+        return self._read(path)
 
     def _read(self, path: Path) -> str | None:
         with self._lock:
@@ -235,7 +254,9 @@ class Project:
             if self._files is None:
                 files: list[Path] = []
                 for found in walk.python_files([self.root]):
-                    files.append(found.resolve())
+                    # under the resolved root, only a link is not its own real path (the walk
+                    # does not enter linked folders): an lstat, not one per folder of the path
+                    files.append(found.resolve() if found.is_symlink() else found)
                     if len(files) >= limit:
                         break
                 self._files = files
@@ -247,6 +268,7 @@ class Project:
         with self._lock:
             if self._files is not None and path.resolve() not in self._files:
                 self._files = None
+                self._generation += 1
                 self._found.clear()
                 self._under.clear()
                 self._roots.clear()
@@ -255,6 +277,7 @@ class Project:
         """Call when files are created or deleted, so :meth:`python_files` lists them again."""
         with self._lock:
             self._files = None
+            self._generation += 1
             self._found.clear()
             self._under.clear()
             self._roots.clear()

@@ -133,7 +133,7 @@ def analyze_module(
         return ModuleReport(path=path, skipped="the file could not be parsed"), None
     # imported modules' values are shared: what this module changes is undone (sealed)
     with paused_collection(), sealed():
-        report = _analyze_parsed(parsed, path, project, options, caches, on_findings)
+        report = _analyze_parsed(parsed, path, project, options, caches, on_findings, source)
     return report, parsed if report.skipped is None else None
 
 
@@ -144,9 +144,14 @@ def _analyze_parsed(
     options: AnalysisOptions,
     caches: AnalysisCaches | None,
     on_findings: Callable[[ModuleReport], None] | None = None,
+    source: str | None = None,
 ) -> ModuleReport:
     resolved = path.resolve() if path is not None else None
     resolver = ModuleResolver.of(project) if project is not None else None
+    if resolver is not None and resolved is not None and caches is not None and source:
+        # an editor buffer's stores are kept per piece, if asked (pieces of this parse only)
+        chunks, kept = parsed.chunks, caches.chunks
+        resolver.note_pieces(resolved, source, lambda: kept.piece_texts(chunks))
     outside = resolver.outside if resolver is not None else _nowhere
     grouping = caches.grouping(parsed, project, resolved) if caches is not None else None
     interpreter = Interpreter(

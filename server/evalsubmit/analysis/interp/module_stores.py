@@ -4,95 +4,64 @@
 so a module's attribute that any other file of the project may store is not trusted (it is
 unknown, hence silent), wherever it is read.
 
-Found from the files' texts, never parsed: a file may store ``NAME`` of module ``pkg.mod``
-when an import statement of it names ``mod`` and it holds ``<name>.NAME = ...`` (any
-assignment operator, an annotation allowed; ``self.``/``cls.`` aside) or ``setattr(<name>,
-"NAME", ...)``. A receiver that is not the module counts too, and a module is matched by its
-last name only, so most stores found are not real ones (at worst a value not trusted that
-could have been). Not a complete superset: stores it does not see are a tuple target
-(``m.A, m.B = ...`` finds ``B`` only), a ``for m.A in ...`` target, ``vars(m)[...] = ...``,
-and those of a file whose import of the module follows ``try:`` on its line or is continued by a
-backslash; a value stored so is still trusted.
+Found from the files' texts, never parsed, and only when a module attribute is read (most
+analyses read none):
 
-Cost: what a file stores is kept per file by its size and modification time (an editor buffer
-by its text). The files on disk are looked at (one ``stat`` each) at most once per
-:data:`FRESH_SECONDS` per project, whatever the number of analyses; editor buffers at each
-analysis. The files that may store a name read become dependencies of the analysis, and the
-texts of those that import the module are observations of it (the CLI's result cache), so
-its cached results go when they change.
+* which files may reach the module: those with an import statement
+  (:func:`~evalsubmit.workspace.import_text.imports_in`: every ``import`` word, after ``try:``
+  or a backslash too) that names a module or name whose last name is the module's, or that
+  binds one of its packages (``import pkg`` then ``pkg.settings.X = ...``), the packages named
+  by its dotted name or its folders under the project root. Matched by name, not resolved: a
+  file naming another module of the same name counts too;
+* whether such a file may store the attribute: :mod:`.store_text` (any receiver, so most
+  stores found are not of the module: at worst a value not trusted that could have been).
+
+Not seen: a file that reaches the module without an import statement naming it or a package
+of it (``importlib.import_module``, ``sys.modules``), and the stores :mod:`.store_text` lists
+as not seen; a value stored so is still trusted. A value mutated in place
+(``settings.LIMITS["x"] = 1``) is not a store of the attribute.
+
+Cost: what a file imports is kept per file, by its size and modification time (an editor
+buffer by its text); whether it may store a name is looked for, in the files that may reach
+the module only, when the name is first asked. The files on disk are looked at (one ``stat``
+each) on the first question and again only when the project is told files changed
+(:meth:`~evalsubmit.workspace.project.Project.files_changed`: the language server's watched
+files, a buffer closed), so a CLI run sees them as they were when it first asked. The files
+that may store a name read become dependencies of the analysis; the texts of those that may
+reach the module and the project's listing of files are observations of it (the CLI's result
+cache), so its cached results go when they change or a file comes.
 """
 
 from __future__ import annotations
 
-import re
 import threading
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from evalsubmit.analysis.interp.grouping import DependencyLog, text_digest
-from evalsubmit.core.records import record
+from evalsubmit.analysis.interp.buffer_stores import BufferStores, no_package
+from evalsubmit.analysis.interp.grouping import DependencyLog
+from evalsubmit.analysis.interp.store_text import TextStores, import_words
 from evalsubmit.workspace import observed
+from evalsubmit.workspace.import_text import Statement, imports_in
 from evalsubmit.workspace.project import Project
 
-FRESH_SECONDS = 1.0
-"""How long what the files on disk store is taken as it was last looked at (an editor saves a
-file, the next analysis a second later sees it)."""
-
-_STORE = re.compile(
-    r"\.[ \t]*+([A-Za-z_]\w*+)[ \t]*+(?::[^=\n]*)?(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
-)
-"""``.NAME = `` (annotated, augmented). Possessive (``*+``): what follows the name and the blanks
-is none of theirs, so giving some back never matches; without, every ``.name(`` of the text
-(thousands in a job script, scanned at each analysis of an editor buffer) was tried again
-with each shorter name."""
-_SETATTR = re.compile(r"setattr\s*\(\s*[\w.]+\s*,\s*['\"]([A-Za-z_]\w*)['\"]")
-_IMPORT = re.compile(
-    r"^[ \t]*(?:from[ \t]+[\w. \t]+)?import\b(?:[ \t]*\(([^)]*)\)|([^\n#]*))", re.M
-)
-_WORD = re.compile(r"[A-Za-z_]\w*")
-_NOT_MODULES = re.compile(r"(?:^|[^\w.])(?:self|cls)[ \t]*$")
+MAX_KEPT_STATEMENTS = 10_000
+"""Import statements whose names are kept by their text (a long editing session types many)."""
 
 
-@record(eq=False)
 class _FileStores:
-    """What one file's text may store, and the names its import statements hold."""
+    """What one file imports; its text, digest and stores once it may reach a module asked
+    about."""
 
-    signature: object
-    answer: str
-    """The text's digest, as ``observed.read_answer`` gives it (noted again on each use)."""
-    stored: frozenset[str]
-    imported: frozenset[str]
+    __slots__ = ("digest", "last_names", "package_names", "signature", "stores")
 
-
-def _stores_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    stored = {
-        match.group(1)
-        for match in _STORE.finditer(text)
-        if not _NOT_MODULES.search(text, max(0, match.start() - 8), match.start())
-    }
-    stored |= {match.group(1) for match in _SETATTR.finditer(text)}
-    imported: set[str] = set()
-    for match in import_statements(text):
-        imported |= set(_WORD.findall(text, match.start(), match.end()))
-    return frozenset(stored), frozenset(imported)
-
-
-def import_statements(text: str) -> Iterator[re.Match[str]]:
-    """``_IMPORT.finditer(text)``, tried only at the starts of lines holding ``import``
-    (found by ``str.find``): a match begins on such a line. An editor buffer is scanned at
-    each analysis, and the pattern tried at every line start of a 5,000-line job script
-    took a millisecond."""
-    end = 0
-    at = text.find("import")
-    while at >= 0:
-        start = text.rfind("\n", 0, at) + 1
-        if start >= end:
-            match = _IMPORT.match(text, start)
-            if match is not None:
-                yield match
-                end = max(match.end(), start + 1)
-        at = text.find("import", max(at + 1, end))
+    def __init__(
+        self, signature: object, names: tuple[frozenset[str], frozenset[str]], text: str | None
+    ) -> None:
+        self.signature = signature
+        self.last_names, self.package_names = names
+        self.stores: TextStores | None = TextStores(text) if text is not None else None
+        self.digest: str | None = None
 
 
 class ModuleStores:
@@ -101,59 +70,140 @@ class ModuleStores:
     def __init__(self, project: Project) -> None:
         self.project = project
         self._files: dict[Path, _FileStores] = {}
-        self._disk: tuple[float, dict[Path, _FileStores]] | None = None
-        """When the files on disk were last looked at, and what they store."""
+        """Each file's (or buffer's) last record."""
+        self._disk: tuple[int, dict[str, list[tuple[Path, _FileStores]]]] | None = None
+        """The project's generation when the files on disk were last looked at, and the files
+        by each name their imports hold."""
+        self._statements: dict[tuple[str, int], Statement] = {}
+        self._noted: dict[Path, tuple[str, Callable[[], list[str] | None]]] = {}
+        """Buffers being analysed: their text and its pieces (:meth:`note_pieces`)."""
+        self._buffers: dict[Path, BufferStores] = {}
+        """The buffers' stores by piece, last version."""
+        self._listed: tuple[int, str] | None = None
+        """The project's generation and its listing's answer (an observation of the CLI)."""
         self._lock = threading.Lock()
-        self._current = threading.local()
-        """Per thread: (the analysis's dependency set, the files' stores) for one analysis."""
 
     def set_elsewhere(
         self, module_path: Path, module: str, name: str, dependencies: set[Path]
     ) -> bool:
         """Whether a project file other than the module's may store its attribute ``name``;
         those files become dependencies of the analysis."""
-        stem = module.rpartition(".")[2]
-        if stem == "__init__":
-            stem = module.rpartition(".")[0].rpartition(".")[2]
+        stem, packages = self._names(module_path, module)
         found = False
         noting = observed.noting()
-        for path, stores in self._snapshot(dependencies).items():
-            if path == module_path or stem not in stores.imported:
+        if noting:  # a file created since may store it
+            observed.note("files", observed.files_key(self.project), self._listing())
+        for path, record in self._candidates(stem, packages):
+            if path == module_path:
                 continue
-            if noting:  # a file that imports the module: a store it gains counts
-                observed.note("read", str(path), stores.answer)
-            if name in stores.stored:
+            stores = record if isinstance(record, BufferStores) else self._stores(path, record)
+            if stores is None:
+                continue
+            if noting:  # a file that may reach the module: a store it gains counts
+                observed.note("read", str(path), self._digest(record, stores))
+            if stores.may_store(name):
                 found = True
                 dependencies.add(path)
                 if isinstance(dependencies, DependencyLog):
-                    dependencies.note(path, stores.answer)
+                    dependencies.note(path, self._digest(record, stores))
         return found
 
-    def _snapshot(self, dependencies: set[Path]) -> dict[Path, _FileStores]:
-        current = getattr(self._current, "analysis", None)
-        if current is not None and current[0] is dependencies:
-            return current[1]  # type: ignore[no-any-return]
-        overlaid = self.project.overlaid()
-        now = time.monotonic()
+    def _names(self, module_path: Path, module: str) -> tuple[str, frozenset[str]]:
+        """The module's last name, and the names of the packages it is in."""
+        parts = module.split(".")
+        if parts[-1] == "__init__":
+            parts.pop()
+        packages = set(parts[:-1])
+        root = self.project.root
+        if root is not None and module_path.is_relative_to(root):
+            folders = module_path.relative_to(root).parts[:-1]
+            packages.update(folders[:-1] if module_path.name == "__init__.py" else folders)
+        return parts[-1], frozenset(packages)
+
+    def note_pieces(self, path: Path, text: str, pieces: Callable[[], list[str] | None]) -> None:
+        """The text of an editor buffer being analysed, and how to get it cut in the engine's
+        top-level pieces (``pieces``: None once the engine parsed another text)."""
         with self._lock:
-            disk = self._disk
-        if disk is None or now - disk[0] >= FRESH_SECONDS:
-            files = self.project.python_files()
-            looked = {path: self._of(path, None) for path in files if path not in overlaid}
-            disk = (now, {path: stores for path, stores in looked.items() if stores is not None})
-            with self._lock:
-                self._disk = disk
-        found = dict(disk[1])
+            self._noted[path] = (text, pieces)
+
+    def _buffer(self, path: Path, text: str) -> BufferStores | None:
+        """The buffer's stores by piece, when the engine's pieces of this text are known."""
+        with self._lock:
+            noted = self._noted.get(path)
+            current = self._buffers.get(path)
+        if current is not None and current.text is text:
+            return current
+        if noted is None or not (noted[0] is text or noted[0] == text):
+            return None
+        pieces = noted[1]()
+        if pieces is None:
+            return None
+        buffer = BufferStores.of(text, pieces, self._statements, current)
+        with self._lock:
+            self._buffers[path] = buffer
+        return buffer
+
+    def _forget_closed(self, overlaid: frozenset[Path]) -> None:
+        with self._lock:
+            for gone in [path for path in self._noted if path not in overlaid]:
+                del self._noted[gone]
+                self._buffers.pop(gone, None)
+
+    def _candidates(
+        self, stem: str, packages: frozenset[str]
+    ) -> Iterator[tuple[Path, _FileStores | BufferStores]]:
+        """The project files that may reach a module (its last name, its packages' names):
+        the buffers as their current texts, the others as they were at the project's current
+        generation."""
+        overlaid = self.project.overlaid()
+        index = self._disk_index()
+        seen: set[Path] = set()
+        for name in (stem, *packages):
+            for path, record in index.get(name, ()):
+                if path not in seen and path not in overlaid:
+                    seen.add(path)
+                    if stem in record.last_names or not packages.isdisjoint(record.package_names):
+                        yield path, record
+        if self._noted:
+            self._forget_closed(overlaid)
         for path in overlaid:
             if path.suffix == ".py":
-                stores = self._of(path, self.project.read(path))
-                if stores is not None:
-                    found[path] = stores
-        self._current.analysis = (dependencies, found)  # the set is held: its id stays its own
-        return found
+                text = self.project.read_unobserved(path)
+                if text is None:
+                    continue
+                buffer = self._buffer(path, text)
+                if buffer is not None:
+                    if buffer.reaches(stem, packages):
+                        yield path, buffer
+                    continue
+                own = self._of(path, text)
+                if own is not None and (
+                    stem in own.last_names or not packages.isdisjoint(own.package_names)
+                ):
+                    yield path, own
+
+    def _disk_index(self) -> dict[str, list[tuple[Path, _FileStores]]]:
+        """The files on disk (not buffers) by each name their imports hold, looked at again
+        when the project's generation changed."""
+        generation = self.project.generation
+        with self._lock:
+            disk = self._disk
+        if disk is None or disk[0] != generation:
+            overlaid = self.project.overlaid()
+            index: dict[str, list[tuple[Path, _FileStores]]] = {}
+            for path in self.project.python_files():
+                if path not in overlaid:
+                    record = self._of(path, None)
+                    if record is not None:
+                        for name in record.last_names | record.package_names:
+                            index.setdefault(name, []).append((path, record))
+            disk = (generation, index)
+            with self._lock:
+                self._disk = disk
+        return disk[1]
 
     def _of(self, path: Path, text: str | None) -> _FileStores | None:
-        """What ``path`` stores: an editor buffer's ``text``, else the file (by its stat)."""
+        """What ``path`` imports: an editor buffer's ``text``, else the file (by its stat)."""
         signature: object = text
         if text is None:
             try:
@@ -165,12 +215,34 @@ class ModuleStores:
             kept = self._files.get(path)
         if kept is not None and (kept.signature is signature or kept.signature == signature):
             return kept
-        if text is None:
-            text = self.project.read(path)
-        if text is None:
+        read = text if text is not None else self.project.read_unobserved(path)
+        if read is None:
             return None
-        stored, imported = _stores_of(text)
-        kept = _FileStores(signature, text_digest(text), stored, imported)
+        if len(self._statements) > MAX_KEPT_STATEMENTS:
+            self._statements.clear()
+        names = import_words(imports_in(read, no_package, self._statements))
+        kept = _FileStores(signature, names, text)  # a file's text is kept only when needed
         with self._lock:
             self._files[path] = kept
         return kept
+
+    def _stores(self, path: Path, record: _FileStores) -> TextStores | None:
+        if record.stores is None:
+            text = self.project.read_unobserved(path)
+            if text is None:
+                return None
+            record.stores = TextStores(text)
+        return record.stores
+
+    def _listing(self) -> str:
+        generation = self.project.generation
+        listed = self._listed
+        if listed is None or listed[0] != generation:
+            listed = self._listed = (generation, observed.files_answer(self.project))
+        return listed[1]
+
+    @staticmethod
+    def _digest(record: _FileStores | BufferStores, stores: TextStores | BufferStores) -> str:
+        if record.digest is None:
+            record.digest = observed.text_digest(stores.text)
+        return record.digest

@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 import threading
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -128,6 +129,11 @@ class ModuleResolver:
         finally:
             if owner:
                 self._budget.left = None
+
+    def note_pieces(self, path: Path, text: str, pieces: Callable[[], list[str] | None]) -> None:
+        """The text of a module being analysed, as the engine cut it in top-level pieces (an
+        editor buffer's stores are then kept per piece: :mod:`.module_stores`)."""
+        self._stores.note_pieces(path, text, pieces)
 
     def outside(self, path: Path) -> bool:
         """Whether ``path`` is an installed module outside the workspace (nothing is reported

@@ -86,6 +86,15 @@ class ChunkCache:
     hits: int = 0
     misses: int = 0
 
+    def piece_texts(self, chunks: tuple[Chunk, ...]) -> list[str] | None:
+        """The texts of the pieces of the parse that gave ``chunks`` (None: it is not the
+        last parse kept, or was not made by piece)."""
+        if not chunks or len(chunks) != len(self.pieces) or len(chunks) != len(self.chunks):
+            return None
+        if chunks[0] is not self.chunks[0] or chunks[-1] is not self.chunks[-1]:
+            return None
+        return [piece.text for piece in self.pieces]
+
 
 def split(lines: list[str]) -> list[tuple[int, int]]:
     """1-based inclusive line ranges of the top-level statements (comments ride along)."""

@@ -1,0 +1,109 @@
+"""What an editor buffer may import and store, kept per top-level piece of its text (the pieces
+the engine parses it in, :mod:`evalsubmit.analysis.source.chunks`): the next version of the
+buffer rescans only the pieces an edit changed, not the whole text at each keystroke.
+
+Every piece holds whole top-level statements, so what one may store is found from its text
+alone, as :mod:`.store_text` finds it in a whole file (the same answers but where a string
+holding unbalanced brackets spans two pieces).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from evalsubmit.analysis.interp.store_text import TextStores, import_words
+from evalsubmit.workspace.import_text import Statement, imports_in
+
+_NONE: frozenset[str] = frozenset()
+
+
+def no_package() -> list[str]:
+    # relative imports: only the names matter, not the package they are relative to
+    return []
+
+
+class _Piece:
+    __slots__ = ("last_names", "package_names", "stores")
+
+    def __init__(self, text: str, statements: dict[tuple[str, int], Statement]) -> None:
+        self.stores = TextStores(text)
+        self.last_names, self.package_names = (
+            import_words(imports_in(text, no_package, statements))
+            if "import" in text
+            else (_NONE, _NONE)
+        )
+
+
+class BufferStores:
+    """One version of a buffer: its pieces, and how many of them import each name (a module's
+    last name, a package bound) and may store each name asked about so far."""
+
+    __slots__ = ("_last", "_packages", "_stored", "digest", "pieces", "text", "texts")
+
+    def __init__(self, text: str, texts: list[str], pieces: list[_Piece]) -> None:
+        self.text = text
+        self.texts = texts
+        self.pieces = pieces
+        self.digest: str | None = None
+        self._last: dict[str, int] = {}
+        self._packages: dict[str, int] = {}
+        self._stored: dict[str, int] = {}
+
+    @classmethod
+    def of(
+        cls,
+        text: str,
+        texts: list[str],
+        statements: dict[tuple[str, int], Statement],
+        previous: BufferStores | None = None,
+    ) -> BufferStores:
+        """The buffer's ``text``, cut in the pieces ``texts``; what ``previous`` (an earlier
+        version) kept of the pieces it shares with it (the same objects, at its start and end,
+        as the engine keeps them) is reused."""
+        if previous is None:
+            pieces = [_Piece(piece, statements) for piece in texts]
+            made = cls(text, texts, pieces)
+            made._count(pieces, 1)
+            return made
+        old = previous.texts
+        front = 0
+        limit = min(len(old), len(texts))
+        while front < limit and old[front] is texts[front]:
+            front += 1
+        back = 0
+        while back < limit - front and old[-1 - back] is texts[-1 - back]:
+            back += 1
+        gone = previous.pieces[front : len(old) - back]
+        kept = {piece.stores.text: piece for piece in gone}
+        came = [
+            kept.get(piece) or _Piece(piece, statements)
+            for piece in texts[front : len(texts) - back]
+        ]
+        pieces = [*previous.pieces[:front], *came, *previous.pieces[len(old) - back :]]
+        made = cls(text, texts, pieces)
+        made._last = dict(previous._last)
+        made._packages = dict(previous._packages)
+        made._stored = dict(previous._stored)
+        made._count(gone, -1)
+        made._count(came, 1)
+        return made
+
+    def _count(self, pieces: Iterable[_Piece], step: int) -> None:
+        for piece in pieces:
+            for name in piece.last_names:
+                self._last[name] = self._last.get(name, 0) + step
+            for name in piece.package_names:
+                self._packages[name] = self._packages.get(name, 0) + step
+            for name in self._stored:
+                if piece.stores.may_store(name):
+                    self._stored[name] += step
+
+    def reaches(self, stem: str, packages: frozenset[str]) -> bool:
+        """Whether an import of the buffer names ``stem`` or binds one of ``packages``."""
+        return self._last.get(stem, 0) > 0 or any(self._packages.get(p, 0) > 0 for p in packages)
+
+    def may_store(self, name: str) -> bool:
+        count = self._stored.get(name)
+        if count is None:
+            count = self._stored[name] = sum(piece.stores.may_store(name) for piece in self.pieces)
+        return count > 0

@@ -1,0 +1,239 @@
+"""Whether a Python text may store a module attribute, found without parsing it (for
+:mod:`.module_stores`). Every doubt is answered "it may": a store not seen leaves a value
+trusted that may not hold, while a store seen that is not one only silences what reads it.
+
+Seen, for an attribute ``NAME`` (any receiver but ``self``/``cls``, spaces around the dot
+allowed):
+
+* ``x.NAME = ...``, any augmented operator, with an annotation (``x.NAME: int = ...``), or a
+  later target of a chained assignment;
+* an element of a target list: ``x.NAME, y = ...``, ``(a, x.NAME) = ...``, ``[*x.NAME] = ...``,
+  over several lines too (``=`` at the statement's bracket depth, after the element);
+* a ``for`` target (``for x.NAME in ...``, comprehensions too), ``with ... as x.NAME``,
+  ``del x.NAME``;
+* ``setattr(x, "NAME", ...)``; and, for every name at once, ``setattr(x, <not a string>, ...)``,
+  ``vars(x)[...] = ...``, ``x.__dict__[...] = ...`` and their ``update``/``setdefault``.
+
+Not seen: a tuple target behind another target of a chained assignment (``y = x.A, x.B = ...``
+finds ``B`` only), a dotted name split by a backslash continuation, and what a string or a
+comment holding brackets or ``#`` between an element and its ``=`` hides.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+_WORD_CHAR = re.compile(r"\w")
+_ASSIGNED = re.compile(r"[ \t]*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)")
+"""What follows ``.NAME`` in an assignment to it, plain, augmented or annotated."""
+_NOT_MODULES = re.compile(r"(?:^|[^\w.])(?:self|cls)[ \t]*\Z")
+_HEAD = re.compile(r"\bfor\s|\bdel\s|(?<![=!<>:])=(?!=)")
+"""What may precede a target list: ``for``, ``del``, an assignment's ``=`` (chained)."""
+_TARGET_ELEMENTS = re.compile(r"(?:[\s(\[*]*[\w.]+[\s\])]*,)*[\s(\[*]*[\w.]*")
+"""What may precede an element of a target list after its head: other elements, brackets,
+``*`` (comments removed)."""
+_AS_TARGET = re.compile(r"\bas\s+[\w.]*\Z")
+_COMMENT = re.compile(r"#[^\n]*")
+_SETATTR = re.compile(r"setattr\s*\(")
+_SETATTR_NAMED = re.compile(
+    r"\s*(?:(['\"])(?:[\w.]*\.)?(?P<dotted>[A-Za-z_]\w*)\1\s*,"
+    r"|[^,()]*,\s*(['\"])(?P<named>[A-Za-z_]\w*)\3\s*[,)])"
+)
+"""A name ``setattr`` stores by a string: its second argument, or the last name of a dotted
+first one (``monkeypatch.setattr("pkg.settings.NAME", value)``)."""
+_SETATTR_OWN = re.compile(r"\s*(?:self|cls)\s*,")
+_STORED_ITEM = (
+    r"\s*(?:\[[^\n]*\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
+    r"|\.\s*(?:update|setdefault|__setitem__)\b)"
+)
+_DYNAMIC = {
+    "vars": re.compile(r"vars\s*\([^()]*\)" + _STORED_ITEM),
+    "__dict__": re.compile(r"__dict__" + _STORED_ITEM),
+}
+"""A namespace stored into by item (``vars(x)[k] = v``, ``x.__dict__.update(...)``), from its
+word on (found by ``str.find``: a pattern searched through a long text costs more)."""
+_CONTINUED = ("(", "[", "{", ",", "\\")
+"""How a line ends when the next one may continue its statement."""
+_OPENING = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+MAX_STATEMENT_CHARS = 4_000
+"""How far from an element its statement's start and ``=`` are looked for; a statement
+longer than that counts as a store."""
+
+
+class TextStores:
+    """The stores one text may make, each name looked for when first asked."""
+
+    __slots__ = ("_answers", "_any", "_setattr_names", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._answers: dict[str, bool] = {}
+        self._any: bool | None = None
+        self._setattr_names: frozenset[str] = frozenset()
+
+    def may_store(self, name: str) -> bool:
+        """Whether the text may store the attribute ``name`` of some object."""
+        known = self._answers.get(name)
+        if known is None:
+            known = self._answers[name] = (
+                self._stores_any() or name in self._setattr_names or _stores_name(self.text, name)
+            )
+        return known
+
+    def _stores_any(self) -> bool:
+        """Whether a store the text makes may be of any name (and, first, the names
+        ``setattr`` stores by a string)."""
+        if self._any is None:
+            text = self.text
+            dynamic = any(
+                pattern.match(text, at) is not None
+                for word, pattern in _DYNAMIC.items()
+                for at in _occurrences(text, word)
+            )
+            names: set[str] = set()
+            if not dynamic:
+                for at in _occurrences(text, "setattr"):
+                    call = _SETATTR.match(text, at)
+                    if call is None:
+                        continue
+                    named = _SETATTR_NAMED.match(text, call.end())
+                    if named is not None:
+                        names.add(named.group("dotted") or named.group("named"))
+                    elif not _SETATTR_OWN.match(text, call.end()):
+                        dynamic = True  # a name computed, or a receiver not read here
+                        break
+            self._setattr_names = frozenset(names)
+            self._any = dynamic
+        return self._any
+
+
+def _occurrences(text: str, word: str) -> Iterator[int]:
+    """Where ``word`` starts in ``text``, not preceded by a word character."""
+    at = text.find(word)
+    while at >= 0:
+        if at == 0 or not _WORD_CHAR.match(text, at - 1):
+            yield at
+        at = text.find(word, at + 1)
+
+
+def _stores_name(text: str, name: str) -> bool:
+    if name not in text:
+        return False
+    size = len(name)
+    at = text.find(name)
+    while at >= 0:
+        end = at + size
+        if (at == 0 or not _WORD_CHAR.match(text, at - 1)) and not _WORD_CHAR.match(text, end):
+            dot = at - 1
+            while dot >= 0 and text[dot] in " \t":
+                dot -= 1
+            if dot > 0 and text[dot] == "." and _is_store(text, dot, end):
+                return True
+        at = text.find(name, end)
+    return False
+
+
+def _is_store(text: str, dot: int, end: int) -> bool:
+    """Whether ``.NAME`` (its dot at ``dot``, ending at ``end``) may be a target."""
+    if _NOT_MODULES.search(text, max(0, dot - 8), dot):
+        return False
+    if _ASSIGNED.match(text, end):
+        return True
+    start = _statement_start(text, dot)
+    if start is None:
+        return True  # too long to tell
+    prefix = _COMMENT.sub("", text[start:dot])
+    if _AS_TARGET.search(prefix):
+        return True
+    head = None
+    for head in _HEAD.finditer(prefix):  # noqa: B007 (the last one is wanted)
+        pass
+    if not _TARGET_ELEMENTS.fullmatch(prefix, head.end() if head else 0):
+        return False
+    keyword = head.group().strip() if head else "="
+    if keyword == "del":
+        return True
+    level = _depth_change(prefix[: head.start()]) if head else 0
+    if keyword == "=" and level != 0:
+        return False  # a keyword argument
+    return _assigned_later(text, end, _depth_change(prefix), level, keyword)
+
+
+def _statement_start(text: str, at: int) -> int | None:
+    """Where the statement holding ``at`` may start: going back over the lines before while
+    each ends with an opening bracket, a comma or a backslash, or opens more brackets than it
+    closes (comments ignored); None when further than :data:`MAX_STATEMENT_CHARS`."""
+    start = text.rfind("\n", 0, at) + 1
+    while start > 0:
+        if at - start > MAX_STATEMENT_CHARS:
+            return None
+        previous = text.rfind("\n", 0, start - 1) + 1
+        line = _COMMENT.sub("", text[previous : start - 1]).rstrip()
+        if not line.endswith(_CONTINUED) and _depth_change(line) <= 0:
+            break
+        start = previous
+    return start
+
+
+def _depth_change(line: str) -> int:
+    change = 0
+    for char in _COMMENT.sub("", line):
+        change += _OPENING.get(char, 0)
+    return change
+
+
+def _assigned_later(text: str, end: int, depth: int, level: int, keyword: str) -> bool:
+    """Whether the target list ``end`` is in ends with ``=`` (``in`` after ``for``) at its
+    head's bracket depth ``level``, before its statement ends (a newline or ``;`` outside
+    brackets); ``depth`` is the depth at ``end``."""
+    limit = min(len(text), end + MAX_STATEMENT_CHARS)
+    at = end
+    while at < limit:
+        char = text[at]
+        if char == "#":
+            newline = text.find("\n", at)
+            at = newline if newline >= 0 else limit
+            continue
+        if char == "\\":
+            at += 3 if text.startswith("\r\n", at + 1) else 2  # a line continued, an escape
+            continue
+        change = _OPENING.get(char)
+        if change is not None:
+            depth += change
+        elif depth <= 0 and char in "\n;":
+            return False
+        elif depth <= level:  # below it: the statement began above what was looked at
+            if keyword == "for":
+                if char == "i" and _is_word(text, at, "in"):
+                    return True
+            elif char == "=" and text[at - 1] not in "=!<>:" and text[at + 1 : at + 2] != "=":
+                return True
+        at += 1
+    return limit < len(text)  # too long to tell
+
+
+def _is_word(text: str, at: int, word: str) -> bool:
+    end = at + len(word)
+    return (
+        text.startswith(word, at)
+        and not _WORD_CHAR.match(text, at - 1)
+        and not _WORD_CHAR.match(text, end)
+    )
+
+
+def import_words(modules: Iterable[tuple[str, str]]) -> tuple[frozenset[str], frozenset[str]]:
+    """From what :func:`~evalsubmit.workspace.import_text.imports_in` yields: the last names
+    of every module or name imported (a module named so may be bound), and the names that
+    bind a package (``import a.b`` binds ``a``; ``import a.b as m``, ``from a import b``
+    bind ``a.b``): a module under that package may be reached through it."""
+    last: set[str] = set()
+    packages: set[str] = set()
+    for module, reach in modules:
+        parts = module.split(".")
+        last.add(parts[-1])
+        if reach == "head":
+            packages.add(parts[0])
+        elif reach == "module":
+            packages.add(parts[-1])
+    return frozenset(last), frozenset(packages)

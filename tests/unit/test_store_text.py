@@ -1,0 +1,144 @@
+"""The text scan of :mod:`evalsubmit.analysis.interp.store_text`: what a file may store of a
+module attribute (a store seen silences what reads the attribute; one missed may leave a wrong
+value trusted), and the same answers for an editor buffer kept by piece."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from evalsubmit.analysis.interp.buffer_stores import BufferStores
+from evalsubmit.analysis.interp.store_text import TextStores
+from evalsubmit.analysis.source.chunks import ChunkCache
+from evalsubmit.analysis.source.parse import parse_source
+
+STORES = [
+    "m.A = 1",
+    "m.A += 1",
+    "m.A: int = 1",
+    "m . A = 1",
+    "x = m.A = 1",
+    "m.A, m.B = 1, 2",
+    "(m.A, m.B) = 1, 2",
+    "[m.A] = [1]",
+    "*m.A, b = x",
+    "(\n    m.A,  # c\n    m.B,\n) = 1, 2",
+    "(\n    m.B,\n    m.A,\n) = 1, 2",
+    "x = 1\nm.A, \\\n  m.B = 1, 2",
+    "y = m.A, m.B = 1, 2",
+    "for m.A in range(3):\n    pass",
+    "for i, m.A in x: pass",
+    "y = [1 for m.A in z]",
+    "with f() as m.A:\n    pass",
+    "del m.A",
+    "del x, m.A",
+    "vars(m)['A'] = 1",
+    "vars(m).update(A=1)",
+    "m.__dict__['A'] = 1",
+    "m.__dict__.update(A=1)",
+    "setattr(m, 'A', 1)",
+    "setattr(get(m), 'A', 1)",
+    "setattr(m, name, 1)",
+    "monkeypatch.setattr(m, 'A', 1)",
+    'monkeypatch.setattr("pkg.m.A", 1)',
+]
+READS = [
+    "m.A: int",
+    "x = m.A",
+    "x = m.A, m.B",
+    "if m.A == 1: pass",
+    "if m.A <= 1: pass",
+    "f(m.A, b=1)",
+    "Config(agent=m.A, c=m.B)",
+    "Config(agent = m.A, c = m.B)",
+    "c = Config(\n    agent=m.A, concurrency=m.B,\n)",
+    "c = Config(\n    m.A, concurrency=m.B,\n)",
+    "x[m.A] = 1",
+    "print(m.A)\nx = 1",
+    "f(m.A); x = 1",
+    "for x in m.A: pass",
+    "z = [x for x in m.A]",
+    "self.A = 1",
+    "cls.A += 1",
+    "m.AB = 1",
+    "m.A\n= 1",
+    "setattr(m, 'B', 1)",
+    "setattr(self, name, 1)",
+    'monkeypatch.setattr("sys.stdin", io.StringIO(""))',
+    "env_vars = vars(args)",
+]
+
+
+@pytest.mark.parametrize("text", STORES)
+def test_a_store_is_seen(text: str) -> None:
+    assert TextStores(text).may_store("A")
+
+
+@pytest.mark.parametrize("text", READS)
+def test_a_read_is_not_a_store(text: str) -> None:
+    assert not TextStores(text).may_store("A")
+
+
+def _pieces(cache: ChunkCache, text: str) -> list[str]:
+    parsed = parse_source(text, cache)
+    assert parsed is not None
+    pieces = cache.piece_texts(parsed.chunks)
+    assert pieces is not None
+    return pieces
+
+
+def test_a_buffer_by_piece_answers_as_its_whole_text(tmp_path: Path) -> None:
+    """Random edits of a module (statements added, removed, changed): the buffer's answers,
+    kept by piece from one version to the next, are those of a scan of its whole text."""
+    blocks = [
+        "import settings\n",
+        "from pkg import other\n",
+        "import pkg.sub\n",
+        "settings.A = 1\n",
+        "settings.B, settings.C = 1, 2\n",
+        "x = settings.A\n",
+        "def f():\n    other.C += 1\n\n    return 1\n",
+        "for settings.D in range(2):\n    pass\n",
+        "class K:\n    def g(self):\n        self.A = 2\n",
+        "setattr(settings, 'E', 1)\n",
+        "y = (\n    settings.B,\n    1,\n)\n",
+        "\n",
+    ]
+    rng = random.Random(26)
+    cache = ChunkCache()
+    statements: dict[tuple[str, int], object] = {}
+    module = [rng.choice(blocks) for _ in range(12)]
+    previous: BufferStores | None = None
+    names = ["A", "B", "C", "D", "E", "F"]
+    for _ in range(150):
+        at = rng.randrange(len(module) + 1)
+        edit = rng.random()
+        if edit < 0.4 or not module:
+            module.insert(at, rng.choice(blocks))
+        elif edit < 0.7:
+            del module[min(at, len(module) - 1)]
+        else:
+            module[min(at, len(module) - 1)] = rng.choice(blocks)
+        text = "".join(module)
+        buffer = BufferStores.of(text, _pieces(cache, text), statements, previous)  # type: ignore[arg-type]
+        whole = TextStores(text)
+        for name in rng.sample(names, 3):
+            assert buffer.may_store(name) == whole.may_store(name), (name, text)
+        assert buffer.reaches("settings", frozenset()) == ("import settings" in text), text
+        assert buffer.reaches("other", frozenset()) == ("from pkg import other" in text), text
+        assert buffer.reaches("x", frozenset({"pkg"})) == ("import pkg.sub" in text), text
+        previous = buffer
+
+
+def test_an_edit_scans_only_the_pieces_it_changed() -> None:
+    cache = ChunkCache()
+    text = "".join(f"def f{i}():\n    return settings.A\n\n\n" for i in range(50))
+    first = BufferStores.of(text, _pieces(cache, text), {})
+    assert not first.may_store("A")
+    edited = text.replace("def f7():\n    return settings.A", "def f7():\n    settings.A = 2")
+    second = BufferStores.of(edited, _pieces(cache, edited), {}, first)
+    assert second.may_store("A")
+    fresh = [p for p, q in zip(second.pieces, first.pieces, strict=True) if p is not q]
+    assert [piece.stores.text for piece in fresh] == ["def f7():\n    settings.A = 2\n\n\n"]
