@@ -174,13 +174,28 @@ def test_a_file_created_with_a_store_is_a_result_cache_miss(
 
 
 def test_a_file_written_is_seen_once_the_project_is_told(tmp_path: Path) -> None:
-    """The files on disk are looked at again when the project is told they changed (the
-    language server's watched files), not at each analysis."""
+    """In a project told of changes (the language server's watched files), the files on
+    disk are looked at again when it is told, not at each analysis."""
+    runners = _project(tmp_path, "")
+    project = Project(tmp_path)
+    project.watched = True
+    assert _es109(runners, project) == [ZERO]
+    (tmp_path / "main.py").write_text(MAIN.format(store="settings.CONCURRENCY = 8") + "\n")
+    assert _es109(runners, project) == [ZERO]  # not told yet
+    project.files_changed()
+    assert _es109(runners, project) == []
+
+
+def test_a_file_written_is_seen_after_a_while_when_nothing_tells(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evalsubmit.analysis.interp import module_stores
+
     runners = _project(tmp_path, "")
     project = Project(tmp_path)
     assert _es109(runners, project) == [ZERO]
     (tmp_path / "main.py").write_text(MAIN.format(store="settings.CONCURRENCY = 8") + "\n")
-    project.files_changed()
+    monkeypatch.setattr(module_stores, "FRESH_SECONDS", 0.0)
     assert _es109(runners, project) == []
 
 

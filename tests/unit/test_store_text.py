@@ -43,6 +43,10 @@ STORES = [
     "setattr(m, name, 1)",
     "monkeypatch.setattr(m, 'A', 1)",
     'monkeypatch.setattr("pkg.m.A", 1)',
+    "object.__setattr__(m, 'A', 1)",
+    "object.__setattr__(m, name, 1)",
+    "m.__setattr__('A', 1)",
+    "m.__setattr__(name, 1)",
 ]
 READS = [
     "m.A: int",
@@ -68,6 +72,12 @@ READS = [
     "setattr(self, name, 1)",
     'monkeypatch.setattr("sys.stdin", io.StringIO(""))',
     "env_vars = vars(args)",
+    "setattr(self, 'A', 1)",
+    "object.__setattr__(self, 'A', 1)",
+    "object.__setattr__(self, name, 1)",
+    "super().__setattr__(name, value)",
+    "def __setattr__(self, name, value):\n    pass",
+    "m.__setattr__('B', 1)",
 ]
 
 

@@ -60,6 +60,7 @@ def project_of(path: Path, python: Path) -> Project:
     project = _PROJECTS.get((root, python))
     if project is None:
         project = _PROJECTS[(root, python)] = Project(root, python=python)
+        project.watched = True  # a run sees the files as they were when first read
     return project
 
 

@@ -170,3 +170,6 @@ async def _register_dynamic(ls: EvalsubmitServer) -> None:
         )
     except Exception as exc:
         log.warning("dynamic registration failed: %r", exc)
+    else:
+        if any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in registrations):
+            ls.session.projects.watch()

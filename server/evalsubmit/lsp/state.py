@@ -44,9 +44,19 @@ class ProjectStore:
     def __init__(self) -> None:
         self._projects: dict[Path, Project] = {}
         self._loose = Project(None)
+        self._watched = False
 
     def set_folders(self, roots: list[Path]) -> None:
         self._projects = {root: self._projects.get(root) or Project(root) for root in roots}
+        for project in self._projects.values():
+            project.watched = self._watched
+
+    def watch(self) -> None:
+        """The client reports changes of the files on disk (watched files): the projects may
+        keep what they read of them until told."""
+        self._watched = True
+        for project in self.all():
+            project.watched = True
 
     def for_path(self, path: Path) -> Project:
         holding = [root for root in self._projects if path.is_relative_to(root)]

@@ -49,6 +49,11 @@ class Project:
         """Each importer's search roots (forgotten with :attr:`_found`, when files come and go):
         every import that is not the project's own (the standard library's) looks them up."""
         self._generation = 0
+        self.watched = False
+        """Whether whoever holds the project tells it when files on disk change
+        (:meth:`files_changed`, :meth:`forget_files`): the language server once its client
+        watches the files, the CLI (a run sees the files as they were). If not, what is kept of
+        the files on disk is looked at again after a while."""
 
     @property
     def python(self) -> Path | None:

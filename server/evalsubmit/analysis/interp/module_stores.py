@@ -16,25 +16,32 @@ analyses read none):
 * whether such a file may store the attribute: :mod:`.store_text` (any receiver, so most
   stores found are not of the module: at worst a value not trusted that could have been).
 
-Not seen: a file that reaches the module without an import statement naming it or a package
-of it (``importlib.import_module``, ``sys.modules``), and the stores :mod:`.store_text` lists
-as not seen; a value stored so is still trusted. A value mutated in place
-(``settings.LIMITS["x"] = 1``) is not a store of the attribute.
+Not seen: a file outside the project's listing (``Project.python_files``: bounded, virtual
+environments and ignored folders left out), a file that reaches the module without an import
+statement naming it or a package of it (``importlib.import_module``, ``sys.modules``), and the
+stores :mod:`.store_text` lists as not seen; a value stored so is still trusted. A value
+changed in place (``settings.LIMITS["x"] = 1``) is no store of the attribute and is not
+looked for here.
 
-Cost: what a file imports is kept per file, by its size and modification time (an editor
-buffer by its text); whether it may store a name is looked for, in the files that may reach
-the module only, when the name is first asked. The files on disk are looked at (one ``stat``
-each) on the first question and again only when the project is told files changed
-(:meth:`~evalsubmit.workspace.project.Project.files_changed`: the language server's watched
-files, a buffer closed), so a CLI run sees them as they were when it first asked. The files
-that may store a name read become dependencies of the analysis; the texts of those that may
-reach the module and the project's listing of files are observations of it (the CLI's result
-cache), so its cached results go when they change or a file comes.
+Cost: what a file on disk imports is kept by its size and modification time; an editor buffer
+being analysed is kept by the pieces the engine parsed it in (:mod:`.buffer_stores`: an edit
+rescans the pieces it changed), another buffer by its text. Whether a file may store a name
+is looked for, in the files that may reach the module only, when the name is first asked. The
+files on disk are looked at (one ``stat`` each) at the first question, then again when the
+project is told files changed (:meth:`~evalsubmit.workspace.project.Project.files_changed`,
+``forget_files``, a buffer closed); a project nobody tells
+(:attr:`~evalsubmit.workspace.project.Project.watched` false: a language client that does not
+watch files) has them looked at again at most once per :data:`FRESH_SECONDS`. A CLI run is told
+nothing: it sees the files as they were at its first question. The files that may store a
+name read become dependencies of the analysis; the texts of those that may reach the module
+and the project's listing of files are observations of it (the CLI's result cache), so its
+cached results go when they change or a file is created or deleted.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -45,6 +52,9 @@ from evalsubmit.workspace import observed
 from evalsubmit.workspace.import_text import Statement, imports_in
 from evalsubmit.workspace.project import Project
 
+FRESH_SECONDS = 1.0
+"""How long what the files on disk import is taken as it was last looked at when the project
+is not told of changes (:attr:`~evalsubmit.workspace.project.Project.watched`)."""
 MAX_KEPT_STATEMENTS = 10_000
 """Import statements whose names are kept by their text (a long editing session types many)."""
 
@@ -71,9 +81,9 @@ class ModuleStores:
         self.project = project
         self._files: dict[Path, _FileStores] = {}
         """Each file's (or buffer's) last record."""
-        self._disk: tuple[int, dict[str, list[tuple[Path, _FileStores]]]] | None = None
-        """The project's generation when the files on disk were last looked at, and the files
-        by each name their imports hold."""
+        self._disk: tuple[int, float, dict[str, list[tuple[Path, _FileStores]]]] | None = None
+        """The project's generation and the time when the files on disk were last looked at,
+        and the files by each name their imports hold."""
         self._statements: dict[tuple[str, int], Statement] = {}
         self._noted: dict[Path, tuple[str, Callable[[], list[str] | None]]] = {}
         """Buffers being analysed: their text and its pieces (:meth:`note_pieces`)."""
@@ -186,9 +196,14 @@ class ModuleStores:
         """The files on disk (not buffers) by each name their imports hold, looked at again
         when the project's generation changed."""
         generation = self.project.generation
+        now = time.monotonic()
         with self._lock:
             disk = self._disk
-        if disk is None or disk[0] != generation:
+        if (
+            disk is None
+            or disk[0] != generation
+            or (not self.project.watched and now - disk[1] >= FRESH_SECONDS)
+        ):
             overlaid = self.project.overlaid()
             index: dict[str, list[tuple[Path, _FileStores]]] = {}
             for path in self.project.python_files():
@@ -197,10 +212,10 @@ class ModuleStores:
                     if record is not None:
                         for name in record.last_names | record.package_names:
                             index.setdefault(name, []).append((path, record))
-            disk = (generation, index)
+            disk = (generation, now, index)
             with self._lock:
                 self._disk = disk
-        return disk[1]
+        return disk[2]
 
     def _of(self, path: Path, text: str | None) -> _FileStores | None:
         """What ``path`` imports: an editor buffer's ``text``, else the file (by its stat)."""

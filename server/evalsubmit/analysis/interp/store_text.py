@@ -11,12 +11,16 @@ allowed):
   over several lines too (``=`` at the statement's bracket depth, after the element);
 * a ``for`` target (``for x.NAME in ...``, comprehensions too), ``with ... as x.NAME``,
   ``del x.NAME``;
-* ``setattr(x, "NAME", ...)``; and, for every name at once, ``setattr(x, <not a string>, ...)``,
-  ``vars(x)[...] = ...``, ``x.__dict__[...] = ...`` and their ``update``/``setdefault``.
+* ``setattr(x, "NAME", ...)`` (``monkeypatch.setattr`` too, and its ``"pkg.mod.NAME"``
+  form), ``x.__setattr__("NAME", ...)``, ``object.__setattr__(x, "NAME", ...)``; and, for
+  every name at once, those with a name computed, ``vars(x)[...] = ...``,
+  ``x.__dict__[...] = ...`` and their ``update``/``setdefault``. A receiver ``self``/``cls``
+  (``super()`` for ``__setattr__``) is the object's own, never a module.
 
-Not seen: a tuple target behind another target of a chained assignment (``y = x.A, x.B = ...``
-finds ``B`` only), a dotted name split by a backslash continuation, and what a string or a
-comment holding brackets or ``#`` between an element and its ``=`` hides.
+Strings and comments are read as code (a store spelled in a docstring counts). Not seen: a
+dotted name split by a backslash continuation (``x.\\`` then ``NAME = 1``), ``setattr``
+called under another name, ``exec``, and what a string or comment holding brackets, ``#`` or
+``;`` between an element of a target list and its ``=`` hides.
 """
 
 from __future__ import annotations
@@ -43,6 +47,13 @@ _SETATTR_NAMED = re.compile(
 """A name ``setattr`` stores by a string: its second argument, or the last name of a dotted
 first one (``monkeypatch.setattr("pkg.settings.NAME", value)``)."""
 _SETATTR_OWN = re.compile(r"\s*(?:self|cls)\s*,")
+_DUNDER_SETATTR = re.compile(r"__setattr__\s*\(")
+_DUNDER_RECEIVER = re.compile(
+    r"(?:(?P<object>\bobject)|\b(?:self|cls)|\bsuper\(\s*\)|\w|\))\s*\.\s*\Z"
+)
+"""What precedes ``.__setattr__(``: ``object`` (the receiver is then the first argument), the
+object's own (``self``, ``cls``, ``super()``: never a module), another receiver."""
+_FIRST_NAMED = re.compile(r"\s*(['\"])([A-Za-z_]\w*)\1\s*,")
 _STORED_ITEM = (
     r"\s*(?:\[[^\n]*\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
     r"|\.\s*(?:update|setdefault|__setitem__)\b)"
@@ -97,15 +108,44 @@ class TextStores:
                     call = _SETATTR.match(text, at)
                     if call is None:
                         continue
+                    if _SETATTR_OWN.match(text, call.end()):
+                        continue  # the object's own attribute: never a module's
                     named = _SETATTR_NAMED.match(text, call.end())
-                    if named is not None:
-                        names.add(named.group("dotted") or named.group("named"))
-                    elif not _SETATTR_OWN.match(text, call.end()):
+                    if named is None:
                         dynamic = True  # a name computed, or a receiver not read here
                         break
+                    names.add(named.group("dotted") or named.group("named"))
+            if not dynamic and "__setattr__" in text:
+                dynamic = _dunder_setattr(text, names)
             self._setattr_names = frozenset(names)
             self._any = dynamic
         return self._any
+
+
+def _dunder_setattr(text: str, names: set[str]) -> bool:
+    """Adds to ``names`` what ``x.__setattr__("NAME", ...)`` and ``object.__setattr__(x,
+    "NAME", ...)`` store; True when one stores a name computed (a method's own receiver and
+    ``def __setattr__`` aside)."""
+    for at in _occurrences(text, "__setattr__"):
+        call = _DUNDER_SETATTR.match(text, at)
+        receiver = _DUNDER_RECEIVER.search(text, max(0, at - 40), at)
+        if call is None or receiver is None:
+            continue  # `def __setattr__(...)`, or no call
+        if receiver.group("object"):
+            if _SETATTR_OWN.match(text, call.end()):
+                continue
+            named = _SETATTR_NAMED.match(text, call.end())
+            if named is None:
+                return True
+            names.add(named.group("dotted") or named.group("named"))
+            continue
+        if receiver.group().rstrip(". \t").endswith(("self", "cls", ")")):
+            continue  # its own, or `super()`'s (a call's result: not a module)
+        first = _FIRST_NAMED.match(text, call.end())
+        if first is None:
+            return True
+        names.add(first.group(2))
+    return False
 
 
 def _occurrences(text: str, word: str) -> Iterator[int]:
