@@ -206,3 +206,14 @@ def test_a_closed_buffer_is_read_from_the_disk_again(tmp_path: Path) -> None:
     assert _es109(runners, project) == [ZERO]
     project.drop_overlay(tmp_path / "main.py")
     assert _es109(runners, project) == []
+
+
+def test_the_servers_projects_are_watched_once_the_client_watches_files(tmp_path: Path) -> None:
+    from evalsubmit.lsp.state import ProjectStore
+
+    store = ProjectStore()
+    store.set_folders([tmp_path / "a"])
+    assert not any(project.watched for project in store.all())
+    store.watch()
+    store.set_folders([tmp_path / "a", tmp_path / "b"])
+    assert all(project.watched for project in store.all())
