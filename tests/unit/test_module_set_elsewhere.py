@@ -217,3 +217,23 @@ def test_the_servers_projects_are_watched_once_the_client_watches_files(tmp_path
     store.watch()
     store.set_folders([tmp_path / "a", tmp_path / "b"])
     assert all(project.watched for project in store.all())
+
+
+def test_an_edited_buffer_is_read_by_its_parse_pieces(tmp_path: Path) -> None:
+    """The buffer of main.py, analysed as the server does (its pieces kept from one version to
+    the next), gains and loses the store: what runners.py may trust follows each version."""
+    from evalsubmit.analysis import AnalysisOptions, DocumentAnalyzer
+
+    runners = _project(tmp_path, "")
+    main_py = (tmp_path / "main.py").resolve()
+    project = Project(tmp_path)
+    editor = DocumentAnalyzer(main_py, project, AnalysisOptions())
+    for store, expected in [
+        ("", [ZERO]),
+        ("settings.CONCURRENCY, settings.AGENT = 8, 'x'", []),
+        ("print(settings.CONCURRENCY, settings.AGENT)", [ZERO]),
+    ]:
+        text = MAIN.format(store=store)
+        project.set_overlay(main_py, text)
+        editor.analyze(text, reverse=False)
+        assert _es109(runners, project) == expected, store

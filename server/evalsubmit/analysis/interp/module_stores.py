@@ -146,8 +146,8 @@ class ModuleStores:
         if noted is None or not (noted[0] is text or noted[0] == text):
             return None
         pieces = noted[1]()
-        if pieces is None:
-            return None
+        if pieces is None or "".join(pieces) != text:
+            return None  # parsed again since, or not this text (a NUL replaced, a BOM dropped)
         buffer = BufferStores.of(text, pieces, self._statements, current)
         with self._lock:
             self._buffers[path] = buffer
