@@ -42,6 +42,7 @@ from evalsubmit.analysis.values.domain import (
     Instance,
     Origin,
     Unknown,
+    UserClass,
     Value,
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope, ModuleSource
@@ -188,6 +189,9 @@ class Interpreter:
 
     def object_setattr(self, args: CallArgs) -> None:
         self._objects.object_setattr(args)
+
+    def write_attribute(self, owner: Instance | UserClass, name: str, value: Value) -> None:
+        self._objects.write_attribute(owner, name, value)
 
     def checkpoint(self) -> Callable[[], None]:
         facts = self._facts

@@ -102,9 +102,9 @@ class Objects:
         self.interp = interp
         self._generic: dict[int, Instance] = {}
         self._attribute_stores: AttributeStores | None = None
-        # instances written through object.__setattr__, kept alive: the id in their attribute
-        # keys must not be reused while a key lives
-        self._written: list[Instance] = []
+        # owners whose attributes were written, kept alive: the id in their attribute keys
+        # must not be reused while a key lives
+        self._written: list[Instance | UserClass] = []
 
     # ----- reading attributes --------------------------------------------------------------
 
@@ -318,8 +318,12 @@ class Objects:
             return
         if not (isinstance(name, Known) and isinstance(name.obj, str)):
             return
-        self.interp.frame.env.names[attribute_key(base, name.obj)] = value
-        self._written.append(base)  # keeps its id unique while the key lives
+        self.write_attribute(base, name.obj, value)
+
+    def write_attribute(self, owner: Instance | UserClass, name: str, value: Value) -> None:
+        """``owner.name = value`` in the frame's environment, under :func:`attribute_key`."""
+        self.interp.frame.env.names[attribute_key(owner, name)] = value
+        self._written.append(owner)  # keeps its id unique while the key lives
 
     # ----- what may change an attribute behind the flow's back -----------------------------
 

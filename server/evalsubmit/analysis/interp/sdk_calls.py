@@ -22,7 +22,7 @@ from evalsubmit.analysis.interp.facts import (
     ModuleFacts,
     SubmitFact,
 )
-from evalsubmit.analysis.interp.objects import attribute_key, user_mro
+from evalsubmit.analysis.interp.objects import user_mro
 from evalsubmit.analysis.target.derive import PASSED_CONFIG, defines_constructor, derive, sdk_base
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -68,7 +68,6 @@ class SdkCalls:
 
     def __init__(self, interp: Interpreter) -> None:
         self.interp = interp
-        self._written: list[Instance] = []
 
     @property
     def collect(self) -> bool:
@@ -199,8 +198,7 @@ class SdkCalls:
         config = args.keywords.get("config")
         if config is None or args.positional or args.star_unknown:
             config = Unknown("the config of a runner subclass")
-        self.interp.frame.env.names[attribute_key(runner, PASSED_CONFIG)] = config
-        self._written.append(runner)  # keeps its id unique while the key lives
+        self.interp.write_attribute(runner, PASSED_CONFIG, config)
         return Known(None)
 
     def _record(

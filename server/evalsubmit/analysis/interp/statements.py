@@ -25,7 +25,6 @@ from evalsubmit.analysis.interp.flow import (
 from evalsubmit.analysis.interp.loops import Loops
 from evalsubmit.analysis.interp.matching import guard_holds
 from evalsubmit.analysis.interp.narrowing import Refinements, refine, restore
-from evalsubmit.analysis.interp.objects import attribute_key
 from evalsubmit.analysis.interp.operators import augmented, truthiness
 from evalsubmit.analysis.models.containers import delete_item, in_place, keeps_identity
 from evalsubmit.analysis.source import tree_walk
@@ -67,9 +66,6 @@ class Statements:
         self.definitions = Definitions(interp)
         self._jumps = LoopJumps()
         self._loops = Loops(interp, self, self._jumps)
-        # instances whose attributes were written, kept alive: the id in their attribute keys
-        # (objects.attribute_key) must not be reused while a key lives
-        self._written: list[Instance] = []
 
     def walk(self, body: list[ast.stmt]) -> None:
         """Each statement in flow order, up to the one that ends the path (a ``return``, a
@@ -218,10 +214,9 @@ class Statements:
                     where = self._origin_of_span(self.interp.span(statement))
                     store_keyword(base, attr, value, where)
                 elif isinstance(base, Instance) and base.ref.user is not None:
-                    self.interp.frame.env.names[attribute_key(base, attr)] = value
-                    self._written.append(base)  # keeps its id unique while the key lives
+                    self.interp.write_attribute(base, attr, value)
                 elif isinstance(base, ClassValue) and base.ref.user is not None:
-                    self.interp.frame.env.names[attribute_key(base.ref.user, attr)] = value
+                    self.interp.write_attribute(base.ref.user, attr, value)
             case ast.Starred(value=inner):
                 self.assign(inner, Unknown("unpacked at run time"), statement)
 
@@ -234,8 +229,7 @@ class Statements:
             case ast.Attribute(value=base_node, attr=attr):
                 base = self.interp.eval(base_node)
                 if isinstance(base, Instance) and base.ref.user is not None:
-                    self.interp.frame.env.names[attribute_key(base, attr)] = Unknown("deleted")
-                    self._written.append(base)
+                    self.interp.write_attribute(base, attr, Unknown("deleted"))
             case ast.Tuple(elts=elements) | ast.List(elts=elements):
                 for element in elements:
                     self.delete(element)
