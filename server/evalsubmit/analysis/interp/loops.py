@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
-from evalsubmit.analysis.interp.flow import LoopJumps, element_label, leaves_loop
+from evalsubmit.analysis.interp.flow import LoopExits, LoopJumps, element_label, leaves_loop
 from evalsubmit.analysis.interp.frames import MAX_CHECK_WALKS, MAX_CONTEXTS, MAX_ELEMENT_WALKS
 from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.values.domain import Known, Unknown, Value
@@ -123,7 +123,7 @@ class Loops:
         binds differently per element become unknown afterwards."""
         start = self.interp.frame.env
         outcomes = [start.copy()]
-        for walk, item in self._walks(node, items):
+        for walk, item in self._walks(node, list(enumerate(items)), len(items)):
             frame = self.interp.frame.with_env(
                 start.copy(), context=(*self.interp.frame.context, walk)
             )
@@ -154,20 +154,17 @@ class Loops:
         element is found in every walk, and reported as holding for the loop)."""
         distinct = _distinct(items)
         start = self.interp.frame.env
-        group = Site("loop", node.lineno, node.col_offset)
         outer = self.interp.frame.context
         self._checking = True
         try:
-            for index, item in distinct[:MAX_CHECK_WALKS]:
-                label = Label.text(element_label(node, index, item))
-                # `total` counts every distinct element: walks that are not all of them are
-                # never folded into "holds for the loop"
-                walk = Occasion(group, index, len(distinct), label)
+            # `total` counts every distinct element: walks that are not all of them are never
+            # folded into "holds for the loop"
+            for walk, item in self._walks(node, distinct[:MAX_CHECK_WALKS], len(distinct)):
                 frame = replace(
                     self.interp.frame.with_env(start.copy(), context=(*outer, walk)), defer=False
                 )
                 with sealed(), self.interp.enter(frame), self.jumps.loop():
-                    _after_earlier_passes(frame.env, node, index)
+                    _after_earlier_passes(frame.env, node, walk.index)
                     self.walker.assign(node.target, item, node)
                     self.walker.walk(node.body)
         finally:
@@ -203,22 +200,17 @@ class Loops:
         """How the loop was left, or None when an element did not decide it."""
         current = start.copy()
         outer = self.interp.frame.context
-        for walk, item in self._walks(node, items):
+        for walk, item in self._walks(node, list(enumerate(items)), len(items)):
             # each element is one path, the one Python runs: labelled when there is room
             context = (*outer, walk) if self._labelled() else outer
             frame = self.interp.frame.with_env(current, context=context)
             with self.interp.enter(frame), self.jumps.loop() as jumps:
                 self.walker.assign(node.target, item, node)
                 self.walker.walk(node.body)
-            goes_on = [e for e in (frame.env, *jumps.continued) if e.ended is None]
-            left = jumps.broke or frame.env.ended not in (None, "continue")
-            if left and goes_on:
-                return None  # this element may leave the loop or not: not decided
-            if jumps.broke:
-                return jumps.broke, frame.env
-            if not goes_on:  # every path returned or raised: nothing after runs
-                return [], frame.env
-            current = _joined(goes_on)
+            after = _after_pass(frame.env, jumps)
+            if not isinstance(after, Env):
+                return after
+            current = after
         return [], current
 
     def _each_iteration(self, node: ast.While, test: bool, start: Env) -> _Left | None:
@@ -233,15 +225,10 @@ class Loops:
             frame = self.interp.frame.with_env(current)
             with self.interp.enter(frame), self.jumps.loop() as jumps:
                 self.walker.walk(node.body)
-            goes_on = [e for e in (frame.env, *jumps.continued) if e.ended is None]
-            left = jumps.broke or frame.env.ended not in (None, "continue")
-            if left and goes_on:
-                return None
-            if jumps.broke:
-                return jumps.broke, frame.env
-            if not goes_on:
-                return [], frame.env
-            current = _joined(goes_on)
+            after = _after_pass(frame.env, jumps)
+            if not isinstance(after, Env):
+                return after
+            current = after
             with self.interp.enter(self.interp.frame.with_env(current)):
                 known = truthiness(self.interp.eval(node.test))
             if known is None:
@@ -250,12 +237,13 @@ class Loops:
         return None  # more passes than are walked: the general way
 
     def _walks(
-        self, node: ast.For | ast.AsyncFor, items: Sequence[Value]
+        self, node: ast.For | ast.AsyncFor, indexed: Sequence[tuple[int, Value]], total: int
     ) -> list[tuple[Occasion, Value]]:
+        """Each (index, element) with the occasion of its walk, one of ``total``."""
         group = Site("loop", node.lineno, node.col_offset)
         return [
-            (Occasion(group, index, len(items), Label.text(element_label(node, index, item))), item)
-            for index, item in enumerate(items)
+            (Occasion(group, index, total, Label.text(element_label(node, index, item))), item)
+            for index, item in indexed
         ]
 
 
@@ -317,6 +305,20 @@ def _distinct(items: Sequence[Value]) -> list[tuple[int, Value]]:
             seen.add(key)
             found.append((index, item))
     return found
+
+
+def _after_pass(end: Env, jumps: LoopExits) -> Env | _Left | None:
+    """After a pass walked in order, ending at ``end``: the path the next pass starts from,
+    how the loop was left, or None when the pass may leave the loop or not (undecided)."""
+    goes_on = [e for e in (end, *jumps.continued) if e.ended is None]
+    left = jumps.broke or end.ended not in (None, "continue")
+    if left and goes_on:
+        return None
+    if jumps.broke:
+        return jumps.broke, end
+    if not goes_on:  # every path returned or raised: nothing after runs
+        return [], end
+    return _joined(goes_on)
 
 
 def _joined(paths: list[Env]) -> Env:
