@@ -16,7 +16,7 @@ import pytest
 
 from evalsubmit.analysis import analyze_source
 from evalsubmit.analysis.interp.interpreter import Interpreter
-from evalsubmit.analysis.interp.statements import bound_names
+from evalsubmit.analysis.interp.statement_nodes import names_bound_in
 from evalsubmit.cli import main
 
 pytestmark = pytest.mark.engine_bugs_expected
@@ -85,7 +85,7 @@ def test_the_names_a_statement_binds() -> None:
                 (p := 2)
             """)
     )
-    found = set().union(*(bound_names(node) for node in module.body))
+    found = names_bound_in(list(module.body))
     assert found == set("abcdeghklop")
 
 

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from evalsubmit.analysis.interp.effects import effects
-from evalsubmit.analysis.interp.statement_nodes import StatementNodes
+from evalsubmit.analysis.interp.statement_nodes import StatementNodes, names_bound_in
 from evalsubmit.analysis.source import tree_walk
 
 
@@ -35,7 +35,11 @@ def _statement(code: str) -> ast.stmt:
     ],
 )
 def test_own_bindings_of_a_statement(code: str, bound: set[str]) -> None:
-    assert StatementNodes.of(_statement(code)).own_bindings == bound
+    statement = _statement(code)
+    assert StatementNodes.of(statement).own_bindings == bound
+    # the one reading the loop walker and a failed statement use (not a definition: its own
+    # bindings are its body's)
+    assert names_bound_in([statement]) == bound
 
 
 def test_a_definition_binds_its_body_not_its_decorators_defaults_or_nested_scopes() -> None:

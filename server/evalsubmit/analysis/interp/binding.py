@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from evalsubmit.analysis.interp.statement_nodes import names_bound_by
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -45,24 +46,8 @@ def rebound_globals(parsed: ParsedModule) -> frozenset[str]:
         inner = tree_walk.walk(function)  # nested functions too: a superset, never less
         declared = {name for node in inner if isinstance(node, ast.Global) for name in node.names}
         if declared:
-            found |= declared & _bound(inner)
+            found |= declared & {name for node in inner for name in names_bound_by(node)}
     return frozenset(found)
-
-
-def _bound(nodes: list[ast.AST]) -> set[str]:
-    bound: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bound.add(node.id)
-        elif isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
-        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
-            bound |= {node.name} if node.name else set()
-        elif isinstance(node, ast.MatchMapping):
-            bound |= {node.rest} if node.rest else set()
-    return bound
 
 
 def bind_arguments(

@@ -32,7 +32,8 @@ from evalsubmit.analysis.interp.grouping import DependencyLog, Grouping
 from evalsubmit.analysis.interp.imports import ImportResolver, Imports
 from evalsubmit.analysis.interp.matching import CaseMatch
 from evalsubmit.analysis.interp.objects import Objects, is_classmethod, is_static
-from evalsubmit.analysis.interp.statements import Statements, bound_names
+from evalsubmit.analysis.interp.statement_nodes import names_bound_in
+from evalsubmit.analysis.interp.statements import Statements
 from evalsubmit.analysis.interp.testcode import TestCode
 from evalsubmit.analysis.report import internal_error
 from evalsubmit.analysis.source.parse import ParsedModule
@@ -218,7 +219,7 @@ class Interpreter:
 
     def failed(self, node: ast.stmt, error: Exception) -> None:
         env = self.frame.env
-        for name in bound_names(node):
+        for name in names_bound_in([node]):
             env.names[name] = Unknown("its statement could not be analysed")
         where = self.frame.source.span(node).line
         self.internal_errors.append(internal_error(f"line {where}", error))

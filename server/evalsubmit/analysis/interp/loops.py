@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 from evalsubmit.analysis.interp.flow import LoopExits, LoopJumps, element_label, leaves_loop
 from evalsubmit.analysis.interp.frames import MAX_CHECK_WALKS, MAX_CONTEXTS, MAX_ELEMENT_WALKS
 from evalsubmit.analysis.interp.operators import truthiness
+from evalsubmit.analysis.interp.statement_nodes import names_bound_in
 from evalsubmit.analysis.values.domain import Known, Unknown, Value
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import items_of
@@ -261,29 +262,9 @@ def _after_earlier_passes(env: Env, node: ast.For | ast.AsyncFor, index: int) ->
 def _bound_in_body(node: ast.For | ast.AsyncFor) -> frozenset[str]:
     """The names the loop's body binds in its own scope (kept on the node)."""
     known: frozenset[str] | None = getattr(node, "_evalsubmit_bound", None)
-    if known is not None:
-        return known
-    bound: set[str] = set()
-    pending: list[ast.AST] = list(node.body)
-    while pending:
-        current = pending.pop()
-        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(current.name)  # its body is a scope of its own
-            pending.extend(current.decorator_list)
-            continue
-        if isinstance(current, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp)):
-            continue  # their names are their own (a walrus in them is rare: left alone)
-        if isinstance(current, ast.GeneratorExp):
-            continue
-        if isinstance(current, ast.Name) and not isinstance(current.ctx, ast.Load):
-            bound.add(current.id)
-        elif isinstance(current, (ast.Import, ast.ImportFrom)):
-            bound |= {(alias.asname or alias.name).split(".")[0] for alias in current.names}
-        elif isinstance(current, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
-            bound |= {current.name} if current.name else set()
-        pending.extend(ast.iter_child_nodes(current))
-    known = frozenset(bound)
-    node._evalsubmit_bound = known  # type: ignore[union-attr]  # a mark, not an ast field
+    if known is None:
+        known = frozenset(names_bound_in(list(node.body)))
+        node._evalsubmit_bound = known  # type: ignore[union-attr]  # a mark, not an ast field
     return known
 
 

@@ -85,9 +85,9 @@ class StatementNodes:
             elif kind in _BINDERS:
                 binders.append(node)
                 if mine and node is not definition:
-                    bound.update(_names_bound_by(node))
+                    bound.update(names_bound_by(node))
             elif kind in _OTHER_BINDERS and mine:
-                bound.update(_names_bound_by(node))
+                bound.update(names_bound_by(node))
             if kind in _SCOPE_KINDS:
                 walked.scopes = True
         return walked
@@ -116,8 +116,11 @@ def _scoped_walk(statement: ast.stmt) -> tuple[list[ast.AST], list[bool]]:
     return found, own
 
 
-def _names_bound_by(node: ast.AST) -> list[str]:
-    """The names one node binds in the scope it is in (but a stored ``Name``)."""
+def names_bound_by(node: ast.AST) -> list[str]:
+    """The names one node binds in the scope it is in: a stored or deleted name, a
+    definition, an import, an ``except`` or ``match`` capture."""
+    if isinstance(node, ast.Name):
+        return [] if isinstance(node.ctx, ast.Load) else [node.id]
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -127,3 +130,20 @@ def _names_bound_by(node: ast.AST) -> list[str]:
     if isinstance(node, ast.MatchMapping):
         return [node.rest] if node.rest else []
     return []
+
+
+def names_bound_in(nodes: list[ast.AST]) -> set[str]:
+    """The names ``nodes`` bind in the scope they are in, nested blocks included: of a
+    function or class they define, its name and decorators (its body is a scope of its own);
+    nothing of lambdas and comprehensions, whose names are their own (a walrus in them is
+    rare: left out)."""
+    bound: set[str] = set()
+    pending = list(nodes)
+    while pending:
+        current = pending.pop()
+        bound.update(names_bound_by(current))
+        if type(current) not in _BOUNDARIES:
+            tree_walk.add_children(current, pending)
+        elif isinstance(current, _DEFINITIONS):
+            pending.extend(current.decorator_list)
+    return bound

@@ -375,23 +375,3 @@ def _is_runner_like(value: Value) -> bool:
     if not isinstance(value, Instance):
         return False
     return value.ref.qualname in sdk.RUNNER_CLASSES or value.ref.user is not None
-
-
-def bound_names(node: ast.stmt) -> set[str]:
-    """The names a statement binds in its scope (assignment targets, loop and ``with`` targets,
-    definitions, imports), nested blocks included, function and class bodies excluded."""
-    names: set[str] = set()
-    pending: list[ast.AST] = [node]
-    while pending:
-        current = pending.pop()
-        if isinstance(current, ast.Name) and isinstance(current.ctx, (ast.Store, ast.Del)):
-            names.add(current.id)
-        elif isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(current.name)
-            continue  # their bodies bind in their own scope
-        elif isinstance(current, ast.alias):
-            names.add((current.asname or current.name).split(".")[0])
-        elif isinstance(current, ast.ExceptHandler) and current.name:
-            names.add(current.name)
-        pending.extend(tree_walk.child_nodes(current))
-    return names
