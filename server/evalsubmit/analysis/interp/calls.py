@@ -74,8 +74,10 @@ class Calls:
         self.sdk = SdkCalls(interp)
         self.eval = interp.eval
 
-    def call(self, node: ast.Call) -> Value:
-        function = self.eval(node.func)
+    def call(self, node: ast.Call, function: Value | None = None) -> Value:
+        """The value of ``node``; ``function`` is its ``func``'s when already evaluated."""
+        if function is None:
+            function = self.eval(node.func)
         args, keyword_spans = self.call_args(node)
         forwarded = forwarded_call(node, function, args)
         if forwarded is not None:  # to_thread(f, ...), executor.submit(f, ...): f(...)

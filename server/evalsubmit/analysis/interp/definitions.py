@@ -29,9 +29,19 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
+from evalsubmit.core.records import record
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
+
+
+@record
+class _Decorator:
+    """One ``@decorator`` evaluated: its value and, for ``@factory(...)``, the factory's."""
+
+    node: ast.expr
+    value: Value
+    factory: Value | None
 
 
 class Definitions:
@@ -41,7 +51,7 @@ class Definitions:
         self.interp = interp
 
     def define_function(self, node: FunctionNode) -> None:
-        decorators = [(d, self.interp.eval(d)) for d in node.decorator_list]
+        decorators = self._decorators(node)
         env = self.interp.frame.env
         function = FunctionValue(
             node.name,
@@ -60,9 +70,9 @@ class Definitions:
         """The class body runs now, in a scope of its own (methods do not see it); methods are
         deferred with the class, to be walked with ``self``."""
         bases = [self.interp.eval(base) for base in node.bases]
-        applied = [(d, self.interp.eval(d)) for d in node.decorator_list]
-        decorators = [value for _, value in applied]
-        user = UserClass(node.name, self.interp.source.path, node, bases, set(), decorators)
+        decorators = self._decorators(node)
+        values = [decorator.value for decorator in decorators]
+        user = UserClass(node.name, self.interp.source.path, node, bases, set(), values)
         user.enum_members = enum_members(node, bases)
         if user.enum_members:
             note_value_origins(
@@ -97,25 +107,40 @@ class Definitions:
         user.attributes = set(user.class_values) | set(user.methods) | fields
         user.fields = frozenset(fields)
         user.properties = frozenset(properties)
-        outer.names[node.name] = self._decorated_class(node, cls, applied)
+        outer.names[node.name] = self._decorated_class(node, cls, decorators)
+
+    def _decorators(self, node: FunctionNode | ast.ClassDef) -> list[_Decorator]:
+        """The decorators of ``node`` evaluated, in order; of ``@factory(...)`` the factory
+        too (what tells whether the decorator keeps the function)."""
+        decorators: list[_Decorator] = []
+        for expression in node.decorator_list:
+            if isinstance(expression, ast.Call):
+                factory = self.interp.eval(expression.func)
+                value = self.interp.call_of(expression, factory)
+                decorators.append(_Decorator(expression, value, factory))
+            else:
+                decorators.append(_Decorator(expression, self.interp.eval(expression), None))
+        return decorators
 
     def _decorated_class(
-        self, node: ast.ClassDef, cls: ClassValue, decorators: list[tuple[ast.expr, Value]]
+        self, node: ast.ClassDef, cls: ClassValue, decorators: list[_Decorator]
     ) -> Value:
         """What ``@d class C`` binds: ``d(C)``. The class itself when every decorator is one
         the engine models or that gives the class back (a dataclass, ``final``, ``unique``...)
         or one of the user's whose walk gives it back (a registry); anything else is unknown
         (``attrs.define`` makes fields of the class attributes, ``functools.singledispatch``
         of a class...): nothing is reported from what the undecorated class would do."""
-        for decorator, applied in reversed(decorators):
-            if is_dataclass_decorator(decorator) or _keeps_function(
-                self.interp, decorator, applied, _KEEPING_CLASS, frozenset()
+        for decorator in reversed(decorators):
+            if is_dataclass_decorator(decorator.node) or _keeps_function(
+                decorator, _KEEPING_CLASS, frozenset()
             ):
                 continue
+            applied = decorator.value
             if not _walkable(applied) or isinstance(applied, ClassValue):
                 return Unknown(f"{node.name} behind a decorator")
             with self.interp.silent():
-                made = self.interp.apply(applied, _application(decorator, node), CallArgs([cls]))
+                application = _application(decorator.node, node)
+                made = self.interp.apply(applied, application, CallArgs([cls]))
             if not (isinstance(made, ClassValue) and made.ref is cls.ref):
                 return Unknown(f"{node.name} behind a decorator")
         return cls
@@ -137,12 +162,11 @@ class Definitions:
         user = cls.ref.user
         assert user is not None
         name = statement.name
-        decorators = [(d, self.interp.eval(d)) for d in statement.decorator_list]
-        if name in properties and len(decorators) == 1 and _accessor(decorators[0][0], name):
+        decorators = self._decorators(statement)
+        if name in properties and len(decorators) == 1 and _accessor(decorators[0].node, name):
             return
         kept = is_fixture(statement) or all(
-            _keeps_function(self.interp, d, v, _KEEPING_METHOD, _KEEPING_METHOD_FACTORIES)
-            for d, v in decorators
+            _keeps_function(d, _KEEPING_METHOD, _KEEPING_METHOD_FACTORIES) for d in decorators
         )
         properties.discard(name)
         if not kept:
@@ -163,7 +187,7 @@ class Definitions:
             properties.add(name)
 
     def _decorated(
-        self, node: FunctionNode, function: FunctionValue, decorators: list[tuple[ast.expr, Value]]
+        self, node: FunctionNode, function: FunctionValue, decorators: list[_Decorator]
     ) -> Value:
         """What ``@d def f`` binds: ``d(f)``, as Python does (the innermost decorator first).
         A decorator known to give back the function itself (or a wrapper that calls it with the
@@ -175,13 +199,15 @@ class Definitions:
         if is_fixture(node):
             return function
         value: Value = function
-        for decorator, applied in reversed(decorators):
-            if _keeps_function(self.interp, decorator, applied):
+        for decorator in reversed(decorators):
+            if _keeps_function(decorator):
                 continue
+            applied = decorator.value
             if not _walkable(applied):
                 return Unknown(f"{node.name} behind a decorator")
             with self.interp.silent():
-                value = self.interp.apply(applied, _application(decorator, node), CallArgs([value]))
+                application = _application(decorator.node, node)
+                value = self.interp.apply(applied, application, CallArgs([value]))
         return value
 
     def _defaults(self, args: ast.arguments) -> dict[str, Value]:
@@ -259,19 +285,15 @@ _KEEPING_METHOD_FACTORIES = _KEEPING_FACTORIES | {
 
 
 def _keeps_function(
-    interp: Interpreter,
-    decorator: ast.expr,
-    applied: Value,
+    decorator: _Decorator,
     keeping: frozenset[str] = _KEEPING,
     factories: frozenset[str] = _KEEPING_FACTORIES,
 ) -> bool:
     """Whether ``decorator`` gives back the function (or a faithful wrapper), by where its
     name was imported from, never by its spelling."""
-    if isinstance(decorator, ast.Call):
-        with interp.silent():  # a name or an attribute, already evaluated once above
-            factory = interp.eval(decorator.func)
-        return _qualname(factory) in factories or _is_mark(_qualname(factory))
-    return _qualname(applied) in keeping or _is_mark(_qualname(applied))
+    if decorator.factory is not None:
+        return _qualname(decorator.factory) in factories or _is_mark(_qualname(decorator.factory))
+    return _qualname(decorator.value) in keeping or _is_mark(_qualname(decorator.value))
 
 
 def _accessor(decorator: ast.expr, name: str) -> bool:

@@ -152,6 +152,14 @@ class Interpreter:
         except RecursionError:
             return Unknown("expression too deeply nested")
 
+    def call_of(self, node: ast.Call, function: Value) -> Value:
+        """The value of the call ``node`` whose function was evaluated to ``function`` (a
+        decorator factory, read once)."""
+        try:
+            return self._calls.call(node, function)
+        except RecursionError:
+            return Unknown("expression too deeply nested")
+
     def statement(self, node: ast.stmt) -> None:
         """Walk one statement in the current frame (a class body is walked statement by
         statement)."""
