@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.frames import FunctionNode
 from evalsubmit.analysis.interp.objects import is_dataclass_decorator, is_property, is_record
+from evalsubmit.analysis.interp.pydantic_fields import pydantic_kind
 from evalsubmit.analysis.interp.testcode import is_fixture
 from evalsubmit.analysis.models.classes import enum_members, note_value_origins
 from evalsubmit.analysis.values.domain import (
@@ -73,6 +74,7 @@ class Definitions:
         decorators = self._decorators(node)
         values = [decorator.value for decorator in decorators]
         user = UserClass(node.name, self.interp.source.path, node, bases, set(), values)
+        user.pydantic = pydantic_kind(bases)
         user.enum_members = enum_members(node, bases)
         if user.enum_members:
             note_value_origins(
@@ -88,7 +90,7 @@ class Definitions:
         cls = ClassValue(ClassRef(f"{self.interp.source.name}.{node.name}", user))
         outer = self.interp.frame.env
         parent = self.interp.module_env if outer is self.interp.module_env else outer
-        record = is_record(node, bases)
+        record = is_record(user)
         fields: set[str] = set()
         properties: set[str] = set()
         with self.interp.scope(Env(parent=outer)) as frame:

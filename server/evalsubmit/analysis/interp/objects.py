@@ -29,7 +29,7 @@ from evalsubmit.analysis.interp.attribute_stores import (
 from evalsubmit.analysis.interp.binding import bind_call
 from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
 from evalsubmit.analysis.interp.frames import CallSite
-from evalsubmit.analysis.interp.pydantic_fields import model_fields, pydantic_kind
+from evalsubmit.analysis.interp.pydantic_fields import model_fields
 from evalsubmit.analysis.interp.record_classes import constructed_unseen, dataclass_json, declared
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -223,7 +223,7 @@ class Objects:
         user = instance.ref.user
         assert user is not None
         written: dict[str, Value] = self._record_fields(user, args)
-        if instance.fields is not None and pydantic_kind(user.bases) is not None:
+        if instance.fields is not None and user.pydantic is not None:
             # the JSON a model sends is what validation kept, as its attributes are
             entries = named_entries(written, args.keyword_origins, instance.origin)
             instance.fields = DictValue(entries, instance.origin)
@@ -272,7 +272,7 @@ class Objects:
         classes = list(user_mro(user))
         if not any(c.fields for c in classes) or any("__init__" in c.methods for c in classes):
             return {}
-        kind = pydantic_kind(user.bases)
+        kind = user.pydantic
         if kind is not None:
             # pydantic validates what it is given: only what it surely keeps is known
             return model_fields(self.interp, kind, classes, args, self._field_default)
@@ -379,12 +379,10 @@ def is_classmethod(decorators: list[ast.expr]) -> bool:
     return any(isinstance(d, ast.Name) and d.id == "classmethod" for d in decorators)
 
 
-def is_record(node: ast.ClassDef, bases: list[Value]) -> bool:
+def is_record(user: UserClass) -> bool:
     """A dataclass or pydantic model (a subclass of the user's model too, and pydantic-settings'
     ``BaseSettings``): its annotated class attributes are constructor fields."""
-    if any(map(is_dataclass_decorator, node.decorator_list)):
-        return True
-    return pydantic_kind(bases) is not None
+    return user.pydantic is not None or any(map(is_dataclass_decorator, user.node.decorator_list))
 
 
 def is_dataclass_decorator(decorator: ast.expr) -> bool:

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassValue,
     DictValue,
     Known,
+    PydanticKind,
     Unknown,
     UserClass,
     Value,
@@ -28,8 +29,6 @@ from evalsubmit.analysis.values.domain import (
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
-
-PydanticKind = Literal["model", "settings"]
 
 MAX_DEPTH = 10
 _MODEL_ROOTS = ("BaseModel",)
@@ -112,15 +111,10 @@ def model_fields(
     """The fields of a pydantic model built with ``args`` (keywords only: pydantic takes no
     positional argument), each as surely kept, else unknown. ``classes`` is the model's user
     classes, the model first; ``field_default`` evaluates a default as written."""
-    known = {id(c) for c in classes}
-    # a user base left out of ``classes`` (the walk is bounded) may transform: not neutral
-    complete = all(
-        b.ref.user is None or id(b.ref.user) in known
-        for c in classes
-        for b in c.bases
-        if isinstance(b, ClassValue)
-    )
-    neutral = complete and not any(_transforms(c) for c in classes)
+    model = classes[0]
+    if model.model_neutral is None:
+        model.model_neutral = _neutral(classes)
+    neutral = model.model_neutral
     declared: dict[str, ast.AnnAssign] = {}
     for cls in reversed(classes):  # a subclass's declaration wins
         for statement in cls.node.body:
@@ -149,6 +143,20 @@ def model_fields(
         else:
             values[name] = field_default(default)
     return values
+
+
+def _neutral(classes: list[UserClass]) -> bool:
+    """Whether nothing in the model's classes (the model first) may change what its fields
+    are given."""
+    known = {id(c) for c in classes}
+    # a user base left out of ``classes`` (the walk is bounded) may transform: not neutral
+    complete = all(
+        b.ref.user is None or id(b.ref.user) in known
+        for c in classes
+        for b in c.bases
+        if isinstance(b, ClassValue)
+    )
+    return complete and not any(_transforms(c) for c in classes)
 
 
 def _transforms(cls: UserClass) -> bool:

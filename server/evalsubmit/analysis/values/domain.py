@@ -19,7 +19,7 @@ import ast
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from evalsubmit.core.findings import Span
 from evalsubmit.core.records import record
@@ -231,6 +231,9 @@ class ClassRef:
     user: UserClass | None = None
 
 
+PydanticKind = Literal["model", "settings"]
+
+
 @dataclass(eq=False, slots=True)
 class UserClass:
     """A class defined in the analysed code."""
@@ -250,6 +253,12 @@ class UserClass:
     """Methods read as attributes (``@property``, ``@cached_property``)."""
     fields: frozenset[str] = frozenset()
     """Dataclass or pydantic-model fields: set by the constructor, unknown without it."""
+    pydantic: PydanticKind | None = None
+    """A pydantic model (or pydantic-settings ``BaseSettings``), through any depth of the
+    user's bases: known where the class is defined."""
+    model_neutral: bool | None = None
+    """For a pydantic model: whether nothing in it or its bases may change what its fields
+    are given (:mod:`.pydantic_fields`), read at its first construction."""
 
 
 @dataclass(eq=False, slots=True)
