@@ -9,7 +9,7 @@ from evalsubmit.analysis.models.stdlib_names import ONE_SHOT
 from evalsubmit.analysis.rules.context import RuleContext
 from evalsubmit.analysis.rules.edits import finding
 from evalsubmit.analysis.rules.registry import ConstructionCheck, Phase, Rule, SubmitCheck, register
-from evalsubmit.analysis.target.gym_config import object_refusal
+from evalsubmit.analysis.target.json_form import object_refusal
 from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,

@@ -10,12 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from evalsubmit.analysis.report import TargetPreview
-from evalsubmit.analysis.target.gym_config import (
-    ConfigEvaluation,
-    ContentProblem,
-    evaluate_config,
-    render_json,
-)
+from evalsubmit.analysis.target.gym_config import ConfigEvaluation, ContentProblem, evaluate_config
+from evalsubmit.analysis.target.json_form import render_json
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
