@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from evalsubmit.analysis.source.chunks import ChunkCache, parse_chunks, split
+from evalsubmit.analysis.source.chunks import ChunkCache, parse_chunks
+from evalsubmit.analysis.source.cuts import split
 from evalsubmit.core.lines import split_lines_keepends
 
 BASE = '''\

@@ -1,7 +1,6 @@
 """Parsing by top-level statement, so an edit re-parses only the statement it touched.
 
-The text is cut before every line that starts a new top-level statement (a code line in column
-0 that is not ``else:``/``except``/…, a closing bracket, or the ``def`` under a decorator). Each
+The text is cut before every line that starts a new top-level statement (:mod:`.cuts`). Each
 piece is parsed alone and its line numbers shifted into place. A wrong cut (inside a
 triple-quoted string, say) cannot go unnoticed: both halves fail to parse, and the whole text is
 then parsed in one piece. A single broken piece is repaired on its own (:mod:`.repair`).
@@ -17,17 +16,15 @@ from __future__ import annotations
 import ast
 import bisect
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from evalsubmit.analysis.source.blank_lines import code_of, loose_code, same_code
+from evalsubmit.analysis.source.cuts import split, split_from
 from evalsubmit.analysis.source.repair import repair_parse
 from evalsubmit.analysis.source.tree_walk import walk
 from evalsubmit.core.records import record
-
-_CONTINUATIONS = ("else", "elif", "except", "finally")
-_CLOSERS = (")", "]", "}")
 
 
 @record
@@ -96,42 +93,6 @@ class ChunkCache:
         return [piece.text for piece in self.pieces]
 
 
-def split(lines: list[str]) -> list[tuple[int, int]]:
-    """1-based inclusive line ranges of the top-level statements (comments ride along)."""
-    return _split_from(lines, 1, lambda _: False)[0]
-
-
-def _split_from(
-    lines: list[str], first: int, resync: Callable[[int], bool]
-) -> tuple[list[tuple[int, int]], int | None]:
-    """The ranges from line ``first`` (a cut) on, stopping at a cut where ``resync`` says the
-    rest is known (returned as the second item; ``None`` when the scan reached the end)."""
-    ranges: list[tuple[int, int]] = []
-    start = first
-    last_code = ""
-    quote: str | None = None
-    for number in range(first, len(lines) + 1):
-        line = lines[number - 1]
-        if (
-            number > first
-            and quote is None
-            and _starts_statement(line)
-            and not last_code.startswith("@")
-        ):
-            ranges.append((start, number - 1))
-            start = number
-            if resync(number):
-                return ranges, number
-        if '"""' in line or "'''" in line:
-            quote = _open_triple_quote(line, quote)
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            last_code = line
-    if lines:
-        ranges.append((start, len(lines)))
-    return ranges, None
-
-
 def _resplit(lines: list[str], cache: ChunkCache) -> tuple[list[tuple[int, int]], int, int]:
     """The line ranges of the statements between the cached chunks that stay, rescanning
     only around what changed since the cached parse, and how many leading and how many trailing
@@ -159,7 +120,7 @@ def _resplit(lines: list[str], cache: ChunkCache) -> tuple[list[tuple[int, int]]
     def resync(number: int) -> bool:
         return number >= tail_from and old_chunk_at(number) is not None
 
-    middle, stop = _split_from(lines, first, resync)
+    middle, stop = split_from(lines, first, resync)
     back = old_chunk_at(stop) if stop is not None else None
     return middle, front, 0 if back is None else len(old_chunks) - back
 
@@ -170,36 +131,6 @@ def _start(chunk: Chunk) -> int:
 
 def _end(chunk: Chunk) -> int:
     return chunk.end
-
-
-def _open_triple_quote(line: str, quote: str | None) -> str | None:
-    """The triple quote still open at the end of ``line`` (a cheap scan that ignores escapes:
-    a wrong answer only costs a whole-text parse, never a wrong tree)."""
-    index = 0
-    while True:
-        if quote is None:
-            found = [(line.find(mark, index), mark) for mark in ('"""', "'''", "#")]
-            hits = [(position, mark) for position, mark in found if position >= 0]
-            if not hits:
-                return None
-            position, mark = min(hits)
-            if mark == "#":
-                return None
-            quote, index = mark, position + 3
-        else:
-            position = line.find(quote, index)
-            if position < 0:
-                return quote
-            quote, index = None, position + 3
-
-
-def _starts_statement(line: str) -> bool:
-    if not line or line[0] in " \t\r\n#\f" or line.startswith(_CLOSERS):
-        return False
-    words = line.split(None, 1)
-    if not words:  # only characters str.split() treats as whitespace (\x1c, \u2028, ...)
-        return False
-    return words[0].rstrip(":") not in _CONTINUATIONS
 
 
 def parse_chunks(
