@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from evalsubmit.analysis.interp.spelling import called_name, spelled_name
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
     ClassRef,
@@ -190,9 +191,7 @@ def opaque_call(interp: Interpreter, call: ast.Call) -> bool:
 def may_suppress(context: ast.expr) -> bool:
     """Whether a ``with`` item may swallow an exception raised in its body
     (``contextlib.suppress``, ``pytest.raises``, ``self.assertRaises``)."""
-    func = context.func if isinstance(context, ast.Call) else context
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-    return name in _SUPPRESSING
+    return spelled_name(context) in _SUPPRESSING
 
 
 def _annotated_no_return(function: FunctionValue) -> bool:
@@ -200,7 +199,7 @@ def _annotated_no_return(function: FunctionValue) -> bool:
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.returns is None:
         return False
     returns = node.returns
-    name = returns.attr if isinstance(returns, ast.Attribute) else getattr(returns, "id", None)
+    name = called_name(returns)
     if isinstance(returns, ast.Constant) and isinstance(returns.value, str):
         name = returns.value.rsplit(".", 1)[-1]
     return name in _NO_RETURN_ANNOTATIONS

@@ -31,6 +31,7 @@ from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
 from evalsubmit.analysis.interp.frames import CallSite
 from evalsubmit.analysis.interp.pydantic_fields import model_fields
 from evalsubmit.analysis.interp.record_classes import constructed_unseen, dataclass_json, declared
+from evalsubmit.analysis.interp.spelling import called_name
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -389,10 +390,3 @@ def is_dataclass_decorator(decorator: ast.expr) -> bool:
     """``@dataclass``, ``@dataclasses.dataclass(frozen=True)``, pydantic's: by its spelling
     (the one place that reads it so)."""
     return "dataclass" in ast.unparse(decorator)
-
-
-def called_name(node: ast.expr) -> str | None:
-    """The last name of ``name`` or ``module.name`` (None for any other expression)."""
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return node.id if isinstance(node, ast.Name) else None

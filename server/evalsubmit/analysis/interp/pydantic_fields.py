@@ -16,6 +16,7 @@ import ast
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from evalsubmit.analysis.interp.spelling import spelled_name
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassValue,
@@ -176,7 +177,7 @@ def _transforms(cls: UserClass) -> bool:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if statement.name in _TRANSFORMING_METHODS:
                 return True
-            if any(_last_name(d) not in _PLAIN_DECORATORS for d in statement.decorator_list):
+            if any(spelled_name(d) not in _PLAIN_DECORATORS for d in statement.decorator_list):
                 return True  # a validator, or a decorator that may be one
         elif isinstance(statement, ast.ClassDef) and statement.name == "Config":
             return True  # pydantic v1 style configuration: not read
@@ -197,7 +198,7 @@ def _neutral_config(statement: ast.stmt) -> bool:
     """``model_config = ConfigDict(...)`` (or a dict literal) with neutral keys only."""
     value = statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
     if isinstance(value, ast.Call):
-        if _last_name(value.func) not in _CONFIG_FACTORIES or value.args:
+        if spelled_name(value.func) not in _CONFIG_FACTORIES or value.args:
             return False
         return all(k.arg in _NEUTRAL_CONFIG for k in value.keywords)
     if isinstance(value, ast.Dict):
@@ -208,7 +209,7 @@ def _neutral_config(statement: ast.stmt) -> bool:
 def _plain_field(default: ast.expr | None) -> bool:
     """A field whose declaration keeps the value as given: no default, a plain default, or
     ``Field(...)`` with neutral keywords only (no alias, no ``validate_default``...)."""
-    if not (isinstance(default, ast.Call) and _last_name(default.func) == "Field"):
+    if not (isinstance(default, ast.Call) and spelled_name(default.func) == "Field"):
         return True
     return len(default.args) <= 1 and all(k.arg in _NEUTRAL_FIELD for k in default.keywords)
 
@@ -217,7 +218,7 @@ def _default_expression(default: ast.expr | None) -> ast.expr | None:
     """``Field(4)`` / ``Field(default=4)`` as the ``field(default=4)`` the dataclass reader
     understands; any other default as written; None for a required field (no default,
     ``Field(...)``, ``Field(description=...)``)."""
-    if not (isinstance(default, ast.Call) and _last_name(default.func) == "Field"):
+    if not (isinstance(default, ast.Call) and spelled_name(default.func) == "Field"):
         return default
     keywords = [k for k in default.keywords if k.arg in {"default", "default_factory"}]
     if default.args:
@@ -302,12 +303,3 @@ def _qualname(interp: Interpreter, node: ast.expr) -> str | None:
     with interp.silent():
         value = interp.eval(node)
     return value.ref.qualname if isinstance(value, ClassValue) else None
-
-
-def _last_name(node: ast.expr) -> str | None:
-    """``name``, ``module.name`` and ``name(...)`` -> ``name``."""
-    if isinstance(node, ast.Call):
-        node = node.func
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return node.id if isinstance(node, ast.Name) else None

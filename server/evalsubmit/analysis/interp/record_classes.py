@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 
+from evalsubmit.analysis.interp.spelling import spelled_name
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassValue,
@@ -60,12 +61,7 @@ def dataclass_json(
 
 
 def _decorated_dataclass(node: ast.ClassDef) -> bool:
-    for decorator in node.decorator_list:
-        called = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", None)
-        if name == "dataclass":
-            return True
-    return False
+    return any(spelled_name(decorator) == "dataclass" for decorator in node.decorator_list)
 
 
 def _field_call_with_init(value: ast.expr | None) -> bool:

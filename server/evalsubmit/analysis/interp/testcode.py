@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from evalsubmit.analysis.interp.bodies import fixture_value
 from evalsubmit.analysis.interp.frames import MAX_ELEMENT_WALKS, FunctionNode
-from evalsubmit.analysis.interp.objects import called_name
 from evalsubmit.analysis.interp.operators import truthiness
+from evalsubmit.analysis.interp.spelling import called_name, spelled_name
 from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
@@ -240,7 +240,7 @@ class TestCode:
 
 
 def is_fixture(function: FunctionNode) -> bool:
-    return any(called_name(_decorator_target(d)) == "fixture" for d in function.decorator_list)
+    return any(spelled_name(d) == "fixture" for d in function.decorator_list)
 
 
 def fixture_name(function: FunctionValue) -> str | None:
@@ -280,10 +280,6 @@ def _is_test(function: FunctionNode, cls: ClassValue | None) -> bool:
 
 def _is_parametrize(decorator: ast.expr) -> bool:
     return isinstance(decorator, ast.Call) and called_name(decorator.func) == "parametrize"
-
-
-def _decorator_target(decorator: ast.expr) -> ast.expr:
-    return decorator.func if isinstance(decorator, ast.Call) else decorator
 
 
 def _names(node: ast.expr) -> list[str] | None:
