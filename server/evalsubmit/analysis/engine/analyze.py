@@ -16,6 +16,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evalsubmit.analysis.engine.dedupe import deduplicated
 from evalsubmit.analysis.engine.options import AnalysisOptions
 from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.engine.suppressing import judged, partition
@@ -29,7 +30,7 @@ from evalsubmit.analysis.source.budget import too_many_tokens
 from evalsubmit.analysis.source.parse import ParsedModule, parse_source
 from evalsubmit.analysis.values.store import sealed
 from evalsubmit.core.collection import paused_collection
-from evalsubmit.core.findings import Finding, Occasion, Site, Span
+from evalsubmit.core.findings import Finding
 from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.workspace.project import Project, installed_sdk
 
@@ -100,7 +101,7 @@ def with_remote_findings(
     suppressed = (*report.suppressed, *(f for f in silenced if f not in report.suppressed))
     # every finding that can land here is known now: each suppression is judged
     final = judged(
-        settled(_dedupe(findings), options),
+        settled(deduplicated(findings), options),
         suppressed,
         lines,
         options,
@@ -203,7 +204,7 @@ def _analyze_parsed(
     findings.sort(key=lambda f: (f.span, f.code))
     suppressed = tuple(dict.fromkeys(silenced))
     partial = bool(internal_errors or rule_errors or parsed.blanked)
-    findings = _judged_early(_dedupe(findings), suppressed, parsed.lines, options, partial)
+    findings = _judged_early(deduplicated(findings), suppressed, parsed.lines, options, partial)
     report = ModuleReport(
         path=path,
         findings=tuple(settled(findings, options)),
@@ -349,71 +350,3 @@ def _judged_early(
     silence a finding another module places here is judged later (``with_remote_findings``,
     or ``check`` once it has routed the findings of every checked file)."""
     return judged(findings, suppressed, lines, options, complete=False, partial=partial)
-
-
-def _dedupe(findings: list[Finding]) -> list[Finding]:
-    """One finding per (code, span, message). One that holds however the code runs wins over
-    the same one found only in some walks; walks that cover every element of a loop count as
-    the loop itself; the walks left are named together in the message."""
-    groups: dict[tuple[str, Span, str], list[Finding]] = {}
-    for finding in findings:
-        groups.setdefault((finding.code, finding.span, finding.message), []).append(finding)
-    unique = []
-    for members in groups.values():
-        contexts = _covering(list(dict.fromkeys(f.context for f in members)))
-        if () in contexts:
-            unique.append(replace(members[0], context=()))
-            continue
-        first = members[0]
-        # A fix with a placeholder names a value for the whole call (ES105: the taskset it is
-        # to run), right only when the finding holds however the code runs: in another walk
-        # (another call site of the helper holding the call) the call may be right as it is.
-        fixes = tuple(fix for fix in first.fixes if fix.placeholder is None)
-        labels = [_labels(context, first.span) for context in contexts]
-        if "" in labels:  # found at a call site it was walked for: holds there, plainly
-            unique.append(replace(first, context=(), fixes=fixes))
-            continue
-        message = f"{first.message} ({'; '.join(labels)})"
-        unique.append(replace(first, message=message, context=(), fixes=fixes))
-    return unique
-
-
-def _labels(context: tuple[Occasion, ...], span: Span) -> str:
-    """The walks a finding was found in, but a call site it is reported at."""
-    named = [w.label for w in context if not (w.lines and w.lines[0] <= span.line <= w.lines[1])]
-    return ", ".join(map(str, named))
-
-
-_Around = tuple[tuple[Occasion, ...], Site, tuple[Occasion, ...]]
-"""A loop's element walk seen from outside: the walks before it, the loop, the walks after."""
-
-
-def _covering(contexts: list[tuple[Occasion, ...]]) -> list[tuple[Occasion, ...]]:
-    """Drop the walk of a loop's element, wherever it stands in a context (a call site walked
-    inside the loop comes after it), when every element of that loop is there with the same
-    walks around it (repeatedly, for nested loops)."""
-    while True:
-        seen: dict[_Around, set[int]] = {}
-        totals: dict[_Around, int] = {}
-        for context in contexts:
-            for at, walk in enumerate(context):
-                if walk.total:
-                    around = (context[:at], walk.group, context[at + 1 :])
-                    seen.setdefault(around, set()).add(walk.index)
-                    totals[around] = walk.total
-        complete = {around for around, indices in seen.items() if len(indices) == totals[around]}
-        if not complete:
-            return contexts
-        folded: list[tuple[Occasion, ...]] = []
-        for context in contexts:
-            shorter = next(
-                (
-                    context[:at] + context[at + 1 :]
-                    for at, walk in enumerate(context)
-                    if walk.total and (context[:at], walk.group, context[at + 1 :]) in complete
-                ),
-                context,
-            )
-            if shorter not in folded:
-                folded.append(shorter)
-        contexts = folded
