@@ -234,14 +234,8 @@ class Objects:
                 if isinstance(init.node, ast.FunctionDef):
                     receiver = bound(init, instance)
                     values, passed = bind_call(self.interp, receiver, init.node.args, args, node)
-                    walk = None
                     given = [v for v in values.values() if v is not instance]
-                    if any(not isinstance(v, Unknown) for v in given):
-                        label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
-                        lines = (node.lineno, node.end_lineno or node.lineno)
-                        walk = Occasion(
-                            Site("new", node.lineno, node.col_offset), 0, 0, label, lines
-                        )
+                    walk = _construction_walk("new", user, node, given)
                     env = walk_body(self.interp, init, values, site=CallSite(walk, passed))
                     written.update(instance_writes(env, instance))
                 break
@@ -254,11 +248,7 @@ class Objects:
             # known fields is checked here, as __init__'s is
             instance.attributes = self.trusted(written)
             fields = [v for k, v in written.items() if k in user.fields]
-            walk = None
-            if any(not isinstance(v, Unknown) for v in fields):
-                label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
-                lines = (node.lineno, node.end_lineno or node.lineno)
-                walk = Occasion(Site("post", node.lineno, node.col_offset), 0, 0, label, lines)
+            walk = _construction_walk("post", user, node, fields)
             values = {**post.defaults, post.node.args.args[0].arg: instance}
             env = walk_body(self.interp, post, values, site=CallSite(walk))
             written.update(instance_writes(env, instance))
@@ -333,6 +323,19 @@ class Objects:
         if self._attribute_stores is None:
             self._attribute_stores = AttributeStores(self.interp.source.parsed)
         return self._attribute_stores
+
+
+def _construction_walk(
+    kind: str, user: UserClass, node: ast.Call, given: list[Value]
+) -> Occasion | None:
+    """The occasion of a constructor's walk at ``node`` (``__init__``: "new",
+    ``__post_init__``: "post"), labelled with the construction, when a value it is given is
+    known; None otherwise (the walk is then silent, :func:`.bodies.walk_body`)."""
+    if all(isinstance(value, Unknown) for value in given):
+        return None
+    label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
+    lines = (node.lineno, node.end_lineno or node.lineno)
+    return Occasion(Site(kind, node.lineno, node.col_offset), 0, 0, label, lines)
 
 
 def bound(method: FunctionValue, instance: Value) -> FunctionValue:

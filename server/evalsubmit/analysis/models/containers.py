@@ -31,7 +31,6 @@ DICT_VIEWS = {
     "values": "a dict.values() view",
     "items": "a dict.items() view",
 }
-_SET_KINDS = (set, frozenset)
 
 
 def method_name(bound: str) -> str:
