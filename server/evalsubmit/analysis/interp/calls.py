@@ -211,13 +211,7 @@ class Calls:
                 of_class(self.interp, args.positional[0]) if isinstance(value, Unknown) else value
             )
         if qualname == "functools.partial" and args.positional:
-            stored = CallArgs(
-                args.positional[1:],
-                dict(args.keywords),
-                dict(args.keyword_origins),
-                args.star_unknown,
-            )
-            return PartialValue(args.positional[0], stored, origin)
+            return PartialValue(args.positional[0], args.after_first(), origin)
         if sdk.is_known_sdk_class(qualname):
             return self.sdk.construct(qualname, node, args, spans, origin)
         if qualname in _SKIP_MARKS:  # read by testcode on a parametrize case's marks
@@ -242,13 +236,7 @@ class Calls:
         if not name.obj.isidentifier() or not _plain_reference(node.args[0]):
             return Unknown("the result of a call")
         method = self.eval(_attribute_of(node, node.args[0], name.obj))
-        rest = CallArgs(
-            stored.positional[1:],
-            dict(stored.keywords),
-            dict(stored.keyword_origins),
-            stored.star_unknown,
-        )
-        return self.apply(method, node, rest, {})
+        return self.apply(method, node, stored.after_first(), {})
 
     def _get_attribute_by_name(self, getter: PartialValue, node: ast.Call) -> Value:
         """``getter(obj)`` for ``getter = operator.attrgetter("a.b")``: ``obj.a.b``."""

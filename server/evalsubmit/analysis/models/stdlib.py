@@ -175,8 +175,7 @@ def _counter(args: CallArgs, origin: Origin | None) -> Value:
 
 
 def _defaultdict(args: CallArgs, origin: Origin | None) -> Value:
-    rest = CallArgs(args.positional[1:], args.keywords, args.keyword_origins, args.star_unknown)
-    return _defaulting(_dict(rest, origin))
+    return _defaulting(_dict(args.after_first(), origin))
 
 
 def _defaulting(value: Value) -> Value:

@@ -308,6 +308,12 @@ class CallArgs:
     star_unknown: bool = False
     """``*args`` / ``**kwargs`` of unknown content were passed."""
 
+    def after_first(self) -> CallArgs:
+        """These arguments but the first positional one (``partial(f, *rest)``), copied."""
+        return CallArgs(
+            self.positional[1:], dict(self.keywords), dict(self.keyword_origins), self.star_unknown
+        )
+
 
 @dataclass(eq=False, slots=True)
 class FunctionValue:
