@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from evalsubmit.analysis.interp.attribute_stores import CLASS_SETUP_METHODS, SETUP_METHODS
-from evalsubmit.analysis.interp.statement_nodes import StatementNodes
+from evalsubmit.analysis.interp.statement_nodes import StatementNodes, names_bound_by
 from evalsubmit.analysis.interp.testcode import is_fixture
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.core.records import record
@@ -275,11 +275,8 @@ def _body_values(
             values.append((node.id, simple.get(id(node))))
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             values += [(name, None) for name in node.names]
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if node is not function:
-                values.append((node.name, None))
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            values += [((a.asname or a.name).split(".")[0], None) for a in node.names]
+        elif node is not function:  # a definition or an import
+            values += [(name, None) for name in names_bound_by(node)]
     return tuple(values)
 
 
