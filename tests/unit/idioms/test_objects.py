@@ -85,6 +85,31 @@ def test_dataclass_fields_properties_and_class_attributes() -> None:
     """)
 
 
+def test_a_field_declared_again_in_a_subclass_takes_the_subclass_default() -> None:
+    """As dataclasses do: the field stays where the base declared it (a positional argument
+    still reaches it), with the subclass's declaration (its default)."""
+    check("""
+    from dataclasses import dataclass
+
+    @dataclass
+    class Base:
+        repeats: int = 1
+        agent: str = "simple_agent"
+
+    @dataclass
+    class Job(Base):
+        repeats: int = 0
+
+    def config(job):
+        return GymRuntimeConfig(
+            agent=job.agent, agent_config="a.yaml", resources_server="r", num_repeats=job.repeats  # expect: ES109
+        )
+
+    config(Job())
+    config(Job(2))
+    """)
+
+
 def test_subclass_of_the_platform_client() -> None:
     check("""
     class TeamClient(NeMoPlatform):

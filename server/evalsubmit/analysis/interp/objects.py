@@ -30,7 +30,12 @@ from evalsubmit.analysis.interp.binding import bind_call
 from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
 from evalsubmit.analysis.interp.frames import CallSite
 from evalsubmit.analysis.interp.pydantic_fields import model_fields
-from evalsubmit.analysis.interp.record_classes import constructed_unseen, dataclass_json, declared
+from evalsubmit.analysis.interp.record_classes import (
+    constructed_unseen,
+    dataclass_json,
+    declared,
+    declared_fields,
+)
 from evalsubmit.analysis.interp.spelling import called_name
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -267,19 +272,10 @@ class Objects:
         if kind is not None:
             # pydantic validates what it is given: only what it surely keeps is known
             return model_fields(self.interp, kind, classes, args, self._field_default)
-        declared = [
-            s
-            for cls in reversed(classes)
-            for s in cls.node.body
-            if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-        ]
-        values: dict[str, Value] = {}
-        names = [s.target.id for s in declared if isinstance(s.target, ast.Name)]
-        for name, value in zip(names, args.positional, strict=False):
-            values[name] = value
+        declared = declared_fields(classes)
+        values: dict[str, Value] = dict(zip(declared, args.positional, strict=False))
         values.update(args.keywords)
-        for statement in declared:
-            name = statement.target.id if isinstance(statement.target, ast.Name) else ""
+        for name, statement in declared.items():
             if name in values or args.star_unknown or statement.value is None:
                 continue
             values[name] = self._field_default(statement.value)

@@ -16,6 +16,7 @@ import ast
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from evalsubmit.analysis.interp.record_classes import declared_fields
 from evalsubmit.analysis.interp.spelling import spelled_name
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -116,13 +117,8 @@ def model_fields(
     if model.model_neutral is None:
         model.model_neutral = _neutral(classes)
     neutral = model.model_neutral
-    declared: dict[str, ast.AnnAssign] = {}
-    for cls in reversed(classes):  # a subclass's declaration wins
-        for statement in cls.node.body:
-            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-                declared[statement.target.id] = statement
     values: dict[str, Value] = {}
-    for name, statement in declared.items():
+    for name, statement in declared_fields(classes).items():
         if name.startswith("_") or _is_classvar(interp, statement.annotation):
             continue  # a private attribute or a class variable: not a field
         plain = neutral and _plain_field(statement.value)

@@ -33,6 +33,18 @@ _HOOKS = frozenset({"__init__", "__new__", "__post_init__", "__setattr__", "__ge
 _SPECIAL_ANNOTATIONS = ("ClassVar", "InitVar", "KW_ONLY")
 
 
+def declared_fields(classes: list[UserClass]) -> dict[str, ast.AnnAssign]:
+    """The names a record's classes (the record first) annotate, in the order dataclasses and
+    pydantic make their fields: a base's first; a name a subclass declares again stays where
+    the base put it, with the subclass's declaration (its default)."""
+    declared: dict[str, ast.AnnAssign] = {}
+    for cls in reversed(classes):
+        for statement in cls.node.body:
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                declared[statement.target.id] = statement
+    return declared
+
+
 def dataclass_json(
     user: UserClass, args: CallArgs, trusted: dict[str, Value], origin: Origin | None
 ) -> DictValue | None:
