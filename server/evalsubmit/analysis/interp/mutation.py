@@ -76,10 +76,7 @@ def resolve(
     """The reads and writes of a module's statements, :data:`MUTATION` included (``sibling``
     tells what names imported from the project's other modules are; ``kept``: the document's
     last answer, reused when they still hold, and updated)."""
-    binders: dict[str, list[int]] = {}
-    for index, statement in enumerate(found):
-        for name in statement.binds:
-            binders.setdefault(name, []).append(index)
+    binders = _binders(found)
     if kept is None:
         non_mutating = _non_mutating(found, binders, sibling)
     else:
@@ -306,9 +303,14 @@ callable, and whether it is a non-mutating object, in that module (both False wh
 def non_mutating_names(found: Sequence[Effects]) -> tuple[frozenset[str], frozenset[str]]:
     """A module's non-mutating callables and objects (its own imports of other modules of the
     project count as unknown: one level only, so a verdict depends on this text alone)."""
+    non_mutating = _non_mutating(found, _binders(found), None)
+    return frozenset(non_mutating.names), frozenset(non_mutating.objects)
+
+
+def _binders(found: Sequence[Effects]) -> dict[str, list[int]]:
+    """Each name the statements bind, with the indices of the statements binding it."""
     binders: dict[str, list[int]] = {}
     for index, statement in enumerate(found):
         for name in statement.binds:
             binders.setdefault(name, []).append(index)
-    non_mutating = _non_mutating(found, binders, None)
-    return frozenset(non_mutating.names), frozenset(non_mutating.objects)
+    return binders
