@@ -289,9 +289,9 @@ class Statements:
         start.join_paths(*(env for env, _ in outcomes))
 
     def assert_statement(self, node: ast.Assert) -> None:
-        test = node.test
         """``assert False`` (and any test known to be false) ends the path; any other
         assertion narrows what follows (``assert runner is not None``)."""
+        test = node.test
         if truthiness(self.interp.eval(test)) is False:
             self.interp.frame.env.ended = "raise"
         else:
