@@ -46,6 +46,13 @@ if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
 
 
+_EVALUATOR_OF_CLIENT = {
+    sdk.PLATFORM_CLIENT: sdk.EVALUATOR,
+    sdk.ASYNC_PLATFORM_CLIENT: sdk.ASYNC_EVALUATOR,
+}
+"""``client.evaluator``: the evaluator class of each platform client."""
+
+
 class Attributes:
     """The attribute reads of :class:`.expressions.Expressions`."""
 
@@ -118,18 +125,10 @@ class Attributes:
             if found is not None:
                 return found
         qualname = sdk_class_of(ref)
-        if name == "evaluator" and qualname == sdk.PLATFORM_CLIENT:
-            return Instance(
-                ClassRef(sdk.EVALUATOR),
-                CallArgs(keywords={"client": base}),
-                self.interp.origin(node),
-            )
-        if name == "evaluator" and qualname == sdk.ASYNC_PLATFORM_CLIENT:
-            return Instance(
-                ClassRef(sdk.ASYNC_EVALUATOR),
-                CallArgs(keywords={"client": base}),
-                self.interp.origin(node),
-            )
+        if name == "evaluator" and qualname in _EVALUATOR_OF_CLIENT:
+            evaluator = ClassRef(_EVALUATOR_OF_CLIENT[qualname])
+            client = CallArgs(keywords={"client": base})
+            return Instance(evaluator, client, self.interp.origin(node))
         is_runner = qualname in sdk.RUNNER_CLASSES or ref.user is not None
         if is_runner and name == "config" and "config" in base.args.keywords:
             return base.args.keywords["config"]
