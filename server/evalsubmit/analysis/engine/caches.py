@@ -223,16 +223,13 @@ class AnalysisCaches:
         else:
             # a first analysis's stand-in keys until :meth:`key` makes the real ones
             key = keyer.key if keyer is not None else _provisional
-            slots = Slots([key(owner) for owner in range(count)], [], [None] * count)
-            tops: list[GroupResult | None] = [None] * count
+            keys = [key(owner) for owner in range(count)]
+            slots = Slots(keys, [_NOT_PLACED] * count, [None] * count)
             for group, result in done:
-                if group.part == "top":
-                    tops[group.owner] = result
-                else:
-                    slots.bodies[group.owner] = result
-            slots.tops = [result for result in tops if result is not None]
+                _put(slots, group, result)
             self._keep(group.key for group, _ in done)
-            self.slots = slots if len(slots.tops) == count else None
+            placed = all(top is not _NOT_PLACED for top in slots.tops)
+            self.slots = slots if placed else None
         ordered = self.slots.ordered() if self.slots is not None else [r for _, r in done]
         self.reused = len(ordered) - self.walked
         return ordered
