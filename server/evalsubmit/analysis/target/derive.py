@@ -139,13 +139,13 @@ def classify(value: Value) -> tuple[TargetKind, str]:
     match value:
         case Known(obj=None):
             return TargetKind.NONE, "NoneType"
-        case Instance(maybe_none=True, ref=ref):
-            return TargetKind.UNKNOWN, ref.qualname.rsplit(".", 1)[-1]
         case Instance(ref=ref):
-            if sdk_base(ref) == sdk.GYM_RUNNER:
-                return TargetKind.GYM, ref.qualname.rsplit(".", 1)[-1]
-            attributes = class_attributes(ref)
             name = ref.qualname.rsplit(".", 1)[-1]
+            if value.maybe_none:
+                return TargetKind.UNKNOWN, name
+            if sdk_base(ref) == sdk.GYM_RUNNER:
+                return TargetKind.GYM, name
+            attributes = class_attributes(ref)
             if attributes is not None and attributes >= RUNNER_METHODS:
                 return TargetKind.UNSUBMITTABLE, name
             if attributes is not None or ref.qualname in sdk.NON_RUNNER_CLASSES:
