@@ -16,6 +16,7 @@ import ast
 import re
 from typing import Any
 
+from evalsubmit.analysis.interp.binding import first_parameter
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.source.parse import ParsedModule
 
@@ -150,8 +151,7 @@ def _statement_stores(statement: ast.stmt) -> tuple[frozenset[str], bool]:
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             receiver = None
             if node.name in setup:
-                parameters = [*node.args.posonlyargs, *node.args.args]
-                receiver = parameters[0].arg if parameters else ""
+                receiver = first_parameter(node.args) or ""
         pending.extend((child, receiver) for child in tree_walk.child_nodes(node))
     found = (frozenset(names), dynamic)
     setattr(statement, _STORES, found)

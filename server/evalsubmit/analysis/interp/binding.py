@@ -50,6 +50,12 @@ def rebound_globals(parsed: ParsedModule) -> frozenset[str]:
     return frozenset(found)
 
 
+def first_parameter(arguments: ast.arguments) -> str | None:
+    """The name of the first positional parameter (a method's ``self`` or ``cls``), if any."""
+    positional = arguments.posonlyargs or arguments.args
+    return positional[0].arg if positional else None
+
+
 def bind_arguments(
     arguments: ast.arguments, args: CallArgs, function: FunctionValue
 ) -> dict[str, Value]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.binding import bind_parameters
+from evalsubmit.analysis.interp.binding import bind_parameters, first_parameter
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite, Frame, FunctionNode
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import NEVER_RETURNS, FunctionValue, Known, Unknown, Value
@@ -74,8 +74,8 @@ def fixture_value(interp: Interpreter, fixture: FunctionValue, values: dict[str,
     if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return Unknown("a fixture")
     if fixture.bound_self is not None:
-        parameters = [*definition.args.posonlyargs, *definition.args.args]
-        values = {parameters[0].arg: fixture.bound_self, **values} if parameters else values
+        receiver = first_parameter(definition.args)
+        values = {receiver: fixture.bound_self, **values} if receiver is not None else values
     returns: list[Value] = []
     lines = fixture.module.parsed.lines if fixture.module is not None else None
     _walk_call(interp, fixture, values, returns, None, yields=is_generator(definition, lines))
@@ -153,8 +153,8 @@ def is_stub(node: ast.AST | None) -> bool:
 def _first_argument(
     definition: FunctionNode | ast.Lambda, values: dict[str, Value]
 ) -> Value | None:
-    parameters = [*definition.args.posonlyargs, *definition.args.args]
-    return values.get(parameters[0].arg) if parameters else None
+    receiver = first_parameter(definition.args)
+    return values.get(receiver) if receiver is not None else None
 
 
 def is_generator(

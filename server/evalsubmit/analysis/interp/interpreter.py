@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from evalsubmit.analysis.interp.annotated import annotated_value
-from evalsubmit.analysis.interp.binding import bind_parameters, rebound_globals
+from evalsubmit.analysis.interp.binding import bind_parameters, first_parameter, rebound_globals
 from evalsubmit.analysis.interp.calls import Calls
 from evalsubmit.analysis.interp.dispatch import EXPRESSIONS, PATTERNS, STATEMENTS
 from evalsubmit.analysis.interp.expressions import Expressions
@@ -350,17 +350,17 @@ class Interpreter:
         instance (``cls`` the class)."""
         function = deferred.function
         values: dict[str, Value] = {}
-        parameters = [*function.args.posonlyargs, *function.args.args]
+        first = first_parameter(function.args)
         cls = deferred.cls
-        if cls is not None and parameters and not is_static(function.decorator_list):
+        if cls is not None and first is not None and not is_static(function.decorator_list):
             classmethod_ = is_classmethod(function.decorator_list)
-            values[parameters[0].arg] = cls if classmethod_ else self._objects.generic_self(cls)
+            values[first] = cls if classmethod_ else self._objects.generic_self(cls)
         plan = self._tests.plan(function, cls)
         cases: list[tuple[Occasion | None, dict[str, Value]]] = [(None, {})]
         if plan is not None:
             values.update(plan.fixtures)
             cases = plan.cases
-        receiver = values.get(parameters[0].arg) if cls is not None and parameters else None
+        receiver = values.get(first) if cls is not None and first is not None else None
         for walk, case in cases:
             frame = replace(
                 self.frame, env=Env(parent=deferred.parent), owner=cls, receiver=receiver

@@ -26,7 +26,7 @@ from evalsubmit.analysis.interp.attribute_stores import (
     SETUP_METHODS,
     AttributeStores,
 )
-from evalsubmit.analysis.interp.binding import bind_call
+from evalsubmit.analysis.interp.binding import bind_call, first_parameter
 from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
 from evalsubmit.analysis.interp.frames import CallSite
 from evalsubmit.analysis.interp.pydantic_fields import model_fields
@@ -137,8 +137,8 @@ class Objects:
         node = getter.node
         if not isinstance(node, ast.FunctionDef):
             return Unknown("a property")
-        parameters = [*node.args.posonlyargs, *node.args.args]
-        values: dict[str, Value] = {parameters[0].arg: instance} if parameters else {}
+        receiver = first_parameter(node.args)
+        values: dict[str, Value] = {receiver: instance} if receiver is not None else {}
         return evaluate_call(self.interp, getter, values)
 
     # ----- the generic instance ------------------------------------------------------------
@@ -194,10 +194,10 @@ class Objects:
         user = cls.ref.user
         if not isinstance(node, ast.FunctionDef) or user is None:
             return {}
-        parameters = [*node.args.posonlyargs, *node.args.args]
-        if not parameters:
+        receiver = first_parameter(node.args)
+        if receiver is None:
             return {}
-        env = walk_body(self.interp, method, {**method.defaults, parameters[0].arg: cls})
+        env = walk_body(self.interp, method, {**method.defaults, receiver: cls})
         return instance_writes(env, user)
 
     def run_method(
@@ -213,11 +213,11 @@ class Objects:
         node = method.node
         if not isinstance(node, ast.FunctionDef):
             return {}
-        parameters = [*node.args.posonlyargs, *node.args.args]
-        if not parameters:
+        receiver = first_parameter(node.args)
+        if receiver is None:
             return {}
         given = method.defaults if defaults else {}
-        values = {**given, **arguments, parameters[0].arg: instance}
+        values = {**given, **arguments, receiver: instance}
         env = walk_body(self.interp, method, values)
         return instance_writes(env, instance)
 
