@@ -81,8 +81,6 @@ def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value |
         return _convert(qualname, args, origin)
     if qualname == "builtins.dict" or qualname in DICT_LIKE:
         return _dict(args, origin)
-    if qualname == "datetime.timezone.utc":
-        return Known(_utc(), origin)
     if qualname in LITERAL_CONSTRUCTORS:
         return _construct(qualname, args, origin)
     if qualname in {"os.getenv", "os.environ.get"}:
@@ -92,8 +90,6 @@ def call_stdlib(qualname: str, args: CallArgs, origin: Origin | None) -> Value |
         return Unknown(reason, type_name)
     if qualname in STR_FUNCTIONS:
         return Unknown("computed at run time", "str")
-    if qualname == "math.inf":
-        return Known(math.inf, origin)
     return None
 
 
