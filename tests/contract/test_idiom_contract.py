@@ -76,10 +76,6 @@ ENGINE_GAPS: dict[str, str] = {
         "unexpected main.py:9 ES108, main.py:18 ES109: the base class's placeholders are"
         " checked though only subclasses that override them are used"
     ),
-    "tests/ok-skip-marked-test": (
-        "unexpected test_runtimes.py:36, :41, :52 ES106 and :46 ES102: tests marked"
-        " pytest.mark.skip (directly, through a name, skipif(True)) are walked"
-    ),
     "objects/dataclass-lock-factory": (
         "ES107 reported at main.py:18 (the dataclass construction) instead of main.py:23"
         " (the hydra_params entry)"

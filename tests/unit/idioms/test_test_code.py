@@ -170,3 +170,69 @@ def test_parametrize_cases_a_mark_surely_skips_never_run() -> None:
     def test_skipped_by_a_string_condition(runner):
         client.evaluator.submit(tasks=T, target=runner)  # expect: ES106
     """)
+
+
+def test_tests_a_mark_surely_skips_never_run() -> None:
+    """A test marked ``skip`` (bare, called, through a name), ``skipif`` with a condition
+    surely true, on the function, its class (decorator or ``pytestmark``) or the module's
+    ``pytestmark``: pytest never runs its body, as a skipped parametrize case. A mark that
+    is no skip, or a condition decided at run time, leaves the test checked."""
+    check("""
+    import sys
+    import pytest
+
+    PENDING = pytest.mark.skip(reason="not submittable yet")
+
+    @pytest.mark.skip
+    def test_bare():
+        client.evaluator.submit(tasks=T, target=harbor)
+
+    @pytest.mark.skip(reason="later")
+    def test_called():
+        client.evaluator.submit(tasks=T, target=harbor)
+
+    @PENDING
+    def test_named():
+        client.evaluator.submit(tasks=T, target=harbor)
+
+    @pytest.mark.skipif(True, reason="later")
+    def test_surely_true():
+        client.evaluator.submit(tasks=T, target=harbor)
+
+    @pytest.mark.skip
+    class TestSkippedClass:
+        def test_in_it(self):
+            client.evaluator.submit(tasks=T, target=harbor)
+
+    class TestPytestmark:
+        pytestmark = [pytest.mark.slow, PENDING]
+
+        def test_in_it(self):
+            client.evaluator.submit(tasks=T, target=harbor)
+
+    @pytest.mark.slow
+    def test_other_mark():
+        client.evaluator.submit(tasks=T, target=harbor)  # expect: ES106
+
+    @pytest.mark.skipif(sys.platform == "win32", reason="x")
+    def test_maybe_skipped():
+        client.evaluator.submit(tasks=T, target=harbor)  # expect: ES106
+
+    @pytest.mark.skipif("sys.platform == 'win32'")
+    def test_string_condition():
+        client.evaluator.submit(tasks=T, target=harbor)  # expect: ES106
+
+    class TestRuns:
+        pytestmark = pytest.mark.skipif(False, reason="never")
+
+        def test_in_it(self):
+            client.evaluator.submit(tasks=T, target=harbor)  # expect: ES106
+    """)
+    check("""
+    import pytest
+
+    pytestmark = pytest.mark.skip(reason="the whole module waits")
+
+    def test_in_module():
+        client.evaluator.submit(tasks=T, target=harbor)
+    """)

@@ -7,7 +7,8 @@ its module, then the ``conftest.py`` files from the test's folder up to the proj
 fixtures). ``@pytest.mark.parametrize`` (stacked ones multiply, ``pytest.param(..., id=...)``
 understood) makes one walk of the test per case, named like pytest names it
 (``in test_submit[harbor]``); a case whose marks surely skip it (``pytest.mark.skip``, a
-``skipif`` whose condition is surely true) never runs, and is not walked. What cannot be known
+``skipif`` whose condition is surely true) never runs, and is not walked, nor is a test such a
+mark skips whole (on the function, its class, or a ``pytestmark``). What cannot be known
 (a fixture not found, ``request.param``, ``indirect=``) stays unknown.
 """
 
@@ -85,6 +86,8 @@ class TestCode:
         """None when ``function`` is neither a test nor a fixture."""
         if not (is_fixture(function) or _is_test(function, cls)):
             return None
+        if not is_fixture(function) and self._skipped(function, cls):
+            return TestPlan({}, [])  # pytest reports it skipped: its body never runs
         parameters = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
         parameters += [a.arg for a in function.args.kwonlyargs]
         if cls is not None and parameters:
@@ -100,6 +103,22 @@ class TestCode:
                 if found is not None:
                     fixtures[name] = found
         return TestPlan(fixtures, cases)
+
+    def _skipped(self, function: FunctionNode, cls: ClassValue | None) -> bool:
+        """Whether a mark surely skips the test: one on the function, on its class (a
+        decorator or ``pytestmark``) or the module's ``pytestmark``. Only pytest's marks are
+        evaluated (any other decorator is not called again here)."""
+        marks: list[Value] = []
+        with self.interp.silent():
+            for decorator in function.decorator_list:
+                target = _decorator_target(decorator)
+                if not _is_parametrize(decorator) and _is_pytest_mark(self.interp.eval(target)):
+                    marks.append(self.interp.eval(decorator))
+        if cls is not None and cls.ref.user is not None:
+            marks += cls.ref.user.decorators
+            marks.append(cls.ref.user.class_values.get("pytestmark", Unknown()))
+        marks.append(self.interp.module_env.bindings.get("pytestmark", Unknown()))
+        return any(_skips(mark) for mark in marks)
 
     # ----- fixtures ------------------------------------------------------------------------
 
@@ -314,6 +333,17 @@ def _skips(marks: Value) -> bool:
                 conditions = args.positional or [args.keywords.get("condition", Unknown())]
                 if any(truthiness(c) is True and _evaluated(c) for c in conditions):
                     return True
+    return False
+
+
+def _is_pytest_mark(value: Value) -> bool:
+    """A mark of pytest's (``pytest.mark.skip``, a name bound to ``pytest.mark.skip(...)``)."""
+    match value:
+        case (
+            ClassValue(ref=ClassRef(qualname=name, user=None))
+            | Instance(ref=ClassRef(qualname=name, user=None))
+        ):
+            return name.startswith("pytest.mark.")
     return False
 
 
