@@ -65,12 +65,9 @@ ENGINE_GAPS: dict[str, str] = {
         " runner_info from it, so isinstance() holds; the engine does not count protocol members"
     ),
     # second probe of realistic shapes
-    "flow/ok-global-configured-top-level": (
-        "unexpected main.py:21 ES109: the global set by configure(8), called at top level, is"
-        " read at top level with its initial value"
-    ),
     "flow/global-configured-top-level-wrong": (
-        "missing main.py:20 ES109: the global set by configure(0) at top level is unknown"
+        "missing main.py:20 ES109: a global some function rebinds is unknown at top level after"
+        " a call (the value configure(0) stores is not followed)"
     ),
     "objects/ok-base-class-attr-overridden": (
         "unexpected main.py:9 ES108, main.py:18 ES109: the base class's placeholders are"

@@ -55,3 +55,51 @@ def test_a_global_only_read_through_global_stays_known() -> None:
 
 def test_a_local_of_the_same_name_rebinds_nothing() -> None:
     assert _es109("pass", "WORKERS = workers") == ["`concurrency` must be ≥ 1, got 0"]
+
+
+TOP_LEVEL = textwrap.dedent("""\
+    from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymRuntimeConfig
+
+    WORKERS = 0
+
+
+    def configure(workers):
+        global WORKERS
+        WORKERS = workers
+
+
+    def helper():
+        return 1
+
+
+    def config():
+        return GymRuntimeConfig(
+            agent="a", agent_config="a.yaml", resources_server="m", concurrency=WORKERS
+        )
+
+
+    {before}
+    GymRuntimeConfig(agent="a", agent_config="a.yaml", resources_server="m", concurrency=WORKERS)
+    """)
+
+
+def _top_level_es109(before: str) -> list[int]:
+    report = analyze_source(TOP_LEVEL.format(before=before))
+    assert report.skipped is None, report.skipped
+    return [f.span.line for f in report.findings if f.code == "ES109"]
+
+
+def test_at_top_level_a_rebound_global_is_unknown_after_a_call() -> None:
+    """Read at top level, a global some function rebinds is its value until a call: the call
+    may run the function (directly, through helpers or code not seen), so after it the value
+    is unknown (idiom ``flow/ok-global-configured-top-level``: configure(8) reported)."""
+    assert _top_level_es109("configure(8)") == []
+    assert _top_level_es109("helper()") == []
+    assert _top_level_es109("[configure(n) for n in (1, 2)]") == []
+    assert _top_level_es109("if helper():\n    configure(8)") == []
+    assert _top_level_es109("pass") == [22]  # no call before the read: its value is known
+    # a read in a call's own arguments comes before the call; the next read, after it
+    first = (
+        "GymRuntimeConfig(agent='a', agent_config='a', resources_server='m', concurrency=WORKERS)"
+    )
+    assert _top_level_es109(first) == [21]

@@ -84,8 +84,28 @@ class Calls:
             called, inner, inner_args = forwarded
             spans = {k: v for k, v in keyword_spans.items() if k in inner_args.keywords}
             self.apply(called, inner, inner_args, spans)
+            self._forget_rebound_globals()
             return Unknown("the result of a call run elsewhere")
-        return self.apply(function, node, args, keyword_spans)
+        result = self.apply(function, node, args, keyword_spans)
+        self._forget_rebound_globals()
+        return result
+
+    def _forget_rebound_globals(self) -> None:
+        """After a call made by the module's own code (its top level, not a helper's body),
+        the globals some function rebinds through ``global`` are unknown there: the call may
+        have run that function, directly, through helpers, or through code not seen (read
+        from a function, they are unknown already, :attr:`Env.rebound`)."""
+        frame = self.interp.frame
+        if frame.depth:
+            return  # the call of the helper walked from the top level forgets them
+        env = frame.env
+        while env.parent is not None:  # a comprehension's or a class body's scope
+            env = env.parent
+        if not env.rebound:
+            return
+        for name in env.rebound:
+            if not isinstance(env.bindings.get(name, Unknown()), Unknown):
+                env.names[name] = Unknown(f"the global {name}, which a call may have rebound")
 
     def apply(
         self, function: Value, node: ast.Call, args: CallArgs, keyword_spans: dict[str, Span]
