@@ -103,3 +103,18 @@ def test_at_top_level_a_rebound_global_is_unknown_after_a_call() -> None:
         "GymRuntimeConfig(agent='a', agent_config='a', resources_server='m', concurrency=WORKERS)"
     )
     assert _top_level_es109(first) == [21]
+
+
+def test_an_edited_call_before_the_read_walks_the_read_again() -> None:
+    """The incremental analysis must see that any top-level call writes a rebound global: a
+    call added before the read forgets the value (the finding goes), one removed brings it
+    back; each must agree with a fresh analysis."""
+    from test_incremental import outcome
+
+    from evalsubmit.analysis import DocumentAnalyzer
+
+    analyzer = DocumentAnalyzer(None, None)
+    texts = [TOP_LEVEL.format(before=before) for before in ("pass", "helper()", "x = 1")]
+    for text in [*texts, texts[0]]:
+        assert outcome(analyzer.analyze(text)) == outcome(analyze_source(text))
+    assert [_top_level_es109(b) for b in ("pass", "helper()")] == [[22], []]

@@ -32,10 +32,14 @@ def graph_of(found: list[Effects], resolved: Resolved) -> Graph:
     readers: dict[str, list[int]] = {}
     written_by: list[frozenset[str]] = []
     called = callee_writes.keys()
+    # a global some function rebinds is forgotten after any call made at the top level
+    rebound = frozenset[str]().union(*(statement.rebinds for statement in found))
     for index, statement in enumerate(found):
         written = resolved.writes[index]
         if callee_writes and not called.isdisjoint(statement.reads):
             written = written.union(*(callee_writes[n] for n in statement.reads & called))
+        if rebound and statement.calls:
+            written = written | rebound
         for name in written:
             writers.setdefault(name, []).append(index)
         for name in resolved.reads[index]:

@@ -96,7 +96,7 @@ class Calls:
         have run that function, directly, through helpers, or through code not seen (read
         from a function, they are unknown already, :attr:`Env.rebound`)."""
         frame = self.interp.frame
-        if frame.depth:
+        if frame.depth or not self.interp.top_level:
             return  # the call of the helper walked from the top level forgets them
         env = frame.env
         while env.parent is not None:  # a comprehension's or a class body's scope

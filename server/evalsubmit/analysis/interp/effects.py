@@ -79,6 +79,9 @@ class Effects:
     asked: frozenset[str] = frozenset()
     """The module-level names whose freedom from mutation its reads and writes can turn on: those it
     calls (and the bases of the methods it calls), and those its values come from."""
+    rebinds: frozenset[str] = frozenset()
+    """Names a function it defines (at any depth) declares ``global``: after a call made at
+    the top level they are unknown (:mod:`.calls`), so every statement that calls writes them."""
 
 
 def effects(statement: ast.stmt) -> Effects:
@@ -107,6 +110,7 @@ def effects(statement: ast.stmt) -> Effects:
         stores=stores,
         dynamic=_dynamic(walked),
         volatile=bool(walked.stored_into) and _volatile(statement, walked),
+        rebinds=_globals_bound(walked),
     )
     if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         value_of = _value_of(statement)

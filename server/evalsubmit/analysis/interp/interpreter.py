@@ -89,6 +89,8 @@ class Interpreter:
         self._grouping = grouping
         self._deferred: list[Deferred] = []
         self._owner = -1
+        self.top_level = True
+        """The module's top level is being walked (then its deferred function bodies)."""
         self.groups: list[FactGroup] = []
         self.internal_errors: list[str] = []
         """Statements the interpreter failed on (engine bugs), each with its line and error."""
@@ -253,6 +255,7 @@ class Interpreter:
                         skipped.append(index)
                         continue
                     self._walk_top_level(index, statement)
+            self.top_level = False
             self._walk_deferred(skipped)
         return ModuleScope(
             self._source.path, self._source.name, self._source.parsed, self._module_env
