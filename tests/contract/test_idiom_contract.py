@@ -69,10 +69,6 @@ ENGINE_GAPS: dict[str, str] = {
         "missing main.py:20 ES109: a global some function rebinds is unknown at top level after"
         " a call (the value configure(0) stores is not followed)"
     ),
-    "objects/ok-base-class-attr-overridden": (
-        "unexpected main.py:9 ES108, main.py:18 ES109: the base class's placeholders are"
-        " checked though only subclasses that override them are used"
-    ),
     "objects/dataclass-lock-factory": (
         "ES107 reported at main.py:18 (the dataclass construction) instead of main.py:23"
         " (the hydra_params entry)"

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from idiom_support import check
+from test_incremental import outcome
+
+from evalsubmit.analysis import DocumentAnalyzer, analyze_source
+from unit.rules.rule_support import HEADER
 
 
 def test_client_and_runner_stored_in_init_sync_and_async() -> None:
@@ -107,6 +113,54 @@ def test_a_field_declared_again_in_a_subclass_takes_the_subclass_default() -> No
 
     config(Job())
     config(Job(2))
+    """)
+
+
+def test_members_a_subclass_defines_again_are_unknown_on_a_generic_self() -> None:
+    """A method walked with ``self`` whoever constructed it may run on a subclass: a class
+    attribute, method or property some subclass of the module defines again is not the
+    class's own there (placeholders of a base, idiom ``objects/ok-base-class-attr-overridden``:
+    ES108 and ES109 reported). An instance built here is still followed exactly, and a member
+    no subclass redefines stays known on the generic self."""
+    check("""
+    class BaseJob:
+        SUITE = ""
+        WORKERS = 0
+        PROMPT = "x"
+
+        def runner(self):
+            return harbor
+
+        @property
+        def tasks(self):
+            return TasksetRef("qa team/x")  # expect: ES108
+
+        def submit(self):
+            cfg = GymRuntimeConfig(agent="a", agent_config="a", resources_server="m",
+                                   concurrency=self.WORKERS)
+            client.evaluator.submit(tasks=TasksetRef(self.SUITE), target=self.runner())
+            client.evaluator.submit(tasks=self.tasks, target=gym_runner)
+            client.evaluator.submit(tasks=T, target=gym_runner,
+                                    prompt_template=self.PROMPT)  # expect: ES102
+
+    class Nightly(BaseJob):
+        SUITE = "qa/nightly"
+
+    class Tuned(Nightly):
+        WORKERS = 8
+
+        def runner(self):
+            return gym_runner
+
+        if True:
+            tasks = T
+
+    class Forgot(BaseJob):
+        pass
+
+    Forgot().runner()
+    cfg = GymRuntimeConfig(agent="a", agent_config="a", resources_server="m",
+                           concurrency=Forgot.WORKERS)  # expect: ES109
     """)
 
 
@@ -279,3 +333,30 @@ def test_a_runner_subclass_is_checked_by_what_its_init_passes_on() -> None:
     client.evaluator.submit(tasks=T, target=Labelled(cfg))
     client.evaluator.submit(tasks=T, target=Labelled(config={"agent": "a"}))  # expect: ES109
     """)
+
+
+def test_an_edited_subclass_walks_its_base_again() -> None:
+    """The incremental analysis knows a base's generic walk depends on its subclasses: adding
+    or removing an override below the base agrees with a fresh analysis each time."""
+    program = HEADER + textwrap.dedent("""\
+        class BaseJob:
+            WORKERS = 0
+
+            def config(self):
+                return GymRuntimeConfig(agent="a", agent_config="a", resources_server="m",
+                                        concurrency=self.WORKERS)
+
+        x = 1
+
+        class Nightly(BaseJob):
+            WORKERS = 8
+        """)
+    edits = [program, program.replace("WORKERS = 8", "PROMPT = 8"), program]
+    edits.append(program.replace("class Nightly(BaseJob)", "class Nightly(object)"))
+    analyzer = DocumentAnalyzer(None, None)
+    found = []
+    for text in edits:
+        report = analyzer.analyze(text)
+        assert outcome(report) == outcome(analyze_source(text))
+        found.append(len([f for f in report.findings if f.code == "ES109"]))
+    assert found == [0, 1, 0, 1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from evalsubmit.analysis.interp.effects import Effects
 from evalsubmit.analysis.interp.mutation import Resolved
+from evalsubmit.analysis.interp.overrides import SUBCLASSED
 from evalsubmit.core.records import record
 
 
@@ -34,15 +35,24 @@ def graph_of(found: list[Effects], resolved: Resolved) -> Graph:
     called = callee_writes.keys()
     # a global some function rebinds is forgotten after any call made at the top level
     rebound = frozenset[str]().union(*(statement.rebinds for statement in found))
+    # a generic instance of a class depends on the module's subclasses of it
+    subclassed = frozenset[str]().union(*(statement.bases for statement in found))
+    all_reads: list[frozenset[str]] = []
     for index, statement in enumerate(found):
         written = resolved.writes[index]
+        read = resolved.reads[index]
         if callee_writes and not called.isdisjoint(statement.reads):
             written = written.union(*(callee_writes[n] for n in statement.reads & called))
         if rebound and statement.calls:
             written = written | rebound
+        if subclassed:
+            written = written | {SUBCLASSED + base for base in statement.bases}
+            named = (statement.reads | statement.classes) & subclassed
+            read = read | {SUBCLASSED + name for name in named} if named else read
         for name in written:
             writers.setdefault(name, []).append(index)
-        for name in resolved.reads[index]:
+        for name in read:
             readers.setdefault(name, []).append(index)
         written_by.append(written)
-    return Graph(found, resolved.reads, written_by, writers, readers)
+        all_reads.append(read)
+    return Graph(found, all_reads, written_by, writers, readers)

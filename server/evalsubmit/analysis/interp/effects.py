@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from evalsubmit.analysis.interp.attribute_stores import CLASS_SETUP_METHODS, SETUP_METHODS
+from evalsubmit.analysis.interp.overrides import base_names
 from evalsubmit.analysis.interp.statement_nodes import StatementNodes, names_bound_by
 from evalsubmit.analysis.interp.testcode import is_fixture
 from evalsubmit.analysis.source import tree_walk
@@ -79,6 +80,11 @@ class Effects:
     asked: frozenset[str] = frozenset()
     """The module-level names whose freedom from mutation its reads and writes can turn on: those it
     calls (and the bases of the methods it calls), and those its values come from."""
+    classes: frozenset[str] = frozenset()
+    """Names of the classes it defines (at any depth)."""
+    bases: frozenset[str] = frozenset()
+    """Names the bases of those classes are spelled with: a subclass can change what a
+    generic instance of its base holds (:mod:`.overrides`)."""
     rebinds: frozenset[str] = frozenset()
     """Names a function it defines (at any depth) declares ``global``: after a call made at
     the top level they are unknown (:mod:`.calls`), so every statement that calls writes them."""
@@ -111,6 +117,10 @@ def effects(statement: ast.stmt) -> Effects:
         dynamic=_dynamic(walked),
         volatile=bool(walked.stored_into) and _volatile(statement, walked),
         rebinds=_globals_bound(walked),
+        classes=frozenset(n.name for n in walked.binders if isinstance(n, ast.ClassDef)),
+        bases=frozenset(
+            b for n in walked.binders if isinstance(n, ast.ClassDef) for b in base_names(n)
+        ),
     )
     if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         value_of = _value_of(statement)

@@ -29,6 +29,7 @@ from evalsubmit.analysis.interp.attribute_stores import (
 from evalsubmit.analysis.interp.binding import bind_call, first_parameter
 from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
 from evalsubmit.analysis.interp.frames import CallSite
+from evalsubmit.analysis.interp.overrides import Overrides
 from evalsubmit.analysis.interp.pydantic_fields import model_fields
 from evalsubmit.analysis.interp.record_classes import (
     constructed_unseen,
@@ -108,6 +109,7 @@ class Objects:
         self.interp = interp
         self._generic: dict[int, Instance] = {}
         self._attribute_stores: AttributeStores | None = None
+        self._class_overrides: Overrides | None = None
         # owners whose attributes were written, kept alive: the id in their attribute keys
         # must not be reused while a key lives
         self._written: list[Instance | UserClass] = []
@@ -122,6 +124,8 @@ class Objects:
         if base.attributes is not None and name in base.attributes:
             return base.attributes[name]
         assert base.ref.user is not None
+        if base.generic and self._overrides().overridden(base.ref.user.name, name):
+            return None  # self may be an instance of the subclass that defines it again
         for cls in user_mro(base.ref.user):
             if name in cls.properties and name in cls.methods:
                 return self._property(cls.methods[name], base)
@@ -313,6 +317,12 @@ class Objects:
         self._written.append(owner)  # keeps its id unique while the key lives
 
     # ----- what may change an attribute behind the flow's back -----------------------------
+
+    def _overrides(self) -> Overrides:
+        """The members the module's subclasses define again, found when first asked."""
+        if self._class_overrides is None:
+            self._class_overrides = Overrides(self.interp.source.parsed)
+        return self._class_overrides
 
     def _stores(self) -> AttributeStores:
         """The attribute stores of the module walked when first asked (its top level)."""

@@ -111,7 +111,7 @@ class TestCode:
         marks: list[Value] = []
         with self.interp.silent():
             for decorator in function.decorator_list:
-                target = _decorator_target(decorator)
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
                 if not _is_parametrize(decorator) and _is_pytest_mark(self.interp.eval(target)):
                     marks.append(self.interp.eval(decorator))
         if cls is not None and cls.ref.user is not None:

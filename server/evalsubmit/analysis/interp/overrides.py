@@ -1,0 +1,91 @@
+"""Which members of a class the module's subclasses of it define again.
+
+A method body walked with ``self`` bound to its class's generic instance (whoever constructed
+it) may run on an instance of a subclass: a class attribute, method or property that a
+subclass defines again is then not known to be the class's own (a base's ``SUITE = ""``
+placeholder that every job class sets). Subclasses are found by the names of their bases in
+the module's class statements (at any depth), once per module; two classes of one name count
+as one (more members unknown, never fewer). Subclasses in other modules are not seen.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from evalsubmit.analysis.source import tree_walk
+from evalsubmit.analysis.source.parse import ParsedModule
+
+SUBCLASSED = "<subclassed>"
+"""Prefix of the pseudo-name a class statement writes for each of its bases, and a statement
+reads for each class it defines or names: what a generic instance of the class holds depends
+on the module's subclasses of it (the incremental analysis's dependency graph)."""
+
+
+class Overrides:
+    """The members each class's subclasses in one module define, found when first asked."""
+
+    def __init__(self, parsed: ParsedModule) -> None:
+        self._tree = parsed.tree
+        self._redefined: dict[str, frozenset[str]] | None = None
+
+    def overridden(self, cls: str, member: str) -> bool:
+        """Whether a subclass of ``cls`` (at any remove) in the module defines ``member``."""
+        if self._redefined is None:
+            self._redefined = _redefined(self._tree)
+        return member in self._redefined.get(cls, frozenset())
+
+
+def base_names(node: ast.ClassDef) -> frozenset[str]:
+    """The names a class's bases are spelled with (``Base``, ``jobs.Base``, ``Base[T]``)."""
+    found: set[str] = set()
+    for base in node.bases:
+        if isinstance(base, ast.Subscript):
+            base = base.value
+        if isinstance(base, ast.Name):
+            found.add(base.id)
+        elif isinstance(base, ast.Attribute):
+            found.add(base.attr)
+    return frozenset(found)
+
+
+def _members(node: ast.ClassDef) -> set[str]:
+    """The names a class body binds at its own level (attributes, methods, nested classes)."""
+    found: set[str] = set()
+    for statement in node.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(statement.name)
+        elif isinstance(statement, ast.Assign):
+            found |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
+        elif isinstance(statement, (ast.AnnAssign, ast.AugAssign)):
+            if isinstance(statement.target, ast.Name):
+                found.add(statement.target.id)
+        else:  # an attribute bound under an if/try of the class body: any name it stores
+            found |= {
+                n.id
+                for n in tree_walk.walk(statement)
+                if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+            }
+    return found
+
+
+def _redefined(tree: ast.Module) -> dict[str, frozenset[str]]:
+    """For each class name, the members its subclasses (direct or not) define."""
+    children: dict[str, list[ast.ClassDef]] = {}
+    for node in tree_walk.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for base in base_names(node):
+                children.setdefault(base, []).append(node)
+    redefined: dict[str, frozenset[str]] = {}
+    for name in children:
+        members: set[str] = set()
+        seen: set[int] = set()
+        pending = list(children[name])
+        while pending:
+            node = pending.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            members |= _members(node)
+            pending.extend(children.get(node.name, ()))
+        redefined[name] = frozenset(members)
+    return redefined
