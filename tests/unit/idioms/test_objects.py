@@ -360,3 +360,30 @@ def test_an_edited_subclass_walks_its_base_again() -> None:
         assert outcome(report) == outcome(analyze_source(text))
         found.append(len([f for f in report.findings if f.code == "ES109"]))
     assert found == [0, 1, 0, 1]
+
+
+def test_a_dataclass_field_not_written_by_keyword_is_reported_on_the_key_holding_it() -> None:
+    """A dataclass instance in ``hydra_params``: a refused field value is reported where its
+    key is written, the field's keyword; a default (``default_factory``) or a positional
+    argument writes no key, so the entry holding the instance is the anchor, as the SDK
+    reference places it (idiom ``objects/dataclass-lock-factory``: was the construction)."""
+    check("""
+    import threading
+    from dataclasses import dataclass, field
+
+    @dataclass
+    class RunOptions:
+        temperature: float = 0.0
+        lock: object = field(default_factory=threading.Lock)
+
+    defaulted = RunOptions(temperature=0.3)
+    positional = RunOptions(0.3, threading.Lock())
+    keyword = RunOptions(
+        lock=threading.Lock(),  # expect: ES107
+    )
+    for options in (defaulted, positional, keyword):
+        cfg = GymRuntimeConfig(agent="a", agent_config="a", resources_server="m", hydra_params={
+            "run": options,  # expect: ES107
+        })
+        client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=cfg))
+    """)

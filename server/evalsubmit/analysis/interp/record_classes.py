@@ -69,7 +69,9 @@ def dataclass_json(
     if any(name not in trusted for name in names):
         return None
     values = {name: trusted[name] for name in names}
-    return DictValue(named_entries(values, args.keyword_origins, origin), origin)
+    # a field is written where its keyword is; a default or a positional argument writes no
+    # key: a finding about its value lands on the key that holds the instance
+    return DictValue(named_entries(values, args.keyword_origins), origin)
 
 
 def _decorated_dataclass(node: ast.ClassDef) -> bool:

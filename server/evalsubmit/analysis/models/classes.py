@@ -58,7 +58,9 @@ def build_instance(ref: ClassRef, args: CallArgs, origin: Origin) -> Value:
     if record and "__post_init__" not in user.attributes:
         values = _field_values(user, args)
         if values is not None:
-            entries = named_entries(values, args.keyword_origins, origin)
+            # only a keyword writes a field's key (a default or a positional argument does
+            # not): a finding about its value otherwise lands on the key holding the instance
+            entries = named_entries(values, args.keyword_origins)
             instance.fields = DictValue(entries, origin)
     return instance
 
