@@ -39,7 +39,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
-from evalsubmit.analysis.values.iterables import items_of, pairs_to_dict
+from evalsubmit.analysis.values.iterables import distinct, items_of, pairs_to_dict
 from evalsubmit.core.findings import Span
 
 if TYPE_CHECKING:
@@ -181,6 +181,11 @@ class Expressions:
                 return Unknown("unpacks a value not known statically", kind.__name__)
             items.append(value)
             origins.append(self.interp.origin(element))
+        if kind is set:
+            kept = distinct(items)
+            if kept is None:
+                return SeqValue(set, tuple(items), self.interp.origin(node), complete=False)
+            items, origins = [items[i] for i in kept], [origins[i] for i in kept]
         return SeqValue(kind, tuple(items), self.interp.origin(node), tuple(origins))
 
     def comprehension(
@@ -195,7 +200,12 @@ class Expressions:
             return Unknown("built by a comprehension", _COMPREHENSIONS[type(node)])
         if isinstance(node, ast.DictComp):
             return pairs_to_dict(items, origin) or Unknown("built by a comprehension", "dict")
-        return SeqValue(list if isinstance(node, ast.ListComp) else set, tuple(items), origin)
+        if isinstance(node, ast.ListComp):
+            return SeqValue(list, tuple(items), origin)
+        kept = distinct(items)
+        if kept is None:
+            return SeqValue(set, tuple(items), origin, complete=False)
+        return SeqValue(set, tuple(items[i] for i in kept), origin)
 
     def _comprehension_items(
         self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp | ast.DictComp

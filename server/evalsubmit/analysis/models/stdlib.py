@@ -51,6 +51,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.iterables import (
     as_python,
+    distinct,
     items_of,
     known_range,
     pairs_to_dict,
@@ -121,6 +122,11 @@ def _materialize(kind: type, args: CallArgs, origin: Origin | None) -> Value:
     items = items_of(args.positional[0])
     if items is None:
         return Unknown("materialised at run time", kind.__name__)
+    if kind in (set, frozenset):
+        kept = distinct(items)
+        if kept is None:
+            return SeqValue(kind, items, origin, complete=False)
+        items = tuple(items[i] for i in kept)
     return SeqValue(kind, items, origin)
 
 

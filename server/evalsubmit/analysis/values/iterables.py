@@ -20,6 +20,7 @@ from evalsubmit.analysis.values.domain import (
     Origin,
     Refused,
     SeqValue,
+    Unknown,
     UserClass,
     Value,
 )
@@ -66,6 +67,30 @@ def zipped(args: list[Value], origin: Origin | None) -> OneShot:
         items: list[Value] = [SeqValue(tuple, row, origin) for row in rows]
         return OneShot("a zip() iterator", origin, items)
     return OneShot("a zip() iterator", origin)
+
+
+def distinct(items: Sequence[Value]) -> list[int] | None:
+    """The positions of a set's items that Python keeps: a known literal equal to one before
+    it (``{"qa", "qa"}``, ``{1, True}``) is dropped; an object is its own item. None when
+    that is not known: an unknown item beside another may equal it, and one value met twice
+    may be one object (or two evaluations of one expression)."""
+    kept: list[int] = []
+    seen: set[Any] = set()
+    objects: set[int] = set()
+    for index, item in enumerate(items):
+        if isinstance(item, Known):
+            try:
+                if item.obj in seen:
+                    continue
+                seen.add(item.obj)
+            except TypeError:  # unhashable: a TypeError at run time, kept as written
+                pass
+        elif (isinstance(item, Unknown) and len(items) > 1) or id(item) in objects:
+            return None
+        else:
+            objects.add(id(item))
+        kept.append(index)
+    return kept
 
 
 def as_python(value: Value) -> tuple[bool, Any]:
