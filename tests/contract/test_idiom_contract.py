@@ -72,10 +72,6 @@ ENGINE_GAPS: dict[str, str] = {
     "objects/lru-cache-harbor-runner": (
         "missing main.py:29 ES106: a function decorated @functools.lru_cache(maxsize=8) is unknown"
     ),
-    "tests/ok-unittest-skip-decorators": (
-        "unexpected test_jobs_unittest.py:31, :35, :42 ES106: tests skipped by unittest.skip,"
-        " skipIf(True) and a skipped TestCase class are walked"
-    ),
     "objects/ok-base-placeholders-other-module": (
         "unexpected jobs/base.py:8 ES108, :16 ES109: the base's placeholders are overridden by"
         " subclasses in another module, which the generic self of base.py does not see"

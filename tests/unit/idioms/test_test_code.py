@@ -236,3 +236,40 @@ def test_tests_a_mark_surely_skips_never_run() -> None:
     def test_in_module():
         client.evaluator.submit(tasks=T, target=harbor)
     """)
+
+
+def test_tests_unittest_surely_skips_never_run() -> None:
+    """``unittest.skip`` (on the method or its ``TestCase``), ``skipIf`` with a condition
+    surely true, ``skipUnless`` with one surely false: the test never runs (idiom
+    ``tests/ok-unittest-skip-decorators``). A condition decided at run time leaves it checked."""
+    check("""
+    import os
+    import unittest
+    from unittest import skipUnless
+
+    class JobTests(unittest.TestCase):
+        @unittest.skip("later")
+        def test_skipped(self):
+            client.evaluator.submit(tasks=T, target=harbor)
+
+        @unittest.skipIf(True, "later")
+        def test_skipped_if(self):
+            client.evaluator.submit(tasks=T, target=harbor)
+
+        @skipUnless(False, "later")
+        def test_skipped_unless(self):
+            client.evaluator.submit(tasks=T, target=harbor)
+
+        @unittest.skipIf(False, "never")
+        def test_runs(self):
+            client.evaluator.submit(tasks=T, target=harbor)  # expect: ES106
+
+        @unittest.skipUnless(os.environ.get("NMP_URL"), "needs a platform")
+        def test_maybe(self):
+            client.evaluator.submit(tasks=T, target=harbor)  # expect: ES106
+
+    @unittest.skip("the class waits")
+    class Pending(unittest.TestCase):
+        def test_in_it(self):
+            client.evaluator.submit(tasks=T, target=harbor)
+    """)

@@ -8,7 +8,8 @@ fixtures). ``@pytest.mark.parametrize`` (stacked ones multiply, ``pytest.param(.
 understood) makes one walk of the test per case, named like pytest names it
 (``in test_submit[harbor]``); a case whose marks surely skip it (``pytest.mark.skip``, a
 ``skipif`` whose condition is surely true) never runs, and is not walked, nor is a test such a
-mark skips whole (on the function, its class, or a ``pytestmark``). What cannot be known
+mark skips whole (on the function, its class, or a ``pytestmark``; unittest's ``skip``,
+``skipIf``, ``skipUnless`` too). What cannot be known
 (a fixture not found, ``request.param``, ``indirect=``) stays unknown.
 """
 
@@ -44,6 +45,11 @@ if TYPE_CHECKING:
 
 
 SKIP = "pytest.mark.skip"
+_UNITTEST_SKIPS = frozenset(
+    f"{module}.{name}"
+    for module in ("unittest", "unittest.case")
+    for name in ("skip", "skipIf", "skipUnless")
+)
 SKIP_IF = "pytest.mark.skipif"
 MAX_FIXTURE_DEPTH = 4
 Case = tuple[Occasion | None, dict[str, Value]]
@@ -105,20 +111,43 @@ class TestCode:
         return TestPlan(fixtures, cases)
 
     def _skipped(self, function: FunctionNode, cls: ClassValue | None) -> bool:
-        """Whether a mark surely skips the test: one on the function, on its class (a
-        decorator or ``pytestmark``) or the module's ``pytestmark``. Only pytest's marks are
-        evaluated (any other decorator is not called again here)."""
+        """Whether a decorator surely skips the test: a pytest mark (on the function, its
+        class, or a ``pytestmark``) or unittest's ``skip``/``skipIf``/``skipUnless`` (on the
+        function or its class). Only these are evaluated (any other decorator is not called
+        again here)."""
+        decorators = list(function.decorator_list)
         marks: list[Value] = []
-        with self.interp.silent():
-            for decorator in function.decorator_list:
-                target = decorator.func if isinstance(decorator, ast.Call) else decorator
-                if not _is_parametrize(decorator) and _is_pytest_mark(self.interp.eval(target)):
-                    marks.append(self.interp.eval(decorator))
         if cls is not None and cls.ref.user is not None:
-            marks += cls.ref.user.decorators
+            decorators += cls.ref.user.node.decorator_list
             marks.append(cls.ref.user.class_values.get("pytestmark", Unknown()))
         marks.append(self.interp.module_env.bindings.get("pytestmark", Unknown()))
+        with self.interp.silent():
+            for decorator in decorators:
+                if _is_parametrize(decorator):
+                    continue
+                target = self.interp.eval(
+                    decorator.func if isinstance(decorator, ast.Call) else decorator
+                )
+                if _is_pytest_mark(target):
+                    marks.append(self.interp.eval(decorator))
+                elif self._unittest_skips(decorator, target):
+                    return True
         return any(_skips(mark) for mark in marks)
+
+    def _unittest_skips(self, decorator: ast.expr, target: Value) -> bool:
+        """``@unittest.skip(reason)``, ``@skipIf(condition, ...)`` with a condition surely
+        true, ``@skipUnless(condition, ...)`` with one surely false."""
+        match target:
+            case ClassValue(ref=ClassRef(qualname=name, user=None)) if name in _UNITTEST_SKIPS:
+                pass
+            case _:
+                return False
+        if name.endswith(".skip"):
+            return True
+        if not isinstance(decorator, ast.Call) or not decorator.args:
+            return False
+        condition = truthiness(self.interp.eval(decorator.args[0]))
+        return condition is (name.endswith(".skipIf"))
 
     # ----- fixtures ------------------------------------------------------------------------
 
