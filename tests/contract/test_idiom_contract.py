@@ -76,10 +76,6 @@ ENGINE_GAPS: dict[str, str] = {
         "unexpected jobs/base.py:8 ES108, :16 ES109: the base's placeholders are overridden by"
         " subclasses in another module, which the generic self of base.py does not see"
     ),
-    "flow/ok-enum-runtime-dispatch": (
-        "unexpected main.py:36 ES106: a property of an Enum member (self is Runtime.GYM) is not"
-        " evaluated, so the guard of the submit is undecided for the Harbor runtime"
-    ),
     "containers/dict-union-callback": (
         "missing main.py:14 ES107: a bound method in a dict merged with | in a loop"
     ),

@@ -131,3 +131,30 @@ def test_both_sides_rejoin_without_a_narrowed_value() -> None:
             print("runner given")
         client.evaluator.submit(tasks=T, target=runner)
     """)
+
+
+def test_a_property_of_an_enum_member_is_evaluated() -> None:
+    """A property of a user ``Enum`` read on a member runs with ``self`` the member: a guard
+    ``if runtime.submittable`` is decided per member (idiom ``flow/ok-enum-runtime-dispatch``:
+    the Harbor runner was reported inside the guard that keeps it out)."""
+    check("""
+    import enum
+
+    class Runtime(enum.Enum):
+        GYM = "gym"
+        HARBOR = "harbor"
+
+        @property
+        def submittable(self):
+            return self is Runtime.GYM
+
+        @property
+        def runner(self):
+            return gym_runner if self is Runtime.GYM else harbor
+
+    for runtime in Runtime:
+        if runtime.submittable:
+            client.evaluator.submit(tasks=T, target=runtime.runner)
+        if not runtime.submittable:
+            client.evaluator.submit(tasks=T, target=runtime.runner)  # expect: ES106
+    """)

@@ -14,13 +14,14 @@ import ast
 import enum
 from typing import TYPE_CHECKING
 
+from evalsubmit.analysis.interp.bodies import evaluate_call
 from evalsubmit.analysis.interp.objects import (
     attribute_key,
     sdk_class_of,
     user_mro,
 )
 from evalsubmit.analysis.models import stdlib
-from evalsubmit.analysis.models.classes import enum_value_origin
+from evalsubmit.analysis.models.classes import enum_user_class, enum_value_origin
 from evalsubmit.analysis.models.members import known_data, member_kind, stdlib_class
 from evalsubmit.analysis.models.stdlib_names import ARGUMENT_PARSER, NAMESPACE, PARSE_METHODS
 from evalsubmit.analysis.values.domain import (
@@ -59,9 +60,29 @@ class Attributes:
     def __init__(self, interp: Interpreter) -> None:
         self.interp = interp
 
+    def _enum_property(self, base: Known, member: enum.Enum, name: str) -> Value | None:
+        """A property of a user enum's class read on one of its members (``self`` the
+        member), or None for anything else (methods stay what they were: not followed)."""
+        user = enum_user_class(member)
+        if user is None:
+            return None
+        for cls in user_mro(user):
+            if name in cls.methods:
+                getter = cls.methods[name]
+                if name not in cls.properties or not isinstance(getter.node, ast.FunctionDef):
+                    return None
+                parameters = [*getter.node.args.posonlyargs, *getter.node.args.args]
+                values: dict[str, Value] = {parameters[0].arg: base} if parameters else {}
+                return evaluate_call(self.interp, getter, values)
+        return None
+
     def attribute(self, base: Value, node: ast.Attribute) -> Value:
         """``base.name`` read at ``node`` (``base`` the value of ``node.value``)."""
         name = node.attr
+        if isinstance(base, Known) and isinstance(base.obj, enum.Enum):
+            found = self._enum_property(base, base.obj, name)
+            if found is not None:
+                return found
         match base:
             case ModuleValue(qualname=qualname):
                 return self.interp.import_value(f"{qualname}.{name}")

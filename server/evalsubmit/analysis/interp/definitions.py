@@ -17,7 +17,11 @@ from evalsubmit.analysis.interp.frames import FunctionNode
 from evalsubmit.analysis.interp.objects import is_dataclass_decorator, is_property, is_record
 from evalsubmit.analysis.interp.pydantic_fields import pydantic_kind
 from evalsubmit.analysis.interp.testcode import is_fixture
-from evalsubmit.analysis.models.classes import enum_members, note_value_origins
+from evalsubmit.analysis.models.classes import (
+    enum_members,
+    note_enum_class,
+    note_value_origins,
+)
 from evalsubmit.analysis.values.domain import (
     CallArgs,
     ClassRef,
@@ -77,6 +81,7 @@ class Definitions:
         user.pydantic = pydantic_kind(bases)
         user.enum_members = enum_members(node, bases)
         if user.enum_members:
+            note_enum_class(user.enum_members, user)
             note_value_origins(
                 user.enum_members,
                 {

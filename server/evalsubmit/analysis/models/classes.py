@@ -194,6 +194,24 @@ def note_value_origins(members: dict[str, object], origins: dict[str, Origin]) -
             return
 
 
+_ENUM_USER = "_evalsubmit_user_class"
+
+
+def note_enum_class(members: dict[str, object], user: UserClass) -> None:
+    """Keep the user class on the enum class evalsubmit built for its members, so a member
+    finds the class's methods and properties (kept on the built class: nothing outlives it)."""
+    for member in members.values():
+        if isinstance(member, enum.Enum):
+            setattr(type(member), _ENUM_USER, user)
+            return
+
+
+def enum_user_class(member: enum.Enum) -> UserClass | None:
+    """The user class of an enum member evalsubmit built, if one of ours."""
+    found = getattr(type(member), _ENUM_USER, None)
+    return found if isinstance(found, UserClass) else None
+
+
 def enum_members(node: ast.ClassDef, bases: list[Value]) -> dict[str, object]:
     """Members of a user ``Enum`` with literal values, as real enum members (built by
     evalsubmit from the literals, so their JSON is what pydantic would send)."""
