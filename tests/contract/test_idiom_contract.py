@@ -76,9 +76,6 @@ ENGINE_GAPS: dict[str, str] = {
         "unexpected jobs/base.py:8 ES108, :16 ES109: the base's placeholders are overridden by"
         " subclasses in another module, which the generic self of base.py does not see"
     ),
-    "containers/dict-union-callback": (
-        "missing main.py:14 ES107: a bound method in a dict merged with | in a loop"
-    ),
 }
 
 

@@ -208,3 +208,32 @@ def test_a_set_keeps_one_of_equal_items() -> None:
     cfg(2 - len(set([os.environ["A"], "qa"])))
     cfg(2 - len({s for s in (os.environ["A"], "qa")}))
     """)
+
+
+def test_dict_union_is_a_new_dict_of_both() -> None:
+    """``a | b`` of known dicts is ``{**a, **b}``: ``b``'s entries over ``a``'s, ``a`` left
+    as it was (idiom ``containers/dict-union-callback``: a callback merged in a loop was
+    missed); an equal key replaces the value before it. With an unknown side, or a ``Counter`` (whose ``|`` keeps the larger count), the
+    result is unknown."""
+    check("""
+    import collections
+
+    DEFAULTS = {"temperature": 0.0, "cb": None}
+
+    def cfg(hydra):
+        return GymRuntimeConfig(agent="a", agent_config="a", resources_server="m",
+                                hydra_params=hydra)
+
+    for extra in [{}, {"on_rollout": print}]:  # expect: ES107
+        client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=cfg(DEFAULTS | extra)))
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=cfg(DEFAULTS)))
+    fixed = {"cb": len} | {"cb": "len"}
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=cfg(fixed)))
+    # an entry a later ** replaces is not sent (it was reported: {**a, **b} kept both)
+    hooks = {"cb": abs}
+    unpacked = {**hooks, **{"cb": "abs"}}
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=cfg(unpacked)))
+    counted = collections.Counter(a=1) | collections.Counter(a=2)
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=cfg(counted)))
+    cfg({"n": 0} | {"env_vars": 1})
+    """)

@@ -23,6 +23,7 @@ from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,
     DictValue,
+    Entries,
     FunctionValue,
     Instance,
     Known,
@@ -60,6 +61,12 @@ def binary(node: ast.BinOp, left: Value, right: Value, source: ModuleSource) -> 
         values = right if isinstance(right, SeqValue) else SeqValue(tuple, (right,))
         formatted = _percent(left, values)
         return Known(formatted, source.origin(node)) if formatted is not None else Unknown()
+    if isinstance(node.op, ast.BitOr) and _plain_dict(left) and _plain_dict(right):
+        # ``a | b``: a new dict, ``b``'s entries over ``a``'s, as ``{**a, **b}``
+        entries = Entries()
+        entries.unpack(left)
+        entries.unpack(right)
+        return entries.dict(source.origin(node))
     function = _BINOPS.get(type(node.op))
     known = isinstance(left, Known) and isinstance(right, Known)
     if function and known and _small(left.obj) and _small(right.obj):  # type: ignore[union-attr]
@@ -75,6 +82,11 @@ def binary(node: ast.BinOp, left: Value, right: Value, source: ModuleSource) -> 
     if isinstance(node.op, ast.Div) and path:
         return Unknown("a path computed at run time", "PosixPath")
     return Unknown()
+
+
+def _plain_dict(value: Value) -> bool:
+    """A dict whose ``|`` merges by key (a ``Counter``'s keeps the larger count)."""
+    return isinstance(value, DictValue) and not value.default_on_missing
 
 
 def augmented(node: ast.AugAssign, current: Value, operand: Value, source: ModuleSource) -> Value:

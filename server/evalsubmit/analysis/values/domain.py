@@ -153,12 +153,14 @@ class Entries:
         entries.append(Entry(key, value, origin))
 
     def unpack(self, value: Value) -> None:
-        """``**value`` in a literal: its entries follow, as they are. Entries it may hold but
-        does not list may override any entry before it."""
+        """``**value`` in a literal: its entries follow, each as ``d[key] = value`` (one of
+        an equal key replaces the value before it). Entries it may hold but does not list may
+        override any entry before it."""
         if isinstance(value, DictValue):
             if not value.complete:
                 self.overridden()
-            self._entries.extend(value.entries)
+            for entry in value.entries:
+                self.put(entry.key, entry.value, entry.origin)
             self._lists_all = self._lists_all and value.complete
         else:
             self.overridden()
