@@ -118,3 +118,40 @@ def test_an_edited_call_before_the_read_walks_the_read_again() -> None:
     for text in [*texts, texts[0]]:
         assert outcome(analyzer.analyze(text)) == outcome(analyze_source(text))
     assert [_top_level_es109(b) for b in ("pass", "helper()")] == [[22], []]
+
+
+NONLOCAL = textwrap.dedent("""\
+    from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymRuntimeConfig
+
+
+    def main():
+        workers = 0
+
+        def configure(n):
+            {declaration}
+            workers = n
+
+        def build():
+            return GymRuntimeConfig(
+                agent="a", agent_config="a.yaml", resources_server="m", concurrency=workers
+            )
+
+        {before}
+        GymRuntimeConfig(agent="a", agent_config="a", resources_server="m", concurrency=workers)
+        build()
+    """)
+
+
+def _nonlocal_es109(declaration: str, before: str) -> list[int]:
+    report = analyze_source(NONLOCAL.format(declaration=declaration, before=before))
+    assert report.skipped is None, report.skipped
+    return sorted(f.span.line for f in report.findings if f.code == "ES109")
+
+
+def test_a_local_a_nested_function_rebinds_through_nonlocal() -> None:
+    """As a rebound global: read from a nested function it is unknown, and in the body after
+    a call made there (idiom ``flow/ok-nonlocal-configured``: configure(8) then the initial
+    0 reported). A nested local of the same name rebinds nothing."""
+    assert _nonlocal_es109("nonlocal workers", "configure(8)") == []
+    assert _nonlocal_es109("nonlocal workers", "pass") == [17]  # no call before the read
+    assert _nonlocal_es109("pass", "configure(8)") == [13, 17]

@@ -56,6 +56,29 @@ def first_parameter(arguments: ast.arguments) -> str | None:
     return positional[0].arg if positional else None
 
 
+def rebound_locals(function: ast.AST) -> frozenset[str]:
+    """The names of ``function``'s scope that a function nested in it rebinds through
+    ``nonlocal`` (a superset: any nested level), as :func:`rebound_globals` for a module:
+    read from a nested function, or after a call made in the body, they are unknown (the
+    nested function may have run). Found once per definition."""
+    found: frozenset[str] | None = getattr(function, _NONLOCALS, None)
+    if found is None:
+        names: set[str] = set()
+        for inner in tree_walk.walk(function):
+            if inner is function or not isinstance(inner, _FUNCTIONS):
+                continue
+            nodes = tree_walk.walk(inner)
+            declared = {n for node in nodes if isinstance(node, ast.Nonlocal) for n in node.names}
+            if declared:
+                names |= declared & {n for node in nodes for n in names_bound_by(node)}
+        found = frozenset(names)
+        setattr(function, _NONLOCALS, found)
+    return found
+
+
+_NONLOCALS = "_evalsubmit_rebound_locals"
+
+
 def bind_arguments(
     arguments: ast.arguments, args: CallArgs, function: FunctionValue
 ) -> dict[str, Value]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.binding import bind_parameters, first_parameter
+from evalsubmit.analysis.interp.binding import bind_parameters, first_parameter, rebound_locals
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite, Frame, FunctionNode
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import NEVER_RETURNS, FunctionValue, Known, Unknown, Value
@@ -104,7 +104,7 @@ def _walk_call(
     record = walk is not None and interp.frame.collect
     caller = interp.frame.env
     frame = Frame(
-        env=Env(parent=function.closure or interp.module_env),
+        env=Env(parent=function.closure or interp.module_env, rebound=rebound_locals(definition)),
         source=function.module or interp.frame.source,
         collect=record,
         defer=False,

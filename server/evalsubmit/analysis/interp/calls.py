@@ -50,6 +50,7 @@ from evalsubmit.analysis.values.domain import (
     Unknown,
     Value,
 )
+from evalsubmit.analysis.values.env import Env
 from evalsubmit.core.findings import Label, LabelKind, Occasion, Site, Span
 from evalsubmit.sdk import names as sdk
 
@@ -94,18 +95,19 @@ class Calls:
         """After a call made by the module's own code (its top level, not a helper's body),
         the globals some function rebinds through ``global`` are unknown there: the call may
         have run that function, directly, through helpers, or through code not seen (read
-        from a function, they are unknown already, :attr:`Env.rebound`)."""
+        from a function, they are unknown already, :attr:`Env.rebound`). Likewise, after a
+        call made in a function's body, the locals a nested function rebinds through
+        ``nonlocal``."""
         frame = self.interp.frame
+        env = frame.env
+        if env.parent is not None and env.rebound:  # a function body: nonlocal names
+            _forget(env)
+            return
         if frame.depth or not self.interp.top_level:
             return  # the call of the helper walked from the top level forgets them
-        env = frame.env
         while env.parent is not None:  # a comprehension's or a class body's scope
             env = env.parent
-        if not env.rebound:
-            return
-        for name in env.rebound:
-            if not isinstance(env.bindings.get(name, Unknown()), Unknown):
-                env.names[name] = Unknown(f"the global {name}, which a call may have rebound")
+        _forget(env)
 
     def apply(
         self, function: Value, node: ast.Call, args: CallArgs, keyword_spans: dict[str, Span]
@@ -412,3 +414,11 @@ def is_context_manager(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bo
 def entered_as(value: Value) -> Instance:
     """A context manager that gives ``value`` to ``with ... as name``."""
     return Instance(ClassRef(ENTERED), CallArgs(keywords={"__enter__": value}))
+
+
+def _forget(env: Env) -> None:
+    """The names ``env`` lists as rebound by its nested functions (or the module's
+    functions), unknown from now on."""
+    for name in env.rebound:
+        if not isinstance(env.bindings.get(name, Unknown()), Unknown):
+            env.names[name] = Unknown(f"{name}, which a call may have rebound")

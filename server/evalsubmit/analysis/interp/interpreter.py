@@ -18,7 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from evalsubmit.analysis.interp.annotated import annotated_value
-from evalsubmit.analysis.interp.binding import bind_parameters, first_parameter, rebound_globals
+from evalsubmit.analysis.interp.binding import (
+    bind_parameters,
+    first_parameter,
+    rebound_globals,
+    rebound_locals,
+)
 from evalsubmit.analysis.interp.calls import Calls
 from evalsubmit.analysis.interp.dispatch import EXPRESSIONS, PATTERNS, STATEMENTS
 from evalsubmit.analysis.interp.expressions import Expressions
@@ -365,9 +370,8 @@ class Interpreter:
             cases = plan.cases
         receiver = values.get(first) if cls is not None and first is not None else None
         for walk, case in cases:
-            frame = replace(
-                self.frame, env=Env(parent=deferred.parent), owner=cls, receiver=receiver
-            )
+            env = Env(parent=deferred.parent, rebound=rebound_locals(function))
+            frame = replace(self.frame, env=env, owner=cls, receiver=receiver)
             if walk is not None:
                 frame = replace(frame, context=(*frame.context, walk))
             with self.enter(frame):

@@ -45,8 +45,9 @@ class Env:
         returned (``parser.error(...)``), so falling off the end of the function is not sure."""
         self.rebound = rebound
         """In a module's scope (and its forks): the names some function of the module rebinds
-        through ``global``. Read from an inner scope (a function body), such a name is
-        unknown: the function may have run before, storing what we cannot tell here."""
+        through ``global``; in a function's, the names a nested function rebinds through
+        ``nonlocal``. Read from an inner scope (a function body), such a name is unknown: the
+        function may have run before, storing what we cannot tell here."""
 
     @property
     def bindings(self) -> Mapping[str, Value]:
@@ -72,7 +73,7 @@ class Env:
             found = env._names.get(name)
             if found is not None or name in env._names:
                 if env.rebound and env is not self and name in env.rebound:
-                    return Unknown(f"the global {name}, which a function rebinds", None)
+                    return Unknown(f"{name}, which a function rebinds", None)
                 return found
             env = env.parent
         return None
