@@ -335,6 +335,34 @@ def test_a_runner_subclass_is_checked_by_what_its_init_passes_on() -> None:
     """)
 
 
+def test_attributes_a_subclass_stores_on_self_are_unknown_on_a_generic_self() -> None:
+    """An attribute the base's ``__init__`` sets as a placeholder and a subclass's method
+    (its ``__init__``) stores again on ``self`` is not the base's on the generic self (idiom
+    ``objects/ok-subclass-init-overrides-attr``); one no subclass stores stays known."""
+    check("""
+    class BaseJob:
+        def __init__(self):
+            self.suite = ""
+            self.workers = 0
+            self.prompt = "x"
+
+        def submit(self):
+            cfg = GymRuntimeConfig(agent="a", agent_config="a", resources_server="m",
+                                   concurrency=self.workers)
+            client.evaluator.submit(tasks=TasksetRef(self.suite), target=gym_runner)
+            client.evaluator.submit(tasks=T, target=gym_runner,
+                                    prompt_template=self.prompt)  # expect: ES102
+
+    class NightlyJob(BaseJob):
+        def __init__(self):
+            super().__init__()
+            self.suite = "qa/nightly"
+
+        def tune(self, n):
+            self.workers = n
+    """)
+
+
 def test_an_edited_subclass_walks_its_base_again() -> None:
     """The incremental analysis knows a base's generic walk depends on its subclasses: adding
     or removing an override below the base agrees with a fresh analysis each time."""

@@ -121,11 +121,11 @@ class Objects:
         written = self.interp.frame.env.lookup(attribute_key(base, name))
         if written is not None:
             return written
-        if base.attributes is not None and name in base.attributes:
-            return base.attributes[name]
         assert base.ref.user is not None
         if base.generic and self._overrides().overridden(base.ref.user.name, name):
             return None  # self may be an instance of the subclass that defines it again
+        if base.attributes is not None and name in base.attributes:
+            return base.attributes[name]
         for cls in user_mro(base.ref.user):
             if name in cls.properties and name in cls.methods:
                 return self._property(cls.methods[name], base)

@@ -2,7 +2,8 @@
 
 A method body walked with ``self`` bound to its class's generic instance (whoever constructed
 it) may run on an instance of a subclass: a class attribute, method or property that a
-subclass defines again is then not known to be the class's own (a base's ``SUITE = ""``
+subclass defines again, or an attribute a subclass's method stores on ``self``, is then not
+known to be the class's own (a base's ``SUITE = ""``
 placeholder that every job class sets). Subclasses are found by the names of their bases in
 the module's class statements (at any depth), once per module; two classes of one name count
 as one (more members unknown, never fewer). Subclasses in other modules are not seen.
@@ -49,10 +50,15 @@ def base_names(node: ast.ClassDef) -> frozenset[str]:
 
 
 def _members(node: ast.ClassDef) -> set[str]:
-    """The names a class body binds at its own level (attributes, methods, nested classes)."""
+    """The names a class body binds at its own level (attributes, methods, nested classes),
+    and the attributes its methods store on their first parameter (``self.workers = 8`` in
+    an ``__init__``)."""
     found: set[str] = set()
     for statement in node.body:
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.add(statement.name)
+            found |= _stored_on_self(statement)
+        elif isinstance(statement, ast.ClassDef):
             found.add(statement.name)
         elif isinstance(statement, ast.Assign):
             found |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
@@ -66,6 +72,22 @@ def _members(node: ast.ClassDef) -> set[str]:
                 if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
             }
     return found
+
+
+def _stored_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Attributes a method stores (or deletes) on its first parameter, anywhere in it."""
+    parameters = [*method.args.posonlyargs, *method.args.args]
+    if not parameters:
+        return set()
+    receiver = parameters[0].arg
+    return {
+        node.attr
+        for node in tree_walk.walk(method)
+        if isinstance(node, ast.Attribute)
+        and not isinstance(node.ctx, ast.Load)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == receiver
+    }
 
 
 def _redefined(tree: ast.Module) -> dict[str, frozenset[str]]:
