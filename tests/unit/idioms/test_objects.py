@@ -363,6 +363,38 @@ def test_attributes_a_subclass_stores_on_self_are_unknown_on_a_generic_self() ->
     """)
 
 
+def test_a_class_methods_cls_does_not_know_what_subclasses_define_again() -> None:
+    """A class method walked whoever called it has for ``cls`` the class or a subclass: a
+    class attribute or method some subclass defines again is unknown there (idiom
+    ``objects/ok-classmethod-placeholders``). Called on a class, ``cls`` is that class (it
+    was unbound: a class method called on its class was not followed)."""
+    check("""
+    class Suite:
+        NAME = ""
+        REPEATS = 0
+        PROMPT = "x"
+
+        @classmethod
+        def submit(cls):
+            cfg = GymRuntimeConfig(agent="a", agent_config="a", resources_server="m",
+                                   num_repeats=cls.REPEATS)
+            client.evaluator.submit(tasks=TasksetRef(cls.NAME), target=gym_runner)
+            client.evaluator.submit(tasks=T, target=gym_runner,
+                                    prompt_template=cls.PROMPT)  # expect: ES102
+
+    class Smoke(Suite):
+        NAME = "qa/smoke"
+        REPEATS = 1
+
+    class Broken(Suite):
+        NAME = "qa smoke"  # expect: ES108
+        REPEATS = 2
+
+    Smoke.submit()
+    Broken.submit()
+    """)
+
+
 def test_an_edited_subclass_walks_its_base_again() -> None:
     """The incremental analysis knows a base's generic walk depends on its subclasses: adding
     or removing an override below the base agrees with a fresh analysis each time."""

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from evalsubmit.analysis.interp.bodies import evaluate_call
 from evalsubmit.analysis.interp.objects import (
     attribute_key,
+    bound,
+    is_classmethod,
     sdk_class_of,
     user_mro,
 )
@@ -93,13 +95,21 @@ class Attributes:
                 written = self.interp.frame.env.lookup(attribute_key(user, name))
                 if written is not None:
                     return written
+                if base.generic and self.interp.overridden(user.name, name):
+                    return Unknown(f"{name}, which a subclass of {user.name} defines again")
                 if name in user.enum_members:
                     return Known(user.enum_members[name], self.interp.origin(node))
                 for cls in user_mro(user):
                     if name in cls.class_values and name not in cls.methods:
                         return cls.class_values[name]
                     if name in cls.methods:
-                        return cls.methods[name]
+                        method = cls.methods[name]
+                        definition = method.node
+                        if isinstance(definition, ast.FunctionDef | ast.AsyncFunctionDef) and (
+                            is_classmethod(definition.decorator_list)
+                        ):
+                            return bound(method, base)  # ``cls`` is the class read from
+                        return method
                 return Unknown(f"attribute of class {user.name}")
             case Instance(ref=ref):
                 return self.instance_attribute(base, ref, name, node)

@@ -350,7 +350,7 @@ class Calls:
         values, passed = bind_call(self.interp, function, definition.args, args, node)
         walk = None
         receiver = function.bound_self
-        generic = isinstance(receiver, Instance) and receiver.generic
+        generic = isinstance(receiver, Instance | ClassValue) and receiver.generic
         given = [v for v in values.values() if not (generic and v is receiver)]
         if any(not isinstance(value, Unknown) for value in given):
             # what the body does with these arguments is checked too, at this call site

@@ -194,6 +194,10 @@ class Interpreter:
     def enter(self, frame: Frame) -> FrameSwitch:
         return FrameSwitch(self, frame)
 
+    def overridden(self, cls: str, member: str) -> bool:
+        """Whether a subclass of ``cls`` in the module defines ``member`` again."""
+        return self._objects.overridden(cls, member)
+
     def generic_instance(self, cls: ClassValue) -> Instance:
         return self._objects.generic_self(cls)
 
@@ -362,7 +366,11 @@ class Interpreter:
         cls = deferred.cls
         if cls is not None and first is not None and not is_static(function.decorator_list):
             classmethod_ = is_classmethod(function.decorator_list)
-            values[first] = cls if classmethod_ else self._objects.generic_self(cls)
+            values[first] = (
+                ClassValue(cls.ref, generic=True)
+                if classmethod_
+                else self._objects.generic_self(cls)
+            )
         plan = self._tests.plan(function, cls)
         cases: list[tuple[Occasion | None, dict[str, Value]]] = [(None, {})]
         if plan is not None:

@@ -122,7 +122,7 @@ class Objects:
         if written is not None:
             return written
         assert base.ref.user is not None
-        if base.generic and self._overrides().overridden(base.ref.user.name, name):
+        if base.generic and self.overridden(base.ref.user.name, name):
             return None  # self may be an instance of the subclass that defines it again
         if base.attributes is not None and name in base.attributes:
             return base.attributes[name]
@@ -318,11 +318,12 @@ class Objects:
 
     # ----- what may change an attribute behind the flow's back -----------------------------
 
-    def _overrides(self) -> Overrides:
-        """The members the module's subclasses define again, found when first asked."""
+    def overridden(self, cls: str, member: str) -> bool:
+        """Whether a subclass of ``cls`` in the module defines ``member`` again (found when
+        first asked)."""
         if self._class_overrides is None:
             self._class_overrides = Overrides(self.interp.source.parsed)
-        return self._class_overrides
+        return self._class_overrides.overridden(cls, member)
 
     def _stores(self) -> AttributeStores:
         """The attribute stores of the module walked when first asked (its top level)."""

@@ -268,6 +268,8 @@ class ClassValue:
     """A class (SDK, standard library or user-defined) as a value."""
 
     ref: ClassRef
+    generic: bool = False
+    """A class method's ``cls`` walked whoever called it: the class or any subclass."""
 
 
 @dataclass(eq=False, slots=True)
