@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import ast
 import bisect
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit.analysis.engine.graph import Graph, graph_of
+from evalsubmit.analysis.engine.identities import identities
 from evalsubmit.analysis.interp.effects import Effects, effects
 from evalsubmit.analysis.interp.mutation import NonMutatingMemo, non_mutating_names, resolve
 from evalsubmit.analysis.source.chunks import Chunk, same_ends
@@ -109,15 +111,19 @@ class Keyer:
             if known is None:
                 known = state.by_text[text_key] = effects(statement)
             found.append(known)
-        state.bases = [*state.bases[:first], *bases, *state.bases[stop:]]
-        self.identity = _numbered(state.bases)
+        old, old_bases = state.identity, state.bases
+        state.bases = [*old_bases[:first], *bases, *old_bases[stop:]]
+        self.identity, kept = identities(old, old_bases[first:stop], bases, state.bases, first)
         # A repeat of a text added or removed renumbers the later repeats of it: those are
         # looked at too (each takes over the identity, and results, of another repeat).
-        old = state.identity
-        renumbered = [i for i in range(first) if self.identity[i] != old[i]]
-        renumbered += [
-            i for i in range(new_stop, len(body)) if self.identity[i] != old[i - new_stop + stop]
-        ]
+        renumbered: list[int] = []
+        if not kept:
+            renumbered = [i for i in range(first) if self.identity[i] != old[i]]
+            renumbered += [
+                i
+                for i in range(new_stop, len(body))
+                if self.identity[i] != old[i - new_stop + stop]
+            ]
         looked_at: range | set[int] = middle
         gone = set(old[first:stop])
         if renumbered:
@@ -125,7 +131,7 @@ class Keyer:
             gone.update(old[i] if i < first else old[i - new_stop + stop] for i in renumbered)
         removed = gone.difference(self.identity[i] for i in looked_at)
         self.effects = [*state.effects[:first], *found, *state.effects[stop:]]
-        state.lines = [*state.lines[:first], *(s.lineno for s in body[first:])]
+        state.lines = [*state.lines[:first], *map(_line_of, body[first:])]
         state.chunks, state.identity, state.effects = parsed.chunks, self.identity, self.effects
         state.source = parsed.lines
         if len(state.by_text) > 2 * len(body) + 64:  # forget texts long gone (bounded memory)
@@ -136,8 +142,13 @@ class Keyer:
         same_graph = old_graph is not None and old_graph.effects == self.effects
         if not same_graph:
             sibling = self._sibling if project is not None else None
-            resolved = resolve(self.effects, sibling, state.non_mutating)
-            state.resolved = graph_of(self.effects, resolved)
+            # The last resolution and graph are updated where the edit changed statements,
+            # when what the others resolve from is the same (each checks it).
+            since = None
+            if old_graph is not None:
+                since = (old_graph.effects, old_graph.resolved, self.edited)
+            resolved = resolve(self.effects, sibling, state.non_mutating, since)
+            state.resolved = graph_of(self.effects, resolved, old_graph, self.edited)
         graph = state.resolved
         assert graph is not None
         self.reads = graph.reads
@@ -155,7 +166,7 @@ class Keyer:
             # resolution changed (none when the effects are the same), can be seeds; removed
             # statements are among the last tables' ones they replace.
             seeds = looked_at
-            if not same_graph:
+            if not same_graph and not graph.updated:  # (updated: the others' rows are kept)
                 moved = self._resolved_anew(old_graph, first, new_stop, stop)
                 seeds = {*looked_at, *moved} if moved else looked_at
             self.affected = self._affected(state.previous, seeds, removed)
@@ -414,15 +425,7 @@ def _statements_before(state: KeyState, chunk: int) -> int:
     return bisect.bisect_left(state.lines, state.chunks[chunk].start)
 
 
-def _numbered(bases: list[str]) -> list[str]:
-    """Identities from texts: the n-th repeat of a text gets ``#n``."""
-    seen: dict[str, int] = {}
-    numbered = []
-    for base in bases:
-        count = seen.get(base, 0)
-        seen[base] = count + 1
-        numbered.append(f"{base}#{count}" if count else base)
-    return numbered
+_line_of = operator.attrgetter("lineno")
 
 
 def _text_keys(parsed: ParsedModule) -> list[str]:

@@ -159,7 +159,7 @@ def _edited_in_place(old: Sequence[Chunk], new: Sequence[Chunk]) -> bool:
     texts = {old[i].digest for i in middle} | {new[i].digest for i in middle}
     if len(texts) != 2 * len(middle):
         return False  # a text twice among them: let the pairing decide
-    return not any(chunk.digest in texts for chunk in (*old[:head], *old[stop:]))
+    return texts.isdisjoint(map(_DIGEST, old[:head])) and texts.isdisjoint(map(_DIGEST, old[stop:]))
 
 
 def _paired(

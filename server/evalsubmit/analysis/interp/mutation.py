@@ -18,8 +18,11 @@ import builtins
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import chain, compress
+from operator import attrgetter
 
 from evalsubmit.analysis.interp.effects import MUTATING_METHODS, Callee, Effects
+from evalsubmit.analysis.interp.row_index import Edited, reindexed
 from evalsubmit.core.records import record
 
 MUTATION = "*mutation"
@@ -53,6 +56,16 @@ model (the SDK's packages, ``nemo*``, too)."""
 class Resolved:
     reads: list[frozenset[str]]
     writes: list[frozenset[str]]
+    context: tuple[object, ...] = ()
+    """What every statement's reads and writes were resolved under: the non-mutating answer
+    (the same object while it holds), the fixtures' names and, when a statement is dynamic,
+    every name bound. Under the same context, a statement's depend on its effects alone."""
+    binders: dict[str, list[int]] | None = None
+    """The statements binding each name (ascending)."""
+
+
+Since = tuple[Sequence[Effects], Resolved, Edited]
+"""The last resolution of the same module: its effects, what they resolved to, and the edit."""
 
 
 @dataclass(slots=True)
@@ -71,12 +84,24 @@ class NonMutatingMemo:
 
 
 def resolve(
-    found: Sequence[Effects], sibling: Sibling | None = None, kept: NonMutatingMemo | None = None
+    found: Sequence[Effects],
+    sibling: Sibling | None = None,
+    kept: NonMutatingMemo | None = None,
+    since: Since | None = None,
 ) -> Resolved:
     """The reads and writes of a module's statements, :data:`MUTATION` included (``sibling``
     tells what names imported from the project's other modules are; ``kept``: the document's
-    last answer, reused when they still hold, and updated)."""
-    binders = _binders(found)
+    last answer, reused when they still hold, and updated; ``since``: the last resolution,
+    whose rows stand for the statements the edit left alone when the context is the same)."""
+    if since is not None and not _same_outside(found, since):
+        since = None  # an edit elsewhere than said: nothing is taken from the last resolution
+    if since is not None and (last_binders := since[1].binders) is not None:
+        old, _, (first, stop, new_stop) = since
+        removed = [statement.binds for statement in old[first:stop]]
+        added = [statement.binds for statement in found[first:new_stop]]
+        binders = reindexed(last_binders, removed, added, first, stop, new_stop - stop)
+    else:
+        binders = _binders(found)
     if kept is None:
         non_mutating = _non_mutating(found, binders, sibling)
     else:
@@ -86,25 +111,75 @@ def resolve(
         if kept.non_mutating is None or not _still_holds(kept.non_mutating, kept.basis, basis):
             kept.non_mutating = _non_mutating(found, binders, sibling)
         kept.basis, non_mutating = basis, kept.non_mutating
-    fixtures = frozenset(n for s in found if s.fixture for n in s.binds)
-    every = frozenset(binders)
+    # (passes over every statement, at C speed)
+    fixtures = frozenset[str]().union(*map(_BINDS, compress(found, map(_FIXTURE, found))))
+    every = frozenset(binders) if any(map(_DYNAMIC, found)) else frozenset()
+    context = (non_mutating, fixtures, every)
+    if since is not None and _same_context(since[1].context, context):
+        return _spliced(found, since, context, binders)
     reads: list[frozenset[str]] = []
     writes: list[frozenset[str]] = []
     for statement in found:
-        mutates = (
-            statement.stores
-            or statement.dynamic
-            or statement.volatile
-            or not all(non_mutating.callee(callee) for callee in statement.calls)
-        )
-        read = statement.reads | {MUTATION}
-        if statement.dynamic:
-            read |= every
-        if fixtures and statement.definition:
-            read |= fixtures  # a test or fixture may request any of them by parameter name
+        read, written = _row(statement, non_mutating, fixtures, every)
         reads.append(read)
-        writes.append(statement.writes | {MUTATION} if mutates else statement.writes)
-    return Resolved(reads, writes)
+        writes.append(written)
+    return Resolved(reads, writes, context, binders)
+
+
+def _row(
+    statement: Effects, non_mutating: _NonMutating, fixtures: frozenset[str], every: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """One statement's reads and writes (``every``: the names bound, when one is dynamic)."""
+    mutates = (
+        statement.stores
+        or statement.dynamic
+        or statement.volatile
+        or not all(non_mutating.callee(callee) for callee in statement.calls)
+    )
+    read = statement.reads | {MUTATION}
+    if statement.dynamic:
+        read |= every
+    if fixtures and statement.definition:
+        read |= fixtures  # a test or fixture may request any of them by parameter name
+    return read, statement.writes | {MUTATION} if mutates else statement.writes
+
+
+def _same_outside(found: Sequence[Effects], since: Since) -> bool:
+    """Whether the statements outside the edit of ``since`` have the same effects as there
+    (compared by identity first: those of unchanged statement texts are the same objects)."""
+    old, last, (first, stop, new_stop) = since
+    return (
+        0 <= first <= min(stop, new_stop)
+        and stop <= len(old) == len(last.reads)
+        and len(old) - stop == len(found) - new_stop
+        and old[:first] == found[:first]
+        and old[stop:] == found[new_stop:]
+    )
+
+
+def _same_context(before: tuple[object, ...], context: tuple[object, ...]) -> bool:
+    # (the answers compared by identity: one kept while it holds is the same object)
+    return len(before) == len(context) and before[0] is context[0] and before[1:] == context[1:]
+
+
+def _spliced(
+    found: Sequence[Effects],
+    since: Since,
+    context: tuple[_NonMutating, frozenset[str], frozenset[str]],
+    binders: dict[str, list[int]],
+) -> Resolved:
+    """The last resolution with the edited statements' rows made anew (the caller checked
+    that nothing else can differ: the same context, the same effects outside the edit)."""
+    _, last, (first, stop, new_stop) = since
+    non_mutating, fixtures, every = context
+    rows = [_row(statement, non_mutating, fixtures, every) for statement in found[first:new_stop]]
+    reads = [*last.reads[:first], *(read for read, _ in rows), *last.reads[stop:]]
+    writes = [*last.writes[:first], *(written for _, written in rows), *last.writes[stop:]]
+    return Resolved(reads, writes, context, binders)
+
+
+_BINDS, _FIXTURE, _DYNAMIC = attrgetter("binds"), attrgetter("fixture"), attrgetter("dynamic")
+_ASKED, _IMPORTS = attrgetter("asked"), attrgetter("imports")
 
 
 @dataclass(slots=True)
@@ -258,15 +333,17 @@ def _basis(
     """What the answers anyone asks for are reached from: the names asked about, the
     statements binding each (compared by identity first: those of unchanged statement texts
     are the same objects), and what the sibling modules say of those imported from them."""
-    asked = frozenset[str]().union(*(statement.asked for statement in found))
-    bound = {
-        name: tuple(found[index] for index in binders[name]) for name in asked & binders.keys()
-    }
+    asked = frozenset[str]().union(*map(_ASKED, found))
+    at = found.__getitem__
+    bound = {name: tuple(map(at, binders[name])) for name in asked & binders.keys()}
     said: dict[str, tuple[bool, bool]] = {}
     if sibling is not None:
-        for name, statements in bound.items():
-            if not _pure(statements, name) and (imported := _from_sibling(statements, name)):
-                said[name] = sibling(*imported)
+        # only a name an import binds can be a sibling's (most names are bound otherwise)
+        imported = {entry[0] for entry in chain.from_iterable(map(_IMPORTS, found))}
+        for name in sorted(imported & bound.keys()):
+            statements = bound[name]
+            if not _pure(statements, name) and (origin := _from_sibling(statements, name)):
+                said[name] = sibling(*origin)
     return asked, bound, said
 
 
