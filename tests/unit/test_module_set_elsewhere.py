@@ -237,3 +237,90 @@ def test_an_edited_buffer_is_read_by_its_parse_pieces(tmp_path: Path) -> None:
         project.set_overlay(main_py, text)
         editor.analyze(text, reverse=False)
         assert _es109(runners, project) == expected, store
+
+
+LIMITS_SETTINGS = 'AGENT = "simple_agent"\nLIMITS = {"concurrency": 0}  # filled in by main\n'
+READ_THROUGH_MODULE = ("from . import settings", 'settings.LIMITS["concurrency"]')
+READ_FROM_IMPORTED = (
+    "from . import settings\nfrom .settings import LIMITS",
+    'LIMITS["concurrency"]',
+)
+
+
+def _limits_project(root: Path, reader: tuple[str, str], store: str) -> Path:
+    runners = _project(root, store, LIMITS_SETTINGS)
+    imports, read = reader
+    runners.write_text(
+        RUNNERS.replace("from . import settings", imports).replace("settings.CONCURRENCY", read)
+    )
+    return runners
+
+
+@pytest.mark.parametrize("reader", [READ_THROUGH_MODULE, READ_FROM_IMPORTED])
+@pytest.mark.parametrize(
+    "store",
+    [
+        # in place, through the module
+        'settings.LIMITS["concurrency"] = 8',
+        'del settings.LIMITS["concurrency"]',
+        'settings.LIMITS |= {"concurrency": 8}',
+        "settings.LIMITS.update(concurrency=8)",
+        'settings.LIMITS.pop("concurrency")',
+        "settings.LIMITS.clear()",
+        '(\n    settings.LIMITS\n    .setdefault("x", 1)\n)',
+        # in place, through a name imported from the module: the very object settings holds
+        'from evals.settings import LIMITS\nLIMITS["concurrency"] = 8',
+        'from evals.settings import LIMITS\ndel LIMITS["concurrency"]',
+        'from evals.settings import LIMITS\nLIMITS |= {"concurrency": 8}',
+        "from evals.settings import (\n    AGENT,\n    LIMITS,\n)\nLIMITS.update(concurrency=8)",
+        'from evals.settings import LIMITS as L\n\ndef f():\n    L["concurrency"] = 8\nf()',
+        'from evals.settings import *\nLIMITS.pop("concurrency")',
+    ],
+)
+def test_a_value_another_module_changes_in_place_is_not_trusted(
+    tmp_path: Path, reader: tuple[str, str], store: str
+) -> None:
+    runners = _limits_project(tmp_path, reader, store)
+    assert _es109(runners, Project(tmp_path)) == []
+
+
+@pytest.mark.parametrize("reader", [READ_THROUGH_MODULE, READ_FROM_IMPORTED])
+@pytest.mark.parametrize(
+    "store",
+    [
+        "",
+        'n = settings.LIMITS["concurrency"]',
+        'print(settings.LIMITS["concurrency"])',
+        'from evals.settings import LIMITS\nn = LIMITS["concurrency"]',
+        # a name of its own, not imported: rebinding or changing it leaves settings' alone
+        'from evals.settings import LIMITS\nLIMITS = {"concurrency": 8}',
+        'LIMITS = {}\nLIMITS["concurrency"] = 8',
+        'limits = dict(settings.LIMITS)\nlimits["concurrency"] = 8',
+    ],
+)
+def test_a_value_no_other_module_changes_stays_known(
+    tmp_path: Path, reader: tuple[str, str], store: str
+) -> None:
+    runners = _limits_project(tmp_path, reader, store)
+    assert _es109(runners, Project(tmp_path)) == [ZERO]
+
+
+def test_an_edited_buffer_changing_an_imported_name_by_an_alias_counts(tmp_path: Path) -> None:
+    """The alias is given in the buffer's import piece, the change made in a function's piece."""
+    from evalsubmit.analysis import AnalysisOptions, DocumentAnalyzer
+
+    runners = _limits_project(tmp_path, READ_FROM_IMPORTED, "")
+    main_py = (tmp_path / "main.py").resolve()
+    project = Project(tmp_path)
+    editor = DocumentAnalyzer(main_py, project, AnalysisOptions())
+    changing = "def configure():\n    L['concurrency'] = 8\n\n\nconfigure()"
+    for store, expected in [
+        ("", [ZERO]),
+        ("from evals.settings import LIMITS as L\n\n\n" + changing, []),
+        ("from evals.settings import AGENT as L\n\n\n" + changing, [ZERO]),
+        ("from evals.settings import LIMITS as L\n\n\n", [ZERO]),
+    ]:
+        text = MAIN.format(store=store)
+        project.set_overlay(main_py, text)
+        editor.analyze(text, reverse=False)
+        assert _es109(runners, project) == expected, store

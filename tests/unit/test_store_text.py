@@ -47,6 +47,18 @@ STORES = [
     "object.__setattr__(m, name, 1)",
     "m.__setattr__('A', 1)",
     "m.__setattr__(name, 1)",
+    # what it holds changed in place: an item, an attribute of it, a method called
+    "m.A['k'] = 1",
+    "m.A['k'] += 1",
+    "m.A.x = 1",
+    "del m.A['k']",
+    "m.A.update(k=1)",
+    "m.A . pop('k')",
+    "m.A['k'].append(1)",
+    "m.A[f(x[0])].sub.clear()",
+    "(\n    m.A\n    .setdefault('k', 1)\n)",
+    "m.A \\\n    .clear()",
+    "m.A.get('k')",  # a read, but any method may change what a config object holds
 ]
 READS = [
     "m.A: int",
@@ -78,7 +90,60 @@ READS = [
     "super().__setattr__(name, value)",
     "def __setattr__(self, name, value):\n    pass",
     "m.__setattr__('B', 1)",
+    "x = m.A['k']",
+    "f(m.A['k'])",
+    "m.A['k'] == 1",
+    "m.A(1)",
+    "self.A.update(k=1)",
+    "x = m.A['k'] + f(1)",
 ]
+CHANGES = [
+    "A['k'] = 1",
+    "A['k'] |= {}",
+    "A += [1]",
+    "A |= {'k': 1}",
+    "del A['k']",
+    "A.x = 1",
+    "A.update(k=1)",
+    "A['k'].append(1)",
+    "def f():\n    A.clear()",
+    "for A['k'] in x: pass",
+]
+NOT_CHANGES = [
+    "A = {}",
+    "x = A['k']",
+    "del A",
+    "for A in x: pass",
+    "f(A)",
+    "A == B",
+    "A <= B",
+    "m.A.update(k=1)",
+    "B.update(A=1)",
+    "AB['k'] = 1",
+]
+
+
+@pytest.mark.parametrize("text", CHANGES)
+def test_a_change_in_place_of_a_bare_name_is_seen(text: str) -> None:
+    assert TextStores(text).changes_bare("A")
+
+
+@pytest.mark.parametrize("text", NOT_CHANGES)
+def test_a_bare_name_read_or_rebound_is_not_changed(text: str) -> None:
+    assert not TextStores(text).changes_bare("A")
+
+
+def test_an_imported_name_changed_by_its_alias_is_seen() -> None:
+    stores = TextStores("from settings import A as L, B\n\nL['k'] = 1\n")
+    assert stores.aliases("A") == {"L"}
+    assert stores.may_change_imported("A")
+    assert not stores.may_change_imported("B")
+
+
+def test_a_star_import_is_seen() -> None:
+    assert TextStores("from settings import *\n").star_imports()
+    assert TextStores("from settings import \\\n    *\n").star_imports()
+    assert not TextStores("from settings import A\nx = 2 * 3\n").star_imports()
 
 
 @pytest.mark.parametrize("text", STORES)
@@ -113,6 +178,8 @@ def test_a_buffer_by_piece_answers_as_its_whole_text(tmp_path: Path) -> None:
         "for settings.D in range(2):\n    pass\n",
         "class K:\n    def g(self):\n        self.A = 2\n",
         "setattr(settings, 'E', 1)\n",
+        "settings.F.update(k=1)\n",
+        "y = settings.F['k']\n",
         "y = (\n    settings.B,\n    1,\n)\n",
         "\n",
     ]

@@ -4,7 +4,8 @@ buffer rescans only the pieces an edit changed, not the whole text at each keyst
 
 Every piece holds whole top-level statements, so what one may store is found from its text
 alone, as :mod:`.store_text` finds it in a whole file (the same answers but where a string
-holding unbalanced brackets spans two pieces).
+holding unbalanced brackets spans two pieces; the alias an imported name is changed by is
+looked for in the pieces that may import only).
 """
 
 from __future__ import annotations
@@ -101,6 +102,21 @@ class BufferStores:
     def reaches(self, stem: str, packages: frozenset[str]) -> bool:
         """Whether an import of the buffer names ``stem`` or binds one of ``packages``."""
         return self._last.get(stem, 0) > 0 or any(self._packages.get(p, 0) > 0 for p in packages)
+
+    def imports_name(self, name: str) -> bool:
+        """Whether an import of the buffer may bind the bare name ``name`` (named, or ``*``)."""
+        return self._last.get(name, 0) > 0 or any(
+            piece.stores.star_imports() for piece in self.pieces if piece.last_names
+        )
+
+    def may_change_imported(self, name: str) -> bool:
+        """As :meth:`~.store_text.TextStores.may_change_imported`, an alias given in any piece
+        that imports."""
+        words = {name}
+        for piece in self.pieces:
+            if piece.last_names:
+                words.update(piece.stores.aliases(name))
+        return any(piece.stores.changes_bare(word) for piece in self.pieces for word in words)
 
     def may_store(self, name: str) -> bool:
         count = self._stored.get(name)

@@ -13,15 +13,21 @@ analyses read none):
   binds one of its packages (``import pkg`` then ``pkg.settings.X = ...``), the packages named
   by its dotted name or its folders under the project root. Matched by name, not resolved: a
   file naming another module of the same name counts too;
-* whether such a file may store the attribute: :mod:`.store_text` (any receiver, so most
-  stores found are not of the module: at worst a value not trusted that could have been).
+* whether such a file may store the attribute or change what it holds in place
+  (``settings.LIMITS["x"] = 1``, ``settings.LIMITS.update(...)``): :mod:`.store_text` (any
+  receiver, so most stores found are not of the module: at worst a value not trusted that could
+  have been);
+* whether such a file, when an import of it may bind the attribute's name
+  (``from evals.settings import LIMITS``, an alias, ``import *``: matched by name, from any
+  module), changes in place what that bare name holds (``LIMITS["x"] = 1``): the very object
+  the module holds.
 
 Not seen: a file outside the project's listing (``Project.python_files``: bounded, virtual
 environments and ignored folders left out), a file that reaches the module without an import
 statement naming it or a package of it (``importlib.import_module``, ``sys.modules``), and the
-stores :mod:`.store_text` lists as not seen; a value stored so is still trusted. A value
-changed in place (``settings.LIMITS["x"] = 1``) is no store of the attribute and is not
-looked for here.
+stores and changes :mod:`.store_text` lists as not seen (among them what is changed through
+another name: ``limits = settings.LIMITS`` then ``limits["x"] = 1``, ``configure(LIMITS)``);
+a value stored or changed so is still trusted.
 
 Cost: what a file on disk imports is kept by its size and modification time; an editor buffer
 being analysed is kept by the pieces the engine parsed it in (:mod:`.buffer_stores`: an edit
@@ -96,8 +102,8 @@ class ModuleStores:
     def set_elsewhere(
         self, module_path: Path, module: str, name: str, dependencies: set[Path]
     ) -> bool:
-        """Whether a project file other than the module's may store its attribute ``name``;
-        those files become dependencies of the analysis."""
+        """Whether a project file other than the module's may store its attribute ``name`` or
+        change what it holds in place; those files become dependencies of the analysis."""
         stem, packages = self._names(module_path, module)
         found = False
         noting = observed.noting()
@@ -111,7 +117,9 @@ class ModuleStores:
                 continue
             if noting:  # a file that may reach the module: a store it gains counts
                 observed.note("read", str(path), self._digest(record, stores))
-            if stores.may_store(name):
+            if stores.may_store(name) or (
+                _imports_name(record, stores, name) and stores.may_change_imported(name)
+            ):
                 found = True
                 dependencies.add(path)
                 if isinstance(dependencies, DependencyLog):
@@ -261,3 +269,13 @@ class ModuleStores:
         if record.digest is None:
             record.digest = observed.text_digest(stores.text)
         return record.digest
+
+
+def _imports_name(
+    record: _FileStores | BufferStores, stores: TextStores | BufferStores, name: str
+) -> bool:
+    """Whether the file may bind ``name`` by an import (``from settings import NAME``, ``*``):
+    what it does in place to that object it does to the module's own."""
+    if isinstance(record, BufferStores):
+        return record.imports_name(name)
+    return name in record.last_names or (isinstance(stores, TextStores) and stores.star_imports())

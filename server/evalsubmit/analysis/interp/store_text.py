@@ -15,12 +15,25 @@ allowed):
   form), ``x.__setattr__("NAME", ...)``, ``object.__setattr__(x, "NAME", ...)``; and, for
   every name at once, those with a name computed, ``vars(x)[...] = ...``,
   ``x.__dict__[...] = ...`` and their ``update``/``setdefault``. A receiver ``self``/``cls``
-  (``super()`` for ``__setattr__``) is the object's own, never a module.
+  (``super()`` for ``__setattr__``) is the object's own, never a module;
+* what the attribute holds changed in place: an item or attribute of it stored or deleted
+  (``x.NAME["k"] = ...``, ``del x.NAME["k"]``, ``x.NAME.k += ...``), any method called on it or
+  on an item or attribute of it (``x.NAME.update(...)``, ``x.NAME["k"].append(...)``: any
+  method, since a read-only one cannot be told from its name on a config object, so
+  ``x.NAME.get(...)`` counts too).
+
+For a bare name a file imports (:meth:`TextStores.may_change_imported`, the name or an alias
+``NAME as ALIAS`` given anywhere in the text), the same changes in place on it, and an
+augmented assignment (``NAME |= ...``: a dict's or list's own change); rebinding it
+(``NAME = ...``, ``for NAME in``, ``del NAME``) leaves the module's object alone.
 
 Strings and comments are read as code (a store spelled in a docstring counts). Not seen: a
 dotted name split by a backslash continuation (``x.\\`` then ``NAME = 1``), ``setattr``
-called under another name, ``exec``, and what a string or comment holding brackets, ``#`` or
-``;`` between an element of a target list and its ``=`` hides.
+called under another name, ``exec``, what a string or comment holding brackets, ``#`` or
+``;`` hides (between an element of a target list and its ``=``, in an item's brackets before
+a method called: ``x.NAME["]"].append(1)``), a comment between a name and the method called
+on it, a change made through another name (``limits = x.NAME`` then ``limits["k"] = 1``) or
+by a function the value is passed to (``configure(x.NAME)``).
 """
 
 from __future__ import annotations
@@ -29,6 +42,12 @@ import re
 from collections.abc import Iterable, Iterator
 
 _WORD_CHAR = re.compile(r"\w")
+_GAP = r"(?:\s|\\\r?\n)*"
+_NEXT_ATTRIBUTE = re.compile(_GAP + r"\." + _GAP + r"[A-Za-z_]\w*")
+_OPEN_CALL = re.compile(_GAP + r"\(")
+_OPEN_ITEM = re.compile(_GAP + r"\[")
+_AUGMENTED = re.compile(r"[ \t]*(?:[-+*/%&|^@]|//|\*\*|<<|>>)=")
+_STAR_IMPORT = re.compile(r"\bimport(?:[ \t]|\\\r?\n)*\*")
 _ASSIGNED = re.compile(r"[ \t]*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)")
 """What follows ``.NAME`` in an assignment to it, plain, augmented or annotated."""
 _NOT_MODULES = re.compile(r"(?:^|[^\w.])(?:self|cls)[ \t]*\Z")
@@ -75,22 +94,53 @@ longer than that counts as a store."""
 class TextStores:
     """The stores one text may make, each name looked for when first asked."""
 
-    __slots__ = ("_answers", "_any", "_setattr_names", "text")
+    __slots__ = ("_answers", "_any", "_changed", "_setattr_names", "_star", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._answers: dict[str, bool] = {}
         self._any: bool | None = None
         self._setattr_names: frozenset[str] = frozenset()
+        self._changed: dict[str, bool] = {}
+        self._star: bool | None = None
 
     def may_store(self, name: str) -> bool:
-        """Whether the text may store the attribute ``name`` of some object."""
+        """Whether the text may store the attribute ``name`` of some object, or change what
+        it holds in place."""
         known = self._answers.get(name)
         if known is None:
             known = self._answers[name] = (
                 self._stores_any() or name in self._setattr_names or _stores_name(self.text, name)
             )
         return known
+
+    def may_change_imported(self, name: str) -> bool:
+        """Whether the text may change in place what it imports as the bare name ``name`` (or
+        under an alias it gives it here): see :meth:`changes_bare`."""
+        return any(self.changes_bare(word) for word in (name, *self.aliases(name)))
+
+    def changes_bare(self, word: str) -> bool:
+        """Whether the text may change in place the object the bare name ``word`` holds:
+        ``word[...] = ...``, ``del word[...]``, ``word.x = ...``, ``word += ...`` (any augmented
+        operator: a list's or dict's own changes), a method called on it or on an item or
+        attribute of it (``word.update(...)``, ``word["k"].append(...)``)."""
+        known = self._changed.get(word)
+        if known is None:
+            known = self._changed[word] = _changes_bare(self.text, word)
+        return known
+
+    def aliases(self, name: str) -> frozenset[str]:
+        """The names ``name`` may be imported as (``NAME as ALIAS``, anywhere in the text)."""
+        if name not in self.text:
+            return frozenset()
+        pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\s+as\s+([A-Za-z_]\w*)")
+        return frozenset(pattern.findall(self.text))
+
+    def star_imports(self) -> bool:
+        """Whether the text may hold ``from ... import *`` (which binds every public name)."""
+        if self._star is None:
+            self._star = "*" in self.text and _STAR_IMPORT.search(self.text) is not None
+        return self._star
 
     def _stores_any(self) -> bool:
         """Whether a store the text makes may be of any name (and, first, the names
@@ -174,11 +224,58 @@ def _stores_name(text: str, name: str) -> bool:
     return False
 
 
+def _changes_bare(text: str, word: str) -> bool:
+    if word not in text:
+        return False
+    size = len(word)
+    at = text.find(word)
+    while at >= 0:
+        end = at + size
+        if (at == 0 or not _WORD_CHAR.match(text, at - 1)) and not _WORD_CHAR.match(text, end):
+            before = at - 1
+            while before >= 0 and text[before] in " \t":
+                before -= 1
+            if (before < 0 or text[before] != ".") and (
+                _AUGMENTED.match(text, end)
+                or _method_called(text, end)
+                or (
+                    (_OPEN_ITEM.match(text, end) or _NEXT_ATTRIBUTE.match(text, end))
+                    and _is_store(text, at, end)
+                )
+            ):
+                return True
+        at = text.find(word, end)
+    return False
+
+
+def _method_called(text: str, at: int) -> bool:
+    """Whether what follows ``at`` (the end of a name) calls a method of what the name holds,
+    or of an item or attribute of it (``.update(``, ``["k"].append(``, ``.sub.clear(``)."""
+    limit = min(len(text), at + MAX_STATEMENT_CHARS)
+    while at < limit:
+        attribute = _NEXT_ATTRIBUTE.match(text, at)
+        if attribute is not None:
+            at = attribute.end()
+            if _OPEN_CALL.match(text, at):
+                return True
+            continue
+        item = _OPEN_ITEM.match(text, at)
+        if item is None:
+            return False
+        depth = 1
+        at = item.end()
+        while depth and at < limit:
+            depth += _OPENING.get(text[at], 0)
+            at += 1
+    return limit < len(text)  # too long to tell
+
+
 def _is_store(text: str, dot: int, end: int) -> bool:
-    """Whether ``.NAME`` (its dot at ``dot``, ending at ``end``) may be a target."""
+    """Whether ``.NAME`` (its dot at ``dot``, ending at ``end``) may be a target, or what it
+    holds be changed in place by a method call (``x.NAME.update(...)``)."""
     if _NOT_MODULES.search(text, max(0, dot - 8), dot):
         return False
-    if _ASSIGNED.match(text, end):
+    if _ASSIGNED.match(text, end) or _method_called(text, end):
         return True
     start = _statement_start(text, dot)
     if start is None:
