@@ -140,6 +140,12 @@ def test_an_imported_name_changed_by_its_alias_is_seen() -> None:
     assert not stores.may_change_imported("B")
 
 
+def test_every_alias_of_a_name_is_found() -> None:
+    """``NAME as ALIAS`` over lines too; ``x.NAME as`` and a longer name are not ``NAME``."""
+    stores = TextStores("from b import (A  as\n  M, x.A as N, AB as O)\nfrom c import A as K\n")
+    assert stores.aliases("A") == {"M", "K"}
+
+
 def test_a_star_import_is_seen() -> None:
     assert TextStores("from settings import *\n").star_imports()
     assert TextStores("from settings import \\\n    *\n").star_imports()

@@ -42,6 +42,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 _WORD_CHAR = re.compile(r"\w")
+_AS_ALIAS = re.compile(r"\s+as\s+([A-Za-z_]\w*)")
+"""What follows an imported name given an alias (``NAME as ALIAS``)."""
 _GAP = r"(?:\s|\\\r?\n)*"
 _NEXT_ATTRIBUTE = re.compile(_GAP + r"\." + _GAP + r"[A-Za-z_]\w*")
 _OPEN_CALL = re.compile(_GAP + r"\(")
@@ -94,7 +96,7 @@ longer than that counts as a store."""
 class TextStores:
     """The stores one text may make, each name looked for when first asked."""
 
-    __slots__ = ("_answers", "_any", "_changed", "_setattr_names", "_star", "text")
+    __slots__ = ("_aliases", "_answers", "_any", "_changed", "_setattr_names", "_star", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -102,6 +104,7 @@ class TextStores:
         self._any: bool | None = None
         self._setattr_names: frozenset[str] = frozenset()
         self._changed: dict[str, bool] = {}
+        self._aliases: dict[str, frozenset[str]] = {}
         self._star: bool | None = None
 
     def may_store(self, name: str) -> bool:
@@ -130,11 +133,21 @@ class TextStores:
         return known
 
     def aliases(self, name: str) -> frozenset[str]:
-        """The names ``name`` may be imported as (``NAME as ALIAS``, anywhere in the text)."""
-        if name not in self.text:
-            return frozenset()
-        pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\s+as\s+([A-Za-z_]\w*)")
-        return frozenset(pattern.findall(self.text))
+        """The names ``name`` may be imported as (``NAME as ALIAS``, anywhere in the text).
+        Found once per name: a CLI worker asks of every file that imports the module, for
+        each name its analyses read."""
+        known = self._aliases.get(name)
+        if known is None:
+            text, after = self.text, len(name)
+            found = set()
+            for at in _occurrences(text, name):
+                if at and text[at - 1] == ".":
+                    continue
+                alias = _AS_ALIAS.match(text, at + after)
+                if alias is not None:
+                    found.add(alias.group(1))
+            known = self._aliases[name] = frozenset(found)
+        return known
 
     def star_imports(self) -> bool:
         """Whether the text may hold ``from ... import *`` (which binds every public name)."""
