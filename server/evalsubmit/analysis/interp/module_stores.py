@@ -143,6 +143,9 @@ class ModuleStores:
         top-level pieces (``pieces``: None once the engine parsed another text)."""
         with self._lock:
             self._noted[path] = (text, pieces)
+            noted = len(self._noted)
+        if noted > 1:  # a closed buffer's pieces hold its document's parse: let it go
+            self._forget_closed(self.project.overlaid() | {path})
 
     def _buffer(self, path: Path, text: str) -> BufferStores | None:
         """The buffer's stores by piece, when the engine's pieces of this text are known."""
