@@ -1,0 +1,48 @@
+"""Through a real LSP client: a module attribute that an open, unsaved buffer sets
+(``settings.CONCURRENCY = 8`` typed into ``main.py``) is not trusted at the value
+``settings.py`` binds, so the reader shows no finding from it; with the store only on disk
+absent, the same reader shows the ES109 (the server reads buffers, not the disk)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsp_helpers import RecordingClient, codes, open_doc, published
+from lsprotocol import types
+
+from unit.test_module_set_elsewhere import MAIN, RUNNERS, SETTINGS
+
+
+def _did_close(client: RecordingClient, uri: str) -> None:
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+
+
+async def test_a_store_typed_into_an_open_buffer_is_seen(
+    client: RecordingClient, tmp_path: Path
+) -> None:
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "__init__.py").write_text("")
+    (tmp_path / "evals" / "settings.py").write_text(SETTINGS)
+    main = tmp_path / "main.py"
+    main.write_text(MAIN.format(store=""))  # on disk: no store
+    runners = open_doc(client, tmp_path / "evals" / "runners.py", RUNNERS)
+    assert codes(await published(client, runners, 1)) == ["ES109"]
+    _did_close(client, runners)
+    await published(client, runners, None)
+
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=main.as_uri(),
+                language_id="python",
+                version=1,
+                text=MAIN.format(store="settings.CONCURRENCY = 8"),  # unsaved
+            )
+        )
+    )
+    await published(client, main.as_uri(), 1)
+    assert main.read_text() == MAIN.format(store="")
+    runners = open_doc(client, tmp_path / "evals" / "runners.py", RUNNERS, version=2)
+    assert codes(await published(client, runners, 2)) == []
