@@ -155,3 +155,5 @@ def test_a_local_a_nested_function_rebinds_through_nonlocal() -> None:
     assert _nonlocal_es109("nonlocal workers", "configure(8)") == []
     assert _nonlocal_es109("nonlocal workers", "pass") == [17]  # no call before the read
     assert _nonlocal_es109("pass", "configure(8)") == [13, 17]
+    # a call made in a comprehension of the body may run it too
+    assert _nonlocal_es109("nonlocal workers", "[configure(n) for n in (8,)]") == []

@@ -100,8 +100,11 @@ class Calls:
         ``nonlocal``."""
         frame = self.interp.frame
         env = frame.env
-        if env.parent is not None and env.rebound:  # a function body: nonlocal names
-            _forget(env)
+        scope = env
+        while scope.parent is not None and not scope.rebound:  # out of a comprehension
+            scope = scope.parent
+        if scope.parent is not None:  # a function body: its nonlocal names
+            _forget(scope)
             return
         if frame.depth or not self.interp.top_level:
             return  # the call of the helper walked from the top level forgets them
