@@ -252,13 +252,18 @@ class Objects:
             (c.methods["__post_init__"] for c in user_mro(user) if "__post_init__" in c.methods),
             None,
         )
-        if post is not None and isinstance(post.node, ast.FunctionDef) and post.node.args.args:
+        post_self = (
+            first_parameter(post.node.args)
+            if post is not None and isinstance(post.node, ast.FunctionDef)
+            else None
+        )
+        if post is not None and post_self is not None:
             # __post_init__ reads the fields just set (`self.repeats`): what it builds from
             # known fields is checked here, as __init__'s is
             instance.attributes = self.trusted(written)
             fields = [v for k, v in written.items() if k in user.fields]
             walk = _construction_walk("post", user, node, fields)
-            values = {**post.defaults, post.node.args.args[0].arg: instance}
+            values = {**post.defaults, post_self: instance}
             env = walk_body(self.interp, post, values, site=CallSite(walk))
             written.update(instance_writes(env, instance))
         instance.attributes = self.trusted(written)

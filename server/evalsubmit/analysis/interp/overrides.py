@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import ast
 
+from evalsubmit.analysis.interp.binding import first_parameter
+from evalsubmit.analysis.interp.statement_nodes import names_bound_by
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.source.parse import ParsedModule
 
@@ -65,21 +67,16 @@ def _members(node: ast.ClassDef) -> set[str]:
         elif isinstance(statement, (ast.AnnAssign, ast.AugAssign)):
             if isinstance(statement.target, ast.Name):
                 found.add(statement.target.id)
-        else:  # an attribute bound under an if/try of the class body: any name it stores
-            found |= {
-                n.id
-                for n in tree_walk.walk(statement)
-                if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
-            }
+        else:  # a member bound under an if/try of the class body: any name it binds
+            found |= {n for node in tree_walk.walk(statement) for n in names_bound_by(node)}
     return found
 
 
 def _stored_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     """Attributes a method stores (or deletes) on its first parameter, anywhere in it."""
-    parameters = [*method.args.posonlyargs, *method.args.args]
-    if not parameters:
+    receiver = first_parameter(method.args)
+    if receiver is None:
         return set()
-    receiver = parameters[0].arg
     return {
         node.attr
         for node in tree_walk.walk(method)
