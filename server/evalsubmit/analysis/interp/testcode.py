@@ -90,9 +90,10 @@ class TestCode:
 
     def plan(self, function: FunctionNode, cls: ClassValue | None) -> TestPlan | None:
         """None when ``function`` is neither a test nor a fixture."""
-        if not (is_fixture(function) or _is_test(function, cls)):
+        fixture = is_fixture(function)
+        if not (fixture or _is_test(function, cls)):
             return None
-        if not is_fixture(function) and self._skipped(function, cls):
+        if not fixture and self._skipped(function, cls):
             return TestPlan({}, [])  # pytest reports it skipped: its body never runs
         parameters = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
         parameters += [a.arg for a in function.args.kwonlyargs]
@@ -128,8 +129,10 @@ class TestCode:
                 target = self.interp.eval(
                     decorator.func if isinstance(decorator, ast.Call) else decorator
                 )
-                if _is_pytest_mark(target):
-                    marks.append(self.interp.eval(decorator))
+                if _is_pytest_mark(target):  # (the mark: the decorator's value, read once)
+                    if isinstance(decorator, ast.Call):
+                        target = self.interp.call_of(decorator, target)
+                    marks.append(target)
                 elif self._unittest_skips(decorator, target):
                     return True
         return any(_skips(mark) for mark in marks)
