@@ -78,13 +78,7 @@ def lsp_position(
     line: int, col: int, lines: Sequence[str], encoding: Encoding = UTF16
 ) -> types.Position:
     """Core position (1-based line, code-point col) -> LSP Position."""
-    index = line - 1
-    if index < 0:
-        return types.Position(line=0, character=0)
-    if index >= len(lines):
-        last = len(lines) - 1
-        return types.Position(line=last, character=to_lsp_character(lines[last], 10**9, encoding))
-    return types.Position(line=index, character=to_lsp_character(lines[index], col, encoding))
+    return types.Position(**_position_json(line, col, lines, encoding))
 
 
 def core_position(
@@ -160,15 +154,11 @@ def diagnostic(
     return types.Diagnostic(
         range=lsp_range(finding.span, lines, encoding),
         message=finding.message,
-        severity=lsp_severity_named(severity_overrides.get(finding.code, str(finding.severity))),
+        severity=_severity(finding, severity_overrides),
         code=finding.code,
         code_description=types.CodeDescription(href=rule.url) if rule is not None else None,
         source=SOURCE,
-        data={
-            "kind": finding.kind,
-            "version": version,
-            "fixes": [fix_data(fix, lines, encoding) for fix in finding.fixes],
-        },
+        data=_data(finding, lines, version, encoding),
     )
 
 
@@ -191,21 +181,30 @@ def diagnostic_json(
             "end": _position_json(span.end_line, span.end_col, lines, encoding),
         },
         "message": finding.message,
-        "severity": lsp_severity_named(
-            severity_overrides.get(finding.code, str(finding.severity))
-        ).value,
+        "severity": _severity(finding, severity_overrides).value,
         "code": finding.code,
     }
     rule = RULES.get(finding.code)
     if rule is not None:
         item["codeDescription"] = {"href": rule.url}
     item["source"] = SOURCE
-    item["data"] = {
+    item["data"] = _data(finding, lines, version, encoding)
+    return item
+
+
+def _severity(finding: Finding, overrides: Mapping[str, str]) -> types.DiagnosticSeverity:
+    return lsp_severity_named(overrides.get(finding.code, str(finding.severity)))
+
+
+def _data(
+    finding: Finding, lines: Sequence[str], version: int | None, encoding: Encoding
+) -> dict[str, Any]:
+    """What a diagnostic carries for the code actions: its kind, version and fixes."""
+    return {
         "kind": finding.kind,
         "version": version,
         "fixes": [fix_data(fix, lines, encoding) for fix in finding.fixes],
     }
-    return item
 
 
 def _position_json(line: int, col: int, lines: Sequence[str], encoding: Encoding) -> dict[str, int]:
