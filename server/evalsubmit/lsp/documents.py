@@ -48,12 +48,13 @@ async def did_change_watched_files(
     ls: EvalsubmitServer, params: types.DidChangeWatchedFilesParams
 ) -> None:
     created_or_deleted = any(c.type != types.FileChangeType.Changed for c in params.changes)
+    paths = [uri_to_path(change.uri) for change in params.changes]
+    python = any(path.suffix == ".py" for path in paths)
     for project in ls.session.projects.all():
         if created_or_deleted:
             project.forget_files()  # a module appeared or went away
-        else:
-            project.files_changed()  # what a file stores may have changed
-    paths = [uri_to_path(change.uri) for change in params.changes]
+        elif python:
+            project.files_changed()  # what a module stores may have changed
     if any(is_config_file(path) for path in paths):
         log.info("a configuration file changed; re-checking open documents")
         ls.analyses.recheck_all()  # its files are re-read by their mtime at each analysis
