@@ -119,6 +119,7 @@ def _findings_of_the_examples() -> list[tuple[list[str], Finding]]:
     for path in sorted((root / "examples").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         report = analyze_source(text, path=path, project=Project(path.parent))
+        assert report.skipped is None and not report.internal_errors, (path, report.skipped)
         found += [(convert.split_lines(text), finding) for finding in report.findings]
     return found
 
