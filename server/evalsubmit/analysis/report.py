@@ -161,6 +161,10 @@ class ModuleReport:
     dependency_texts: tuple[tuple[Path, str], ...] = ()
     """Each of ``dependencies`` with the digest of the text this analysis read (what a cached
     report stands for: it is stale once one of them reads differently)."""
+    store_answers: tuple[tuple[tuple[Path, str, str], frozenset[Path] | None], ...] = ()
+    """What the module stores answered this analysis (which other files may store each
+    module attribute read): it is stale too once one answers differently, though no text it
+    read changed (a store added in a file that stored nothing)."""
     internal_errors: tuple[str, ...] = ()
     """Statements the analysis failed on (engine bugs: ``line N: KeyError: ...``). Each costs
     what that statement binds or reports; the rest of the module is analysed. Never silent:

@@ -192,9 +192,11 @@ def _analyze_parsed(
     dependencies = frozenset[Path]().union(*map(attrgetter("dependencies"), results))
     internal_errors = list(_joined(results, "errors"))
     texts = dict(interpreter.dependencies.texts)
+    questions = interpreter.dependencies.questions
     if caches is not None:
-        caches.remember(texts, dependencies)
+        caches.remember(texts, dependencies, questions)
         texts = caches.texts
+        questions = caches.questions
     declared = options.sdk_version is not None
     sdk = installed_sdk(project, options.sdk_version)
     module = ModuleContext(parsed, resolved, sdk, sdk_declared=declared)
@@ -211,6 +213,7 @@ def _analyze_parsed(
         suppressed=suppressed,
         dependencies=dependencies,
         dependency_texts=tuple(sorted((p, texts.get(p, "")) for p in dependencies)),
+        store_answers=tuple(questions.items()),
         # settled here too: a placeholder must not outlive the analysis (nor reach the cache)
         remote_findings=tuple(
             (where, _settled(finding, options))

@@ -30,7 +30,14 @@ from evalsubmit.analysis.engine.keys import Keyer, KeyState, Remembered
 from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.engine.shift import Shifter, Unmapped, line_map
 from evalsubmit.analysis.interp.facts import FactGroup
-from evalsubmit.analysis.interp.grouping import Grouping, reads_the_same
+from evalsubmit.analysis.interp.grouping import (
+    Grouping,
+    StoreAnswer,
+    StoreQuestion,
+    asked,
+    reads_the_same,
+)
+from evalsubmit.analysis.interp.modules import ModuleResolver
 from evalsubmit.analysis.source.chunks import ChunkCache
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.workspace.project import Project
@@ -59,6 +66,12 @@ class AnalysisCaches:
     (the resolver notes them as it reads). When one of them now reads differently, or the
     installed packages changed (``environment``), no cached result stands."""
     environment: str | None = None
+    questions: dict[StoreQuestion, StoreAnswer] = field(default_factory=dict)
+    """What the module stores answered (which other files may store a module attribute read)
+    since the cached results were last all dropped: asked again before they are reused, each
+    must get the same answer (a store added in a file that stored nothing before is in no
+    text read). Kept for every analysis since, not only the last: a statement not walked
+    holds results that rest on an earlier analysis's answers."""
     keys: KeyState = field(default_factory=KeyState)
     """The statement tables and keys of the last analysis (:mod:`.keys`)."""
     bare: set[str] = field(default_factory=set)
@@ -106,6 +119,7 @@ class AnalysisCaches:
             return None  # parsed whole: positions of statements are not tracked, so no cache
         if not self._dependencies_unchanged(project):
             self.groups = {}
+            self.questions = {}
             self.keys.previous = {}
             self.keys.resolved = None
             self.keys.complete = False
@@ -189,12 +203,23 @@ class AnalysisCaches:
             return False
         if project is None:
             return not self.texts
-        return reads_the_same(project.read, self.texts.items())
+        return reads_the_same(project.read, self.texts.items()) and (
+            not self.questions or ModuleResolver.of(project).answers_the_same(self.questions)
+        )
 
-    def remember(self, read: dict[Path, str], dependencies: frozenset[Path]) -> None:
+    def remember(
+        self,
+        read: dict[Path, str],
+        dependencies: frozenset[Path],
+        questions: dict[StoreQuestion, StoreAnswer],
+    ) -> None:
         """After an analysis: the texts it read (``read``, noted by the walk; the modules of
-        statements not walked were read, unchanged, by an earlier analysis)."""
+        statements not walked were read, unchanged, by an earlier analysis), and the module
+        stores' answers it got (one that differs from an earlier answer, a file changed
+        during the analysis, is None: the next analysis drops every cached result)."""
         self.texts = {path: read.get(path, self.texts.get(path, "")) for path in dependencies}
+        for question, answer in questions.items():
+            asked(self.questions, question, answer)
 
     def _unchanged(self, key: str | None) -> bool:
         """Results of the statement with this key (its own and its bodies') are cached."""

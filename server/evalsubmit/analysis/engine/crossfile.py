@@ -2,9 +2,10 @@
 ``runners.py``) is reported here when a sibling module (``job.py``) submits it.
 
 For each project module that may import this one and calls ``submit``, its forward analysis
-is cached by its content and the content of every module it read (this one included: a line
-inserted here moves what it reports here); the findings it places in this module are taken
-from it.
+is cached by its content, the content of every module it read (this one included: a line
+inserted here moves what it reports here) and the module stores' answers it got (a store of a
+module attribute it read, added in a file that stored nothing); the findings it places in this
+module are taken from it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,13 @@ from pathlib import Path
 from typing import Protocol
 
 from evalsubmit.analysis.engine.options import AnalysisOptions
-from evalsubmit.analysis.interp.grouping import reads_the_same, text_digest
+from evalsubmit.analysis.interp.grouping import (
+    StoreAnswer,
+    StoreQuestion,
+    reads_the_same,
+    text_digest,
+)
+from evalsubmit.analysis.interp.modules import ModuleResolver
 from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.findings import Finding
@@ -23,6 +30,7 @@ from evalsubmit.workspace.project import Project
 
 Remote = tuple[tuple[Path, Finding], ...]
 Texts = tuple[tuple[Path, str], ...]
+Answers = tuple[tuple[StoreQuestion, StoreAnswer], ...]
 
 
 class ForwardAnalysis(Protocol):
@@ -44,7 +52,7 @@ class _ImporterCache:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.entries: dict[tuple[Path, str, AnalysisOptions], tuple[Remote, Texts]] = {}
+        self.entries: dict[tuple[Path, str, AnalysisOptions], tuple[Remote, Texts, Answers]] = {}
 
 
 _CACHES: weakref.WeakKeyDictionary[Project, _ImporterCache] = weakref.WeakKeyDictionary()
@@ -82,9 +90,13 @@ def remote_findings_for(
         key = (importer, f"{text_digest(text)}:{project.environment_stamp()}", options)
         with cache.lock:
             entry = cache.entries.get(key)
-        if entry is None or not reads_the_same(project.read, entry[1]):
+        if (
+            entry is None
+            or not reads_the_same(project.read, entry[1])
+            or not ModuleResolver.of(project).answers_the_same(dict(entry[2]))
+        ):
             report, _ = analyze(text, path=importer, project=project, options=options)
-            entry = (report.remote_findings, report.dependency_texts)
+            entry = (report.remote_findings, report.dependency_texts, report.store_answers)
             with cache.lock:
                 cache.entries = {
                     k: v for k, v in cache.entries.items() if k[0] != importer or k[2] != options

@@ -37,9 +37,23 @@ class _Piece:
 
 class BufferStores:
     """One version of a buffer: its pieces, and how many of them import each name (a module's
-    last name, a package bound) and may store each name asked about so far."""
+    last name, a package bound), may store each name asked about so far, may change in place
+    what each bare word asked about holds, and give each imported name asked about each of
+    its aliases (counts kept from one version to the next: an engine's cached results are
+    checked at every edit by asking again, which must not go through every piece)."""
 
-    __slots__ = ("_last", "_packages", "_stored", "digest", "pieces", "text", "texts")
+    __slots__ = (
+        "_aliases",
+        "_bare",
+        "_last",
+        "_packages",
+        "_stars",
+        "_stored",
+        "digest",
+        "pieces",
+        "text",
+        "texts",
+    )
 
     def __init__(self, text: str, texts: list[str], pieces: list[_Piece]) -> None:
         self.text = text
@@ -49,6 +63,10 @@ class BufferStores:
         self._last: dict[str, int] = {}
         self._packages: dict[str, int] = {}
         self._stored: dict[str, int] = {}
+        self._bare: dict[str, int] = {}
+        self._aliases: dict[str, dict[str, int]] = {}
+        self._stars: int | None = None
+        """Pieces that import ``*`` (None: not asked yet)."""
 
     @classmethod
     def of(
@@ -85,6 +103,9 @@ class BufferStores:
         made._last = dict(previous._last)
         made._packages = dict(previous._packages)
         made._stored = dict(previous._stored)
+        made._bare = dict(previous._bare)
+        made._aliases = {name: dict(counts) for name, counts in previous._aliases.items()}
+        made._stars = previous._stars
         made._count(gone, -1)
         made._count(came, 1)
         return made
@@ -98,6 +119,15 @@ class BufferStores:
             for name in self._stored:
                 if piece.stores.may_store(name):
                     self._stored[name] += step
+            for word in self._bare:
+                if piece.stores.changes_bare(word):
+                    self._bare[word] += step
+            if piece.last_names:
+                if self._stars is not None and piece.stores.star_imports():
+                    self._stars += step
+                for name, counts in self._aliases.items():
+                    for alias in piece.stores.aliases(name):
+                        counts[alias] = counts.get(alias, 0) + step
 
     def reaches(self, stem: str, packages: frozenset[str]) -> bool:
         """Whether an import of the buffer names ``stem`` or binds one of ``packages``."""
@@ -105,18 +135,32 @@ class BufferStores:
 
     def imports_name(self, name: str) -> bool:
         """Whether an import of the buffer may bind the bare name ``name`` (named, or ``*``)."""
-        return self._last.get(name, 0) > 0 or any(
-            piece.stores.star_imports() for piece in self.pieces if piece.last_names
-        )
+        if self._last.get(name, 0) > 0:
+            return True
+        if self._stars is None:
+            self._stars = sum(
+                piece.stores.star_imports() for piece in self.pieces if piece.last_names
+            )
+        return self._stars > 0
 
     def may_change_imported(self, name: str) -> bool:
         """As :meth:`~.store_text.TextStores.may_change_imported`, an alias given in any piece
         that imports."""
-        words = {name}
-        for piece in self.pieces:
-            if piece.last_names:
-                words.update(piece.stores.aliases(name))
-        return any(piece.stores.changes_bare(word) for piece in self.pieces for word in words)
+        counts = self._aliases.get(name)
+        if counts is None:
+            counts = self._aliases[name] = {}
+            for piece in self.pieces:
+                if piece.last_names:
+                    for alias in piece.stores.aliases(name):
+                        counts[alias] = counts.get(alias, 0) + 1
+        words = [name, *(alias for alias, count in counts.items() if count > 0)]
+        return any(self._changes_bare(word) for word in words)
+
+    def _changes_bare(self, word: str) -> bool:
+        count = self._bare.get(word)
+        if count is None:
+            count = self._bare[word] = sum(piece.stores.changes_bare(word) for piece in self.pieces)
+        return count > 0
 
     def may_store(self, name: str) -> bool:
         count = self._stored.get(name)

@@ -8,7 +8,22 @@ from pathlib import Path
 from evalsubmit.core.records import record
 from evalsubmit.workspace.observed import text_digest
 
-__all__ = ["DependencyLog", "Grouping", "reads_the_same", "text_digest"]
+__all__ = [
+    "DependencyLog",
+    "Grouping",
+    "StoreAnswer",
+    "StoreQuestion",
+    "asked",
+    "reads_the_same",
+    "text_digest",
+]
+
+StoreQuestion = tuple[Path, str, str]
+"""Which other project files may store a module's attribute: the module's path, its dotted
+name and the attribute's name (:mod:`.module_stores`)."""
+StoreAnswer = frozenset[Path] | None
+"""The files that may store it (empty: none, the value the module binds is trusted); None when
+one analysis got two answers (a file changed while it ran): no answer asked again matches."""
 
 
 @record
@@ -36,15 +51,28 @@ def reads_the_same(read: Callable[[Path], str | None], texts: Iterable[tuple[Pat
     return True
 
 
+def asked(
+    answers: dict[StoreQuestion, StoreAnswer], question: StoreQuestion, answer: StoreAnswer
+) -> None:
+    """Note ``answer`` to ``question`` in ``answers`` (None once two answers differ)."""
+    answers[question] = answer if answers.get(question, answer) == answer else None
+
+
 class DependencyLog(set[Path]):
-    """The modules read (collaborators ``add`` to it), also logged into ``log`` when set, and
-    the digest of the text each one was read with (``texts``; "" when two differed)."""
+    """The modules read (collaborators ``add`` to it), also logged into ``log`` when set, the
+    digest of the text each one was read with (``texts``; "" when two differed), and the
+    answers of the module stores the walk asked (``questions``: a file that stored nothing
+    is no dependency, but a store it gains changes the answer)."""
 
     log: set[Path] | None = None
 
     def __init__(self) -> None:
         super().__init__()
         self.texts: dict[Path, str] = {}
+        self.questions: dict[StoreQuestion, StoreAnswer] = {}
+
+    def ask(self, question: StoreQuestion, answer: StoreAnswer) -> None:
+        asked(self.questions, question, answer)
 
     def note(self, path: Path, digest: str) -> None:
         self.texts[path] = digest if self.texts.get(path, digest) == digest else ""

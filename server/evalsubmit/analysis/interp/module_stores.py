@@ -48,11 +48,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from evalsubmit.analysis.interp.buffer_stores import BufferStores, no_package
-from evalsubmit.analysis.interp.grouping import DependencyLog
+from evalsubmit.analysis.interp.grouping import DependencyLog, StoreAnswer, StoreQuestion
 from evalsubmit.analysis.interp.store_text import TextStores, import_words
 from evalsubmit.workspace import observed
 from evalsubmit.workspace.import_text import Statement, imports_in
@@ -97,37 +97,70 @@ class ModuleStores:
         """The buffers' stores by piece, last version."""
         self._listed: tuple[int, str] | None = None
         """The project's generation and its listing's answer (an observation of the CLI)."""
+        self._module_names: dict[tuple[Path, str], tuple[str, frozenset[str]]] = {}
+        """Each module's last name and packages' names (the project's root does not change)."""
         self._lock = threading.Lock()
 
     def set_elsewhere(
         self, module_path: Path, module: str, name: str, dependencies: set[Path]
-    ) -> bool:
-        """Whether a project file other than the module's may store its attribute ``name`` or
-        change what it holds in place; those files become dependencies of the analysis."""
-        stem, packages = self._names(module_path, module)
-        found = False
+    ) -> frozenset[Path]:
+        """The project files other than the module's that may store its attribute ``name``
+        or change what it holds in place (empty: none); they become dependencies of the
+        analysis."""
         noting = observed.noting()
         if noting:  # a file created since may store it
             observed.note("files", observed.files_key(self.project), self._listing())
+        found: list[Path] = []
+        for path, record, stores in self._reaching(module_path, module):
+            if noting:  # a file that may reach the module: a store it gains counts
+                observed.note("read", str(path), self._digest(record, stores))
+            if _may_store(record, stores, name):
+                found.append(path)
+                dependencies.add(path)
+                if isinstance(dependencies, DependencyLog):
+                    dependencies.note(path, self._digest(record, stores))
+        return frozenset(found)
+
+    def answers_the_same(self, questions: Iterable[tuple[StoreQuestion, StoreAnswer]]) -> bool:
+        """Whether each question :meth:`set_elsewhere` was asked gets the same answer now.
+        Asked again before cached results are reused: a file that stored nothing was no
+        dependency, yet a store it gains makes the value unknown (and one removed, known).
+        Cheap when nothing changed: what each file imports and may store is kept by its
+        stat or text (a buffer's by its pieces), so no text is scanned again."""
+        for (module_path, module, name), answer in questions:
+            if answer is None:
+                return False
+            now = [
+                path
+                for path, record, stores in self._reaching(module_path, module)
+                if _may_store(record, stores, name)
+            ]
+            if len(now) != len(answer) or not answer.issuperset(now):
+                return False
+        return True
+
+    def _reaching(
+        self, module_path: Path, module: str
+    ) -> Iterator[tuple[Path, _FileStores | BufferStores, TextStores | BufferStores]]:
+        """The project files other than the module's that may reach it, with their stores."""
+        stem, packages = self._names(module_path, module)
         for path, record in self._candidates(stem, packages):
             if path == module_path:
                 continue
             stores = record if isinstance(record, BufferStores) else self._stores(path, record)
-            if stores is None:
-                continue
-            if noting:  # a file that may reach the module: a store it gains counts
-                observed.note("read", str(path), self._digest(record, stores))
-            if stores.may_store(name) or (
-                _imports_name(record, stores, name) and stores.may_change_imported(name)
-            ):
-                found = True
-                dependencies.add(path)
-                if isinstance(dependencies, DependencyLog):
-                    dependencies.note(path, self._digest(record, stores))
-        return found
+            if stores is not None:
+                yield path, record, stores
 
     def _names(self, module_path: Path, module: str) -> tuple[str, frozenset[str]]:
         """The module's last name, and the names of the packages it is in."""
+        known = self._module_names.get((module_path, module))
+        if known is None:
+            known = self._module_names[(module_path, module)] = self._find_names(
+                module_path, module
+            )
+        return known
+
+    def _find_names(self, module_path: Path, module: str) -> tuple[str, frozenset[str]]:
         parts = module.split(".")
         if parts[-1] == "__init__":
             parts.pop()
@@ -272,6 +305,16 @@ class ModuleStores:
         if record.digest is None:
             record.digest = observed.text_digest(stores.text)
         return record.digest
+
+
+def _may_store(
+    record: _FileStores | BufferStores, stores: TextStores | BufferStores, name: str
+) -> bool:
+    """Whether the file may store the attribute ``name``, or change in place what it holds
+    through a name it imports."""
+    return stores.may_store(name) or (
+        _imports_name(record, stores, name) and stores.may_change_imported(name)
+    )
 
 
 def _imports_name(

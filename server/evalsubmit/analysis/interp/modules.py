@@ -21,7 +21,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from evalsubmit.analysis.interp.grouping import DependencyLog, reads_the_same, text_digest
+from evalsubmit.analysis.interp.grouping import (
+    DependencyLog,
+    StoreAnswer,
+    StoreQuestion,
+    asked,
+    reads_the_same,
+    text_digest,
+)
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.source.parse import parse_source
@@ -79,6 +86,12 @@ class _Kept(NamedTuple):
     """What building it learnt from the file system (None: nothing was noting), noted again
     each time it is reused (:mod:`evalsubmit.workspace.observed`)."""
     reads: frozenset[tuple[Path, str]]
+    questions: tuple[tuple[StoreQuestion, StoreAnswer], ...]
+    """What the module stores answered while building it (transitively, as ``reads``): a
+    ``LIMIT = settings.CONCURRENCY`` it binds is known only while no other file stores it."""
+
+
+Questions = dict[StoreQuestion, StoreAnswer]
 
 
 class ModuleResolver:
@@ -135,6 +148,11 @@ class ModuleResolver:
         editor buffer's stores are then kept per piece: :mod:`.module_stores`)."""
         self._stores.note_pieces(path, text, pieces)
 
+    def answers_the_same(self, questions: Questions) -> bool:
+        """Whether the module stores answer each of ``questions`` (asked by an earlier
+        analysis) as they did then (:meth:`.ModuleStores.answers_the_same`)."""
+        return not questions or self._stores.answers_the_same(questions.items())
+
     def outside(self, path: Path) -> bool:
         """Whether ``path`` is an installed module outside the workspace (nothing is reported
         there: it is not the user's to fix)."""
@@ -190,7 +208,7 @@ class ModuleResolver:
                 )
             if isinstance(value, _DATA) and (
                 rest[0] in scope.env.rebound
-                or self._stores.set_elsewhere(path, module, rest[0], dependencies)
+                or self._set_elsewhere(path, module, rest[0], dependencies)
             ):
                 # rebound by a function of its module, or set by another module: what the
                 # module binds is not what a reader may see (its functions and classes are
@@ -198,6 +216,14 @@ class ModuleResolver:
                 return Unknown(f"{module}.{rest[0]}, which may be set after {module} runs")
             return value if len(rest) == 1 else Unknown("attribute of an imported value")
         return None
+
+    def _set_elsewhere(self, path: Path, module: str, name: str, dependencies: set[Path]) -> bool:
+        """Whether another project file may store ``module.name``; the question and its
+        answer are noted for the analysis and every scope being built (what their results
+        rest on: a store appearing elsewhere changes the answer, not a text they read)."""
+        answer = self._stores.set_elsewhere(path, module, name, dependencies)
+        self._noted(set(), dependencies, {(path, module, name): answer})
+        return bool(answer)
 
     def _environment(self) -> PythonEnvironment | None:
         """The project's environment; when it changed (a package installed), cached scopes may
@@ -308,9 +334,10 @@ class ModuleResolver:
             kept is not None
             and kept.digest == digest
             and reads_the_same(self.project.read, kept.reads)
+            and self.answers_the_same(dict(kept.questions))
         ):
             observed.replay(kept.journal)
-            self._noted(own | kept.reads, dependencies)
+            self._noted(own | kept.reads, dependencies, dict(kept.questions))
             return kept.scope
         with self._lock:
             loading = self._loading()
@@ -326,6 +353,8 @@ class ModuleResolver:
         journal = None
         building = self._building()
         building.append(set())
+        asking = self._asking()
+        asking.append({})
         try:
             with observed.nested() as journal:
                 parsed = parse_source(text)
@@ -343,9 +372,10 @@ class ModuleResolver:
         finally:
             loading.discard(path)
             reads = frozenset(building.pop())
+            questions = asking.pop()
         with self._lock:
-            self._kept[path] = _Kept(digest, scope, journal, reads)
-        self._noted(own | reads, dependencies)
+            self._kept[path] = _Kept(digest, scope, journal, reads, tuple(questions.items()))
+        self._noted(own | reads, dependencies, questions)
         return scope
 
     def _building(self) -> list[set[tuple[Path, str]]]:
@@ -355,11 +385,32 @@ class ModuleResolver:
             building = self._reading.building = []
         return building
 
-    def _noted(self, reads: set[tuple[Path, str]], dependencies: set[Path] | None) -> None:
+    def _asking(self) -> list[Questions]:
+        """Per thread, the module stores' answers to each scope being built (as
+        :meth:`_building`)."""
+        asking: list[Questions] | None = getattr(self._reading, "asking", None)
+        if asking is None:
+            asking = self._reading.asking = []
+        return asking
+
+    def _noted(
+        self,
+        reads: set[tuple[Path, str]],
+        dependencies: set[Path] | None,
+        questions: Questions | None = None,
+    ) -> None:
         """What a scope was built from is read by every scope being built that imports it, and
-        by the analysis asking (its dependencies: an edit of any of them is seen)."""
+        by the analysis asking (its dependencies: an edit of any of them is seen); so are the
+        module stores' answers (``questions``)."""
         for being_built in self._building():
             being_built |= reads
+        if questions:
+            for being_asked in self._asking():
+                for question, answer in questions.items():
+                    asked(being_asked, question, answer)
+            if isinstance(dependencies, DependencyLog):
+                for question, answer in questions.items():
+                    dependencies.ask(question, answer)
         if dependencies is None:
             return
         for read_path, read_digest in reads:
