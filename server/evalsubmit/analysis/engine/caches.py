@@ -7,7 +7,8 @@ Two caches survive between analyses of the same document:
 * results of each top-level statement and of the function bodies it defines, by a key made of
   everything they can depend on: the statement's own text and position, every statement that
   writes a name it reads (transitively; :mod:`..interp.mutation` says what a statement may
-  change without naming it), and the contents of the sibling modules the document imports from.
+  change without naming it), and the contents of the sibling modules the document imports from
+  (with the module stores' answers: which other files may store a module attribute read).
 
 After an edit, the statements whose key changed are walked, with every statement that writes a
 name they read (transitively): the values they read are then those of a walk of the whole

@@ -104,7 +104,8 @@ class BufferStores:
         made._packages = dict(previous._packages)
         made._stored = dict(previous._stored)
         made._bare = dict(previous._bare)
-        made._aliases = {name: dict(counts) for name, counts in previous._aliases.items()}
+        aliases = dict(previous._aliases)  # (one copy, at once: another thread may ask)
+        made._aliases = {name: dict(counts) for name, counts in aliases.items()}
         made._stars = previous._stars
         made._count(gone, -1)
         made._count(came, 1)
@@ -148,11 +149,12 @@ class BufferStores:
         that imports."""
         counts = self._aliases.get(name)
         if counts is None:
-            counts = self._aliases[name] = {}
+            counts = {}
             for piece in self.pieces:
                 if piece.last_names:
                     for alias in piece.stores.aliases(name):
                         counts[alias] = counts.get(alias, 0) + 1
+            self._aliases[name] = counts  # whole: another thread may ask at the same time
         words = [name, *(alias for alias, count in counts.items() if count > 0)]
         return any(self._changes_bare(word) for word in words)
 

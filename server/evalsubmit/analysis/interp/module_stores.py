@@ -41,7 +41,10 @@ watch files) has them looked at again at most once per :data:`FRESH_SECONDS`. A 
 nothing: it sees the files as they were at its first question. The files that may store a
 name read become dependencies of the analysis; the texts of those that may reach the module
 and the project's listing of files are observations of it (the CLI's result cache), so its
-cached results go when they change or a file is created or deleted.
+cached results go when they change or a file is created or deleted. In one process (the
+language server), each question and its answer are noted by the resolver and asked again
+(:meth:`ModuleStores.answers_the_same`) before a result resting on them is reused: a store
+gained by a file that stored nothing is in no text the result read.
 """
 
 from __future__ import annotations

@@ -352,9 +352,7 @@ class ModuleResolver:
             loading.add(path)
         journal = None
         building = self._building()
-        building.append(set())
-        asking = self._asking()
-        asking.append({})
+        building.append((set(), {}))
         try:
             with observed.nested() as journal:
                 parsed = parse_source(text)
@@ -371,27 +369,22 @@ class ModuleResolver:
                     scope = interpreter.run_module()
         finally:
             loading.discard(path)
-            reads = frozenset(building.pop())
-            questions = asking.pop()
+            read, questions = building.pop()
+            reads = frozenset(read)
         with self._lock:
             self._kept[path] = _Kept(digest, scope, journal, reads, tuple(questions.items()))
         self._noted(own | reads, dependencies, questions)
         return scope
 
-    def _building(self) -> list[set[tuple[Path, str]]]:
-        """Per thread, the texts read by each scope being built (outermost first)."""
-        building: list[set[tuple[Path, str]]] | None = getattr(self._reading, "building", None)
+    def _building(self) -> list[tuple[set[tuple[Path, str]], Questions]]:
+        """Per thread, the texts read by each scope being built (outermost first), and the
+        module stores' answers it got."""
+        building: list[tuple[set[tuple[Path, str]], Questions]] | None = getattr(
+            self._reading, "building", None
+        )
         if building is None:
             building = self._reading.building = []
         return building
-
-    def _asking(self) -> list[Questions]:
-        """Per thread, the module stores' answers to each scope being built (as
-        :meth:`_building`)."""
-        asking: list[Questions] | None = getattr(self._reading, "asking", None)
-        if asking is None:
-            asking = self._reading.asking = []
-        return asking
 
     def _noted(
         self,
@@ -402,15 +395,13 @@ class ModuleResolver:
         """What a scope was built from is read by every scope being built that imports it, and
         by the analysis asking (its dependencies: an edit of any of them is seen); so are the
         module stores' answers (``questions``)."""
-        for being_built in self._building():
-            being_built |= reads
-        if questions:
-            for being_asked in self._asking():
-                for question, answer in questions.items():
-                    asked(being_asked, question, answer)
-            if isinstance(dependencies, DependencyLog):
-                for question, answer in questions.items():
-                    dependencies.ask(question, answer)
+        for being_read, being_asked in self._building():
+            being_read |= reads
+            for question, answer in (questions or {}).items():
+                asked(being_asked, question, answer)
+        if questions and isinstance(dependencies, DependencyLog):
+            for question, answer in questions.items():
+                dependencies.ask(question, answer)
         if dependencies is None:
             return
         for read_path, read_digest in reads:
