@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lsp_helpers import RecordingClient, codes, open_doc, published
+from lsp_helpers import RecordingClient, codes, open_doc, published, replace_all
 from lsprotocol import types
 
 from unit.test_module_set_elsewhere import MAIN, RUNNERS, SETTINGS
@@ -46,3 +46,52 @@ async def test_a_store_typed_into_an_open_buffer_is_seen(
     assert main.read_text() == MAIN.format(store="")
     runners = open_doc(client, tmp_path / "evals" / "runners.py", RUNNERS, version=2)
     assert codes(await published(client, runners, 2)) == []
+
+
+TWEAK = "from evals import settings\n\n{line}\n"
+"""A file that imports settings but not the reader: it is none of the reader's dependencies
+(nor the reader one of its), so only the module stores' answers link them."""
+
+
+def _project(root: Path) -> Path:
+    (root / "evals").mkdir()
+    (root / "evals" / "__init__.py").write_text("")
+    (root / "evals" / "settings.py").write_text(SETTINGS)
+    return root / "evals" / "runners.py"
+
+
+def _watched(client: RecordingClient, path: Path, change: types.FileChangeType) -> None:
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=path.as_uri(), type=change)])
+    )
+
+
+async def test_a_store_typed_and_removed_in_another_buffer_rechecks_the_reader(
+    client: RecordingClient, tmp_path: Path
+) -> None:
+    runners = open_doc(client, _project(tmp_path), RUNNERS)
+    assert codes(await published(client, runners, 1)) == ["ES109"]
+    tweak = open_doc(client, tmp_path / "tweak.py", TWEAK.format(line="print(settings.AGENT)"))
+    await published(client, tweak, 1)
+    count = len(client.published[runners])
+    replace_all(client, tweak, TWEAK.format(line="settings.CONCURRENCY = 8"), version=2)
+    assert codes(await published(client, runners, 1, after=count)) == []
+    count = len(client.published[runners])
+    replace_all(client, tweak, TWEAK.format(line="print(settings.CONCURRENCY)"), version=3)
+    assert codes(await published(client, runners, 1, after=count)) == ["ES109"]
+
+
+async def test_a_store_written_and_removed_on_disk_rechecks_the_reader(
+    client: RecordingClient, tmp_path: Path
+) -> None:
+    runners = open_doc(client, _project(tmp_path), RUNNERS)
+    assert codes(await published(client, runners, 1)) == ["ES109"]
+    tweak = tmp_path / "tweak.py"
+    count = len(client.published[runners])
+    tweak.write_text(TWEAK.format(line="settings.CONCURRENCY = 8"))
+    _watched(client, tweak, types.FileChangeType.Created)
+    assert codes(await published(client, runners, 1, after=count)) == []
+    count = len(client.published[runners])
+    tweak.write_text(TWEAK.format(line="print(settings.CONCURRENCY)"))
+    _watched(client, tweak, types.FileChangeType.Changed)
+    assert codes(await published(client, runners, 1, after=count)) == ["ES109"]

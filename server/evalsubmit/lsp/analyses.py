@@ -45,6 +45,7 @@ from evalsubmit.lsp.scheduler import READY_TIMEOUT_S, DocumentTrack, Job
 from evalsubmit.lsp.sdk_preload import SdkPreload
 from evalsubmit.lsp.snapshot import Analysis
 from evalsubmit.lsp.state import Session
+from evalsubmit.lsp.store_rechecks import StoreRechecks
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -86,12 +87,19 @@ class Analyses:
         self._sdk_preload = SdkPreload(self._executor)
         self.ready = asyncio.Event()
         """Set once the initial settings are read: no result is computed with stale ones."""
+        self._store_rechecks = StoreRechecks(
+            session.documents,
+            lambda path: session.projects.for_path(path),
+            self._executor,
+            self._stores_changed,
+        )
 
     @property
     def documents(self) -> dict[str, DocumentTrack]:
         return self._session.documents
 
     def shutdown(self) -> None:
+        self._store_rechecks.cancel()
         for track in self.documents.values():
             track.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -305,6 +313,15 @@ class Analyses:
             track.invalidate(delay)
         if targets:
             self._request_refresh(delay)
+        # a store of a module attribute a document reads, typed or removed in a file that is
+        # none of its dependencies (lsp/store_rechecks.py)
+        self._store_rechecks.schedule(delay)
+
+    def _stores_changed(self, tracks: list[DocumentTrack]) -> None:
+        for track in tracks:
+            log.debug("re-checking %s (a module attribute it reads is stored elsewhere)", track.uri)
+            track.invalidate(0.0)
+        self._request_refresh()
 
     def _recheck_paths(self, paths: set[str], *, exclude: str) -> None:
         targets = [t for t in self.documents.values() if t.uri != exclude and t.key in paths]
