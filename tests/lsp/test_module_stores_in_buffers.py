@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lsp_helpers import RecordingClient, codes, open_doc, published, replace_all
+from lsp_helpers import RecordingClient, codes, open_doc, published, replace_all, wait_until
 from lsprotocol import types
 
 from unit.test_module_set_elsewhere import MAIN, RUNNERS, SETTINGS
@@ -95,3 +95,23 @@ async def test_a_store_written_and_removed_on_disk_rechecks_the_reader(
     tweak.write_text(TWEAK.format(line="print(settings.CONCURRENCY)"))
     _watched(client, tweak, types.FileChangeType.Changed)
     assert codes(await published(client, runners, 1, after=count)) == ["ES109"]
+
+
+async def test_a_store_typed_in_another_buffer_asks_a_pulling_client_to_refresh(
+    pull_client: RecordingClient, tmp_path: Path
+) -> None:
+    runners = open_doc(pull_client, _project(tmp_path), RUNNERS)
+    params = types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=runners))
+    first = await pull_client.text_document_diagnostic_async(params)
+    assert isinstance(first, types.RelatedFullDocumentDiagnosticReport)
+    assert codes(list(first.items)) == ["ES109"]
+    tweak = open_doc(pull_client, tmp_path / "tweak.py", TWEAK.format(line="pass"))
+    await pull_client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=tweak))
+    )
+    refreshes = pull_client.diagnostic_refresh_count
+    replace_all(pull_client, tweak, TWEAK.format(line="settings.CONCURRENCY = 8"), version=2)
+    await wait_until(lambda: pull_client.diagnostic_refresh_count > refreshes)
+    second = await pull_client.text_document_diagnostic_async(params)
+    assert isinstance(second, types.RelatedFullDocumentDiagnosticReport)
+    assert codes(list(second.items)) == []
