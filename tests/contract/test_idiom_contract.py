@@ -72,10 +72,6 @@ ENGINE_GAPS: dict[str, str] = {
     "objects/lru-cache-harbor-runner": (
         "missing main.py:29 ES106: a function decorated @functools.lru_cache(maxsize=8) is unknown"
     ),
-    "objects/ok-base-placeholders-other-module": (
-        "unexpected jobs/base.py:8 ES108, :16 ES109: the base's placeholders are overridden by"
-        " subclasses in another module, which the generic self of base.py does not see"
-    ),
 }
 
 

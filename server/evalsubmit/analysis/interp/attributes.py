@@ -95,7 +95,7 @@ class Attributes:
                 written = self.interp.frame.env.lookup(attribute_key(user, name))
                 if written is not None:
                     return written
-                if base.generic and self.interp.overridden(user.name, name):
+                if base.generic and self.interp.overridden(user, name):
                     return Unknown(f"{name}, which a subclass of {user.name} defines again")
                 if name in user.enum_members:
                     return Known(user.enum_members[name], self.interp.origin(node))

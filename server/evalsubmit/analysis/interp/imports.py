@@ -42,6 +42,14 @@ class ImportResolver(Protocol):
         """What ``from module import *`` binds, when the module is the project's."""
         ...
 
+    def subclass_members(
+        self, name: str, path: Path, analysed: Path | None, dependencies: set[Path]
+    ) -> frozenset[str] | None:
+        """The members subclasses of class ``name`` of the module at ``path`` define in the
+        project's files other than ``analysed`` (None: any member may be). The files looked at
+        are added to ``dependencies``."""
+        ...
+
 
 class Imports:
     def __init__(self, interp: Interpreter, resolver: ImportResolver | None) -> None:

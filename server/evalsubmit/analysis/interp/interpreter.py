@@ -105,7 +105,7 @@ class Interpreter:
         # cold analysis of a 5,000-line job go through it
         self.call: Callable[[ast.Call], Value] = self._calls.call
         self._imports = Imports(self, resolver)
-        self._objects = Objects(self)
+        self._objects = Objects(self, resolver)
         self._tests = TestCode(self, resolver)
         self._statements = Statements(self)
         self.walk: Callable[[list[ast.stmt]], None] = self._statements.walk
@@ -194,8 +194,9 @@ class Interpreter:
     def enter(self, frame: Frame) -> FrameSwitch:
         return FrameSwitch(self, frame)
 
-    def overridden(self, cls: str, member: str) -> bool:
-        """Whether a subclass of ``cls`` in the module defines ``member`` again."""
+    def overridden(self, cls: UserClass, member: str) -> bool:
+        """Whether a subclass of ``cls`` (in the module, or in another file of the project
+        when ``cls`` defines ``member``) may define ``member`` again."""
         return self._objects.overridden(cls, member)
 
     def generic_instance(self, cls: ClassValue) -> Instance:

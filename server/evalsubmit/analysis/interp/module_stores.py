@@ -154,6 +154,32 @@ class ModuleStores:
             if stores is not None:
                 yield path, record, stores
 
+    def reaching(
+        self, module_path: Path, module: str, name: str
+    ) -> Iterator[tuple[Path, str, str]]:
+        """The project files other than the module's that may reach it (as
+        :meth:`set_elsewhere` finds them) or may import a name ``name`` from any module (a
+        module re-exporting it), each with its text and the text's digest, the texts noted as
+        observations of the analysis (and the project's listing: a file created may reach it).
+        """
+        stem, packages = self._names(module_path, module)
+        noting = observed.noting()
+        if noting:
+            observed.note("files", observed.files_key(self.project), self._listing())
+        seen = {module_path}
+        for found in (self._candidates(stem, packages), self._candidates(name, frozenset())):
+            for path, record in found:
+                if path in seen:
+                    continue
+                seen.add(path)
+                stores = record if isinstance(record, BufferStores) else self._stores(path, record)
+                if stores is None:
+                    continue
+                digest = self._digest(record, stores)
+                if noting:
+                    observed.note("read", str(path), digest)
+                yield path, stores.text, digest
+
     def _names(self, module_path: Path, module: str) -> tuple[str, frozenset[str]]:
         """The module's last name, and the names of the packages it is in."""
         known = self._module_names.get((module_path, module))

@@ -31,6 +31,7 @@ from evalsubmit.analysis.interp.grouping import (
 )
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.module_stores import ModuleStores
+from evalsubmit.analysis.interp.subclass_text import ProjectSubclasses
 from evalsubmit.analysis.source.parse import parse_source
 from evalsubmit.analysis.values.domain import (
     DictValue,
@@ -109,6 +110,7 @@ class ModuleResolver:
         self._environment_stamp: str | None = None
         self._budget = threading.local()
         self._stores = ModuleStores(project)
+        self._subclasses = ProjectSubclasses(project, self._stores)
 
     @classmethod
     def of(cls, project: Project) -> ModuleResolver:
@@ -152,6 +154,13 @@ class ModuleResolver:
         """Whether the module stores answer each of ``questions`` (asked by an earlier
         analysis) as they did then (:meth:`.ModuleStores.answers_the_same`)."""
         return not questions or self._stores.answers_the_same(questions.items())
+
+    def subclass_members(
+        self, name: str, path: Path, analysed: Path | None, dependencies: set[Path]
+    ) -> frozenset[str] | None:
+        """The members that subclasses of the class ``name`` of the module at ``path`` define
+        in the project's other files (None: any member may be): :mod:`.subclass_text`."""
+        return self._subclasses.members(name, path, analysed, dependencies)
 
     def outside(self, path: Path) -> bool:
         """Whether ``path`` is an installed module outside the workspace (nothing is reported

@@ -29,7 +29,7 @@ from evalsubmit.analysis.interp.attribute_stores import (
 from evalsubmit.analysis.interp.binding import bind_call, first_parameter
 from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
 from evalsubmit.analysis.interp.frames import CallSite
-from evalsubmit.analysis.interp.overrides import Overrides
+from evalsubmit.analysis.interp.overrides import Overrides, defines
 from evalsubmit.analysis.interp.pydantic_fields import model_fields
 from evalsubmit.analysis.interp.record_classes import (
     constructed_unseen,
@@ -56,6 +56,7 @@ from evalsubmit.core.findings import Label, LabelKind, Occasion, Site
 from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.imports import ImportResolver
     from evalsubmit.analysis.interp.interpreter import Interpreter
 
 
@@ -105,8 +106,9 @@ def sdk_class_of(ref: ClassRef) -> str:
 
 
 class Objects:
-    def __init__(self, interp: Interpreter) -> None:
+    def __init__(self, interp: Interpreter, resolver: ImportResolver | None) -> None:
         self.interp = interp
+        self._resolver = resolver
         self._generic: dict[int, Instance] = {}
         self._attribute_stores: AttributeStores | None = None
         self._class_overrides: Overrides | None = None
@@ -122,7 +124,7 @@ class Objects:
         if written is not None:
             return written
         assert base.ref.user is not None
-        if base.generic and self.overridden(base.ref.user.name, name):
+        if base.generic and self.overridden(base.ref.user, name, base):
             return None  # self may be an instance of the subclass that defines it again
         if base.attributes is not None and name in base.attributes:
             return base.attributes[name]
@@ -323,12 +325,17 @@ class Objects:
 
     # ----- what may change an attribute behind the flow's back -----------------------------
 
-    def overridden(self, cls: str, member: str) -> bool:
-        """Whether a subclass of ``cls`` in the module defines ``member`` again (found when
-        first asked)."""
+    def overridden(self, cls: UserClass, member: str, instance: Instance | None = None) -> bool:
+        """Whether a subclass of ``cls`` may define ``member`` again (:mod:`.overrides`);
+        other files are looked at only when the class (or ``instance``, its generic instance)
+        defines it: otherwise nothing would be trusted."""
         if self._class_overrides is None:
-            self._class_overrides = Overrides(self.interp.source.parsed)
-        return self._class_overrides.overridden(cls, member)
+            self._class_overrides = Overrides(
+                self.interp.source.parsed, self._resolver, self.interp.home
+            )
+        return self._class_overrides.overridden(
+            cls, member, lambda: defines(user_mro(cls), member, instance), self.interp.dependencies
+        )
 
     def _stores(self) -> AttributeStores:
         """The attribute stores of the module walked when first asked (its top level)."""

@@ -12,11 +12,20 @@ as one (more members unknown, never fewer). Subclasses in other modules are not 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.binding import first_parameter
+from evalsubmit.analysis.interp.grouping import DependencyLog
 from evalsubmit.analysis.interp.statement_nodes import names_bound_by
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.values.domain import Instance, UserClass
+from evalsubmit.core.records import record
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.interp.imports import ImportResolver
 
 SUBCLASSED = "<subclassed>"
 """Prefix of the pseudo-name a class statement writes for each of its bases, and a statement
@@ -25,17 +34,63 @@ on the module's subclasses of it (the incremental analysis's dependency graph)."
 
 
 class Overrides:
-    """The members each class's subclasses in one module define, found when first asked."""
+    """The members each class's subclasses in one module define, found when first asked, and
+    in the project's other files (:mod:`.subclass_text`, through ``resolver``)."""
 
-    def __init__(self, parsed: ParsedModule) -> None:
+    def __init__(
+        self, parsed: ParsedModule, resolver: ImportResolver | None, home: Path | None
+    ) -> None:
         self._tree = parsed.tree
         self._redefined: dict[str, frozenset[str]] | None = None
+        self._resolver = resolver
+        self._home = home
+        self._elsewhere: dict[int, _Elsewhere] = {}
 
-    def overridden(self, cls: str, member: str) -> bool:
-        """Whether a subclass of ``cls`` (at any remove) in the module defines ``member``."""
+    def overridden(
+        self, cls: UserClass, member: str, defined: Callable[[], bool], dependencies: DependencyLog
+    ) -> bool:
+        """Whether a subclass of ``cls`` (at any remove) in the module defines ``member``, or,
+        when ``defined()`` (the read would otherwise give what the class defines), one in
+        another file of the project may; the files looked at are added to ``dependencies``."""
         if self._redefined is None:
             self._redefined = _redefined(self._tree)
-        return member in self._redefined.get(cls, frozenset())
+        if member in self._redefined.get(cls.name, frozenset()):
+            return True
+        if self._resolver is None or cls.path is None or not defined():
+            return False
+        kept = self._elsewhere.get(id(cls))
+        if kept is None:
+            looked_at = DependencyLog()
+            members = self._resolver.subclass_members(cls.name, cls.path, self._home, looked_at)
+            kept = self._elsewhere[id(cls)] = _Elsewhere(cls, members, looked_at)
+        for path in kept.looked_at:  # each cache group asking depends on them
+            dependencies.add(path)
+            if digest := kept.looked_at.texts.get(path):
+                dependencies.note(path, digest)
+        return kept.members is None or member in kept.members
+
+
+@record
+class _Elsewhere:
+    cls: UserClass
+    """Kept alive: its id is the key."""
+    members: frozenset[str] | None
+    looked_at: DependencyLog
+
+
+def defines(classes: Iterable[UserClass], member: str, instance: Instance | None) -> bool:
+    """Whether reading ``member`` of an instance of the first of ``classes`` (its user-class
+    bases after it), or of ``instance``, may give what they define: an attribute its
+    construction stored, a class attribute, method or nested class."""
+    if instance is not None and instance.attributes and member in instance.attributes:
+        return True
+    return any(
+        member in c.attributes
+        or member in c.class_values
+        or member in c.methods
+        or member in c.enum_members
+        for c in classes
+    )
 
 
 def base_names(node: ast.ClassDef) -> frozenset[str]:
@@ -51,7 +106,7 @@ def base_names(node: ast.ClassDef) -> frozenset[str]:
     return frozenset(found)
 
 
-def _members(node: ast.ClassDef) -> set[str]:
+def class_members(node: ast.ClassDef) -> set[str]:
     """The names a class body binds at its own level (attributes, methods, nested classes),
     and the attributes its methods store on their first parameter (``self.workers = 8`` in
     an ``__init__``)."""
@@ -104,7 +159,7 @@ def _redefined(tree: ast.Module) -> dict[str, frozenset[str]]:
             if id(node) in seen:
                 continue
             seen.add(id(node))
-            members |= _members(node)
+            members |= class_members(node)
             pending.extend(children.get(node.name, ()))
         redefined[name] = frozenset(members)
     return redefined
