@@ -45,6 +45,9 @@ cached results go when they change or a file is created or deleted. In one proce
 language server), each question and its answer are noted by the resolver and asked again
 (:meth:`ModuleStores.answers_the_same`) before a result resting on them is reused: a store
 gained by a file that stored nothing is in no text the result read.
+
+The same files, with their texts (:meth:`ModuleStores.reaching`), are where
+:mod:`.subclass_text` looks for subclasses of a module's classes.
 """
 
 from __future__ import annotations

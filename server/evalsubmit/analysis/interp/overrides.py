@@ -6,7 +6,9 @@ subclass defines again, or an attribute a subclass's method stores on ``self``, 
 known to be the class's own (a base's ``SUITE = ""``
 placeholder that every job class sets). Subclasses are found by the names of their bases in
 the module's class statements (at any depth), once per module; two classes of one name count
-as one (more members unknown, never fewer). Subclasses in other modules are not seen.
+as one (more members unknown, never fewer). Subclasses in the project's other files are found
+by :mod:`.subclass_text`, asked only when the class defines the member read (otherwise the
+read is unknown anyway).
 """
 
 from __future__ import annotations

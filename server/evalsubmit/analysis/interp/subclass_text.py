@@ -11,20 +11,22 @@ binds to it (``import ... as``, ``B = C``) is a subclass, as is, at any depth, a
 file whose bases mention one of those subclasses. Every member they define counts (as
 :func:`.overrides.class_members` lists them). Followed further, each as a class of its own file:
 those subclasses (a subclass of ``NightlyJob`` in another file), and ``C`` in every file
-mentioning it (a module re-exporting it).
+binding the name ``C`` (an import, an assignment: a module re-exporting it).
 
 When unsure, every member is unknown: a file that does not parse counts every word of its text
 as a member and every class it defines as a subclass; past :data:`MAX_FOLLOWED` classes
-followed for one question, the answer is "any member" (None). Not seen: a subclass made
-without a class statement (``type(...)``), a base reached without its name (``bases =
-[C]``, ``getattr(module, "C")``), a file outside the project's listing, and what
+followed or :data:`MAX_VISITS` files looked at for one question, the answer is "any member"
+(None), as it is for a class of an installed package (outside the project root). Not seen: a
+subclass made without a class statement (``type(...)``), a base reached without its name
+(``bases = [C]``, ``getattr(module, "C")``), a file outside the project's listing, and what
 :mod:`.module_stores` says a file cannot be seen reaching a module through.
 
-Every file that may reach a module followed is a dependency of the analysis (the editor's
-caches and re-checks see an edit that adds a subclass) and an observation of it (the CLI's
-result cache), with the project's listing. Asked only for a member of a generic ``self`` or
-``cls`` that the class defines (the value would otherwise be trusted), once per class and
-analysis (:class:`~.objects.Objects`).
+Every file looked at is a dependency of the analysis (the editor's caches and re-checks see an
+edit that adds a subclass to a file that imports the module) and an observation of it (the
+CLI's result cache), with the project's listing. Asked only for a member of a generic ``self``
+or ``cls`` that the class defines (the value would otherwise be trusted), once per class and
+analysis (:class:`~.overrides.Overrides`); what a file's text says of its classes is kept by
+its digest.
 """
 
 from __future__ import annotations
@@ -38,19 +40,19 @@ from evalsubmit.analysis.interp.grouping import DependencyLog
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.interp.overrides import class_members
 from evalsubmit.analysis.source import tree_walk
+from evalsubmit.core.records import record
 from evalsubmit.workspace.observed import text_digest
 from evalsubmit.workspace.project import Project
 
-MAX_FOLLOWED = 32
+MAX_FOLLOWED = 64
 """Classes (each in its file) followed for one question before the answer is "any member"."""
+MAX_VISITS = 4096
+"""Files looked at (a file once per class followed) for one question, likewise."""
 MAX_KEPT_FILES = 512
 """Files whose subclasses are kept by their text's digest."""
 
 _WORD = re.compile(r"\w+")
 _CLASS_NAME = re.compile(r"\bclass\s+(\w+)")
-
-Subclassing = tuple[frozenset[str], frozenset[str]]
-"""What one file's subclasses of a class define, and their names."""
 
 
 class ProjectSubclasses:
@@ -59,8 +61,8 @@ class ProjectSubclasses:
     def __init__(self, project: Project, stores: ModuleStores) -> None:
         self.project = project
         self._stores = stores
-        self._kept: dict[tuple[str, str], Subclassing] = {}
-        """By digest of a file's text and class name."""
+        self._kept: dict[str, FileClasses] = {}
+        """By digest of a file's text."""
         self._lock = threading.Lock()
 
     def members(
@@ -69,9 +71,14 @@ class ProjectSubclasses:
         """The members subclasses of class ``name`` of the module at ``path`` define in the
         project's files other than ``analysed`` (whose own subclasses its analysis finds), or
         None when any member may be. Every file looked at is added to ``dependencies``."""
+        root = self.project.root
+        if root is not None and not path.is_relative_to(root):
+            return None  # an installed package's class: its subclasses are everywhere
         found: set[str] = set()
         pending = [(name, path)]
         followed: set[tuple[str, Path]] = set()
+        looked_at: dict[Path, str] = {}
+        visits = 0
         while pending:
             followed_class = pending.pop()
             if followed_class in followed:
@@ -81,16 +88,22 @@ class ProjectSubclasses:
                 return None
             cls, where = followed_class
             for file, text, digest in self._files(cls, where, name, path, analysed):
-                dependencies.add(file)
-                if isinstance(dependencies, DependencyLog):
-                    dependencies.note(file, digest)
+                looked_at[file] = digest
+                visits += 1
+                if visits > MAX_VISITS:
+                    return None
                 if not _mentions(text, cls):
                     continue
-                members, subclasses = self._subclassing(text, digest, cls)
+                classes = self._classes(text, digest)
+                members, subclasses = classes.subclassing(cls)
                 found |= members
                 pending.extend((subclass, file) for subclass in subclasses)
-                if file != where:  # it may bind the name for another file to import
+                if file != where and cls in classes.bound:  # another file may import it here
                     pending.append((cls, file))
+        for file, digest in looked_at.items():
+            dependencies.add(file)
+            if isinstance(dependencies, DependencyLog):
+                dependencies.note(file, digest)
         return frozenset(found)
 
     def _files(
@@ -109,85 +122,104 @@ class ProjectSubclasses:
                 files.append((where, text, text_digest(text)))
         return files
 
-    def _subclassing(self, text: str, digest: str, cls: str) -> Subclassing:
-        key = (digest, cls)
+    def _classes(self, text: str, digest: str) -> FileClasses:
         with self._lock:
-            kept = self._kept.get(key)
+            kept = self._kept.get(digest)
         if kept is not None:
             return kept
-        kept = file_subclassing(text, cls)
+        kept = FileClasses.of(text)
         with self._lock:
             if len(self._kept) >= MAX_KEPT_FILES:
                 self._kept.clear()
-            self._kept[key] = kept
+            self._kept[digest] = kept
         return kept
 
 
 def _mentions(text: str, name: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+    """Whether the word ``name`` is in the text (a substring first: most texts lack it)."""
+    return name in text and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
 
 
-def file_subclassing(text: str, cls: str) -> Subclassing:
-    """The members the subclasses of ``cls`` (at any depth) in one file's text define, and
-    their names; for a text that does not parse, every word and every class it defines."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return frozenset(_WORD.findall(text)), frozenset(_CLASS_NAME.findall(text))
-    names = _bound_to(tree, cls)
-    classes = [node for node in tree_walk.walk(tree) if isinstance(node, ast.ClassDef)]
-    subclasses: list[ast.ClassDef] = []
-    grown = True
-    while grown:  # a subclass of a subclass, in any order of the file
-        grown = False
-        for node in classes:
-            if node not in subclasses and _bases_mention(node, names):
-                subclasses.append(node)
-                names.add(node.name)
-                grown = True
-    members: set[str] = set()
-    for node in subclasses:
-        members |= class_members(node)
-    return frozenset(members), frozenset(node.name for node in subclasses)
+@record
+class FileClasses:
+    """What one file's text says of its classes, read once per text: each class statement's
+    name, the names its bases mention (``C``, ``m.C``, ``C[T]``, ``mixin(C)``: anywhere in a
+    base expression) and the members it defines; the names the file binds to another name
+    (``from m import C as B``, ``B = C``, ``B = m.C``); the names its imports and assignments
+    bind. For a text that does not parse: every word of it, and every name after ``class``."""
 
+    classes: tuple[tuple[str, frozenset[str], frozenset[str]], ...]
+    aliases: tuple[tuple[str, str], ...]
+    """(name bound, name it is bound to)."""
+    bound: frozenset[str]
+    unparsed: bool = False
 
-def _bound_to(tree: ast.Module, cls: str) -> set[str]:
-    """``cls`` and the names the file binds to it: ``from m import C as B``, ``B = C``,
-    ``B = m.C`` (and names bound so to those)."""
-    names = {cls}
-    assignments: list[ast.Assign] = []
-    for node in tree_walk.walk(tree):
-        if isinstance(node, ast.alias) and node.asname and node.name.split(".")[-1] == cls:
-            names.add(node.asname)
-        elif isinstance(node, ast.Assign):
-            assignments.append(node)
-    grown = True
-    while grown:
-        grown = False
-        for assignment in assignments:
-            value = assignment.value
-            spelled = (
-                value.id
-                if isinstance(value, ast.Name)
-                else value.attr
-                if isinstance(value, ast.Attribute)
-                else None
-            )
-            if spelled in names:
-                for target in assignment.targets:
-                    if isinstance(target, ast.Name) and target.id not in names:
-                        names.add(target.id)
-                        grown = True
-    return names
+    @classmethod
+    def of(cls, text: str) -> FileClasses:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            words = frozenset(_WORD.findall(text))
+            named = frozenset(_CLASS_NAME.findall(text))
+            return cls(tuple((name, words, words) for name in named), (), words, unparsed=True)
+        classes: list[tuple[str, frozenset[str], frozenset[str]]] = []
+        aliases: list[tuple[str, str]] = []
+        bound: set[str] = set()
+        for node in tree_walk.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                mentioned = {
+                    part.id if isinstance(part, ast.Name) else part.attr
+                    for base in node.bases
+                    for part in tree_walk.walk(base)
+                    if isinstance(part, ast.Name | ast.Attribute)
+                }
+                classes.append((node.name, frozenset(mentioned), frozenset(class_members(node))))
+            elif isinstance(node, ast.alias):
+                last = node.name.split(".")[-1]
+                bound.add(node.asname or last)
+                if node.asname:
+                    aliases.append((node.asname, last))
+            elif isinstance(node, ast.Assign):
+                value = node.value
+                spelled = (
+                    value.id
+                    if isinstance(value, ast.Name)
+                    else value.attr
+                    if isinstance(value, ast.Attribute)
+                    else None
+                )
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        bound.add(target.id)
+                        if spelled is not None:
+                            aliases.append((target.id, spelled))
+        return cls(tuple(classes), tuple(aliases), frozenset(bound))
 
-
-def _bases_mention(node: ast.ClassDef, names: set[str]) -> bool:
-    """Whether a base expression of the class names one of ``names`` anywhere (``C``,
-    ``m.C``, ``C[T]``, ``mixin(C)``)."""
-    for base in node.bases:
-        for part in tree_walk.walk(base):
-            if (isinstance(part, ast.Name) and part.id in names) or (
-                isinstance(part, ast.Attribute) and part.attr in names
-            ):
-                return True
-    return False
+    def subclassing(self, name: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The members the file's subclasses of ``name`` (at any depth, in any order of the
+        file; through the names it binds to it) define, and their names. For a text that does
+        not parse, every word and every class."""
+        if self.unparsed:
+            return self.bound, frozenset(named for named, _, _ in self.classes)
+        names = {name}
+        grown = True
+        while grown:
+            grown = False
+            for alias, target in self.aliases:
+                if target in names and alias not in names:
+                    names.add(alias)
+                    grown = True
+        members: set[str] = set()
+        subclasses: set[str] = set()
+        found: set[int] = set()
+        grown = True
+        while grown:
+            grown = False
+            for index, (named, mentioned, defined) in enumerate(self.classes):
+                if index not in found and not mentioned.isdisjoint(names):
+                    found.add(index)
+                    names.add(named)
+                    subclasses.add(named)
+                    members |= defined
+                    grown = True
+        return frozenset(members), frozenset(subclasses)
