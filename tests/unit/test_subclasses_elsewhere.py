@@ -12,6 +12,7 @@ import pytest
 
 from evalsubmit.analysis import Project, analyze_source
 from evalsubmit.analysis.interp import subclass_text
+from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.cli import main
 
 BASE = """\
@@ -228,3 +229,38 @@ def test_an_override_a_subclass_file_gains_or_loses_is_a_result_cache_miss(
     capsys.readouterr()
     smoke.write_text(SMOKE.format(body='    SUITE = "qa/smoke"'))
     assert main(["check", str(base)]) == 1 and ZERO_REPEATS in capsys.readouterr().out
+
+
+ANNOTATED = """\
+from nemo_evaluator.api.schemas import TasksetRef
+
+from jobs.base import BaseJob
+
+
+def run(job: BaseJob, client, runner):
+    return client.evaluator.submit(tasks=TasksetRef(job.SUITE), target=runner)
+"""
+
+
+@pytest.mark.parametrize(
+    ("smoke_body", "reported"), [("    pass", True), ('    SUITE = "x"', False)]
+)
+def test_a_parameter_annotated_with_a_base_of_another_module(
+    tmp_path: Path, smoke_body: str, reported: bool
+) -> None:
+    """``job: BaseJob`` may be any subclass: one in a third file setting the placeholder."""
+    _project(tmp_path, {"smoke": SMOKE.format(body=smoke_body)})
+    main = tmp_path / "main.py"
+    main.write_text(ANNOTATED)
+    assert bool(_reported(_messages(main, Project(tmp_path)))) is reported
+
+
+def test_a_class_outside_the_project_may_have_any_member_redefined(tmp_path: Path) -> None:
+    project = Project(tmp_path / "project")
+    (tmp_path / "project").mkdir()
+    (tmp_path / "installed.py").write_text("class Base:\n    X = 1\n")
+    subclasses = subclass_text.ProjectSubclasses(project, ModuleStores(project))
+    assert subclasses.members("Base", tmp_path / "installed.py", None, set()) is None
+    inside = tmp_path / "project" / "own.py"
+    inside.write_text("class Base:\n    X = 1\n")
+    assert subclasses.members("Base", inside, None, set()) == frozenset()
