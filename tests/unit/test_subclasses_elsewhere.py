@@ -133,11 +133,14 @@ def test_a_subclass_of_a_subclass_in_a_third_file_counts(tmp_path: Path) -> None
     assert _reported(_messages(base, Project(tmp_path))) == {ZERO_REPEATS}
 
 
-def test_a_subclass_of_a_re_exported_base_counts(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "common", ["from jobs.base import BaseJob as BaseJob\n", "from jobs.base import *\n"]
+)
+def test_a_subclass_of_a_re_exported_base_counts(tmp_path: Path, common: str) -> None:
     """``common.py`` re-exports the base; ``team.py`` subclasses it through ``common``
     without naming ``jobs`` or ``base``."""
     base = _project(tmp_path, {})
-    (tmp_path / "common.py").write_text("from jobs.base import BaseJob as BaseJob\n")
+    (tmp_path / "common.py").write_text(common)
     team = tmp_path / "team.py"
     team.write_text("import common\n\n\nclass TeamJob(common.BaseJob):\n    REPEATS = 4\n")
     assert _reported(_messages(base, Project(tmp_path))) == {EMPTY_SUITE}

@@ -11,7 +11,8 @@ binds to it (``import ... as``, ``B = C``) is a subclass, as is, at any depth, a
 file whose bases mention one of those subclasses. Every member they define counts (as
 :func:`.overrides.class_members` lists them). Followed further, each as a class of its own file:
 those subclasses (a subclass of ``NightlyJob`` in another file), and ``C`` in every file
-binding the name ``C`` (an import, an assignment: a module re-exporting it).
+binding the name ``C`` (an import, an assignment) or importing ``*``: a module re-exporting
+it.
 
 When unsure, every member is unknown: a file that does not parse counts every word of its text
 as a member and every class it defines as a subclass; past :data:`MAX_FOLLOWED` classes
@@ -53,6 +54,7 @@ MAX_KEPT_FILES = 512
 
 _WORD = re.compile(r"\w+")
 _CLASS_NAME = re.compile(r"\bclass\s+(\w+)")
+_STAR_IMPORT = re.compile(r"\bimport\s*\*|\bimport\s*\(\s*\*")
 
 
 class ProjectSubclasses:
@@ -93,6 +95,8 @@ class ProjectSubclasses:
                 if visits > MAX_VISITS:
                     return None
                 if not _mentions(text, cls):
+                    if file != where and _STAR_IMPORT.search(text):  # may re-export it
+                        pending.append((cls, file))
                     continue
                 classes = self._classes(text, digest)
                 members, subclasses = classes.subclassing(cls)
