@@ -74,6 +74,9 @@ class Overrides:
 
 @record
 class _Elsewhere:
+    """What one class's subclasses in the project's other files define (None: any member may
+    be), and the files looked at to find them, with their digests."""
+
     cls: UserClass
     """Kept alive: its id is the key."""
     members: frozenset[str] | None
