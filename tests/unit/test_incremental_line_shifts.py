@@ -1,10 +1,10 @@
 """Edits that shift lines (Enter, a block pasted and deleted again, lines deleted, Backspace
 joining two lines, a statement typed character by character on a new line) at top level, in
-function bodies and in class bodies, on a program whose findings name call sites by line
-(``when launch() is called at line 41``): after every edit the incremental analysis must equal
-a fresh one field by field (positions, messages, previews and where they come from), its kept
-tables must equal a first analysis's, and at the end the CLI must report what the editor
-shows."""
+function bodies (also under a loop and an ``if`` in a method) and in class bodies, on a program
+whose findings name call sites by line (``when launch() is called at line 41``): after every
+edit the incremental analysis must equal a fresh one field by field (positions, messages,
+previews and where they come from), its kept tables must equal a first analysis's, and at the
+end the CLI must report what the editor shows."""
 
 from __future__ import annotations
 
@@ -61,12 +61,26 @@ class NightlyJob:
         job = client.evaluator.submit(tasks=TasksetRef(self.taskset), target=self.target)
         return job
 
+    def sweep(self, agents):
+        jobs = []
+        for agent in agents:
+            if agent:
+                self.target = runner(agent, self.repeats(agent))
+                jobs.append(self.submit())
+            else:
+                jobs.append(launch("simple_agent"))
+        return jobs
+
+    def repeats(self, agent):
+        return len(agent)
+
 
 launch("simple_agent")
 launch("tool_agent", repeats=0)
 launch("tool_agent", repeats=2, tasks="bad name")
 NightlyJob("simple_agent", 0).submit()
 NightlyJob("tool_agent", 3).submit()
+NightlyJob("tool_agent", 1).sweep(["simple_agent", ""])
 for agent in ("simple_agent", "tool_agent"):
     launch(agent, repeats=-1)
 """

@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.analysis import AnalysisOptions, Project, Severity, analyze_source
+from evalsubmit.analysis import (
+    AnalysisOptions,
+    DocumentAnalyzer,
+    Project,
+    Severity,
+    analyze_source,
+)
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.sdk.releases import RELEASES, SUPPORTED, version_note
 from evalsubmit.sdk.version import SDK_VERSION
@@ -87,3 +93,22 @@ def test_the_release_table() -> None:
 def test_every_other_version_is_noted(version: str) -> None:
     note = version_note({"nemo-platform": version})
     assert note is not None and f"; {version} is installed" in note
+
+
+def test_the_note_follows_an_import_in_a_body_below_an_edit(tmp_path: Path) -> None:
+    """An Enter above a function that imports the SDK in its body: the import's line moves
+    (the nodes inside a statement below an edit move after the findings, unless read first)."""
+    python = sdk_env(tmp_path / "venv", nemo_platform="0.7.1")
+    ws = python.parent.parent
+    project = Project(ws, python=python)
+    text = "x = 1\n\n\ndef go():\n    from nemo_platform import NeMoPlatform\n    return 1\n"
+    analyzer = DocumentAnalyzer(ws / "job.py", project)
+    for version in (text, "\n\n" + text, "\n" + text):
+        edited = analyzer.analyze(version)
+        fresh = analyze_source(version, path=ws / "job.py", project=project)
+        assert [f.span for f in edited.findings if f.code == "ES111"] == [
+            f.span for f in fresh.findings if f.code == "ES111"
+        ]
+        assert [f.span.line for f in fresh.findings if f.code == "ES111"] == [
+            version.splitlines().index("    from nemo_platform import NeMoPlatform") + 1
+        ]

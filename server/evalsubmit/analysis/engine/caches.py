@@ -110,10 +110,19 @@ class AnalysisCaches:
         self, parsed: ParsedModule, project: Project | None, path: Path | None = None
     ) -> Grouping | None:
         """How the interpreter groups this text's facts for the cache (None: not cacheable)."""
-        self.settle()  # an analysis that stopped before its own settle: its summaries first
+        # an analysis that stopped before its own settle: its previews and summaries first
+        self._settle_results()
         self.walked = self.reused = self.skipped = self.looked_at = 0
         self.in_place = False
         self._keyer = self._unkeyed = None
+        grouping = self._grouping(parsed, project, path)
+        # the nodes inside the statements walked are read from now on: at their lines
+        self.chunks.settle(grouping.walk if grouping is not None and grouping.sparse else None)
+        return grouping
+
+    def _grouping(
+        self, parsed: ParsedModule, project: Project | None, path: Path | None
+    ) -> Grouping | None:
         if not parsed.chunks:
             self.keys.complete = False
             self.slots = None
@@ -261,7 +270,12 @@ class AnalysisCaches:
         return ordered
 
     def settle(self) -> None:
-        """Move the cached previews and summaries the last shift left for after the findings."""
+        """Move what the last analysis left to move for after its findings: the cached
+        previews and summaries, and the nodes of the statements it did not walk."""
+        self._settle_results()
+        self.chunks.settle()
+
+    def _settle_results(self) -> None:
         if self._shifter is not None:
             self._shifter.settle()
             self._shifter = None

@@ -47,6 +47,7 @@ def check(ctx: ModuleContext) -> list[Finding]:
 
 def _first_sdk_import(ctx: ModuleContext) -> Span | None:
     """The first line of the first statement importing the SDK (the note is about it)."""
+    ctx.parsed.settle()  # imports inside statements not walked are read too
     imports = [
         node
         for node in tree_walk.walk(ctx.parsed.tree)

@@ -6,7 +6,8 @@ triple-quoted string, say) cannot go unnoticed: both halves fail to parse, and t
 then parsed in one piece. A single broken piece is repaired on its own (:mod:`.repair`).
 
 With a :class:`ChunkCache`, pieces whose text is unchanged since the last parse of the same
-document reuse their trees (shifted when lines above were added or removed). So do pieces whose
+document reuse their trees (shifted when lines above were added or removed: the nodes inside
+their statements once settled, :mod:`.piece_lines`). So do pieces whose
 code is unchanged (:mod:`.blank_lines`: an Enter in a body); their trees' lines are moved to
 where the code now is. A chunk is known by its code.
 """
@@ -16,14 +17,21 @@ from __future__ import annotations
 import ast
 import bisect
 import warnings
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from evalsubmit.analysis.source.blank_lines import code_of, loose_code, same_code
 from evalsubmit.analysis.source.cuts import split, split_from
+from evalsubmit.analysis.source.piece_lines import (
+    ParsedPiece,
+    decorators,
+    moved,
+    moved_alike,
+    remapped,
+    settle,
+)
 from evalsubmit.analysis.source.repair import repair_parse
-from evalsubmit.analysis.source.tree_walk import walk
 from evalsubmit.core.records import record
 
 
@@ -39,49 +47,34 @@ class Chunk:
 
 
 @dataclass(slots=True)
-class _Parsed:
-    """A chunk's statements, as parsed from its text."""
-
-    text: str
-    body: list[ast.stmt]
-    offset: int
-    blanked: list[tuple[int, int]]
-    located: _Located | None = None
-    """Where its nodes keep their lines (listed at the first move: moving then costs flat
-    loops, not a tree walk)."""
-
-
-_Attributes = dict[str, Any]
-
-
-@dataclass(slots=True)
-class _Located:
-    """The attribute dicts (``__dict__``, where an ``ast`` node keeps ``lineno`` and
-    ``end_lineno``) of a piece's nodes: of those that have both lines, and of those that have
-    only one. A line is moved in its dict: a node's ``lineno += delta`` looks the attribute up
-    through its type first, about twice the cost, and every chunk below a line added or removed
-    moves, often on each keystroke."""
-
-    both: list[_Attributes]
-    starts: list[_Attributes]
-    ends: list[_Attributes]
-
-
-@dataclass(slots=True)
 class ChunkCache:
     """Trees of the previous parse of one document, in document order, with its lines."""
 
     lines: list[str] = field(default_factory=list)
     chunks: list[Chunk] = field(default_factory=list)
-    pieces: list[_Parsed] = field(default_factory=list)
+    pieces: list[ParsedPiece] = field(default_factory=list)
     """``pieces[i]`` holds the statements of ``chunks[i]``."""
     body: list[ast.stmt] = field(default_factory=list)
     """The statements of every piece, in order (what the tree's body was)."""
     firsts: list[int] = field(default_factory=lambda: [0])
     """``firsts[i]``: the index in ``body`` of the first statement of ``chunks[i]`` (one more
     item at the end: the length of ``body``), so unchanged runs of chunks are sliced out."""
+    lagging: list[ParsedPiece] = field(default_factory=list)
+    """Pieces whose inner nodes are still to move (:mod:`.piece_lines`)."""
     hits: int = 0
     misses: int = 0
+
+    def settle(self, statements: Collection[int] | None = None) -> None:
+        """Move the nodes inside the statements of the last parse to their lines: of the
+        statements at these indices of its body, or of every statement (``None``)."""
+        if not self.lagging:
+            return
+        if statements is None:
+            settle(self.lagging)
+            self.lagging = []
+            return
+        owners = {bisect.bisect_right(self.firsts, index) - 1 for index in statements}
+        settle(self.pieces[owner] for owner in owners)
 
     def piece_texts(self, chunks: tuple[Chunk, ...]) -> list[str] | None:
         """The texts of the pieces of the parse that gave ``chunks`` (None: it is not the
@@ -139,6 +132,7 @@ def parse_chunks(
     """(statements, chunks, blanked ranges), or ``None`` when the cuts cannot be trusted."""
     if cache is None:
         cache = ChunkCache()  # a parse from scratch: nothing to reuse, nothing kept
+    cache.settle()  # (an analysis that stopped before its own settle) pieces are read below
     delta = len(lines) - len(cache.lines)
     ranges, front, back = _resplit(lines, cache)
     old_tail = len(cache.chunks) - back
@@ -149,7 +143,7 @@ def parse_chunks(
     firsts = cache.firsts[: front + 1]
     spare: _Spare | None = None
     middle: list[ast.stmt] = []
-    moves: list[tuple[_Parsed, int, tuple[str, list[int]] | None]] = []
+    moves: list[tuple[ParsedPiece, int, tuple[str, list[int]] | None]] = []
     """Pieces reused at another line (with their new text and where each old line is in it,
     when only blank lines changed), moved only once the parse succeeded: the cache keeps
     describing them until then."""
@@ -186,11 +180,12 @@ def parse_chunks(
         return None
     for parsed, start, places in moves:
         if places is None:
-            _moved(parsed, start)
+            moved(parsed, start)
         else:
-            _remapped(parsed, start, *places)
+            remapped(parsed, start, *places)
     if delta and back:
-        _moved_alike(kept_pieces, delta)
+        moved_alike(kept_pieces, delta)
+        cache.lagging += kept_pieces
     body = [*cache.body[: cache.firsts[front]], *middle, *cache.body[cache.firsts[old_tail] :]]
     blanked = broken[0].blanked if broken else []
     cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
@@ -209,7 +204,7 @@ class _Spare:
         self.by_text = _indices(parsed.text for parsed, _ in self.pieces)
         self.by_code: dict[str, list[int]] | None = None
 
-    def take(self, text: str) -> tuple[_Parsed, str, tuple[str, list[int]] | None] | None:
+    def take(self, text: str) -> tuple[ParsedPiece, str, tuple[str, list[int]] | None] | None:
         """A piece for ``text``, its chunk's digest and, when its text differs, ``text`` and
         where each of its lines is in ``text``."""
         for index in self.by_text.get(text, ()):
@@ -236,73 +231,7 @@ def _indices(keys: Iterable[str]) -> dict[str, list[int]]:
     return found
 
 
-def _moved(parsed: _Parsed, start: int) -> _Parsed:
-    """``parsed`` with its line numbers shifted to begin at line ``start``."""
-    delta = start - 1 - parsed.offset
-    if delta:
-        _shifted(_located(parsed), delta)
-        parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
-        parsed.offset = start - 1
-    return parsed
-
-
-def _moved_alike(pieces: list[_Parsed], delta: int) -> None:
-    """Every piece of ``pieces`` moved ``delta`` lines (the run below a line added or removed:
-    hundreds of pieces, one loop)."""
-    for parsed in pieces:
-        located = parsed.located or _located(parsed)
-        for attributes in located.both:
-            attributes["lineno"] += delta
-            attributes["end_lineno"] += delta
-        if located.starts or located.ends:
-            _shifted(_Located([], located.starts, located.ends), delta)
-        if parsed.blanked:
-            parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
-        parsed.offset += delta
-
-
-def _shifted(located: _Located, delta: int) -> None:
-    for attributes in located.both:
-        attributes["lineno"] += delta
-        attributes["end_lineno"] += delta
-    for attributes in located.starts:
-        attributes["lineno"] += delta
-    for attributes in located.ends:
-        attributes["end_lineno"] += delta
-
-
-def _remapped(parsed: _Parsed, start: int, text: str, places: list[int]) -> None:
-    """``parsed``, whose code is that of ``text`` but for blank lines, moved to the lines of
-    ``text`` beginning at line ``start`` (``places``: where each of its lines is in ``text``;
-    every node is on a line of code, which has a place)."""
-    first = parsed.offset + 1
-    located = _located(parsed)
-    for attributes in (*located.both, *located.starts):
-        attributes["lineno"] = start + places[attributes["lineno"] - first]
-    for attributes in (*located.both, *located.ends):
-        attributes["end_lineno"] = start + places[attributes["end_lineno"] - first]
-    parsed.text, parsed.offset = text, start - 1
-
-
-def _located(parsed: _Parsed) -> _Located:
-    if parsed.located is None:
-        located = _Located([], [], [])
-        for statement in parsed.body:
-            for node in walk(statement):
-                attributes = node.__dict__
-                has_start = attributes.get("lineno") is not None
-                has_end = attributes.get("end_lineno") is not None
-                if has_start and has_end:
-                    located.both.append(attributes)
-                elif has_start:
-                    located.starts.append(attributes)
-                elif has_end:
-                    located.ends.append(attributes)
-        parsed.located = located
-    return parsed.located
-
-
-def _parse_piece(text: str, start: int) -> _Parsed | None:
+def _parse_piece(text: str, start: int) -> ParsedPiece | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -319,20 +248,21 @@ def _parse_piece(text: str, start: int) -> _Parsed | None:
         for statement in tree.body:
             ast.increment_lineno(statement, start - 1)
         blanked = [(a + start - 1, b + start - 1) for a, b in blanked]
-    return _Parsed(text, tree.body, start - 1, blanked)
+    return ParsedPiece(text, tree.body, start - 1, blanked)
 
 
 def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chunk, ...]:
     """Fill the cache from a tree parsed whole; ``()`` when its statements do not fall inside
     the cuts (then the cuts cannot be trusted for this text and nothing is cached)."""
-    pieces: list[_Parsed] = []
+    cache.lagging = []  # (the pieces cached go: only the parse of a cache without any seeds)
+    pieces: list[ParsedPiece] = []
     chunks: list[Chunk] = []
     statements = iter(body)
     pending = next(statements, None)
     for start, end in split(lines):
         own: list[ast.stmt] = []
         while pending is not None and pending.lineno <= end:
-            first = min([pending.lineno, *(d.lineno for d in _decorators(pending))])
+            first = min([pending.lineno, *(d.lineno for d in decorators(pending))])
             if first < start or (pending.end_lineno or pending.lineno) > end:
                 cache.lines, cache.chunks, cache.pieces = [], [], []
                 cache.body, cache.firsts = [], [0]
@@ -340,7 +270,7 @@ def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chu
             own.append(pending)
             pending = next(statements, None)
         text = "".join(lines[start - 1 : end])
-        piece = _Parsed(text, own, start - 1, [])
+        piece = ParsedPiece(text, own, start - 1, [])
         pieces.append(piece)
         chunks.append(Chunk(start, end, _digest(text, piece)))
     cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
@@ -350,12 +280,6 @@ def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chu
         cache.firsts.append(cache.firsts[-1] + len(parsed.body))
     cache.misses += 1
     return tuple(chunks)
-
-
-def _decorators(statement: ast.stmt) -> list[ast.expr]:
-    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return statement.decorator_list
-    return []
 
 
 _BLOCK = 64
@@ -385,7 +309,7 @@ def same_ends(old: S, new: S) -> tuple[int, int]:
     return head, tail
 
 
-def _digest(text: str, parsed: _Parsed) -> str:
+def _digest(text: str, parsed: ParsedPiece) -> str:
     # Within one process a chunk's identity is its code (its text but for the blank lines
     # Python skips; that of a repaired text is the text); the hash of a str is computed once.
     code = text if parsed.blanked else code_of(text, parsed.body, parsed.offset + 1)

@@ -1,0 +1,146 @@
+"""The line numbers of a parsed top-level piece (:mod:`.chunks`), and how they move.
+
+A piece below a line added or removed keeps its tree: its nodes' lines move. Every node's
+lines are in its attribute dict (``__dict__``), listed at the piece's first move, so a move
+costs flat loops, not a tree walk. Below an edit that adds a line, that is every node of the
+rest of the module, on every keystroke; most of them are read by nothing before the findings
+are out (the statements the edit did not change are not walked). So the run below an edit
+moves only its top-level statements (and their decorators: what reads where a statement is)
+at once; the nodes inside them move later (:func:`settle`), before anything reads them: the
+engine settles the pieces of the statements it walks before the walk, and every piece once
+the findings are handed on.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from evalsubmit.analysis.source.tree_walk import walk
+
+
+@dataclass(slots=True)
+class ParsedPiece:
+    """A chunk's statements, as parsed from its text."""
+
+    text: str
+    body: list[ast.stmt]
+    offset: int
+    """Its first line, 0-based (where its statements are)."""
+    blanked: list[tuple[int, int]]
+    located: _Located | None = None
+    """Where its nodes keep their lines (listed at the first move)."""
+    lag: int = 0
+    """How many lines the nodes inside its statements are still to move (:func:`settle`);
+    its statements and their decorators are at their lines."""
+
+
+_Attributes = dict[str, Any]
+
+
+@dataclass(slots=True)
+class _Located:
+    """The attribute dicts of a piece's nodes, where ``lineno`` and ``end_lineno`` are (a
+    node's ``lineno += delta`` looks the attribute up through its type first, about twice the
+    cost): of its statements and their decorators (``heads``), then of the nodes inside them,
+    those with both lines, those with only a start and those with only an end."""
+
+    heads: list[_Attributes]
+    both: list[_Attributes]
+    starts: list[_Attributes]
+    ends: list[_Attributes]
+
+
+def moved(parsed: ParsedPiece, start: int) -> None:
+    """``parsed`` (settled) with its line numbers shifted to begin at line ``start``."""
+    delta = start - 1 - parsed.offset
+    if delta:
+        located = _located(parsed)
+        _shift(located.heads, delta)
+        _shift_inside(located, delta)
+        parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
+        parsed.offset = start - 1
+
+
+def moved_alike(pieces: list[ParsedPiece], delta: int) -> None:
+    """Every piece of ``pieces`` moved ``delta`` lines (the run below a line added or removed:
+    hundreds of pieces): their statements now, the nodes inside them when settled."""
+    for parsed in pieces:
+        located = parsed.located or _located(parsed)
+        for attributes in located.heads:
+            attributes["lineno"] += delta
+            attributes["end_lineno"] += delta
+        if parsed.blanked:
+            parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
+        parsed.offset += delta
+        parsed.lag += delta
+
+
+def settle(pieces: Iterable[ParsedPiece]) -> None:
+    """Move the nodes inside the statements of ``pieces`` to where their statements are."""
+    for parsed in pieces:
+        if parsed.lag and parsed.located is not None:
+            _shift_inside(parsed.located, parsed.lag)
+        parsed.lag = 0
+
+
+def remapped(parsed: ParsedPiece, start: int, text: str, places: list[int]) -> None:
+    """``parsed`` (settled), whose code is that of ``text`` but for blank lines, moved to the
+    lines of ``text`` beginning at line ``start`` (``places``: where each of its lines is in
+    ``text``; every node is on a line of code, which has a place)."""
+    first = parsed.offset + 1
+    located = _located(parsed)
+    for attributes in (*located.heads, *located.both, *located.starts):
+        attributes["lineno"] = start + places[attributes["lineno"] - first]
+    for attributes in (*located.heads, *located.both, *located.ends):
+        attributes["end_lineno"] = start + places[attributes["end_lineno"] - first]
+    parsed.text, parsed.offset = text, start - 1
+
+
+def _shift(dicts: list[_Attributes], delta: int) -> None:
+    for attributes in dicts:
+        attributes["lineno"] += delta
+        attributes["end_lineno"] += delta
+
+
+def _shift_inside(located: _Located, delta: int) -> None:
+    _shift(located.both, delta)
+    for attributes in located.starts:
+        attributes["lineno"] += delta
+    for attributes in located.ends:
+        attributes["end_lineno"] += delta
+
+
+def _located(parsed: ParsedPiece) -> _Located:
+    if parsed.located is None:
+        located = _Located([], [], [], [])
+        heads: set[int] = set()
+        for statement in parsed.body:
+            for head in (statement, *decorators(statement)):
+                # a statement and an expression have both lines (ast's nodes)
+                located.heads.append(head.__dict__)
+                heads.add(id(head))
+        for statement in parsed.body:
+            for node in walk(statement):
+                if id(node) in heads:
+                    continue
+                attributes = node.__dict__
+                has_start = attributes.get("lineno") is not None
+                has_end = attributes.get("end_lineno") is not None
+                if has_start and has_end:
+                    located.both.append(attributes)
+                elif has_start:
+                    located.starts.append(attributes)
+                elif has_end:
+                    located.ends.append(attributes)
+        parsed.located = located
+    return parsed.located
+
+
+def decorators(statement: ast.stmt) -> list[ast.expr]:
+    """The decorators of a definition (none for other statements)."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return statement.decorator_list
+    return []
