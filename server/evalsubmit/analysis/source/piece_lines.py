@@ -30,8 +30,11 @@ class ParsedPiece:
     offset: int
     """Its first line, 0-based (where its statements are)."""
     blanked: list[tuple[int, int]]
+    heads: list[_Attributes] | None = None
+    """The attribute dicts of its statements and their decorators (listed at the first
+    move)."""
     located: _Located | None = None
-    """Where its nodes keep their lines (listed at the first move)."""
+    """Where the nodes inside its statements keep their lines (listed when first moved)."""
     lag: int = 0
     """How many lines the nodes inside its statements are still to move (:func:`settle`);
     its statements and their decorators are at their lines."""
@@ -42,12 +45,11 @@ _Attributes = dict[str, Any]
 
 @dataclass(slots=True)
 class _Located:
-    """The attribute dicts of a piece's nodes, where ``lineno`` and ``end_lineno`` are (a
-    node's ``lineno += delta`` looks the attribute up through its type first, about twice the
-    cost): of its statements and their decorators (``heads``), then of the nodes inside them,
-    those with both lines, those with only a start and those with only an end."""
+    """The attribute dicts of the nodes inside a piece's statements, where ``lineno`` and
+    ``end_lineno`` are (a node's ``lineno += delta`` looks the attribute up through its type
+    first, about twice the cost): of those with both lines, with only a start, with only an
+    end."""
 
-    heads: list[_Attributes]
     both: list[_Attributes]
     starts: list[_Attributes]
     ends: list[_Attributes]
@@ -57,9 +59,8 @@ def moved(parsed: ParsedPiece, start: int) -> None:
     """``parsed`` (settled) with its line numbers shifted to begin at line ``start``."""
     delta = start - 1 - parsed.offset
     if delta:
-        located = _located(parsed)
-        _shift(located.heads, delta)
-        _shift_inside(located, delta)
+        _shift(_heads(parsed), delta)
+        _shift_inside(_located(parsed), delta)
         parsed.blanked = [(a + delta, b + delta) for a, b in parsed.blanked]
         parsed.offset = start - 1
 
@@ -68,8 +69,7 @@ def moved_alike(pieces: list[ParsedPiece], delta: int) -> None:
     """Every piece of ``pieces`` moved ``delta`` lines (the run below a line added or removed:
     hundreds of pieces): their statements now, the nodes inside them when settled."""
     for parsed in pieces:
-        located = parsed.located or _located(parsed)
-        for attributes in located.heads:
+        for attributes in parsed.heads or _heads(parsed):
             attributes["lineno"] += delta
             attributes["end_lineno"] += delta
         if parsed.blanked:
@@ -81,8 +81,8 @@ def moved_alike(pieces: list[ParsedPiece], delta: int) -> None:
 def settle(pieces: Iterable[ParsedPiece]) -> None:
     """Move the nodes inside the statements of ``pieces`` to where their statements are."""
     for parsed in pieces:
-        if parsed.lag and parsed.located is not None:
-            _shift_inside(parsed.located, parsed.lag)
+        if parsed.lag:
+            _shift_inside(_located(parsed), parsed.lag)
         parsed.lag = 0
 
 
@@ -91,10 +91,10 @@ def remapped(parsed: ParsedPiece, start: int, text: str, places: list[int]) -> N
     lines of ``text`` beginning at line ``start`` (``places``: where each of its lines is in
     ``text``; every node is on a line of code, which has a place)."""
     first = parsed.offset + 1
-    located = _located(parsed)
-    for attributes in (*located.heads, *located.both, *located.starts):
+    heads, located = _heads(parsed), _located(parsed)
+    for attributes in (*heads, *located.both, *located.starts):
         attributes["lineno"] = start + places[attributes["lineno"] - first]
-    for attributes in (*located.heads, *located.both, *located.ends):
+    for attributes in (*heads, *located.both, *located.ends):
         attributes["end_lineno"] = start + places[attributes["end_lineno"] - first]
     parsed.text, parsed.offset = text, start - 1
 
@@ -113,18 +113,24 @@ def _shift_inside(located: _Located, delta: int) -> None:
         attributes["end_lineno"] += delta
 
 
+def _heads(parsed: ParsedPiece) -> list[_Attributes]:
+    if parsed.heads is None:
+        # a statement and an expression have both lines (ast's nodes)
+        parsed.heads = [
+            head.__dict__
+            for statement in parsed.body
+            for head in (statement, *decorators(statement))
+        ]
+    return parsed.heads
+
+
 def _located(parsed: ParsedPiece) -> _Located:
     if parsed.located is None:
-        located = _Located([], [], [], [])
-        heads: set[int] = set()
-        for statement in parsed.body:
-            for head in (statement, *decorators(statement)):
-                # a statement and an expression have both lines (ast's nodes)
-                located.heads.append(head.__dict__)
-                heads.add(id(head))
+        located = _Located([], [], [])
+        heads = set(map(id, _heads(parsed)))
         for statement in parsed.body:
             for node in walk(statement):
-                if id(node) in heads:
+                if id(node.__dict__) in heads:
                     continue
                 attributes = node.__dict__
                 has_start = attributes.get("lineno") is not None
