@@ -46,7 +46,7 @@ class Chunk:
     digest: str
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)
 class ChunkCache:
     """Trees of the previous parse of one document, in document order, with its lines."""
 
@@ -254,7 +254,7 @@ def _parse_piece(text: str, start: int) -> ParsedPiece | None:
 def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chunk, ...]:
     """Fill the cache from a tree parsed whole; ``()`` when its statements do not fall inside
     the cuts (then the cuts cannot be trusted for this text and nothing is cached)."""
-    cache.lagging = []  # (the pieces cached go: only the parse of a cache without any seeds)
+    cache.lagging = []  # (none: a cache is seeded only when it holds no piece)
     pieces: list[ParsedPiece] = []
     chunks: list[Chunk] = []
     statements = iter(body)

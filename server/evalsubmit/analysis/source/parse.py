@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+import weakref
 from dataclasses import field
 
 from evalsubmit.analysis.source.chunks import Chunk, ChunkCache, parse_chunks, seed
@@ -30,11 +31,13 @@ class ParsedModule:
     """The whole text is ASCII, so ast's byte columns are already code-point columns."""
     chunks: tuple[Chunk, ...] = ()
     """The top-level pieces it was parsed from (empty when parsed whole)."""
-    _cache: ChunkCache | None = field(default=None, compare=False, repr=False)
-    """The cache it was parsed with, whose pieces' inner nodes may still have to move."""
+    _cache: weakref.ref[ChunkCache] | None = field(default=None, compare=False, repr=False)
+    """The cache it was parsed with, whose pieces' inner nodes may still have to move (weak:
+    a module kept after its document's caches went does not keep them)."""
     _spans: dict[ast.AST, Span] = field(default_factory=dict, compare=False, repr=False)
-    """Spans already computed, by node (a node's position is fixed once its module is built:
-    a tree reused by the next parse belongs to the next module, with its own spans)."""
+    """Spans already computed, by node (a node's position is fixed once its module is built
+    and settled: a tree reused by the next parse belongs to the next module, with its own
+    spans)."""
 
     def settle(self) -> None:
         """Every node at its line. Below an edit that added or removed lines, the top-level
@@ -42,8 +45,9 @@ class ParsedModule:
         once settled (:mod:`.piece_lines`): the engine settles the statements it walks before
         the walk, and every one once the findings are handed on. A reader of positions inside
         statements not walked, before then, settles first."""
-        if self._cache is not None:
-            self._cache.settle()
+        cache = self._cache() if self._cache is not None else None
+        if cache is not None:
+            cache.settle()
 
     def span(self, node: ast.AST) -> Span:
         """The node's span in code points (ast reports UTF-8 byte columns)."""
@@ -134,7 +138,12 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         body, pieces_chunks, blanked = pieces
         tree = ast.Module(body=body, type_ignores=[])
         return ParsedModule(
-            tree, tuple(lines), tuple(blanked), source.isascii(), tuple(pieces_chunks), cache
+            tree,
+            tuple(lines),
+            tuple(blanked),
+            source.isascii(),
+            tuple(pieces_chunks),
+            weakref.ref(cache) if cache is not None else None,
         )
     repaired = repair_parse(source)
     if repaired is None:

@@ -1,8 +1,8 @@
 """The line numbers of a parsed top-level piece (:mod:`.chunks`), and how they move.
 
 A piece below a line added or removed keeps its tree: its nodes' lines move. Every node's
-lines are in its attribute dict (``__dict__``), listed at the piece's first move, so a move
-costs flat loops, not a tree walk. Below an edit that adds a line, that is every node of the
+lines are in its attribute dict (``__dict__``), listed when first moved, so a move costs flat
+loops, not a tree walk. Below an edit that adds a line, that is every node of the
 rest of the module, on every keystroke; most of them are read by nothing before the findings
 are out (the statements the edit did not change are not walked). So the run below an edit
 moves only its top-level statements (and their decorators: what reads where a statement is)
