@@ -14,11 +14,11 @@ import ast
 import enum
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.bodies import evaluate_call
 from evalsubmit.analysis.interp.objects import (
     attribute_key,
     bound,
     is_classmethod,
+    property_value,
     sdk_class_of,
     user_mro,
 )
@@ -70,12 +70,9 @@ class Attributes:
             return None
         for cls in user_mro(user):
             if name in cls.methods:
-                getter = cls.methods[name]
-                if name not in cls.properties or not isinstance(getter.node, ast.FunctionDef):
+                if name not in cls.properties:
                     return None
-                parameters = [*getter.node.args.posonlyargs, *getter.node.args.args]
-                values: dict[str, Value] = {parameters[0].arg: base} if parameters else {}
-                return evaluate_call(self.interp, getter, values)
+                return property_value(self.interp, cls.methods[name], base)
         return None
 
     def attribute(self, base: Value, node: ast.Attribute) -> Value:

@@ -105,6 +105,17 @@ def sdk_class_of(ref: ClassRef) -> str:
     return ref.qualname
 
 
+def property_value(interp: Interpreter, getter: FunctionValue, receiver: Value) -> Value | None:
+    """What the property ``getter`` returns read on ``receiver`` (its first parameter), or
+    None when the getter is not a plain ``def`` (not followed)."""
+    node = getter.node
+    if not isinstance(node, ast.FunctionDef):
+        return None
+    parameter = first_parameter(node.args)
+    values: dict[str, Value] = {parameter: receiver} if parameter is not None else {}
+    return evaluate_call(interp, getter, values)
+
+
 class Objects:
     def __init__(self, interp: Interpreter, resolver: ImportResolver | None) -> None:
         self.interp = interp
@@ -130,7 +141,8 @@ class Objects:
             return base.attributes[name]
         for cls in user_mro(base.ref.user):
             if name in cls.properties and name in cls.methods:
-                return self._property(cls.methods[name], base)
+                found = property_value(self.interp, cls.methods[name], base)
+                return found if found is not None else Unknown("a property")
             if name in cls.methods:
                 return bound(cls.methods[name], base)
             if name in cls.class_values and name not in cls.fields:
@@ -138,14 +150,6 @@ class Objects:
                     return None
                 return None if self._stores().stored(name) else cls.class_values[name]
         return None
-
-    def _property(self, getter: FunctionValue, instance: Instance) -> Value:
-        node = getter.node
-        if not isinstance(node, ast.FunctionDef):
-            return Unknown("a property")
-        receiver = first_parameter(node.args)
-        values: dict[str, Value] = {receiver: instance} if receiver is not None else {}
-        return evaluate_call(self.interp, getter, values)
 
     # ----- the generic instance ------------------------------------------------------------
 
