@@ -41,13 +41,21 @@ def rebound_globals(parsed: ParsedModule) -> frozenset[str]:
         return frozenset()
     found: set[str] = set()
     for function in tree_walk.walk(parsed.tree):
-        if not isinstance(function, _FUNCTIONS):
-            continue
-        inner = tree_walk.walk(function)  # nested functions too: a superset, never less
-        declared = {name for node in inner if isinstance(node, ast.Global) for name in node.names}
-        if declared:
-            found |= declared & {name for node in inner for name in names_bound_by(node)}
+        if isinstance(function, _FUNCTIONS):
+            found |= _declared_and_bound(function, ast.Global)
     return frozenset(found)
+
+
+def _declared_and_bound(
+    function: ast.AST, declaration: type[ast.Global] | type[ast.Nonlocal]
+) -> set[str]:
+    """The names a ``declaration`` statement in ``function`` declares and some statement in
+    it binds (nested functions too: a superset, never less)."""
+    nodes = tree_walk.walk(function)
+    declared = {name for node in nodes if isinstance(node, declaration) for name in node.names}
+    if not declared:
+        return declared
+    return declared & {name for node in nodes for name in names_bound_by(node)}
 
 
 def first_parameter(arguments: ast.arguments) -> str | None:
@@ -65,12 +73,8 @@ def rebound_locals(function: ast.AST) -> frozenset[str]:
     if found is None:
         names: set[str] = set()
         for inner in tree_walk.walk(function):
-            if inner is function or not isinstance(inner, _FUNCTIONS):
-                continue
-            nodes = tree_walk.walk(inner)
-            declared = {n for node in nodes if isinstance(node, ast.Nonlocal) for n in node.names}
-            if declared:
-                names |= declared & {n for node in nodes for n in names_bound_by(node)}
+            if inner is not function and isinstance(inner, _FUNCTIONS):
+                names |= _declared_and_bound(inner, ast.Nonlocal)
         found = frozenset(names)
         setattr(function, _NONLOCALS, found)
     return found
