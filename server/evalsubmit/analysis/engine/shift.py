@@ -250,18 +250,6 @@ class Shifter:
         """Move ``result``'s positions, in place (a cached result belongs to the caches alone;
         its findings and summaries are copied into each report). Raises :class:`Unmapped`
         before changing anything when one points at a line the edit changed."""
-        if not (result.findings or result.remote or result.errors):
-            if not (result.runners or result.submits):
-                return
-            reach = result.reach
-            if reach is not None:
-                delta = self.lines.common_delta(*reach)
-                if delta == 0:
-                    return  # only summaries, on lines that did not move (most, above an edit)
-                if delta is not None:
-                    result.reach = (reach[0] + delta, reach[1] + delta)
-                    self.pending.append(result)
-                    return
         findings = tuple(map(self.finding, result.findings))
         runners, submits, reach, later = self._summaries(result)
         remote = tuple(
