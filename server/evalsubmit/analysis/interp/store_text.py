@@ -220,44 +220,42 @@ def _occurrences(text: str, word: str) -> Iterator[int]:
         at = text.find(word, at + 1)
 
 
+def _whole_words(text: str, word: str) -> Iterator[tuple[int, int]]:
+    """Where ``word`` stands in ``text`` as a whole word: its start and end."""
+    size = len(word)
+    for at in _occurrences(text, word):
+        if not _WORD_CHAR.match(text, at + size):
+            yield at, at + size
+
+
+def _before_blanks(text: str, at: int) -> int:
+    """Where the last character before ``at`` that is not a space or tab is (-1: none)."""
+    before = at - 1
+    while before >= 0 and text[before] in " \t":
+        before -= 1
+    return before
+
+
 def _stores_name(text: str, name: str) -> bool:
-    if name not in text:
-        return False
-    size = len(name)
-    at = text.find(name)
-    while at >= 0:
-        end = at + size
-        if (at == 0 or not _WORD_CHAR.match(text, at - 1)) and not _WORD_CHAR.match(text, end):
-            dot = at - 1
-            while dot >= 0 and text[dot] in " \t":
-                dot -= 1
-            if dot > 0 and text[dot] == "." and _is_store(text, dot, end):
-                return True
-        at = text.find(name, end)
+    for at, end in _whole_words(text, name):
+        dot = _before_blanks(text, at)
+        if dot > 0 and text[dot] == "." and _is_store(text, dot, end):
+            return True
     return False
 
 
 def _changes_bare(text: str, word: str) -> bool:
-    if word not in text:
-        return False
-    size = len(word)
-    at = text.find(word)
-    while at >= 0:
-        end = at + size
-        if (at == 0 or not _WORD_CHAR.match(text, at - 1)) and not _WORD_CHAR.match(text, end):
-            before = at - 1
-            while before >= 0 and text[before] in " \t":
-                before -= 1
-            if (before < 0 or text[before] != ".") and (
-                _AUGMENTED.match(text, end)
-                or _method_called(text, end)
-                or (
-                    (_OPEN_ITEM.match(text, end) or _NEXT_ATTRIBUTE.match(text, end))
-                    and _is_store(text, at, end)
-                )
-            ):
-                return True
-        at = text.find(word, end)
+    for at, end in _whole_words(text, word):
+        before = _before_blanks(text, at)
+        if (before < 0 or text[before] != ".") and (
+            _AUGMENTED.match(text, end)
+            or _method_called(text, end)
+            or (
+                (_OPEN_ITEM.match(text, end) or _NEXT_ATTRIBUTE.match(text, end))
+                and _is_store(text, at, end)
+            )
+        ):
+            return True
     return False
 
 
