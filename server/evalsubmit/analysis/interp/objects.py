@@ -175,11 +175,11 @@ class Objects:
         self._generic[id(user)] = instance  # set-up code reading self sees it, not a loop
         written: dict[str, Value] = {}
         for method in self._setup_methods(user, CLASS_SETUP_METHODS):
-            written.update(self.run_class_method(method, cls))
+            written.update(self._setup_writes(method, cls, user, method.defaults))
         for method in self._setup_methods(user, SETUP_METHODS):
             # whoever constructed it may have passed anything: parameters are what their
             # annotations say, never their defaults (`runner=None` is one caller's choice)
-            written.update(self.run_method(method, instance, {}, defaults=False))
+            written.update(self._setup_writes(method, instance, instance, {}))
         instance.attributes = self.trusted(written)
         return instance
 
@@ -198,38 +198,23 @@ class Objects:
                     found[name] = cls.methods[name]
         return [found[name] for name in names if name in found]
 
-    def run_class_method(self, method: FunctionValue, cls: ClassValue) -> dict[str, Value]:
-        """Walk a class set-up method silently with ``cls``; the attributes it stores on it."""
-        node = method.node
-        user = cls.ref.user
-        if not isinstance(node, ast.FunctionDef) or user is None:
-            return {}
-        receiver = first_parameter(node.args)
-        if receiver is None:
-            return {}
-        env = walk_body(self.interp, method, {**method.defaults, receiver: cls})
-        return instance_writes(env, user)
-
-    def run_method(
+    def _setup_writes(
         self,
         method: FunctionValue,
-        instance: Instance,
-        arguments: dict[str, Value],
-        *,
-        defaults: bool = True,
+        receiver: ClassValue | Instance,
+        owner: UserClass | Instance,
+        values: dict[str, Value],
     ) -> dict[str, Value]:
-        """Walk ``method`` silently with ``self`` = ``instance`` (and the parameters'
-        ``defaults`` where no argument is given); the attributes it stores."""
+        """Walk a set-up method silently with ``receiver`` its first parameter (``cls`` or
+        ``self``) and ``values`` bound; the attributes it stores on ``owner``."""
         node = method.node
         if not isinstance(node, ast.FunctionDef):
             return {}
-        receiver = first_parameter(node.args)
-        if receiver is None:
+        parameter = first_parameter(node.args)
+        if parameter is None:
             return {}
-        given = method.defaults if defaults else {}
-        values = {**given, **arguments, receiver: instance}
-        env = walk_body(self.interp, method, values)
-        return instance_writes(env, instance)
+        env = walk_body(self.interp, method, {**values, parameter: receiver})
+        return instance_writes(env, owner)
 
     # ----- construction at a call site ------------------------------------------------------
 
