@@ -45,7 +45,7 @@ def forward(
     settings: Settings,
     configs: ProjectConfigs,
     project: Project,
-    findings_ready: Callable[[Analysis], None] | None = None,
+    findings_ready: Callable[[Analysis], None],
 ) -> Analysis:
     """The document's own findings. Runs in a worker thread, one at a time per document (its
     owner waits for it); a failure drops the caches it may have half-updated.
@@ -67,7 +67,6 @@ def forward(
         )
 
     def early(report: ModuleReport) -> None:
-        assert findings_ready is not None
         findings_ready(snapshot(report, pending=True, findings_only=True))
 
     skipped = effective.skipped if settings.enable else DISABLED
@@ -75,7 +74,7 @@ def forward(
         return snapshot(ModuleReport(path=track.path, skipped=skipped), pending=False)
     try:
         analyzer = _incremental(track, project, effective.options)
-        report = analyzer.analyze(text, reverse=False, on_findings=findings_ready and early)
+        report = analyzer.analyze(text, reverse=False, on_findings=early)
     except Exception:
         log.exception("analysis of %s failed", track.uri)
         track.analyzer = None

@@ -52,7 +52,6 @@ def fix_source(
     analyze: Callable[[str], ModuleReport],
     *,
     unsafe: bool = False,
-    max_rounds: int = MAX_ROUNDS,
 ) -> FixOutcome:
     """Apply the fixes of ``report`` (the analysis of ``text``) to a fixed point. ``analyze``
     re-analyses the text between rounds (the caller's project, options and path)."""
@@ -64,7 +63,7 @@ def fix_source(
         return FixOutcome(original, original_report)
     applied: list[tuple[str, str]] = []
     rejected: dict[tuple[str, object], Finding] = {}
-    for _ in range(max_rounds):
+    for _ in range(MAX_ROUNDS):
         accepted: list[Edit] = []
         for finding in sorted(report.findings, key=lambda f: (f.span, f.code)):
             fix = finding.applicable_fix(unsafe)

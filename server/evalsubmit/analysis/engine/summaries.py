@@ -38,7 +38,7 @@ def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
             continue
         walks[id(construction.value)] = construction.context
         built = construction.built or construction.value
-        preview = derive(built, construction.span, ctx.path).preview
+        preview = derive(built, construction.span).preview
         if preview is None:
             continue
         preview = _as_sent(preview, sent.get(id(construction.value)))
@@ -50,7 +50,7 @@ def runner_previews(ctx: RuleContext) -> list[TargetPreview]:
             if name is not None:
                 _keep(places, ("name", name), replace(preview, span=name), construction.context)
     for span, value, built in ctx.facts.runner_bindings:
-        preview = derive(built, span, ctx.path).preview
+        preview = derive(built, span).preview
         if preview is not None:
             preview = _as_sent(preview, sent.get(id(value)))
             context = walks.get(id(value), ())

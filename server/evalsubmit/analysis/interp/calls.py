@@ -123,7 +123,7 @@ class Calls:
             case FunctionValue(bound_self=Instance() as runner) if is_runner_init(function):
                 return self.sdk.init_runner(node, runner, args, keyword_spans)
             case PartialValue(function=ClassValue(ref=ClassRef(qualname=q))) if q == METHOD_CALLER:
-                return self._call_method_by_name(function, node, args)
+                return self._call_method_by_name(function, node)
             case PartialValue(function=ClassValue(ref=ClassRef(qualname=q))) if q == ATTR_GETTER:
                 return self._get_attribute_by_name(function, node)
             case PartialValue(function=inner, args=stored):
@@ -251,7 +251,7 @@ class Calls:
             return Unknown(f"the result of {name}()", _INSTANCE_FACTORIES.get(qualname, name))
         return Unknown(f"the result of {name}()")
 
-    def _call_method_by_name(self, caller: PartialValue, node: ast.Call, args: CallArgs) -> Value:
+    def _call_method_by_name(self, caller: PartialValue, node: ast.Call) -> Value:
         """``caller(obj)`` for ``caller = operator.methodcaller(name, *a, **k)``: ``obj.name(*a,
         **k)``, its arguments reported where the methodcaller was written."""
         stored = caller.args

@@ -99,9 +99,7 @@ class SdkCalls:
             )
             target = args.keywords.get("target")
             if target is not None:
-                fact.derivation = derive(
-                    target, fact.target_value_span(), self.interp.frame.source.path
-                )
+                fact.derivation = derive(target, fact.target_value_span())
             self.facts.submits.append(fact)
         return Unknown("a job resource")
 

@@ -6,7 +6,6 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
 from typing import Any
 
 from evalsubmit.analysis.report import TargetPreview
@@ -197,7 +196,7 @@ def _shared_kind(alternatives: tuple[Value, ...]) -> tuple[TargetKind, str]:
     return TargetKind.UNKNOWN, names
 
 
-def derive(value: Value, anchor: Span, path: Path | None) -> Derivation:
+def derive(value: Value, anchor: Span) -> Derivation:
     kind, name = classify(value)
     if kind is TargetKind.GYM:
         assert isinstance(value, Instance)
