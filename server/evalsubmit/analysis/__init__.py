@@ -25,7 +25,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from evalsubmit.analysis.engine.analyze import analyze_source, visible
+    from evalsubmit.analysis.engine.analyze import analyze_source
     from evalsubmit.analysis.engine.configured import (
         config_resolver,
         configured_options,
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "analyze_source": "evalsubmit.analysis.engine.analyze",
-    "visible": "evalsubmit.analysis.engine.analyze",
     "config_resolver": "evalsubmit.analysis.engine.configured",
     "configured_options": "evalsubmit.analysis.engine.configured",
     "project_config": "evalsubmit.analysis.engine.configured",
@@ -93,5 +92,4 @@ __all__ = [
     "configured_options",
     "installed_sdk",
     "project_config",
-    "visible",
 ]

@@ -95,11 +95,6 @@ class TargetPreview:
     def submittable(self) -> bool:
         return self.target is not None and not self.problems and not self.unknowns
 
-    def moved(self, span: Span) -> TargetPreview:
-        return TargetPreview(
-            span, self.runner_type, self.target, self.render, self.problems, self.unknowns
-        )
-
     def _identity(self) -> tuple[object, ...]:
         return (
             self.span,

@@ -311,13 +311,6 @@ def _group_result(
     return result
 
 
-def visible(
-    findings: list[Finding], lines: Sequence[str], options: AnalysisOptions
-) -> list[Finding]:
-    """The findings that ``select``/``ignore`` and the suppression comments let through."""
-    return partition(findings, lines, options)[0]
-
-
 def settled(findings: Iterable[Finding], options: AnalysisOptions) -> list[Finding]:
     """``findings`` (deduplicated) with each fix that holds a placeholder filled in from the
     configuration (``default-taskset``), kept as it is for an editor that lets the user type
