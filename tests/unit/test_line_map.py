@@ -9,16 +9,15 @@ from pathlib import Path
 import pytest
 
 from evalsubmit.analysis import Project, analyze_source
-from evalsubmit.analysis.engine.shift import (
+from evalsubmit.analysis.engine.line_map import (
     LineMap,
-    Shifter,
     Unmapped,
     _edited_in_place,
     _paired,
     _paired_around,
     line_map,
-    summary_reach,
 )
+from evalsubmit.analysis.engine.shift import Shifter, summary_reach
 from evalsubmit.analysis.source.chunks import Chunk
 
 

@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit.analysis.engine.keys import Keyer, KeyState, Remembered
+from evalsubmit.analysis.engine.line_map import Unmapped, line_map
 from evalsubmit.analysis.engine.results import GroupResult
-from evalsubmit.analysis.engine.shift import Shifter, Unmapped, line_map
+from evalsubmit.analysis.engine.shift import Shifter
 from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.grouping import (
     Grouping,
