@@ -24,6 +24,7 @@ from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite
 from evalsubmit.analysis.interp.narrowing import instance_of
 from evalsubmit.analysis.interp.objects import decorated_with
 from evalsubmit.analysis.interp.operators import truthiness
+from evalsubmit.analysis.interp.pytest_marks import SKIP, SKIP_IF
 from evalsubmit.analysis.interp.sdk_calls import (
     SdkCalls,
     built_without_constructor,
@@ -32,7 +33,6 @@ from evalsubmit.analysis.interp.sdk_calls import (
     is_submit,
     model_method,
 )
-from evalsubmit.analysis.interp.testcode import SKIP, SKIP_IF
 from evalsubmit.analysis.models import arguments, containers, stdlib, stdlib_names
 from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
 from evalsubmit.analysis.values.domain import (
