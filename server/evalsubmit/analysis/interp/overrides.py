@@ -5,7 +5,9 @@ it) may run on an instance of a subclass: a class attribute, method or property 
 subclass defines again, or an attribute a subclass's method stores on ``self``, is then not
 known to be the class's own (a base's ``SUITE = ""``
 placeholder that every job class sets). Subclasses are found by the names of their bases in
-the module's class statements (at any depth), once per module; two classes of one name count
+the module's class statements (at any depth), once per module (the class statements under
+each top-level statement are remembered by node: after an edit, only the statements it made
+anew are walked for them); two classes of one name count
 as one (more members unknown, never fewer). Subclasses in the project's other files are found
 by :mod:`.subclass_text`, asked only when the class defines the member read (otherwise the
 read is unknown anyway).
@@ -14,6 +16,7 @@ read is unknown anyway).
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -147,13 +150,52 @@ def _stored_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     }
 
 
+_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
+"""The fields that hold statements (or the handlers and cases whose ``body`` does)."""
+
+_CLASSES_UNDER: weakref.WeakKeyDictionary[ast.stmt, tuple[ast.ClassDef, ...]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The class statements under each compound top-level statement (itself included). A parse
+reuses the nodes of the statements an edit did not touch, never changing what they hold, so
+after an edit only the new statements are walked."""
+
+
+def class_statements(tree: ast.Module) -> list[ast.ClassDef]:
+    """Every class statement of the module, at any depth."""
+    found: list[ast.ClassDef] = []
+    for statement in tree.body:
+        if not any(hasattr(statement, field) for field in _STATEMENT_LISTS):
+            continue  # a simple statement holds no class statement
+        under = _CLASSES_UNDER.get(statement)
+        if under is None:
+            under = _CLASSES_UNDER[statement] = tuple(_classes_under(statement))
+        found.extend(under)
+    return found
+
+
+def _classes_under(statement: ast.stmt) -> list[ast.ClassDef]:
+    """A class statement is only ever an element of a statement list, so only those are
+    walked, never an expression."""
+    found: list[ast.ClassDef] = []
+    pending: list[ast.AST] = [statement]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.ClassDef):
+            found.append(node)
+        for field in _STATEMENT_LISTS:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                pending.extend(value)
+    return found
+
+
 def _redefined(tree: ast.Module) -> dict[str, frozenset[str]]:
     """For each class name, the members its subclasses (direct or not) define."""
     children: dict[str, list[ast.ClassDef]] = {}
-    for node in tree_walk.walk(tree):
-        if isinstance(node, ast.ClassDef):
-            for base in base_names(node):
-                children.setdefault(base, []).append(node)
+    for node in class_statements(tree):
+        for base in base_names(node):
+            children.setdefault(base, []).append(node)
     redefined: dict[str, frozenset[str]] = {}
     for name in children:
         members: set[str] = set()
