@@ -225,3 +225,47 @@ def test_an_edit_scans_only_the_pieces_it_changed() -> None:
     assert second.may_store("A")
     fresh = [p for p, q in zip(second.pieces, first.pieces, strict=True) if p is not q]
     assert [piece.stores.text for piece in fresh] == ["def f7():\n    settings.A = 2\n\n\n"]
+
+
+def test_a_buffer_by_piece_sees_changes_in_place_as_its_whole_text() -> None:
+    """Random edits of a short module: whether an imported name (or its alias) is changed in
+    place, counted by piece from one version to the next, is what a scan of the whole text
+    says; both answers occur."""
+    blocks = [
+        "from settings import F as G\n",
+        "G.update(k=1)\n",
+        "F['k'] = 2\n",
+        "other.append(1)\n",
+        "x = 1\n",
+        "y = F['k']\n",
+        "def f():\n    return G\n",
+        "\n",
+    ]
+    rng = random.Random(26)
+    cache = ChunkCache()
+    module = [rng.choice(blocks) for _ in range(3)]
+    previous: BufferStores | None = None
+    seen: set[bool] = set()
+    for _ in range(300):
+        at = rng.randrange(len(module) + 1)
+        edit = rng.random()
+        if (edit < 0.4 and len(module) < 5) or not module:
+            module.insert(at, rng.choice(blocks))
+        elif edit < 0.7:
+            del module[min(at, len(module) - 1)]
+        else:
+            module[min(at, len(module) - 1)] = rng.choice(blocks)
+        text = "".join(module)
+        parsed = parse_source(text, cache)
+        pieces = cache.piece_texts(parsed.chunks) if parsed is not None else None
+        if pieces is None:  # parsed whole: the engine keeps no pieces of it
+            previous = None
+            continue
+        buffer = BufferStores.of(text, pieces, {}, previous)
+        whole = TextStores(text)
+        for name in rng.sample(["F", "G", "other"], 2):
+            changes = buffer.may_change_imported(name)
+            assert changes == whole.may_change_imported(name), (name, text)
+            seen.add(changes)
+        previous = buffer
+    assert seen == {True, False}
