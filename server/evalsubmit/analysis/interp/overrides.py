@@ -153,6 +153,8 @@ def _stored_on_self(method: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 """The fields that hold statements (or the handlers and cases whose ``body`` does)."""
 
+_COMPOUND: dict[type[ast.AST], bool] = {}
+"""Per kind of statement, whether it holds statements."""
 _CLASSES_UNDER: weakref.WeakKeyDictionary[ast.stmt, tuple[ast.ClassDef, ...]] = (
     weakref.WeakKeyDictionary()
 )
@@ -165,7 +167,11 @@ def class_statements(tree: ast.Module) -> list[ast.ClassDef]:
     """Every class statement of the module, at any depth."""
     found: list[ast.ClassDef] = []
     for statement in tree.body:
-        if not any(hasattr(statement, field) for field in _STATEMENT_LISTS):
+        kind = type(statement)
+        compound = _COMPOUND.get(kind)
+        if compound is None:
+            compound = _COMPOUND[kind] = any(f in kind._fields for f in _STATEMENT_LISTS)
+        if not compound:
             continue  # a simple statement holds no class statement
         under = _CLASSES_UNDER.get(statement)
         if under is None:
