@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from itertools import chain, compress
 from operator import attrgetter
 
+from evalsubmit.analysis.interp.asked_names import AskedNames, asked_names
 from evalsubmit.analysis.interp.effects import MUTATING_METHODS, Callee, Effects
 from evalsubmit.analysis.interp.row_index import Edited, reindexed
 from evalsubmit.core.records import record
@@ -81,6 +82,8 @@ class NonMutatingMemo:
 
     basis: object = None
     non_mutating: _NonMutating | None = None
+    asked: AskedNames | None = None
+    """The names asked about and their binding statements the basis was made of."""
 
 
 def resolve(
@@ -107,7 +110,9 @@ def resolve(
     else:
         if sibling is not None:  # the basis asks the siblings, and a miss asks them again
             sibling = functools.cache(sibling)
-        basis = _basis(found, binders, sibling)
+        last = (since[0], since[2]) if since is not None else None
+        kept.asked = asked_names(found, binders, kept.asked, last)
+        basis = _basis(found, kept.asked, sibling)
         if kept.non_mutating is None or not _still_holds(kept.non_mutating, kept.basis, basis):
             kept.non_mutating = _non_mutating(found, binders, sibling)
         kept.basis, non_mutating = basis, kept.non_mutating
@@ -327,15 +332,11 @@ def _helper_shaped(statement: Effects) -> bool:
     return not statement.body_stores and not statement.imports and statement.value_of is None
 
 
-def _basis(
-    found: Sequence[Effects], binders: dict[str, list[int]], sibling: Sibling | None
-) -> _Basis:
+def _basis(found: Sequence[Effects], names: AskedNames, sibling: Sibling | None) -> _Basis:
     """What the answers anyone asks for are reached from: the names asked about, the
     statements binding each (compared by identity first: those of unchanged statement texts
     are the same objects), and what the sibling modules say of those imported from them."""
-    asked = frozenset[str]().union(*map(_ASKED, found))
-    at = found.__getitem__
-    bound = {name: tuple(map(at, binders[name])) for name in asked & binders.keys()}
+    asked, bound = names.asked, names.bound
     said: dict[str, tuple[bool, bool]] = {}
     if sibling is not None:
         # only a name an import binds can be a sibling's (most names are bound otherwise)
