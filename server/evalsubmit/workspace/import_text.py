@@ -5,7 +5,7 @@ comments alike, so more is found than Python would import, never less."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Literal
 
 _CONT = r"(?:[ \t\f]|\\\r?\n)*"
@@ -37,9 +37,30 @@ def imports_in(
     relative imports stay inside an installed package, which is scanned whole). What a
     statement names depends on its text alone: ``statements`` keeps it by that text (the same
     few statements open most files of a project)."""
+    parts: list[str] | None = None
+    for statement in statements_in(text, statements):
+        for dots, module, name, reach in statement:
+            if dots:
+                if package is None:
+                    break  # the whole statement is relative
+                if parts is None:
+                    parts = package()
+                base = parts[: max(len(parts) - len(dots), 0)]
+                module = ".".join([*base, module] if module else base)
+            if name is None:
+                if module:
+                    yield module, reach
+            else:
+                yield (f"{module}.{name}" if module else name), reach
+
+
+def statements_in(
+    text: str, statements: dict[tuple[str, int], Statement] | None = None
+) -> Iterator[Statement]:
+    """What each ``import`` word of the text names, relative imports unresolved (as
+    :func:`imports_in` finds them; ``statements`` keeps them by their text)."""
     if statements is None:
         statements = {}
-    parts: list[str] | None = None
     position = text.find("import")
     while position >= 0:
         end = position + 6
@@ -55,19 +76,7 @@ def imports_in(
             if statement is None:
                 listed = names.group(1) if names else ""
                 statement = statements[key] = _statement(text, line, position, listed)
-            for dots, module, name, reach in statement:
-                if dots:
-                    if package is None:
-                        break  # the whole statement is relative
-                    if parts is None:
-                        parts = package()
-                    base = parts[: max(len(parts) - len(dots), 0)]
-                    module = ".".join([*base, module] if module else base)
-                if name is None:
-                    if module:
-                        yield module, reach
-                else:
-                    yield (f"{module}.{name}" if module else name), reach
+            yield statement
         position = text.find("import", end)
 
 

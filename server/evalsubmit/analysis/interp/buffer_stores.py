@@ -10,28 +10,25 @@ looked for in the pieces that may import only).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
+from evalsubmit.analysis.interp.import_reach import Item, items_of, unresolved_imports
 from evalsubmit.analysis.interp.store_text import TextStores, import_words
-from evalsubmit.workspace.import_text import Statement, imports_in
+from evalsubmit.workspace.import_text import Statement, statements_in
 
 _NONE: frozenset[str] = frozenset()
 
 
-def no_package() -> list[str]:
-    # relative imports: only the names matter, not the package they are relative to
-    return []
-
-
 class _Piece:
-    __slots__ = ("last_names", "package_names", "stores")
+    __slots__ = ("imported", "last_names", "package_names", "stores")
 
     def __init__(self, text: str, statements: dict[tuple[str, int], Statement]) -> None:
         self.stores = TextStores(text)
+        self.imported: tuple[Item, ...] = (
+            items_of(statements_in(text, statements)) if "import" in text else ()
+        )
         self.last_names, self.package_names = (
-            import_words(imports_in(text, no_package, statements))
-            if "import" in text
-            else (_NONE, _NONE)
+            import_words(unresolved_imports(self.imported)) if self.imported else (_NONE, _NONE)
         )
 
 
@@ -129,6 +126,11 @@ class BufferStores:
                 for name, counts in self._aliases.items():
                     for alias in piece.stores.aliases(name):
                         counts[alias] = counts.get(alias, 0) + step
+
+    def imported(self) -> Iterator[Item]:
+        """The modules the buffer's imports may reach (:mod:`.import_reach`)."""
+        for piece in self.pieces:
+            yield from piece.imported
 
     def reaches(self, stem: str, packages: frozenset[str]) -> bool:
         """Whether an import of the buffer names ``stem`` or binds one of ``packages``."""

@@ -8,11 +8,16 @@ Found from the files' texts, never parsed, and only when a module attribute is r
 analyses read none):
 
 * which files may reach the module: those with an import statement
-  (:func:`~evalsubmit.workspace.import_text.imports_in`: every ``import`` word, after ``try:``
-  or a backslash too) that names a module or name whose last name is the module's, or that
-  binds one of its packages (``import pkg`` then ``pkg.settings.X = ...``), the packages named
-  by its dotted name or its folders under the project root. Matched by name, not resolved: a
-  file naming another module of the same name counts too;
+  (:func:`~evalsubmit.workspace.import_text.statements_in`: every ``import`` word, after
+  ``try:`` or a backslash too) that can name the module or bind a package it is in
+  (``import pkg`` then ``pkg.settings.X = ...``), resolved from the importing file's place
+  (:mod:`.import_reach`): a relative import names what is at its place, a dotted name every
+  module whose path ends with it, a single name a module of a folder that may be on the
+  importer's ``sys.path`` (its own folder or one above it, their ``src``, a folder that may
+  be installed, any folder once a file may change ``sys.path``). A job importing its own
+  folder's ``runners`` does not reach another folder's. A module whose dotted name is not
+  its path's (found through a symbolic link) is matched by its last name and its packages'
+  names, as the imports were before they were resolved;
 * whether such a file may store the attribute or change what it holds in place
   (``settings.LIMITS["x"] = 1``, ``settings.LIMITS.update(...)``): :mod:`.store_text` (any
   receiver, so most stores found are not of the module: at worst a value not trusted that could
@@ -24,30 +29,36 @@ analyses read none):
 
 Not seen: a file outside the project's listing (``Project.python_files``: bounded, virtual
 environments and ignored folders left out), a file that reaches the module without an import
-statement naming it or a package of it (``importlib.import_module``, ``sys.modules``), and the
+statement naming it or a package of it (``importlib.import_module``, ``sys.modules``), a file
+whose imports find it through a folder put on ``sys.path`` from outside the project or
+through another name (:mod:`.import_reach` lists them), and the
 stores and changes :mod:`.store_text` lists as not seen (among them what is changed through
 another name: ``limits = settings.LIMITS`` then ``limits["x"] = 1``, ``configure(LIMITS)``);
 a value stored or changed so is still trusted.
 
 Cost: what a file on disk imports is kept by its size and modification time; an editor buffer
 being analysed is kept by the pieces the engine parsed it in (:mod:`.buffer_stores`: an edit
-rescans the pieces it changed), another buffer by its text. Whether a file may store a name
-is looked for, in the files that may reach the module only, when the name is first asked. The
+rescans the pieces it changed), another buffer by its text. Which files on disk may reach a
+module is found when it is first asked, and kept until the files are looked at again. Whether
+a file may store a name is looked for, in the files that may reach the module only, when the
+name is first asked. The
 files on disk are looked at (one ``stat`` each) at the first question, then again when the
 project is told files changed (:meth:`~evalsubmit.workspace.project.Project.files_changed`,
 ``forget_files``, a buffer closed); a project nobody tells
 (:attr:`~evalsubmit.workspace.project.Project.watched` false: a language client that does not
 watch files) has them looked at again at most once per :data:`FRESH_SECONDS`. A CLI run is told
 nothing: it sees the files as they were at its first question. The files that may store a
-name read become dependencies of the analysis; the texts of those that may reach the module
-and the project's listing of files are observations of it (the CLI's result cache), so its
-cached results go when they change or a file is created or deleted. In one process (the
-language server), each question and its answer are noted by the resolver and asked again
+name read become dependencies of the analysis; the texts of those that may reach the module,
+the configuration files that told where a single name may find it and the project's listing
+of files are observations of it (the CLI's result cache), so its cached results go when they
+change or a file is created or deleted. In one process (the language server), each question
+and its answer are noted by the resolver and asked again
 (:meth:`ModuleStores.answers_the_same`) before a result resting on them is reused: a store
 gained by a file that stored nothing is in no text the result read.
 
-The same files, with their texts (:meth:`ModuleStores.reaching`), are where
-:mod:`.subclass_text` looks for subclasses of a module's classes.
+The same files, with their texts (:meth:`ModuleStores.reaching`), and those that import the
+class's name from any module (a re-export), are where :mod:`.subclass_text` looks for
+subclasses of a module's classes.
 """
 
 from __future__ import annotations
@@ -57,11 +68,20 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from evalsubmit.analysis.interp.buffer_stores import BufferStores, no_package
+from evalsubmit.analysis.interp.buffer_stores import BufferStores
 from evalsubmit.analysis.interp.grouping import DependencyLog, StoreAnswer, StoreQuestion
+from evalsubmit.analysis.interp.import_reach import (
+    CONFIGURATION,
+    Asked,
+    Item,
+    items_of,
+    may_change_path,
+    places_by_key,
+    unresolved_imports,
+)
 from evalsubmit.analysis.interp.store_text import TextStores, import_words
 from evalsubmit.workspace import observed
-from evalsubmit.workspace.import_text import Statement, imports_in
+from evalsubmit.workspace.import_text import Statement, statements_in
 from evalsubmit.workspace.project import Project
 
 FRESH_SECONDS = 1.0
@@ -75,15 +95,68 @@ class _FileStores:
     """What one file imports; its text, digest and stores once it may reach a module asked
     about."""
 
-    __slots__ = ("digest", "last_names", "package_names", "signature", "stores")
+    __slots__ = (
+        "changes_path",
+        "digest",
+        "last_names",
+        "package_names",
+        "places",
+        "signature",
+        "stores",
+    )
 
     def __init__(
-        self, signature: object, names: tuple[frozenset[str], frozenset[str]], text: str | None
+        self, path: Path, signature: object, read: str, items: tuple[Item, ...], text: str | None
     ) -> None:
         self.signature = signature
-        self.last_names, self.package_names = names
+        self.last_names, self.package_names = import_words(unresolved_imports(items))
+        self.places = places_by_key(path.parent.parts, items)
+        self.changes_path = may_change_path(read)
         self.stores: TextStores | None = TextStores(text) if text is not None else None
         self.digest: str | None = None
+
+
+_Disk = tuple[int, float, dict[str, list[tuple[Path, _FileStores]]], bool]
+
+
+class _Question:
+    """A module asked about, the configuration files that told where it may be found from
+    (their texts, None: none there), and the files on disk that may reach it."""
+
+    __slots__ = ("asked", "by_name", "consulted", "on_disk")
+
+    def __init__(
+        self,
+        asked: Asked,
+        by_name: tuple[str, frozenset[str]] | None,
+        consulted: tuple[tuple[Path, str | None], ...],
+    ) -> None:
+        self.asked = asked
+        self.by_name = by_name
+        """Its last name and packages' names when its dotted name is not its path's."""
+        self.consulted = consulted
+        self.on_disk: list[tuple[Path, _FileStores]] = []
+
+    def reached_by(self, path: Path, record: _FileStores, names: Iterable[str]) -> bool:
+        """Whether ``record`` (of ``path``) may reach the module: only what its imports name
+        by ``names`` (those of the module's path) can."""
+        if self.by_name is not None:
+            stem, packages = self.by_name
+            if stem in record.last_names or not packages.isdisjoint(record.package_names):
+                return True
+        places = record.places
+        return any(
+            self.asked.reached_by(path.parent.parts, places[name])
+            for name in names
+            if name in places
+        )
+
+    def reached_by_buffer(self, path: Path, buffer: BufferStores) -> bool:
+        if self.by_name is not None and buffer.reaches(*self.by_name):
+            return True
+        folder = path.parent.parts
+        places = places_by_key(folder, buffer.imported())
+        return any(self.asked.reached_by(folder, found) for found in places.values())
 
 
 class ModuleStores:
@@ -93,9 +166,14 @@ class ModuleStores:
         self.project = project
         self._files: dict[Path, _FileStores] = {}
         """Each file's (or buffer's) last record."""
-        self._disk: tuple[int, float, dict[str, list[tuple[Path, _FileStores]]]] | None = None
+        self._disk: _Disk | None = None
         """The project's generation and the time when the files on disk were last looked at,
-        and the files by each name their imports hold."""
+        the files by each name their imports hold, and whether one may change ``sys.path``."""
+        self._configurations: dict[Path, dict[str, str]] = {}
+        """Folders' configuration files, as they were when the files on disk were looked at."""
+        self._questions: dict[tuple[Path, str, bool], _Question] = {}
+        """Modules asked about (path, dotted name, whether a file may change ``sys.path``):
+        the files on disk that may reach them."""
         self._statements: dict[tuple[str, int], Statement] = {}
         self._noted: dict[Path, tuple[str, Callable[[], list[str] | None]]] = {}
         """Buffers being analysed: their text and its pieces (:meth:`note_pieces`)."""
@@ -103,8 +181,6 @@ class ModuleStores:
         """The buffers' stores by piece, last version."""
         self._listed: tuple[int, str] | None = None
         """The project's generation and its listing's answer (an observation of the CLI)."""
-        self._module_names: dict[tuple[Path, str], tuple[str, frozenset[str]]] = {}
-        """Each module's last name and packages' names (the project's root does not change)."""
         self._lock = threading.Lock()
 
     def set_elsewhere(
@@ -117,7 +193,7 @@ class ModuleStores:
         if noting:  # a file created since may store it
             observed.note("files", observed.files_key(self.project), self._listing())
         found: list[Path] = []
-        for path, record, stores in self._reaching(module_path, module):
+        for path, record, stores in self._reaching(module_path, module, noting):
             if noting:  # a file that may reach the module: a store it gains counts
                 observed.note("read", str(path), self._digest(record, stores))
             if _may_store(record, stores, name):
@@ -132,13 +208,14 @@ class ModuleStores:
         Asked again before cached results are reused: a file that stored nothing was no
         dependency, yet a store it gains makes the value unknown (and one removed, known).
         Cheap when nothing changed: what each file imports and may store is kept by its
-        stat or text (a buffer's by its pieces), so no text is scanned again."""
+        stat or text (a buffer's by its pieces), and which files may reach a module until
+        the files are looked at again, so no text is scanned again."""
         for (module_path, module, name), answer in questions:
             if answer is None:
                 return False
             now = [
                 path
-                for path, record, stores in self._reaching(module_path, module)
+                for path, record, stores in self._reaching(module_path, module, False)
                 if _may_store(record, stores, name)
             ]
             if len(now) != len(answer) or not answer.issuperset(now):
@@ -146,11 +223,10 @@ class ModuleStores:
         return True
 
     def _reaching(
-        self, module_path: Path, module: str
+        self, module_path: Path, module: str, noting: bool
     ) -> Iterator[tuple[Path, _FileStores | BufferStores, TextStores | BufferStores]]:
         """The project files other than the module's that may reach it, with their stores."""
-        stem, packages = self._names(module_path, module)
-        for path, record in self._candidates(stem, packages):
+        for path, record in self._candidates(module_path, module, noting):
             if path == module_path:
                 continue
             stores = record if isinstance(record, BufferStores) else self._stores(path, record)
@@ -165,13 +241,13 @@ class ModuleStores:
         module re-exporting it), each with its text and the text's digest, the texts noted as
         observations of the analysis (and the project's listing: a file created may reach it).
         """
-        stem, packages = self._names(module_path, module)
         noting = observed.noting()
         if noting:
             observed.note("files", observed.files_key(self.project), self._listing())
         seen = {module_path}
-        for found in (self._candidates(stem, packages), self._candidates(name, frozenset())):
-            for path, record in found:
+        found = (self._candidates(module_path, module, noting), self._importing(name))
+        for candidates in found:
+            for path, record in candidates:
                 if path in seen:
                     continue
                 seen.add(path)
@@ -184,15 +260,8 @@ class ModuleStores:
                 yield path, stores.text, digest
 
     def _names(self, module_path: Path, module: str) -> tuple[str, frozenset[str]]:
-        """The module's last name, and the names of the packages it is in."""
-        known = self._module_names.get((module_path, module))
-        if known is None:
-            known = self._module_names[(module_path, module)] = self._find_names(
-                module_path, module
-            )
-        return known
-
-    def _find_names(self, module_path: Path, module: str) -> tuple[str, frozenset[str]]:
+        """The module's last name, and the names of the packages it is in (matched by name
+        when its dotted name is not its path's: a module found through a symbolic link)."""
         parts = module.split(".")
         if parts[-1] == "__init__":
             parts.pop()
@@ -236,41 +305,116 @@ class ModuleStores:
                 self._buffers.pop(gone, None)
 
     def _candidates(
-        self, stem: str, packages: frozenset[str]
+        self, module_path: Path, module: str, noting: bool
     ) -> Iterator[tuple[Path, _FileStores | BufferStores]]:
-        """The project files that may reach a module (its last name, its packages' names):
-        the buffers as their current texts, the others as they were at the project's current
-        generation."""
+        """The project files that may reach a module (:mod:`.import_reach`): the buffers as
+        their current texts, the others as they were at the project's current generation."""
         overlaid = self.project.overlaid()
-        index = self._disk_index()
-        seen: set[Path] = set()
-        for name in (stem, *packages):
-            for path, record in index.get(name, ()):
-                if path not in seen and path not in overlaid:
-                    seen.add(path)
-                    if stem in record.last_names or not packages.isdisjoint(record.package_names):
-                        yield path, record
+        index, disk_changes_path = self._disk_index()
+        buffers = {
+            path: text
+            for path in overlaid
+            if path.suffix == ".py" and (text := self.project.read_unobserved(path)) is not None
+        }
+        changes_path = disk_changes_path or any(may_change_path(text) for text in buffers.values())
+        question = self._question(module_path, module, changes_path, index)
+        if noting:
+            for path, text in question.consulted:
+                observed.note("read", str(path), observed.read_answer(text))
+        for path, record in question.on_disk:
+            if path not in overlaid:
+                yield path, record
         if self._noted:
             self._forget_closed(overlaid)
-        for path in overlaid:
-            if path.suffix == ".py":
-                text = self.project.read_unobserved(path)
-                if text is None:
-                    continue
-                buffer = self._buffer(path, text)
-                if buffer is not None:
-                    if buffer.reaches(stem, packages):
-                        yield path, buffer
-                    continue
-                own = self._of(path, text)
-                if own is not None and (
-                    stem in own.last_names or not packages.isdisjoint(own.package_names)
-                ):
-                    yield path, own
+        for path, text in buffers.items():
+            buffer = self._buffer(path, text)
+            if buffer is not None:
+                if question.reached_by_buffer(path, buffer):
+                    yield path, buffer
+                continue
+            own = self._of(path, text)
+            if own is not None and question.reached_by(path, own, own.places):
+                yield path, own
 
-    def _disk_index(self) -> dict[str, list[tuple[Path, _FileStores]]]:
-        """The files on disk (not buffers) by each name their imports hold, looked at again
-        when the project's generation changed."""
+    def _importing(self, name: str) -> Iterator[tuple[Path, _FileStores | BufferStores]]:
+        """The project files with an import naming ``name`` (``from anywhere import name``),
+        matched by name, not resolved: the buffers as their current texts."""
+        overlaid = self.project.overlaid()
+        index, _ = self._disk_index()
+        for path, record in index.get(name, ()):
+            if path not in overlaid and name in record.last_names:
+                yield path, record
+        for path in overlaid:
+            if path.suffix != ".py" or (text := self.project.read_unobserved(path)) is None:
+                continue
+            buffer = self._buffer(path, text)
+            if buffer is not None:
+                if buffer.reaches(name, frozenset()):
+                    yield path, buffer
+                continue
+            own = self._of(path, text)
+            if own is not None and name in own.last_names:
+                yield path, own
+
+    def _question(
+        self,
+        module_path: Path,
+        module: str,
+        changes_path: bool,
+        index: dict[str, list[tuple[Path, _FileStores]]],
+    ) -> _Question:
+        """Which files on disk may reach the module, kept until they are looked at again."""
+        key = (module_path, module, changes_path)
+        with self._lock:
+            kept = self._questions.get(key)
+        if kept is not None:
+            return kept
+        consulted: dict[Path, str | None] = {}
+
+        def configuration(folder: Path) -> dict[str, str]:
+            texts = self._configuration(folder)
+            for name in CONFIGURATION:
+                consulted[folder / name] = texts.get(name)
+            return texts
+
+        asked = Asked.of(module_path, self.project.root, configuration, changes_path)
+        dotted = module.split(".")
+        if dotted[-1] == "__init__":
+            dotted.pop()
+        by_name = None
+        if tuple(dotted) != asked.parts[-len(dotted) :]:
+            by_name = self._names(module_path, module)
+        kept = _Question(asked, by_name, tuple(consulted.items()))
+        names = set(asked.parts) | ({by_name[0], *by_name[1]} if by_name else set())
+        seen: set[Path] = set()
+        for name in names:
+            for path, record in index.get(name, ()):
+                if path not in seen:
+                    seen.add(path)
+                    if kept.reached_by(path, record, names):
+                        kept.on_disk.append((path, record))
+        with self._lock:
+            self._questions[key] = kept
+        return kept
+
+    def _configuration(self, folder: Path) -> dict[str, str]:
+        """The folder's configuration files (:data:`~.import_reach.CONFIGURATION`) by name."""
+        with self._lock:
+            known = self._configurations.get(folder)
+        if known is None:
+            known = {}
+            for name in CONFIGURATION:
+                text = self.project.read_unobserved(folder / name)
+                if text is not None:
+                    known[name] = text
+            with self._lock:
+                self._configurations[folder] = known
+        return known
+
+    def _disk_index(self) -> tuple[dict[str, list[tuple[Path, _FileStores]]], bool]:
+        """The files on disk (not buffers) by each name their imports hold
+        (:func:`~.import_reach.index_keys`), and whether one may change ``sys.path``; looked
+        at again when the project's generation changed."""
         generation = self.project.generation
         now = time.monotonic()
         with self._lock:
@@ -282,16 +426,21 @@ class ModuleStores:
         ):
             overlaid = self.project.overlaid()
             index: dict[str, list[tuple[Path, _FileStores]]] = {}
+            changes_path = False
             for path in self.project.python_files():
                 if path not in overlaid:
                     record = self._of(path, None)
                     if record is not None:
-                        for name in record.last_names | record.package_names:
+                        changes_path = changes_path or record.changes_path
+                        names = record.places.keys() | record.last_names | record.package_names
+                        for name in names:
                             index.setdefault(name, []).append((path, record))
-            disk = (generation, now, index)
+            disk = (generation, now, index, changes_path)
             with self._lock:
                 self._disk = disk
-        return disk[2]
+                self._configurations.clear()  # they may have changed too
+                self._questions.clear()
+        return disk[2], disk[3]
 
     def _of(self, path: Path, text: str | None) -> _FileStores | None:
         """What ``path`` imports: an editor buffer's ``text``, else the file (by its stat)."""
@@ -311,8 +460,8 @@ class ModuleStores:
             return None
         if len(self._statements) > MAX_KEPT_STATEMENTS:
             self._statements.clear()
-        names = import_words(imports_in(read, no_package, self._statements))
-        kept = _FileStores(signature, names, text)  # a file's text is kept only when needed
+        items = items_of(statements_in(read, self._statements))
+        kept = _FileStores(path, signature, read, items, text)  # text kept only when needed
         with self._lock:
             self._files[path] = kept
         return kept
