@@ -26,7 +26,7 @@ def _set_elsewhere(
         (root / name).write_text(text)
     path = (root / module_file).resolve()
     dotted = module or module_file.removesuffix(".py").replace("/", ".")
-    return ModuleStores(Project(root)).set_elsewhere(path, dotted, "X", set())
+    return bool(ModuleStores(Project(root)).set_elsewhere(path, dotted, "X", set()))
 
 
 PACKAGE = {"pkg/__init__.py": "", "pkg/settings.py": STORE, "other/__init__.py": ""}
