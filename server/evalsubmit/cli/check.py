@@ -282,8 +282,9 @@ def _analyse_all(
     *,
     observe: bool = False,
 ) -> Iterable[FileResult]:
-    """The results of ``files`` (in no particular order): by worker processes from the
-    :data:`PARALLEL_THRESHOLD`-th file on, started while ``files`` is still being read; with
+    """The results of ``files`` (in no particular order): the first here, the others by worker
+    processes from the :data:`PARALLEL_THRESHOLD`-th file on, started (after the first's
+    analysis) while ``files`` is still being read; with
     ``observe``, with what each stood on (for the result cache)."""
     workers = jobs or os.cpu_count() or 1
     if stdin is not None:
@@ -291,25 +292,30 @@ def _analyse_all(
         yield _analyse_one(stdin.path, options[stdin.path], python, fix, stdin)
         return
     stream = iter(files)
-    first: list[Path] = []
+    first = next(stream, None)
+    if first is None:
+        return
+    # The first file is analysed here, before any worker exists: what it warms (the engine's
+    # lazily loaded parts, the project's index of which files may reach a module) is then
+    # inherited by the forked workers instead of being built again in each.
+    _analysis_starts()
+    yield _analyse_one(first, options[first], python, fix, observe=observe)
+    waiting: list[Path] = []
     for path in stream:
-        first.append(path)
-        if workers > 1 and len(first) >= PARALLEL_THRESHOLD:
+        waiting.append(path)
+        if workers > 1 and len(waiting) + 1 >= PARALLEL_THRESHOLD:
             import gc
             from functools import partial
 
             from evalsubmit.cli.workers import in_workers
 
-            _analysis_starts()
             gc.freeze()  # what is loaded now is shared, not copied by the workers' collector
             task = partial(_analyse_batch, python=python, fix=fix, observe=observe)
-            each = [(path, options[path]) for path in first]
+            each = [(path, options[path]) for path in waiting]
             rest = ((path, options[path]) for path in stream)
             yield from in_workers(each, rest, workers, task)
             return
-    if first:
-        _analysis_starts()
-    for path in first:
+    for path in waiting:
         yield _analyse_one(path, options[path], python, fix, observe=observe)
 
 
