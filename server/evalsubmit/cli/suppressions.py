@@ -56,16 +56,16 @@ def judge(
             continue
         from evalsubmit.analysis.engine.suppressing import judged
 
-        if analysed is None:
-            analysed = {_resolved(p) for p, r in results.items() if _whole(r)}
         partial = bool(result.internal)
         args = (result.suppressed, result.lines, options[path])
         sure = judged(result.findings, *args, complete=False, partial=partial)
         late = judged(result.findings, *args, complete=True, partial=partial)
-        if late != sure and _importers_analysed(path, python, analysed):
-            result.findings = late
-        else:
+        if late == sure:
             result.findings = sure
+            continue
+        if analysed is None:  # every checked file's real path: only when a verdict hangs on it
+            analysed = {_resolved(p) for p, r in results.items() if _whole(r)}
+        result.findings = late if _importers_analysed(path, python, analysed) else sure
 
 
 def and_those_holding_ours(reach: Iterable[Path], files: Sequence[Path]) -> Iterator[Path]:
