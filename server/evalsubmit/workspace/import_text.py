@@ -14,7 +14,9 @@ _FROM_BEFORE = re.compile(rf"\bfrom\b{_CONT}(\.*){_CONT}([\w.]*){_CONT}\Z")
 _NAMES = re.compile(rf"{_CONT}(\([^)]*\)?|(?:[^\n\\;]|\\\r?\n)*)")
 """What follows ``import``: a parenthesised list, or the rest of the logical line."""
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*")
-_WORD = re.compile(r"\w")
+_IMPORT_WORD = re.compile(r"import(?<!\wimport)(?!\w)")
+"""The word ``import``, not part of a longer word (one pass of the regular expression engine
+finds every one: no call per ``import`` that is part of a name such as ``important``)."""
 _SPACE = re.compile(r"\s+")
 
 Reach = Literal["head", "module", "init"]
@@ -61,23 +63,17 @@ def statements_in(
     :func:`imports_in` finds them; ``statements`` keeps them by their text)."""
     if statements is None:
         statements = {}
-    position = text.find("import")
-    while position >= 0:
-        end = position + 6
-        bounded = (position == 0 or not _WORD.match(text, position - 1)) and not _WORD.match(
-            text, end
-        )
-        if bounded:
-            names = _NAMES.match(text, end)
-            listed_end = names.end() if names else end
-            line = _logical_line_start(text, position)
-            key = (text[line:listed_end], position - line)
-            statement = statements.get(key)
-            if statement is None:
-                listed = names.group(1) if names else ""
-                statement = statements[key] = _statement(text, line, position, listed)
-            yield statement
-        position = text.find("import", end)
+    for word in _IMPORT_WORD.finditer(text):
+        position, end = word.span()
+        names = _NAMES.match(text, end)
+        listed_end = names.end() if names else end
+        line = _logical_line_start(text, position)
+        key = (text[line:listed_end], position - line)
+        statement = statements.get(key)
+        if statement is None:
+            listed = names.group(1) if names else ""
+            statement = statements[key] = _statement(text, line, position, listed)
+        yield statement
 
 
 def _statement(text: str, line: int, position: int, listed: str) -> Statement:
