@@ -83,3 +83,36 @@ def test_the_pool_and_one_process_give_the_same_report(
         assert pool == one == unfiltered
         if fmt == "json":
             assert json.loads(pool[1])["files_checked"] == len(files) - 2
+
+
+def test_the_first_file_is_analysed_before_the_workers_are_forked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the first analysis builds (the project's index of which files may reach a module,
+    the engine's lazily loaded parts) is inherited by the forked workers instead of being built
+    again in each: the main process analyses one file, then starts the pool."""
+    from evalsubmit.cli import check, workers
+
+    root = write_tree(
+        tmp_path / "t", {"pyproject.toml": "", **{f"j{i:02}.py": SDK for i in range(12)}}
+    )
+    events: list[tuple[str, object]] = []
+    analyse_one = check._analyse_one
+    start_pool = workers.in_workers
+
+    def here(path: Path, *args: object, **kwargs: object) -> object:
+        events.append(("main", path.name))  # a forked worker's calls land in its own copy
+        return analyse_one(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    def pool(first: list[object], *args: object) -> object:
+        events.append(("pool", len(first)))
+        return start_pool(first, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(check, "_analyse_one", here)
+    monkeypatch.setattr(workers, "in_workers", pool)
+    code, out = cli(capsys, "check", "--no-cache", "--jobs", "2", str(root), prefilter=True)
+    assert events == [("main", "j00.py"), ("pool", check.PARALLEL_THRESHOLD - 1)]
+    monkeypatch.undo()
+    assert (code, out) == cli(
+        capsys, "check", "--no-cache", "--jobs", "1", str(root), prefilter=True
+    )
