@@ -2,7 +2,8 @@
 still finding them, in batches that shrink as the work runs out.
 
 * The pool starts as soon as there is enough work for it (the scan of a large tree takes a
-  tenth of a second or more; the workers analyse what it has found meanwhile).
+  tenth of a second or more; the workers analyse what it has found meanwhile), once the main
+  process has analysed the first file: forked workers inherit what that analysis built.
 * At most :data:`IN_FLIGHT_PER_WORKER` batches per worker are handed out at once; the rest wait
   in the main process, so the batch sizes can still follow what is left. A batch is a share
   of what waits (guided scheduling): large while much is left (fewer round trips), one file at
