@@ -7,6 +7,7 @@ from __future__ import annotations
 import textwrap
 
 from evalsubmit.analysis import analyze_source
+from evalsubmit.analysis.source.parse import parse_source
 
 PROGRAM = textwrap.dedent("""\
     from nemo_evaluator.api.schemas import TasksetRef
@@ -157,3 +158,17 @@ def test_a_local_a_nested_function_rebinds_through_nonlocal() -> None:
     assert _nonlocal_es109("pass", "configure(8)") == [13, 17]
     # a call made in a comprehension of the body may run it too
     assert _nonlocal_es109("nonlocal workers", "[configure(n) for n in (8,)]") == []
+
+
+def test_nested_rebinding_is_looked_for_only_in_a_text_that_spells_nonlocal() -> None:
+    """A module whose text never spells ``nonlocal`` has no function rebinding an enclosing
+    one's names: its bodies are not walked for them. A non-ASCII text is not guessed at."""
+    texts = {
+        "def f():\n    x = 1\n": False,
+        NONLOCAL.format(declaration="nonlocal workers", before="pass"): True,
+        "def f():\n    s = 'é'\n": True,
+        "def f():\n    x = 1\ndef g(:\n": False,  # the repaired parse
+    }
+    for text, spelled in texts.items():
+        parsed = parse_source(text)
+        assert parsed is not None and parsed.spells_nonlocal is spelled, text

@@ -64,11 +64,15 @@ def first_parameter(arguments: ast.arguments) -> str | None:
     return positional[0].arg if positional else None
 
 
-def rebound_locals(function: ast.AST) -> frozenset[str]:
+def rebound_locals(function: ast.AST, spelled: bool = True) -> frozenset[str]:
     """The names of ``function``'s scope that a function nested in it rebinds through
     ``nonlocal`` (a superset: any nested level), as :func:`rebound_globals` for a module:
     read from a nested function, or after a call made in the body, they are unknown (the
-    nested function may have run). Found once per definition."""
+    nested function may have run). Found once per definition. ``spelled``: whether the
+    text of the module holding it spells ``nonlocal`` at all (without, there are none, and
+    the body is not walked for them: most modules)."""
+    if not spelled:
+        return frozenset()
     found: frozenset[str] | None = getattr(function, _NONLOCALS, None)
     if found is None:
         names: set[str] = set()

@@ -103,9 +103,11 @@ def _walk_call(
     walk = site.walk if site is not None else None
     record = walk is not None and interp.frame.collect
     caller = interp.frame.env
+    source = function.module or interp.frame.source
+    rebound = rebound_locals(definition, source.parsed.spells_nonlocal)
     frame = Frame(
-        env=Env(parent=function.closure or interp.module_env, rebound=rebound_locals(definition)),
-        source=function.module or interp.frame.source,
+        env=Env(parent=function.closure or interp.module_env, rebound=rebound),
+        source=source,
         collect=record,
         defer=False,
         returns=returns,

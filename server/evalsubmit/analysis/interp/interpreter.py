@@ -378,8 +378,10 @@ class Interpreter:
             values.update(plan.fixtures)
             cases = plan.cases
         receiver = values.get(first) if cls is not None and first is not None else None
+        # a deferred body is one of this module's own definitions
+        rebound = rebound_locals(function, self._source.parsed.spells_nonlocal)
         for walk, case in cases:
-            env = Env(parent=deferred.parent, rebound=rebound_locals(function))
+            env = Env(parent=deferred.parent, rebound=rebound)
             frame = replace(self.frame, env=env, owner=cls, receiver=receiver)
             if walk is not None:
                 frame = replace(frame, context=(*frame.context, walk))

@@ -31,6 +31,10 @@ class ParsedModule:
     """The whole text is ASCII, so ast's byte columns are already code-point columns."""
     chunks: tuple[Chunk, ...] = ()
     """The top-level pieces it was parsed from (empty when parsed whole)."""
+    spells_nonlocal: bool = True
+    """The text holds the word ``nonlocal`` (or is not ASCII: no guess is made). When it
+    does not, no function of the module rebinds a name of an enclosing one, which is then
+    known without walking every body (``rebound_locals`` of :mod:`..interp.binding`)."""
     _cache: weakref.ref[ChunkCache] | None = field(default=None, compare=False, repr=False)
     """The cache it was parsed with, whose pieces' inner nodes may still have to move (weak:
     a module kept after its document's caches went does not keep them)."""
@@ -132,7 +136,9 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         whole = _parse_whole(source)
         if whole is not None:
             chunks = seed(whole.body, lines, cache) if cache is not None else ()
-            return ParsedModule(whole, tuple(lines), (), source.isascii(), chunks)
+            return ParsedModule(
+                whole, tuple(lines), (), source.isascii(), chunks, _spells_nonlocal(source)
+            )
     pieces = parse_chunks(lines, cache)
     if pieces is not None:
         body, pieces_chunks, blanked = pieces
@@ -143,13 +149,25 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
             tuple(blanked),
             source.isascii(),
             tuple(pieces_chunks),
+            _spells_nonlocal(source),
             weakref.ref(cache) if cache is not None else None,
         )
     repaired = repair_parse(source)
     if repaired is None:
         return None
     tree, blanked = repaired
-    return ParsedModule(tree, tuple(lines), tuple(blanked), source.isascii())
+    return ParsedModule(
+        tree,
+        tuple(lines),
+        tuple(blanked),
+        source.isascii(),
+        spells_nonlocal=_spells_nonlocal(source),
+    )
+
+
+def _spells_nonlocal(source: str) -> bool:
+    # a keyword is only ever ASCII, but a non-ASCII text is taken to hold it (no guess is made)
+    return "nonlocal" in source or not source.isascii()
 
 
 def _parse_whole(source: str) -> ast.Module | None:
