@@ -131,6 +131,27 @@ def test_a_store_added_to_another_module_is_a_result_cache_miss(
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("saved_first", ["print('tools')\n", "import os\n\nprint(os.sep)\n"])
+def test_a_file_that_did_not_import_the_module_gaining_a_store_is_a_result_cache_miss(
+    tmp_path: Path, cache: Path, capsys: pytest.CaptureFixture[str], saved_first: str
+) -> None:
+    """A file that could not reach settings (its text no observation of the analysis) edited
+    to import it and store the attribute: the question which files may store it is asked
+    again when the cached result is consulted (and once more the store removed)."""
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'jobs'\n")
+    runners = _project(root, "")
+    tools = root / "tools.py"
+    tools.write_text(saved_first)
+    assert main(["check", str(runners)]) == 1 and ZERO in capsys.readouterr().out
+    tools.write_text("from evals import settings\n\nsettings.CONCURRENCY = 8\n")
+    assert main(["check", str(runners)]) == 0
+    capsys.readouterr()
+    tools.write_text(saved_first)
+    assert main(["check", str(runners)]) == 1 and ZERO in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("text", "trusted"),
     [

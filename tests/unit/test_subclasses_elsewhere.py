@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.analysis import Project, analyze_source
+from evalsubmit.analysis import AnalysisOptions, DocumentAnalyzer, Project, analyze_source
 from evalsubmit.analysis.interp import subclass_text
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.cli import main
@@ -232,6 +232,65 @@ def test_an_override_a_subclass_file_gains_or_loses_is_a_result_cache_miss(
     capsys.readouterr()
     smoke.write_text(SMOKE.format(body='    SUITE = "qa/smoke"'))
     assert main(["check", str(base)]) == 1 and ZERO_REPEATS in capsys.readouterr().out
+
+
+UNRELATED = "import os\n\n\nclass Tool:\n    PATH = os.sep\n"
+"""A file that does not reach jobs.base: never looked at for its subclasses."""
+OVERRIDING = "from jobs.base import BaseJob\n\n\nclass Tool(BaseJob):\n    REPEATS = 2\n"
+
+
+def test_a_file_that_did_not_import_the_base_gaining_a_subclass_is_a_result_cache_miss(
+    tmp_path: Path, cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its text was no observation of base.py's analysis, but the question which members
+    subclasses elsewhere define is: asked again when the cached result is consulted."""
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'jobs'\n")
+    base = _project(root, {"smoke": SMOKE.format(body='    SUITE = "qa/smoke"')})
+    tool = root / "tool.py"
+    tool.write_text(UNRELATED)
+    assert main(["check", str(base)]) == 1 and ZERO_REPEATS in capsys.readouterr().out
+    tool.write_text(OVERRIDING)
+    assert main(["check", str(base)]) == 0
+    capsys.readouterr()
+    tool.write_text(UNRELATED)
+    assert main(["check", str(base)]) == 1 and ZERO_REPEATS in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("where", ["buffer", "disk"])
+def test_a_file_that_did_not_import_the_base_gaining_a_subclass_in_the_editor(
+    tmp_path: Path, where: str
+) -> None:
+    """The editor's cached results of base.py rest on the answer, asked again before they
+    are reused: incremental and fresh analyses agree after each edit."""
+    base = _project(tmp_path, {"smoke": SMOKE.format(body='    SUITE = "qa/smoke"')}).resolve()
+    tool = (tmp_path / "tool.py").resolve()
+    tool.write_text(UNRELATED)
+    project = Project(tmp_path)
+    project.watched = True
+    analyzer = DocumentAnalyzer(base, project, AnalysisOptions())
+    text = base.read_text()
+    project.set_overlay(base, text)
+
+    def both() -> tuple[set[str], set[str]]:
+        incremental = analyzer.analyze(text, reverse=False)
+        fresh = Project(
+            tmp_path, {path: project.read_unobserved(path) or "" for path in project.overlaid()}
+        )
+        again = analyze_source(text, path=base, project=fresh, reverse=False)
+        found = [sorted(f.message for f in r.findings) for r in (incremental, again)]
+        return _reported(found[0]), _reported(found[1])
+
+    assert both() == ({ZERO_REPEATS}, {ZERO_REPEATS})
+    for edit in (OVERRIDING, UNRELATED, OVERRIDING):
+        if where == "buffer":
+            project.set_overlay(tool, edit)
+        else:
+            tool.write_text(edit)
+            project.files_changed()
+        expected = set() if edit == OVERRIDING else {ZERO_REPEATS}
+        assert both() == (expected, expected), edit
 
 
 ANNOTATED = """\

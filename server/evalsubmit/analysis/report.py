@@ -13,6 +13,29 @@ from evalsubmit.core.findings import Finding, Span, Where, where_text
 from evalsubmit.core.records import record
 
 
+@record
+class SubclassQuestion:
+    """Which members the subclasses of class ``name`` of the module at ``path`` define in the
+    project's files other than ``analysed`` (:mod:`evalsubmit.analysis.interp.subclass_text`).
+    """
+
+    path: Path
+    name: str
+    analysed: Path | None
+
+
+Question = tuple[Path, str, str] | SubclassQuestion
+"""What an analysis asked of the other files of the project: which of them may store a
+module's attribute (the module's path, its dotted name, the attribute's name: see
+:mod:`evalsubmit.analysis.interp.module_stores`), or a :class:`SubclassQuestion`."""
+Answer = frozenset[Path] | frozenset[str] | None
+"""The files that may store the attribute, or the members the subclasses define
+(:data:`ANY_MEMBER`: any member may be); None when one analysis got two answers (a file
+changed while it ran): no answer asked again matches."""
+ANY_MEMBER: frozenset[str] = frozenset({"<any member>"})
+"""The answer of a :class:`SubclassQuestion` when any member may be defined."""
+
+
 class EngineFailure(BaseException):
     """An engine bug met while internal errors are strict (the test suites' mode).
 
@@ -156,10 +179,11 @@ class ModuleReport:
     dependency_texts: tuple[tuple[Path, str], ...] = ()
     """Each of ``dependencies`` with the digest of the text this analysis read (what a cached
     report stands for: it is stale once one of them reads differently)."""
-    store_answers: tuple[tuple[tuple[Path, str, str], frozenset[Path] | None], ...] = ()
+    store_answers: tuple[tuple[Question, Answer], ...] = ()
     """What the module stores answered this analysis (which other files may store each
-    module attribute read): it is stale too once one answers differently, though no text it
-    read changed (a store added in a file that stored nothing)."""
+    module attribute read, which members subclasses in other files define): it is stale too
+    once one answers differently, though no text it read changed (a store or a subclass added
+    in a file that stored or subclassed nothing)."""
     internal_errors: tuple[str, ...] = ()
     """Statements the analysis failed on (engine bugs: ``line N: KeyError: ...``). Each costs
     what that statement binds or reports; the rest of the module is analysed. Never silent:

@@ -13,8 +13,12 @@ A cached result is used only when a fresh analysis could not give another one. I
 
 and every observation the analysis made of other files (:mod:`evalsubmit.workspace.observed`):
 the texts of the modules it read, directly or through other modules, by digest, and the
-answers of the module lookups it made, those that found nothing included. Each is asked again
-on a hit; one different answer makes the entry a miss. Modification times are never trusted.
+answers of the module lookups it made, those that found nothing included, and the answers to
+its questions about files it need not have read (which other files may store a module
+attribute it read, which members subclasses elsewhere define:
+:mod:`evalsubmit.analysis.interp.questions`; a file edited to import the module and store
+the attribute or subclass the class changes the answer). Each is asked again on a hit; one
+different answer makes the entry a miss. Modification times are never trusted across runs.
 
 Results that depend on something not noted (an internal error, an incomplete journal) are
 not kept. ``--fix``/``--diff`` and stdin neither read nor write the cache; ``--no-cache``
@@ -215,7 +219,11 @@ class ResultCache:
         once per run: many files import the same modules)."""
         asked = (project.root, kind, key)
         if asked not in self._answers:
-            self._answers[asked] = obs.answer_now(project, kind, key)
+            self._answers[asked] = (
+                _question_answer(project, kind, key)
+                if kind in _QUESTIONS
+                else obs.answer_now(project, kind, key)
+            )
         return self._answers[asked] == answer
 
     def _key(
@@ -279,6 +287,19 @@ class ResultCache:
         for folder in self._folders.values():
             if folder is not None and self._secret is not None:
                 prune_when_due(folder, self._secret)
+
+
+_QUESTIONS = frozenset({"stores", "subclasses"})
+"""Observations that are questions to the other files of the project (which may store a
+module attribute, which members subclasses define): ``analysis.interp.questions.KINDS``."""
+
+
+def _question_answer(project: Project, kind: str, key: str) -> str | None:
+    """Asked again of the project's files (what each imports is kept by its stat for the
+    run: many cached results ask about the same modules)."""
+    from evalsubmit.analysis.interp.modules import ModuleResolver  # only for such entries
+
+    return ModuleResolver.of(project).observed_answer(kind, key)
 
 
 def _options_key(options: AnalysisOptions) -> dict[str, Any]:

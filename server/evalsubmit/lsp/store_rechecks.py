@@ -22,11 +22,12 @@ from pathlib import Path
 
 from evalsubmit.analysis import Project
 from evalsubmit.analysis.interp.modules import ModuleResolver
+from evalsubmit.analysis.report import Answer, Question
 from evalsubmit.lsp.scheduler import DocumentTrack
 
 log = logging.getLogger(__name__)
 
-Asked = tuple[DocumentTrack, Project, dict[tuple[Path, str, str], frozenset[Path] | None]]
+Asked = tuple[DocumentTrack, Project, dict[Question, Answer]]
 
 
 class StoreRechecks:

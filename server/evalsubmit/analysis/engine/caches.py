@@ -33,9 +33,9 @@ from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.engine.shift import Shifter
 from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.grouping import (
+    Answer,
     Grouping,
-    StoreAnswer,
-    StoreQuestion,
+    Question,
     asked,
     reads_the_same,
 )
@@ -68,7 +68,7 @@ class AnalysisCaches:
     (the resolver notes them as it reads). When one of them now reads differently, or the
     installed packages changed (``environment``), no cached result stands."""
     environment: str | None = None
-    questions: dict[StoreQuestion, StoreAnswer] = field(default_factory=dict)
+    questions: dict[Question, Answer] = field(default_factory=dict)
     """What the module stores answered (which other files may store a module attribute read)
     since the cached results were last all dropped: asked again before they are reused, each
     must get the same answer (a store added in a file that stored nothing before is in no
@@ -224,7 +224,7 @@ class AnalysisCaches:
         self,
         read: dict[Path, str],
         dependencies: frozenset[Path],
-        questions: dict[StoreQuestion, StoreAnswer],
+        questions: dict[Question, Answer],
     ) -> None:
         """After an analysis: the texts it read (``read``, noted by the walk; the modules of
         statements not walked were read, unchanged, by an earlier analysis), and the module

@@ -17,8 +17,8 @@ from typing import Protocol
 
 from evalsubmit.analysis.engine.options import AnalysisOptions
 from evalsubmit.analysis.interp.grouping import (
-    StoreAnswer,
-    StoreQuestion,
+    Answer,
+    Question,
     reads_the_same,
     text_digest,
 )
@@ -30,7 +30,7 @@ from evalsubmit.workspace.project import Project
 
 Remote = tuple[tuple[Path, Finding], ...]
 Texts = tuple[tuple[Path, str], ...]
-Answers = tuple[tuple[StoreQuestion, StoreAnswer], ...]
+Answers = tuple[tuple[Question, Answer], ...]
 
 
 class ForwardAnalysis(Protocol):

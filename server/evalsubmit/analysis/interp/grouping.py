@@ -5,14 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
+from evalsubmit.analysis.report import ANY_MEMBER, Answer, Question, SubclassQuestion
 from evalsubmit.core.records import record
 from evalsubmit.workspace.observed import text_digest
 
 __all__ = [
+    "ANY_MEMBER",
+    "Answer",
     "DependencyLog",
     "Grouping",
+    "Question",
     "StoreAnswer",
     "StoreQuestion",
+    "SubclassQuestion",
     "asked",
     "reads_the_same",
     "text_digest",
@@ -51,9 +56,7 @@ def reads_the_same(read: Callable[[Path], str | None], texts: Iterable[tuple[Pat
     return True
 
 
-def asked(
-    answers: dict[StoreQuestion, StoreAnswer], question: StoreQuestion, answer: StoreAnswer
-) -> None:
+def asked(answers: dict[Question, Answer], question: Question, answer: Answer) -> None:
     """Note ``answer`` to ``question`` in ``answers`` (None once two answers differ)."""
     answers[question] = answer if answers.get(question, answer) == answer else None
 
@@ -61,17 +64,18 @@ def asked(
 class DependencyLog(set[Path]):
     """The modules read (collaborators ``add`` to it), also logged into ``log`` when set, the
     digest of the text each one was read with (``texts``; "" when two differed), and the
-    answers of the module stores the walk asked (``questions``: a file that stored nothing
-    is no dependency, but a store it gains changes the answer)."""
+    answers of the module stores and subclasses elsewhere the walk asked (``questions``: a
+    file that stored or subclassed nothing is no dependency, but a store or subclass it gains
+    changes the answer)."""
 
     log: set[Path] | None = None
 
     def __init__(self) -> None:
         super().__init__()
         self.texts: dict[Path, str] = {}
-        self.questions: dict[StoreQuestion, StoreAnswer] = {}
+        self.questions: dict[Question, Answer] = {}
 
-    def ask(self, question: StoreQuestion, answer: StoreAnswer) -> None:
+    def ask(self, question: Question, answer: Answer) -> None:
         asked(self.questions, question, answer)
 
     def note(self, path: Path, digest: str) -> None:

@@ -21,10 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from evalsubmit.analysis.interp import questions as asking
 from evalsubmit.analysis.interp.grouping import (
+    ANY_MEMBER,
+    Answer,
     DependencyLog,
-    StoreAnswer,
-    StoreQuestion,
+    Question,
+    SubclassQuestion,
     asked,
     reads_the_same,
     text_digest,
@@ -87,12 +90,13 @@ class _Kept(NamedTuple):
     """What building it learnt from the file system (None: nothing was noting), noted again
     each time it is reused (:mod:`evalsubmit.workspace.observed`)."""
     reads: frozenset[tuple[Path, str]]
-    questions: tuple[tuple[StoreQuestion, StoreAnswer], ...]
-    """What the module stores answered while building it (transitively, as ``reads``): a
-    ``LIMIT = settings.CONCURRENCY`` it binds is known only while no other file stores it."""
+    questions: tuple[tuple[Question, Answer], ...]
+    """What the module stores (and subclasses elsewhere) answered while building it
+    (transitively, as ``reads``): a ``LIMIT = settings.CONCURRENCY`` it binds is known only
+    while no other file stores it."""
 
 
-Questions = dict[StoreQuestion, StoreAnswer]
+Questions = dict[Question, Answer]
 
 
 class ModuleResolver:
@@ -111,6 +115,7 @@ class ModuleResolver:
         self._budget = threading.local()
         self._stores = ModuleStores(project)
         self._subclasses = ProjectSubclasses(project, self._stores)
+        self._questions = asking.Questions(self._stores, self._subclasses)
 
     @classmethod
     def of(cls, project: Project) -> ModuleResolver:
@@ -151,16 +156,27 @@ class ModuleResolver:
         self._stores.note_pieces(path, text, pieces)
 
     def answers_the_same(self, questions: Questions) -> bool:
-        """Whether the module stores answer each of ``questions`` (asked by an earlier
-        analysis) as they did then (:meth:`.ModuleStores.answers_the_same`)."""
-        return not questions or self._stores.answers_the_same(questions.items())
+        """Whether the module stores and subclasses elsewhere answer each of ``questions``
+        (asked by an earlier analysis) as they did then (:mod:`.questions`)."""
+        return not questions or self._questions.answers_the_same(questions)
+
+    def observed_answer(self, kind: str, key: str) -> str | None:
+        """The answer an observation of one of those questions gets now (the CLI's result
+        cache: :data:`.questions.KINDS`)."""
+        return self._questions.observed_answer(kind, key)
 
     def subclass_members(
         self, name: str, path: Path, analysed: Path | None, dependencies: set[Path]
     ) -> frozenset[str] | None:
         """The members that subclasses of the class ``name`` of the module at ``path`` define
-        in the project's other files (None: any member may be): :mod:`.subclass_text`."""
-        return self._subclasses.members(name, path, analysed, dependencies)
+        in the project's other files (None: any member may be): :mod:`.subclass_text`. The
+        question and its answer are noted as :meth:`_set_elsewhere`'s are."""
+        members = self._subclasses.members(name, path, analysed, dependencies)
+        answer = ANY_MEMBER if members is None else members
+        question = SubclassQuestion(path, name, analysed)
+        self._noted(set(), dependencies, {question: answer})
+        asking.note(question, answer)
+        return members
 
     def outside(self, path: Path) -> bool:
         """Whether ``path`` is an installed module outside the workspace (nothing is reported
@@ -232,6 +248,7 @@ class ModuleResolver:
         rest on: a store appearing elsewhere changes the answer, not a text they read)."""
         answer = self._stores.set_elsewhere(path, module, name, dependencies)
         self._noted(set(), dependencies, {(path, module, name): answer})
+        asking.note((path, module, name), answer)
         return bool(answer)
 
     def _environment(self) -> PythonEnvironment | None:

@@ -72,6 +72,8 @@ class Overrides:
             dependencies.add(path)
             if digest := kept.looked_at.texts.get(path):
                 dependencies.note(path, digest)
+        for question, answer in kept.looked_at.questions.items():  # and on files not looked at
+            dependencies.ask(question, answer)
         return kept.members is None or member in kept.members
 
 

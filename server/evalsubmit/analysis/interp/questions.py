@@ -1,0 +1,102 @@
+"""What an analysis asked of the project's other files, asked again before a result resting on
+it is reused.
+
+Two questions are about files an analysis need not have read: which other files may store a
+module's attribute (:mod:`.module_stores`), and which members the subclasses of a class in
+other files define (:mod:`.subclass_text`). A file that stored or subclassed nothing is no
+dependency of the result, yet one edited to import the module and store the attribute (or
+subclass the class) changes the result though no text it read did. So each question and its
+answer are noted (the walk's :class:`~.grouping.DependencyLog`, the resolver's kept scopes,
+the engine's caches, ``ModuleReport.store_answers``) and asked again
+(:meth:`Questions.answers_the_same`) before such a result is reused, by the editor's caches
+and re-checks, and by the CLI's result cache, where each is an observation
+(:mod:`evalsubmit.workspace.observed`) of kind :data:`STORES` or :data:`SUBCLASSES` answered
+again by :meth:`Questions.observed_answer`.
+
+Asking again is cheap when nothing changed: what each file imports is kept by its stat (a
+buffer's by its text or pieces), what it may store by its record, what its classes are by
+its text's digest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import cast
+
+from evalsubmit.analysis.interp.grouping import (
+    ANY_MEMBER,
+    Answer,
+    Question,
+    StoreAnswer,
+    StoreQuestion,
+    SubclassQuestion,
+)
+from evalsubmit.analysis.interp.module_stores import ModuleStores
+from evalsubmit.analysis.interp.subclass_text import ProjectSubclasses
+from evalsubmit.workspace import observed
+
+STORES = "stores"
+"""Observation kind: the files that may store a module attribute (key: the module's path,
+its dotted name, the attribute's name, a line each)."""
+SUBCLASSES = "subclasses"
+"""Observation kind: the members subclasses in other files define (key: the class's module
+path, its name, the module analysed, a line each)."""
+KINDS = frozenset({STORES, SUBCLASSES})
+
+
+class Questions:
+    """Asks the questions again, per project (held by its ModuleResolver)."""
+
+    def __init__(self, stores: ModuleStores, subclasses: ProjectSubclasses) -> None:
+        self._stores = stores
+        self._subclasses = subclasses
+
+    def answers_the_same(self, questions: Mapping[Question, Answer]) -> bool:
+        """Whether each question gets the answer it got (None never matches)."""
+        stores: list[tuple[StoreQuestion, StoreAnswer]] = []
+        for question, answer in questions.items():
+            if isinstance(question, SubclassQuestion):
+                if answer is None or self.subclass_answer(question) != answer:
+                    return False
+            else:
+                stores.append((question, cast(StoreAnswer, answer)))
+        return not stores or self._stores.answers_the_same(stores)
+
+    def subclass_answer(self, question: SubclassQuestion) -> frozenset[str]:
+        members = self._subclasses.members(question.name, question.path, question.analysed, set())
+        return ANY_MEMBER if members is None else members
+
+    def observed_answer(self, kind: str, key: str) -> str | None:
+        """The answer an observation of :data:`KINDS` gets now (raises ``ValueError`` for a
+        key this version does not write)."""
+        if kind == STORES:
+            module_path, module, name = key.split("\n")
+            found = self._stores.set_elsewhere(Path(module_path), module, name, set())
+            return _answer_text(found)
+        if kind == SUBCLASSES:
+            path, name, analysed = key.split("\n")
+            question = SubclassQuestion(Path(path), name, Path(analysed) if analysed else None)
+            return _answer_text(self.subclass_answer(question))
+        raise ValueError(f"unknown question {kind!r}")
+
+
+def note(question: Question, answer: Answer) -> None:
+    """Note the question and its answer as an observation of the analysis (when noting)."""
+    if not observed.noting():
+        return
+    if isinstance(question, SubclassQuestion):
+        where = str(question.analysed) if question.analysed is not None else ""
+        observed.note(
+            SUBCLASSES, "\n".join((str(question.path), question.name, where)), _answer_text(answer)
+        )
+    else:
+        module_path, module, name = question
+        observed.note(STORES, "\n".join((str(module_path), module, name)), _answer_text(answer))
+
+
+def _answer_text(answer: Answer) -> str | None:
+    """An answer as an observation's (a digest: the members or paths can be many)."""
+    if answer is None:
+        return None
+    return observed.text_digest("\n".join(sorted(map(str, answer))))
