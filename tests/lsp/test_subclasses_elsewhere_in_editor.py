@@ -57,3 +57,18 @@ async def test_a_subclass_written_to_a_watched_file_rechecks_the_base(
         )
     )
     await wait_until(lambda: _latest(client, base) == [])
+
+
+async def test_a_file_that_did_not_import_the_base_typed_to_subclass_it_rechecks_the_base(
+    client: RecordingClient, tmp_path: Path
+) -> None:
+    """``tool.py`` did not import ``jobs.base``: never looked at, no dependency of the base's
+    result. Typed (unsaved) to import it and subclass it setting the placeholder, the question
+    which members subclasses elsewhere define gets another answer: the base's ES108 goes."""
+    _package(tmp_path)
+    base = open_doc(client, tmp_path / "jobs" / "base.py", BASE)
+    tool = open_doc(client, tmp_path / "tool.py", "import os\n\nprint(os.sep)\n")
+    await wait_until(lambda: _latest(client, base) == ["ES108", "ES109"])
+    subclass = 'from jobs.base import BaseJob\n\n\nclass Tool(BaseJob):\n    SUITE = "qa/tool"\n'
+    replace_all(client, tool, subclass, version=2)
+    await wait_until(lambda: _latest(client, base) == ["ES109"])

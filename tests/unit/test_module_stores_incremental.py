@@ -58,7 +58,22 @@ READER_STATEMENTS = (
     "N = settings.RETRIES\n",
     "OTHER = 1\n",
     "def tune():\n    settings.RETRIES = 3\n",  # the reader stores one itself
+    "class Job:\n"  # a placeholder a subclass in another file may set
+    "    REPEATS = 0\n\n"
+    "    def build(self):\n"
+    "        config = GymRuntimeConfig(agent='a', agent_config='a.yaml', resources_server='m',"
+    " num_repeats=self.REPEATS)\n"
+    "        return GymAgentTaskRunner(config=config)\n",
 )
+SUBCLASSES = (
+    "from evals.runners import Job\n\n\nclass Nightly(Job):\n    REPEATS = 3\n",
+    "from evals import runners\n\n\nclass Nightly(runners.Job):\n    REPEATS = 3\n",
+    "from evals.runners import Job\n\n\nclass Nightly(Job):\n    pass\n",
+    "import os\n\n\nclass Nightly:\n    REPEATS = 3\n",  # does not reach the reader
+    "",
+)
+"""What ``jobs.py``, which may not import the reader, holds: a file that did not reach it
+edited to subclass its class changes the members a generic ``self`` may have."""
 STORES = (
     "settings.CONCURRENCY = 8",
     "settings.RETRIES = 2",
@@ -86,7 +101,11 @@ def _fresh(text: str, reader: Path, root: Path, overlays: dict[Path, str]) -> Mo
 
 
 def _overlays(project: Project) -> dict[Path, str]:
-    return {path: text for path in project.overlaid() if (text := project.read_unobserved(path))}
+    return {
+        path: text
+        for path in project.overlaid()
+        if (text := project.read_unobserved(path)) is not None  # an empty buffer too
+    }
 
 
 def _zeros(report: ModuleReport) -> list[str]:
@@ -185,6 +204,9 @@ def _other_files_step(rng: random.Random, root: Path, project: Project) -> str:
     """One change of another file than the reader: a buffer typed, closed, a file written,
     created or deleted on disk (the project told, as the server is)."""
     roll = rng.random()
+    if roll < 0.25:
+        return _subclass_step(rng, root, project)
+    roll = rng.random()
     store = rng.choice(STORES)
     main = (root / "main.py").resolve()
     tweak = root / "tweak.py"
@@ -212,6 +234,28 @@ def _other_files_step(rng: random.Random, root: Path, project: Project) -> str:
         project.drop_overlay(tweak)
         project.forget_files()
         return "tweak.py deleted"
+    return "nothing"
+
+
+def _subclass_step(rng: random.Random, root: Path, project: Project) -> str:
+    """``jobs.py`` typed in its buffer, or written on disk (created, or deleted)."""
+    jobs = root / "jobs.py"
+    text = rng.choice(SUBCLASSES)
+    roll = rng.random()
+    if roll < 0.45:
+        project.set_overlay(jobs.resolve(), text)
+        project.note_file(jobs)
+        return f"jobs.py buffer: {text!r}"
+    if roll < 0.9:
+        existed = jobs.exists()
+        jobs.write_text(text)
+        project.files_changed() if existed else project.forget_files()
+        return f"jobs.py on disk: {text!r}"
+    if jobs.exists():
+        jobs.unlink()
+        project.drop_overlay(jobs.resolve())
+        project.forget_files()
+        return "jobs.py deleted"
     return "nothing"
 
 

@@ -24,16 +24,23 @@ class SubclassQuestion:
     analysed: Path | None
 
 
+@record
+class SubclassAnswer:
+    """The members the subclasses define (None: any member may be), and the files looked at
+    to find them (the analysis's dependencies: a file gaining an import of the module is
+    looked at by a fresh analysis)."""
+
+    members: frozenset[str] | None
+    looked_at: frozenset[Path]
+
+
 Question = tuple[Path, str, str] | SubclassQuestion
 """What an analysis asked of the other files of the project: which of them may store a
 module's attribute (the module's path, its dotted name, the attribute's name: see
 :mod:`evalsubmit.analysis.interp.module_stores`), or a :class:`SubclassQuestion`."""
-Answer = frozenset[Path] | frozenset[str] | None
-"""The files that may store the attribute, or the members the subclasses define
-(:data:`ANY_MEMBER`: any member may be); None when one analysis got two answers (a file
-changed while it ran): no answer asked again matches."""
-ANY_MEMBER: frozenset[str] = frozenset({"<any member>"})
-"""The answer of a :class:`SubclassQuestion` when any member may be defined."""
+Answer = frozenset[Path] | SubclassAnswer | None
+"""The files that may store the attribute, or a :class:`SubclassAnswer`; None when one
+analysis got two answers (a file changed while it ran): no answer asked again matches."""
 
 
 class EngineFailure(BaseException):

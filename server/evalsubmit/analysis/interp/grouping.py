@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
-from evalsubmit.analysis.report import ANY_MEMBER, Answer, Question, SubclassQuestion
+from evalsubmit.analysis.report import Answer, Question, SubclassAnswer, SubclassQuestion
 from evalsubmit.core.records import record
 from evalsubmit.workspace.observed import text_digest
 
 __all__ = [
-    "ANY_MEMBER",
     "Answer",
     "DependencyLog",
     "Grouping",
     "Question",
     "StoreAnswer",
     "StoreQuestion",
+    "SubclassAnswer",
     "SubclassQuestion",
     "asked",
     "reads_the_same",

@@ -23,7 +23,6 @@ from typing import NamedTuple
 
 from evalsubmit.analysis.interp import questions as asking
 from evalsubmit.analysis.interp.grouping import (
-    ANY_MEMBER,
     Answer,
     DependencyLog,
     Question,
@@ -171,12 +170,15 @@ class ModuleResolver:
         """The members that subclasses of the class ``name`` of the module at ``path`` define
         in the project's other files (None: any member may be): :mod:`.subclass_text`. The
         question and its answer are noted as :meth:`_set_elsewhere`'s are."""
-        members = self._subclasses.members(name, path, analysed, dependencies)
-        answer = ANY_MEMBER if members is None else members
         question = SubclassQuestion(path, name, analysed)
+        answer, looked_at = self._questions.subclasses_looked_at(question)
+        for file in looked_at:
+            dependencies.add(file)
+            if isinstance(dependencies, DependencyLog):
+                dependencies.note(file, looked_at.texts[file])
         self._noted(set(), dependencies, {question: answer})
         asking.note(question, answer)
-        return members
+        return answer.members
 
     def outside(self, path: Path) -> bool:
         """Whether ``path`` is an installed module outside the workspace (nothing is reported

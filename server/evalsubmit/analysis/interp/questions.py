@@ -25,11 +25,12 @@ from pathlib import Path
 from typing import cast
 
 from evalsubmit.analysis.interp.grouping import (
-    ANY_MEMBER,
     Answer,
+    DependencyLog,
     Question,
     StoreAnswer,
     StoreQuestion,
+    SubclassAnswer,
     SubclassQuestion,
 )
 from evalsubmit.analysis.interp.module_stores import ModuleStores
@@ -63,9 +64,20 @@ class Questions:
                 stores.append((question, cast(StoreAnswer, answer)))
         return not stores or self._stores.answers_the_same(stores)
 
-    def subclass_answer(self, question: SubclassQuestion) -> frozenset[str]:
-        members = self._subclasses.members(question.name, question.path, question.analysed, set())
-        return ANY_MEMBER if members is None else members
+    def subclass_answer(self, question: SubclassQuestion) -> SubclassAnswer:
+        return self.subclasses_looked_at(question)[0]
+
+    def subclasses_looked_at(
+        self, question: SubclassQuestion
+    ) -> tuple[SubclassAnswer, DependencyLog]:
+        """The answer, with the files looked at and their digests (the answer holds the
+        files too: a fresh analysis depends on a file that has just come to reach the
+        module, though it defines no member)."""
+        looked_at = DependencyLog()
+        members = self._subclasses.members(
+            question.name, question.path, question.analysed, looked_at
+        )
+        return SubclassAnswer(members, frozenset(looked_at)), looked_at
 
     def observed_answer(self, kind: str, key: str) -> str | None:
         """The answer an observation of :data:`KINDS` gets now (raises ``ValueError`` for a
@@ -77,7 +89,7 @@ class Questions:
         if kind == SUBCLASSES:
             path, name, analysed = key.split("\n")
             question = SubclassQuestion(Path(path), name, Path(analysed) if analysed else None)
-            return _answer_text(self.subclass_answer(question))
+            return _members_text(self.subclass_answer(question))
         raise ValueError(f"unknown question {kind!r}")
 
 
@@ -87,16 +99,24 @@ def note(question: Question, answer: Answer) -> None:
         return
     if isinstance(question, SubclassQuestion):
         where = str(question.analysed) if question.analysed is not None else ""
-        observed.note(
-            SUBCLASSES, "\n".join((str(question.path), question.name, where)), _answer_text(answer)
-        )
-    else:
+        members = _members_text(answer) if isinstance(answer, SubclassAnswer) else None
+        observed.note(SUBCLASSES, "\n".join((str(question.path), question.name, where)), members)
+    elif not isinstance(answer, SubclassAnswer):
         module_path, module, name = question
         observed.note(STORES, "\n".join((str(module_path), module, name)), _answer_text(answer))
 
 
-def _answer_text(answer: Answer) -> str | None:
-    """An answer as an observation's (a digest: the members or paths can be many)."""
+def _answer_text(answer: frozenset[Path] | None) -> str | None:
+    """The files that may store an attribute as an observation's answer (a digest: they can
+    be many)."""
     if answer is None:
         return None
     return observed.text_digest("\n".join(sorted(map(str, answer))))
+
+
+def _members_text(answer: SubclassAnswer) -> str:
+    """The members subclasses define as an observation's answer: the result of the analysis
+    rests on them only (what files were looked at is the editor's)."""
+    if answer.members is None:
+        return "any member"
+    return observed.text_digest("\n".join(sorted(answer.members)))
