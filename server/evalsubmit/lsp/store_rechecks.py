@@ -1,6 +1,8 @@
 """Re-checks of the open documents whose result rests on which project files may store a
 module attribute they read (``settings.CONCURRENCY``: see
-:mod:`evalsubmit.analysis.interp.module_stores`).
+:mod:`evalsubmit.analysis.interp.module_stores`), or on which members subclasses in other
+files define (:mod:`evalsubmit.analysis.interp.subclass_text`; both asked again through
+:mod:`evalsubmit.analysis.interp.questions`).
 
 A file that stored nothing is no dependency of such a document, yet a store typed into it, or
 written to it on disk, makes the value unknown (and a store removed makes it known again):

@@ -13,7 +13,10 @@ question is an observation ``(kind, key) -> answer``:
 * ``name``: a file's dotted module name;
 * ``installed``: where the environment finds an installed module;
 * ``size``: whether an installed module is too large to read;
-* ``files``: the project's listing of Python files (a file created may now count).
+* ``files``: the project's listing of Python files (a file created may now count);
+* ``stores``, ``subclasses``: which other files may store a module attribute, which members
+  subclasses in other files define (noted and answered by the analysis's
+  ``interp.questions``, not here: a file that did not import the module may gain a store).
 
 The analysis is a deterministic function of the module's text, its options, the environment
 and these answers: when all of them are the same, so is the result. Nothing is noted unless a

@@ -259,6 +259,11 @@ class ModuleStores:
                     observed.note("read", str(path), digest)
                 yield path, stores.text, digest
 
+    def files_seen(self) -> object:
+        """The files on disk as last looked at: the same object until they are looked at
+        again (an answer found since stands while it is and no buffer changed)."""
+        return self._disk_index()
+
     def _names(self, module_path: Path, module: str) -> tuple[str, frozenset[str]]:
         """The module's last name, and the names of the packages it is in (matched by name
         when its dotted name is not its path's: a module found through a symbolic link)."""

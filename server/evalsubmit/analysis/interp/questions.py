@@ -15,11 +15,14 @@ again by :meth:`Questions.observed_answer`.
 
 Asking again is cheap when nothing changed: what each file imports is kept by its stat (a
 buffer's by its text or pieces), what it may store by its record, what its classes are by
-its text's digest.
+its text's digest; a subclass question's answer is kept while the files on disk are as last
+looked at (:meth:`~.module_stores.ModuleStores.files_seen`) and the other buffers' texts are
+the same (an edit of the document that asked it then walks no file).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import cast
@@ -44,6 +47,13 @@ SUBCLASSES = "subclasses"
 """Observation kind: the members subclasses in other files define (key: the class's module
 path, its name, the module analysed, a line each)."""
 KINDS = frozenset({STORES, SUBCLASSES})
+MAX_KEPT_ANSWERS = 256
+"""Subclass questions whose last answer is kept with what it rests on."""
+
+_Stamp = tuple[object, tuple[tuple[Path, str | None], ...], str | None, str | None]
+"""What a subclass answer may rest on: the files on disk as last looked at (by identity),
+the other buffers' texts, the class's module's text (when not the module analysed) and the
+analysed module's (when it was looked at)."""
 
 
 class Questions:
@@ -52,17 +62,60 @@ class Questions:
     def __init__(self, stores: ModuleStores, subclasses: ProjectSubclasses) -> None:
         self._stores = stores
         self._subclasses = subclasses
+        self._project = stores.project
+        self._kept: dict[SubclassQuestion, tuple[_Stamp, SubclassAnswer]] = {}
+        """Each subclass question's last answer asked again, with what it rested on."""
+        self._lock = threading.Lock()
 
     def answers_the_same(self, questions: Mapping[Question, Answer]) -> bool:
         """Whether each question gets the answer it got (None never matches)."""
         stores: list[tuple[StoreQuestion, StoreAnswer]] = []
         for question, answer in questions.items():
             if isinstance(question, SubclassQuestion):
-                if answer is None or self.subclass_answer(question) != answer:
+                if answer is None or self._asked_again(question) != answer:
                     return False
             else:
                 stores.append((question, cast(StoreAnswer, answer)))
         return not stores or self._stores.answers_the_same(stores)
+
+    def _asked_again(self, question: SubclassQuestion) -> SubclassAnswer:
+        """The answer now, kept while what it may rest on is the same: asked again at every
+        edit of the document that asked it, it then costs a look at the buffers, not a walk
+        of the files that may reach the class's module."""
+        with self._lock:
+            kept = self._kept.get(question)
+        if kept is not None and self._same(kept[0], self._stamp(question, kept[0][3] is not None)):
+            return kept[1]
+        stamp = self._stamp(question, True)  # before: a change while it is asked is seen
+        answer, looked_at = self.subclasses_looked_at(question)
+        if question.analysed not in looked_at:
+            stamp = (stamp[0], stamp[1], stamp[2], None)
+        with self._lock:
+            if len(self._kept) >= MAX_KEPT_ANSWERS:
+                self._kept.clear()
+            self._kept[question] = (stamp, answer)
+        return answer
+
+    def _stamp(self, question: SubclassQuestion, with_analysed: bool) -> _Stamp:
+        analysed = question.analysed
+        buffers = tuple(
+            sorted(
+                (path, self._project.read_unobserved(path))
+                for path in self._project.overlaid()
+                if path != analysed
+            )
+        )
+        own = self._project.read_unobserved(question.path) if question.path != analysed else None
+        looked = (
+            (self._project.read_unobserved(analysed) or "")
+            if with_analysed and analysed is not None
+            else None
+        )
+        return (self._stores.files_seen(), buffers, own, looked)
+
+    @staticmethod
+    def _same(kept: _Stamp, now: _Stamp) -> bool:
+        return kept[0] is now[0] and kept[1:] == now[1:]
 
     def subclass_answer(self, question: SubclassQuestion) -> SubclassAnswer:
         return self.subclasses_looked_at(question)[0]

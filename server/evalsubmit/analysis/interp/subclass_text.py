@@ -24,7 +24,10 @@ subclass made without a class statement (``type(...)``), a base reached without 
 
 Every file looked at is a dependency of the analysis (the editor's caches and re-checks see an
 edit that adds a subclass to a file that imports the module) and an observation of it (the
-CLI's result cache), with the project's listing. Asked only for a member of a generic ``self``
+CLI's result cache), with the project's listing; a file that did not reach the module is
+neither, so the question and its answer are noted and asked again before a result resting on
+them is reused (:mod:`.questions`: the editor's caches and re-checks, the CLI's result cache).
+Asked only for a member of a generic ``self``
 or ``cls`` that the class defines (the value would otherwise be trusted), once per class and
 analysis (:class:`~.overrides.Overrides`); what a file's text says of its classes is kept by
 its digest.
