@@ -23,7 +23,7 @@ from evalsubmit.analysis.engine.suppressing import judged, partition
 from evalsubmit.analysis.interp.facts import FactGroup
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.modules import ModuleResolver
-from evalsubmit.analysis.report import ModuleReport, internal_error
+from evalsubmit.analysis.report import ModuleReport, Question, internal_error
 from evalsubmit.analysis.rules import run_module_rules, run_rules
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.analysis.source.budget import too_many_tokens
@@ -180,7 +180,9 @@ def _analyze_parsed(
                 raise
             except Exception as error:  # an engine bug costs this group's findings only
                 rule_errors.append(internal_error("rules", error))
-                result = GroupResult((), (), (), (), (), group.dependencies, group.errors)
+                result = GroupResult(
+                    (), (), (), (), (), group.dependencies, group.errors, questions=group.questions
+                )
             done.append((group, result))
     except RecursionError:  # a value nested thousands deep, or one that contains itself
         return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
@@ -196,7 +198,14 @@ def _analyze_parsed(
     if caches is not None:
         caches.remember(texts, dependencies, questions)
         texts = caches.texts
-        questions = caches.questions
+        # the questions of this walk and of the results kept (the caches' are every answer
+        # since they were last dropped: those of code since removed too)
+        in_results = frozenset[Question]().union(*map(attrgetter("questions"), results))
+        questions = {
+            question: answer
+            for question, answer in caches.questions.items()
+            if question in questions or question in in_results
+        }
     declared = options.sdk_version is not None
     sdk = installed_sdk(project, options.sdk_version)
     module = ModuleContext(parsed, resolved, sdk, sdk_declared=declared)
@@ -303,6 +312,7 @@ def _group_result(
         tuple(group.facts.workspaces),
         group.dependencies,
         group.errors,
+        questions=group.questions,
     )
     if later is not None:
         later.append(_Summaries(result, ctx, findings))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalsubmit.analysis.report import SubmitReport, TargetPreview
+from evalsubmit.analysis.report import Question, SubmitReport, TargetPreview
 from evalsubmit.core.findings import Finding
 
 
@@ -28,3 +28,6 @@ class GroupResult:
     reach: tuple[int, int] | None = None
     """The first and last line its runner previews and submit summaries point at, once known
     (:mod:`.shift`): when every line between moves alike, they are moved after the findings."""
+    questions: frozenset[Question] = frozenset()
+    """What its walk asked of files it need not read (the report's ``store_answers`` are the
+    answers to the questions of the results it is made of)."""

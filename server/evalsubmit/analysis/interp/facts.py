@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from evalsubmit.analysis.report import Question
 from evalsubmit.analysis.values.domain import CallArgs, Instance, Known, Unknown, Value
 from evalsubmit.core.findings import Occasion, Span
 
@@ -150,10 +151,18 @@ class FactGroup:
     """Sibling modules read while walking it (when walked)."""
     errors: tuple[str, ...] = ()
     """Statements the interpreter failed on while walking it (when walked)."""
+    questions: frozenset[Question] = frozenset()
+    """What its walk asked of files it need not read (module stores, subclasses elsewhere)."""
 
-    def recorded(self, dependencies: frozenset[Path], errors: tuple[str, ...]) -> FactGroup:
-        """This group, just made, with what its walk read and met (set in place: cheaper than
-        a copy, once per top-level statement and per definition's bodies)."""
+    def recorded(
+        self,
+        dependencies: frozenset[Path],
+        errors: tuple[str, ...],
+        questions: frozenset[Question] = frozenset(),
+    ) -> FactGroup:
+        """This group, just made, with what its walk read, asked and met (set in place:
+        cheaper than a copy, once per top-level statement and per definition's bodies)."""
         self.dependencies = dependencies
         self.errors = errors
+        self.questions = questions
         return self

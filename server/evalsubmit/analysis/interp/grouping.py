@@ -69,6 +69,8 @@ class DependencyLog(set[Path]):
     changes the answer)."""
 
     log: set[Path] | None = None
+    asking: set[Question] | None = None
+    """The questions asked while walking one group, when set (``log``'s counterpart)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -77,6 +79,8 @@ class DependencyLog(set[Path]):
 
     def ask(self, question: Question, answer: Answer) -> None:
         asked(self.questions, question, answer)
+        if self.asking is not None:
+            self.asking.add(question)
 
     def note(self, path: Path, digest: str) -> None:
         self.texts[path] = digest if self.texts.get(path, digest) == digest else ""

@@ -40,7 +40,7 @@ from evalsubmit.analysis.interp.objects import Objects, is_classmethod, is_stati
 from evalsubmit.analysis.interp.statement_nodes import names_bound_in
 from evalsubmit.analysis.interp.statements import Statements
 from evalsubmit.analysis.interp.testcode import TestCode
-from evalsubmit.analysis.report import internal_error
+from evalsubmit.analysis.report import Question, internal_error
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import (
     CallArgs,
@@ -308,14 +308,17 @@ class Interpreter:
     def _recording(self) -> Iterator[Callable[[FactGroup], FactGroup]]:
         """Record the sibling modules read and the errors met while walking one group."""
         read: set[Path] = set()
+        asked: set[Question] = set()
         first_error = len(self.internal_errors)
         self._dependencies.log = read
+        self._dependencies.asking = asked
         try:
             yield lambda group: group.recorded(
-                frozenset(read), tuple(self.internal_errors[first_error:])
+                frozenset(read), tuple(self.internal_errors[first_error:]), frozenset(asked)
             )
         finally:
             self._dependencies.log = None
+            self._dependencies.asking = None
 
     def _key(self, owner: int, part: str) -> str | None:
         base = self._grouping.key(owner) if self._grouping is not None else None
