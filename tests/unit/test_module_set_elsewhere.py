@@ -131,6 +131,13 @@ def test_a_store_added_to_another_module_is_a_result_cache_miss(
     capsys.readouterr()
 
 
+def test_the_result_cache_asks_again_every_kind_of_question() -> None:
+    from evalsubmit.analysis.interp import questions
+    from evalsubmit.cli import result_cache
+
+    assert result_cache._QUESTIONS == questions.KINDS
+
+
 @pytest.mark.parametrize("saved_first", ["print('tools')\n", "import os\n\nprint(os.sep)\n"])
 def test_a_file_that_did_not_import_the_module_gaining_a_store_is_a_result_cache_miss(
     tmp_path: Path, cache: Path, capsys: pytest.CaptureFixture[str], saved_first: str

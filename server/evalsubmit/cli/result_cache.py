@@ -297,9 +297,9 @@ module attribute, which members subclasses define): ``analysis.interp.questions.
 def _question_answer(project: Project, kind: str, key: str) -> str | None:
     """Asked again of the project's files (what each imports is kept by its stat for the
     run: many cached results ask about the same modules)."""
-    from evalsubmit.analysis.interp.modules import ModuleResolver  # only for such entries
+    from evalsubmit.analysis.interp import questions  # only for such entries
 
-    return ModuleResolver.of(project).observed_answer(kind, key)
+    return questions.of(project).observed_answer(kind, key)
 
 
 def _options_key(options: AnalysisOptions) -> dict[str, Any]:

@@ -159,11 +159,6 @@ class ModuleResolver:
         (asked by an earlier analysis) as they did then (:mod:`.questions`)."""
         return not questions or self._questions.answers_the_same(questions)
 
-    def observed_answer(self, kind: str, key: str) -> str | None:
-        """The answer an observation of one of those questions gets now (the CLI's result
-        cache: :data:`.questions.KINDS`)."""
-        return self._questions.observed_answer(kind, key)
-
     def subclass_members(
         self, name: str, path: Path, analysed: Path | None, dependencies: set[Path]
     ) -> frozenset[str] | None:

@@ -23,6 +23,7 @@ the same (an edit of the document that asked it then walks no file).
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import cast
@@ -39,6 +40,7 @@ from evalsubmit.analysis.interp.grouping import (
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.interp.subclass_text import ProjectSubclasses
 from evalsubmit.workspace import observed
+from evalsubmit.workspace.project import Project
 
 STORES = "stores"
 """Observation kind: the files that may store a module attribute (key: the module's path,
@@ -144,6 +146,21 @@ class Questions:
             question = SubclassQuestion(Path(path), name, Path(analysed) if analysed else None)
             return _members_text(self.subclass_answer(question))
         raise ValueError(f"unknown question {kind!r}")
+
+
+_OF_PROJECT: weakref.WeakKeyDictionary[Project, Questions] = weakref.WeakKeyDictionary()
+_OF_PROJECT_LOCK = threading.Lock()
+
+
+def of(project: Project) -> Questions:
+    """The questions of ``project`` asked outside any analysis (the CLI's result cache
+    consulting its entries): without the resolver, which imports the whole interpreter."""
+    with _OF_PROJECT_LOCK:
+        found = _OF_PROJECT.get(project)
+        if found is None:
+            stores = ModuleStores(project)
+            found = _OF_PROJECT[project] = Questions(stores, ProjectSubclasses(project, stores))
+        return found
 
 
 def note(question: Question, answer: Answer) -> None:
