@@ -261,8 +261,9 @@ class ModuleStores:
 
     def files_seen(self) -> object:
         """The files on disk as last looked at: the same object until they are looked at
-        again (an answer found since stands while it is and no buffer changed)."""
-        return self._disk_index()
+        again (an answer found since stands while it is and no buffer changed): the index,
+        made anew each time they are."""
+        return self._disk_index()[0]
 
     def _names(self, module_path: Path, module: str) -> tuple[str, frozenset[str]]:
         """The module's last name, and the names of the packages it is in (matched by name
