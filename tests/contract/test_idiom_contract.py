@@ -69,9 +69,6 @@ ENGINE_GAPS: dict[str, str] = {
         "missing main.py:20 ES109: a global some function rebinds is unknown at top level after"
         " a call (the value configure(0) stores is not followed)"
     ),
-    "objects/lru-cache-harbor-runner": (
-        "missing main.py:29 ES106: a function decorated @functools.lru_cache(maxsize=8) is unknown"
-    ),
 }
 
 

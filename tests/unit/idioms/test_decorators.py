@@ -200,3 +200,68 @@ def test_a_class_behind_a_decorator_not_modelled_is_unknown() -> None:
     config(Gone().concurrency)
     config(Plain().concurrency)  # expect: ES109
     """)
+
+
+def test_a_cached_factory_returns_what_its_body_returns() -> None:
+    """``@functools.lru_cache(maxsize=8)``, ``@functools.cache`` and a bare ``@lru_cache`` run
+    the body on arguments that hash (strings here): the runner a suite gets is followed, and
+    ``suite.endswith(...)`` on a known string decides the branch."""
+    check("""
+    from functools import lru_cache
+
+    @functools.lru_cache(maxsize=8)
+    def runner_for(suite: str):
+        if suite.endswith("terminal-bench"):
+            return HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+        return CallableAgentTaskRunner(fn=print)
+
+    @functools.cache
+    def harbor():
+        return HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+
+    @lru_cache
+    def by_name(name, retries=2):
+        return harbor() if name.startswith(("tb-", "harbor-")) else None
+
+    client.evaluator.submit(tasks=T, target=runner_for("qa/terminal-bench"))  # expect: ES106
+    client.evaluator.submit(tasks=T, target=harbor())  # expect: ES106
+    client.evaluator.submit(tasks=T, target=by_name("tb-nightly", retries=3))  # expect: ES106
+    """)
+
+
+def test_a_cached_call_stays_unknown_when_the_cache_may_differ_from_the_body() -> None:
+    """An argument that may not hash (a dict, a config, an unknown value) raises before the
+    body runs; a result that can change in place (a config whose field is set later, a dict,
+    a list) is the first call's object on every later call, changes included: unknown."""
+    check("""
+    import sys
+
+    @functools.lru_cache(maxsize=None)
+    def runner_for(options):
+        return HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+
+    @functools.cache
+    def settings():
+        return {"workers": 0}
+
+    @functools.cache
+    def shared_config():
+        return GymRuntimeConfig(
+            agent="simple_agent",
+            agent_config="a.yaml",
+            resources_server="mcqa",
+            hydra_params={"rows": (n for n in range(3))},
+        )
+
+    client.evaluator.submit(tasks=T, target=runner_for({"suite": "qa"}))
+    client.evaluator.submit(tasks=T, target=runner_for(sys.argv[1]))
+    settings()["workers"] = 4
+    GymRuntimeConfig(
+        agent="simple_agent",
+        agent_config="a.yaml",
+        resources_server="mcqa",
+        concurrency=settings()["workers"],
+    )
+    shared_config().hydra_params = {"rows": [0, 1, 2]}
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=shared_config()))
+    """)

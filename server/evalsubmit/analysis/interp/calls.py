@@ -19,6 +19,7 @@ from evalsubmit.analysis.interp.bodies import (
     fixture_value,
     is_generator,
 )
+from evalsubmit.analysis.interp.cached import cached_result, surely_hashable
 from evalsubmit.analysis.interp.forwarding import forwarded_call
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite
 from evalsubmit.analysis.interp.narrowing import instance_of
@@ -150,6 +151,11 @@ class Calls:
                 function.name
             ):
                 return self.sdk.pydantic_method(model, model_method(function.name), args, origin)
+            case FunctionValue(cached=True, node=ast.FunctionDef() as definition):
+                if not surely_hashable(args):
+                    return Unknown(f"a call of the cached {function.name}()")
+                value = self.call_function(function, definition, args, node)
+                return cached_result(function, value)
             case FunctionValue(
                 node=ast.FunctionDef() | ast.AsyncFunctionDef() | ast.Lambda() as definition
             ):

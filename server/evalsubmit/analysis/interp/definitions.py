@@ -11,8 +11,10 @@ later on its instances.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from evalsubmit.analysis.interp.cached import CACHE_DECORATORS, CACHE_FACTORIES
 from evalsubmit.analysis.interp.frames import FunctionNode
 from evalsubmit.analysis.interp.objects import is_dataclass_decorator, is_property, is_record
 from evalsubmit.analysis.interp.pydantic_fields import pydantic_kind
@@ -205,6 +207,8 @@ class Definitions:
         and :mod:`.testcode` finds it by its binding."""
         if is_fixture(node):
             return function
+        if len(decorators) == 1 and _caches(decorators[0]):
+            return replace(function, cached=True)
         value: Value = function
         for decorator in reversed(decorators):
             if _keeps_function(decorator):
@@ -230,7 +234,8 @@ class Definitions:
 #: arguments: calls go to the function. ``contextmanager`` is modelled where the function is
 #: called (:mod:`.calls`), fixtures and marks by :mod:`.testcode`. Not the caches
 #: (``functools.cache``, ``lru_cache``): a call with an argument that cannot be hashed (a
-#: dict, a list, a ``GymRuntimeConfig``) raises ``TypeError`` before the body runs.
+#: dict, a list, a ``GymRuntimeConfig``) raises ``TypeError`` before the body runs, and a later
+#: call returns the first one's object; alone, they mark the function cached (:mod:`.cached`).
 _KEEPING = frozenset(
     {
         "functools.wraps",
@@ -301,6 +306,14 @@ def _keeps_function(
     if decorator.factory is not None:
         return _qualname(decorator.factory) in factories or _is_mark(_qualname(decorator.factory))
     return _qualname(decorator.value) in keeping or _is_mark(_qualname(decorator.value))
+
+
+def _caches(decorator: _Decorator) -> bool:
+    """``@functools.cache``, ``@lru_cache``, ``@lru_cache(maxsize=8)``: by where the name was
+    imported from."""
+    if decorator.factory is not None:
+        return _qualname(decorator.factory) in CACHE_FACTORIES
+    return _qualname(decorator.value) in CACHE_DECORATORS
 
 
 def _accessor(decorator: ast.expr, name: str) -> bool:

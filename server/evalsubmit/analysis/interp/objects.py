@@ -357,6 +357,7 @@ def bound(method: FunctionValue, instance: Value) -> FunctionValue:
         method.defaults,
         method.owner,
         method.closure,
+        method.cached,
     )
 
 

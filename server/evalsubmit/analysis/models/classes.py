@@ -137,10 +137,31 @@ def str_method(function: FunctionValue, args: CallArgs, origin: Origin) -> Value
         formatted = _format(text, args)
         if formatted is not None:
             return Known(formatted, origin)
+    if method in _STR_AFFIXES and len(args.positional) == 1 and not args.keywords:
+        affix = _affix(args.positional[0])
+        if affix is not None and not args.star_unknown:
+            return Known(getattr(text, method)(affix), origin)
     if method in _STR_METHODS and not args.positional and not args.keywords:
         result: Any = getattr(text, method)()
         return Known(result, origin)
     return Unknown("a string computed at run time", "str")
+
+
+#: ``text.endswith(suffix)``: decided when the suffix (or each of a tuple's) is a known str.
+_STR_AFFIXES = frozenset({"startswith", "endswith"})
+
+
+def _affix(value: Value) -> str | tuple[str, ...] | None:
+    """The prefix or suffix ``startswith``/``endswith`` is given, when known exactly."""
+    match value:
+        case Known(obj=str() as affix):
+            return affix
+        case Known(obj=tuple() as affixes) if all(isinstance(a, str) for a in affixes):
+            return affixes
+        case SeqValue(kind=kind, items=items, complete=True) if kind is tuple:
+            known = [i.obj for i in items if isinstance(i, Known) and isinstance(i.obj, str)]
+            return tuple(known) if len(known) == len(items) else None
+    return None
 
 
 _PLAIN_FIELD = re.compile(r"\{[A-Za-z0-9_]*\}")

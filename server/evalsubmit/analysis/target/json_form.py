@@ -31,6 +31,8 @@ def object_refusal(value: Value) -> str | None:
             return "a functools.partial"
         case FunctionValue(node=None, name=name):
             return f"a {name}"
+        case FunctionValue(cached=True, name=name):
+            return f"the cached function {name}"
         case FunctionValue(name="<lambda>"):
             return "a lambda"
         case FunctionValue(name=name):

@@ -335,6 +335,9 @@ class FunctionValue:
     """For a method: the class that defines it (``super()`` starts after it)."""
     closure: Env | None = None
     """The scope it was defined in (a module's, or an enclosing function's)."""
+    cached: bool = False
+    """Wrapped by ``functools.cache``/``lru_cache``: a call runs the body only when its
+    arguments hash (:mod:`..interp.cached`)."""
 
 
 @dataclass(eq=False, slots=True)
@@ -382,6 +385,8 @@ def type_name(value: Value) -> str:
             return ref.qualname.rsplit(".", 1)[-1]
         case ClassValue():
             return "type"
+        case FunctionValue(cached=True):
+            return "_lru_cache_wrapper"
         case FunctionValue():
             return "function"
         case PartialValue():
