@@ -56,10 +56,6 @@ ENGINE_GAPS: dict[str, str] = {
         "missing test_runners.py:31 ES106: request.param of an indirect parametrize not bound"
         " in the fixture, so the Harbor branch is never seen"
     ),
-    "containers/generator-of-runners": (
-        "missing main.py:24 ES106: the runners a generator function yields are not followed"
-        " into the for loop over its call"
-    ),
     "types/protocol-subclass-runner": (
         "missing main.py:21 ES106: a class deriving from the AgentTaskRunner protocol inherits"
         " runner_info from it, so isinstance() holds; the engine does not count protocol members"

@@ -237,3 +237,73 @@ def test_dict_union_is_a_new_dict_of_both() -> None:
     client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=cfg(counted)))
     cfg({"n": 0} | {"env_vars": 1})
     """)
+
+
+def test_the_runners_a_generator_yields_into_the_for_loop_over_its_call() -> None:
+    """A generator whose body is a run of ``yield`` statements, iterated by the ``for`` loop
+    over its call: each runner it yields is walked in turn, parameters bound from the call."""
+    check("""
+    def all_runners():
+        \"\"\"Every runtime the team maintains.\"\"\"
+        yield GymAgentTaskRunner(
+            config=GymRuntimeConfig(
+                agent="simple_agent", agent_config="a.yaml", resources_server="mcqa"
+            )
+        )
+        yield HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+
+    def runners_in(folder):
+        yield HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=folder))
+
+    for runner in all_runners():
+        try:
+            client.evaluator.submit(tasks=T, target=runner)  # expect: ES106
+        except TypeError:
+            pass
+    for runner in runners_in(Path("nightly")):
+        client.evaluator.submit(tasks=T, target=runner)  # expect: ES106
+    """)
+
+
+def test_a_generator_whose_items_are_not_certain_stays_unknown() -> None:
+    """Drained before the loop (bound to a name), a body with control flow, or a value that
+    reads what may change between the call and the iteration (a module global, an attribute):
+    nothing is reported from what it would yield."""
+    check("""
+    import sys
+
+    HARBOR = HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+
+    def once():
+        yield HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+
+    def chosen():
+        if len(sys.argv) > 1:
+            yield HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+
+    def from_global():
+        yield HARBOR
+
+    def from_attribute():
+        yield sys.modules["runners"].HARBOR
+
+    def from_helper():
+        yield harbor_runner()
+
+    def harbor_runner():
+        return HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+
+    drained = once()
+    kept = list(drained)
+    for runner in drained:
+        client.evaluator.submit(tasks=T, target=runner)
+    for runner in chosen():
+        client.evaluator.submit(tasks=T, target=runner)
+    for runner in from_global():
+        HARBOR = gym_runner
+        client.evaluator.submit(tasks=T, target=runner)
+    for runner in from_attribute():
+        client.evaluator.submit(tasks=T, target=runner)
+    for runner in from_helper():
+        client.evaluator.submit(tasks=T, target=runner)
+    """)

@@ -13,10 +13,25 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.binding import bind_parameters, first_parameter, rebound_locals
+from evalsubmit.analysis.interp.binding import (
+    bind_call,
+    bind_parameters,
+    first_parameter,
+    rebound_locals,
+)
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite, Frame, FunctionNode
 from evalsubmit.analysis.source import tree_walk
-from evalsubmit.analysis.values.domain import NEVER_RETURNS, FunctionValue, Known, Unknown, Value
+from evalsubmit.analysis.values.domain import (
+    NEVER_RETURNS,
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    FunctionValue,
+    Known,
+    ModuleValue,
+    Unknown,
+    Value,
+)
 from evalsubmit.analysis.values.env import Env
 
 if TYPE_CHECKING:
@@ -194,3 +209,97 @@ def _yields(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
             continue
         pending.extend(tree_walk.child_nodes(node))
     return False
+
+
+def yielded_items(
+    interp: Interpreter, function: FunctionValue, args: CallArgs, node: ast.Call
+) -> list[Value] | None:
+    """What the generator made by the call ``node`` of ``function`` yields, in order, when
+    certain: the call is what a ``for`` loop iterates (so nothing else drains the generator
+    first), the body is a run of ``yield VALUE`` statements (after a docstring), and each value
+    is built of literals, its parameters and the names of classes and modules from outside the
+    code (``GymAgentTaskRunner``, ``Path``), whatever runs between the call and the iteration.
+    The values are evaluated silently: a generator runs its body only as far as it is
+    iterated, so what building them would report is not this call's to report (the body's
+    own walk reports it)."""
+    definition = function.node
+    if not isinstance(definition, ast.FunctionDef) or not getattr(node, _ITERATED_ONCE, False):
+        return None
+    yielded = _straight_yields(definition)
+    if yielded is None or interp.frame.depth >= MAX_CALL_DEPTH:
+        return None
+    parameters = {p.arg for p in [*definition.args.posonlyargs, *definition.args.args]}
+    parameters |= {p.arg for p in definition.args.kwonlyargs}
+    frame = Frame(
+        env=Env(parent=function.closure or interp.module_env),
+        source=function.module or interp.frame.source,
+        collect=False,
+        defer=False,
+        depth=interp.frame.depth + 1,
+        active=interp.frame.active | {id(definition)},
+    )
+    values, _ = bind_call(interp, function, definition.args, args, node)
+    with interp.enter(frame):
+        bind_parameters(interp, definition.args, values)
+        for expression in yielded:
+            names = [n for n in tree_walk.walk(expression) if isinstance(n, ast.Name)]
+            if any(n.id not in parameters and not _from_outside(interp.eval(n)) for n in names):
+                return None
+        return [interp.eval(expression) for expression in yielded]
+
+
+_ITERATED_ONCE = "_evalsubmit_iterated_once"
+
+
+def iterated_once(call: ast.Call) -> None:
+    """Note that ``call`` is what a ``for`` statement iterates: its value is drained by that
+    loop alone (a syntactic fact, kept on the node)."""
+    setattr(call, _ITERATED_ONCE, True)
+
+
+def _from_outside(value: Value) -> bool:
+    """A class or module of the SDK, the standard library or a package: never one of the
+    user's, which may be changed or defined again by the code that runs in between."""
+    match value:
+        case ClassValue(ref=ClassRef(user=None)) | ModuleValue():
+            return True
+    return False
+
+
+#: What a yielded value may be built of: no attribute, subscript or operator that could read
+#: what changes between the call and the iteration.
+_PLAIN_PARTS = (
+    ast.Call,
+    ast.Name,
+    ast.Constant,
+    ast.keyword,
+    ast.List,
+    ast.Tuple,
+    ast.Dict,
+    ast.Set,
+)
+
+
+def _straight_yields(definition: ast.FunctionDef) -> list[ast.expr] | None:
+    """The values of a body that is only ``yield VALUE`` statements (after a docstring), each
+    of :data:`_PLAIN_PARTS`; None for any other body. Remembered on the node."""
+    known: list[ast.expr] | bool | None = getattr(definition, "_evalsubmit_straight", False)
+    if known is not False:
+        return known  # type: ignore[return-value]
+    body = definition.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    values: list[ast.expr] | None = []
+    for statement in body:
+        match statement:
+            case ast.Expr(value=ast.Yield(value=ast.expr() as value)) if all(
+                isinstance(node, _PLAIN_PARTS) for node in tree_walk.walk(value)
+            ):
+                values.append(value)  # type: ignore[union-attr]
+            case _:
+                values = None
+                break
+    if not body:
+        values = None
+    definition._evalsubmit_straight = values  # type: ignore[attr-defined]
+    return values

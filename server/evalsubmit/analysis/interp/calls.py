@@ -18,6 +18,7 @@ from evalsubmit.analysis.interp.bodies import (
     evaluate_call,
     fixture_value,
     is_generator,
+    yielded_items,
 )
 from evalsubmit.analysis.interp.cached import cached_result, surely_hashable
 from evalsubmit.analysis.interp.forwarding import forwarded_call
@@ -351,7 +352,9 @@ class Calls:
         text = module.parsed.lines if module is not None else None
         if not isinstance(definition, ast.Lambda) and is_generator(definition, text):
             return OneShot(
-                f"a generator (from calling {definition.name}())", self.interp.origin(definition)
+                f"a generator (from calling {definition.name}())",
+                self.interp.origin(definition),
+                yielded_items(self.interp, function, args, node),
             )
         frame = self.interp.frame
         if frame.depth >= MAX_CALL_DEPTH or id(definition) in frame.active:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
+from evalsubmit.analysis.interp.bodies import iterated_once
 from evalsubmit.analysis.interp.flow import LoopExits, LoopJumps, element_label, leaves_loop
 from evalsubmit.analysis.interp.frames import MAX_CHECK_WALKS, MAX_CONTEXTS, MAX_ELEMENT_WALKS
 from evalsubmit.analysis.interp.operators import truthiness
@@ -80,6 +81,8 @@ class Loops:
             ):
                 return
         else:
+            if isinstance(node.iter, ast.Call):
+                iterated_once(node.iter)
             iterable = self.interp.eval(node.iter)
             items = items_of(iterable)
             if items and len(items) <= MAX_ELEMENT_WALKS:
