@@ -43,6 +43,22 @@ CASES: list[tuple[str, str, Result]] = [
         [(6, "ES106")],
     ),
     (
+        "a user class declaring the AgentTaskRunner protocol as its base: runner_info inherited",
+        """
+        from nemo_evaluator_sdk.agent_eval.trials import AgentTaskRunner
+        class ReplayRunner(AgentTaskRunner):
+            def __init__(self, recordings):
+                self.recordings = recordings
+            async def run_tasks(self, tasks, config=None):
+                return [self.recordings[task.id] for task in tasks]
+        class Scripted(ReplayRunner):
+            pass
+        client.evaluator.submit(tasks=T, target=ReplayRunner(recordings={}))
+        client.evaluator.submit(tasks=T, target=Scripted({}))
+        """,
+        [(9, "ES106"), (10, "ES106")],
+    ),
+    (
         "a Fabric runtime (any harness)",
         """
         from nemo_evaluator_sdk.agent_eval.runtimes.fabric.runtime import FabricAgentRuntime

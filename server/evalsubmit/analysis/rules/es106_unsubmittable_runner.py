@@ -15,8 +15,10 @@ RULE = Rule(
     title="runner cannot be submitted as a job",
     severity=Severity.ERROR,
     docs="""Only `GymAgentTaskRunner` (and its subclasses) has a wire form the platform can run.
-Harbor, callable, Fabric, Docker-sandbox and sandboxed-Gym runners, your own runner classes, and a
-runner *class* passed without instantiating it all fail with `UnsubmittableRunnerError`.
+Harbor, callable, Fabric, Docker-sandbox and sandboxed-Gym runners, your own runner classes (with
+`run_tasks` and `runner_info`, or deriving from the `AgentTaskRunner` protocol, which defines
+both), and a runner *class* passed without instantiating it all fail with
+`UnsubmittableRunnerError`.
 
 ```python
 harbor = HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))

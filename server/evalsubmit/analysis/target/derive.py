@@ -103,7 +103,8 @@ def sdk_base(ref: ClassRef, depth: int = 0) -> str | None:
 def class_attributes(ref: ClassRef, depth: int = 0) -> set[str] | None:
     """Attribute names a class has statically (None when a base is not known)."""
     if ref.user is None:
-        if ref.qualname in sdk.RUNNER_CLASSES:
+        if ref.qualname in sdk.RUNNER_CLASSES or ref.qualname == sdk.AGENT_TASK_RUNNER:
+            # the protocol itself defines both methods: a class deriving from it inherits them
             return set(RUNNER_METHODS)
         if ref.qualname in {"builtins.object"}:
             return set()
