@@ -55,6 +55,8 @@ CASES: list[tuple[str, str, Result]] = [
             pass
         client.evaluator.submit(tasks=T, target=ReplayRunner(recordings={}))
         client.evaluator.submit(tasks=T, target=Scripted({}))
+        def launch(runner: AgentTaskRunner):
+            client.evaluator.submit(tasks=T, target=runner)
         """,
         [(9, "ES106"), (10, "ES106")],
     ),

@@ -103,8 +103,11 @@ def sdk_base(ref: ClassRef, depth: int = 0) -> str | None:
 def class_attributes(ref: ClassRef, depth: int = 0) -> set[str] | None:
     """Attribute names a class has statically (None when a base is not known)."""
     if ref.user is None:
-        if ref.qualname in sdk.RUNNER_CLASSES or ref.qualname == sdk.AGENT_TASK_RUNNER:
-            # the protocol itself defines both methods: a class deriving from it inherits them
+        if ref.qualname in sdk.RUNNER_CLASSES:
+            return set(RUNNER_METHODS)
+        if ref.qualname == sdk.AGENT_TASK_RUNNER and depth > 0:
+            # the protocol defines both methods: a user class deriving from it inherits them
+            # (a value typed by the protocol itself may be any runner, a Gym one too)
             return set(RUNNER_METHODS)
         if ref.qualname in {"builtins.object"}:
             return set()
