@@ -56,11 +56,6 @@ ENGINE_GAPS: dict[str, str] = {
         "missing test_runners.py:31 ES106: request.param of an indirect parametrize not bound"
         " in the fixture, so the Harbor branch is never seen"
     ),
-    # second probe of realistic shapes
-    "flow/global-configured-top-level-wrong": (
-        "missing main.py:20 ES109: a global some function rebinds is unknown at top level after"
-        " a call (the value configure(0) stores is not followed)"
-    ),
 }
 
 

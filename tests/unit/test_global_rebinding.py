@@ -121,6 +121,64 @@ def test_an_edited_call_before_the_read_walks_the_read_again() -> None:
     assert [_top_level_es109(b) for b in ("pass", "helper()")] == [[22], []]
 
 
+CONFIGURED = textwrap.dedent("""\
+    from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymRuntimeConfig
+
+    WORKERS = 4
+
+
+    def configure(workers):
+        \"\"\"Set the worker count for this launch.\"\"\"
+        global WORKERS
+    {body}
+
+
+    def log(message):
+        print(message)
+
+
+    configure(0)
+    GymRuntimeConfig(agent="a", agent_config="a.yaml", resources_server="m", concurrency=WORKERS)
+    """)
+
+
+def _configured_es109(body: str) -> list[int]:
+    report = analyze_source(CONFIGURED.format(body=textwrap.indent(body, "    ")))
+    assert report.skipped is None, report.skipped
+    return [f.span.line for f in report.findings if f.code == "ES109"]
+
+
+def test_a_call_that_surely_rebinds_a_global_leaves_its_value() -> None:
+    """``configure(0)`` whose body surely reaches its one binding of ``WORKERS``, and calls
+    nothing after it, leaves ``WORKERS == 0`` at top level (idiom
+    ``flow/global-configured-top-level-wrong``), whatever ran before the binding."""
+    assert _configured_es109("WORKERS = workers") == [17]
+    assert _configured_es109("log(workers)\nWORKERS: int = workers\nresult = None") == [19]
+
+
+def test_a_binding_the_call_may_skip_or_undo_leaves_the_global_unknown() -> None:
+    """A binding in a branch, after a possible return or failed assertion, followed by a call
+    (which may rebind it again), or one of two: unknown after the call, as before."""
+    assert _configured_es109("if workers:\n    WORKERS = workers") == []
+    assert _configured_es109("if workers < 0:\n    return\nWORKERS = workers") == []
+    assert _configured_es109("assert workers > 0\nWORKERS = workers") == []
+    assert _configured_es109("WORKERS = workers\nlog(WORKERS)") == []
+    assert _configured_es109("WORKERS = workers\nWORKERS = max(WORKERS, 1)") == []
+    assert _configured_es109("try:\n    WORKERS = workers\nexcept ValueError:\n    pass") == []
+
+
+def test_an_edited_configure_call_agrees_with_a_fresh_analysis() -> None:
+    from test_incremental import outcome
+
+    from evalsubmit.analysis import DocumentAnalyzer
+
+    analyzer = DocumentAnalyzer(None, None)
+    text = CONFIGURED.format(body="    WORKERS = workers")
+    texts = [text, text.replace("configure(0)", "configure(8)"), text.replace("= workers", "= 2")]
+    for edited in [*texts, texts[0], texts[2].replace("configure(0)", "log(0)")]:
+        assert outcome(analyzer.analyze(edited)) == outcome(analyze_source(edited))
+
+
 NONLOCAL = textwrap.dedent("""\
     from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymRuntimeConfig
 

@@ -44,13 +44,17 @@ def evaluate_call(
     values: dict[str, Value],
     *,
     site: CallSite | None = None,
+    ends: list[Env] | None = None,
 ) -> Value:
     """The value a call of ``function`` returns, its body walked with ``values`` bound; the
     return annotation's value when it is not one known value. With a ``site`` whose walk
     is set while facts are recorded, the walk records them too, labelled with it;
-    otherwise it is silent."""
+    otherwise it is silent. ``ends`` gets the names the walk bound in the body, when it
+    walked it."""
     returns: list[Value] = []
     end = _walk_call(interp, function, values, returns, site)
+    if ends is not None and end.bindings:
+        ends.append(end)
     if not returns and end.ended in {"raise", "endless"} and not is_stub(function.node):
         return Unknown(NEVER_RETURNS)  # every path raised: the statement making it ends
     if len(returns) == 1 and not isinstance(returns[0], Unknown):

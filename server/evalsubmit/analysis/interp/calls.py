@@ -23,6 +23,7 @@ from evalsubmit.analysis.interp.bodies import (
 from evalsubmit.analysis.interp.cached import cached_result, surely_hashable
 from evalsubmit.analysis.interp.forwarding import forwarded_call
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite
+from evalsubmit.analysis.interp.global_stores import surely_rebound
 from evalsubmit.analysis.interp.narrowing import instance_of
 from evalsubmit.analysis.interp.objects import decorated_with
 from evalsubmit.analysis.interp.operators import truthiness
@@ -76,6 +77,9 @@ class Calls:
         self.interp = interp
         self.sdk = SdkCalls(interp)
         self.eval = interp.eval
+        self._rebound_by_call: dict[str, Value] | None = None
+        """The globals the top-level call being made surely rebound, and their values
+        (:mod:`.global_stores`): set after the globals a call may rebind are forgotten."""
 
     def call(self, node: ast.Call, function: Value | None = None) -> Value:
         """The value of ``node``; ``function`` is its ``func``'s when already evaluated."""
@@ -88,9 +92,14 @@ class Calls:
             spans = {k: v for k, v in keyword_spans.items() if k in inner_args.keywords}
             self.apply(called, inner, inner_args, spans)
             self._forget_rebound_globals()
+            self._rebound_by_call = None
             return Unknown("the result of a call run elsewhere")
+        self._rebound_by_call = None
         result = self.apply(function, node, args, keyword_spans)
         self._forget_rebound_globals()
+        rebound, self._rebound_by_call = self._rebound_by_call, None
+        if rebound and self.interp.frame.env.parent is None:
+            self.interp.frame.env.names.update(rebound)  # what the call surely stored last
         return result
 
     def _forget_rebound_globals(self) -> None:
@@ -370,7 +379,20 @@ class Calls:
             label = Label(LabelKind.CALL, name, node.lineno)
             lines = (node.lineno, node.end_lineno or node.lineno)
             walk = Occasion(Site("call", node.lineno, node.col_offset), 0, 0, label, lines)
-        return evaluate_call(self.interp, function, values, site=CallSite(walk, passed))
+        stores = frozenset[str]()
+        top_level = frame.depth == 0 and self.interp.top_level
+        plain = function.bound_self is None and not function.cached
+        if top_level and plain and isinstance(definition, ast.FunctionDef):
+            stores = surely_rebound(definition)  # then kept after the call: _rebound_by_call
+        ends: list[Env] | None = [] if stores else None
+        value = evaluate_call(self.interp, function, values, site=CallSite(walk, passed), ends=ends)
+        if ends:
+            bound = ends[0].bindings
+            known = {
+                n: bound[n] for n in stores if not isinstance(bound.get(n, Unknown()), Unknown)
+            }
+            self._rebound_by_call = known or None
+        return value
 
 
 _CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
