@@ -51,11 +51,6 @@ ENGINE_GAPS: dict[str, str] = {
         "missing main.py:22 ES105: async helper parameters (client, rows) not taken from its await"
     ),
     "unknowns/purepath-in-hydra": "missing main.py:16 ES107 (PurePosixPath / 'x' type lost)",
-    # probe of realistic shapes (false positives first)
-    "tests/indirect-fixture-param": (
-        "missing test_runners.py:31 ES106: request.param of an indirect parametrize not bound"
-        " in the fixture, so the Harbor branch is never seen"
-    ),
 }
 
 

@@ -64,6 +64,65 @@ def test_parametrize_cases_are_checked_one_by_one() -> None:
     """)
 
 
+def test_an_indirect_parameter_is_its_fixtures_request_param() -> None:
+    """``indirect=True`` (or a list naming the parameter) hands each case's value to the
+    fixture as ``request.param``: the fixture is evaluated per case, its other fixtures as
+    usual; a direct parameter of the same decorator is bound to the test as always."""
+    check("""
+    import pytest
+
+    @pytest.fixture
+    def client():
+        return NeMoPlatform(workspace="qa")
+
+    @pytest.fixture
+    def runner(request):
+        if request.param == "gym":
+            return GymAgentTaskRunner(config=cfg)
+        return HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+
+    @pytest.fixture
+    def suite(request, client):
+        return request.param.upper()  # expect: ES108
+
+    @pytest.mark.parametrize("runner", ["gym", "harbor"], indirect=True)
+    def test_nightly(client, runner):
+        client.evaluator.submit(tasks=T,
+                                target=runner)  # expect: ES106
+
+    @pytest.mark.parametrize(
+        "suite, runner", [("qa/smoke", "gym"), ("qa/two/slashes", "gym")], indirect=["suite"]
+    )
+    def test_suites(client, suite, runner):
+        client.evaluator.submit(tasks=TasksetRef(suite), target=gym_runner)
+        assert runner == "gym"
+    """)
+
+
+def test_an_indirect_parameter_not_known_leaves_the_test_walked_once() -> None:
+    """``indirect=`` not a literal, or naming a fixture that is not found: the test is walked
+    once, its fixtures evaluated with ``request.param`` unknown (silent)."""
+    check("""
+    import pytest
+
+    INDIRECT = True
+
+    @pytest.fixture
+    def runner(request):
+        if request.param == "gym":
+            return GymAgentTaskRunner(config=cfg)
+        return HarborAgentTaskRunner(config=HarborRuntimeConfig(jobs_dir=Path("runs")))
+
+    @pytest.mark.parametrize("runner", ["gym", "harbor"], indirect=INDIRECT)
+    def test_named(runner):
+        client.evaluator.submit(tasks=T, target=runner)
+
+    @pytest.mark.parametrize("runner, other", [("harbor", 1)], indirect=True)
+    def test_missing_fixture(runner, other):
+        client.evaluator.submit(tasks=T, target=runner)
+    """)
+
+
 def test_parametrize_findings_are_named_like_pytest_names_the_case() -> None:
     source = textwrap.dedent("""
     import pytest

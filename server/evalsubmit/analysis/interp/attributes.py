@@ -22,6 +22,7 @@ from evalsubmit.analysis.interp.objects import (
     sdk_class_of,
     user_mro,
 )
+from evalsubmit.analysis.interp.pytest_marks import PYTEST_REQUEST
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.models.classes import enum_user_class, enum_value_origin
 from evalsubmit.analysis.models.members import known_data, member_kind, stdlib_class
@@ -170,9 +171,14 @@ class Attributes:
             return FunctionValue(
                 f"bound method {ref.qualname}.{name}", None, self.interp.origin(node), None, base
             )
-        if ref.qualname == NAMESPACE and base.attributes and name in base.attributes:
-            return base.attributes[name]  # an option of the parser it came from
+        if ref.qualname in _HOLDERS and base.attributes and name in base.attributes:
+            # an option of the parser it came from; the param an indirect case gives a fixture
+            return base.attributes[name]
         return Unknown(f"attribute {name} of {ref.qualname.rsplit('.', 1)[-1]}")
+
+
+_HOLDERS = frozenset({NAMESPACE, PYTEST_REQUEST})
+"""Classes whose instances the engine makes with the attributes they hold."""
 
 
 def _is_logging_method(qualname: str, name: str) -> bool:

@@ -123,12 +123,15 @@ def _one(
 ) -> tuple[list[tuple[str, dict[str, Value]]], bool] | None:
     """The cases of one ``parametrize`` that run, and whether any was skipped."""
     assert isinstance(decorator, ast.Call)
-    if len(decorator.args) < 2 or any(k.arg == "indirect" for k in decorator.keywords):
+    if len(decorator.args) < 2:
         return None
     names = _names(decorator.args[0])
     ids = _ids(decorator)
     source = decorator.args[1]
     if names is None:
+        return None
+    indirect = _indirect(decorator, names)
+    if indirect is None:
         return None
     with interp.silent():
         rows = _rows(interp, source, len(names))
@@ -144,8 +147,33 @@ def _one(
             continue
         ident = explicit_id or (ids[index] if ids and index < len(ids) else None)
         ident = ident or "-".join(_auto_id(n, v, index) for n, v in zip(names, values, strict=True))
-        cases.append((ident, dict(zip(names, values, strict=True))))
+        keys = [f"{INDIRECT}{n}" if n in indirect else n for n in names]
+        cases.append((ident, dict(zip(keys, values, strict=True))))
     return cases, skipped
+
+
+INDIRECT = "<request.param>"
+"""A case's key for the value an ``indirect`` parameter hands its fixture as
+``request.param`` (no Python name starts so): :mod:`.testcode` replaces it with the fixture's
+value for that case."""
+PYTEST_REQUEST = "_pytest.fixtures.SubRequest"
+"""The class of the ``request`` a fixture receives; its instance holds ``param`` only."""
+
+
+def _indirect(decorator: ast.Call, names: list[str]) -> set[str] | None:
+    """The names ``indirect=`` hands to their fixtures: all (``True``), none (absent,
+    ``False``), those a literal list names; None when not known."""
+    keyword = next((k for k in decorator.keywords if k.arg == "indirect"), None)
+    if keyword is None:
+        return set()
+    match keyword.value:
+        case ast.Constant(value=bool() as every):
+            return set(names) if every else set()
+        case ast.List(elts=elements) | ast.Tuple(elts=elements):
+            named = {e.value for e in elements if isinstance(e, ast.Constant)}
+            if len(named) == len(elements) and named <= set(names):
+                return {str(name) for name in named}
+    return None
 
 
 def _rows(interp: Interpreter, source: ast.expr, width: int) -> list[Row] | None:

@@ -6,7 +6,8 @@ its module, then the ``conftest.py`` files from the test's folder up to the proj
 (pytest's order), and its value is what it returns or first yields (evaluated with its own
 fixtures). What the test's marks make of it (one walk per ``parametrize`` case, none for a
 test or case surely skipped) is :mod:`.pytest_marks`'. What cannot be known (a fixture not
-found, ``request.param``) stays unknown.
+found, ``request.param`` of a fixture not parametrized indirectly by a known case) stays
+unknown.
 """
 
 from __future__ import annotations
@@ -18,9 +19,23 @@ from typing import TYPE_CHECKING, Protocol
 
 from evalsubmit.analysis.interp.bodies import fixture_value
 from evalsubmit.analysis.interp.frames import FunctionNode
-from evalsubmit.analysis.interp.pytest_marks import Case, parametrize_cases, surely_skipped
+from evalsubmit.analysis.interp.pytest_marks import (
+    INDIRECT,
+    PYTEST_REQUEST,
+    Case,
+    parametrize_cases,
+    surely_skipped,
+)
 from evalsubmit.analysis.interp.spelling import spelled_name
-from evalsubmit.analysis.values.domain import ClassValue, FunctionValue, Unknown, Value
+from evalsubmit.analysis.values.domain import (
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    FunctionValue,
+    Instance,
+    Unknown,
+    Value,
+)
 from evalsubmit.analysis.values.env import Env, ModuleScope
 from evalsubmit.core.records import record
 
@@ -74,6 +89,8 @@ class TestCode:
         if cls is not None and parameters:
             parameters = parameters[1:]
         cases = parametrize_cases(self.interp, function)
+        if cases is not None:
+            cases = self._with_indirect_fixtures(cases, cls)
         if cases is None:  # not parametrized (or its cases are not known): one walk
             cases = [(None, {})]
         given = {name for _, values in cases for name in values}
@@ -108,6 +125,47 @@ class TestCode:
         value = fixture_value(self.interp, function, values)
         self._fixture_values[key] = value
         return value
+
+    def _with_indirect_fixtures(
+        self, cases: list[Case], cls: ClassValue | None
+    ) -> list[Case] | None:
+        """Each case with its ``indirect`` parameters' fixtures evaluated for it, their
+        ``request.param`` the case's value; None when such a fixture is not found."""
+        resolved: list[Case] = []
+        for walk, values in cases:
+            case: dict[str, Value] = {}
+            for key, value in values.items():
+                if not key.startswith(INDIRECT):
+                    case[key] = value
+                    continue
+                name = key.removeprefix(INDIRECT)
+                found = self._fixture_given(name, cls, value)
+                if found is None:
+                    return None
+                case[name] = found
+            resolved.append((walk, case))
+        return resolved
+
+    def _fixture_given(self, name: str, cls: ClassValue | None, param: Value) -> Value | None:
+        """The value of fixture ``name`` whose ``request.param`` is ``param`` (evaluated anew:
+        pytest builds one per parameter); its other fixtures as for any fixture."""
+        function = self._find(name, cls)
+        if function is None or not isinstance(function.node, ast.FunctionDef):
+            return None
+        node = function.node
+        parameters = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
+        if cls is not None and function.bound_self is not None and parameters:
+            parameters = parameters[1:]
+        values: dict[str, Value] = {}
+        for parameter in parameters:
+            if parameter == "request":
+                request = ClassRef(PYTEST_REQUEST)
+                values[parameter] = Instance(request, CallArgs(), attributes={"param": param})
+                continue
+            found = self.fixture(parameter, cls, 1)
+            if found is not None:
+                values[parameter] = found
+        return fixture_value(self.interp, function, values)
 
     def _find(self, name: str, cls: ClassValue | None) -> FunctionValue | None:
         if cls is not None and cls.ref.user is not None:
