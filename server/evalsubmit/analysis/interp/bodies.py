@@ -19,6 +19,7 @@ from evalsubmit.analysis.interp.binding import (
     first_parameter,
     rebound_locals,
 )
+from evalsubmit.analysis.interp.cached import unchangeable
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite, Frame, FunctionNode
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.values.domain import (
@@ -221,8 +222,9 @@ def yielded_items(
     """What the generator made by the call ``node`` of ``function`` yields, in order, when
     certain: the call is what a ``for`` loop iterates (so nothing else drains the generator
     first), the body is a run of ``yield VALUE`` statements (after a docstring), and each value
-    is built of literals, its parameters and the names of classes and modules from outside the
-    code (``GymAgentTaskRunner``, ``Path``), whatever runs between the call and the iteration.
+    is built of literals, its parameters bound to values nothing can change in place, and the
+    names of classes and modules from outside the code (``GymAgentTaskRunner``, ``Path``),
+    whatever runs between the call and the iteration (the loop's body, between two yields).
     The values are evaluated silently: a generator runs its body only as far as it is
     iterated, so what building them would report is not this call's to report (the body's
     own walk reports it)."""
@@ -245,6 +247,9 @@ def yielded_items(
     values, _ = bind_call(interp, function, definition.args, args, node)
     with interp.enter(frame):
         bind_parameters(interp, definition.args, values)
+        bound = interp.frame.env.bindings
+        if not all(unchangeable(bound.get(name, Unknown())) for name in parameters):
+            return None
         for expression in yielded:
             names = [n for n in tree_walk.walk(expression) if isinstance(n, ast.Name)]
             if any(n.id not in parameters and not _from_outside(interp.eval(n)) for n in names):

@@ -69,17 +69,19 @@ def cached_result(function: FunctionValue, value: Value) -> Value:
     """What a call of the cached ``function`` gives, its body walked to ``value``: the value,
     when no change in place the engine follows can make the object a later call returns
     differ from a new one; otherwise unknown."""
-    if _unchangeable(value, 0):
+    if unchangeable(value):
         return value
     return Unknown(f"the cached result of {function.name}()")
 
 
-def _unchangeable(value: Value, depth: int) -> bool:
+def unchangeable(value: Value, depth: int = 0) -> bool:
+    """Whether nothing the engine follows can change ``value`` in place (a change through
+    another reference to it would not be in a copy of it)."""
     if depth > _MAX_DEPTH:
         return False
     match value:
         case SeqValue(kind=kind, items=items) if kind in (tuple, frozenset):
-            return all(_unchangeable(item, depth + 1) for item in items)
+            return all(unchangeable(item, depth + 1) for item in items)
         case SeqValue():
             return False  # a list or set: its items are changed in place
         case Instance(ref=ref, args=args, attributes=attributes):
@@ -87,7 +89,7 @@ def _unchangeable(value: Value, depth: int) -> bool:
             if ref.user is not None or ref.qualname == sdk.GYM_CONFIG or attributes:
                 return False
             held = [*args.positional, *args.keywords.values()]
-            return not args.star_unknown and all(_unchangeable(v, depth + 1) for v in held)
+            return not args.star_unknown and all(unchangeable(v, depth + 1) for v in held)
         case Known(obj=obj):
             return not isinstance(obj, (list, dict, set, bytearray))
         case Unknown(element=None, alternatives=()):
