@@ -50,7 +50,6 @@ ENGINE_GAPS: dict[str, str] = {
     "unknowns/run-in-executor-partial-runner-rows": (
         "missing main.py:22 ES105: async helper parameters (client, rows) not taken from its await"
     ),
-    "unknowns/purepath-in-hydra": "missing main.py:16 ES107 (PurePosixPath / 'x' type lost)",
 }
 
 

@@ -64,6 +64,8 @@ REFUSED: list[tuple[str, str, str]] = [
     ("MappingProxyType", "", "types.MappingProxyType({})"),
     ("PurePosixPath", "", 'PurePosixPath("/x")'),
     ("PureWindowsPath", "from pathlib import PureWindowsPath", 'PureWindowsPath("c:/x")'),
+    ("a PurePosixPath joined with a str", "", 'PurePosixPath("/mnt") / "runs" / "smoke"'),
+    ("a PurePosixPath joined with a path", "", 'PurePosixPath("/mnt") / Path("runs")'),
     ("a timezone", "", "datetime.timezone.utc"),
     ("non-UTF-8 bytes", "", 'b"\\xff\\xfe"'),
     # one-shot iterators: silently sent as []
@@ -85,6 +87,7 @@ REFUSED: list[tuple[str, str, str]] = [
 # (id, setup, value) — serialized fine; must not be flagged.
 FINE: list[tuple[str, str, str]] = [
     ("str", "", '"x"'),
+    ("str() of a joined PurePosixPath", "", 'str(PurePosixPath("/mnt") / "cache")'),
     ("f-string", "", 'f"run-{1}"'),
     ("os.environ lookup", "", 'os.environ["HOME"]'),
     ("os.environ.get", "", 'os.environ.get("HOME", "/root")'),

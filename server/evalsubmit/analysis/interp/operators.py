@@ -15,6 +15,7 @@ import enum
 import operator
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -29,6 +30,7 @@ from evalsubmit.analysis.values.domain import (
     Known,
     ModuleValue,
     PartialValue,
+    Refused,
     SeqValue,
     Unknown,
     UserClass,
@@ -81,7 +83,28 @@ def binary(node: ast.BinOp, left: Value, right: Value, source: ModuleSource) -> 
         path = True
     if isinstance(node.op, ast.Div) and path:
         return Unknown("a path computed at run time", "PosixPath")
+    if isinstance(node.op, ast.Div) and _pure_path(left) and _path_part(right):
+        # ``PurePosixPath(...) / "x"`` is a pure path again: refused as its left side is
+        assert isinstance(left, Refused)
+        return replace(left, origin=source.origin(node), items=None)
     return Unknown()
+
+
+_PURE_PATHS = frozenset({"pathlib.PurePosixPath", "pathlib.PureWindowsPath", "pathlib.PurePath"})
+
+
+def _pure_path(value: Value) -> bool:
+    return isinstance(value, Refused) and value.type_qualname in _PURE_PATHS
+
+
+def _path_part(value: Value) -> bool:
+    """What ``/`` joins to a path without failing: a str or a path, surely."""
+    match value:
+        case Known(obj=str() | PurePath()):
+            return True
+        case Unknown(type_name="str"):
+            return True
+    return False
 
 
 def _plain_dict(value: Value) -> bool:
