@@ -12,10 +12,10 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.releases import SDK_DISTRIBUTIONS
 from evalsubmit.sdk.version import SDK_DISTRIBUTION
 from evalsubmit.workspace import observed, walk
+from evalsubmit.workspace.disk_texts import DiskTexts
 from evalsubmit.workspace.environment import PythonEnvironment, environment_of
 
 MAX_MODULE_BYTES = 2_000_000
@@ -43,6 +43,8 @@ class Project:
         self._overlays: dict[Path, str] = {p.resolve(): t for p, t in (overlays or {}).items()}
         self._lock = threading.RLock()
         self._files: list[Path] | None = None
+        self._disk = DiskTexts(MAX_MODULE_BYTES)
+        """The texts read of files on disk, given again while their ``stat`` is unchanged."""
         self._found: dict[tuple[str, Path | None, bool], Path | None] = {}
         self._under: dict[tuple[Path, str], Path | None] = {}
         self._roots: dict[Path | None, list[Path]] = {}
@@ -123,10 +125,8 @@ class Project:
         with self._lock:
             if path in self._overlays:
                 return self._overlays[path]
-        try:  # decoded as Python does; only bounded regular files (never a FIFO)
-            return read_source(path, max_bytes=MAX_MODULE_BYTES).text
-        except UnreadableSource:
-            return None
+        # decoded as Python does; only bounded regular files (never a FIFO)
+        return self._disk.read(path)
 
     def module_name(self, path: Path | None) -> str:
         """Dotted name of a file relative to the project root (``pkg.runners``)."""
