@@ -1,4 +1,5 @@
-"""The collector is paused for one analysis at a time and always resumed."""
+"""The collector is paused while analyses run (overlapping ones share the pause, bounded in
+time) and always resumed."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from evalsubmit.analysis import analyze_source
+from evalsubmit.core import collection
 from evalsubmit.core.collection import paused_collection
 
 
@@ -45,8 +47,8 @@ def test_a_host_that_turned_it_off_keeps_it_off() -> None:
     assert not gc.isenabled()
 
 
-def test_overlapping_analyses_do_not_keep_it_off() -> None:
-    # A pauses; B starts while A runs; A ends: the collector is on while B still runs.
+def _overlap() -> list[bool]:
+    """A pauses; B starts while A runs; A ends: whether the collector is on while B still runs."""
     a_started, a_done, b_checked = threading.Event(), threading.Event(), threading.Event()
     seen: list[bool] = []
 
@@ -68,7 +70,24 @@ def test_overlapping_analyses_do_not_keep_it_off() -> None:
         thread.start()
     for thread in threads:
         thread.join(10)
-    assert seen == [True] and gc.isenabled()
+    return seen
+
+
+def test_overlapping_analyses_share_the_pause() -> None:
+    # the end of one analysis must not let the collector run in the middle of the other
+    assert _overlap() == [False]
+    assert gc.isenabled()
+
+
+def test_a_long_shared_pause_ends_with_the_next_analysis_that_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(collection, "MAX_PAUSED_S", 0.0)
+    assert _overlap() == [True]
+    assert gc.isenabled()
+    with paused_collection():  # a new pause after that one
+        assert not gc.isenabled()
+    assert gc.isenabled()
 
 
 def test_an_analysis_leaves_it_on() -> None:

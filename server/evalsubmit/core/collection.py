@@ -1,4 +1,4 @@
-"""Pausing Python's cyclic garbage collector while one analysis runs.
+"""Pausing Python's cyclic garbage collector while analyses run.
 
 An analysis allocates hundreds of thousands of objects that live until it ends (trees, values,
 environments); the collector's passes over them while they are being built are a large part of
@@ -7,35 +7,47 @@ find almost nothing to free. Paused for the analysis and resumed after, the coll
 on what the analysis left behind, at the next allocation (its counts are far above their
 thresholds by then).
 
-Only one analysis at a time holds the pause (the first to ask while the collector is on): two
-analyses running in parallel threads never keep it off beyond the end of the one that paused
-it, so the collector runs between analyses however they overlap. A host that turned the
-collector off itself keeps it off.
+Analyses that overlap (the server's reverse step of one version and the forward analysis of the
+next, in two worker threads) share one pause: the collector is resumed when the last of them
+ends, so the end of one never lets the collector run in the middle of the other (where its pass
+over everything allocated since the last one would delay that edit's findings). So that
+analyses overlapping without a gap never keep it off for good, a pause that has lasted
+:data:`MAX_PAUSED_S` ends with the next analysis that ends, the others then running with the
+collector on. A host that turned the collector off itself keeps it off.
 """
 
 from __future__ import annotations
 
 import gc
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+MAX_PAUSED_S = 1.0
+"""How long overlapping analyses may keep the collector off (memory stays bounded)."""
+
 _lock = threading.Lock()
-_held = False
+_holders = 0
+_ours = False
+"""Whether the current pause turned the collector off (and must turn it on again)."""
+_since = 0.0
 
 
 @contextmanager
 def paused_collection() -> Iterator[None]:
-    global _held
+    global _holders, _ours, _since
     with _lock:
-        mine = not _held and gc.isenabled()
-        if mine:
-            _held = True
+        if _holders == 0 and gc.isenabled():
             gc.disable()
+            _ours = True
+            _since = time.monotonic()
+        _holders += 1
     try:
         yield
     finally:
-        if mine:
-            with _lock:
-                _held = False
+        with _lock:
+            _holders -= 1
+            if _ours and (_holders == 0 or time.monotonic() - _since >= MAX_PAUSED_S):
+                _ours = False  # resumed: the analyses still running go on with it on
                 gc.enable()
