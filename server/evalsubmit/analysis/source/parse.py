@@ -42,6 +42,9 @@ class ParsedModule:
     """Spans already computed, by node (a node's position is fixed once its module is built
     and settled: a tree reused by the next parse belongs to the next module, with its own
     spans)."""
+    spells_global: bool = True
+    """The text holds the word ``global``: without it, no function of the module rebinds a
+    global (``rebound_globals`` of :mod:`..interp.binding`), known without joining its lines."""
 
     def settle(self) -> None:
         """Every node at its line. Below an edit that added or removed lines, the top-level
@@ -137,7 +140,13 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         if whole is not None:
             chunks = seed(whole.body, lines, cache) if cache is not None else ()
             return ParsedModule(
-                whole, tuple(lines), (), source.isascii(), chunks, _spells_nonlocal(source)
+                whole,
+                tuple(lines),
+                (),
+                source.isascii(),
+                chunks,
+                _spells_nonlocal(source),
+                spells_global="global" in source,
             )
     pieces = parse_chunks(lines, cache)
     if pieces is not None:
@@ -151,6 +160,7 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
             tuple(pieces_chunks),
             _spells_nonlocal(source),
             weakref.ref(cache) if cache is not None else None,
+            spells_global="global" in source,
         )
     repaired = repair_parse(source)
     if repaired is None:
@@ -162,6 +172,7 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         tuple(blanked),
         source.isascii(),
         spells_nonlocal=_spells_nonlocal(source),
+        spells_global="global" in source,
     )
 
 
