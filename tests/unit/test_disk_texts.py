@@ -18,7 +18,7 @@ OLD_NS = 1_000_000_000_000_000_000  # 2001: long settled
 @pytest.fixture
 def settled_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The change time of a file just written cannot be set back: trust it at once."""
-    monkeypatch.setattr(disk_texts, "SETTLED_NS", -10**9)
+    monkeypatch.setattr(disk_texts, "SETTLED_NS", -(10**9))
 
 
 def _write(path: Path, text: str, mtime_ns: int = OLD_NS) -> None:
@@ -45,7 +45,7 @@ def test_a_write_keeping_size_and_mtime_is_seen(tmp_path: Path) -> None:
     _write(module, "x = 1\n")
     texts = DiskTexts(1000)
     assert texts.read(module) == "x = 1\n"
-    assert module in texts._kept  # noqa: SLF001
+    assert module in texts._kept
     time.sleep(0.05)  # past the clock's tick
     _write(module, "x = 2\n")
     assert texts.read(module) == "x = 2\n"
@@ -83,8 +83,8 @@ def test_bounded(tmp_path: Path) -> None:
     for name in ("a", "b", "c"):
         _write(tmp_path / f"{name}.py", "x = 1\n")
         texts.read(tmp_path / f"{name}.py")
-    assert texts._chars <= 10  # noqa: SLF001
-    assert list(texts._kept) == [tmp_path / "c.py"]  # noqa: SLF001
+    assert texts._chars <= 10
+    assert list(texts._kept) == [tmp_path / "c.py"]
 
 
 def test_an_overlay_wins_over_the_kept_text(tmp_path: Path) -> None:
