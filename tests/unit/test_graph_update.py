@@ -42,7 +42,16 @@ def _effects(cache: dict[str, Effects], text: str) -> Effects:
 
 
 def _tables(graph: Graph) -> tuple[object, ...]:
-    return graph.reads, graph.written_by, graph.writers, graph.readers, graph.resolved.binders
+    # the module-wide sets are carried over from the last graph when the edit leaves them
+    module_wide = (list(graph.callee_writes.items()), graph.rebound, graph.subclassed)
+    return (
+        graph.reads,
+        graph.written_by,
+        graph.writers,
+        graph.readers,
+        graph.resolved.binders,
+        module_wide,
+    )
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -92,4 +101,16 @@ def test_an_edit_elsewhere_than_said_is_made_from_scratch() -> None:
     resolved = resolve(after, None, NonMutatingMemo(), (last.effects, last.resolved, wrong))
     graph = graph_of(after, resolved, last, wrong)
     assert not graph.updated
+    assert _tables(graph) == _tables(graph_of(after, resolve(after)))
+
+
+def test_module_wide_sets_are_made_again_when_the_edit_is_elsewhere_than_said() -> None:
+    cache: dict[str, Effects] = {}
+    before = [_effects(cache, text) for text in ("x = 1", "y = 2")]
+    after = [_effects(cache, text) for text in ("class Job(Base):\n    pass", "y = 2")]
+    last = graph_of(before, resolve(before, None, NonMutatingMemo()))
+    wrong = (1, 2, 2)  # the edit was of statement 0, not 1
+    resolved = resolve(after, None, NonMutatingMemo(), (last.effects, last.resolved, wrong))
+    graph = graph_of(after, resolved, last, wrong)
+    assert graph.subclassed == frozenset({"Base"})
     assert _tables(graph) == _tables(graph_of(after, resolve(after)))

@@ -54,14 +54,13 @@ def graph_of(
 ) -> Graph:
     """The graph of ``found`` (``last``: the graph of the effects before the edit ``edited``,
     updated instead of made again when the statements it left alone resolve the same)."""
-    callee_writes = {
-        name: statement.writes_when_called
-        for statement in found
-        if statement.writes_when_called
-        for name in statement.writes
-    }
-    rebound = frozenset[str]().union(*(statement.rebinds for statement in found))
-    subclassed = frozenset[str]().union(*(statement.bases for statement in found))
+    carried = _module_wide_carried(found, last, edited)
+    if carried is not None:
+        callee_writes, rebound, subclassed = carried
+    else:
+        callee_writes = _callee_writes(found)
+        rebound = frozenset[str]().union(*(statement.rebinds for statement in found))
+        subclassed = frozenset[str]().union(*(statement.bases for statement in found))
     if (
         last is not None
         and edited is not None
@@ -87,6 +86,57 @@ def graph_of(
     return Graph(
         found, reads, written_by, writers, readers, resolved, callee_writes, rebound, subclassed
     )
+
+
+def _callee_writes(statements: list[Effects]) -> dict[str, frozenset[str]]:
+    """Function name -> what calling it writes (the last statement binding the name wins)."""
+    return {
+        name: statement.writes_when_called
+        for statement in statements
+        if statement.writes_when_called
+        for name in statement.writes
+    }
+
+
+def _module_wide_carried(
+    found: list[Effects], last: Graph | None, edited: Edited | None
+) -> tuple[dict[str, frozenset[str]], frozenset[str], frozenset[str]] | None:
+    """The last graph's ``callee_writes``, ``rebound`` and ``subclassed`` when they are what
+    ``found`` makes: the statements outside the edit are the same, and the edited ones, before
+    and after, make the same contributions to each (in the same order for ``callee_writes``,
+    whose last binding of a name wins). None otherwise: they are made from every statement."""
+    if last is None or edited is None:
+        return None
+    first, stop, new_stop = edited
+    old = last.effects
+    if (
+        not 0 <= first <= min(stop, new_stop)
+        or stop > len(old)
+        or len(old) - stop != len(found) - new_stop
+    ):
+        return None
+    was, now = old[first:stop], found[first:new_stop]
+    if (
+        frozenset[str]().union(*(s.rebinds for s in was))
+        != frozenset[str]().union(*(s.rebinds for s in now))
+        or frozenset[str]().union(*(s.bases for s in was))
+        != frozenset[str]().union(*(s.bases for s in now))
+        or _callee_writes_pairs(was) != _callee_writes_pairs(now)
+        # (the same objects when unchanged: compared by identity, at C speed)
+        or old[:first] != found[:first]
+        or old[stop:] != found[new_stop:]
+    ):
+        return None
+    return last.callee_writes, last.rebound, last.subclassed
+
+
+def _callee_writes_pairs(statements: list[Effects]) -> list[tuple[str, frozenset[str]]]:
+    return [
+        (name, statement.writes_when_called)
+        for statement in statements
+        if statement.writes_when_called
+        for name in statement.writes
+    ]
 
 
 def _written(
