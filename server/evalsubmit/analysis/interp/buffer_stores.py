@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from evalsubmit.analysis.interp.import_reach import Item, items_of, unresolved_imports
+from evalsubmit.analysis.interp.import_reach import (
+    Item,
+    Place,
+    items_of,
+    may_change_path,
+    places_by_key,
+    unresolved_imports,
+)
 from evalsubmit.analysis.interp.store_text import TextStores, import_words
 from evalsubmit.workspace.import_text import Statement, statements_in
 
@@ -20,7 +27,7 @@ _NONE: frozenset[str] = frozenset()
 
 
 class _Piece:
-    __slots__ = ("imported", "last_names", "package_names", "stores")
+    __slots__ = ("changes_path", "imported", "last_names", "package_names", "stores")
 
     def __init__(self, text: str, statements: dict[tuple[str, int], Statement]) -> None:
         self.stores = TextStores(text)
@@ -30,6 +37,8 @@ class _Piece:
         self.last_names, self.package_names = (
             import_words(unresolved_imports(self.imported)) if self.imported else (_NONE, _NONE)
         )
+        # a piece holds whole statements: what may change sys.path is in one piece
+        self.changes_path = may_change_path(text)
 
 
 class BufferStores:
@@ -44,6 +53,8 @@ class BufferStores:
         "_bare",
         "_last",
         "_packages",
+        "_path_changers",
+        "_places",
         "_stars",
         "_stored",
         "digest",
@@ -64,6 +75,11 @@ class BufferStores:
         self._aliases: dict[str, dict[str, int]] = {}
         self._stars: int | None = None
         """Pieces that import ``*`` (None: not asked yet)."""
+        self._path_changers = 0
+        """Pieces that may change ``sys.path``."""
+        self._places: dict[tuple[str, ...], dict[str, list[Place]]] = {}
+        """What the imports name, for the buffer's folder (:func:`.import_reach.places_by_key`),
+        made when first asked of this version."""
 
     @classmethod
     def of(
@@ -104,12 +120,14 @@ class BufferStores:
         aliases = dict(previous._aliases)  # (one copy, at once: another thread may ask)
         made._aliases = {name: dict(counts) for name, counts in aliases.items()}
         made._stars = previous._stars
+        made._path_changers = previous._path_changers
         made._count(gone, -1)
         made._count(came, 1)
         return made
 
     def _count(self, pieces: Iterable[_Piece], step: int) -> None:
         for piece in pieces:
+            self._path_changers += step * piece.changes_path
             for name in piece.last_names:
                 self._last[name] = self._last.get(name, 0) + step
             for name in piece.package_names:
@@ -131,6 +149,18 @@ class BufferStores:
         """The modules the buffer's imports may reach (:mod:`.import_reach`)."""
         for piece in self.pieces:
             yield from piece.imported
+
+    def places(self, folder: tuple[str, ...]) -> dict[str, list[Place]]:
+        """What the buffer's imports name, for its ``folder`` (kept for this version)."""
+        found = self._places.get(folder)
+        if found is None:
+            found = self._places[folder] = places_by_key(folder, self.imported())
+        return found
+
+    def changes_path(self) -> bool:
+        """Whether the buffer may change ``sys.path`` (:func:`.import_reach.may_change_path`
+        of its text, counted per piece)."""
+        return self._path_changers > 0
 
     def reaches(self, stem: str, packages: frozenset[str]) -> bool:
         """Whether an import of the buffer names ``stem`` or binds one of ``packages``."""

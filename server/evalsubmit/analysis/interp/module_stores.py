@@ -155,7 +155,7 @@ class _Question:
         if self.by_name is not None and buffer.reaches(*self.by_name):
             return True
         folder = path.parent.parts
-        places = places_by_key(folder, buffer.imported())
+        places = buffer.places(folder)
         return any(self.asked.reached_by(folder, found) for found in places.values())
 
 
@@ -181,6 +181,8 @@ class ModuleStores:
         """The buffers' stores by piece, last version."""
         self._listed: tuple[int, str] | None = None
         """The project's generation and its listing's answer (an observation of the CLI)."""
+        self._changes_path: dict[Path, tuple[str, bool]] = {}
+        """Whether each buffer's last text may change ``sys.path``."""
         self._lock = threading.Lock()
 
     def set_elsewhere(
@@ -322,7 +324,12 @@ class ModuleStores:
             for path in overlaid
             if path.suffix == ".py" and (text := self.project.read_unobserved(path)) is not None
         }
-        changes_path = disk_changes_path or any(may_change_path(text) for text in buffers.values())
+        if not self._changes_path.keys() <= buffers.keys():  # a closed buffer's text goes
+            with self._lock:
+                self._changes_path = {p: k for p, k in self._changes_path.items() if p in buffers}
+        changes_path = disk_changes_path or any(
+            self._buffer_changes_path(path, text) for path, text in buffers.items()
+        )
         question = self._question(module_path, module, changes_path, index)
         if noting:
             for path, text in question.consulted:
@@ -341,6 +348,21 @@ class ModuleStores:
             own = self._of(path, text)
             if own is not None and question.reached_by(path, own, own.places):
                 yield path, own
+
+    def _buffer_changes_path(self, path: Path, text: str) -> bool:
+        """:func:`~.import_reach.may_change_path` of a buffer's text: counted per piece when
+        the engine's pieces of it are known, else kept for that text (a question is asked
+        several times per analysis; a scan of a long buffer each time was most of its cost)."""
+        buffer = self._buffer(path, text)
+        if buffer is not None:
+            return buffer.changes_path()
+        kept = self._changes_path.get(path)
+        if kept is not None and (kept[0] is text or kept[0] == text):
+            return kept[1]
+        changes = may_change_path(text)
+        with self._lock:
+            self._changes_path[path] = (text, changes)
+        return changes
 
     def _importing(self, name: str) -> Iterator[tuple[Path, _FileStores | BufferStores]]:
         """The project files with an import naming ``name`` (``from anywhere import name``),
