@@ -55,12 +55,15 @@ def root_of(path: Path) -> Path:
 
 def project_of(path: Path, python: Path) -> Project:
     from evalsubmit.workspace.project import Project
+    from evalsubmit.workspace.shared_reads import SharedReads
 
     root = root_of(path)
     project = _PROJECTS.get((root, python))
     if project is None:
         project = _PROJECTS[(root, python)] = Project(root, python=python)
         project.watched = True  # a run sees the files as they were when first read
+        # its relevance scan and the analysis's index of importers read every file: once
+        project.shared_reads = SharedReads()
     return project
 
 

@@ -32,15 +32,19 @@ def imports_in(
     text: str,
     package: Callable[[], list[str]] | None,
     statements: dict[tuple[str, int], Statement] | None = None,
+    scanned: Iterable[Statement] | None = None,
 ) -> Iterable[tuple[str, Reach]]:
     """(absolute module, what it reaches) for every import the text may hold: every ``import``
     word, in code, strings or comments alike, with what precedes it on its logical line (a
     ``from`` clause) and what follows. ``package`` gives the importer's dotted parts (None:
     relative imports stay inside an installed package, which is scanned whole). What a
     statement names depends on its text alone: ``statements`` keeps it by that text (the same
-    few statements open most files of a project)."""
+    few statements open most files of a project). ``scanned``: the text's statements, when
+    another reader already found them (:func:`statements_in`)."""
     parts: list[str] | None = None
-    for statement in statements_in(text, statements):
+    if scanned is None:
+        scanned = statements_in(text, statements)
+    for statement in scanned:
         for dots, module, name, reach in statement:
             if dots:
                 if package is None:

@@ -17,6 +17,7 @@ from evalsubmit.sdk.version import SDK_DISTRIBUTION
 from evalsubmit.workspace import observed, walk
 from evalsubmit.workspace.disk_texts import DiskTexts
 from evalsubmit.workspace.environment import PythonEnvironment, environment_of
+from evalsubmit.workspace.shared_reads import SharedReads
 
 MAX_MODULE_BYTES = 2_000_000
 MAX_PROJECT_FILES = 2_000
@@ -51,6 +52,9 @@ class Project:
         """Each importer's search roots (forgotten with :attr:`_found`, when files come and go):
         every import that is not the project's own (the standard library's) looks them up."""
         self._generation = 0
+        self.shared_reads: SharedReads | None = None
+        """The texts of the files on disk and their import statements, shared by the readers
+        that read every file (:mod:`.shared_reads`; set by the CLI only)."""
         self.watched = False
         """Whether whoever holds the project tells it when files on disk change
         (:meth:`files_changed`, :meth:`forget_files`): the language server once its client

@@ -27,6 +27,7 @@ from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.names import is_sdk_name
 from evalsubmit.workspace.import_text import Reach, Statement, imports_in
 from evalsubmit.workspace.project import Project
+from evalsubmit.workspace.shared_reads import SharedRead
 from evalsubmit.workspace.walk import is_notebook
 
 SDK_MARKERS = ("nemo_", "TasksetRef", "GymRuntimeConfig", "GymAgentTaskRunner")
@@ -122,17 +123,20 @@ class RelevanceScan:
             return None if files is None else tuple(("file", self._realpath(f)) for f in files)
         if kind == "installed":
             return self._installed(key)
-        text = self._read(Path(key))
+        shared = self._shared_read(key)
+        text = shared.text if shared is not None else self._read(Path(key))
         if text is None or len(text) > self.max_chars or _names_sdk(text):
             return None
         if "import" not in text:
             return ()
+        scanned = shared.import_statements(self._statements) if shared is not None else None
         installed = self._is_installed(key)
         deps: list[Node] = []
         roots = () if installed else self._search_roots(key)
         package = None if installed else lambda: self._package_of(Path(key))
         known = self._import_deps
-        for module, reach in dict.fromkeys(imports_in(text, package, self._statements)):
+        found_imports = imports_in(text, package, self._statements, scanned)
+        for module, reach in dict.fromkeys(found_imports):
             import_key = (module, reach, roots, installed)
             found = known.get(import_key)
             if found is None:
@@ -153,6 +157,15 @@ class RelevanceScan:
             return _SDK
         deps = [] if installed else self._in_project(module, reach, roots)
         return (*deps, *self._outside_project(module.partition(".")[0]))
+
+    def _shared_read(self, path: str) -> SharedRead | None:
+        """The text of a project file the analysis may read too (:mod:`.shared_reads`, when
+        the project shares them), with its import statements once scanned."""
+        shared = self.project.shared_reads
+        root = self.project.root
+        if shared is None or root is None or not _under(path, str(root)):
+            return None
+        return shared.read(Path(path), MAX_SCANNED_BYTES)
 
     def _read(self, path: Path) -> str | None:
         try:

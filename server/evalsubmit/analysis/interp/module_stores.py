@@ -82,7 +82,8 @@ from evalsubmit.analysis.interp.import_reach import (
 from evalsubmit.analysis.interp.store_text import TextStores, import_words
 from evalsubmit.workspace import observed
 from evalsubmit.workspace.import_text import Statement, statements_in
-from evalsubmit.workspace.project import Project
+from evalsubmit.workspace.project import MAX_MODULE_BYTES, Project
+from evalsubmit.workspace.shared_reads import signature_of
 
 FRESH_SECONDS = 1.0
 """How long what the files on disk import is taken as it was last looked at when the project
@@ -473,22 +474,31 @@ class ModuleStores:
     def _of(self, path: Path, text: str | None) -> _FileStores | None:
         """What ``path`` imports: an editor buffer's ``text``, else the file (by its stat)."""
         signature: object = text
+        on_disk = None
         if text is None:
-            try:
-                status = path.stat()
-            except OSError:
+            on_disk = signature_of(path)
+            if on_disk is None:
                 return None
-            signature = (status.st_mtime_ns, status.st_size)
+            signature = on_disk
         with self._lock:
             kept = self._files.get(path)
         if kept is not None and (kept.signature is signature or kept.signature == signature):
             return kept
-        read = text if text is not None else self.project.read_unobserved(path)
-        if read is None:
-            return None
         if len(self._statements) > MAX_KEPT_STATEMENTS:
             self._statements.clear()
-        items = items_of(statements_in(read, self._statements))
+        shared = self.project.shared_reads
+        known = None
+        if on_disk is not None and shared is not None:  # the CLI's relevance scan may read it
+            known = shared.read(path, MAX_MODULE_BYTES, on_disk)
+        if known is not None:
+            read = known.text
+            items = items_of(known.import_statements(self._statements))
+        else:
+            found = text if text is not None else self.project.read_unobserved(path)
+            if found is None:
+                return None
+            read = found
+            items = items_of(statements_in(read, self._statements))
         kept = _FileStores(path, signature, read, items, text)  # text kept only when needed
         with self._lock:
             self._files[path] = kept

@@ -1,0 +1,92 @@
+"""The CLI's relevance scan and the analysis's index of which files may reach a module read and
+import-scan each project file once between them (:mod:`evalsubmit.workspace.shared_reads`),
+and see a file again when its stat changed."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from test_module_set_elsewhere import MAIN, ZERO, _es109, _project
+
+from evalsubmit.analysis import Project, analyze_source
+from evalsubmit.workspace import shared_reads
+from evalsubmit.workspace.relevance import RelevanceScan
+from evalsubmit.workspace.shared_reads import SharedReads
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[str], Counter[str]]:
+    """Reads and import scans through the shared reads, by file name."""
+    reads: Counter[str] = Counter()
+    scans: Counter[str] = Counter()
+    read_source, statements_in = shared_reads.read_source, shared_reads.statements_in
+
+    def counted_read(path: Path, **options: int) -> object:
+        reads[path.name] += 1
+        return read_source(path, **options)
+
+    def counted_scan(text: str, *args: object) -> object:
+        scans[text] += 1
+        return statements_in(text, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(shared_reads, "read_source", counted_read)
+    monkeypatch.setattr(shared_reads, "statements_in", counted_scan)
+    return reads, scans
+
+
+@pytest.mark.parametrize("scan_first", [True, False])
+def test_the_scan_and_the_index_read_each_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scan_first: bool
+) -> None:
+    runners = _project(tmp_path, "settings.CONCURRENCY = 8")
+    reads, scans = _counting(monkeypatch)
+    project = Project(tmp_path)
+    project.shared_reads = SharedReads()
+    files = project.python_files()
+    if scan_first:
+        assert RelevanceScan(project).relevant(files) == {runners, tmp_path / "main.py"}
+    # the store in main.py, read through the shared texts and statements, is seen
+    assert _es109(runners, project) == []
+    if not scan_first:
+        assert RelevanceScan(project).relevant(files) == {runners, tmp_path / "main.py"}
+    assert set(reads) == {"__init__.py", "settings.py", "runners.py", "main.py"}
+    assert set(reads.values()) == {1}
+    assert max(scans.values()) == 1
+
+
+def test_a_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:
+    runners = _project(tmp_path, "")
+    project = Project(tmp_path)
+    project.shared_reads = SharedReads()
+    RelevanceScan(project).relevant(project.python_files())
+    assert _es109(runners, project) == [ZERO]
+    main = tmp_path / "main.py"
+    main.write_text(MAIN.format(store="settings.CONCURRENCY = 8"))
+    os.utime(main, ns=(1, 1))  # another stat than the first text's, whatever the clock
+    project.files_changed()
+    assert _es109(runners, project) == []
+    read = project.shared_reads.read(main, 2_000_000)
+    assert read is not None and "CONCURRENCY = 8" in read.text
+
+
+def test_the_same_stat_gives_the_text_kept_and_a_notebook_is_not_shared(tmp_path: Path) -> None:
+    shared = SharedReads()
+    module = tmp_path / "m.py"
+    module.write_text("import os\n")
+    first = shared.read(module, 2_000_000)
+    assert first is not None and shared.read(module, 2_000_000) is first
+    assert first.import_statements() == (((("", "os", None, "head"),)),)
+    notebook = tmp_path / "n.ipynb"
+    notebook.write_text('{"cells": []}')
+    assert shared.read(notebook, 2_000_000) is None
+    assert shared.read(tmp_path / "missing.py", 2_000_000) is None
+
+
+def test_without_sharing_the_index_reads_the_files_itself(tmp_path: Path) -> None:
+    runners = _project(tmp_path, "settings.CONCURRENCY = 8")
+    project = Project(tmp_path)
+    assert project.shared_reads is None
+    report = analyze_source(runners.read_text(), path=runners, project=project)
+    assert not [f for f in report.findings if f.code == "ES109"]
