@@ -26,7 +26,9 @@ from evalsubmit.analysis.interp.modules import ModuleResolver
 from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.findings import Finding
+from evalsubmit.workspace import observed
 from evalsubmit.workspace.project import Project
+from evalsubmit.workspace.shared_reads import signature_of
 
 Remote = tuple[tuple[Path, Finding], ...]
 Texts = tuple[tuple[Path, str], ...]
@@ -53,6 +55,36 @@ class _ImporterCache:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.entries: dict[tuple[Path, str, AnalysisOptions], tuple[Remote, Texts, Answers]] = {}
+        self.texts: dict[Path, tuple[object, str | None, dict[str, bool]]] = {}
+        """A file on disk -> when it was read (its stat, or the project's generation when the
+        project is told of changes), its text if it names ``submit`` (else None: it never
+        reports into another), and whether it names each module's name asked about."""
+
+    def may_import(self, project: Project, path: Path, stem: str) -> bool:
+        """Whether the file on disk ``path`` names ``stem`` and ``submit``: read again when
+        its stat changed, or, in a project told of changes, when its generation did."""
+        read_at: object
+        if project.watched:
+            read_at = project.generation
+        else:
+            read_at = signature_of(path)
+            if read_at is None:
+                return False
+        with self.lock:
+            kept = self.texts.get(path)
+        if kept is None or kept[0] != read_at:
+            text = project.read_unobserved(path)
+            submitting = text if text is not None and "submit" in text else None
+            kept = (read_at, submitting, {})
+            with self.lock:
+                self.texts[path] = kept
+        text, names = kept[1], kept[2]
+        if text is None:
+            return False
+        found = names.get(stem)
+        if found is None:
+            found = names[stem] = stem in text
+        return found
 
 
 _CACHES: weakref.WeakKeyDictionary[Project, _ImporterCache] = weakref.WeakKeyDictionary()
@@ -60,16 +92,33 @@ _CACHES_LOCK = threading.Lock()
 
 
 def importers(project: Project, path: Path) -> list[Path]:
-    """Project modules that may import ``path`` and submit: they can report into it."""
+    """Project modules that may import ``path`` and submit: they can report into it (an
+    editor buffer as its text, a file on disk as :meth:`_ImporterCache.may_import` keeps it).
+    """
     stem = path.stem if path.stem != "__init__" else path.parent.name
+    if observed.noting():  # every file read is an observation of the analysis
+        return [
+            candidate
+            for candidate in project.python_files()
+            if candidate != path and _may_import(project.read(candidate), stem)
+        ]
+    cache = _cache_of(project)
+    overlaid = project.overlaid()
     found = []
     for candidate in project.python_files():
         if candidate == path:
             continue
-        text = project.read(candidate)
-        if text and stem in text and "submit" in text:
+        if candidate in overlaid:
+            reports = _may_import(project.read_unobserved(candidate), stem)
+        else:
+            reports = cache.may_import(project, candidate, stem)
+        if reports:
             found.append(candidate)
     return found
+
+
+def _may_import(text: str | None, stem: str) -> bool:
+    return text is not None and stem in text and "submit" in text
 
 
 def remote_findings_for(
