@@ -217,13 +217,13 @@ def test_a_file_written_is_seen_once_the_project_is_told(tmp_path: Path) -> None
 def test_a_file_written_is_seen_after_a_while_when_nothing_tells(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evalsubmit.analysis.interp import module_stores
+    from evalsubmit.analysis.interp import importer_index
 
     runners = _project(tmp_path, "")
     project = Project(tmp_path)
     assert _es109(runners, project) == [ZERO]
     (tmp_path / "main.py").write_text(MAIN.format(store="settings.CONCURRENCY = 8") + "\n")
-    monkeypatch.setattr(module_stores, "FRESH_SECONDS", 0.0)
+    monkeypatch.setattr(importer_index, "FRESH_SECONDS", 0.0)
     assert _es109(runners, project) == []
 
 
