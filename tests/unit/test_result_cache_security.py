@@ -18,7 +18,7 @@ import pytest
 from test_result_cache import EVALSUBMIT, JOB, check, project
 
 import evalsubmit
-from evalsubmit.cli import result_cache
+from evalsubmit.cli import cache_folder
 from evalsubmit.workspace.walk import CACHE_FOLDER_NAME
 from result_cache_env import Counted
 
@@ -65,7 +65,7 @@ def test_a_version_folder_linked_elsewhere_is_neither_written_nor_pruned(
     (victim / "data.json").write_text('{"precious": true}')
     folder = root / CACHE_FOLDER_NAME
     folder.mkdir()
-    result_cache.versioned(folder).symlink_to(victim)
+    cache_folder.versioned(folder).symlink_to(victim)
     uncached = check(capsys, "--no-cache", str(root / "job.py"))
     code, out, err = check(capsys, str(root / "job.py"))
     assert (code, out) == uncached[:2]
@@ -131,8 +131,8 @@ def test_an_entry_larger_than_the_cap_is_not_read(
     job = project(tmp_path / "p") / "job.py"
     check(capsys, str(job))
     (entry,) = cache.glob("v*/*.json")
-    monkeypatch.setattr(result_cache, "MAX_ENTRY_BYTES", entry.stat().st_size - 1)
-    assert result_cache.read_entry(entry) is None
+    monkeypatch.setattr(cache_folder, "MAX_ENTRY_BYTES", entry.stat().st_size - 1)
+    assert cache_folder.read_entry(entry) is None
     check(capsys, str(job))
     assert counted.take() == 2
 
@@ -222,7 +222,7 @@ def test_the_prune_deletes_only_entries_of_ours(
     root = project(tmp_path / "p")
     (root / "other.py").write_text(JOB)
     check(capsys, str(root / "job.py"), str(root / "other.py"))
-    folder = result_cache.versioned(cache)
+    folder = cache_folder.versioned(cache)
     entries = {parsed(entry)[1]["key"]["path"]: entry for entry in folder.glob("*.json")}
     gone, kept = entries[str(root / "other.py")], entries[str(root / "job.py")]
     (root / "other.py").unlink()
@@ -242,7 +242,7 @@ def test_older_version_folders_of_ours_are_pruned_and_nothing_else(
     current = evalsubmit.__version__
     monkeypatch.setattr(evalsubmit, "__version__", "0.0.1")
     check(capsys, job)
-    old = result_cache.versioned(cache)
+    old = cache_folder.versioned(cache)
     elsewhere = tmp_path / "elsewhere"
     shutil.copytree(old, elsewhere)
     (cache / "v1-0.0.0-link").symlink_to(elsewhere)
@@ -253,7 +253,7 @@ def test_older_version_folders_of_ours_are_pruned_and_nothing_else(
     check(capsys, job)
     assert not old.exists()
     assert sorted(p.name for p in cache.iterdir() if p.name.startswith("v")) == sorted(
-        ["v1-0.0.0", "v1-0.0.0-link", result_cache.versioned(cache).name]
+        ["v1-0.0.0", "v1-0.0.0-link", cache_folder.versioned(cache).name]
     )
     assert list(foreign.iterdir()) and len(list(elsewhere.glob("*.json"))) == 1
 
