@@ -13,29 +13,23 @@ first, relative to the file; a cycle is an error), and the command line's overri
 the keys they name (:mod:`.config_merge`).
 
 An invalid file is an error naming the file, the key and (found by reading the text, as
-``tomllib`` gives no positions) its line, never a silent default. Files are cached by
-(path, mtime, size), so a resolver can be asked again at every analysis and see edits.
+``tomllib`` gives no positions) its line, never a silent default (:mod:`.config_read` reads a
+file; :mod:`.config_values` is what it means). Files are cached by (path, mtime, size), so a
+resolver can be asked again at every analysis and see edits.
 """
 
 from __future__ import annotations
 
 import functools
 import os
-import re
 import threading
-from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import field
+from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from evalsubmit.core.records import record
 from evalsubmit.workspace.config_errors import PYPROJECT_TABLE, ConfigError, Problem
-from evalsubmit.workspace.config_lines import key_of, line_of
-from evalsubmit.workspace.config_merge import NO_OVERRIDES, Overrides, merged
-from evalsubmit.workspace.globs import GlobSet
-
-if TYPE_CHECKING:
-    from evalsubmit.workspace.config_model import ConfigTable
+from evalsubmit.workspace.config_merge import NO_OVERRIDES, Overrides
+from evalsubmit.workspace.config_read import _read, _replace, _validated
+from evalsubmit.workspace.config_values import NO_CONFIG, ProjectConfig, RuleSelection, expand
 
 __all__ = [
     "CONFIG_NAMES",
@@ -51,109 +45,6 @@ __all__ = [
 
 CONFIG_NAMES = (".evalsubmit.toml", "evalsubmit.toml", "pyproject.toml")
 """Looked for in this order in each folder (ruff's order for its own files)."""
-MAX_CONFIG_BYTES = 1024 * 1024
-MAX_EXTEND_DEPTH = 32
-
-
-@record
-class RuleSelection:
-    """One layer of rule choices (the file, then the editor's settings or the command line):
-    ``select`` replaces what layers below chose, ``extend_select`` adds, ``ignore`` removes."""
-
-    select: frozenset[str] | None = None
-    extend_select: frozenset[str] = frozenset()
-    ignore: frozenset[str] = frozenset()
-
-    def apply(self, enabled: frozenset[str], codes: Collection[str]) -> frozenset[str]:
-        if self.select is not None:
-            enabled = expand(self.select, codes)
-        return (enabled | expand(self.extend_select, codes)) - expand(self.ignore, codes)
-
-
-def expand(prefixes: Iterable[str], codes: Collection[str]) -> frozenset[str]:
-    """The codes named by ``prefixes`` (``ES1`` names every ``ES1xx``; ``ALL``, every code)."""
-    wanted = tuple(prefixes)
-    if "ALL" in wanted:
-        return frozenset(codes)
-    return frozenset(code for code in codes if code.startswith(wanted))
-
-
-@record
-class ProjectConfig:
-    """The configuration in effect for a file. ``file`` is None when no file was found (or
-    none is wanted: ``--isolated``); every field then has its default."""
-
-    file: Path | None = None
-    root: Path | None = None
-    """The folder of ``file``: patterns are relative to it."""
-    selection: RuleSelection = RuleSelection()
-    exclude: tuple[str, ...] = ()
-    """Every pattern: those of ``exclude``, then those of ``extend-exclude``."""
-    extend_exclude: tuple[str, ...] = ()
-    """The patterns of ``exclude`` that ``extend-exclude`` wrote (its last ones)."""
-    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
-    default_taskset: str | None = None
-    sdk_version: str | None = None
-    strict: bool | None = None
-    table: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    """The table as written (with what it extends merged in): overrides are applied to it."""
-    extends: tuple[Path, ...] = ()
-    """The files ``extend`` read, nearest first."""
-    overridden: Mapping[str, str] = field(default_factory=dict, compare=False)
-    """The keys the command line set, and the option that set each (``--config``)."""
-    _exclude_spec: GlobSet | None = field(default=None, compare=False, repr=False)
-    _per_file_specs: tuple[tuple[bool, GlobSet, frozenset[str]], ...] = field(
-        default=(), compare=False, repr=False
-    )
-
-    def excludes(self, path: Path, is_dir: bool = False) -> bool:
-        """Whether ``exclude``/``extend-exclude`` leave ``path`` out (paths outside the
-        configuration's folder are never excluded by it)."""
-        if self._exclude_spec is None:
-            return False
-        relative = self._relative(path)
-        if relative is None:
-            return False
-        return self._exclude_spec.matches(relative + "/" if is_dir else relative)
-
-    def excluded_by(self, path: Path, is_dir: bool = False) -> str | None:
-        """The pattern of ``exclude``/``extend-exclude`` that leaves ``path`` out, as
-        written; None when :meth:`excludes` is False."""
-        if self._exclude_spec is None or (relative := self._relative(path)) is None:
-            return None
-        glob = self._exclude_spec.decider(relative + "/" if is_dir else relative)
-        return glob.pattern if glob is not None and glob.include else None
-
-    def ignored_for(self, path: Path) -> frozenset[str]:
-        """The codes (or prefixes) ``per-file-ignores`` turns off in ``path``. A pattern
-        written ``!glob`` applies to the files it does *not* match (as in ruff)."""
-        return frozenset().union(*(codes for _, codes in self.per_file_ignores_for(path)))
-
-    def per_file_ignores_for(self, path: Path) -> list[tuple[str, frozenset[str]]]:
-        """The entries of ``per-file-ignores`` that apply to ``path`` (pattern, codes)."""
-        relative = self._relative(path)
-        if relative is None:
-            return []
-        return [
-            (pattern, codes)
-            for (pattern, codes), (negated, spec, _) in zip(
-                self.per_file_ignores, self._per_file_specs, strict=True
-            )
-            if spec.matches(relative) != negated
-        ]
-
-    def _relative(self, path: Path) -> str | None:
-        """``path`` relative to the configuration's folder, POSIX-style; None outside it."""
-        if self.root is None:
-            return None
-        absolute = os.path.abspath(path)
-        inside = os.path.join(self.root, "")  # the folder with its trailing separator
-        if not absolute.startswith(inside):
-            return None
-        return absolute[len(inside) :].replace(os.sep, "/")
-
-
-NO_CONFIG = ProjectConfig()
 
 
 class ConfigResolver:
@@ -328,153 +219,3 @@ def _top_repository(folder: str) -> bool:
             return False
         folder = parent
     return True
-
-
-def _read(
-    file: Path, rule_codes: Callable[[], Collection[str]]
-) -> ProjectConfig | ConfigError | None:
-    loaded = _extended(file, rule_codes, ())
-    if loaded is None or isinstance(loaded, ConfigError):
-        return loaded
-    table, text, extends = loaded
-    return _validated(file, text, table, rule_codes, extends)
-
-
-def _extended(
-    file: Path, rule_codes: Callable[[], Collection[str]], chain: tuple[Path, ...]
-) -> tuple[dict[str, Any], str, tuple[Path, ...]] | ConfigError | None:
-    """The file's table with what it ``extend``s merged under it, its text, and the files
-    extended (nearest first)."""
-    raw = _raw(file)
-    if raw is None or isinstance(raw, ConfigError):
-        return raw
-    table, text = raw
-    value = table.get("extend")
-    if value is None:
-        return table, text, ()
-    line = line_of(text, ("extend",))
-    if not isinstance(value, str):
-        return ConfigError(file, [Problem("extend", "expected a path (a string)", line)])
-    base = Path(os.path.expandvars(os.path.expanduser(value)))
-    base = Path(os.path.normpath(file.parent / base))
-    cycle = [*chain, file]
-    if base in cycle or len(cycle) > MAX_EXTEND_DEPTH:
-        shown = (
-            " -> ".join(str(f) for f in [*cycle[cycle.index(base) :], base])
-            if base in cycle
-            else ""
-        )
-        why = f"extends itself in a cycle: {shown}" if base in cycle else "too many extends"
-        return ConfigError(file, [Problem("extend", why, line)])
-    if not os.path.isfile(base):
-        return ConfigError(file, [Problem("extend", f"no such file: {base}", line)])
-    loaded = _extended(base, rule_codes, tuple(cycle))
-    if isinstance(loaded, ConfigError):
-        return loaded
-    if loaded is None:
-        return ConfigError(
-            file, [Problem("extend", f"{base} has no {PYPROJECT_TABLE} table", line)]
-        )
-    base_table, base_text, base_extends = loaded
-    checked = _validated(base, base_text, base_table, rule_codes)
-    if isinstance(checked, ConfigError):
-        return checked
-    codes = rule_codes()
-    table = merged(base_table, table, str(base.parent), str(file.parent), codes)
-    return table, text, (base, *base_extends)
-
-
-def _raw(file: Path) -> tuple[dict[str, Any], str] | ConfigError | None:
-    """The file's table (``[tool.evalsubmit]`` of a ``pyproject.toml``) and its text."""
-    try:
-        with open(file, "rb") as stream:
-            data = stream.read(MAX_CONFIG_BYTES + 1)
-    except OSError as error:
-        return ConfigError(file, [Problem("", f"cannot read it ({error.strerror})")])
-    if len(data) > MAX_CONFIG_BYTES:
-        return ConfigError(file, [Problem("", f"larger than {MAX_CONFIG_BYTES} bytes")])
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        # A pyproject.toml that never names evalsubmit configures nothing: passed over as
-        # before. Any other is refused: replacement characters would change what was written.
-        if file.name == "pyproject.toml" and b"evalsubmit" not in data:
-            return None
-        where = f"byte {data[error.start]:#04x} at offset {error.start}"
-        return ConfigError(file, [Problem("", f"not UTF-8 ({where}); TOML files are UTF-8")])
-    import tomllib  # with datetime and string: only a run that finds a config file pays for it
-
-    try:
-        document = tomllib.loads(text)
-    except RecursionError:  # tomllib nests arrays and inline tables by recursion
-        return ConfigError(file, [Problem("", "not valid TOML: nested too deeply")])
-    except tomllib.TOMLDecodeError as error:
-        position = re.search(r" \(at line (\d+), column \d+\)$", str(error))
-        line = int(position.group(1)) if position else None
-        why = str(error)[: position.start()] if position else str(error)
-        return ConfigError(file, [Problem("", f"not valid TOML: {why}", line)])
-    table: object = document
-    if file.name == "pyproject.toml":
-        tool = document.get("tool")
-        table = tool.get("evalsubmit") if isinstance(tool, dict) else None
-        if table is None:
-            return None
-    if not isinstance(table, dict):
-        return ConfigError(file, [Problem("", f"{PYPROJECT_TABLE} must be a table")])
-    return table, text
-
-
-def _validated(
-    file: Path,
-    text: str,
-    table: Mapping[str, Any],
-    rule_codes: Callable[[], Collection[str]] | Collection[str],
-    extends: tuple[Path, ...] = (),
-) -> ProjectConfig | ConfigError:
-    # pydantic only now: a run that finds no configuration never imports it
-    from evalsubmit.workspace.config_model import validate_table
-
-    codes = rule_codes() if callable(rule_codes) else rule_codes  # only a table has codes
-    model, problems = validate_table(table, codes)
-    if model is None:
-        placed = [Problem(key_of(loc), m, line_of(text, loc, value)) for loc, m, value in problems]
-        placed.sort(key=lambda problem: problem.line or len(text))  # in the file's order
-        return ConfigError(file, placed)
-    return _config(file, model, dict(table), extends)
-
-
-def _replace(config: ProjectConfig, **changes: Any) -> ProjectConfig:
-    import dataclasses
-
-    return dataclasses.replace(config, **changes)
-
-
-def _config(
-    file: Path, model: ConfigTable, table: dict[str, Any], extends: tuple[Path, ...]
-) -> ProjectConfig:
-    exclude = (*model.exclude, *model.extend_exclude)
-    per_file = tuple(
-        (pattern, frozenset(codes)) for pattern, codes in model.per_file_ignores.items()
-    )
-    return ProjectConfig(
-        file=file,
-        root=file.parent,
-        selection=RuleSelection(
-            select=frozenset(model.select) if model.select is not None else None,
-            extend_select=frozenset(model.extend_select),
-            ignore=frozenset(model.ignore),
-        ),
-        exclude=exclude,
-        extend_exclude=tuple(model.extend_exclude),
-        per_file_ignores=per_file,
-        default_taskset=model.default_taskset,
-        sdk_version=model.sdk_version,
-        strict=model.strict,
-        extends=extends,
-        table=table,
-        _exclude_spec=GlobSet.from_lines(exclude) if exclude else None,
-        _per_file_specs=tuple(
-            (p.startswith("!"), GlobSet.from_lines([p.removeprefix("!")]), codes)
-            for p, codes in per_file
-        ),
-    )
