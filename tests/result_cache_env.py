@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from evalsubmit.cli import check as check_module
+from evalsubmit.cli import check_analysis as check_module
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -133,7 +133,7 @@ def test_the_collector_paused_for_start_up_is_as_the_host_left_it(
     import gc
 
     seen: list[bool] = []
-    check = importlib.import_module("evalsubmit.cli.check")
+    check = importlib.import_module("evalsubmit.cli.check_analysis")
     analyse_one = check._analyse_one
 
     def watched(*args: object, **kwargs: object) -> object:

@@ -91,13 +91,13 @@ def test_the_first_file_is_analysed_before_the_workers_are_forked(
     """What the first analysis builds (the project's index of which files may reach a module,
     the engine's lazily loaded parts) is inherited by the forked workers instead of being built
     again in each: the main process analyses one file, then starts the pool."""
-    from evalsubmit.cli import check, workers
+    from evalsubmit.cli import check_analysis, workers
 
     root = write_tree(
         tmp_path / "t", {"pyproject.toml": "", **{f"j{i:02}.py": SDK for i in range(12)}}
     )
     events: list[tuple[str, object]] = []
-    analyse_one = check._analyse_one
+    analyse_one = check_analysis._analyse_one
     start_pool = workers.in_workers
 
     def here(path: Path, *args: object, **kwargs: object) -> object:
@@ -108,10 +108,10 @@ def test_the_first_file_is_analysed_before_the_workers_are_forked(
         events.append(("pool", len(first)))
         return start_pool(first, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(check, "_analyse_one", here)
+    monkeypatch.setattr(check_analysis, "_analyse_one", here)
     monkeypatch.setattr(workers, "in_workers", pool)
     code, out = cli(capsys, "check", "--no-cache", "--jobs", "2", str(root), prefilter=True)
-    assert events == [("main", "j00.py"), ("pool", check.PARALLEL_THRESHOLD - 1)]
+    assert events == [("main", "j00.py"), ("pool", check_analysis.PARALLEL_THRESHOLD - 1)]
     monkeypatch.undo()
     assert (code, out) == cli(
         capsys, "check", "--no-cache", "--jobs", "1", str(root), prefilter=True

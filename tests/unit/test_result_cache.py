@@ -16,7 +16,7 @@ import pytest
 
 from cli_project import make_project
 from evalsubmit.cli import cache_codec, main
-from evalsubmit.cli import check as check_module
+from evalsubmit.cli import check_analysis as check_module
 from fake_env import sdk_env
 from result_cache_env import Counted
 
@@ -351,7 +351,7 @@ def test_worker_processes_write_a_cache_the_next_run_reads(tmp_path: Path) -> No
     assert len(entries) >= 8 and not list((folder / ".evalsubmit_cache").glob("v*/.tmp-*"))
     script = textwrap.dedent("""\
         import sys
-        from evalsubmit.cli import check, main
+        from evalsubmit.cli import check_analysis as check, main
         analysed = []
         original = check._analyse_one
         check._analyse_one = lambda path, *a, **k: analysed.append(path) or original(path, *a, **k)

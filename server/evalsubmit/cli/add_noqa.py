@@ -58,7 +58,7 @@ class Added:
 
 
 class Checked(Protocol):
-    """What this needs of ``check.FileResult``."""
+    """What this needs of ``check_analysis.FileResult``."""
 
     path: Path
     findings: list[Finding]

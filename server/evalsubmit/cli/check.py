@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evalsubmit.cli import add_noqa, collector, suppressions
+from evalsubmit.cli import add_noqa, suppressions
+from evalsubmit.cli.check_analysis import FileResult, _cached_or_analysed
 from evalsubmit.cli.check_flags import (
     CheckFlags,
-    FixRequest,
     add_cache_options,
     add_options,
     add_run_options,
@@ -22,21 +21,13 @@ from evalsubmit.cli.check_flags import (
 )
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
 from evalsubmit.cli.configured import add_config_options
-from evalsubmit.cli.projects import project_of, relevant, route_remote_findings, start_run
+from evalsubmit.cli.projects import relevant, route_remote_findings, start_run
 
 if TYPE_CHECKING:
-    from evalsubmit.analysis import AnalysisOptions, Finding, ModuleReport
-    from evalsubmit.cli.fixing import FileFix
     from evalsubmit.cli.output import Skipped
-    from evalsubmit.cli.stdin import StdinSource
-    from evalsubmit.workspace.observed import Grounds
 
 # The analysis is imported by the functions that run it, not with this module: building the
 # parser (`evalsubmit --help`) loads no analysis at all.
-
-PARALLEL_THRESHOLD = 8
-"""Files to analyse (those that can reach the SDK) from which the work is shared by processes:
-each costs tens of milliseconds, a forked worker a few."""
 
 
 def add_parser(commands: Any) -> None:
@@ -190,225 +181,4 @@ def check_once(args: argparse.Namespace, flags: CheckFlags) -> int:
     fixed_stdin = stdin_fix.fixed if stdin_fix is not None else None
     return finish(
         flags, report, internal=internal, totals=totals, stdin=stdin, fixed_stdin=fixed_stdin
-    )
-
-
-@dataclass(slots=True)
-class FileResult:
-    """What ``check`` reports for one file."""
-
-    path: Path
-    findings: list[Finding]
-    error: str | None = None
-    """An internal error (exit 2)."""
-    internal: tuple[str, ...] = ()
-    """Statements an engine bug made the analysis skip (exit 2; the rest is reported)."""
-    remote: tuple[tuple[Path, Finding], ...] = ()
-    lines: list[str] = field(default_factory=list)
-    suppressed: list[Finding] = field(default_factory=list)
-    """The findings suppression comments silenced (ES190 tells used ones from unused ones)."""
-    skipped: str | None = None
-    """Why the file was not checked (a warning; a failure with --strict)."""
-    fix: FileFix | None = None
-    """With --fix/--diff: the fixed text (``findings`` and ``lines`` are then the fixed text's)."""
-    unread: bool = False
-    """Not analysed: it cannot reach the SDK (:mod:`evalsubmit.workspace.relevance`)."""
-    observed: Grounds | None = None
-    """What the analysis stood on, for the result cache (None: not to be kept)."""
-    cell_lines: dict[int, list[str]] | None = None
-    """A notebook's code cells' lines by cell index (its findings are cell-relative)."""
-
-
-def _cached_or_analysed(
-    files: Iterable[Path],
-    options: dict[Path, AnalysisOptions],
-    args: argparse.Namespace,
-    python: Path,
-    fix: FixRequest | None,
-    stdin: StdinSource | None,
-) -> Iterable[FileResult]:
-    """Each file's result, in no particular order: from the result cache while it still holds
-    (:mod:`.result_cache`), else analysed (and kept). Fixes and stdin bypass the cache."""
-    from evalsubmit.workspace.walk import is_notebook
-
-    cache = None
-    if fix is None and stdin is None and not args.no_cache:
-        from evalsubmit.cli.result_cache import ResultCache
-
-        cache = ResultCache(chosen_cache_folder(args), python)
-    if cache is None:
-        yield from _analyse_all(files, options, args.jobs, python, fix, stdin)
-        return
-    from evalsubmit.core.lines import split_lines
-
-    found: dict[Path, FileResult] = {}
-
-    def missed() -> Iterator[Path]:
-        for path in files:
-            hit = cache.lookup(path, options[path])
-            if hit is None:
-                yield path
-                continue
-            lines = split_lines(hit.text)
-            found[path] = FileResult(
-                path,
-                hit.findings,
-                remote=hit.remote,
-                lines=lines,
-                skipped=hit.skipped,
-                suppressed=hit.suppressed,
-            )
-            if is_notebook(path):  # its findings are framed in their cells' lines
-                from evalsubmit.cli.notebooks import cell_lines_of
-
-                found[path].cell_lines = cell_lines_of(hit.text)
-
-    for result in _analyse_all(missed(), options, args.jobs, python, observe=True):
-        found[result.path] = result
-        if result.observed is not None and not (result.error or result.internal):
-            kept = result.findings, result.remote, result.skipped, result.suppressed
-            cache.store(result.path, options[result.path], result.observed, *kept)
-    cache.close()
-    yield from found.values()
-
-
-def _analyse_all(
-    files: Iterable[Path],
-    options: dict[Path, AnalysisOptions],
-    jobs: int,
-    python: Path,
-    fix: FixRequest | None = None,
-    stdin: StdinSource | None = None,
-    *,
-    observe: bool = False,
-) -> Iterable[FileResult]:
-    """The results of ``files`` (in no particular order): the first here, the others by worker
-    processes from the :data:`PARALLEL_THRESHOLD`-th file on, started (after the first's
-    analysis) while ``files`` is still being read; with
-    ``observe``, with what each stood on (for the result cache)."""
-    workers = jobs or os.cpu_count() or 1
-    if stdin is not None:
-        _analysis_starts()
-        yield _analyse_one(stdin.path, options[stdin.path], python, fix, stdin)
-        return
-    stream = iter(files)
-    first = next(stream, None)
-    if first is None:
-        return
-    # The first file is analysed here, before any worker exists: what it warms (the engine's
-    # lazily loaded parts, the project's index of which files may reach a module) is then
-    # inherited by the forked workers instead of being built again in each.
-    _analysis_starts()
-    yield _analyse_one(first, options[first], python, fix, observe=observe)
-    waiting: list[Path] = []
-    for path in stream:
-        waiting.append(path)
-        if workers > 1 and len(waiting) + 1 >= PARALLEL_THRESHOLD:
-            import gc
-            from functools import partial
-
-            from evalsubmit.cli.workers import in_workers
-
-            gc.freeze()  # what is loaded now is shared, not copied by the workers' collector
-            task = partial(_analyse_batch, python=python, fix=fix, observe=observe)
-            each = [(path, options[path]) for path in waiting]
-            rest = ((path, options[path]) for path in stream)
-            yield from in_workers(each, rest, workers, task)
-            return
-    for path in waiting:
-        yield _analyse_one(path, options[path], python, fix, observe=observe)
-
-
-def _analysis_starts() -> None:
-    # Loaded before the collector resumes (and inherited by forked workers, not imported
-    # again in each): start-up is over; what is loaded now is frozen, shared by the workers
-    # rather than copied by their collector.
-    import evalsubmit.analysis.engine.analyze  # noqa: F401
-
-    collector.resume()
-
-
-def _analyse_batch(
-    batch: list[tuple[Path, AnalysisOptions]],
-    python: Path,
-    fix: FixRequest | None,
-    observe: bool,
-) -> list[FileResult]:
-    """A worker's task: a few files (one round trip for all)."""
-    return [
-        _analyse_one(path, path_options, python, fix, observe=observe)
-        for path, path_options in batch
-    ]
-
-
-def _analyse_one(
-    path: Path,
-    options: AnalysisOptions,
-    python: Path,
-    fix: FixRequest | None = None,
-    stdin: StdinSource | None = None,
-    observe: bool = False,
-) -> FileResult:
-    from evalsubmit.analysis import analyze_source
-    from evalsubmit.core.lines import split_lines
-    from evalsubmit.core.sourcefile import UnreadableSource, read_source
-    from evalsubmit.workspace.walk import is_notebook
-
-    if is_notebook(path):
-        from evalsubmit.cli.notebooks import analyse_notebook
-
-        text = None if stdin is None else stdin.text
-        project = project_of(path, python)
-        cells = analyse_notebook(path, options, project, fix, text, observe and fix is None)
-        return FileResult(
-            path,
-            cells.findings,
-            cells.error,
-            cells.internal,
-            skipped=cells.skipped,
-            fix=cells.fix,
-            cell_lines=cells.cell_lines,
-            observed=cells.observed,
-        )
-    try:
-        # bytes: up to 4 per character in UTF-8; the engine then applies its character limit
-        source = stdin or read_source(path, max_bytes=4 * options.max_chars)
-    except UnreadableSource as error:
-        return FileResult(path, [], skipped=error.reason)
-    text = source.text
-    project = project_of(path, python)
-
-    checked = replace(options, summaries=False)  # findings are all it prints
-
-    def analyze(text: str) -> ModuleReport:
-        return analyze_source(text, path=path, project=project, options=checked, reverse=False)
-
-    try:
-        facts = None
-        if observe and fix is None and stdin is None:
-            from evalsubmit.workspace.observed import grounds, observing
-
-            with observing() as journal:  # what the result stands on, for the cache
-                report = analyze(text)
-            facts = grounds(text, journal)
-        else:  # nothing is kept: nothing to note
-            report = analyze(text)
-        fixed = None
-        if fix is not None and report.skipped is None:
-            from evalsubmit.cli.fixing import fix_file
-
-            fixed, report = fix_file(path, text, source.encoding, report, analyze, fix)
-            text = fixed.fixed
-    except Exception as error:  # one bad file must not stop the run
-        return FileResult(path, [], f"internal error: {type(error).__name__}: {error}")
-    return FileResult(
-        path,
-        list(report.findings),
-        remote=report.remote_findings,
-        lines=split_lines(text),
-        suppressed=list(report.suppressed),
-        skipped=report.skipped,
-        fix=fixed,
-        internal=report.internal_errors,
-        observed=facts,
     )

@@ -37,7 +37,7 @@ from evalsubmit.core.sourcefile import UnreadableSource
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.report import ModuleReport
-    from evalsubmit.cli.check import FileResult
+    from evalsubmit.cli.check_analysis import FileResult
 
 MAX_WRITE_CHECK_BYTES = 64_000_000
 LeftOut = Callable[[Path], str | None]

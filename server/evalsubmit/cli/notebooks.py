@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True)
 class NotebookCheck:
-    """What ``check`` reports for a notebook (``check.FileResult``'s fields)."""
+    """What ``check`` reports for a notebook (``check_analysis.FileResult``'s fields)."""
 
     findings: list[Finding] = field(default_factory=list)
     error: str | None = None
@@ -66,7 +66,7 @@ def analyse_notebook(
     checked = replace(options, summaries=False)
     try:
         facts = None
-        if observe:  # what the result stands on, for the cache (as check._analyse_one)
+        if observe:  # what the result stands on, for the cache (as check_analysis._analyse_one)
             from evalsubmit.workspace.observed import grounds, observing
 
             with observing() as journal:

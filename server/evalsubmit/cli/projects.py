@@ -12,7 +12,7 @@ from evalsubmit.cli.common import project_root, resolved
 
 if TYPE_CHECKING:
     from evalsubmit.analysis import AnalysisOptions
-    from evalsubmit.cli.check import FileResult
+    from evalsubmit.cli.check_analysis import FileResult
     from evalsubmit.workspace.project import Project
 
 PREFILTER = True

@@ -173,7 +173,7 @@ class ResultCache:
         if body is None:
             return None  # rewritten after the analysis
         try:
-            # as the analysis reads it (check._analyse_one): the same bytes, the same limit
+            # as the analysis reads it (check_analysis._analyse_one): the same bytes, the same limit
             source = read_source(path, max_bytes=4 * options.max_chars).text
         except UnreadableSource:
             return None  # analysed: that says why it is skipped

@@ -24,7 +24,7 @@ which they turn every rule off)."""
 
 
 class Result(Protocol):
-    """What this needs of ``check.FileResult``."""
+    """What this needs of ``check_analysis.FileResult``."""
 
     path: Path
     findings: list[Finding]
