@@ -21,6 +21,7 @@ from evalsubmit.analysis.interp.bodies import (
     yielded_items,
 )
 from evalsubmit.analysis.interp.cached import cached_result, surely_hashable
+from evalsubmit.analysis.interp.calls_by_name import ATTR_GETTER, METHOD_CALLER, CallsByName
 from evalsubmit.analysis.interp.forwarding import forwarded_call
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite
 from evalsubmit.analysis.interp.global_stores import surely_rebound
@@ -72,7 +73,7 @@ _INSTANCE_FACTORIES = {"unittest.mock.create_autospec": "NonCallableMagicMock"}
 """Functions that, like a class, always return an instance (never None)."""
 
 
-class Calls:
+class Calls(CallsByName):
     def __init__(self, interp: Interpreter) -> None:
         self.interp = interp
         self.sdk = SdkCalls(interp)
@@ -267,37 +268,6 @@ class Calls:
             return Unknown(f"the result of {name}()", _INSTANCE_FACTORIES.get(qualname, name))
         return Unknown(f"the result of {name}()")
 
-    def _call_method_by_name(self, caller: PartialValue, node: ast.Call) -> Value:
-        """``caller(obj)`` for ``caller = operator.methodcaller(name, *a, **k)``: ``obj.name(*a,
-        **k)``, its arguments reported where the methodcaller was written."""
-        stored = caller.args
-        name = stored.positional[0]
-        if len(node.args) != 1 or not (isinstance(name, Known) and isinstance(name.obj, str)):
-            return Unknown("the result of a call")
-        if not name.obj.isidentifier() or not _plain_reference(node.args[0]):
-            return Unknown("the result of a call")
-        method = self.eval(_attribute_of(node, node.args[0], name.obj))
-        return self.apply(method, node, stored.after_first(), {})
-
-    def _get_attribute_by_name(self, getter: PartialValue, node: ast.Call) -> Value:
-        """``getter(obj)`` for ``getter = operator.attrgetter("a.b")``: ``obj.a.b``."""
-        name = getter.args.positional[0]
-        if len(node.args) != 1 or not (isinstance(name, Known) and isinstance(name.obj, str)):
-            return Unknown("the result of a call")
-        parts = name.obj.split(".")
-        if not all(part.isidentifier() for part in parts) or not _plain_reference(node.args[0]):
-            return Unknown("the result of a call")
-        reached: ast.expr = node.args[0]
-        for part in parts:
-            reached = (
-                _attribute_of(node, reached, part)
-                if reached is node.args[0]
-                else (
-                    ast.copy_location(ast.Attribute(value=reached, attr=part, ctx=ast.Load()), node)
-                )
-            )
-        return self.eval(reached)
-
     def _replace(
         self, args: CallArgs, node: ast.Call, spans: dict[str, Span], origin: Origin
     ) -> Value | None:
@@ -315,19 +285,6 @@ class Calls:
         keywords.update(args.keywords)
         changed = CallArgs([], keywords, dict(args.keyword_origins))
         return self.instantiate_user_class(source.ref, node, changed, spans, origin)
-
-    def _getattr(self, node: ast.Call, args: CallArgs) -> Value | None:
-        """``getattr(obj, "name")`` (a known name) is ``obj.name``; the default of a
-        three-argument ``getattr`` makes it unknown when the attribute may be missing."""
-        if len(node.args) != 2 or node.keywords or len(args.positional) != 2:
-            return None
-        name = args.positional[1]
-        base = node.args[0]
-        if not (isinstance(name, Known) and isinstance(name.obj, str) and name.obj.isidentifier()):
-            return None
-        if not _plain_reference(base):
-            return None  # evaluated again below: only names and attributes, never a call
-        return self.eval(_attribute_of(node, base, name.obj))
 
     def instantiate_user_class(
         self,
@@ -399,27 +356,6 @@ _CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
 _SKIP_MARKS = frozenset({SKIP, SKIP_IF})
 ENTERED = "contextlib.AbstractContextManager"
 """A context manager whose ``__enter__`` value is known: it is kept as its one keyword."""
-
-
-METHOD_CALLER = "operator.methodcaller"
-ATTR_GETTER = "operator.attrgetter"
-
-
-def _attribute_of(call: ast.Call, base: ast.expr, name: str) -> ast.Attribute:
-    """``base.name``, made once per call node and kept on it (origins and spans are cached by
-    node): ``getattr(base, "name")``, ``methodcaller("name")(base)``."""
-    attribute: ast.Attribute | None = getattr(call, "_evalsubmit_attribute", None)
-    if attribute is None or attribute.attr != name:
-        attribute = ast.Attribute(value=base, attr=name, ctx=ast.Load())
-        ast.copy_location(attribute, call)
-        call._evalsubmit_attribute = attribute  # type: ignore[attr-defined]
-    return attribute
-
-
-def _plain_reference(node: ast.expr) -> bool:
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name)
 
 
 def builtin_check(qualname: str, args: CallArgs, origin: Origin) -> Known | None:
