@@ -39,7 +39,7 @@ ENGINE_GAPS: dict[str, str] = {
     "flow/match-class-passthrough": "missing main.py:26 ES104 (a class pattern with a guard)",
     # issue 31 (``unknowns``)
     "unknowns/plan-attrs-config-every-path": (
-        "missing planner.py:42 ES102; unexpected planner.py:37 ES103 x2 (same cause)"
+        "missing planner.py:42 ES102: the test's plans are not followed into run()"
     ),
     "unknowns/setdefault-metric-every-path": (
         "missing main.py:33 ES101: branch on main([...])'s argv not decided, tasks stays maybe-set"
