@@ -21,7 +21,13 @@ from evalsubmit.analysis.interp.bodies import (
     yielded_items,
 )
 from evalsubmit.analysis.interp.cached import cached_result, surely_hashable
-from evalsubmit.analysis.interp.calls_by_name import ATTR_GETTER, METHOD_CALLER, CallsByName
+from evalsubmit.analysis.interp.calls_by_name import (
+    ATTR_GETTER,
+    METHOD_CALLER,
+    call_method_by_name,
+    get_attribute_by_name,
+    getattr_value,
+)
 from evalsubmit.analysis.interp.forwarding import forwarded_call
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite
 from evalsubmit.analysis.interp.global_stores import surely_rebound
@@ -73,7 +79,7 @@ _INSTANCE_FACTORIES = {"unittest.mock.create_autospec": "NonCallableMagicMock"}
 """Functions that, like a class, always return an instance (never None)."""
 
 
-class Calls(CallsByName):
+class Calls:
     def __init__(self, interp: Interpreter) -> None:
         self.interp = interp
         self.sdk = SdkCalls(interp)
@@ -135,9 +141,9 @@ class Calls(CallsByName):
             case FunctionValue(bound_self=Instance() as runner) if is_runner_init(function):
                 return self.sdk.init_runner(node, runner, args, keyword_spans)
             case PartialValue(function=ClassValue(ref=ClassRef(qualname=q))) if q == METHOD_CALLER:
-                return self._call_method_by_name(function, node)
+                return call_method_by_name(self, function, node)
             case PartialValue(function=ClassValue(ref=ClassRef(qualname=q))) if q == ATTR_GETTER:
-                return self._get_attribute_by_name(function, node)
+                return get_attribute_by_name(self, function, node)
             case PartialValue(function=inner, args=stored):
                 return self.apply(inner, node, merged_arguments(stored, args), keyword_spans)
             case ClassValue(ref=ClassRef(user=None, qualname=qualname)):
@@ -241,7 +247,7 @@ class Calls(CallsByName):
             self.interp.object_setattr(args)
             return Known(None, origin)
         if qualname == "builtins.getattr":
-            named = self._getattr(node, args)
+            named = getattr_value(self, node, args)
             if named is not None:
                 return named
         decided = builtin_check(qualname, args, origin)
