@@ -89,8 +89,12 @@ class Questions:
         if kept is not None and self._same(kept[0], self._stamp(question, kept[0][3] is not None)):
             return kept[1]
         stamp = self._stamp(question, True)  # before: a change while it is asked is seen
-        answer, looked_at = self.subclasses_looked_at(question)
-        if question.analysed not in looked_at:
+        followed: set[str] = set()
+        answer, looked_at = self.subclasses_looked_at(question, followed)
+        # The analysed text matters unless it was not looked at and could not be: it is left
+        # out for the class asked about only, not for a subclass followed (``class E(Sub)``
+        # typed into it, ``Sub`` a subclass in another file, is one more)
+        if question.analysed not in looked_at and followed <= {question.name}:
             stamp = (stamp[0], stamp[1], stamp[2], None)
         with self._lock:
             if len(self._kept) >= MAX_KEPT_ANSWERS:
@@ -123,14 +127,14 @@ class Questions:
         return self.subclasses_looked_at(question)[0]
 
     def subclasses_looked_at(
-        self, question: SubclassQuestion
+        self, question: SubclassQuestion, followed: set[str] | None = None
     ) -> tuple[SubclassAnswer, DependencyLog]:
         """The answer, with the files looked at and their digests (the answer holds the
         files too: a fresh analysis depends on a file that has just come to reach the
-        module, though it defines no member)."""
+        module, though it defines no member); the classes followed into ``followed``."""
         looked_at = DependencyLog()
         members = self._subclasses.members(
-            question.name, question.path, question.analysed, looked_at
+            question.name, question.path, question.analysed, looked_at, followed
         )
         return SubclassAnswer(members, frozenset(looked_at)), looked_at
 

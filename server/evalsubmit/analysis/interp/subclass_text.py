@@ -71,11 +71,18 @@ class ProjectSubclasses:
         self._lock = threading.Lock()
 
     def members(
-        self, name: str, path: Path, analysed: Path | None, dependencies: set[Path]
+        self,
+        name: str,
+        path: Path,
+        analysed: Path | None,
+        dependencies: set[Path],
+        followed_names: set[str] | None = None,
     ) -> frozenset[str] | None:
         """The members subclasses of class ``name`` of the module at ``path`` define in the
-        project's files other than ``analysed`` (whose own subclasses its analysis finds), or
-        None when any member may be. Every file looked at is added to ``dependencies``."""
+        project's files other than ``analysed`` (whose own subclasses of it its analysis
+        finds), or None when any member may be. Every file looked at is added to
+        ``dependencies``; the names of the classes followed to ``followed_names`` (the
+        analysed module is searched for subclasses of any but ``name``)."""
         root = self.project.root
         if root is not None and not path.is_relative_to(root):
             return None  # an installed package's class: its subclasses are everywhere
@@ -89,6 +96,8 @@ class ProjectSubclasses:
             if followed_class in followed:
                 continue
             followed.add(followed_class)
+            if followed_names is not None:
+                followed_names.add(followed_class[0])
             if len(followed) > MAX_FOLLOWED:
                 return None
             cls, where = followed_class
