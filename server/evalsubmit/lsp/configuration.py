@@ -154,7 +154,7 @@ async def _register_dynamic(ls: EvalsubmitServer) -> None:
                 register_options=types.DidChangeWatchedFilesRegistrationOptions(
                     watchers=[
                         types.FileSystemWatcher(glob_pattern=pattern)
-                        for pattern in ("**/*.py", *WATCHED)
+                        for pattern in ("**/*.{py,pyi,ipynb}", *WATCHED)
                     ]
                 ),
             )

@@ -13,6 +13,7 @@ from lsprotocol import types
 from evalsubmit.lsp.convert import uri_to_path
 from evalsubmit.lsp.logs import guarded
 from evalsubmit.lsp.project_config import is_config_file
+from evalsubmit.workspace.walk import SUFFIXES
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.server import EvalsubmitServer
@@ -49,7 +50,7 @@ async def did_change_watched_files(
 ) -> None:
     created_or_deleted = any(c.type != types.FileChangeType.Changed for c in params.changes)
     paths = [uri_to_path(change.uri) for change in params.changes]
-    python = any(path.suffix == ".py" for path in paths)
+    python = any(path.suffix in SUFFIXES for path in paths)  # a project's files, notebooks too
     for project in ls.session.projects.all():
         if created_or_deleted:
             project.forget_files()  # a module appeared or went away
