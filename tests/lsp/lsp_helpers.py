@@ -168,6 +168,12 @@ def codes(diagnostics: list[types.Diagnostic]) -> list[str]:
     return sorted(str(d.code) for d in diagnostics)
 
 
+def logged_errors(client: RecordingClient) -> list[str]:
+    """What the server logged as errors (a failed analysis publishes no finding: an empty
+    list of diagnostics is only "nothing wrong" when this is empty too)."""
+    return [m.message for m in client.log_messages if m.type == types.MessageType.Error]
+
+
 def apply_edit(text: str, edit: types.WorkspaceEdit) -> str:
     from evalsubmit.lsp.convert import apply_text_edits
 

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lsp_helpers import RecordingClient, codes, open_doc, published, replace_all, wait_until
+from lsp_helpers import (
+    RecordingClient,
+    codes,
+    logged_errors,
+    open_doc,
+    published,
+    replace_all,
+    wait_until,
+)
 from lsprotocol import types
 
 from unit.test_module_set_elsewhere import MAIN, RUNNERS, SETTINGS
@@ -46,6 +54,7 @@ async def test_a_store_typed_into_an_open_buffer_is_seen(
     assert main.read_text() == MAIN.format(store="")
     runners = open_doc(client, tmp_path / "evals" / "runners.py", RUNNERS, version=2)
     assert codes(await published(client, runners, 2)) == []
+    assert logged_errors(client) == []
 
 
 TWEAK = "from evals import settings\n\n{line}\n"
@@ -115,3 +124,4 @@ async def test_a_store_typed_in_another_buffer_asks_a_pulling_client_to_refresh(
     second = await pull_client.text_document_diagnostic_async(params)
     assert isinstance(second, types.RelatedFullDocumentDiagnosticReport)
     assert codes(list(second.items)) == []
+    assert logged_errors(pull_client) == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lsp_helpers import RecordingClient, codes, open_doc, replace_all, wait_until
+from lsp_helpers import RecordingClient, codes, logged_errors, open_doc, replace_all, wait_until
 from lsprotocol import types
 
 from unit.test_subclasses_elsewhere import BASE, SMOKE
@@ -57,6 +57,7 @@ async def test_a_subclass_written_to_a_watched_file_rechecks_the_base(
         )
     )
     await wait_until(lambda: _latest(client, base) == [])
+    assert logged_errors(client) == []
 
 
 async def test_a_file_that_did_not_import_the_base_typed_to_subclass_it_rechecks_the_base(

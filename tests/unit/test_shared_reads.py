@@ -89,4 +89,5 @@ def test_without_sharing_the_index_reads_the_files_itself(tmp_path: Path) -> Non
     project = Project(tmp_path)
     assert project.shared_reads is None
     report = analyze_source(runners.read_text(), path=runners, project=project)
+    assert report.skipped is None, report.skipped
     assert not [f for f in report.findings if f.code == "ES109"]

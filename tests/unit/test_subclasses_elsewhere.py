@@ -204,6 +204,7 @@ def test_the_files_looked_at_are_dependencies_only_when_a_member_read_needs_them
         "        return client.evaluator.submit(tasks=self.tasks, target=self.target)\n"
     )
     report = analyze_source(reads_nothing_defined, path=base, project=project)
+    assert report.skipped is None, report.skipped  # analysed: no dependency is no skip
     assert not {teams / "nightly.py", teams / "smoke.py"} & set(report.dependencies)
 
 
