@@ -447,3 +447,24 @@ def test_a_dataclass_field_not_written_by_keyword_is_reported_on_the_key_holding
         })
         client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=cfg))
     """)
+
+
+def test_a_subclass_whose_base_expression_only_mentions_the_class_counts() -> None:
+    """``class Nightly(with_retries(BaseJob))``: what the base expression makes may derive
+    from ``BaseJob``, so the placeholder Nightly sets is not the base's own on a generic
+    self (as the classes of other files are read); without it, ES109 would be reported."""
+    check("""
+    def with_retries(cls):
+        return cls
+
+    class BaseJob:
+        WORKERS = 0
+
+        def submit(self):
+            cfg = GymRuntimeConfig(agent="a", agent_config="a", resources_server="m",
+                                   concurrency=self.WORKERS)
+            client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=cfg))
+
+    class Nightly(with_retries(BaseJob)):
+        WORKERS = 8
+    """)

@@ -104,16 +104,15 @@ def defines(classes: Iterable[UserClass], member: str, instance: Instance | None
 
 
 def base_names(node: ast.ClassDef) -> frozenset[str]:
-    """The names a class's bases are spelled with (``Base``, ``jobs.Base``, ``Base[T]``)."""
-    found: set[str] = set()
-    for base in node.bases:
-        if isinstance(base, ast.Subscript):
-            base = base.value
-        if isinstance(base, ast.Name):
-            found.add(base.id)
-        elif isinstance(base, ast.Attribute):
-            found.add(base.attr)
-    return frozenset(found)
+    """The names a class's base expressions mention anywhere (``Base``, ``jobs.Base``,
+    ``Base[T]``, ``mixin(Base)``): a class may derive from any of them, as
+    :class:`.subclass_text.FileClasses` reads the classes of other files."""
+    return frozenset(
+        part.id if isinstance(part, ast.Name) else part.attr
+        for base in node.bases
+        for part in tree_walk.walk(base)
+        if isinstance(part, ast.Name | ast.Attribute)
+    )
 
 
 def class_members(node: ast.ClassDef) -> set[str]:
