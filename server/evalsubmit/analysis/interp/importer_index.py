@@ -155,8 +155,6 @@ class ImporterIndex:
         """Buffers being analysed: their text and its pieces (:meth:`note_pieces`)."""
         self._buffers: dict[Path, BufferStores] = {}
         """The buffers' stores by piece, last version."""
-        self._changes_path: dict[Path, tuple[str, bool]] = {}
-        """Whether each buffer's last text may change ``sys.path`` (one the engine did not cut)."""
         self._lock = threading.Lock()
 
     def _names(self, module_path: Path, module: str) -> tuple[str, frozenset[str]]:
@@ -216,9 +214,6 @@ class ImporterIndex:
             for path in overlaid
             if path.suffix == ".py" and (text := self.project.read_unobserved(path)) is not None
         }
-        if not self._changes_path.keys() <= buffers.keys():  # a closed buffer's text goes
-            with self._lock:
-                self._changes_path = {p: k for p, k in self._changes_path.items() if p in buffers}
         changes_path = disk_changes_path or any(
             self._buffer_changes_path(path, text) for path, text in buffers.items()
         )
@@ -243,18 +238,14 @@ class ImporterIndex:
 
     def _buffer_changes_path(self, path: Path, text: str) -> bool:
         """:func:`~.import_reach.may_change_path` of a buffer's text: counted per piece when
-        the engine's pieces of it are known, else kept for that text (a question is asked
-        several times per analysis; a scan of a long buffer each time was most of its cost)."""
+        the engine's pieces of it are known, else as its record says (kept by its text): a
+        question is asked several times per analysis, and a scan of a long buffer each time
+        was most of its cost."""
         buffer = self._buffer(path, text)
         if buffer is not None:
             return buffer.changes_path()
-        kept = self._changes_path.get(path)
-        if kept is not None and (kept[0] is text or kept[0] == text):
-            return kept[1]
-        changes = may_change_path(text)
-        with self._lock:
-            self._changes_path[path] = (text, changes)
-        return changes
+        own = self._of(path, text)
+        return own is None or own.changes_path
 
     def _importing(self, name: str) -> Iterator[tuple[Path, FileStores | BufferStores]]:
         """The project files with an import naming ``name`` (``from anywhere import name``),
