@@ -131,11 +131,17 @@ def test_a_store_added_to_another_module_is_a_result_cache_miss(
     capsys.readouterr()
 
 
-def test_the_result_cache_asks_again_every_kind_of_question() -> None:
+def test_the_result_cache_asks_again_every_kind_of_question(tmp_path: Path) -> None:
     from evalsubmit.analysis.interp import questions
-    from evalsubmit.cli import result_cache
+    from evalsubmit.workspace import observed
 
-    assert result_cache._QUESTIONS == questions.KINDS
+    # one set of kinds, the cache's (observed) and the analysis's, and each is answered
+    assert observed.QUESTION_KINDS is questions.KINDS
+    keys = {observed.STORES: "m.py\nm\nX", observed.SUBCLASSES: "m.py\nC\n"}
+    assert keys.keys() == questions.KINDS
+    asking = questions.of(Project(tmp_path))
+    for kind, key in keys.items():
+        asking.observed_answer(kind, key.replace("m.py", str(tmp_path / "m.py")))
 
 
 @pytest.mark.parametrize("saved_first", ["print('tools')\n", "import os\n\nprint(os.sep)\n"])

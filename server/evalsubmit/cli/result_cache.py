@@ -201,7 +201,7 @@ class ResultCache:
         if asked not in self._answers:
             self._answers[asked] = (
                 _question_answer(project, kind, key)
-                if kind in _QUESTIONS
+                if kind in obs.QUESTION_KINDS
                 else obs.answer_now(project, kind, key)
             )
         return self._answers[asked] == answer
@@ -267,11 +267,6 @@ class ResultCache:
         for folder in self._folders.values():
             if folder is not None and self._secret is not None:
                 prune_when_due(folder, self._secret)
-
-
-_QUESTIONS = frozenset({"stores", "subclasses"})
-"""Observations that are questions to the other files of the project (which may store a
-module attribute, which members subclasses define): ``analysis.interp.questions.KINDS``."""
 
 
 def _question_answer(project: Project, kind: str, key: str) -> str | None:

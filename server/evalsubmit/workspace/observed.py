@@ -67,6 +67,17 @@ class Journal:
 _CURRENT: ContextVar[Journal | None] = ContextVar("evalsubmit_observations", default=None)
 
 
+STORES = "stores"
+"""Observation kind: the files that may store a module attribute (key: the module's path,
+its dotted name, the attribute's name, a line each)."""
+SUBCLASSES = "subclasses"
+"""Observation kind: the members subclasses in other files define (key: the class's module
+path, its name, the module analysed, a line each)."""
+QUESTION_KINDS = frozenset({STORES, SUBCLASSES})
+"""The kinds answered by the analysis (``analysis.interp.questions``), not by
+:func:`answer_now`."""
+
+
 @contextmanager
 def observing() -> Iterator[Journal]:
     """Note the observations made inside, into a new journal that is also merged into the

@@ -40,15 +40,10 @@ from evalsubmit.analysis.interp.grouping import (
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.interp.subclass_text import ProjectSubclasses
 from evalsubmit.workspace import observed
+from evalsubmit.workspace.observed import QUESTION_KINDS as KINDS  # noqa: F401 (re-exported)
+from evalsubmit.workspace.observed import STORES, SUBCLASSES
 from evalsubmit.workspace.project import Project
 
-STORES = "stores"
-"""Observation kind: the files that may store a module attribute (key: the module's path,
-its dotted name, the attribute's name, a line each)."""
-SUBCLASSES = "subclasses"
-"""Observation kind: the members subclasses in other files define (key: the class's module
-path, its name, the module analysed, a line each)."""
-KINDS = frozenset({STORES, SUBCLASSES})
 MAX_KEPT_ANSWERS = 256
 """Subclass questions whose last answer is kept with what it rests on."""
 
