@@ -96,19 +96,16 @@ def importers(project: Project, path: Path) -> list[Path]:
     editor buffer as its text, a file on disk as :meth:`_ImporterCache.may_import` keeps it).
     """
     stem = path.stem if path.stem != "__init__" else path.parent.name
-    if observed.noting():  # every file read is an observation of the analysis
-        return [
-            candidate
-            for candidate in project.python_files()
-            if candidate != path and _may_import(project.read(candidate), stem)
-        ]
-    cache = _cache_of(project)
+    noting = observed.noting()  # then every file read is an observation of the analysis
+    cache = None if noting else _cache_of(project)
     overlaid = project.overlaid()
     found = []
     for candidate in project.python_files():
         if candidate == path:
             continue
-        if candidate in overlaid:
+        if cache is None:
+            reports = _may_import(project.read(candidate), stem)
+        elif candidate in overlaid:
             reports = _may_import(project.read_unobserved(candidate), stem)
         else:
             reports = cache.may_import(project, candidate, stem)
