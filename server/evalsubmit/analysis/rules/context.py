@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,3 +53,11 @@ class ModuleContext:
     sdk_declared: bool = False
     """``installed_sdk`` is the ``sdk-version`` the user declared, not read from the
     environment."""
+
+    @property
+    def tree(self) -> ast.Module:
+        """The module's tree, every node at its line: a module check may read any statement,
+        and below a line shift the nodes inside the statements not walked move only when
+        settled (:meth:`~evalsubmit.analysis.source.parse.ParsedModule.settle`)."""
+        self.parsed.settle()
+        return self.parsed.tree

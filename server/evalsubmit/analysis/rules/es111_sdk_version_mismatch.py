@@ -47,10 +47,9 @@ def check(ctx: ModuleContext) -> list[Finding]:
 
 def _first_sdk_import(ctx: ModuleContext) -> Span | None:
     """The first line of the first statement importing the SDK (the note is about it)."""
-    ctx.parsed.settle()  # imports inside statements not walked are read too
     imports = [
         node
-        for node in tree_walk.walk(ctx.parsed.tree)
+        for node in tree_walk.walk(ctx.tree)
         if (isinstance(node, ast.Import) and any(is_sdk_name(a.name) for a in node.names))
         or (isinstance(node, ast.ImportFrom) and not node.level and is_sdk_name(node.module or ""))
     ]
