@@ -327,3 +327,34 @@ def test_a_class_outside_the_project_may_have_any_member_redefined(tmp_path: Pat
     inside = tmp_path / "project" / "own.py"
     inside.write_text("class Base:\n    X = 1\n")
     assert subclasses.members("Base", inside, None, set()) == frozenset()
+
+
+def test_a_kept_answer_is_asked_again_when_the_analysed_module_subclasses_a_followed_class(
+    tmp_path: Path,
+) -> None:
+    """The analysed module is not searched for subclasses of the class asked about (its own
+    analysis finds those), but it is for a subclass found elsewhere: ``class Tuned(Nightly)``
+    typed into it defines a member the kept answer did not have."""
+    from evalsubmit.analysis.interp import questions
+    from evalsubmit.analysis.report import SubclassQuestion
+
+    (tmp_path / "jobs").mkdir()
+    base = tmp_path / "jobs" / "base.py"
+    base.write_text("class BaseJob:\n    SUITE = ''\n")
+    (tmp_path / "jobs" / "nightly.py").write_text(
+        "from jobs.base import BaseJob\n\n\nclass Nightly(BaseJob):\n    pass\n"
+    )
+    project = Project(tmp_path)
+    project.set_overlay(base, base.read_text())
+    asking = questions.of(project)
+    question = SubclassQuestion(base, "BaseJob", base)
+    first = asking.subclass_answer(question)
+    assert first.members == frozenset()
+    assert asking.answers_the_same({question: first})  # kept, with what it rests on
+    project.set_overlay(
+        base,
+        "from jobs.nightly import Nightly\n\n\nclass BaseJob:\n    SUITE = ''\n\n\n"
+        "class Tuned(Nightly):\n    SUITE = 'qa/tuned'\n",
+    )
+    assert asking.subclass_answer(question).members == {"SUITE"}
+    assert not asking.answers_the_same({question: first})
