@@ -125,3 +125,43 @@ async def test_a_store_typed_in_another_buffer_asks_a_pulling_client_to_refresh(
     assert isinstance(second, types.RelatedFullDocumentDiagnosticReport)
     assert codes(list(second.items)) == []
     assert logged_errors(pull_client) == []
+
+
+async def test_what_an_importer_reports_into_the_module_follows_a_store_in_a_third_buffer(
+    client: RecordingClient, tmp_path: Path
+) -> None:
+    """``main.py`` submits ``settings.PARAMS`` (a lambda in it): the ES107 lands in the open
+    ``settings.py``. A store of ``settings.PARAMS`` typed into ``tweak.py`` makes the value
+    unknown, so that finding goes; replaced by a read, it comes back."""
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "__init__.py").write_text("")
+    (tmp_path / "main.py").write_text(IMPORTER)
+    settings = open_doc(client, tmp_path / "evals" / "settings.py", "PARAMS = {'cb': lambda: 0}\n")
+    await wait_until(lambda: _latest(client, settings) == ["ES107"])
+    tweak = open_doc(client, tmp_path / "tweak.py", "from evals import settings\n\nprint(1)\n")
+    await published(client, tweak, 1)
+    replace_all(client, tweak, "from evals import settings\n\nsettings.PARAMS = {}\n", version=2)
+    await wait_until(lambda: _latest(client, settings) == [])
+    assert logged_errors(client) == []
+    replace_all(client, tweak, "from evals import settings\n\nprint(settings.PARAMS)\n", version=3)
+    await wait_until(lambda: _latest(client, settings) == ["ES107"])
+
+
+IMPORTER = """\
+from nemo_evaluator.api.schemas import TasksetRef
+from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+from nemo_platform import NeMoPlatform
+
+from evals import settings
+
+client = NeMoPlatform(base_url="http://localhost:8080", workspace="qa")
+config = GymRuntimeConfig(
+    agent="a", agent_config="a.yaml", resources_server="m", hydra_params=settings.PARAMS
+)
+client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=GymAgentTaskRunner(config=config))
+"""
+
+
+def _latest(client: RecordingClient, uri: str) -> list[str] | None:
+    history = client.published.get(uri, [])
+    return codes(list(history[-1].diagnostics)) if history else None

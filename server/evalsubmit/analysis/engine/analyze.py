@@ -88,11 +88,12 @@ def with_remote_findings(
         return report
     lines = split_lines_keepends(source)
     remote: list[Finding] = []
+    answers = dict(report.store_answers)
     if project is not None and path is not None:
         from evalsubmit.analysis.engine.crossfile import remote_findings_for  # not for a check
 
         try:
-            remote = remote_findings_for(project, path.resolve(), options, analyze_module)
+            remote = remote_findings_for(project, path.resolve(), options, analyze_module, answers)
         except RecursionError:  # a value nested thousands deep, or one that contains itself
             return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
     kept, silenced = partition(remote, lines, options)
@@ -108,7 +109,12 @@ def with_remote_findings(
         complete=True,
         partial=bool(report.internal_errors),
     )
-    return replace(report, findings=tuple(final), suppressed=suppressed)
+    return replace(
+        report,
+        findings=tuple(final),
+        suppressed=suppressed,
+        store_answers=tuple(answers.items()),  # a re-check asks the importers' questions too
+    )
 
 
 def analyze_module(

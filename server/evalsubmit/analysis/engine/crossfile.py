@@ -19,6 +19,7 @@ from evalsubmit.analysis.engine.options import AnalysisOptions
 from evalsubmit.analysis.interp.grouping import (
     Answer,
     Question,
+    asked,
     reads_the_same,
     text_digest,
 )
@@ -123,9 +124,12 @@ def remote_findings_for(
     path: Path,
     options: AnalysisOptions,
     analyze: ForwardAnalysis,
+    answers: dict[Question, Answer] | None = None,
 ) -> list[Finding]:
     """Findings that other modules' submits place in ``path`` (cached by their content);
-    ``analyze`` is the forward analysis of a module."""
+    ``analyze`` is the forward analysis of a module. The questions the importers' analyses
+    asked of other files, with their answers, go into ``answers``: the findings rest on them
+    as the module's own do on its own (a store typed into a third file changes them)."""
     cache = _cache_of(project)
     results: list[Finding] = []
     for importer in importers(project, path):
@@ -149,6 +153,9 @@ def remote_findings_for(
                 }
                 cache.entries[key] = entry
         results.extend(f for target, f in entry[0] if target == path)
+        if answers is not None:
+            for question, answer in entry[2]:
+                asked(answers, question, answer)
     return results
 
 
