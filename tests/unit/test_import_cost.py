@@ -145,6 +145,7 @@ def test_a_check_without_a_configuration_file_loads_no_tomllib(tmp_path: Path) -
 INCREMENTAL = {
     "evalsubmit.analysis.engine.caches",
     "evalsubmit.analysis.engine.keys",
+    "evalsubmit.analysis.engine.key_state",
     "evalsubmit.analysis.interp.effects",
     "evalsubmit.analysis.interp.mutation",
     "evalsubmit.analysis.engine.summaries",

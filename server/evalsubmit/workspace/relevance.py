@@ -38,7 +38,7 @@ MAX_SCANNED_BYTES = 2_000_000
 MAX_FOLDER_FILES = 2_000
 """A dependency on a folder with more Python files than this is not scanned: relevant."""
 UNREAD_PACKAGES = frozenset({"pytest", "_pytest", "typing_extensions", "pydantic", "pydantic_core"})
-"""Installed packages the analysis never reads (``interp.modules.UNREAD_PACKAGES``)."""
+"""Installed packages the analysis never reads (``interp.installed.UNREAD_PACKAGES``)."""
 
 Node = tuple[str, str]
 """("file", path) of a module, ("folder", path) of a package's whole folder, ("installed",

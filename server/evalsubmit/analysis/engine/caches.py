@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evalsubmit.analysis.engine.keys import Keyer, KeyState, Remembered
+from evalsubmit.analysis.engine.key_state import KeyState, Remembered
+from evalsubmit.analysis.engine.keys import Keyer
 from evalsubmit.analysis.engine.line_map import Unmapped, line_map
 from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.engine.shift import Shifter

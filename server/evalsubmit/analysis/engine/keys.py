@@ -3,9 +3,9 @@
 A statement's key is a digest of its text and position and of every statement its values can
 come from (the writers of the names it reads, transitively: :mod:`..interp.mutation` says what a
 statement may change without naming it). Keys, and the per-statement tables they are computed
-from, are kept between analyses of one document (:class:`KeyState`): after an edit, only the
-statements in chunks whose text or place changed are looked at again, and only the keys an
-edit can change are computed again.
+from, are kept between analyses of one document (:class:`.key_state.KeyState`): after an edit,
+only the statements in chunks whose text or place changed are looked at again, and only the
+keys an edit can change are computed again.
 """
 
 from __future__ import annotations
@@ -14,54 +14,17 @@ import ast
 import bisect
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit.analysis.engine.graph import Graph, graph_of
 from evalsubmit.analysis.engine.identities import identities
+from evalsubmit.analysis.engine.key_state import KeyState, Remembered, statements_before
 from evalsubmit.analysis.interp.effects import Effects, effects
-from evalsubmit.analysis.interp.mutation import NonMutatingMemo, non_mutating_names, resolve
-from evalsubmit.analysis.source.chunks import Chunk, same_ends
+from evalsubmit.analysis.interp.mutation import non_mutating_names, resolve
+from evalsubmit.analysis.source.chunks import same_ends
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.blake import blake2b
 from evalsubmit.workspace.project import Project
-
-Remembered = tuple[str, frozenset[str], frozenset[str], tuple[int, ...]]
-"""A statement's key, the names it reads, the names it writes, and for each name it reads that
-a statement writes (sorted), how many of its writers come before it."""
-
-
-@dataclass(slots=True)
-class KeyState:
-    """What the keys of one analysis leave for the next one of the same document."""
-
-    chunks: tuple[Chunk, ...] = ()
-    """The chunks the tables below were made for."""
-    source: tuple[str, ...] = ()
-    """The lines of their text (to pair the lines of chunks whose code did not change)."""
-    lines: list[int] = field(default_factory=list)
-    """Each top-level statement's first line (to find the statements of a run of chunks)."""
-    identity: list[str] = field(default_factory=list)
-    """Each statement's text, not its place: ``digest+line in chunk:column``, and ``#n`` for
-    the n-th repeat of the same text (the statement moves with its text, so results cached
-    under it stand wherever it goes; what its place changes is what it reads from, and keys
-    hold that: :meth:`Keyer.ranks`)."""
-    bases: list[str] = field(default_factory=list)
-    """``identity`` without the ``#n`` of repeats."""
-    effects: list[Effects] = field(default_factory=list)
-    by_text: dict[str, Effects] = field(default_factory=dict)
-    """What each statement text reads and writes, by chunk digest and position in the chunk
-    (statements of chunks that moved find theirs here)."""
-    resolved: Graph | None = None
-    """The module-wide reads and writes, for the effects they came from."""
-    non_mutating: NonMutatingMemo = field(default_factory=NonMutatingMemo)
-    """What is non-mutating in the module, and what that was decided from (kept while it holds)."""
-    previous: dict[str, Remembered] = field(default_factory=dict)
-    """Each statement of the last analysis (by identity): its key, reads and writes."""
-    complete: bool = False
-    """Every statement of the last analysis has its results cached under its key in
-    ``previous`` (set by the caches once they hold them): then a statement the edit cannot
-    affect needs no look at all."""
 
 
 class Keyer:
@@ -91,8 +54,8 @@ class Keyer:
         same, tail = same_ends(old_rest, new_rest)
         if old_rest == new_rest:  # the same code throughout, blank lines moved: all of it
             tail = same
-        first = _statements_before(state, head)
-        stop = _statements_before(state, len(state.chunks) - tail)
+        first = statements_before(state, head)
+        stop = statements_before(state, len(state.chunks) - tail)
         body = parsed.tree.body
         new_stop = len(body) - (old_count - stop)
         middle = range(first, new_stop)
@@ -416,13 +379,6 @@ def _module_non_mutating(text: str) -> tuple[frozenset[str], frozenset[str]]:
             _HARMLESS.clear()
         _HARMLESS[text] = found
     return found
-
-
-def _statements_before(state: KeyState, chunk: int) -> int:
-    """How many statements of the last tables come before chunk ``chunk`` of their chunks."""
-    if chunk >= len(state.chunks):
-        return len(state.lines)
-    return bisect.bisect_left(state.lines, state.chunks[chunk].start)
 
 
 _line_of = operator.attrgetter("lineno")

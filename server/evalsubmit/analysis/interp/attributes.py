@@ -14,14 +14,8 @@ import ast
 import enum
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.objects import (
-    attribute_key,
-    bound,
-    is_classmethod,
-    property_value,
-    sdk_class_of,
-    user_mro,
-)
+from evalsubmit.analysis.interp.class_lookup import bound, sdk_class_of, user_mro
+from evalsubmit.analysis.interp.objects import attribute_key, is_classmethod, property_value
 from evalsubmit.analysis.interp.pytest_marks import PYTEST_REQUEST
 from evalsubmit.analysis.models import stdlib
 from evalsubmit.analysis.models.classes import enum_user_class, enum_value_origin

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.attributes import Attributes
-from evalsubmit.analysis.interp.objects import super_attribute
+from evalsubmit.analysis.interp.class_lookup import super_attribute
 from evalsubmit.analysis.interp.operators import (
     MAX_RESULT,
     binary,

@@ -4,9 +4,10 @@ belong to its own analysis) and its final bindings are cached by the module's co
 
 Names the project does not define are looked up in the user's installed packages (the
 project's :class:`~evalsubmit.workspace.environment.PythonEnvironment`) and read the same way,
-except the SDK (modelled by name), the standard library and :data:`UNREAD_PACKAGES`. Reading an
-installed package is bounded (file size, modules per import, depth); what cannot be read
-(compiled, too large, over budget) falls back to what an unknown import gives (silence).
+except the SDK (modelled by name), the standard library and :data:`.installed.UNREAD_PACKAGES`
+(:mod:`.installed`). Reading an installed package is bounded (file size, modules per import,
+depth); what cannot be read (compiled, too large, over budget) falls back to what an unknown
+import gives (silence).
 
 One :class:`ModuleResolver` per :class:`~evalsubmit.workspace.project.Project`, shared by every
 analysis of that project (threads included), kept as long as the project lives.
@@ -14,7 +15,6 @@ analysis of that project (threads included), kept as long as the project lives.
 
 from __future__ import annotations
 
-import sys
 import threading
 import weakref
 from collections.abc import Callable
@@ -31,6 +31,7 @@ from evalsubmit.analysis.interp.grouping import (
     reads_the_same,
     text_digest,
 )
+from evalsubmit.analysis.interp.installed import InstalledModules
 from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.interp.subclass_text import ProjectSubclasses
@@ -46,21 +47,15 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import ModuleScope
 from evalsubmit.analysis.values.store import unsealed
-from evalsubmit.sdk.names import is_sdk_name
 from evalsubmit.workspace import observed
-from evalsubmit.workspace.environment import FoundModule, PythonEnvironment
+from evalsubmit.workspace.environment import PythonEnvironment
 from evalsubmit.workspace.project import Project
 
 MAX_IMPORT_DEPTH = 4
 """Modules being read at once (an import of an import of ...) before giving up."""
-MAX_INSTALLED_BYTES = 512_000
-"""An installed module larger than this is not read."""
 MAX_INSTALLED_MODULES = 48
 """Installed modules read (not taken from the cache) for one import of the project's code: a
 helper package is a few modules; a framework behind a bare import must not be read whole."""
-UNREAD_PACKAGES = frozenset({"pytest", "_pytest", "typing_extensions", "pydantic", "pydantic_core"})
-"""Installed packages whose names the checker models (or types) by import path: reading their
-implementation would replace the model with what their source says."""
 
 _DATA = (Known, SeqValue, DictValue, Instance)
 """Values another module may set that a check reads (constants, containers, configs)."""
@@ -98,7 +93,7 @@ class _Kept(NamedTuple):
 Questions = dict[Question, Answer]
 
 
-class ModuleResolver:
+class ModuleResolver(InstalledModules):
     def __init__(self, project: Project) -> None:
         self.project = project
         self._kept: dict[Path, _Kept] = {}
@@ -175,15 +170,6 @@ class ModuleResolver:
         asking.note(question, answer)
         return answer.members
 
-    def outside(self, path: Path) -> bool:
-        """Whether ``path`` is an installed module outside the workspace (nothing is reported
-        there: it is not the user's to fix)."""
-        with self._lock:
-            if path not in self._installed:
-                return False
-        root = self.project.root
-        return root is None or not path.is_relative_to(root)
-
     def exported(
         self, module: str, importer: Path | None, dependencies: set[Path]
     ) -> dict[str, Value] | None:
@@ -259,53 +245,6 @@ class ModuleResolver:
                 self._kept.clear()
                 self._installed.clear()
         return environment
-
-    def _installed_value(
-        self,
-        qualname: str,
-        importer: Path | None,
-        dependencies: set[Path],
-        environment: PythonEnvironment,
-    ) -> Value | None:
-        head = qualname.partition(".")[0]
-        if head in sys.stdlib_module_names or head in UNREAD_PACKAGES or is_sdk_name(qualname):
-            return None
-        parts = qualname.split(".")
-        for cut in range(len(parts), 0, -1):
-            module = ".".join(parts[:cut])
-            found = _find_installed(environment, module)
-            if found is None:
-                continue
-            rest = parts[cut:]
-            if not rest:
-                return ModuleValue(module)
-            scope = self._installed_scope(found, importer, dependencies)
-            value = scope.env.bindings.get(rest[0]) if scope is not None else None
-            if value is None:
-                # Not bound at its top level (compiled, a lazy ``__getattr__``, over budget):
-                # a submodule, or what an unknown import gives.
-                sub = _find_installed(environment, f"{module}.{rest[0]}")
-                return ModuleValue(f"{module}.{rest[0]}") if sub else None
-            return value if len(rest) == 1 else Unknown("attribute of an imported value")
-        return None
-
-    def _installed_scope(
-        self, found: FoundModule, importer: Path | None, dependencies: set[Path]
-    ) -> ModuleScope | None:
-        if found.source is None:
-            return None
-        path = found.source.resolve()
-        if importer is not None and path == importer.resolve():
-            return None
-        size = observed.size_key(path, MAX_INSTALLED_BYTES)
-        answer = observed.size_answer(size)
-        observed.note("size", size, answer)
-        if answer != "ok":
-            return None
-        with self._lock:
-            self._installed[path] = found.name
-        dependencies.add(path)
-        return self.scope(path, found.name, installed=True, dependencies=dependencies)
 
     def conftests(self, importer: Path | None, dependencies: set[Path]) -> list[ModuleScope]:
         """The ``conftest.py`` files from the importer's folder up to the project root."""
@@ -431,11 +370,3 @@ class ModuleResolver:
             dependencies.add(read_path)
             if isinstance(dependencies, DependencyLog):
                 dependencies.note(read_path, read_digest)
-
-
-def _find_installed(environment: PythonEnvironment, dotted: str) -> FoundModule | None:
-    """Where the environment finds ``dotted`` (noted: a module installed since would be read)."""
-    found = environment.find_module(dotted)
-    if observed.noting():
-        observed.note("installed", dotted, observed.installed_answer(found))
-    return found

@@ -18,7 +18,7 @@ object it was given hands the writes back to its caller.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.attribute_stores import (
@@ -28,6 +28,7 @@ from evalsubmit.analysis.interp.attribute_stores import (
 )
 from evalsubmit.analysis.interp.binding import bind_call, first_parameter
 from evalsubmit.analysis.interp.bodies import evaluate_call, walk_body
+from evalsubmit.analysis.interp.class_lookup import bound, user_mro
 from evalsubmit.analysis.interp.frames import CallSite
 from evalsubmit.analysis.interp.overrides import Overrides, defines
 from evalsubmit.analysis.interp.pydantic_fields import model_fields
@@ -40,7 +41,6 @@ from evalsubmit.analysis.interp.record_classes import (
 from evalsubmit.analysis.interp.spelling import called_name
 from evalsubmit.analysis.values.domain import (
     CallArgs,
-    ClassRef,
     ClassValue,
     DictValue,
     FunctionValue,
@@ -53,7 +53,6 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.core.findings import Label, LabelKind, Occasion, Site
-from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.imports import ImportResolver
@@ -61,7 +60,6 @@ if TYPE_CHECKING:
 
 
 _PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
-MAX_BASES = 10
 
 
 def attribute_key(owner: Instance | UserClass, name: str) -> str:
@@ -74,35 +72,6 @@ def instance_writes(env: Env, owner: Instance | UserClass) -> dict[str, Value]:
     """Attributes of ``owner`` assigned in ``env`` itself (not its parents)."""
     prefix = f"@{id(owner)}."
     return {k[len(prefix) :]: v for k, v in env.bindings.items() if k.startswith(prefix)}
-
-
-def user_mro(cls: UserClass) -> Iterator[UserClass]:
-    """The class and its user-class bases, depth first, each once (bounded)."""
-    seen: set[int] = set()
-    pending = [cls]
-    while pending and len(seen) < MAX_BASES:
-        current = pending.pop(0)
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        yield current
-        pending.extend(
-            b.ref.user for b in current.bases if isinstance(b, ClassValue) and b.ref.user
-        )
-
-
-def sdk_class_of(ref: ClassRef) -> str:
-    """The SDK class an instance behaves as: its own, or the first SDK base of a user class
-    (``class TeamClient(NeMoPlatform)``)."""
-    if ref.user is None:
-        return ref.qualname
-    for cls in user_mro(ref.user):
-        for base in cls.bases:
-            if not isinstance(base, ClassValue) or base.ref.user is not None:
-                continue
-            if sdk.is_sdk_name(base.ref.qualname):
-                return base.ref.qualname
-    return ref.qualname
 
 
 def property_value(interp: Interpreter, getter: FunctionValue, receiver: Value) -> Value | None:
@@ -344,35 +313,6 @@ def _construction_walk(
     label = Label(LabelKind.CONSTRUCT, user.name, node.lineno)
     lines = (node.lineno, node.end_lineno or node.lineno)
     return Occasion(Site(kind, node.lineno, node.col_offset), 0, 0, label, lines)
-
-
-def bound(method: FunctionValue, instance: Value) -> FunctionValue:
-    """``instance.method``: the function with its receiver."""
-    return FunctionValue(
-        method.name,
-        method.node,
-        method.origin,
-        method.module,
-        instance,
-        method.defaults,
-        method.owner,
-        method.closure,
-        method.cached,
-    )
-
-
-def super_attribute(owner: ClassValue, receiver: Value, name: str) -> Value | None:
-    """``super().name`` in a method of ``owner``: the first definition after ``owner`` in its
-    user-class bases, bound to ``receiver``."""
-    user = owner.ref.user
-    if user is None:
-        return None
-    for cls in list(user_mro(user))[1:]:
-        if name in cls.methods:
-            return bound(cls.methods[name], receiver)
-        if name in cls.class_values:
-            return cls.class_values[name]
-    return None
 
 
 def is_property(decorators: list[ast.expr]) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path, PurePath
 from typing import Any
 
-from evalsubmit.analysis.interp.objects import user_mro
+from evalsubmit.analysis.interp.class_lookup import user_mro
 from evalsubmit.analysis.values.domain import (
     ClassRef,
     ClassValue,

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.attributes import config_field
 from evalsubmit.analysis.interp.binding import splat_into
+from evalsubmit.analysis.interp.class_lookup import user_mro
 from evalsubmit.analysis.interp.facts import (
     ConstructionFact,
     ConstructionKind,
     ModuleFacts,
     SubmitFact,
 )
-from evalsubmit.analysis.interp.objects import user_mro
 from evalsubmit.analysis.target.derive import PASSED_CONFIG, defines_constructor, derive, sdk_base
 from evalsubmit.analysis.values.domain import (
     CallArgs,

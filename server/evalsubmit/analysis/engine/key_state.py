@@ -1,0 +1,57 @@
+"""What the keys of one analysis of a document leave for the next one (:mod:`.keys`): the
+per-statement tables, kept between analyses so that only the statements an edit touched are
+looked at again."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from evalsubmit.analysis.engine.graph import Graph
+from evalsubmit.analysis.interp.effects import Effects
+from evalsubmit.analysis.interp.mutation import NonMutatingMemo
+from evalsubmit.analysis.source.chunks import Chunk
+
+Remembered = tuple[str, frozenset[str], frozenset[str], tuple[int, ...]]
+"""A statement's key, the names it reads, the names it writes, and for each name it reads that
+a statement writes (sorted), how many of its writers come before it."""
+
+
+@dataclass(slots=True)
+class KeyState:
+    """What the keys of one analysis leave for the next one of the same document."""
+
+    chunks: tuple[Chunk, ...] = ()
+    """The chunks the tables below were made for."""
+    source: tuple[str, ...] = ()
+    """The lines of their text (to pair the lines of chunks whose code did not change)."""
+    lines: list[int] = field(default_factory=list)
+    """Each top-level statement's first line (to find the statements of a run of chunks)."""
+    identity: list[str] = field(default_factory=list)
+    """Each statement's text, not its place: ``digest+line in chunk:column``, and ``#n`` for
+    the n-th repeat of the same text (the statement moves with its text, so results cached
+    under it stand wherever it goes; what its place changes is what it reads from, and keys
+    hold that: :meth:`.keys.Keyer.ranks`)."""
+    bases: list[str] = field(default_factory=list)
+    """``identity`` without the ``#n`` of repeats."""
+    effects: list[Effects] = field(default_factory=list)
+    by_text: dict[str, Effects] = field(default_factory=dict)
+    """What each statement text reads and writes, by chunk digest and position in the chunk
+    (statements of chunks that moved find theirs here)."""
+    resolved: Graph | None = None
+    """The module-wide reads and writes, for the effects they came from."""
+    non_mutating: NonMutatingMemo = field(default_factory=NonMutatingMemo)
+    """What is non-mutating in the module, and what that was decided from (kept while it holds)."""
+    previous: dict[str, Remembered] = field(default_factory=dict)
+    """Each statement of the last analysis (by identity): its key, reads and writes."""
+    complete: bool = False
+    """Every statement of the last analysis has its results cached under its key in
+    ``previous`` (set by the caches once they hold them): then a statement the edit cannot
+    affect needs no look at all."""
+
+
+def statements_before(state: KeyState, chunk: int) -> int:
+    """How many statements of the last tables come before chunk ``chunk`` of their chunks."""
+    if chunk >= len(state.chunks):
+        return len(state.lines)
+    return bisect.bisect_left(state.lines, state.chunks[chunk].start)
