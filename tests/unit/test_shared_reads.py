@@ -5,6 +5,7 @@ and see a file again when its stat changed."""
 from __future__ import annotations
 
 import os
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -91,3 +92,19 @@ def test_without_sharing_the_index_reads_the_files_itself(tmp_path: Path) -> Non
     report = analyze_source(runners.read_text(), path=runners, project=project)
     assert report.skipped is None, report.skipped
     assert not [f for f in report.findings if f.code == "ES109"]
+
+
+def test_a_write_keeping_size_and_mtime_is_seen(tmp_path: Path) -> None:
+    """The stat signature is :mod:`evalsubmit.workspace.disk_texts`'s: the change time moves
+    with every write, whatever the modification time and size say."""
+    shared = SharedReads()
+    module = tmp_path / "m.py"
+    module.write_text("x = 1\n")
+    os.utime(module, ns=(1, 1))
+    first = shared.read(module, 2_000_000)
+    assert first is not None and first.text == "x = 1\n"
+    time.sleep(0.05)  # past the clock's tick
+    module.write_text("x = 2\n")
+    os.utime(module, ns=(1, 1))
+    second = shared.read(module, 2_000_000)
+    assert second is not None and second.text == "x = 2\n"

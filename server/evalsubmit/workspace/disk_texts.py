@@ -1,4 +1,6 @@
-"""The texts of the project's files on disk, kept while their ``stat`` signature stays the same.
+"""The texts of the project's files on disk, kept while their ``stat`` signature stays the same
+(:func:`signature_of`: also what the CLI's :mod:`.shared_reads` and the analysis's index of
+importers keep a file's text and imports by).
 
 An analysis reads the modules its file imports from again on every edit (the answer must be the
 text on disk now); reading and decoding a file costs far more than a ``stat`` of it. A text is
@@ -31,6 +33,7 @@ reading it (coarser than any file system's timestamp granularity, FAT's two seco
 MAX_KEPT_CHARS = 8_000_000
 
 Signature = tuple[int, int, int, int, int]
+"""A regular file's device, inode, size, modification and change times (ns)."""
 
 
 class DiskTexts:
@@ -45,7 +48,7 @@ class DiskTexts:
         self._chars = 0
 
     def read(self, path: Path) -> str | None:
-        signature = _signature(path)
+        signature = signature_of(path)
         if signature is not None:
             with self._lock:
                 kept = self._kept.get(path)
@@ -57,7 +60,7 @@ class DiskTexts:
             text = read_source(path, max_bytes=self._max_bytes).text
         except UnreadableSource:
             text = None
-        after = _signature(path)
+        after = signature_of(path)
         # kept only when the file did not change while it was read, and settled before it
         settled = (
             text is not None
@@ -85,7 +88,7 @@ class DiskTexts:
             self._chars -= len(gone[1])
 
 
-def _signature(path: Path) -> Signature | None:
+def signature_of(path: Path) -> Signature | None:
     """Everything a write changes of a regular file's ``stat`` (None: not one, or no file)."""
     try:
         info = os.stat(path)

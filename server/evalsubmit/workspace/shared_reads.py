@@ -3,7 +3,7 @@ kept by each file's stat, for the readers of one ``evalsubmit check`` run: its r
 (:mod:`.relevance`) and the analysis's index of which files may reach a module
 (:mod:`evalsubmit.analysis.interp.module_stores`) read and import-scan every file of the
 project. Whichever asks first reads and scans a file; the other takes what it found, as long as
-the file's size and modification time are the same (one ``stat``).
+the file's stat signature is the same (:func:`.disk_texts.signature_of`, one ``stat``).
 
 Only the CLI turns this on (:attr:`~.project.Project.shared_reads`): a run sees the files as
 they were, and keeping every text is cheap for one run but not for a long editing session.
@@ -17,20 +17,9 @@ import threading
 from pathlib import Path
 
 from evalsubmit.core.sourcefile import UnreadableSource, read_source
+from evalsubmit.workspace.disk_texts import Signature, signature_of
 from evalsubmit.workspace.import_text import Statement, statements_in
 from evalsubmit.workspace.walk import is_notebook
-
-Signature = tuple[int, int]
-"""A file's modification time (ns) and size: what a text read is kept by."""
-
-
-def signature_of(path: Path) -> Signature | None:
-    """The file's :data:`Signature` (None: it cannot be looked at)."""
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return (status.st_mtime_ns, status.st_size)
 
 
 class SharedRead:

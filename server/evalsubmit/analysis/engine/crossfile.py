@@ -28,8 +28,8 @@ from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.findings import Finding
 from evalsubmit.workspace import observed
+from evalsubmit.workspace.disk_texts import signature_of
 from evalsubmit.workspace.project import Project
-from evalsubmit.workspace.shared_reads import signature_of
 
 Remote = tuple[tuple[Path, Finding], ...]
 Texts = tuple[tuple[Path, str], ...]

@@ -22,7 +22,7 @@ statement naming it or a package of it (``importlib.import_module``, ``sys.modul
 whose imports find it through a folder put on ``sys.path`` from outside the project or
 through another name (:mod:`.import_reach` lists them).
 
-Cost: what a file on disk imports is kept by its size and modification time (in the CLI, its
+Cost: what a file on disk imports is kept by its stat signature (in the CLI, its
 text and import statements are those its relevance scan read at the same stat:
 :mod:`~evalsubmit.workspace.shared_reads`); an editor buffer being analysed is kept by the
 pieces the engine parsed it in (:mod:`.buffer_stores`: an edit rescans the pieces it
@@ -55,9 +55,9 @@ from evalsubmit.analysis.interp.import_reach import (
 )
 from evalsubmit.analysis.interp.store_text import TextStores, import_words
 from evalsubmit.workspace import observed
+from evalsubmit.workspace.disk_texts import signature_of
 from evalsubmit.workspace.import_text import Statement, statements_in
 from evalsubmit.workspace.project import MAX_MODULE_BYTES, Project
-from evalsubmit.workspace.shared_reads import signature_of
 
 FRESH_SECONDS = 1.0
 """How long what the files on disk import is taken as it was last looked at when the project
