@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import os
 import pathlib
@@ -73,26 +72,6 @@ def test_valid_verdict_and_lax_coercions() -> None:
 def test_format_path() -> None:
     assert format_path(("env_vars", "HF_HOME")) == "env_vars['HF_HOME']"
     assert format_path(("hydra_params", "a", 0)) == "hydra_params['a'][0]"
-
-
-@dataclasses.dataclass
-class Marker:
-    evalsubmit_kind: str
-    evalsubmit_reason: str
-
-
-def test_markers_are_classified_by_their_kind() -> None:
-    value = {
-        "a": Marker("refused", "a lambda"),
-        "b": [Marker("iterator", "a generator")],
-        "c": Marker("unknown", "a parameter"),
-        "d": Marker("non-utf8", "bytes"),
-    }
-    assert find_unjsonable(value, ("hydra_params",)) == [
-        (("hydra_params", "a"), "a lambda", "refused"),
-        (("hydra_params", "b", 0), "a generator", "iterator"),
-        (("hydra_params", "d"), "bytes", "non-utf8"),
-    ]
 
 
 def test_plain_objects() -> None:

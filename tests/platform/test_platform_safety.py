@@ -18,7 +18,7 @@ from urllib.parse import quote, quote_plus
 import pytest
 
 from evalsubmit.platform import PlatformClient, PlatformError, resolve_platform_config
-from evalsubmit.platform.connection import check_settings
+from evalsubmit.platform.connection import route_for
 from evalsubmit.platform.safety import display_url, redact
 
 SECRET = "nvapi-Secret-0123456789abcdef"
@@ -143,7 +143,7 @@ async def test_user_info_never_shows_in_messages() -> None:
 
 
 def test_a_token_over_plain_http_to_another_machine_is_warned_about() -> None:
-    remote = check_settings("http://nmp.example.com:8080", SECRET, {})
+    remote = route_for("http://nmp.example.com:8080", SECRET, {}).warning
     assert remote is not None and "unencrypted" in remote and SECRET not in remote
     for url, token in (
         ("https://nmp.example.com", SECRET),
@@ -152,7 +152,7 @@ def test_a_token_over_plain_http_to_another_machine_is_warned_about() -> None:
         ("http://[::1]:8080", SECRET),
         ("http://nmp.example.com:8080", None),  # no token, nothing to protect
     ):
-        assert check_settings(url, token, {}) is None, url
+        assert route_for(url, token, {}).warning is None, url
 
 
 # -- the proxy in between (issue 23, item 8) ----------------------------------------------------
@@ -187,7 +187,7 @@ def test_a_token_over_plain_http_through_a_proxy_is_warned_about(
 ) -> None:
     for name, value in env.items():
         proxy_env.setenv(name, value)
-    warning = check_settings(url, SECRET, {})
+    warning = route_for(url, SECRET, {}).warning
     assert warning is not None and "unencrypted" in warning and SECRET not in warning
     assert ("through the proxy proxy.example" in warning) is proxy_named, warning
 
@@ -210,7 +210,7 @@ def test_no_warning_where_no_hop_reads_the_token(
 ) -> None:
     for name, value in env.items():
         proxy_env.setenv(name, value)
-    assert check_settings(url, SECRET, {}) is None
+    assert route_for(url, SECRET, {}).warning is None
 
 
 async def test_the_proxy_that_is_checked_is_the_one_used(proxy_env: pytest.MonkeyPatch) -> None:

@@ -119,11 +119,6 @@ def route_for(
     return Route(url, proxy, plain_http_warning(url, has_token=token is not None, proxy=hop))
 
 
-def check_settings(base_url: str, token: str | None, sources: dict[str, str]) -> str | None:
-    """`route_for`'s checks; returns its warning about sending the token unencrypted."""
-    return route_for(base_url, token, sources).warning
-
-
 def check_config(config: ResolvedPlatformConfig) -> Route:
     """`route_for` a resolved configuration, its CA bundle checked too."""
     verify_for(config)

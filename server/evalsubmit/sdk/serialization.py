@@ -21,7 +21,7 @@ import pathlib
 import sys
 import types
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal
 
 from evalsubmit.sdk import constraints
 from evalsubmit.sdk.constraints import CheckedConfig
@@ -151,22 +151,6 @@ def _target_json_by_mirror(values: dict[str, Any]) -> dict[str, Any]:
     return target.model_dump(mode="json")
 
 
-@runtime_checkable
-class ValueMarker(Protocol):
-    """A stand-in the static evaluator puts where it knows only what kind of value is there.
-
-    ``evalsubmit_kind`` is ``"refused"``, ``"iterator"``, ``"non-utf8"`` (reported with
-    ``evalsubmit_reason``) or ``"unknown"`` (never reported).
-    """
-
-    @property
-    def evalsubmit_kind(self) -> str: ...
-
-    @property
-    def evalsubmit_reason(self) -> str: ...
-
-
-_MARKER_KINDS: dict[str, UnjsonableKind] = {k: k for k in ("refused", "iterator", "non-utf8")}
 _FINE_LEAVES: tuple[type, ...] = (str, int, float, type(None))
 _REFUSED_TYPES: tuple[tuple[type | tuple[type, ...], str], ...] = (
     (range, "a range is not JSON; wrap it in list(...)"),
@@ -210,13 +194,6 @@ def _walk(value: object, path: FieldPath, out: list[JsonTrouble], depth: int) ->
     if depth > 200:
         return
     if isinstance(value, _FINE_LEAVES) and not isinstance(value, enum.Enum):
-        return
-    # A plain attribute probe: isinstance() against a runtime_checkable Protocol is slow.
-    if hasattr(value, "evalsubmit_kind") and not isinstance(value, type):
-        marker: Any = value
-        kind = _MARKER_KINDS.get(marker.evalsubmit_kind)
-        if kind is not None:
-            out.append((path, marker.evalsubmit_reason, kind))
         return
     if isinstance(value, bytes | bytearray):
         try:

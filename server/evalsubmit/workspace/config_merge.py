@@ -19,7 +19,6 @@ from typing import Any
 from evalsubmit.core.records import record
 
 PATTERN_KEYS = ("exclude", "extend-exclude")
-SELECTION_KEYS = ("select", "extend-select", "ignore")
 
 
 @record

@@ -27,6 +27,10 @@ MAX_METADATA_BYTES = 256_000
 CHECK_INTERVAL_S = 1.0
 """How often an environment in use is checked for changes (each check is a few ``stat``)."""
 _COMPILED = (".so", ".pyd")
+UNREAD_PACKAGES = frozenset({"pytest", "_pytest", "typing_extensions", "pydantic", "pydantic_core"})
+"""Installed packages whose names the checker models (or types) by import path: reading their
+implementation would replace the model with what their source says (the analysis never reads
+them, :mod:`evalsubmit.analysis.interp.installed`; the CLI's relevance scan never follows them)."""
 
 
 @record

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.names import is_sdk_name
+from evalsubmit.workspace.environment import UNREAD_PACKAGES
 from evalsubmit.workspace.import_text import Reach, Statement, imports_in
 from evalsubmit.workspace.project import Project
 from evalsubmit.workspace.shared_reads import SharedRead
@@ -37,8 +38,6 @@ regular expression over the whole text (most files hold none of them: the whole 
 MAX_SCANNED_BYTES = 2_000_000
 MAX_FOLDER_FILES = 2_000
 """A dependency on a folder with more Python files than this is not scanned: relevant."""
-UNREAD_PACKAGES = frozenset({"pytest", "_pytest", "typing_extensions", "pydantic", "pydantic_core"})
-"""Installed packages the analysis never reads (``interp.installed.UNREAD_PACKAGES``)."""
 
 Node = tuple[str, str]
 """("file", path) of a module, ("folder", path) of a package's whole folder, ("installed",

@@ -13,15 +13,11 @@ from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
 from evalsubmit.sdk.names import is_sdk_name
 from evalsubmit.workspace import observed
-from evalsubmit.workspace.environment import FoundModule, PythonEnvironment
+from evalsubmit.workspace.environment import UNREAD_PACKAGES, FoundModule, PythonEnvironment
 from evalsubmit.workspace.project import Project
 
 MAX_INSTALLED_BYTES = 512_000
 """An installed module larger than this is not read."""
-
-UNREAD_PACKAGES = frozenset({"pytest", "_pytest", "typing_extensions", "pydantic", "pydantic_core"})
-"""Installed packages whose names the checker models (or types) by import path: reading their
-implementation would replace the model with what their source says."""
 
 
 class InstalledModules:

@@ -4,8 +4,8 @@ belong to its own analysis) and its final bindings are cached by the module's co
 
 Names the project does not define are looked up in the user's installed packages (the
 project's :class:`~evalsubmit.workspace.environment.PythonEnvironment`) and read the same way,
-except the SDK (modelled by name), the standard library and :data:`.installed.UNREAD_PACKAGES`
-(:mod:`.installed`). Reading an installed package is bounded (file size, modules per import,
+except the SDK (modelled by name), the standard library and the packages modelled by import
+path (:mod:`.installed`). Reading an installed package is bounded (file size, modules per import,
 depth); what cannot be read (compiled, too large, over budget) falls back to what an unknown
 import gives (silence).
 
