@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from evalsubmit.analysis.interp.store_text import occurrences
 from evalsubmit.workspace.import_text import Reach, Statement
 
 Item = tuple[str, str, str | None, Reach]
@@ -48,14 +49,8 @@ def may_change_path(text: str) -> bool:
     imports."""
     if "addsitedir" in text or "PYTHONPATH" in text:
         return True
-    at = text.find("sys")
-    while at >= 0:  # a literal's search, then a match there: a pattern searched is slower
-        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")) and _SYS_USE.match(
-            text, at + 3
-        ):
-            return True
-        at = text.find("sys", at + 3)
-    return False
+    # a literal's search, then a match there: a pattern searched is slower
+    return any(_SYS_USE.match(text, at + 3) for at in occurrences(text, "sys"))
 
 
 PACKAGING = ("pyproject.toml", "setup.py", "setup.cfg")

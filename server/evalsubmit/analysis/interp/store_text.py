@@ -140,7 +140,7 @@ class TextStores:
         if known is None:
             text, after = self.text, len(name)
             found = set()
-            for at in _occurrences(text, name):
+            for at in occurrences(text, name):
                 if at and text[at - 1] == ".":
                     continue
                 alias = _AS_ALIAS.match(text, at + after)
@@ -163,11 +163,11 @@ class TextStores:
             dynamic = any(
                 pattern.match(text, at) is not None
                 for word, pattern in _DYNAMIC.items()
-                for at in _occurrences(text, word)
+                for at in occurrences(text, word)
             )
             names: set[str] = set()
             if not dynamic:
-                for at in _occurrences(text, "setattr"):
+                for at in occurrences(text, "setattr"):
                     call = _SETATTR.match(text, at)
                     if call is None:
                         continue
@@ -189,7 +189,7 @@ def _dunder_setattr(text: str, names: set[str]) -> bool:
     """Adds to ``names`` what ``x.__setattr__("NAME", ...)`` and ``object.__setattr__(x,
     "NAME", ...)`` store; True when one stores a name computed (a method's own receiver and
     ``def __setattr__`` aside)."""
-    for at in _occurrences(text, "__setattr__"):
+    for at in occurrences(text, "__setattr__"):
         call = _DUNDER_SETATTR.match(text, at)
         receiver = _DUNDER_RECEIVER.search(text, max(0, at - 40), at)
         if call is None or receiver is None:
@@ -211,7 +211,7 @@ def _dunder_setattr(text: str, names: set[str]) -> bool:
     return False
 
 
-def _occurrences(text: str, word: str) -> Iterator[int]:
+def occurrences(text: str, word: str) -> Iterator[int]:
     """Where ``word`` starts in ``text``, not preceded by a word character."""
     at = text.find(word)
     while at >= 0:
@@ -220,10 +220,10 @@ def _occurrences(text: str, word: str) -> Iterator[int]:
         at = text.find(word, at + 1)
 
 
-def _whole_words(text: str, word: str) -> Iterator[tuple[int, int]]:
+def whole_words(text: str, word: str) -> Iterator[tuple[int, int]]:
     """Where ``word`` stands in ``text`` as a whole word: its start and end."""
     size = len(word)
-    for at in _occurrences(text, word):
+    for at in occurrences(text, word):
         if not _WORD_CHAR.match(text, at + size):
             yield at, at + size
 
@@ -237,7 +237,7 @@ def _before_blanks(text: str, at: int) -> int:
 
 
 def _stores_name(text: str, name: str) -> bool:
-    for at, end in _whole_words(text, name):
+    for at, end in whole_words(text, name):
         dot = _before_blanks(text, at)
         if dot > 0 and text[dot] == "." and _is_store(text, dot, end):
             return True
@@ -245,7 +245,7 @@ def _stores_name(text: str, name: str) -> bool:
 
 
 def _changes_bare(text: str, word: str) -> bool:
-    for at, end in _whole_words(text, word):
+    for at, end in whole_words(text, word):
         before = _before_blanks(text, at)
         if (before < 0 or text[before] != ".") and (
             _AUGMENTED.match(text, end)

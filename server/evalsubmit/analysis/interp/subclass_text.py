@@ -43,6 +43,7 @@ from pathlib import Path
 from evalsubmit.analysis.interp.grouping import DependencyLog
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.interp.overrides import class_members
+from evalsubmit.analysis.interp.store_text import whole_words
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.core.records import record
 from evalsubmit.workspace.observed import text_digest
@@ -106,7 +107,7 @@ class ProjectSubclasses:
                 visits += 1
                 if visits > MAX_VISITS:
                     return None
-                if not _mentions(text, cls):
+                if not any(whole_words(text, cls)):  # the word, not a longer name
                     if file != where and _STAR_IMPORT.search(text):  # may re-export it
                         pending.append((cls, file))
                     continue
@@ -149,11 +150,6 @@ class ProjectSubclasses:
                 self._kept.clear()
             self._kept[digest] = kept
         return kept
-
-
-def _mentions(text: str, name: str) -> bool:
-    """Whether the word ``name`` is in the text (a substring first: most texts lack it)."""
-    return name in text and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
 
 
 @record
