@@ -82,7 +82,7 @@ def sarif_uri(path: Path) -> str:
     return quote(os.fsencode(path.as_posix()), safe="/")
 
 
-def _plural(count: int, noun: str) -> str:
+def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
@@ -126,13 +126,13 @@ def text_tail(
     lines = [skipped_line(path, reason) for path, reason in skipped]
     if findings:
         with_problems = len({path for path, _ in findings})
-        summary = f"Found {_plural(len(findings), 'problem')} in {_plural(with_problems, 'file')}"
+        summary = f"Found {plural(len(findings), 'problem')} in {plural(with_problems, 'file')}"
     elif skipped:
-        summary = f"No problems found in {_plural(files_checked, 'file')} checked"
+        summary = f"No problems found in {plural(files_checked, 'file')} checked"
     elif files_checked == 0:
         summary = "No Python files found: nothing was checked"  # never "All checks passed"
     else:
-        summary = f"All checks passed ({_plural(files_checked, 'file')})"
+        summary = f"All checks passed ({plural(files_checked, 'file')})"
     if skipped:
         summary += f"; {len(skipped)} skipped, not checked (see the warnings above)"
     # ``extra``: what else silenced findings (``# evalsubmit: ignore-file``), said as plainly
@@ -145,8 +145,8 @@ def effect_sentence(effect: Effect) -> str:
     """``Configuration sub/evalsubmit.toml turned off every rule in 3 files and excluded 4
     paths.``"""
     file, silenced, excluded = effect
-    did = [f"turned off every rule in {_plural(silenced, 'file')}"] if silenced else []
-    did += [f"excluded {_plural(excluded, 'path')}"] if excluded else []
+    did = [f"turned off every rule in {plural(silenced, 'file')}"] if silenced else []
+    did += [f"excluded {plural(excluded, 'path')}"] if excluded else []
     return f"Configuration {shown(near(file))} {' and '.join(did)}."
 
 

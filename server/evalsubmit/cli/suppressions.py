@@ -109,16 +109,14 @@ def sentence(ignores: FileIgnores) -> str | None:
     hidden, files, all_off = ignores
     if not (hidden or all_off):
         return None
-    text = f"`# evalsubmit: ignore-file` silenced {_plural(hidden, 'finding')}"
+    from evalsubmit.cli.output import plural
+
+    text = f"`# evalsubmit: ignore-file` silenced {plural(hidden, 'finding')}"
     if files:
-        text += f" in {_plural(files, 'file')}"
+        text += f" in {plural(files, 'file')}"
     if all_off:
-        text += f" (every rule off in {_plural(all_off, 'file')})"
+        text += f" (every rule off in {plural(all_off, 'file')})"
     return text + "."
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _line(lines: list[str], number: int) -> str:

@@ -90,12 +90,7 @@ def graph_of(
 
 def _callee_writes(statements: list[Effects]) -> dict[str, frozenset[str]]:
     """Function name -> what calling it writes (the last statement binding the name wins)."""
-    return {
-        name: statement.writes_when_called
-        for statement in statements
-        if statement.writes_when_called
-        for name in statement.writes
-    }
+    return dict(_callee_writes_pairs(statements))
 
 
 def _module_wide_carried(

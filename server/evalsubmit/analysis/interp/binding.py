@@ -97,10 +97,8 @@ def bind_arguments(
     positional = list(args.positional)
     if function.bound_self is not None and names:
         positional.insert(0, function.bound_self)
-    for name, value in zip(names, positional, strict=False):
-        values[name] = value
-    for name, value in args.keywords.items():
-        values[name] = value
+    values.update(zip(names, positional, strict=False))
+    values.update(args.keywords)
     if args.star_unknown:
         # which parameter a *args / **kwargs of unknown content fills is not known
         explicit = set(args.keywords) | set(names[: len(positional)])

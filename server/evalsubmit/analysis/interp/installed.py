@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
@@ -28,16 +28,8 @@ class InstalledModules:
     _installed: dict[Path, str]
     """Installed modules read so far: path -> dotted name."""
 
-    if TYPE_CHECKING:
-
-        def scope(
-            self,
-            path: Path,
-            name: str | None = None,
-            *,
-            installed: bool = False,
-            dependencies: set[Path] | None = None,
-        ) -> ModuleScope | None: ...
+    scope: Callable[..., ModuleScope | None]
+    """:meth:`.modules.ModuleResolver.scope`."""
 
     def outside(self, path: Path) -> bool:
         """Whether ``path`` is an installed module outside the workspace (nothing is reported

@@ -92,9 +92,7 @@ def _field_values(user: UserClass, args: CallArgs) -> dict[str, Value] | None:
         if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
     ]
     names = [name for name, _ in declared]
-    values: dict[str, Value] = {}
-    for name, value in zip(names, args.positional, strict=False):
-        values[name] = value
+    values: dict[str, Value] = dict(zip(names, args.positional, strict=False))
     if len(args.positional) > len(names) or set(args.keywords) - set(names):
         return None
     values.update(args.keywords)

@@ -224,44 +224,25 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
     if defines_constructor(runner.ref):
         # its own __init__ took the call's arguments: the config is what it passed on
         config = (runner.attributes or {}).get(PASSED_CONFIG)
+
+    def marked(kind: str, text: str) -> Derivation:
+        """The config shown as ``<error: text>`` (a problem) or ``<unknown: text>``."""
+        said = ((text,), ()) if kind == "error" else ((), (text,))
+        rendered = _render_markers({"config": f"<{kind}: {text}>"})
+        return Derivation(TargetKind.GYM, name, TargetPreview(span, name, None, rendered, *said))
+
     if config is None or not isinstance(config, Instance):
         if isinstance(config, (DictValue, Known, SeqValue)):
-            problem = (
-                "config must be a GymRuntimeConfig, not a "
-                f"{type_name(config)}: the SDK fails with AttributeError at submit"
+            return marked(
+                "error",
+                f"config must be a GymRuntimeConfig, not a {type_name(config)}: the SDK fails "
+                "with AttributeError at submit",
             )
-            return Derivation(
-                TargetKind.GYM,
-                name,
-                TargetPreview(
-                    span, name, None, _render_markers({"config": f"<error: {problem}>"}), (problem,)
-                ),
-            )
-        why = "the runner's config is not statically known"
-        return Derivation(
-            TargetKind.GYM,
-            name,
-            TargetPreview(
-                span, name, None, _render_markers({"config": f"<unknown: {why}>"}), (), (why,)
-            ),
-        )
+        return marked("unknown", "the runner's config is not statically known")
     if config.ref.qualname != sdk.GYM_CONFIG:
         kind = "unknown" if config.ref.user is not None else "error"
-        text = f"config is a {config.ref.qualname.rsplit('.', 1)[-1]}, not a GymRuntimeConfig"
-        problems = (text,) if kind == "error" else ()
-        unknowns = (text,) if kind == "unknown" else ()
-        return Derivation(
-            TargetKind.GYM,
-            name,
-            TargetPreview(
-                span,
-                name,
-                None,
-                _render_markers({"config": f"<{kind}: {text}>"}),
-                problems,
-                unknowns,
-            ),
-        )
+        short = config.ref.qualname.rsplit(".", 1)[-1]
+        return marked(kind, f"config is a {short}, not a GymRuntimeConfig")
     # evaluated now, as sent: made of plain objects and of the values found now
     evaluation = evaluate_config(config.args, config.origin)
     return Derivation(

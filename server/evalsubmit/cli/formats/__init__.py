@@ -151,10 +151,6 @@ SKIPS_ON_STDERR = frozenset({"json-lines", "pylint", "rdjson"})
 stderr (as ``--statistics`` does), so the run is never silently green."""
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
 def fix_status(report: Report) -> bool:
     """Whether findings are marked ``[*]`` (fixable): not after ``--fix`` (ruff: what could be
     fixed was), and only when some finding has a fix ``--fix`` would apply."""
@@ -201,9 +197,9 @@ def fixes_applied(report: Report) -> list[str]:
         return []
     total = sum(count for _, table in report.fixed_codes for _, _, count in table)
     width = max(len(str(count)) for _, table in report.fixed_codes for _, _, count in table)
-    from evalsubmit.cli.output import near, shown
+    from evalsubmit.cli.output import near, plural, shown
 
-    lines = ["", f"Fixed {_plural(total, 'problem')}:"]
+    lines = ["", f"Fixed {plural(total, 'problem')}:"]
     for path, table in sorted(report.fixed_codes, key=lambda item: str(item[0])):
         lines.append(f"- {shown(near(path))}:")
         for code, name, count in sorted(table, key=lambda row: (-row[2], row[0])):
@@ -225,15 +221,17 @@ def fix_summary(report: Report) -> list[str]:
     otherwise how many findings are fixable (:func:`fixable_line`)."""
     if not report.fix_mode:
         return fixable_line(report)
+    from evalsubmit.cli.output import plural
+
     lines = []
     if report.fixed:
         lines.append(
-            f"Fixed {_plural(report.fixed, 'problem')} in {_plural(report.fixed_files, 'file')}."
+            f"Fixed {plural(report.fixed, 'problem')} in {plural(report.fixed_files, 'file')}."
         )
     hidden = hidden_unsafe(report)
     if hidden:
         lines.append(
-            f"{_plural(hidden, 'more problem')} can be fixed with `--unsafe-fixes` "
+            f"{plural(hidden, 'more problem')} can be fixed with `--unsafe-fixes` "
             "(see `evalsubmit rule CODE` for why each fix is unsafe)."
         )
     return lines
