@@ -26,44 +26,35 @@ The async evaluator (`AsyncNeMoPlatform(...).evaluator`) has no taskset shape at
 
 
 def check(fact: SubmitFact, ctx: RuleContext) -> list[Finding]:
+    message = _missing_shape(fact)
+    return [finding(RULE, fact.name_span, message)] if message is not None else []
+
+
+def _missing_shape(fact: SubmitFact) -> str | None:
     metric, dataset = fact.supplied("metric"), fact.supplied("dataset")
     if fact.is_async:
         if "tasks" in fact.args.keywords:
-            return [
-                finding(
-                    RULE,
-                    fact.name_span,
-                    "the async evaluator cannot submit a taskset "
-                    f"run in {SDK_RELEASE} (it has no `tasks=` parameter): use the "
-                    "sync NeMoPlatform client's evaluator for agent runners",
-                )
-            ]
+            return (
+                "the async evaluator cannot submit a taskset "
+                f"run in {SDK_RELEASE} (it has no `tasks=` parameter): use the "
+                "sync NeMoPlatform client's evaluator for agent runners"
+            )
         if metric is False or dataset is False:
-            return [
-                finding(
-                    RULE,
-                    fact.name_span,
-                    "the async evaluator's submit() requires both `metric=` and `dataset=`",
-                )
-            ]
-        return []
+            return "the async evaluator's submit() requires both `metric=` and `dataset=`"
+        return None
     if fact.supplied("tasks") is not False or metric is None or dataset is None:
-        return []
+        return None
     if metric and dataset:
-        return []
+        return None
     hint = (
         "add `tasks=TasksetRef(...)` to run this runner on a taskset"
         if fact.supplied("target")
         else "pass `tasks=` + `target=`, or `metric=` + `dataset=`"
     )
-    return [
-        finding(
-            RULE,
-            fact.name_span,
-            f"submit() needs `tasks=` + `target=` or `metric=` + `dataset=`, and neither "
-            f"was supplied: {hint}",
-        )
-    ]
+    return (
+        f"submit() needs `tasks=` + `target=` or `metric=` + `dataset=`, and neither "
+        f"was supplied: {hint}"
+    )
 
 
 register(RULE, SubmitCheck(Phase.ROW_SHAPE, 1, check))

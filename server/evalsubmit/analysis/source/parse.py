@@ -10,6 +10,7 @@ import ast
 import re
 import warnings
 import weakref
+from collections.abc import Iterable
 from dataclasses import field
 
 from evalsubmit.analysis.source.chunks import Chunk, ChunkCache, parse_chunks, seed
@@ -139,39 +140,36 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         whole = _parse_whole(source)
         if whole is not None:
             chunks = seed(whole.body, lines, cache) if cache is not None else ()
-            return ParsedModule(
-                whole,
-                tuple(lines),
-                (),
-                source.isascii(),
-                chunks,
-                _spells_nonlocal(source),
-                spells_global="global" in source,
-            )
+            return _parsed(source, lines, whole, (), chunks)
     pieces = parse_chunks(lines, cache)
     if pieces is not None:
         body, pieces_chunks, blanked = pieces
         tree = ast.Module(body=body, type_ignores=[])
-        return ParsedModule(
-            tree,
-            tuple(lines),
-            tuple(blanked),
-            source.isascii(),
-            tuple(pieces_chunks),
-            _spells_nonlocal(source),
-            weakref.ref(cache) if cache is not None else None,
-            spells_global="global" in source,
-        )
+        held = weakref.ref(cache) if cache is not None else None
+        return _parsed(source, lines, tree, blanked, pieces_chunks, held)
     repaired = repair_parse(source)
     if repaired is None:
         return None
     tree, blanked = repaired
+    return _parsed(source, lines, tree, blanked)
+
+
+def _parsed(
+    source: str,
+    lines: list[str],
+    tree: ast.Module,
+    blanked: Iterable[tuple[int, int]],
+    chunks: Iterable[Chunk] = (),
+    cache: weakref.ref[ChunkCache] | None = None,
+) -> ParsedModule:
     return ParsedModule(
         tree,
         tuple(lines),
         tuple(blanked),
         source.isascii(),
-        spells_nonlocal=_spells_nonlocal(source),
+        tuple(chunks),
+        _spells_nonlocal(source),
+        cache,
         spells_global="global" in source,
     )
 
