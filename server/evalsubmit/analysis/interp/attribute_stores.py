@@ -28,7 +28,7 @@ instance sees."""
 
 _DYNAMIC_CALLS = frozenset({"setattr", "delattr", "vars"})
 # no look-behind: tried at every position of a long text, it costs four times the search
-_DYNAMIC_TEXT = re.compile(r"(?<!\w)(?:setattr|delattr|vars|__dict__)(?!\w)")
+_DYNAMIC_TEXT = re.compile(r"(?:setattr|delattr|vars|__dict__)(?!\w)")
 # between a dot and the name after it: spaces, line breaks and comments (inside brackets), or
 # a backslash that continues the line
 _DOTTED = re.compile(r"\.(?:\s|\\(?:\r\n|\r|\n)|#[^\r\n]*)*([A-Za-z_]\w*)")
@@ -102,7 +102,11 @@ def _read(statement: ast.stmt, lines: tuple[str, ...]) -> Spelled | None:
 
 def _names_dynamic_ways(text: str) -> bool:
     """Whether the text spells a dynamic way as a whole identifier (``env_vars`` is not one)."""
-    return _DYNAMIC_TEXT.search(text) is not None
+    for found in _DYNAMIC_TEXT.finditer(text):  # (a look-behind in the pattern is slower)
+        start = found.start()
+        if start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "_"):
+            return True
+    return False
 
 
 def _first_line(statement: ast.stmt) -> int:
