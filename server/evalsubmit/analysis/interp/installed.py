@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
@@ -20,27 +20,45 @@ MAX_INSTALLED_BYTES = 512_000
 """An installed module larger than this is not read."""
 
 
+class ScopeReader(Protocol):
+    """:meth:`.modules.ModuleResolver.scope`: a module's scope, read through the resolver's
+    cache and bounds."""
+
+    def __call__(
+        self, path: Path, name: str, *, installed: bool, dependencies: set[Path]
+    ) -> ModuleScope | None: ...
+
+
 class InstalledModules:
-    """What :class:`.modules.ModuleResolver` does with installed packages (its base)."""
+    """The installed modules a :class:`.modules.ModuleResolver` has read, and how it reads one;
+    the resolver's part for names the project does not define (it shares the resolver's lock)."""
 
-    project: Project
-    _lock: threading.RLock
-    _installed: dict[Path, str]
-    """Installed modules read so far: path -> dotted name."""
+    def __init__(self, project: Project, scope: ScopeReader, lock: threading.RLock) -> None:
+        self._project = project
+        self._scope = scope
+        self._lock = lock
+        self._read: dict[Path, str] = {}
+        """Installed modules read so far: path -> dotted name."""
 
-    scope: Callable[..., ModuleScope | None]
-    """:meth:`.modules.ModuleResolver.scope`."""
+    def read_by(self, importer: Path | None) -> bool:
+        """Whether ``importer`` is an installed module read so far (its imports are installed
+        names, not the project's)."""
+        return bool(self._read) and importer is not None and importer.resolve() in self._read
+
+    def forget(self) -> None:
+        """Drop what was read (the environment changed); called under the lock."""
+        self._read.clear()
 
     def outside(self, path: Path) -> bool:
         """Whether ``path`` is an installed module outside the workspace (nothing is reported
         there: it is not the user's to fix)."""
         with self._lock:
-            if path not in self._installed:
+            if path not in self._read:
                 return False
-        root = self.project.root
+        root = self._project.root
         return root is None or not path.is_relative_to(root)
 
-    def _installed_value(
+    def value(
         self,
         qualname: str,
         importer: Path | None,
@@ -59,7 +77,7 @@ class InstalledModules:
             rest = parts[cut:]
             if not rest:
                 return ModuleValue(module)
-            scope = self._installed_scope(found, importer, dependencies)
+            scope = self._scope_of(found, importer, dependencies)
             value = scope.env.bindings.get(rest[0]) if scope is not None else None
             if value is None:
                 # Not bound at its top level (compiled, a lazy ``__getattr__``, over budget):
@@ -69,7 +87,7 @@ class InstalledModules:
             return value if len(rest) == 1 else Unknown("attribute of an imported value")
         return None
 
-    def _installed_scope(
+    def _scope_of(
         self, found: FoundModule, importer: Path | None, dependencies: set[Path]
     ) -> ModuleScope | None:
         if found.source is None:
@@ -83,9 +101,9 @@ class InstalledModules:
         if answer != "ok":
             return None
         with self._lock:
-            self._installed[path] = found.name
+            self._read[path] = found.name
         dependencies.add(path)
-        return self.scope(path, found.name, installed=True, dependencies=dependencies)
+        return self._scope(path, found.name, installed=True, dependencies=dependencies)
 
 
 def _find_installed(environment: PythonEnvironment, dotted: str) -> FoundModule | None:

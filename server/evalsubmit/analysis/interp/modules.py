@@ -93,7 +93,7 @@ class _Kept(NamedTuple):
 Questions = dict[Question, Answer]
 
 
-class ModuleResolver(InstalledModules):
+class ModuleResolver:
     def __init__(self, project: Project) -> None:
         self.project = project
         self._kept: dict[Path, _Kept] = {}
@@ -103,8 +103,7 @@ class ModuleResolver(InstalledModules):
         limit is about one chain of imports. Shared across threads, a module another document's
         analysis happened to be reading would look like a cycle and become unknown."""
         self._lock = threading.RLock()
-        self._installed: dict[Path, str] = {}
-        """Installed modules read so far: path -> dotted name."""
+        self._installed = InstalledModules(project, self.scope, self._lock)
         self._environment_stamp: str | None = None
         self._budget = threading.local()
         self._stores = ModuleStores(project)
@@ -126,10 +125,7 @@ class ModuleResolver(InstalledModules):
         """The value of ``qualname`` when it lives in the project or in a readable installed
         package, else ``None``."""
         environment = self._environment()
-        from_installed = (
-            bool(self._installed) and importer is not None and importer.resolve() in self._installed
-        )
-        if not from_installed:
+        if not self._installed.read_by(importer):
             found = self._in_project(qualname, importer, dependencies)
             if found is not None or environment is None:
                 return found
@@ -139,10 +135,15 @@ class ModuleResolver(InstalledModules):
         if owner:
             self._budget.left = MAX_INSTALLED_MODULES
         try:
-            return self._installed_value(qualname, importer, dependencies, environment)
+            return self._installed.value(qualname, importer, dependencies, environment)
         finally:
             if owner:
                 self._budget.left = None
+
+    def outside(self, path: Path) -> bool:
+        """Whether ``path`` is an installed module outside the workspace (nothing is reported
+        there: it is not the user's to fix)."""
+        return self._installed.outside(path)
 
     def note_pieces(self, path: Path, text: str, pieces: Callable[[], list[str] | None]) -> None:
         """The text of a module being analysed, as the engine cut it in top-level pieces (an
@@ -243,7 +244,7 @@ class ModuleResolver(InstalledModules):
             if stamp != self._environment_stamp:
                 self._environment_stamp = stamp
                 self._kept.clear()
-                self._installed.clear()
+                self._installed.forget()
         return environment
 
     def conftests(self, importer: Path | None, dependencies: set[Path]) -> list[ModuleScope]:
