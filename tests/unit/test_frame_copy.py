@@ -1,5 +1,5 @@
-"""``Frame.with_env`` is ``dataclasses.replace(frame, env=..., context=...)`` (every field kept);
-a ``FrameSwitch`` restores the frame it replaced."""
+"""``Frame.with_env``, ``silenced`` and ``for_body`` are ``dataclasses.replace`` of the fields
+they change (every other field kept); a ``FrameSwitch`` restores the frame it replaced."""
 
 from __future__ import annotations
 
@@ -56,3 +56,19 @@ def test_a_frame_switch_restores_on_an_error() -> None:
     except RecursionError:
         pass
     assert holder.frame is outer
+
+
+def test_silenced_keeps_every_other_field() -> None:
+    frame = _frame_of_sentinels()
+    copied = frame.silenced()
+    expected = replace(frame, collect=False)
+    for f in fields(Frame):
+        assert getattr(copied, f.name) is getattr(expected, f.name), f.name
+
+
+def test_for_body_keeps_every_other_field() -> None:
+    frame, env, owner, receiver, context = _frame_of_sentinels(), Env(), object(), object(), ()
+    copied = frame.for_body(env, owner, receiver, context)  # type: ignore[arg-type]
+    expected = replace(frame, env=env, owner=owner, receiver=receiver, context=context)
+    for f in fields(Frame):
+        assert getattr(copied, f.name) is getattr(expected, f.name), f.name

@@ -92,6 +92,49 @@ class Frame:
             self.passed,
         )
 
+    def silenced(self) -> Frame:
+        """This frame, its facts not recorded (``replace(frame, collect=False)`` without its
+        per-field loop: every silent evaluation, a thousand in a cold analysis of a long job,
+        makes one)."""
+        return Frame(
+            self.env,
+            self.source,
+            False,
+            self.defer,
+            self.returns,
+            self.yields,
+            self.depth,
+            self.active,
+            self.context,
+            self.owner,
+            self.receiver,
+            self.passed,
+        )
+
+    def for_body(
+        self,
+        env: Env,
+        owner: ClassValue | None,
+        receiver: Value | None,
+        context: tuple[Occasion, ...],
+    ) -> Frame:
+        """This frame for a deferred body: another ``env``, class, ``self`` and ``context``
+        (``replace`` without its per-field loop)."""
+        return Frame(
+            env,
+            self.source,
+            self.collect,
+            self.defer,
+            self.returns,
+            self.yields,
+            self.depth,
+            self.active,
+            context,
+            owner,
+            receiver,
+            self.passed,
+        )
+
 
 class _HasFrame(Protocol):
     frame: Frame

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -189,7 +188,7 @@ class Interpreter:
         return FrameSwitch(self, self.frame.with_env(env))
 
     def silent(self) -> FrameSwitch:
-        return FrameSwitch(self, replace(self.frame, collect=False))
+        return FrameSwitch(self, self.frame.silenced())
 
     def enter(self, frame: Frame) -> FrameSwitch:
         return FrameSwitch(self, frame)
@@ -385,9 +384,10 @@ class Interpreter:
         rebound = rebound_locals(function, self._source.parsed.spells_nonlocal)
         for walk, case in cases:
             env = Env(parent=deferred.parent, rebound=rebound)
-            frame = replace(self.frame, env=env, owner=cls, receiver=receiver)
+            context = self.frame.context
             if walk is not None:
-                frame = replace(frame, context=(*frame.context, walk))
+                context = (*context, walk)
+            frame = self.frame.for_body(env, cls, receiver, context)
             with self.enter(frame):
                 bind_parameters(self, function.args, {**values, **case})
                 self._statements.walk(function.body)
