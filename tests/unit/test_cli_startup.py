@@ -128,8 +128,10 @@ def test_library_log_lines_stay_quiet_and_load_logging_late() -> None:
 def test_the_collector_paused_for_start_up_is_as_the_host_left_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, enabled: bool
 ) -> None:
-    """Paused while ``check`` starts, the collector is on again for the analyses and after the
-    command, whether a file was analysed or not; a host that turned it off keeps it off."""
+    """Paused while ``check`` starts and through the first analysis (what it builds, the
+    project's index, lives to the end: frozen, not traversed), the collector is on again for
+    the other analyses and after the command, whether a file was analysed or not; a host that
+    turned it off keeps it off."""
     import gc
 
     seen: list[bool] = []
@@ -142,11 +144,12 @@ def test_the_collector_paused_for_start_up_is_as_the_host_left_it(
 
     monkeypatch.setattr(check, "_analyse_one", watched)
     (tmp_path / "job.py").write_text(source)
+    (tmp_path / "other_job.py").write_text(source)
     was = gc.isenabled()
     try:
         (gc.enable if enabled else gc.disable)()
-        cli_main.main(["check", "--jobs", "1", str(tmp_path / "job.py")])
+        cli_main.main(["check", "--jobs", "1", str(tmp_path)])
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
-    assert seen == ([] if source == "import os\n" else [enabled])
+    assert seen == ([] if source == "import os\n" else [False, enabled])

@@ -126,6 +126,7 @@ def _analyse_all(
     workers = jobs or os.cpu_count() or 1
     if stdin is not None:
         _analysis_starts()
+        collector.resume()
         yield _analyse_one(stdin.path, options[stdin.path], python, fix, stdin)
         return
     stream = iter(files)
@@ -134,9 +135,13 @@ def _analyse_all(
         return
     # The first file is analysed here, before any worker exists: what it warms (the engine's
     # lazily loaded parts, the project's index of which files may reach a module) is then
-    # inherited by the forked workers instead of being built again in each.
+    # inherited by the forked workers instead of being built again in each. It runs with the
+    # collector still paused: what it builds lives until the end, and a pass right after it
+    # would traverse all of it (the index of every file) to free the little it left behind.
     _analysis_starts()
-    yield _analyse_one(first, options[first], python, fix, observe=observe)
+    result = _analyse_one(first, options[first], python, fix, observe=observe)
+    collector.resume()
+    yield result
     waiting: list[Path] = []
     for path in stream:
         waiting.append(path)
@@ -157,12 +162,10 @@ def _analyse_all(
 
 
 def _analysis_starts() -> None:
-    # Loaded before the collector resumes (and inherited by forked workers, not imported
-    # again in each): start-up is over; what is loaded now is frozen, shared by the workers
-    # rather than copied by their collector.
+    # Loaded while the collector is paused (and inherited by forked workers, not imported
+    # again in each); frozen when it resumes, shared by the workers rather than copied by
+    # their collector.
     import evalsubmit.analysis.engine.analyze  # noqa: F401
-
-    collector.resume()
 
 
 def _analyse_batch(

@@ -3,9 +3,12 @@
 Start-up allocates what lives until the process ends (modules, classes, tables, the relevance
 scan's graph): the collector's passes over it find nothing to free (docs/benchmarks.md, "CLI
 start-up and the real repo", has what they cost). It is paused from the start of ``check`` until the
-analysis is about to run; what exists then is frozen (never traversed again, and shared, not
-copied, by forked workers), and the collector resumes for the analyses (each of which pauses it
-while it runs: :mod:`evalsubmit.core.collection`). (The server's higher thresholds, tried here
+first analysis has run (it builds the project's index of which files may reach a module, which
+lives to the end too; a pass right after it traversed all of that to free the little the
+analysis left behind, which now stays: one analysis's leftovers, once per run); what exists
+then is frozen (never traversed again, and shared, not copied, by forked workers), and the
+collector resumes for the other analyses (each of which pauses it while it runs:
+:mod:`evalsubmit.core.collection`). (The server's higher thresholds, tried here
 too, did not lower the collector's share of a 50-file check.)
 """
 
