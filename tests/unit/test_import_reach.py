@@ -270,3 +270,27 @@ def test_a_single_name_is_possible_from_the_importers_folder_and_above_only() ->
     assert Asked(parts, frozenset({3}), any_root=False).reached_by(
         ("/", "p", "team_b"), places["runners"]
     )
+
+
+def test_file_keys_are_places_by_key_and_import_words_item_by_item() -> None:
+    """The index's per-file record, built with each absolute item's share kept, is what
+    :func:`places_by_key` and :func:`import_words` find for the file: over the statements of
+    this repository's sources and a few written to hit relative, starred and dotted forms."""
+    from evalsubmit.analysis.interp.import_reach import file_keys, items_of, unresolved_imports
+    from evalsubmit.analysis.interp.store_text import import_words
+    from evalsubmit.workspace.import_text import statements_in
+
+    root = Path(__file__).parents[2]
+    texts = [path.read_text("utf-8") for path in sorted((root / "server").rglob("*.py"))]
+    texts += [
+        "from . import a, b as c\nfrom .. import d\nfrom ...pkg.sub import (e,\n f)\n",
+        "import a.b.c, d as e\nfrom x.y import *\nfrom .m import n.o\nimport p.q as r\n",
+        "from .... import far\nfrom . import *\nimport \\\n  x . y\n",
+    ]
+    memo: dict = {}
+    folders = [(), ("/",), ("/", "a"), ("/", "a", "b", "c")]
+    for text in texts:
+        items = items_of(statements_in(text))
+        for folder in folders:
+            expected = places_by_key(folder, items), *import_words(unresolved_imports(items))
+            assert file_keys(folder, items, memo) == expected

@@ -95,6 +95,64 @@ def places_by_key(folder: tuple[str, ...], items: Iterable[Item]) -> dict[str, l
     return found
 
 
+ItemKeys = tuple[str | None, str | None, tuple[tuple[str, Place], ...] | None]
+"""What one item adds to a file's record: its last name and the package name it binds (as
+:func:`~.store_text.import_words` finds them), and its places by key (None: a relative item,
+whose places depend on the importer's folder)."""
+
+
+def file_keys(
+    folder: tuple[str, ...], items: Iterable[Item], memo: dict[Item, ItemKeys]
+) -> tuple[dict[str, list[Place]], frozenset[str], frozenset[str]]:
+    """:func:`places_by_key` of ``items`` and :func:`~.store_text.import_words` of their
+    :func:`unresolved_imports`, with each absolute item's share worked out once (``memo``): most
+    items of a project's files are the same few imports, and this is done for each file."""
+    places: dict[str, list[Place]] = {}
+    last: set[str] = set()
+    packages: set[str] = set()
+    for item in items:
+        known = memo.get(item)
+        if known is None:
+            known = memo[item] = _item_keys(item)
+        word, package, keyed = known
+        if word is not None:
+            last.add(word)
+        if package is not None:
+            packages.add(package)
+        for key, place in keyed if keyed is not None else _keyed(folder, item):
+            found = places.get(key)
+            if found is None:
+                places[key] = [place]
+            else:
+                found.append(place)
+    return places, frozenset(last), frozenset(packages)
+
+
+def _item_keys(item: Item) -> ItemKeys:
+    dots, module, name, reach = item
+    word = package = None
+    named = f"{module}.{name}" if module and name else (name or module)
+    if named:
+        parts = named.split(".")
+        word = parts[-1]
+        if reach == "head":
+            package = parts[0]
+        elif reach == "module":
+            package = parts[-1]
+    return word, package, None if dots else _keyed((), item)
+
+
+def _keyed(folder: tuple[str, ...], item: Item) -> tuple[tuple[str, Place], ...]:
+    """``item``'s places by key (as :func:`places_by_key`)."""
+    names = _names(folder, item)
+    if not names:
+        return ()
+    place = (names, bool(item[0]), item[3])
+    if item[3] == "head" and names[0] != names[-1]:  # never relative
+        return ((names[-1], place), (names[0], place))
+    return ((names[-1], place),)
+
+
 class Asked:
     """A module asked about: its file's path as names (the resolved path, without ``.py``
     and ``__init__``), and which folders of it may be on an importer's ``sys.path``."""

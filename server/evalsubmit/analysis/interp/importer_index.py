@@ -48,12 +48,12 @@ from evalsubmit.analysis.interp.import_reach import (
     CONFIGURATION,
     Asked,
     Item,
+    ItemKeys,
+    file_keys,
     items_of,
     may_change_path,
-    places_by_key,
-    unresolved_imports,
 )
-from evalsubmit.analysis.interp.store_text import TextStores, import_words
+from evalsubmit.analysis.interp.store_text import TextStores
 from evalsubmit.workspace import observed
 from evalsubmit.workspace.disk_texts import signature_of
 from evalsubmit.workspace.import_text import Statement, statements_in
@@ -81,11 +81,18 @@ class FileStores:
     )
 
     def __init__(
-        self, path: Path, signature: object, read: str, items: tuple[Item, ...], text: str | None
+        self,
+        path: Path,
+        signature: object,
+        read: str,
+        items: tuple[Item, ...],
+        text: str | None,
+        memo: dict[Item, ItemKeys],
     ) -> None:
         self.signature = signature
-        self.last_names, self.package_names = import_words(unresolved_imports(items))
-        self.places = places_by_key(path.parent.parts, items)
+        self.places, self.last_names, self.package_names = file_keys(
+            path.parent.parts, items, memo
+        )
         self.changes_path = may_change_path(read)
         self.stores: TextStores | None = TextStores(text) if text is not None else None
         self.digest: str | None = None
@@ -151,6 +158,8 @@ class ImporterIndex:
         """Modules asked about (path, dotted name, whether a file may change ``sys.path``):
         the files on disk that may reach them."""
         self._statements: dict[tuple[str, int], Statement] = {}
+        self._item_keys: dict[Item, ItemKeys] = {}
+        """What each import item adds to a file's record (:func:`~.import_reach.file_keys`)."""
         self._noted: dict[Path, tuple[str, Callable[[], list[str] | None]]] = {}
         """Buffers being analysed: their text and its pieces (:meth:`note_pieces`)."""
         self._buffers: dict[Path, BufferStores] = {}
@@ -368,6 +377,7 @@ class ImporterIndex:
             return kept
         if len(self._statements) > MAX_KEPT_STATEMENTS:
             self._statements.clear()
+            self._item_keys.clear()
         shared = self.project.shared_reads
         known = None
         if on_disk is not None and shared is not None:  # the CLI's relevance scan may read it
@@ -381,7 +391,8 @@ class ImporterIndex:
                 return None
             read = found
             items = items_of(statements_in(read, self._statements))
-        kept = FileStores(path, signature, read, items, text)  # text kept only when needed
+        # text kept only when needed
+        kept = FileStores(path, signature, read, items, text, self._item_keys)
         with self._lock:
             self._files[path] = kept
         return kept
