@@ -90,9 +90,7 @@ class FileStores:
         memo: dict[Item, ItemKeys],
     ) -> None:
         self.signature = signature
-        self.places, self.last_names, self.package_names = file_keys(
-            path.parent.parts, items, memo
-        )
+        self.places, self.last_names, self.package_names = file_keys(path.parent.parts, items, memo)
         self.changes_path = may_change_path(read)
         self.stores: TextStores | None = TextStores(text) if text is not None else None
         self.digest: str | None = None
