@@ -1,7 +1,7 @@
 """Each file's result for ``evalsubmit check`` (:class:`FileResult`): from the result cache
 while it still holds (:mod:`.result_cache`), else analysed, here for the first files and by
-worker processes (:mod:`.workers`) from :data:`PARALLEL_THRESHOLD` files on; with ``--fix``,
-fixed where it is analysed."""
+worker processes (:mod:`.workers`, with this one) from :data:`PARALLEL_THRESHOLD` files on; with
+``--fix``, fixed where it is analysed."""
 
 from __future__ import annotations
 
@@ -119,11 +119,11 @@ def _analyse_all(
     *,
     observe: bool = False,
 ) -> Iterable[FileResult]:
-    """The results of ``files`` (in no particular order): the first here, the others by worker
-    processes from the :data:`PARALLEL_THRESHOLD`-th file on, started (after the first's
-    analysis) while ``files`` is still being read; with
-    ``observe``, with what each stood on (for the result cache)."""
-    workers = jobs or os.cpu_count() or 1
+    """The results of ``files`` (in no particular order): the first here, the others by
+    ``jobs`` processes (this one and forked workers) from the :data:`PARALLEL_THRESHOLD`-th
+    file on, the workers started (after the first's analysis) while ``files`` is still being
+    read; with ``observe``, with what each stood on (for the result cache)."""
+    processes = jobs or os.cpu_count() or 1
     if stdin is not None:
         _analysis_starts()
         collector.resume()
@@ -145,7 +145,7 @@ def _analyse_all(
     waiting: list[Path] = []
     for path in stream:
         waiting.append(path)
-        if workers > 1 and len(waiting) + 1 >= PARALLEL_THRESHOLD:
+        if processes > 1 and len(waiting) + 1 >= PARALLEL_THRESHOLD:
             import gc
             from functools import partial
 
@@ -155,7 +155,7 @@ def _analyse_all(
             task = partial(_analyse_batch, python=python, fix=fix, observe=observe)
             each = [(path, options[path]) for path in waiting]
             rest = ((path, options[path]) for path in stream)
-            yield from in_workers(each, rest, workers, task)
+            yield from in_workers(each, rest, processes, task)
             return
     for path in waiting:
         yield _analyse_one(path, options[path], python, fix, observe=observe)

@@ -183,7 +183,7 @@ def add_run_options(check: argparse.ArgumentParser) -> None:
         "--jobs",
         type=_jobs,
         default=0,
-        help=f"worker processes (0: one per core; at most {MAX_JOBS})",
+        help=f"processes analysing (0: one per core; at most {MAX_JOBS})",
     )
     check.add_argument(
         "--strict",

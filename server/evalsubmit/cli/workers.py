@@ -8,6 +8,11 @@ still finding them, in batches that shrink as the work runs out.
   in the main process, so the batch sizes can still follow what is left. A batch is a share
   of what waits (guided scheduling): large while much is left (fewer round trips), one file at
   the end (no worker idles while another finishes a long batch).
+* The main process is one of the processes asked for: ``--jobs N`` forks ``N - 1`` workers, and
+  the main process, once the scan is over, analyses what waits too, one file at a time. A
+  forked worker's analyses cost more than the same in the main process (its first touch of
+  each inherited page copies it), and a worker more than the cores meant three processes on
+  two cores while the scan ran.
 """
 
 from __future__ import annotations
@@ -35,20 +40,22 @@ def batch_size(waiting: int, workers: int) -> int:
 def in_workers(
     first: list[Item],
     rest: Iterable[Item],
-    workers: int,
+    processes: int,
     task: Callable[[list[Item]], list[Result]],
 ) -> Iterator[Result]:
     """``task``'s results for every item of ``first`` then ``rest`` (in no particular order),
-    run by ``workers`` processes; ``rest`` is read while they work. ``task`` must be picklable
-    (a module-level function, or a ``functools.partial`` of one)."""
+    run by ``processes`` processes (at least 2): ``processes - 1`` forked workers, and this one
+    once it has read ``rest`` (the relevance scan), one item at a time. ``task`` must be
+    picklable (a module-level function, or a ``functools.partial`` of one)."""
     waiting: deque[Item] = deque(first)
     running: set[Future[list[Result]]] = set()
-    limit = workers * IN_FLIGHT_PER_WORKER
-    with ProcessPoolExecutor(workers) as pool:
+    forked = max(1, processes - 1)
+    limit = forked * IN_FLIGHT_PER_WORKER
+    with ProcessPoolExecutor(forked) as pool:
 
         def hand_out() -> None:
             while waiting and len(running) < limit:
-                size = batch_size(len(waiting), workers)
+                size = batch_size(len(waiting), processes)
                 batch = [waiting.popleft() for _ in range(min(size, len(waiting)))]
                 running.add(pool.submit(task, batch))
 
@@ -64,7 +71,10 @@ def in_workers(
             yield from finished()
             hand_out()
         hand_out()
+        while waiting:  # this process's share: no core idles while the workers finish theirs
+            yield from task([waiting.popleft()])
+            yield from finished()
+            hand_out()
         while running:
             wait(running, return_when=FIRST_COMPLETED)
             yield from finished()
-            hand_out()
