@@ -254,6 +254,10 @@ def test_an_editor_buffer_is_resolved_from_its_place(tmp_path: Path) -> None:
         ("import sys\nsys.exit(analysis.path)\n", False),
         ("import os\nos.path.join('a', 'b')\n", False),
         ("import sys\nimport os\nprint(sys.argv)\n", False),
+        ("sys.path[:0] = ['x']\n", True),  # at the very start
+        ("x = mysys.path + sysys.path + ésys.path + _sys.path\n", False),  # not a word of its own
+        ("import sys\nsys . path.append('x')\n", True),
+        ("syssys.path = 1\n", False),
     ],
 )
 def test_a_text_that_may_change_sys_path(text: str, changes: bool) -> None:
@@ -294,3 +298,20 @@ def test_file_keys_are_places_by_key_and_import_words_item_by_item() -> None:
         for folder in folders:
             expected = places_by_key(folder, items), *import_words(unresolved_imports(items))
             assert file_keys(folder, items, memo) == expected
+
+
+def test_may_change_path_looks_at_every_sys_not_inside_a_word() -> None:
+    """Its pattern finds the same ``sys`` as :func:`~.store_text.occurrences` (every start not
+    preceded by a word character, overlapping ones included): random texts of the pieces that
+    matter."""
+    import random
+
+    from evalsubmit.analysis.interp.import_reach import _SYS_USE
+    from evalsubmit.analysis.interp.store_text import occurrences
+
+    pieces = ["sys", "s", "y", ".", "path", " ", "\t", "as", "import", "_", "é", "1", "\n", "ys"]
+    r = random.Random(7)
+    for _ in range(5_000):
+        text = "".join(r.choice(pieces) for _ in range(r.randint(1, 12)))
+        expected = any(_SYS_USE.match(text, at + 3) for at in occurrences(text, "sys"))
+        assert may_change_path(text) is expected, text

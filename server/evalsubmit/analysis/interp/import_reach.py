@@ -33,12 +33,13 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from evalsubmit.analysis.interp.store_text import occurrences
 from evalsubmit.workspace.import_text import Reach, Statement
 
 Item = tuple[str, str, str | None, Reach]
 """One module a statement may reach (:data:`~evalsubmit.workspace.import_text.Statement`)."""
 
+_SYS_WORD = re.compile(r"sys(?<!\wsys)")
+"""``sys`` not preceded by a word character."""
 _SYS_USE = re.compile(r"\s*\.\s*path\b|[ \t]+as\b|[ \t]+import\b")
 """After ``sys``: ``.path``, ``as`` (``import sys as s``), ``import`` (``from sys import``)."""
 
@@ -49,8 +50,10 @@ def may_change_path(text: str) -> bool:
     imports."""
     if "addsitedir" in text or "PYTHONPATH" in text:
         return True
-    # a literal's search, then a match there: a pattern searched is slower
-    return any(_SYS_USE.match(text, at + 3) for at in occurrences(text, "sys"))
+    # the literal first, then a match there: a pattern searched is slower; and the regular
+    # expression engine finds this three-letter literal several times faster than str.find
+    # (store_text.occurrences): the same starts, those not preceded by a word character
+    return any(_SYS_USE.match(text, found.end()) for found in _SYS_WORD.finditer(text))
 
 
 PACKAGING = ("pyproject.toml", "setup.py", "setup.cfg")
