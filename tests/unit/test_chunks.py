@@ -162,3 +162,42 @@ def test_a_parse_after_one_not_settled_equals_a_fresh_parse() -> None:
     incremental = parse_chunks(lines, cache)
     cache.settle()
     assert _tree(incremental) == _tree(parse_chunks(lines, None))
+
+
+def test_a_line_added_then_removed_moves_nothing_inside_the_pieces_below() -> None:
+    """Below a line shift, the nodes inside the pieces keep their lag until something reads
+    them: an Enter at the top and the Backspace that takes it back leave the pieces below with
+    no lag, their nodes never listed nor moved; settling then gives a fresh parse's tree."""
+    cache = ChunkCache()
+    parse_chunks(split_lines_keepends(BASE), cache)
+    parse_chunks(split_lines_keepends("\n" + BASE), cache)
+    below = cache.pieces[2:]  # (the new line is a piece of its own, then "import os")
+    assert len(below) == 4 and all(piece.lag == 1 for piece in below)
+    lines = split_lines_keepends(BASE)
+    incremental = parse_chunks(lines, cache)
+    assert list(map(id, cache.pieces[1:])) == list(map(id, below))
+    assert all(piece.lag == 0 and piece.located is None for piece in below)
+    cache.settle()
+    assert _tree(incremental) == _tree(parse_chunks(lines, None))
+
+
+def test_a_piece_lagging_above_an_edit_is_settled_when_read() -> None:
+    """A piece that still lags from an earlier line shift is not read by a parse that edits
+    below it (it keeps its lag), and is at its lines once settled for a walk."""
+    cache = ChunkCache()
+    parse_chunks(split_lines_keepends(BASE), cache)
+    parse_chunks(split_lines_keepends("\n\n" + BASE), cache)
+    text = "\n\n" + BASE.replace("RUNNERS = [\n", "RUNNERS = [\n    first(2),\n")
+    lines = split_lines_keepends(text)
+    incremental = parse_chunks(lines, cache)
+    assert incremental is not None
+    first = next(piece for piece in cache.pieces if "def first" in piece.text)
+    assert first.lag == 2
+    index = next(i for i, s in enumerate(incremental[0]) if isinstance(s, ast.FunctionDef))
+    cache.settle({index})
+    assert first.lag == 0
+    fresh = parse_chunks(lines, None)
+    assert fresh is not None
+    assert _dump(incremental[0][index]) == _dump(fresh[0][index])
+    cache.settle()
+    assert _tree(incremental) == _tree(fresh)

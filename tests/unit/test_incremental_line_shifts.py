@@ -273,7 +273,7 @@ def test_a_line_shift_reuses_the_results_below_it(tmp_path: Path) -> None:
     """Enter after a top-level statement: every later line moves, and the results of the
     statements below are shifted, not made again. The statement holding the new line has the
     same code (a blank line is not a token), so nothing is walked. The report is a fresh
-    analysis's, field by field."""
+    analysis's, field by field; the nodes inside the statements below are not even moved."""
     (tmp_path / "helpers.py").write_text(HELPERS, encoding="utf-8")
     path = tmp_path / "nightly.py"
     project = Project(tmp_path)
@@ -289,6 +289,11 @@ def test_a_line_shift_reuses_the_results_below_it(tmp_path: Path) -> None:
         assert caches.in_place and caches.walked == 0 and caches.reused > 10
         # the statements below kept their keys without a look: they moved, as code
         assert caches.looked_at == 0
+    # nothing read the nodes inside the statements below, and the Backspace took the Enter
+    # back: none of them was listed or moved (they move only when read)
+    pieces = analyzer.caches.chunks.pieces
+    below = pieces[[anchor in piece.text for piece in pieces].index(True) + 1 :]
+    assert len(below) == 10 and all(p.lag == 0 and p.located is None for p in below)
 
 
 DOCUMENTED = '''\

@@ -275,9 +275,9 @@ class AnalysisCaches:
 
     def settle(self) -> None:
         """Move what the last analysis left to move for after its findings: the cached
-        previews and summaries, and the nodes of the statements it did not walk."""
+        previews and summaries. (The nodes inside the statements it did not walk move when
+        read: :meth:`ChunkCache.settle`.)"""
         self._settle_results()
-        self.chunks.settle()
 
     def _settle_results(self) -> None:
         if self._shifter is not None:

@@ -59,19 +59,16 @@ class ChunkCache:
     firsts: list[int] = field(default_factory=lambda: [0])
     """``firsts[i]``: the index in ``body`` of the first statement of ``chunks[i]`` (one more
     item at the end: the length of ``body``), so unchanged runs of chunks are sliced out."""
-    lagging: list[ParsedPiece] = field(default_factory=list)
-    """Pieces whose inner nodes are still to move (:mod:`.piece_lines`)."""
     hits: int = 0
     misses: int = 0
 
     def settle(self, statements: Collection[int] | None = None) -> None:
         """Move the nodes inside the statements of the last parse to their lines: of the
-        statements at these indices of its body, or of every statement (``None``)."""
-        if not self.lagging:
-            return
+        statements at these indices of its body, or of every statement (``None``). A piece
+        not settled keeps its lag through the next parses (:func:`parse_chunks` settles only
+        the pieces it reads): a line added and removed again moves nothing inside."""
         if statements is None:
-            settle(self.lagging)
-            self.lagging = []
+            settle(self.pieces)
             return
         owners = {bisect.bisect_right(self.firsts, index) - 1 for index in statements}
         settle(self.pieces[owner] for owner in owners)
@@ -132,10 +129,12 @@ def parse_chunks(
     """(statements, chunks, blanked ranges), or ``None`` when the cuts cannot be trusted."""
     if cache is None:
         cache = ChunkCache()  # a parse from scratch: nothing to reuse, nothing kept
-    cache.settle()  # (an analysis that stopped before its own settle) pieces are read below
     delta = len(lines) - len(cache.lines)
     ranges, front, back = _resplit(lines, cache)
     old_tail = len(cache.chunks) - back
+    # The pieces of the edited run are read below (matched by code, moved line by line); the
+    # others keep whatever lag their inner nodes have (they are not read here).
+    settle(cache.pieces[front:old_tail])
     # Unchanged lines, cut the same way, are the cached chunks as they are: sliced out whole
     # (moved when lines above were added or removed), never visited one by one.
     chunks = cache.chunks[:front]
@@ -185,7 +184,6 @@ def parse_chunks(
             remapped(parsed, start, *places)
     if delta and back:
         moved_alike(kept_pieces, delta)
-        cache.lagging += kept_pieces
     body = [*cache.body[: cache.firsts[front]], *middle, *cache.body[cache.firsts[old_tail] :]]
     blanked = broken[0].blanked if broken else []
     cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
@@ -254,7 +252,6 @@ def _parse_piece(text: str, start: int) -> ParsedPiece | None:
 def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chunk, ...]:
     """Fill the cache from a tree parsed whole; ``()`` when its statements do not fall inside
     the cuts (then the cuts cannot be trusted for this text and nothing is cached)."""
-    cache.lagging = []  # (none: a cache is seeded only when it holds no piece)
     pieces: list[ParsedPiece] = []
     chunks: list[Chunk] = []
     statements = iter(body)

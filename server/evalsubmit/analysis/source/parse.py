@@ -51,8 +51,7 @@ class ParsedModule:
         """Every node at its line. Below an edit that added or removed lines, the top-level
         statements (and their decorators) are at their lines at once, the nodes inside them
         once settled (:mod:`.piece_lines`): the engine settles the statements it walks before
-        the walk, and every one once the findings are handed on. A reader of positions inside
-        statements not walked, before then, settles first."""
+        the walk. A reader of positions inside statements not walked settles first."""
         cache = self._cache() if self._cache is not None else None
         if cache is not None:
             cache.settle()

@@ -7,8 +7,9 @@ rest of the module, on every keystroke; most of them are read by nothing before 
 are out (the statements the edit did not change are not walked). So the run below an edit
 moves only its top-level statements (and their decorators: what reads where a statement is)
 at once; the nodes inside them move later (:func:`settle`), before anything reads them: the
-engine settles the pieces of the statements it walks before the walk, and every piece once
-the findings are handed on.
+engine settles the pieces of the statements it walks before the walk, a re-parse the pieces of
+the run it edits. The others keep their lag across edits (a line added and removed again
+moves nothing inside them).
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def settle(pieces: Iterable[ParsedPiece]) -> None:
     for parsed in pieces:
         if parsed.lag:
             _shift_inside(_located(parsed), parsed.lag)
-        parsed.lag = 0
+            parsed.lag = 0
 
 
 def remapped(parsed: ParsedPiece, start: int, text: str, places: list[int]) -> None:
