@@ -39,6 +39,21 @@ class Shifter:
         """Move ``result``'s positions, in place (a cached result belongs to the caches alone;
         its findings and summaries are copied into each report). Raises :class:`Unmapped`
         before changing anything when one points at a line the edit changed."""
+        if (
+            result.reach is not None
+            and (result.runners or result.submits)
+            and not (result.findings or result.remote or result.errors)
+        ):
+            # most results: previews and summaries only, on lines that moved alike or not at
+            # all (what the general path below does with them, without its empty tuples)
+            first, last = result.reach
+            delta = self.lines.common_delta(first, last)
+            if delta == 0:
+                return
+            if delta is not None:
+                result.reach = (first + delta, last + delta)
+                self.pending.append(result)
+                return
         findings = tuple(map(self.finding, result.findings))
         runners, submits, reach, later = self._summaries(result)
         remote = tuple(
