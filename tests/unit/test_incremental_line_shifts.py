@@ -361,3 +361,31 @@ def test_a_blank_line_outside_strings_walks_nothing(
         assert_kept_as_fresh(analyzer.caches, fresh_caches(text, path, project))
         assert (analyzer.caches.walked > 0) == bool(walked)
     assert report.findings  # the program plants mistakes, found below each blank line
+
+
+def test_suppression_comments_in_a_piece_moved_line_by_line_are_found_at_their_lines(
+    tmp_path: Path,
+) -> None:
+    """An Enter in a method body above suppression comments (the class keeps its tree, its
+    text changes): the lines each marker is on, known by piece, are those of the new text,
+    so the file-level comment still silences ES108, the line comment ES109, and the unknown
+    code is still reported where it is (forward reports, as the editor's first step)."""
+    commented = DOCUMENTED.replace(
+        "            num_repeats=repeats,\n",
+        "            num_repeats=repeats,  # evalsubmit: ignore[ES109]\n"
+        "            # evalsubmit: ignore-file[ES108]\n",
+    ).replace('        """Submit to one taskset."""\n', '        """Submit."""  # noqa: ES999\n')
+    path = tmp_path / "nightly.py"
+    project = Project(tmp_path)
+    analyzer = DocumentAnalyzer(path, project)
+    analyzer.analyze(commented, reverse=False)
+    analyzer.analyze(commented, reverse=False)
+    anchor = '        """Build the runner once."""\n'
+    entered = commented.replace(anchor, anchor + "\n\n")
+    for text in (entered, commented, entered):
+        report = analyzer.analyze(text, reverse=False)
+        fresh = analyze_source(text, path=path, project=project, reverse=False)
+        assert everything(report) == everything(fresh)
+        assert analyzer.caches.walked == 0  # (the class was moved, not walked)
+    codes = [finding.code for finding in report.findings]
+    assert "ES108" not in codes and "ES109" not in codes and "ES191" in codes

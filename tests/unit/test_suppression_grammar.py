@@ -145,3 +145,36 @@ def test_lines_that_may_hold_a_comment_are_found_as_line_by_line(lines: list[str
     expected = [i for i, line in enumerate(lines) if any(w in line.lower() for w in words)]
     assert lines_mentioning(lines, words) == expected
     assert lines_mentioning(lines, words) == expected  # again: the kept lowered copy
+
+
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(["noqa", "NoQA", "ignore-", "FILE", "EvalSubmit", "x", " ", "İ"])
+        ).map(lambda words: "".join(words) + "\n"),
+        max_size=12,
+    )
+)
+def test_the_lines_noted_by_piece_answer_as_a_look_at_the_lines(lines: list[str]) -> None:
+    """What the engine notes by piece (``mentions_in`` of each piece, joined) is what a look
+    at the whole text finds, word by word and for several words at once."""
+    from evalsubmit.core.suppression import (
+        MARKER_WORDS,
+        lines_mentioning,
+        mentions_in,
+        note_mentions,
+    )
+
+    cut = len(lines) // 2
+    found: dict[str, list[int]] = {word: [] for word in MARKER_WORDS}
+    for offset, piece in ((0, lines[:cut]), (cut, lines[cut:])):
+        local = mentions_in("".join(piece))
+        for word in MARKER_WORDS:
+            found[word] += [offset + index for index in (local or {}).get(word, [])]
+    looked = {word: lines_mentioning(list(lines), (word,)) for word in MARKER_WORDS}
+    assert found == looked
+    kept = tuple(lines)
+    note_mentions(kept, found)
+    assert lines_mentioning(kept, ("evalsubmit", "noqa")) == lines_mentioning(
+        list(lines), ("evalsubmit", "noqa")
+    )

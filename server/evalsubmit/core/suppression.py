@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from itertools import accumulate
 
+from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.core.records import record
 
 # compiled (and kept by re) when the first finding is looked at: a clean file needs none
@@ -103,9 +104,41 @@ def _noqas(line: str) -> Iterator[Suppression]:
         yield Suppression(match.start(), match.end(), ours, Kind.NOQA, written)
 
 
+MARKER_WORDS = ("evalsubmit", "noqa", "ignore-file")
+"""The words :func:`lines_mentioning` is asked about (what every suppression comment holds)."""
+
+_noted: tuple[tuple[str, ...], dict[str, list[int]]] | None = None
+"""The last tuple of lines whose lines holding each of :data:`MARKER_WORDS` a caller knew
+without a look at the whole text (:func:`note_mentions`)."""
+
+
+def note_mentions(lines: tuple[str, ...], found: dict[str, list[int]]) -> None:
+    """``found``: for each of :data:`MARKER_WORDS`, the indexes (in order) of the lines of
+    ``lines`` holding it in any case, as :func:`lines_mentioning` finds them; it answers from
+    them for this tuple (the editor's engine knows them by parse piece, each piece looked at
+    once: a long module's lowered copy per edit costs more)."""
+    global _noted
+    _noted = (lines, found)
+
+
+def mentions_in(text: str) -> dict[str, list[int]] | None:
+    """For each of :data:`MARKER_WORDS`, the indexes of the lines of ``text`` holding it
+    (None: none holds any)."""
+    low = text.lower()
+    if not any(word in low for word in MARKER_WORDS):
+        return None
+    lines = split_lines_keepends(text)
+    return {word: lines_mentioning(lines, (word,)) for word in MARKER_WORDS}
+
+
 def lines_mentioning(lines: Sequence[str], words: Sequence[str]) -> list[int]:
     """The indexes of the lines holding one of ``words`` (lower case), in any case: found in
     one lowered copy of the text (C speed), not by lowering each line."""
+    noted = _noted  # (read once: analyses in other threads may replace it)
+    if noted is not None and noted[0] is lines and all(word in noted[1] for word in words):
+        if len(words) == 1:
+            return list(noted[1][words[0]])
+        return sorted({index for word in words for index in noted[1][word]})
     text, low = _lowered(lines)
     if not any(word in low for word in words):
         return []  # most modules
