@@ -190,13 +190,21 @@ class AnalysisCaches:
         unmapped: set[int] = set()
         dropped: set[str] = set()
         # Results are moved in place (a dropped one stays in its slot, unmoved, until its
-        # statement's walk replaces it). Most hold no position, which `Shifter.move` would
-        # leave as they are: the filter repeats its test only for speed (one C-speed pass
-        # instead of a call per result).
+        # statement's walk replaces it). Most hold no position, or only previews and summaries
+        # above the edit (their reach ends before the first line that moved), which
+        # `Shifter.move` would leave as they are: the filter repeats its tests only for speed
+        # (one pass instead of a call per result).
+        head = lines.head
         for key, result in [
             (key, result)
             for key, result in groups.items()
-            if result.findings or result.remote or result.errors or result.runners or result.submits
+            if result.findings
+            or result.remote
+            or result.errors
+            or (
+                (result.runners or result.submits)
+                and (result.reach is None or result.reach[1] > head)
+            )
         ]:
             if id(result) not in moved:  # (a result under two keys moves once)
                 moved.add(id(result))
