@@ -11,6 +11,7 @@ import pytest
 from evalsubmit.analysis.source.chunks import ChunkCache, parse_chunks
 from evalsubmit.analysis.source.cuts import split
 from evalsubmit.core.lines import split_lines_keepends
+from evalsubmit.core.suppression import MARKER_WORDS, lines_mentioning
 
 BASE = '''\
 import os
@@ -37,6 +38,8 @@ RUNNERS = [
 '''
 SNIPPETS = [
     "",
+    "# noqa",
+    "x = 2  # evalsubmit: ignore-file[ES101]",
     "    ",
     "\t\f",
     "x = 1",
@@ -123,6 +126,9 @@ def assert_cache_consistent(cache: ChunkCache) -> None:
     for chunk, piece in zip(cache.chunks, cache.pieces, strict=True):
         assert piece.offset == chunk.start - 1
         assert piece.text == "".join(cache.lines[chunk.start - 1 : chunk.end])
+    if cache.marked is not None:  # the lines holding each suppression marker, kept by run
+        looked = {word: lines_mentioning(list(cache.lines), (word,)) for word in MARKER_WORDS}
+        assert cache.marked == looked
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -33,6 +33,7 @@ from evalsubmit.analysis.source.piece_lines import (
 )
 from evalsubmit.analysis.source.repair import repair_parse
 from evalsubmit.core.records import record
+from evalsubmit.core.suppression import MARKER_WORDS, mentions_in
 
 
 @record
@@ -59,6 +60,10 @@ class ChunkCache:
     firsts: list[int] = field(default_factory=lambda: [0])
     """``firsts[i]``: the index in ``body`` of the first statement of ``chunks[i]`` (one more
     item at the end: the length of ``body``), so unchanged runs of chunks are sliced out."""
+    marked: dict[str, list[int]] | None = None
+    """For each suppression marker (``MARKER_WORDS`` of :mod:`evalsubmit.core.suppression`),
+    the indexes of ``lines`` holding it (None: not known yet). Kept by the run of lines an
+    edit changed: the lines before and after it are the last parse's."""
     hits: int = 0
     misses: int = 0
 
@@ -127,6 +132,7 @@ def parse_chunks(
     lines: list[str], cache: ChunkCache | None
 ) -> tuple[list[ast.stmt], list[Chunk], list[tuple[int, int]]] | None:
     """(statements, chunks, blanked ranges), or ``None`` when the cuts cannot be trusted."""
+    kept = cache is not None
     if cache is None:
         cache = ChunkCache()  # a parse from scratch: nothing to reuse, nothing kept
     delta = len(lines) - len(cache.lines)
@@ -146,8 +152,10 @@ def parse_chunks(
     """Pieces reused at another line (with their new text and where each old line is in it,
     when only blank lines changed), moved only once the parse succeeded: the cache keeps
     describing them until then."""
+    texts: list[tuple[int, str]] = []
     for start, end in ranges:
         text = "".join(lines[start - 1 : end])
+        texts.append((start, text))
         if spare is None:
             spare = _Spare(cache, front, old_tail)
         reused = spare.take(text)
@@ -186,9 +194,41 @@ def parse_chunks(
         moved_alike(kept_pieces, delta)
     body = [*cache.body[: cache.firsts[front]], *middle, *cache.body[cache.firsts[old_tail] :]]
     blanked = broken[0].blanked if broken else []
+    cache.marked = _marked(cache, lines, front, old_tail, delta, texts) if kept else None
     cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
     cache.body, cache.firsts = body, firsts
     return body, chunks, list(blanked)
+
+
+def _marked(
+    cache: ChunkCache,
+    lines: list[str],
+    front: int,
+    old_tail: int,
+    delta: int,
+    texts: list[tuple[int, str]],
+) -> dict[str, list[int]]:
+    """The lines of ``lines`` holding each suppression marker: the last parse's before and
+    after the edited run (``texts``, each with its first line), those of the run looked at
+    anew (the whole text when the last parse's are not known)."""
+    old = cache.marked
+    if old is None:
+        return mentions_in("".join(lines)) or _no_marks()
+    before = cache.chunks[front - 1].end if front else 0  # indexes below it: unchanged
+    after = cache.chunks[old_tail].start - 1 if old_tail < len(cache.chunks) else len(cache.lines)
+    found = {word: [index for index in old[word] if index < before] for word in MARKER_WORDS}
+    for start, text in texts:
+        local = mentions_in(text)
+        if local is not None:
+            for word in MARKER_WORDS:
+                found[word] += [start - 1 + index for index in local[word]]
+    for word in MARKER_WORDS:
+        found[word] += [index + delta for index in old[word] if index >= after]
+    return found
+
+
+def _no_marks() -> dict[str, list[int]]:
+    return {word: [] for word in MARKER_WORDS}
 
 
 class _Spare:
@@ -262,7 +302,7 @@ def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chu
             first = min([pending.lineno, *(d.lineno for d in decorators(pending))])
             if first < start or (pending.end_lineno or pending.lineno) > end:
                 cache.lines, cache.chunks, cache.pieces = [], [], []
-                cache.body, cache.firsts = [], [0]
+                cache.body, cache.firsts, cache.marked = [], [0], None
                 return ()
             own.append(pending)
             pending = next(statements, None)
@@ -271,6 +311,7 @@ def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chu
         pieces.append(piece)
         chunks.append(Chunk(start, end, _digest(text, piece)))
     cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
+    cache.marked = None  # (looked for at the first parse by piece)
     cache.body = list(body)
     cache.firsts = [0]
     for parsed in pieces:

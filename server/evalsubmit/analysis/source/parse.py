@@ -14,12 +14,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import field
 
 from evalsubmit.analysis.source.chunks import Chunk, ChunkCache, parse_chunks, seed
-from evalsubmit.analysis.source.piece_lines import ParsedPiece
 from evalsubmit.analysis.source.repair import repair_parse
 from evalsubmit.core.findings import Span
 from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.core.records import record
-from evalsubmit.core.suppression import MARKER_WORDS, mentions_in, note_mentions
+from evalsubmit.core.suppression import note_mentions
 
 
 @record
@@ -147,8 +146,8 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         body, pieces_chunks, blanked = pieces
         tree = ast.Module(body=body, type_ignores=[])
         kept = tuple(lines)  # tuple(kept) is kept: the lines the mentions were noted for
-        if cache is not None:
-            _note_mentions(kept, cache.pieces)
+        if cache is not None and cache.marked is not None:
+            note_mentions(kept, cache.marked)  # the suppressions' look costs no lowered copy
         held = weakref.ref(cache) if cache is not None else None
         return _parsed(source, kept, tree, blanked, pieces_chunks, held)
     repaired = repair_parse(source)
@@ -176,21 +175,6 @@ def _parsed(
         cache,
         spells_global="global" in source,
     )
-
-
-def _note_mentions(lines: tuple[str, ...], pieces: list[ParsedPiece]) -> None:
-    """Which lines hold a suppression marker, from the pieces (each looked at once, while
-    its text stays): the suppressions' look at the module costs no lowered copy of it."""
-    found: dict[str, list[int]] = {word: [] for word in MARKER_WORDS}
-    for piece in pieces:
-        known = piece.mentions
-        if known is None or known[0] is not piece.text:
-            known = piece.mentions = (piece.text, mentions_in(piece.text))
-        if known[1] is not None:
-            offset = piece.offset
-            for word, indexes in known[1].items():
-                found[word] += [offset + index for index in indexes]
-    note_mentions(lines, found)
 
 
 def _spells_nonlocal(source: str) -> bool:

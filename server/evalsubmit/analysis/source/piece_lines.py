@@ -39,10 +39,6 @@ class ParsedPiece:
     lag: int = 0
     """How many lines the nodes inside its statements are still to move (:func:`settle`);
     its statements and their decorators are at their lines."""
-    mentions: tuple[str, dict[str, list[int]] | None] | None = None
-    """The text it was last looked at for suppression markers, with the lines of that text
-    holding each (``mentions_in`` of :mod:`evalsubmit.core.suppression`): valid while its text
-    is that very string (:func:`remapped` gives it another)."""
 
 
 _Attributes = dict[str, Any]
