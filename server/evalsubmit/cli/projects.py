@@ -55,7 +55,6 @@ def root_of(path: Path) -> Path:
 
 def project_of(path: Path, python: Path) -> Project:
     from evalsubmit.workspace.project import Project
-    from evalsubmit.workspace.shared_reads import SharedReads
 
     root = root_of(path)
     project = _PROJECTS.get((root, python))
@@ -63,7 +62,7 @@ def project_of(path: Path, python: Path) -> Project:
         project = _PROJECTS[(root, python)] = Project(root, python=python)
         project.watched = True  # a run sees the files as they were when first read
         # its relevance scan and the analysis's index of importers read every file: once
-        project.shared_reads = SharedReads()
+        project.keep_texts_for_one_run()
     return project
 
 

@@ -17,7 +17,6 @@ from evalsubmit.sdk.version import SDK_DISTRIBUTION
 from evalsubmit.workspace import observed, walk
 from evalsubmit.workspace.disk_texts import DiskTexts
 from evalsubmit.workspace.environment import PythonEnvironment, environment_of
-from evalsubmit.workspace.shared_reads import SharedReads
 
 MAX_MODULE_BYTES = 2_000_000
 MAX_PROJECT_FILES = 2_000
@@ -52,14 +51,22 @@ class Project:
         """Each importer's search roots (forgotten with :attr:`_found`, when files come and go):
         every import that is not the project's own (the standard library's) looks them up."""
         self._generation = 0
-        self.shared_reads: SharedReads | None = None
-        """The texts of the files on disk and their import statements, shared by the readers
-        that read every file (:mod:`.shared_reads`; set by the CLI only)."""
         self.watched = False
         """Whether whoever holds the project tells it when files on disk change
         (:meth:`files_changed`, :meth:`forget_files`): the language server once its client
         watches the files, the CLI (a run sees the files as they were). If not, what is kept of
         the files on disk is looked at again after a while."""
+
+    @property
+    def shared_reads(self) -> DiskTexts | None:
+        """The texts of the files on disk and their import statements, shared by the readers
+        that read every file, when they are kept for one run (:meth:`keep_texts_for_one_run`)."""
+        return self._disk if self._disk.one_run else None
+
+    def keep_texts_for_one_run(self) -> None:
+        """Keep every text read for a run that sees the files as they were (the CLI's):
+        :meth:`.disk_texts.DiskTexts.for_one_run`."""
+        self._disk = DiskTexts.for_one_run(MAX_MODULE_BYTES)
 
     @property
     def python(self) -> Path | None:

@@ -25,17 +25,17 @@ from pathlib import Path
 
 from evalsubmit.core.sourcefile import UnreadableSource, read_source
 from evalsubmit.sdk.names import is_sdk_name
+from evalsubmit.workspace.disk_texts import DiskText
 from evalsubmit.workspace.environment import UNREAD_PACKAGES
 from evalsubmit.workspace.import_text import Reach, Statement, imports_in
-from evalsubmit.workspace.project import Project
-from evalsubmit.workspace.shared_reads import SharedRead
+from evalsubmit.workspace.project import MAX_MODULE_BYTES, Project
 from evalsubmit.workspace.walk import is_notebook
 
 SDK_MARKERS = ("nemo_", "TasksetRef", "GymRuntimeConfig", "GymAgentTaskRunner")
 """Text that may name the SDK (module names, and its class names as the analysis's own
 pre-filter spells them). Looked for with ``in``, a few times faster than one alternation
 regular expression over the whole text (most files hold none of them: the whole text is read)."""
-MAX_SCANNED_BYTES = 2_000_000
+MAX_SCANNED_BYTES = MAX_MODULE_BYTES  # the texts are shared with the analysis
 MAX_FOLDER_FILES = 2_000
 """A dependency on a folder with more Python files than this is not scanned: relevant."""
 
@@ -157,14 +157,14 @@ class RelevanceScan:
         deps = [] if installed else self._in_project(module, reach, roots)
         return (*deps, *self._outside_project(module.partition(".")[0]))
 
-    def _shared_read(self, path: str) -> SharedRead | None:
-        """The text of a project file the analysis may read too (:mod:`.shared_reads`, when
-        the project shares them), with its import statements once scanned."""
+    def _shared_read(self, path: str) -> DiskText | None:
+        """The text of a project file the analysis may read too (:mod:`.disk_texts`, when the
+        project keeps them for one run), with its import statements once scanned."""
         shared = self.project.shared_reads
         root = self.project.root
         if shared is None or root is None or not _under(path, str(root)):
             return None
-        return shared.read(Path(path), MAX_SCANNED_BYTES)
+        return shared.read_shared(Path(path))
 
     def _read(self, path: Path) -> str | None:
         try:

@@ -23,8 +23,8 @@ whose imports find it through a folder put on ``sys.path`` from outside the proj
 through another name (:mod:`.import_reach` lists them).
 
 Cost: what a file on disk imports is kept by its stat signature (in the CLI, its
-text and import statements are those its relevance scan read at the same stat:
-:mod:`~evalsubmit.workspace.shared_reads`); an editor buffer being analysed is kept by the
+text and import statements are those its relevance scan read at the same stat, kept for the
+run: :mod:`~evalsubmit.workspace.disk_texts`); an editor buffer being analysed is kept by the
 pieces the engine parsed it in (:mod:`.buffer_stores`: an edit rescans the pieces it
 changed), another buffer by its text. Which files on disk may reach a module is found when it
 is first asked, and kept until the files are looked at again. The files on disk are looked at
@@ -57,7 +57,7 @@ from evalsubmit.analysis.interp.store_text import TextStores
 from evalsubmit.workspace import observed
 from evalsubmit.workspace.disk_texts import signature_of
 from evalsubmit.workspace.import_text import Statement, statements_in
-from evalsubmit.workspace.project import MAX_MODULE_BYTES, Project
+from evalsubmit.workspace.project import Project
 
 FRESH_SECONDS = 1.0
 """How long what the files on disk import is taken as it was last looked at when the project
@@ -379,7 +379,7 @@ class ImporterIndex:
         shared = self.project.shared_reads
         known = None
         if on_disk is not None and shared is not None:  # the CLI's relevance scan may read it
-            known = shared.read(path, MAX_MODULE_BYTES, on_disk)
+            known = shared.read_shared(path, on_disk)
         if known is not None:
             read = known.text
             items = items_of(known.import_statements(self._statements))
