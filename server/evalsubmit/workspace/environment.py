@@ -39,11 +39,10 @@ class FoundModule:
 
     name: str
     source: Path | None
-    """Its Python source file, or None when it has none we can read (see ``unreadable``)."""
+    """Its Python source file, or None when it has none we can read (a compiled extension,
+    bytecode only, a namespace package)."""
     portions: tuple[Path, ...] = ()
     """The folders its submodules are searched in (a package's folder, a namespace's)."""
-    unreadable: str | None = None
-    """Why there is no source: a compiled extension, bytecode only, a namespace package."""
 
 
 class PythonEnvironment:
@@ -93,7 +92,7 @@ class PythonEnvironment:
 
     def _editable(self, name: str) -> FoundModule | None:
         if name in self.namespaces:
-            return FoundModule(name, None, self.namespaces[name], "a namespace package")
+            return FoundModule(name, None, self.namespaces[name])  # a namespace package
         source = self.editable.get(name)
         if source is None:
             return None
@@ -212,17 +211,17 @@ def _find_in(folders: Iterable[Path], part: str, name: str) -> FoundModule | Non
             package = folder / part
             inner = _listing(package)
             if "__init__" in inner.compiled:
-                return FoundModule(name, None, (package,), "a compiled package")
+                return FoundModule(name, None, (package,))  # a compiled package
             if "__init__.py" in inner.names:
                 return FoundModule(name, package / "__init__.py", (package,))
         if part in listing.compiled:
-            return FoundModule(name, None, (), "a compiled module")
+            return FoundModule(name, None, ())  # a compiled module
         if f"{part}.py" in listing.names:
             return FoundModule(name, folder / f"{part}.py")
         if part in listing.names and (folder / part).is_dir():
             portions.append(folder / part)
     if portions:
-        return FoundModule(name, None, tuple(portions), "a namespace package")
+        return FoundModule(name, None, tuple(portions))  # a namespace package
     return None
 
 
