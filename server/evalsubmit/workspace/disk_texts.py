@@ -124,13 +124,15 @@ class DiskTexts:
             return None
         after = signature_of(key)
         # kept only when the file did not change while it was read, and settled before it
-        if after is None or after != signature or max(after[3], after[4]) >= started - SETTLED_NS:
-            with self._lock:
-                self._drop(key)
-            return text
+        settled = (
+            after is not None
+            and after == signature
+            and max(after[3], after[4]) < started - SETTLED_NS
+            and len(text) <= self._max_chars
+        )
         with self._lock:
             self._drop(key)
-            if len(text) > self._max_chars:
+            if not settled or after is None:
                 return text
             entry = self._kept[key] = DiskText(after, text)
             self._chars += len(text)
@@ -150,7 +152,9 @@ class DiskTexts:
         # next reader's stat differs and reads it again
         entry = DiskText(signature, text)
         with self._lock:
+            self._drop(key)
             self._kept[key] = entry
+            self._chars += len(text)
         return entry
 
     def _read_text(self, path: Path, key: str) -> str | None:
@@ -160,11 +164,6 @@ class DiskTexts:
             with self._lock:
                 self._drop(key)
             return None
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-            self._chars = 0
 
     def _drop(self, key: str) -> None:
         gone = self._kept.pop(key, None)
