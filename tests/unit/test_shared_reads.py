@@ -80,7 +80,7 @@ def test_a_file_changed_on_disk_is_read_again(tmp_path: Path) -> None:
 def test_the_same_stat_gives_the_text_kept_and_a_notebook_is_not_shared(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    shared = DiskTexts.for_one_run(2_000_000)
+    shared = DiskTexts(2_000_000, one_run=True)
     module = tmp_path / "m.py"
     module.write_text("import os\n")
     first = shared.read_shared(module)
@@ -107,7 +107,7 @@ def test_without_sharing_the_index_reads_the_files_itself(tmp_path: Path) -> Non
 
 def test_a_write_keeping_size_and_mtime_is_seen(tmp_path: Path) -> None:
     """The change time moves with every write, whatever the modification time and size say."""
-    shared = DiskTexts.for_one_run(2_000_000)
+    shared = DiskTexts(2_000_000, one_run=True)
     module = tmp_path / "m.py"
     module.write_text("x = 1\n")
     os.utime(module, ns=(1, 1))

@@ -14,7 +14,7 @@ Two policies, one store:
   are older than its read by :data:`SETTLED_NS` (git's "racily clean" entries) and such a file
   is read again until then. At most :data:`MAX_KEPT_CHARS` characters are kept, the least
   recently used dropped.
-* **one run** (the CLI's ``check``, :meth:`DiskTexts.for_one_run`): a run sees the files as they
+* **one run** (the CLI's ``check``, ``DiskTexts(..., one_run=True)``): a run sees the files as they
   were, so a text is kept by the signature seen before reading it (a file written in between is
   read again by the next reader, whose ``stat`` differs), without the settling rule and without
   a bound. Its relevance scan (:mod:`.relevance`) and the analysis's index of importers
@@ -84,10 +84,6 @@ class DiskTexts:
         self._kept: OrderedDict[str, DiskText] = OrderedDict()
         self._chars = 0
 
-    @classmethod
-    def for_one_run(cls, max_bytes: int) -> DiskTexts:
-        return cls(max_bytes, one_run=True)
-
     def read(self, path: Path) -> str | None:
         found = self._entry(path, os.fspath(path), signature_of(path))
         return found.text if isinstance(found, DiskText) else found
@@ -116,45 +112,38 @@ class DiskTexts:
                     if not self.one_run:
                         self._kept.move_to_end(key)
                     return kept
-        if self.one_run:
-            return self._read_for_the_run(path, key, signature)
         started = time.time_ns()
         text = self._read_text(path, key)
         if text is None:
             return None
+        if signature is None:  # not a regular file: read as it is, never kept
+            with self._lock:
+                self._drop(key)
+            return text
+        if self.one_run:
+            # stat first, then read: a file written in between is kept by its older stat, so
+            # the next reader's stat differs and reads it again
+            entry = DiskText(signature, text)
+            with self._lock:
+                self._drop(key)
+                self._kept[key] = entry
+                self._chars += len(text)
+            return entry
         after = signature_of(key)
         # kept only when the file did not change while it was read, and settled before it
         settled = (
-            after is not None
-            and after == signature
+            after == signature
             and max(after[3], after[4]) < started - SETTLED_NS
             and len(text) <= self._max_chars
         )
         with self._lock:
             self._drop(key)
-            if not settled or after is None:
+            if not settled:
                 return text
-            entry = self._kept[key] = DiskText(after, text)
+            entry = self._kept[key] = DiskText(signature, text)
             self._chars += len(text)
             while self._chars > self._max_chars:
                 self._drop(next(iter(self._kept)))
-        return entry
-
-    def _read_for_the_run(
-        self, path: Path, key: str, signature: Signature | None
-    ) -> DiskText | str | None:
-        text = self._read_text(path, key)
-        if text is None:
-            return None
-        if signature is None:  # not a regular file: read as it is, never kept
-            return text
-        # stat first, then read: a file written in between is kept by its older stat, so the
-        # next reader's stat differs and reads it again
-        entry = DiskText(signature, text)
-        with self._lock:
-            self._drop(key)
-            self._kept[key] = entry
-            self._chars += len(text)
         return entry
 
     def _read_text(self, path: Path, key: str) -> str | None:

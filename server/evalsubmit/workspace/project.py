@@ -65,8 +65,8 @@ class Project:
 
     def keep_texts_for_one_run(self) -> None:
         """Keep every text read for a run that sees the files as they were (the CLI's):
-        :meth:`.disk_texts.DiskTexts.for_one_run`."""
-        self._disk = DiskTexts.for_one_run(MAX_MODULE_BYTES)
+        :mod:`.disk_texts`' one-run policy."""
+        self._disk = DiskTexts(MAX_MODULE_BYTES, one_run=True)
 
     @property
     def python(self) -> Path | None:
