@@ -13,6 +13,7 @@ import pytest
 
 from evalsubmit.core.lines import (
     LINE_BREAK,
+    TextLines,
     line_starts,
     offset_at,
     split_lines,
@@ -69,6 +70,26 @@ def test_texts_with_only_lsp_line_breaks_keep_their_ends_as_the_definition_says(
     text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 200)))
     kept = [m.group() for m in re.finditer(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)]
     assert split_lines_keepends(text) == kept
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_lines_cut_at_their_starts_are_the_split_lines(seed: int) -> None:
+    """What the server's results hold as their lines (the document's starts, no split)."""
+    rng = random.Random(seed)
+    alphabet = ["a", "é", "😀", " ", "\n", "\r", "\r\n", "\n\r", *NOT_LINE_BREAKS]
+    text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 200)))
+    lines = split_lines(text)
+    cut = TextLines(text, line_starts(text))
+    assert len(cut) == len(lines)
+    assert [cut[index] for index in range(len(cut))] == lines
+    assert [cut[-index] for index in range(1, len(cut) + 1)] == [
+        lines[-i] for i in range(1, len(lines) + 1)
+    ]
+    assert list(cut) == lines and cut == lines and cut == TextLines(text, line_starts(text))
+    assert cut[1:-1] == lines[1:-1]
+    for wrong in (len(lines), -len(lines) - 1):
+        with pytest.raises(IndexError):
+            cut[wrong]
 
 
 def write(path: Path, data: bytes) -> Path:

@@ -11,7 +11,9 @@ Standard library only.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from itertools import accumulate
+from typing import overload
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 """The only line terminators of the LSP (3.17, "Position") and of Python source."""
@@ -79,3 +81,48 @@ def position_of(text: str, offset: int) -> tuple[int, int]:
     """(1-based line, code-point column) of a string offset."""
     lines = split_lines(text[:offset])
     return len(lines), len(lines[-1])
+
+
+class TextLines(Sequence[str]):
+    """The lines of ``text`` as :func:`split_lines` gives them, each cut from the text when it is
+    asked for, at ``starts`` (its :func:`line_starts`, which the caller already has): the
+    server's document keeps them from one edit to the next, so a result's lines cost no split
+    of the whole text on each keystroke (a diagnostic needs only the lines it spans)."""
+
+    __slots__ = ("_starts", "_text")
+
+    def __init__(self, text: str, starts: list[int]) -> None:
+        self._text = text
+        self._starts = starts
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return split_lines(self._text)[index]
+        starts = self._starts
+        count = len(starts)
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError("line index out of range")
+        end = starts[index + 1] if index + 1 < count else len(self._text)
+        # each line but the last ends with exactly one terminator, and holds no other
+        return self._text[starts[index] : end].rstrip("\r\n")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(split_lines(self._text))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TextLines):
+            return self._text == other._text
+        return isinstance(other, list) and split_lines(self._text) == other
+
+    __hash__ = None  # type: ignore[assignment]  # like the list it stands for

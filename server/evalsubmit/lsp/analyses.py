@@ -46,6 +46,7 @@ from evalsubmit.lsp.sdk_preload import SdkPreload
 from evalsubmit.lsp.snapshot import Analysis
 from evalsubmit.lsp.state import Session
 from evalsubmit.lsp.store_rechecks import StoreRechecks
+from evalsubmit.lsp.text_sync import LspTextDocument
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -240,6 +241,7 @@ class Analyses:
         """The next analysis of ``track``, its inputs read now, on the event loop. The text
         and its version are read together (pygls applies an edit before our handler runs)."""
         document = self._server.workspace.get_text_document(track.uri)
+        starts = document.known_line_starts() if isinstance(document, LspTextDocument) else None
         settings = self._session.settings.for_uri(track.uri)
         project = self._session.projects.for_path(track.path)
         self._session.projects.use_python(project, settings.python)
@@ -258,6 +260,7 @@ class Analyses:
             track.stamp,
             document.version,
             document.source,
+            starts,
             settings,
             self.configs,
             project,

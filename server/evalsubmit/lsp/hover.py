@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 from lsprotocol import types
 
@@ -170,7 +171,7 @@ def _source(name: str, sources: dict[str, str]) -> str:
     return code_span(source)  # an environment variable, or the nmp config file and its context
 
 
-def _keyword_at(lines: list[str], line: int, col: int, name: str) -> Span | None:
+def _keyword_at(lines: Sequence[str], line: int, col: int, name: str) -> Span | None:
     """The span of keyword argument ``name`` (as in ``name=``) under the position, if any."""
     if not 1 <= line <= len(lines):
         return None
@@ -180,7 +181,7 @@ def _keyword_at(lines: list[str], line: int, col: int, name: str) -> Span | None
     return None
 
 
-def _suppression_at(lines: list[str], line: int, col: int) -> tuple[str, Span] | None:
+def _suppression_at(lines: Sequence[str], line: int, col: int) -> tuple[str, Span] | None:
     if not 1 <= line <= len(lines):
         return None
     text = lines[line - 1].rstrip("\r\n")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.analysis import AnalysisOptions, DocumentAnalyzer, ModuleReport, Project
 from evalsubmit.analysis.engine.analyze import with_remote_findings
-from evalsubmit.core.lines import split_lines
+from evalsubmit.core.lines import TextLines, split_lines
 from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.lsp.snapshot import Analysis
@@ -42,6 +42,7 @@ def forward(
     stamp: int,
     version: int | None,
     text: str,
+    starts: list[int] | None,
     settings: Settings,
     configs: ProjectConfigs,
     project: Project,
@@ -49,9 +50,11 @@ def forward(
 ) -> Analysis:
     """The document's own findings. Runs in a worker thread, one at a time per document (its
     owner waits for it); a failure drops the caches it may have half-updated.
-    ``findings_ready`` gets them before the analysis makes its summaries (diagnostics first)."""
+    ``findings_ready`` gets them before the analysis makes its summaries (diagnostics first).
+    ``starts``: the text's :func:`line_starts` when the server's document has them (its lines
+    are then cut from the text as they are asked for, not split again at every edit)."""
     effective = configs.effective(track.path, settings)
-    lines = split_lines(text)
+    lines = TextLines(text, starts) if starts is not None else split_lines(text)
 
     def snapshot(report: ModuleReport, *, pending: bool, findings_only: bool = False) -> Analysis:
         return Analysis(

@@ -10,7 +10,7 @@ whatever edits arrive meanwhile.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 
@@ -27,7 +27,8 @@ class Analysis:
     stamp: int
     version: int | None
     text: str
-    lines: list[str]
+    lines: Sequence[str]
+    """The text's lines (:func:`evalsubmit.core.lines.split_lines`)."""
     settings: Settings
     effective: Effective
     """The options, default taskset and configuration file it was checked with."""

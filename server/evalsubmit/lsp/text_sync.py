@@ -36,6 +36,12 @@ class LspTextDocument(TextDocument):
     def lines(self) -> Sequence[str]:
         return tuple(split_lines_keepends(self.source))
 
+    def known_line_starts(self) -> list[int] | None:
+        """The :func:`line_starts` of :attr:`source` if an edit left them here (the caller
+        must not change the list), else None (never computed for this call alone)."""
+        known = self._starts_of is not None and self._starts_of is self._source
+        return self._starts if known else None
+
     def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
         text = self.source
         starts = self._starts if self._starts_of is text else line_starts(text)
