@@ -33,7 +33,7 @@ _real_markdown = hover.hover_markdown
 _real_module = engine.analyze_module
 _real_previews = summaries.runner_previews  # imported by the analysis when it makes them
 _real_publish = analyses.Analyses._publish
-_real_publish_json = analyses.Analyses._publish_json
+_real_publish_text = analyses.Analyses._publish_text
 _publishes = [0]
 """How many diagnostics notifications the server has sent."""
 
@@ -77,8 +77,8 @@ def publish(self: Any, uri: str, version: int | None, items: Any) -> None:
     _publishes[0] += 1
 
 
-def publish_json(self: Any, uri: str, version: int | None, items: Any) -> None:
-    _real_publish_json(self, uri, version, items)
+def publish_text(self: Any, uri: str, version: int | None, items: Any) -> None:
+    _real_publish_text(self, uri, version, items)
     _publishes[0] += 1
 
 
@@ -108,7 +108,7 @@ DocumentAnalyzer.analyze = analyze  # type: ignore[method-assign]
 engine.analyze_module = analyze_module
 summaries.runner_previews = runner_previews
 analyses.Analyses._publish = publish  # type: ignore[method-assign]
-analyses.Analyses._publish_json = publish_json  # type: ignore[method-assign]
+analyses.Analyses._publish_text = publish_text  # type: ignore[method-assign]
 hover.hover_markdown = hover_markdown
 
 if __name__ == "__main__":

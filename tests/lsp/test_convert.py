@@ -14,7 +14,6 @@ from evalsubmit.analysis import Edit, Finding, Fix, Project, Severity, Span, ana
 from evalsubmit.core.edits import apply_edits, minimal_edit
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.code_actions import suppression_edit
-from evalsubmit.lsp.protocol import EvalsubmitProtocol
 
 LINE = "x = '🙂é'  # a"  # 🙂 is outside the BMP: 2 UTF-16 units, 4 UTF-8 bytes
 
@@ -145,25 +144,6 @@ def test_a_diagnostic_made_as_json_is_what_the_converter_makes(encoding: str) ->
                 finding, lines, version=version, severity_overrides=overrides, encoding=encoding
             )
             assert json.dumps(as_json) == json.dumps(converter.unstructure(made))
-
-
-def test_a_push_of_json_diagnostics_is_the_notification_pygls_sends() -> None:
-    converter = default_converter()
-    lines, finding = _findings_of_the_examples()[0]
-    made = convert.diagnostic(finding, lines, version=2, severity_overrides={})
-    as_json = convert.diagnostic_json(finding, lines, version=2, severity_overrides={})
-    for version in (2, None):
-        params = types.PublishDiagnosticsParams(
-            uri="file:///a.py", diagnostics=[made], version=version
-        )
-        notification = types.PublishDiagnosticsNotification(
-            method=types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params=params
-        )
-        sent: list[object] = []
-        protocol = EvalsubmitProtocol.__new__(EvalsubmitProtocol)
-        protocol._send_data = sent.append  # type: ignore[method-assign]
-        protocol.publish_diagnostics_json("file:///a.py", version, [as_json])
-        assert json.dumps(sent) == json.dumps([converter.unstructure(notification)])
 
 
 def test_apply_edits_crlf_and_minimal_edit() -> None:

@@ -30,14 +30,14 @@ import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from lsprotocol import types
 
 from evalsubmit.analysis import AnalysisOptions, ModuleReport, analyze_source
-from evalsubmit.lsp import jobs
+from evalsubmit.lsp import jobs, wire
 from evalsubmit.lsp.convert import spelling, uri_to_path
-from evalsubmit.lsp.diagnostics import changed, render, render_json, worth_publishing
+from evalsubmit.lsp.diagnostics import changed, render, worth_publishing
 from evalsubmit.lsp.notebooks import split_diagnostics, syntax_severity
 from evalsubmit.lsp.project_config import ProjectConfigs
 from evalsubmit.lsp.protocol import EvalsubmitProtocol
@@ -47,6 +47,7 @@ from evalsubmit.lsp.snapshot import Analysis
 from evalsubmit.lsp.state import Session
 from evalsubmit.lsp.store_rechecks import StoreRechecks
 from evalsubmit.lsp.text_sync import LspTextDocument
+from evalsubmit.lsp.wire import WireForms
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -61,7 +62,6 @@ PUBLISH_WAIT_S = 0.05
 """An analysis (in the pool) waits at most this long for its findings to be sent before it
 makes its summaries (docs/reliability.md: findings before summaries)."""
 P = ParamSpec("P")
-JsonObject = dict[str, Any]
 R = TypeVar("R")
 
 
@@ -84,6 +84,8 @@ class Analyses:
         self.session_id = uuid.uuid4().hex[:8]
         """Part of every result id (a pull from an earlier server never matches)."""
         self._refresh: asyncio.TimerHandle | None = None
+        self._wire: dict[str, WireForms] = {}
+        """The diagnostics last pushed for each open document, as JSON text (:mod:`.wire`)."""
         self.configs = ProjectConfigs(server)
         self._sdk_preload = SdkPreload(self._executor)
         self.ready = asyncio.Event()
@@ -144,6 +146,7 @@ class Analyses:
 
     def closed(self, uri: str) -> None:
         track = self.documents.pop(uri, None)
+        self._wire.pop(uri, None)
         if track is None:
             return
         track.close()
@@ -359,17 +362,28 @@ class Analyses:
         return not self._session.pull_diagnostics or uri in self._session.notebooks.notebooks
 
     def _push(self, uri: str, snap: Analysis) -> None:
-        """Push ``snap``'s diagnostics: made as the JSON that is sent (:func:`render_json`), but
-        for a notebook, whose diagnostics are split among its cells."""
+        """Push ``snap``'s diagnostics: written as the JSON text that is sent, each diagnostic's
+        kept for the next push while it is unchanged (:mod:`.wire`), but for a notebook, whose
+        diagnostics are split among its cells."""
         if self._session.notebooks.get(uri) is not None:
             self._publish(uri, snap.version, render(snap, self._session.encoding))
-        else:
-            self._publish_json(uri, snap.version, render_json(snap, self._session.encoding))
+            return
+        forms = self._wire.get(uri)
+        if forms is None:
+            forms = self._wire[uri] = WireForms()
+        texts = forms.diagnostics(
+            snap.report.findings,
+            snap.lines,
+            version=snap.version,
+            severity_overrides=snap.settings.severity,
+            encoding=self._session.encoding,
+        )
+        self._publish_text(uri, snap.version, texts)
 
-    def _publish_json(self, uri: str, version: int | None, items: list[JsonObject]) -> None:
+    def _publish_text(self, uri: str, version: int | None, texts: list[str]) -> None:
         protocol = self._server.protocol
         assert isinstance(protocol, EvalsubmitProtocol)
-        protocol.publish_diagnostics_json(uri, version, items)
+        protocol.send_text(wire.notification(uri, version, texts))
 
     def _publish(self, uri: str, version: int | None, items: list[types.Diagnostic]) -> None:
         if (notebook := self._session.notebooks.get(uri)) is not None:

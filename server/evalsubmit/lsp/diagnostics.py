@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from evalsubmit.lsp import convert
 from evalsubmit.lsp.logs import guarded
-
-Rendered = TypeVar("Rendered")
 
 if TYPE_CHECKING:
     from evalsubmit.lsp.analyses import Analyses
@@ -29,18 +27,9 @@ if TYPE_CHECKING:
 
 
 def render(snap: Analysis, encoding: Encoding) -> list[types.Diagnostic]:
-    return _rendered(snap, encoding, convert.diagnostic)
-
-
-def render_json(snap: Analysis, encoding: Encoding) -> list[dict[str, Any]]:
-    """:func:`render`, as the JSON a push sends (:func:`convert.diagnostic_json`)."""
-    return _rendered(snap, encoding, convert.diagnostic_json)
-
-
-def _rendered(snap: Analysis, encoding: Encoding, make: Callable[..., Rendered]) -> list[Rendered]:
     overrides = snap.settings.severity
     return [
-        make(
+        convert.diagnostic(
             finding,
             snap.lines,
             version=snap.version,

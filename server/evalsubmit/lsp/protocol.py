@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import inspect
 import logging
 from collections.abc import Generator
 from concurrent.futures import Future
@@ -69,17 +70,29 @@ class EvalsubmitProtocol(LanguageServerProtocol):
         error = types.ResponseError(code=code, message=message)
         self._send_data(types.ResponseErrorMessage(id=msg_id, error=error))
 
-    def publish_diagnostics_json(
-        self, uri: str, version: int | None, diagnostics: list[dict[str, Any]]
-    ) -> None:
-        """``textDocument/publishDiagnostics`` of diagnostics already in their JSON form
-        (:func:`evalsubmit.lsp.convert.diagnostic_json`): sent as they are, not walked by the
-        converter (the message is what pygls's ``notify`` sends of the same diagnostics)."""
-        params: dict[str, Any] = {"uri": uri, "diagnostics": diagnostics}
-        if version is not None:
-            params["version"] = version
-        method = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
-        self._send_data({"params": params, "method": method, "jsonrpc": self.VERSION})
+    def send_text(self, body: str) -> None:
+        """Send a message already written as JSON text (:mod:`evalsubmit.lsp.wire`): what
+        pygls's ``_send_data`` does after it serialised a message, with its errors handled
+        alike (it would walk the message with the JSON encoder)."""
+        if self.writer is None:
+            log.error("Unable to send data, no available transport!")
+            return
+        try:
+            header = (
+                f"Content-Length: {len(body)}\r\n"
+                f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+                if self._include_headers
+                else ""
+            )
+            sent = self.writer.write((header + body).encode(self.CHARSET))
+            if inspect.isawaitable(sent):
+                asyncio.ensure_future(sent)  # noqa: RUF006 (as pygls does; no writer of ours is async)
+        except BrokenPipeError:
+            log.exception("Error sending data. BrokenPipeError", exc_info=True)
+            raise
+        except Exception as error:
+            log.exception("Error sending data", exc_info=True)
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         """pygls's, without its error log (a traceback per bad message, sent to the editor's
