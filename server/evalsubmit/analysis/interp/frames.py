@@ -74,42 +74,14 @@ class Frame:
     """In a call-site walk: where each parameter's value was written."""
 
     def with_env(self, env: Env, context: tuple[Occasion, ...] | None = None) -> Frame:
-        """This frame with another ``env`` (and ``context``): ``dataclasses.replace`` without
-        its per-field loop (a frame is replaced at every comprehension, loop element and
-        deferred body; a test checks that every field is carried over)."""
-        return Frame(
-            env,
-            self.source,
-            self.collect,
-            self.defer,
-            self.returns,
-            self.yields,
-            self.depth,
-            self.active,
-            self.context if context is None else context,
-            self.owner,
-            self.receiver,
-            self.passed,
-        )
+        """This frame with another ``env`` (and ``context``): at every comprehension, loop
+        element and deferred body."""
+        context = self.context if context is None else context
+        return self._with(env, self.collect, context, self.owner, self.receiver)
 
     def silenced(self) -> Frame:
-        """This frame, its facts not recorded (``replace(frame, collect=False)`` without its
-        per-field loop: every silent evaluation, a thousand in a cold analysis of a long job,
-        makes one)."""
-        return Frame(
-            self.env,
-            self.source,
-            False,
-            self.defer,
-            self.returns,
-            self.yields,
-            self.depth,
-            self.active,
-            self.context,
-            self.owner,
-            self.receiver,
-            self.passed,
-        )
+        """This frame, its facts not recorded: at every silent evaluation."""
+        return self._with(self.env, False, self.context, self.owner, self.receiver)
 
     def for_body(
         self,
@@ -118,12 +90,24 @@ class Frame:
         receiver: Value | None,
         context: tuple[Occasion, ...],
     ) -> Frame:
-        """This frame for a deferred body: another ``env``, class, ``self`` and ``context``
-        (``replace`` without its per-field loop)."""
+        """This frame for a deferred body: another ``env``, class, ``self`` and ``context``."""
+        return self._with(env, self.collect, context, owner, receiver)
+
+    def _with(
+        self,
+        env: Env,
+        collect: bool,
+        context: tuple[Occasion, ...],
+        owner: ClassValue | None,
+        receiver: Value | None,
+    ) -> Frame:
+        """``dataclasses.replace`` of these five fields without its per-field loop (frames are
+        made thousands of times per analysis; a test checks every other field is carried
+        over)."""
         return Frame(
             env,
             self.source,
-            self.collect,
+            collect,
             self.defer,
             self.returns,
             self.yields,
