@@ -118,6 +118,18 @@ def test_a_file_that_cannot_reach_the_sdk_loads_no_analysis(tmp_path: Path) -> N
     assert not heads(modules) & set(HEAVY)
 
 
+def test_a_check_without_findings_loads_no_finding_classes(tmp_path: Path) -> None:
+    """A run that analyses nothing renders no finding: the findings' classes and the
+    suppression grammar are loaded by the analysis (or by a file spelling ``ignore-file``)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "tool.py").write_text("import os\n\nprint(os.getcwd())\n")
+    for fmt in ("concise", "json"):
+        argv = ("check", "--no-cache", "--output-format", fmt, str(tmp_path / "tool.py"))
+        code, modules = modules_after(*argv, cwd=tmp_path)
+        assert code == 0
+        assert not {"evalsubmit.core.findings", "evalsubmit.core.suppression"} & modules
+
+
 def test_a_check_without_a_runner_config_loads_no_pydantic(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (tmp_path / "rows.py").write_text(ROW_ONLY)

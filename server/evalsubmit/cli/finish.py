@@ -40,7 +40,6 @@ from evalsubmit.cli.formats import (
 )
 from evalsubmit.cli.formats.color import use_color
 from evalsubmit.cli.output import shown, skipped_line
-from evalsubmit.core.findings import Severity
 
 if TYPE_CHECKING:  # both imported when a fix or stdin needs them
     from evalsubmit.cli.fixing import FixTotals
@@ -104,7 +103,7 @@ def finish(
         fixed_fails = flags.exit_non_zero_on_fix and bool(report.fixed)
         return EXIT_FINDINGS if skipped_fails or fixed_fails else EXIT_CLEAN
     # Information (ES111: another SDK installed) is shown, never a reason to fail a CI run.
-    failing = any(f.severity is not Severity.INFORMATION for _, f in report.findings)
+    failing = bool(report.findings) and _failing(report)
     checked_nothing = not report.files_checked and not report.skipped
     if checked_nothing and not flags.silent:
         print("evalsubmit: warning: No Python files found under the given paths", file=sys.stderr)
@@ -168,3 +167,10 @@ def emit(text: str, output_file: Path | None, stream: TextIO) -> bool:
         )
         return False
     return True
+
+
+def _failing(report: Report) -> bool:
+    # loaded here: a run without findings never loads the findings' classes
+    from evalsubmit.core.findings import Severity
+
+    return any(f.severity is not Severity.INFORMATION for _, f in report.findings)

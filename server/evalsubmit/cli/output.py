@@ -13,16 +13,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evalsubmit import __version__
-from evalsubmit.core.findings import Finding
+
+if TYPE_CHECKING:
+    from evalsubmit.core.findings import Finding
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note"}
 
-Located = tuple[Path, Finding]
+# the findings' classes are loaded by the analysis that makes findings (none without it)
+Located = tuple[Path, "Finding"]
 Skipped = tuple[Path, str]
 """A path that was not checked, and why."""
 Effect = tuple[Path, int, int]

@@ -81,14 +81,15 @@ def and_those_holding_ours(reach: Iterable[Path], files: Sequence[Path]) -> Iter
 
 def file_ignores(results: Mapping[Path, Result]) -> FileIgnores:
     """What ``# evalsubmit: ignore-file`` comments hid in this run."""
-    from evalsubmit.core.suppression import file_suppressions, silenced_by_file, suppressed
-
     hidden, files, all_off = 0, 0, 0
     for result in results.values():
         if result.error or result.skipped or not result.lines:
             continue
         if not any("ignore-file" in line.lower() for line in result.lines):
             continue
+        # loaded for the first file holding the word, not with every check
+        from evalsubmit.core.suppression import file_suppressions, silenced_by_file, suppressed
+
         file_level = file_suppressions(result.lines)
         if not file_level:
             continue

@@ -14,11 +14,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from evalsubmit.core.findings import Finding, Span
 from evalsubmit.core.records import record
 
-Located = tuple[Path, Finding]
+if TYPE_CHECKING:
+    from evalsubmit.core.findings import Finding, Span
+
+# The findings' classes are loaded by the analysis that makes findings: a check of files that
+# cannot reach the SDK renders none and never loads them.
+Located = tuple[Path, "Finding"]
 Skipped = tuple[Path, str]
 """A path that was not checked, and why (the shapes of :mod:`evalsubmit.cli.output`)."""
 Effect = tuple[Path, int, int]
@@ -250,6 +255,8 @@ def in_file(finding: Finding) -> tuple[Span, str]:
     and its place in the cell is said in the message (as the GitHub and GitLab formats do)."""
     if finding.cell is None:
         return finding.span, finding.message
+    from evalsubmit.core.findings import Span
+
     return Span(1, 0, 1, 0), f"{finding.place}: {finding.message}"
 
 
