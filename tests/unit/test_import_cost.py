@@ -138,6 +138,7 @@ def test_a_check_without_a_runner_config_loads_no_pydantic(tmp_path: Path) -> No
     assert "evalsubmit.analysis.engine.analyze" in modules
     assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
     assert not INCREMENTAL & modules, sorted(INCREMENTAL & modules)
+    assert not PIECEWISE_PARSE & modules, sorted(PIECEWISE_PARSE & modules)
     assert "tomllib" in modules  # any configuration file is read with tomllib, whatever it holds
 
 
@@ -165,6 +166,17 @@ INCREMENTAL = {
 }
 """The editor's incremental re-analysis (``DocumentAnalyzer``), previews and lenses, and the
 findings other modules place in a file (a check gathers those itself): a check uses none."""
+
+
+PIECEWISE_PARSE = {
+    "evalsubmit.analysis.source.chunks",
+    "evalsubmit.analysis.source.piece_lines",
+    "evalsubmit.analysis.source.blank_lines",
+    "evalsubmit.analysis.source.cuts",
+    "evalsubmit.analysis.source.repair",
+}
+"""The parse one top-level statement at a time (the editor's chunk cache, broken text) and the
+repair of broken text: a check of a file that parses whole uses none."""
 
 
 GYM_JOB = textwrap.dedent("""\
@@ -198,6 +210,7 @@ def test_a_check_of_a_valid_runner_config_loads_no_pydantic(tmp_path: Path) -> N
     assert "evalsubmit.sdk.models" not in modules
     assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
     assert not INCREMENTAL & modules, sorted(INCREMENTAL & modules)
+    assert not PIECEWISE_PARSE & modules, sorted(PIECEWISE_PARSE & modules)
     # loaded when a literal constructor or a digest needs them, not with the models
     assert not {"uuid", "decimal", "fractions", "hashlib", "_hashlib"} & modules
 
@@ -306,6 +319,16 @@ def test_the_dataclasses_a_check_loads_have_docstrings(tmp_path: Path) -> None:
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     assert report["code"] == 1
     assert report["docless"] == []
+
+
+def test_a_broken_file_loads_the_piecewise_parse(tmp_path: Path) -> None:
+    """The other side: a file that does not parse whole is parsed a statement at a time, its
+    broken statement blanked, and the rest analysed as before."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "rows.py").write_text(ROW_ONLY + "def broken(:\n")
+    code, modules = modules_after("check", "--no-cache", str(tmp_path / "rows.py"), cwd=tmp_path)
+    assert code == 1
+    assert {"evalsubmit.analysis.source.chunks", "evalsubmit.analysis.source.repair"} <= modules
 
 
 def test_a_pyproject_with_the_table_is_parsed(tmp_path: Path) -> None:

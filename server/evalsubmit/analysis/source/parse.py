@@ -12,13 +12,17 @@ import warnings
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import field
+from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.source.chunks import Chunk, ChunkCache, parse_chunks, seed
-from evalsubmit.analysis.source.repair import repair_parse
 from evalsubmit.core.findings import Span
 from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.core.records import record
-from evalsubmit.core.suppression import note_mentions
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.source.chunks import Chunk, ChunkCache
+
+# The per-statement parse (.chunks, with what it needs) and the repair of broken text are
+# loaded by the parse that uses them: a check parses a file that parses whole without a cache.
 
 
 @record
@@ -139,8 +143,16 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         # is seeded from its tree. Only broken text takes the per-statement path.
         whole = _parse_whole(source)
         if whole is not None:
-            chunks = seed(whole.body, lines, cache) if cache is not None else ()
+            chunks: tuple[Chunk, ...] = ()
+            if cache is not None:
+                from evalsubmit.analysis.source.chunks import seed
+
+                chunks = seed(whole.body, lines, cache)
             return _parsed(source, lines, whole, (), chunks)
+    from evalsubmit.analysis.source.chunks import parse_chunks
+    from evalsubmit.analysis.source.repair import repair_parse
+    from evalsubmit.core.suppression import note_mentions
+
     pieces = parse_chunks(lines, cache)
     if pieces is not None:
         body, pieces_chunks, blanked = pieces
