@@ -128,6 +128,7 @@ def test_a_check_without_findings_loads_no_finding_classes(tmp_path: Path) -> No
         code, modules = modules_after(*argv, cwd=tmp_path)
         assert code == 0
         assert not {"evalsubmit.core.findings", "evalsubmit.core.suppression"} & modules
+        assert "evalsubmit.cli.add_noqa" not in modules  # what --add-noqa runs
 
 
 def test_a_check_without_a_runner_config_loads_no_pydantic(tmp_path: Path) -> None:

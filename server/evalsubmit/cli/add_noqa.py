@@ -11,7 +11,6 @@ never into a module that would stop parsing.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,31 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from evalsubmit.cli.check_flags import CheckFlags
     from evalsubmit.core.findings import Finding
 
 NOT_ADDED = ("ES190", "ES191")
 """Findings about suppressions themselves: a ``noqa`` for them would only hide a stale one (ruff
 leaves RUF100 out likewise)."""
-
-
-def add_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--add-noqa",
-        action="store_true",
-        help="add `# noqa: ESxxx` to each line with findings (to baseline a repository)",
-    )
-
-
-def clash(flags: CheckFlags) -> str | None:
-    """The flag ``--add-noqa`` cannot run with (it writes files and reports nothing), if any."""
-    if flags.fix is not None:
-        return "--diff" if flags.fix.diff else "--fix"
-    if flags.stdin_filename is not None:
-        return "--stdin-filename"
-    if flags.show_settings:
-        return "--show-settings"
-    return None
 
 
 @dataclass(slots=True)

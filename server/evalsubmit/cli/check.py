@@ -9,11 +9,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evalsubmit.cli import add_noqa, suppressions
+from evalsubmit.cli import suppressions
 from evalsubmit.cli.check_analysis import FileResult, _cached_or_analysed
 from evalsubmit.cli.check_flags import (
     CheckFlags,
+    add_add_noqa_option,
     add_cache_options,
+    add_noqa_clash,
     add_options,
     add_run_options,
     check_flags,
@@ -40,7 +42,7 @@ def add_parser(commands: Any) -> None:
     python_option(check)
     add_cache_options(check)
     add_options(check)
-    add_noqa.add_option(check)
+    add_add_noqa_option(check)
     check.set_defaults(handler=run)
 
 
@@ -49,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     flags = check_flags(args)
     if flags is None:
         return EXIT_ERROR
-    if args.add_noqa and (clash := add_noqa.clash(flags)):
+    if args.add_noqa and (clash := add_noqa_clash(flags)):
         print(f"evalsubmit check: --add-noqa cannot be combined with {clash}", file=sys.stderr)
         return EXIT_ERROR
     if flags.show_settings:  # configuration only: no stdin read, no file analysed
@@ -141,6 +143,8 @@ def check_once(args: argparse.Namespace, flags: CheckFlags) -> int:
     route_remote_findings(results, options)
     suppressions.judge(results, options, python)
     if args.add_noqa:
+        from evalsubmit.cli import add_noqa
+
         return add_noqa.run(results, files, configuration.left_out)
     internal = False
     for path in files:

@@ -173,6 +173,26 @@ def add_options(check: argparse.ArgumentParser) -> None:
     )
 
 
+# Here, not in .add_noqa: the parser and the flags' check never load what --add-noqa runs.
+def add_add_noqa_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--add-noqa",
+        action="store_true",
+        help="add `# noqa: ESxxx` to each line with findings (to baseline a repository)",
+    )
+
+
+def add_noqa_clash(flags: CheckFlags) -> str | None:
+    """The flag ``--add-noqa`` cannot run with (it writes files and reports nothing), if any."""
+    if flags.fix is not None:
+        return "--diff" if flags.fix.diff else "--fix"
+    if flags.stdin_filename is not None:
+        return "--stdin-filename"
+    if flags.show_settings:
+        return "--show-settings"
+    return None
+
+
 def add_run_options(check: argparse.ArgumentParser) -> None:
     """What is checked and how: ``--select``, ``--ignore``, ``--jobs``, ``--strict``."""
     check.add_argument(
