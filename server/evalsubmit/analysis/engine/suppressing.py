@@ -11,12 +11,12 @@ from __future__ import annotations
 import io
 import tokenize
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.engine.options import AnalysisOptions
 from evalsubmit.analysis.rules import RULES
 from evalsubmit.analysis.rules import es190_unused_suppression as es190
 from evalsubmit.analysis.rules import es191_unknown_rule_code as es191
-from evalsubmit.analysis.rules.suppression_edits import Comment
 from evalsubmit.core.findings import Finding
 from evalsubmit.core.suppression import (
     Kind,
@@ -27,6 +27,9 @@ from evalsubmit.core.suppression import (
     suppressed,
     suppressions,
 )
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.rules.suppression_edits import Comment
 
 JUDGING = frozenset({es190.RULE.code, es191.RULE.code})
 """The codes about suppressions themselves (made by :func:`judged`, never by the rules' run)."""
@@ -101,6 +104,9 @@ def suppression_comments(lines: Sequence[str]) -> list[Comment]:
     starts = _comment_starts(lines)
     if starts is None:
         return []
+    # what a comment's fix removes is loaded when a module holds a suppression comment of ours
+    from evalsubmit.analysis.rules.suppression_edits import Comment
+
     found: list[Comment] = []
     for index, text, s in ours:
         at = starts.get(index + 1)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.rules.edits import finding
 from evalsubmit.analysis.rules.registry import RULES, Rule, register
-from evalsubmit.analysis.rules.suppression_edits import Comment, removal_fix
 from evalsubmit.core.findings import Applicability, Finding, Severity, Span
 from evalsubmit.core.suppression import Kind
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.rules.suppression_edits import Comment
 
 RULE = Rule(
     code="ES190",
@@ -66,6 +69,11 @@ def check(
     """The unused suppressions among ``comments``; ``silenced`` are the findings suppression
     comments silenced, ``enabled`` the codes of the rules that ran, ``complete`` whether every
     finding other modules place here is among them."""
+    if not comments:
+        return []
+    # what a comment's fix removes is loaded when a module holds a suppression comment of ours
+    from evalsubmit.analysis.rules.suppression_edits import removal_fix
+
     silenced = list(silenced)
     on_line: dict[int, set[str]] = {}
     for f in silenced:
@@ -107,6 +115,8 @@ def _unused(comment: Comment, unused: list[str], disabled: list[str]) -> Finding
     first = spans[0] if len(spans) == 1 else None
     span = Span(comment.line, first.start, comment.line, first.end) if first else comment.span
     title = f"Remove unused {', '.join(f'`{c}`' for c in codes)}"
+    from evalsubmit.analysis.rules.suppression_edits import removal_fix
+
     return finding(RULE, span, message, removal_fix(comment, codes, title))
 
 
