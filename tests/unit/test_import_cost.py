@@ -401,3 +401,43 @@ def test_a_check_without_the_result_cache_notes_nothing_for_it(tmp_path: Path) -
     code, modules = modules_after("check", str(tmp_path / "rows.py"), cwd=tmp_path)
     assert code == 1
     assert "evalsubmit.cli.result_cache" in modules
+
+
+STORES_RUNNER = textwrap.dedent("""\
+    import sys
+    from evalsubmit.cli import main
+    code = main(sys.argv[1:])
+    from evalsubmit.analysis.interp import store_text
+    print(store_text._compiled.cache_info().currsize, file=sys.stderr)
+    """)
+
+
+def test_the_rarer_store_patterns_are_compiled_when_a_text_needs_them(tmp_path: Path) -> None:
+    """A job reading a project module's setting asks whether a file stores into it: the
+    patterns of the rarer stores (``setattr``, target lists, star imports) are compiled when a
+    text needs them (here, for ``settings.REPEATS``), not with the module."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "settings.py").write_text("REPEATS = 2\nLIMITS = {'a': 1}\n")
+
+    def compiled(text: str, *, attribute: bool = False) -> int:
+        """How many of the patterns a check compiled, ``settings.py`` holding ``text``."""
+        if attribute:  # settings.REPEATS: a store into it is looked for by `.REPEATS`
+            job = "import settings\n" + GYM_JOB.replace("NUM_REPEATS", "settings.REPEATS")
+        else:
+            job = "from settings import REPEATS\n" + GYM_JOB.replace("NUM_REPEATS", "REPEATS")
+        (tmp_path / "gym.py").write_text(job)
+        (tmp_path / "settings.py").write_text(text)
+        argv = ["check", "--no-cache", str(tmp_path / "gym.py")]
+        proc = subprocess.run(
+            [sys.executable, "-c", STORES_RUNNER, *argv],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return int(proc.stderr.strip().splitlines()[-1])
+
+    assert compiled("REPEATS = 2\n") == 0
+    assert compiled("REPEATS = 2\n", attribute=True) > 0  # the other side: compiled when needed

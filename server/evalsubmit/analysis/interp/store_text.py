@@ -38,50 +38,57 @@ by a function the value is passed to (``configure(x.NAME)``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """The patterns of the rarer stores (``setattr``, target lists, star imports) are compiled
+    when a text first needs them: most checks never do."""
+    return re.compile(pattern)
+
 
 _WORD_CHAR = re.compile(r"\w")
 _AS_ALIAS = re.compile(r"\s+as\s+([A-Za-z_]\w*)")
 """What follows an imported name given an alias (``NAME as ALIAS``)."""
 _GAP = r"(?:\s|\\\r?\n)*"
 _NEXT_ATTRIBUTE = re.compile(_GAP + r"\." + _GAP + r"[A-Za-z_]\w*")
-_OPEN_CALL = re.compile(_GAP + r"\(")
+_OPEN_CALL = _GAP + r"\("
 _OPEN_ITEM = re.compile(_GAP + r"\[")
 _AUGMENTED = re.compile(r"[ \t]*(?:[-+*/%&|^@]|//|\*\*|<<|>>)=")
-_STAR_IMPORT = re.compile(r"\bimport(?:[ \t]|\\\r?\n)*\*")
-_ASSIGNED = re.compile(r"[ \t]*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)")
+_STAR_IMPORT = r"\bimport(?:[ \t]|\\\r?\n)*\*"
+_ASSIGNED = r"[ \t]*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
 """What follows ``.NAME`` in an assignment to it, plain, augmented or annotated."""
-_NOT_MODULES = re.compile(r"(?:^|[^\w.])(?:self|cls)[ \t]*\Z")
-_HEAD = re.compile(r"\bfor\s|\bdel\s|(?<![=!<>:])=(?!=)")
+_NOT_MODULES = r"(?:^|[^\w.])(?:self|cls)[ \t]*\Z"
+_HEAD = r"\bfor\s|\bdel\s|(?<![=!<>:])=(?!=)"
 """What may precede a target list: ``for``, ``del``, an assignment's ``=`` (chained)."""
-_TARGET_ELEMENTS = re.compile(r"(?:[\s(\[*]*[\w.]+[\s\])]*,)*[\s(\[*]*[\w.]*")
+_TARGET_ELEMENTS = r"(?:[\s(\[*]*[\w.]+[\s\])]*,)*[\s(\[*]*[\w.]*"
 """What may precede an element of a target list after its head: other elements, brackets,
 ``*`` (comments removed)."""
-_AS_TARGET = re.compile(r"\bas\s+[\w.]*\Z")
-_COMMENT = re.compile(r"#[^\n]*")
-_SETATTR = re.compile(r"setattr\s*\(")
-_SETATTR_NAMED = re.compile(
+_AS_TARGET = r"\bas\s+[\w.]*\Z"
+_COMMENT = r"#[^\n]*"
+_SETATTR = r"setattr\s*\("
+_SETATTR_NAMED = (
     r"\s*(?:(['\"])(?:[\w.]*\.)?(?P<dotted>[A-Za-z_]\w*)\1\s*,"
     r"|[^,()]*,\s*(['\"])(?P<named>[A-Za-z_]\w*)\3\s*[,)])"
 )
 """A name ``setattr`` stores by a string: its second argument, or the last name of a dotted
 first one (``monkeypatch.setattr("pkg.settings.NAME", value)``)."""
-_SETATTR_OWN = re.compile(r"\s*(?:self|cls)\s*,")
-_DUNDER_SETATTR = re.compile(r"__setattr__\s*\(")
-_DUNDER_RECEIVER = re.compile(
-    r"(?:(?P<object>\bobject)|\b(?:self|cls)|\bsuper\(\s*\)|\w|\))\s*\.\s*\Z"
-)
+_SETATTR_OWN = r"\s*(?:self|cls)\s*,"
+_DUNDER_SETATTR = r"__setattr__\s*\("
+_DUNDER_RECEIVER = r"(?:(?P<object>\bobject)|\b(?:self|cls)|\bsuper\(\s*\)|\w|\))\s*\.\s*\Z"
 """What precedes ``.__setattr__(``: ``object`` (the receiver is then the first argument), the
 object's own (``self``, ``cls``, ``super()``: never a module), another receiver."""
-_FIRST_NAMED = re.compile(r"\s*(['\"])([A-Za-z_]\w*)\1\s*,")
+_FIRST_NAMED = r"\s*(['\"])([A-Za-z_]\w*)\1\s*,"
 _STORED_ITEM = (
     r"\s*(?:\[[^\n]*\]\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)"
     r"|\.\s*(?:update|setdefault|__setitem__)\b)"
 )
 _DYNAMIC = {
-    "vars": re.compile(r"vars\s*\([^()]*\)" + _STORED_ITEM),
-    "__dict__": re.compile(r"__dict__" + _STORED_ITEM),
+    "vars": r"vars\s*\([^()]*\)" + _STORED_ITEM,
+    "__dict__": r"__dict__" + _STORED_ITEM,
 }
 """A namespace stored into by item (``vars(x)[k] = v``, ``x.__dict__.update(...)``), from its
 word on (found by ``str.find``: a pattern searched through a long text costs more)."""
@@ -152,7 +159,7 @@ class TextStores:
     def star_imports(self) -> bool:
         """Whether the text may hold ``from ... import *`` (which binds every public name)."""
         if self._star is None:
-            self._star = "*" in self.text and _STAR_IMPORT.search(self.text) is not None
+            self._star = "*" in self.text and _compiled(_STAR_IMPORT).search(self.text) is not None
         return self._star
 
     def _stores_any(self) -> bool:
@@ -161,19 +168,19 @@ class TextStores:
         if self._any is None:
             text = self.text
             dynamic = any(
-                pattern.match(text, at) is not None
+                _compiled(pattern).match(text, at) is not None
                 for word, pattern in _DYNAMIC.items()
                 for at in occurrences(text, word)
             )
             names: set[str] = set()
             if not dynamic:
                 for at in occurrences(text, "setattr"):
-                    call = _SETATTR.match(text, at)
+                    call = _compiled(_SETATTR).match(text, at)
                     if call is None:
                         continue
-                    if _SETATTR_OWN.match(text, call.end()):
+                    if _compiled(_SETATTR_OWN).match(text, call.end()):
                         continue  # the object's own attribute: never a module's
-                    named = _SETATTR_NAMED.match(text, call.end())
+                    named = _compiled(_SETATTR_NAMED).match(text, call.end())
                     if named is None:
                         dynamic = True  # a name computed, or a receiver not read here
                         break
@@ -190,21 +197,21 @@ def _dunder_setattr(text: str, names: set[str]) -> bool:
     "NAME", ...)`` store; True when one stores a name computed (a method's own receiver and
     ``def __setattr__`` aside)."""
     for at in occurrences(text, "__setattr__"):
-        call = _DUNDER_SETATTR.match(text, at)
-        receiver = _DUNDER_RECEIVER.search(text, max(0, at - 40), at)
+        call = _compiled(_DUNDER_SETATTR).match(text, at)
+        receiver = _compiled(_DUNDER_RECEIVER).search(text, max(0, at - 40), at)
         if call is None or receiver is None:
             continue  # `def __setattr__(...)`, or no call
         if receiver.group("object"):
-            if _SETATTR_OWN.match(text, call.end()):
+            if _compiled(_SETATTR_OWN).match(text, call.end()):
                 continue
-            named = _SETATTR_NAMED.match(text, call.end())
+            named = _compiled(_SETATTR_NAMED).match(text, call.end())
             if named is None:
                 return True
             names.add(named.group("dotted") or named.group("named"))
             continue
         if receiver.group().rstrip(". \t").endswith(("self", "cls", ")")):
             continue  # its own, or `super()`'s (a call's result: not a module)
-        first = _FIRST_NAMED.match(text, call.end())
+        first = _compiled(_FIRST_NAMED).match(text, call.end())
         if first is None:
             return True
         names.add(first.group(2))
@@ -267,7 +274,7 @@ def _method_called(text: str, at: int) -> bool:
         attribute = _NEXT_ATTRIBUTE.match(text, at)
         if attribute is not None:
             at = attribute.end()
-            if _OPEN_CALL.match(text, at):
+            if _compiled(_OPEN_CALL).match(text, at):
                 return True
             continue
         item = _OPEN_ITEM.match(text, at)
@@ -284,20 +291,20 @@ def _method_called(text: str, at: int) -> bool:
 def _is_store(text: str, dot: int, end: int) -> bool:
     """Whether ``.NAME`` (its dot at ``dot``, ending at ``end``) may be a target, or what it
     holds be changed in place by a method call (``x.NAME.update(...)``)."""
-    if _NOT_MODULES.search(text, max(0, dot - 8), dot):
+    if _compiled(_NOT_MODULES).search(text, max(0, dot - 8), dot):
         return False
-    if _ASSIGNED.match(text, end) or _method_called(text, end):
+    if _compiled(_ASSIGNED).match(text, end) or _method_called(text, end):
         return True
     start = _statement_start(text, dot)
     if start is None:
         return True  # too long to tell
-    prefix = _COMMENT.sub("", text[start:dot])
-    if _AS_TARGET.search(prefix):
+    prefix = _compiled(_COMMENT).sub("", text[start:dot])
+    if _compiled(_AS_TARGET).search(prefix):
         return True
     head = None
-    for head in _HEAD.finditer(prefix):  # noqa: B007 (the last one is wanted)
+    for head in _compiled(_HEAD).finditer(prefix):  # noqa: B007 (the last one is wanted)
         pass
-    if not _TARGET_ELEMENTS.fullmatch(prefix, head.end() if head else 0):
+    if not _compiled(_TARGET_ELEMENTS).fullmatch(prefix, head.end() if head else 0):
         return False
     keyword = head.group().strip() if head else "="
     if keyword == "del":
@@ -317,7 +324,7 @@ def _statement_start(text: str, at: int) -> int | None:
         if at - start > MAX_STATEMENT_CHARS:
             return None
         previous = text.rfind("\n", 0, start - 1) + 1
-        line = _COMMENT.sub("", text[previous : start - 1]).rstrip()
+        line = _compiled(_COMMENT).sub("", text[previous : start - 1]).rstrip()
         if not line.endswith(_CONTINUED) and _depth_change(line) <= 0:
             break
         start = previous
@@ -326,7 +333,7 @@ def _statement_start(text: str, at: int) -> int | None:
 
 def _depth_change(line: str) -> int:
     change = 0
-    for char in _COMMENT.sub("", line):
+    for char in _compiled(_COMMENT).sub("", line):
         change += _OPENING.get(char, 0)
     return change
 
