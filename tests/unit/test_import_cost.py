@@ -36,16 +36,21 @@ ROW_ONLY = textwrap.dedent("""\
     """)
 
 
-def modules_after(*argv: str, cwd: Path) -> tuple[int, set[str]]:
-    """Run ``evalsubmit ARGV`` in a fresh interpreter; its exit code and ``sys.modules``."""
-    proc = subprocess.run(
-        [sys.executable, "-c", RUNNER, *argv],
+def run_fresh(runner: str, *argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``runner`` (a script driving ``evalsubmit ARGV``) in a fresh interpreter in ``cwd``."""
+    return subprocess.run(
+        [sys.executable, "-c", runner, *argv],
         capture_output=True,
         text=True,
         cwd=cwd,
         timeout=120,
         check=False,
     )
+
+
+def modules_after(*argv: str, cwd: Path) -> tuple[int, set[str]]:
+    """Run ``evalsubmit ARGV`` in a fresh interpreter; its exit code and ``sys.modules``."""
+    proc = run_fresh(RUNNER, *argv, cwd=cwd)
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     return report["code"], set(report["modules"])
 
@@ -311,14 +316,7 @@ def test_the_dataclasses_a_check_loads_have_docstrings(tmp_path: Path) -> None:
     ~50 µs a class, ~2 ms of a check's start-up for the 38 that had none."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (tmp_path / "gym.py").write_text(GYM_JOB.replace("NUM_REPEATS", "0"))
-    proc = subprocess.run(
-        [sys.executable, "-c", DOCLESS_RUNNER, "check", str(tmp_path / "gym.py")],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
-    )
+    proc = run_fresh(DOCLESS_RUNNER, "check", str(tmp_path / "gym.py"), cwd=tmp_path)
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     assert report["code"] == 1
     assert report["docless"] == []
@@ -427,14 +425,8 @@ def test_the_rarer_store_patterns_are_compiled_when_a_text_needs_them(tmp_path: 
             job = "from settings import REPEATS\n" + GYM_JOB.replace("NUM_REPEATS", "REPEATS")
         (tmp_path / "gym.py").write_text(job)
         (tmp_path / "settings.py").write_text(text)
-        argv = ["check", "--no-cache", str(tmp_path / "gym.py")]
-        proc = subprocess.run(
-            [sys.executable, "-c", STORES_RUNNER, *argv],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            timeout=120,
-            check=False,
+        proc = run_fresh(
+            STORES_RUNNER, "check", "--no-cache", str(tmp_path / "gym.py"), cwd=tmp_path
         )
         assert proc.returncode == 0, proc.stderr
         return int(proc.stderr.strip().splitlines()[-1])
