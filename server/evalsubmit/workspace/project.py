@@ -47,6 +47,9 @@ class Project:
         """The texts read of files on disk, given again while their ``stat`` is unchanged."""
         self._found: dict[tuple[str, Path | None, bool], Path | None] = {}
         self._under: dict[tuple[Path, str], Path | None] = {}
+        self._resolved: dict[Path, Path] = {}
+        """``resolve()`` of the paths asked about (:meth:`resolved`), forgotten with
+        :attr:`_under` when files come and go."""
         self._roots: dict[Path | None, list[Path]] = {}
         """Each importer's search roots (forgotten with :attr:`_found`, when files come and go):
         every import that is not the project's own (the standard library's) looks them up."""
@@ -101,6 +104,7 @@ class Project:
                 self._roots.clear()
                 self._found.clear()
                 self._under.clear()
+                self._resolved.clear()
             self._overlays[resolved] = text
 
     def drop_overlay(self, path: Path) -> None:
@@ -139,6 +143,20 @@ class Project:
         # decoded as Python does; only bounded regular files (never a FIFO)
         return self._disk.read(path)
 
+    def resolved(self, path: Path) -> Path:
+        """``path.resolve()`` (a system call per folder of the path), kept until files come or
+        go, as the modules found are (a link made or removed is a file that comes or goes). A
+        relative path is resolved each time (it depends on the working directory)."""
+        if not path.is_absolute():
+            return path.resolve()
+        with self._lock:
+            found = self._resolved.get(path)
+        if found is None:
+            found = path.resolve()
+            with self._lock:
+                self._resolved[path] = found
+        return found
+
     def module_name(self, path: Path | None) -> str:
         """Dotted name of a file relative to the project root (``pkg.runners``)."""
         if path is None:
@@ -149,7 +167,7 @@ class Project:
         return name
 
     def _module_name(self, path: Path) -> str:
-        path = path.resolve()
+        path = self.resolved(path)
         for base in self._search_roots(path):
             try:
                 relative = path.with_suffix("").relative_to(base)
@@ -287,6 +305,7 @@ class Project:
                 self._generation += 1
                 self._found.clear()
                 self._under.clear()
+                self._resolved.clear()
                 self._roots.clear()
 
     def forget_files(self) -> None:
@@ -296,6 +315,7 @@ class Project:
             self._generation += 1
             self._found.clear()
             self._under.clear()
+            self._resolved.clear()
             self._roots.clear()
 
 

@@ -153,7 +153,10 @@ def _analyze_parsed(
     on_findings: Callable[[ModuleReport], None] | None = None,
     source: str | None = None,
 ) -> ModuleReport:
-    resolved = path.resolve() if path is not None else None
+    if path is None:
+        resolved = None
+    else:
+        resolved = project.resolved(path) if project is not None else path.resolve()
     resolver = ModuleResolver.of(project) if project is not None else None
     if resolver is not None and resolved is not None and caches is not None and source:
         # an editor buffer's stores are kept per piece, if asked (pieces of this parse only)

@@ -177,7 +177,7 @@ class ModuleResolver:
         """What ``from module import *`` binds: the names of ``__all__`` when it is a known
         list of strings, else every name not starting with ``_``."""
         path = self.project.find_module(module, importer)
-        if path is None or path == (importer.resolve() if importer else None):
+        if path is None or path == (self.project.resolved(importer) if importer else None):
             return None
         dependencies.add(path)
         scope = self.scope(path, dependencies=dependencies)
@@ -198,7 +198,7 @@ class ModuleResolver:
             path = self.project.find_module(module, importer)
             if path is None:
                 continue
-            if path == (importer.resolve() if importer else None):
+            if path == (self.project.resolved(importer) if importer else None):
                 return None
             rest = parts[cut:]
             if not rest:
