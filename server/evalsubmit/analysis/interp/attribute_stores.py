@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ast
 import re
+from itertools import chain, compress, repeat
+from operator import contains
 from typing import Any
 
 from evalsubmit.analysis.interp.binding import first_parameter
@@ -44,7 +46,8 @@ class AttributeStores:
         # a repaired parse blanks broken lines and keeps the others where they are: the lines
         # of a statement still hold all it spells (and the blanked text, which costs a walk)
         self._lines = parsed.lines
-        self._spellings: list[tuple[ast.stmt, Spelled | None]] | None = None
+        self._spellings: list[frozenset[str]] | None = None
+        self._by_setattr: list[ast.stmt] | None = None
         self._stored: dict[str, bool] = {}
         self._dynamic: bool | None = None
 
@@ -52,50 +55,71 @@ class AttributeStores:
         """Whether a statement stores or deletes attribute ``name`` outside set-up methods."""
         found = self._stored.get(name)
         if found is None:
+            # the statements whose text spells the name (or does not tell), picked at C speed:
+            # a long module asks this of every statement, each time it is analysed
+            spelled = compress(self._body, map(contains, self._spelled(), repeat(name)))
             found = self._stored[name] = any(
                 name in _statement_stores(statement)[0]
-                for statement, spelled in self._spelled()
-                if spelled is None or name in spelled[0] or _SETATTR in spelled[0]
+                for statement in chain(spelled, self._spelling_setattr())
             )
         return found
 
     def dynamic(self) -> bool:
         """Whether the module sets attributes dynamically: then none is trusted."""
         if self._dynamic is None:
+            self._spelled()
+            dynamic = map(getattr, self._body, repeat(_SPELLED_DYNAMIC))
             self._dynamic = any(
                 _statement_stores(statement)[1]
-                for statement, spelled in self._spelled()
-                if spelled is None or spelled[1] or _SETATTR in spelled[0]
+                for statement in chain(compress(self._body, dynamic), self._spelling_setattr())
             )
         return self._dynamic
 
-    def _spelled(self) -> list[tuple[ast.stmt, Spelled | None]]:
-        """Each statement with what its text spells (None: its text does not tell)."""
+    def _spelled(self) -> list[frozenset[str]]:
+        """The names each statement's text spells after a dot (:data:`_EVERY` when its text
+        does not tell)."""
         if self._spellings is None:
-            lines = self._lines
-            self._spellings = [(statement, _read(statement, lines)) for statement in self._body]
+            spellings = list(map(getattr, self._body, repeat(_SPELLED), repeat(_NOT_READ)))
+            if _NOT_READ in spellings:  # statements parsed anew: read once, kept on the node
+                spellings = [_read(statement, self._lines) for statement in self._body]
+            self._spellings = spellings
         return self._spellings
 
+    def _spelling_setattr(self) -> list[ast.stmt]:
+        """The statements whose text spells ``__setattr__`` (a store of any name, perhaps)."""
+        if self._by_setattr is None:
+            spelled = map(contains, self._spelled(), repeat(_SETATTR))
+            self._by_setattr = list(compress(self._body, spelled))
+        return self._by_setattr
 
-Spelled = tuple[frozenset[str], bool]
-"""The names a statement's text spells after a dot, and whether it spells a dynamic way."""
+
+class _Every(frozenset[str]):
+    """What a statement whose text does not tell spells (not ASCII: identifiers are
+    normalised): every name, so that it is walked whatever name is asked about."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
 
 
+_EVERY = _Every()
 _SPELLED = "_evalsubmit_spelled_attributes"
+_SPELLED_DYNAMIC = "_evalsubmit_spelled_dynamic"
 _NOT_READ: Any = object()
 
 
-def _read(statement: ast.stmt, lines: tuple[str, ...]) -> Spelled | None:
-    """What a top-level statement's text spells; None when it is not ASCII. Kept on the node,
-    like its stores: after an edit only the statements parsed anew are read."""
-    found: Spelled | None = getattr(statement, _SPELLED, _NOT_READ)
+def _read(statement: ast.stmt, lines: tuple[str, ...]) -> frozenset[str]:
+    """The names a top-level statement's text spells after a dot (:data:`_EVERY` when it is
+    not ASCII), and, kept on the node beside them, whether it spells a dynamic way (or does
+    not tell). Kept on the node, like its stores: after an edit only the statements parsed
+    anew are read."""
+    found: frozenset[str] = getattr(statement, _SPELLED, _NOT_READ)
     if found is _NOT_READ:
         text = "".join(lines[_first_line(statement) - 1 : statement.end_lineno])
-        found = (
-            (frozenset(_DOTTED.findall(text)), _names_dynamic_ways(text))
-            if text.isascii()
-            else None
-        )
+        if text.isascii():
+            found, dynamic = frozenset(_DOTTED.findall(text)), _names_dynamic_ways(text)
+        else:
+            found, dynamic = _EVERY, True
+        setattr(statement, _SPELLED_DYNAMIC, dynamic)
         setattr(statement, _SPELLED, found)
     return found
 
