@@ -80,8 +80,13 @@ class AttributeStores:
         does not tell)."""
         if self._spellings is None:
             spellings = list(map(getattr, self._body, repeat(_SPELLED), repeat(_NOT_READ)))
-            if _NOT_READ in spellings:  # statements parsed anew: read once, kept on the node
-                spellings = [_read(statement, self._lines) for statement in self._body]
+            at = 0
+            try:  # the statements parsed anew: read once, kept on the node
+                while True:
+                    at = spellings.index(_NOT_READ, at)
+                    spellings[at] = _read(self._body[at], self._lines)
+            except ValueError:  # every statement read
+                pass
             self._spellings = spellings
         return self._spellings
 
