@@ -79,7 +79,9 @@ class AttributeStores:
         """The names each statement's text spells after a dot (:data:`_EVERY` when its text
         does not tell)."""
         if self._spellings is None:
-            spellings = list(map(getattr, self._body, repeat(_SPELLED), repeat(_NOT_READ)))
+            spellings: list[frozenset[str]] = list(
+                map(getattr, self._body, repeat(_SPELLED), repeat(_NOT_READ))
+            )
             at = 0
             try:  # the statements parsed anew: read once, kept on the node
                 while True:
