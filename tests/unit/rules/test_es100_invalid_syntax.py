@@ -123,6 +123,32 @@ def test_the_error_reported_is_pythons_own_first_error() -> None:
     assert broken > 500  # the mutations do break code: a vacuous run cannot pass
 
 
+def test_an_error_inside_a_piece_is_found_by_parsing_that_piece_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The piece holding the first broken line is found among many (and the whole file is not
+    parsed): the broken piece first, in the middle and last."""
+    parsed_texts: list[str] = []
+    parse_error = es100._parse_error
+
+    def noted(text: str) -> SyntaxError | None:
+        parsed_texts.append(text)
+        return parse_error(text)
+
+    monkeypatch.setattr(es100, "_parse_error", noted)
+    functions = [f"def f{n}():\n    return {n}\n\n\n" for n in range(60)]
+    for broken in (0, 31, 59):
+        lines = "".join(functions).splitlines(keepends=True)
+        lines[broken * 4 + 1] = "    return max(1, len(\n"
+        parsed = parse_source("".join(lines))
+        assert parsed is not None and parsed.blanked and len(parsed.chunks) >= 60
+        parsed_texts.clear()
+        error = es100._first_error(parsed)
+        assert error is not None and error.lineno == broken * 4 + 2
+        piece = f"def f{broken}():\n    return max(1, len("
+        assert [text.strip() for text in parsed_texts] == [piece]
+
+
 NEWER = {
     "nested quotes in an f-string": 'ref = TasksetRef(f"{job["workspace"]}/smoke")\n',
     "a type statement": "type Options = dict[str, int]\n",

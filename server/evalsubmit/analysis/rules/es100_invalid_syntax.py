@@ -4,9 +4,11 @@ checked (the rest is)."""
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import sys
 import warnings
+from operator import attrgetter
 
 from evalsubmit.analysis.rules.context import ModuleContext
 from evalsubmit.analysis.rules.edits import finding
@@ -60,17 +62,19 @@ def _first_error(parsed: ParsedModule) -> SyntaxError | None:
     one found at its end, at a fraction of the cost of the whole file: this runs on every
     keystroke of half-typed code. ``test_es100_invalid_syntax`` holds it to the whole parse."""
     first = parsed.blanked[0][0]
-    for chunk in parsed.chunks:
-        if chunk.start <= first <= chunk.end:
-            piece = "\n" * (chunk.start - 1) + "".join(parsed.lines[chunk.start - 1 : chunk.end])
-            error = _parse_error(piece)
-            if (
-                error is not None
-                and chunk.start <= (error.lineno or 0) <= chunk.end
-                and not any(words in (error.msg or "") for words in _LOOKS_PAST_THE_PIECE)
-            ):
-                return error
-            break
+    # the pieces follow each other in the text: the one holding the line is the last one
+    # starting at or before it, found by bisection (thousands on a long module)
+    at = bisect.bisect_right(parsed.chunks, first, key=attrgetter("start")) - 1
+    chunk = parsed.chunks[at] if at >= 0 else None
+    if chunk is not None and chunk.start <= first <= chunk.end:
+        piece = "\n" * (chunk.start - 1) + "".join(parsed.lines[chunk.start - 1 : chunk.end])
+        error = _parse_error(piece)
+        if (
+            error is not None
+            and chunk.start <= (error.lineno or 0) <= chunk.end
+            and not any(words in (error.msg or "") for words in _LOOKS_PAST_THE_PIECE)
+        ):
+            return error
     return _parse_error("".join(parsed.lines))
 
 
