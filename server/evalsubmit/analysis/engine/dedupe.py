@@ -23,7 +23,8 @@ def deduplicated(findings: list[Finding]) -> list[Finding]:
     for members in groups.values():
         contexts = _covering(list(dict.fromkeys(f.context for f in members)))
         if () in contexts:
-            unique.append(replace(members[0], context=()))
+            first = members[0]
+            unique.append(first if first.context == () else replace(first, context=()))
             continue
         first = members[0]
         # A fix with a placeholder names a value for the whole call (ES105: the taskset it is
