@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import chain
+from itertools import chain, compress
 from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -199,9 +199,11 @@ def _analyze_parsed(
         results = caches.place(grouping, done, len(parsed.tree.body))
     else:
         results = [result for _, result in done]
-    # Gathered with C-level iteration: a long module has thousands of results, most empty.
-    dependencies: frozenset[Path] = _united(results, "dependencies")
-    internal_errors = list(_joined(results, "errors"))
+    # Gathered with C-level iteration: a long module has thousands of results, most empty
+    # (picked out first; the runner previews and submit summaries are filled in later).
+    gathered = list(compress(results, map(attrgetter("gathered"), results)))
+    dependencies: frozenset[Path] = _united(gathered, "dependencies")
+    internal_errors = list(_joined(gathered, "errors"))
     texts = dict(interpreter.dependencies.texts)
     questions = interpreter.dependencies.questions
     if caches is not None:
@@ -209,7 +211,7 @@ def _analyze_parsed(
         texts = caches.texts
         # the questions of this walk and of the results kept (the caches' are every answer
         # since they were last dropped: those of code since removed too)
-        in_results: frozenset[Question] = _united(results, "questions")
+        in_results: frozenset[Question] = _united(gathered, "questions")
         questions = {
             question: answer
             for question, answer in caches.questions.items()
@@ -218,7 +220,7 @@ def _analyze_parsed(
     declared = options.sdk_version is not None
     sdk = installed_sdk(project, options.sdk_version)
     module = ModuleContext(parsed, resolved, sdk, sdk_declared=declared)
-    findings = list(_joined(results, "findings"))
+    findings = list(_joined(gathered, "findings"))
     findings += run_module_rules(module, options.enabled)
     findings, silenced = partition(findings, parsed.lines, options)
     findings.sort(key=lambda f: (f.span, f.code))
@@ -235,10 +237,10 @@ def _analyze_parsed(
         # settled here too: a placeholder must not outlive the analysis (nor reach the cache)
         remote_findings=tuple(
             (where, _settled(finding, options))
-            for where, finding in _joined(results, "remote")
+            for where, finding in _joined(gathered, "remote")
             if not outside(where)
         ),
-        workspaces=tuple(dict.fromkeys(_joined(results, "workspaces"))),
+        workspaces=tuple(dict.fromkeys(_joined(gathered, "workspaces"))),
         internal_errors=tuple(internal_errors + rule_errors),
     )
     if on_findings is not None:

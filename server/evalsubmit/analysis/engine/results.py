@@ -4,7 +4,7 @@ so that a one-shot analysis (the CLI's) imports none of the incremental machiner
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit.analysis.report import Question, SubmitReport, TargetPreview
@@ -31,3 +31,18 @@ class GroupResult:
     questions: frozenset[Question] = frozenset()
     """What its walk asked of files it need not read (the report's ``store_answers`` are the
     answers to the questions of the results it is made of)."""
+    gathered: bool = field(init=False, compare=False, repr=False)
+    """Whether it holds something the report gathers before its findings are out: findings,
+    remote findings, errors, workspaces, dependencies or questions (most results of a long
+    module hold none). Each of those stays empty or not once made: moved, it keeps its
+    length (:mod:`.shift`)."""
+
+    def __post_init__(self) -> None:
+        self.gathered = bool(
+            self.findings
+            or self.remote
+            or self.errors
+            or self.workspaces
+            or self.dependencies
+            or self.questions
+        )
