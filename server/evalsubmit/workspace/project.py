@@ -98,7 +98,7 @@ class Project:
 
     def set_overlay(self, path: Path, text: str) -> None:
         with self._lock:
-            resolved = path.resolve()
+            resolved = self.resolved(path)  # (each edit of a buffer sets it again)
             if resolved not in self._overlays:
                 # a new buffer may be a conftest.py (roots), or a module not found before
                 self._roots.clear()

@@ -93,7 +93,8 @@ def with_remote_findings(
         from evalsubmit.analysis.engine.crossfile import remote_findings_for  # not for a check
 
         try:
-            remote = remote_findings_for(project, path.resolve(), options, analyze_module, answers)
+            resolved = project.resolved(path)
+            remote = remote_findings_for(project, resolved, options, analyze_module, answers)
         except RecursionError:  # a value nested thousands deep, or one that contains itself
             return ModuleReport(path=path, skipped="a value is nested too deeply to analyse")
     kept, silenced = partition(remote, lines, options)
