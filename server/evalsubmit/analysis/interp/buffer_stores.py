@@ -59,6 +59,7 @@ class BufferStores:
         "_stored",
         "digest",
         "pieces",
+        "reached",
         "text",
         "texts",
     )
@@ -79,7 +80,10 @@ class BufferStores:
         """Pieces that may change ``sys.path``."""
         self._places: dict[tuple[str, ...], dict[str, list[Place]]] = {}
         """What the imports name, for the buffer's folder (:func:`.import_reach.places_by_key`),
-        made when first asked of this version."""
+        made when first asked of this version or one with the same imports."""
+        self.reached: dict[object, bool] = {}
+        """Whether the buffer may reach each module asked about (by the question of
+        :mod:`.importer_index`), kept while its imports are the same."""
 
     @classmethod
     def of(
@@ -123,6 +127,10 @@ class BufferStores:
         made._path_changers = previous._path_changers
         made._count(gone, -1)
         made._count(came, 1)
+        if not any(piece.imported for piece in (*gone, *came)):
+            # the same imports (an edit at each keystroke mostly is): what they name and reach
+            made._places = previous._places
+            made.reached = previous.reached
         return made
 
     def _count(self, pieces: Iterable[_Piece], step: int) -> None:

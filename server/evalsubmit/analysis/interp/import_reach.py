@@ -231,6 +231,19 @@ class Asked:
         return False
 
 
+def module_names(module_path: Path, module: str, root: Path | None) -> tuple[str, frozenset[str]]:
+    """The module's last name, and the names of the packages it is in (matched by name when
+    its dotted name is not its path's: a module found through a symbolic link)."""
+    parts = module.split(".")
+    if parts[-1] == "__init__":
+        parts.pop()
+    packages = set(parts[:-1])
+    if root is not None and module_path.is_relative_to(root):
+        folders = module_path.relative_to(root).parts[:-1]
+        packages.update(folders[:-1] if module_path.name == "__init__.py" else folders)
+    return parts[-1], frozenset(packages)
+
+
 def _names(folder: tuple[str, ...], item: Item) -> tuple[str, ...]:
     """The names an item reaches: a relative one from the root of the file system (the
     importer's folder's names and the names after it), an absolute one as written."""

@@ -52,6 +52,7 @@ from evalsubmit.analysis.interp.import_reach import (
     file_keys,
     items_of,
     may_change_path,
+    module_names,
 )
 from evalsubmit.analysis.interp.store_text import TextStores
 from evalsubmit.workspace import observed
@@ -132,11 +133,15 @@ class _Question:
         )
 
     def reached_by_buffer(self, path: Path, buffer: BufferStores) -> bool:
-        if self.by_name is not None and buffer.reaches(*self.by_name):
-            return True
-        folder = path.parent.parts
-        places = buffer.places(folder)
-        return any(self.asked.reached_by(folder, found) for found in places.values())
+        """Whether the buffer (of ``path``) may reach the module: kept by the buffer for
+        this question while its imports are the same."""
+        known = buffer.reached.get(self)
+        if known is None:
+            folder = path.parent.parts
+            known = buffer.reached[self] = (
+                self.by_name is not None and buffer.reaches(*self.by_name)
+            ) or any(self.asked.reached_by(folder, at) for at in buffer.places(folder).values())
+        return known
 
 
 class ImporterIndex:
@@ -163,19 +168,6 @@ class ImporterIndex:
         self._buffers: dict[Path, BufferStores] = {}
         """The buffers' stores by piece, last version."""
         self._lock = threading.Lock()
-
-    def _names(self, module_path: Path, module: str) -> tuple[str, frozenset[str]]:
-        """The module's last name, and the names of the packages it is in (matched by name
-        when its dotted name is not its path's: a module found through a symbolic link)."""
-        parts = module.split(".")
-        if parts[-1] == "__init__":
-            parts.pop()
-        packages = set(parts[:-1])
-        root = self.project.root
-        if root is not None and module_path.is_relative_to(root):
-            folders = module_path.relative_to(root).parts[:-1]
-            packages.update(folders[:-1] if module_path.name == "__init__.py" else folders)
-        return parts[-1], frozenset(packages)
 
     def note_pieces(self, path: Path, text: str, pieces: Callable[[], list[str] | None]) -> None:
         """The text of an editor buffer being analysed, and how to get it cut in the engine's
@@ -301,7 +293,7 @@ class ImporterIndex:
             dotted.pop()
         by_name = None
         if tuple(dotted) != asked.parts[-len(dotted) :]:
-            by_name = self._names(module_path, module)
+            by_name = module_names(module_path, module, self.project.root)
         kept = _Question(asked, by_name, tuple(consulted.items()))
         names = set(asked.parts) | ({by_name[0], *by_name[1]} if by_name else set())
         seen: set[Path] = set()

@@ -1,0 +1,58 @@
+"""What an editor buffer may reach is kept from one version of it to the next while its
+imports are the same (:class:`~evalsubmit.analysis.interp.buffer_stores.BufferStores`): after
+any edit, the files that may store a module's attribute are those a fresh index finds."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from evalsubmit.analysis.interp.module_stores import ModuleStores
+from evalsubmit.analysis.source.chunks import ChunkCache
+from evalsubmit.analysis.source.parse import parse_source
+from evalsubmit.workspace.project import Project
+
+BLOCKS = (
+    "import settings\n",
+    "from settings import A\n",
+    "import os\n",
+    "def f():\n    settings.A = 2\n",
+    "A['k'] = 1\n",
+    "x = 1\n",
+    "def g():\n    return 1\n",
+)
+
+
+def test_a_kept_reach_follows_the_buffers_imports(tmp_path: Path) -> None:
+    root = tmp_path.resolve()
+    settings = root / "settings.py"
+    settings.write_text("A = 1\n")
+    main = root / "main.py"
+    project = Project(root=root)
+    kept = ModuleStores(project)
+    cache = ChunkCache()
+    rng = random.Random(26)
+    module = [rng.choice(BLOCKS) for _ in range(4)]
+    seen: set[bool] = set()
+    for _ in range(200):
+        at = rng.randrange(len(module) + 1)
+        edit = rng.random()
+        if (edit < 0.4 and len(module) < 8) or not module:
+            module.insert(at, rng.choice(BLOCKS))
+        elif edit < 0.7:
+            del module[min(at, len(module) - 1)]
+        else:
+            module[min(at, len(module) - 1)] = rng.choice(BLOCKS)
+        text = "".join(module)
+        parsed = parse_source(text, cache)
+        pieces = cache.piece_texts(parsed.chunks) if parsed is not None else None
+        if pieces is None:  # parsed whole: the engine keeps no pieces of it
+            continue
+        project.set_overlay(main, text)
+        fresh = ModuleStores(project)
+        for stores in (kept, fresh):
+            stores.note_pieces(main, text, lambda pieces=pieces: pieces)
+        found = kept.set_elsewhere(settings, "settings", "A", set())
+        assert found == fresh.set_elsewhere(settings, "settings", "A", set()), text
+        seen.add(bool(found))
+    assert seen == {True, False}
