@@ -144,12 +144,10 @@ class AnalysisCaches:
         dropped = self._shift(parsed, path) if self.groups else set()
         keyer = self._keyer = Keyer(parsed, self.keys, project, path)
         count = len(parsed.tree.body)
-        if dropped and keyer.candidates is not None:
+        if dropped and keyer.candidates is not None and keyer.kept_key_in(dropped):
             # a statement not looked at whose results were dropped (they pointed at a line the
             # edit changed) must be found: every statement is
-            candidates = keyer.candidates
-            if any(keyer.key(i) in dropped for i in range(count) if i not in candidates):
-                keyer.candidates = None
+            keyer.candidates = None
         changed = keyer.changed(self._unchanged)
         self.looked_at = len(keyer.candidates) if keyer.candidates is not None else count
         walk = keyer.needed(changed) if len(changed) < count else None

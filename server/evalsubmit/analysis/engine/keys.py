@@ -157,6 +157,21 @@ class Keyer:
         ]
         return found
 
+    def kept_key_in(self, keys: set[str]) -> bool:
+        """Whether a statement not among the candidates has one of ``keys`` (before
+        :meth:`changed`). Such a statement keeps its last key (:meth:`key`), and a key is of
+        one statement text: the statements of the last analysis with one are found, then
+        whether one is here and not a candidate (rather than a call of :meth:`key` for every
+        statement)."""
+        candidates = self.candidates
+        assert candidates is not None
+        previous = self.state.previous
+        wanted = {identity for identity, remembered in previous.items() if remembered[0] in keys}
+        if not wanted:
+            return False
+        found = [index for index, identity in enumerate(self.identity) if identity in wanted]
+        return any(index not in candidates for index in found)
+
     def changed(self, unchanged: Callable[[str | None], bool]) -> set[int]:
         """The statements whose results are not cached (``unchanged``: whether those of a key
         are); then the keys are remembered for the next analysis."""

@@ -1,0 +1,57 @@
+"""The statements an edit leaves out of a keyer's candidates keep their last keys: whether one
+of them has a key among some (the results an edit's line shift dropped) is found from the last
+analysis's keys (:meth:`~evalsubmit.analysis.engine.keys.Keyer.kept_key_in`), as a look at
+every statement's key would find it."""
+
+from __future__ import annotations
+
+import random
+
+from evalsubmit.analysis.engine.key_state import KeyState
+from evalsubmit.analysis.engine.keys import Keyer
+from evalsubmit.analysis.source.chunks import ChunkCache
+from evalsubmit.analysis.source.parse import parse_source
+
+BLOCKS = (
+    "a = 1\n",
+    "b = a + 1\n",
+    "c = [b]\n",
+    "c.append(a)\n",
+    "def f():\n    return b\n",
+    "d = f()\n",
+    "\n",
+    "a = 2\n",
+)
+
+
+def test_kept_key_in_finds_what_a_look_at_every_key_finds() -> None:
+    cache = ChunkCache()
+    state = KeyState()
+    rng = random.Random(26)
+    module = [rng.choice(BLOCKS) for _ in range(8)]
+    seen: set[bool] = set()
+    for _ in range(300):
+        at = rng.randrange(len(module) + 1)
+        edit = rng.random()
+        if (edit < 0.4 and len(module) < 14) or not module:
+            module.insert(at, rng.choice(BLOCKS))
+        elif edit < 0.7:
+            del module[min(at, len(module) - 1)]
+        else:
+            module[min(at, len(module) - 1)] = rng.choice(BLOCKS)
+        parsed = parse_source("".join(module), cache)
+        if parsed is None or not parsed.chunks:
+            state = KeyState()
+            continue
+        last = [remembered[0] for remembered in state.previous.values()]
+        keyer = Keyer(parsed, state, None)
+        candidates = keyer.candidates
+        if candidates is not None and last:
+            keys = set(rng.sample(last, min(2, len(last))))
+            kept = keyer.kept_key_in(keys)
+            count = len(parsed.tree.body)
+            assert kept == any(keyer.key(i) in keys for i in range(count) if i not in candidates)
+            seen.add(kept)
+        keyer.changed(lambda key: True)
+        state.complete = True
+    assert seen == {True, False}
