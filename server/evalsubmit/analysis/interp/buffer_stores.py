@@ -21,6 +21,7 @@ from evalsubmit.analysis.interp.import_reach import (
     unresolved_imports,
 )
 from evalsubmit.analysis.interp.store_text import TextStores, import_words
+from evalsubmit.analysis.source.chunks import same_ends
 from evalsubmit.workspace.import_text import Statement, statements_in
 
 _NONE: frozenset[str] = frozenset()
@@ -94,21 +95,15 @@ class BufferStores:
         previous: BufferStores | None = None,
     ) -> BufferStores:
         """The buffer's ``text``, cut in the pieces ``texts``; what ``previous`` (an earlier
-        version) kept of the pieces it shares with it (the same objects, at its start and end,
-        as the engine keeps them) is reused."""
+        version) kept of the pieces it shares with it at its start and end (the same objects
+        as the engine keeps them: compared a block at a time) is reused."""
         if previous is None:
             pieces = [_Piece(piece, statements) for piece in texts]
             made = cls(text, texts, pieces)
             made._count(pieces, 1)
             return made
         old = previous.texts
-        front = 0
-        limit = min(len(old), len(texts))
-        while front < limit and old[front] is texts[front]:
-            front += 1
-        back = 0
-        while back < limit - front and old[-1 - back] is texts[-1 - back]:
-            back += 1
+        front, back = same_ends(old, texts)
         gone = previous.pieces[front : len(old) - back]
         kept = {piece.stores.text: piece for piece in gone}
         came = [

@@ -47,7 +47,8 @@ from evalsubmit.workspace.project import Project
 MAX_KEPT_ANSWERS = 256
 """Subclass questions whose last answer is kept with what it rests on."""
 
-_Stamp = tuple[object, tuple[tuple[Path, str | None], ...], str | None, str | None]
+_Buffers = tuple[tuple[Path, str | None], ...]
+_Stamp = tuple[object, _Buffers, str | None, str | None]
 """What a subclass answer may rest on: the files on disk as last looked at (by identity),
 the other buffers' texts, the class's module's text (when not the module analysed) and the
 analysed module's (when it was looked at)."""
@@ -67,22 +68,28 @@ class Questions:
     def answers_the_same(self, questions: Mapping[Question, Answer]) -> bool:
         """Whether each question gets the answer it got (None never matches)."""
         stores: list[tuple[StoreQuestion, StoreAnswer]] = []
+        seen: dict[Path | None, tuple[object, _Buffers]] = {}
         for question, answer in questions.items():
             if isinstance(question, SubclassQuestion):
-                if answer is None or self._asked_again(question) != answer:
+                if answer is None or self._asked_again(question, seen) != answer:
                     return False
             else:
                 stores.append((question, cast(StoreAnswer, answer)))
         return not stores or self._stores.answers_the_same(stores)
 
-    def _asked_again(self, question: SubclassQuestion) -> SubclassAnswer:
+    def _asked_again(
+        self, question: SubclassQuestion, seen: dict[Path | None, tuple[object, _Buffers]]
+    ) -> SubclassAnswer:
         """The answer now, kept while what it may rest on is the same: asked again at every
         edit of the document that asked it, it then costs a look at the buffers, not a walk
-        of the files that may reach the class's module."""
+        of the files that may reach the class's module (``seen``: the files and buffers by
+        analysed module, looked at once for all the questions asked again together)."""
         with self._lock:
             kept = self._kept.get(question)
-        if kept is not None and self._same(kept[0], self._stamp(question, kept[0][3] is not None)):
-            return kept[1]
+        if kept is not None:
+            stamp = self._stamp(question, kept[0][3] is not None, seen)
+            if self._same(kept[0], stamp):
+                return kept[1]
         stamp = self._stamp(question, True)  # before: a change while it is asked is seen
         followed: set[str] = set()
         answer, looked_at = self.subclasses_looked_at(question, followed)
@@ -97,22 +104,32 @@ class Questions:
             self._kept[question] = (stamp, answer)
         return answer
 
-    def _stamp(self, question: SubclassQuestion, with_analysed: bool) -> _Stamp:
+    def _stamp(
+        self,
+        question: SubclassQuestion,
+        with_analysed: bool,
+        seen: dict[Path | None, tuple[object, _Buffers]] | None = None,
+    ) -> _Stamp:
         analysed = question.analysed
-        buffers = tuple(
-            sorted(
-                (path, self._project.read_unobserved(path))
-                for path in self._project.overlaid()
-                if path != analysed
+        common = seen.get(analysed) if seen is not None else None
+        if common is None:
+            buffers = tuple(
+                sorted(
+                    (path, self._project.read_unobserved(path))
+                    for path in self._project.overlaid()
+                    if path != analysed
+                )
             )
-        )
+            common = (self._stores.files_seen(), buffers)
+            if seen is not None:
+                seen[analysed] = common
         own = self._project.read_unobserved(question.path) if question.path != analysed else None
         looked = (
             (self._project.read_unobserved(analysed) or "")
             if with_analysed and analysed is not None
             else None
         )
-        return (self._stores.files_seen(), buffers, own, looked)
+        return (common[0], common[1], own, looked)
 
     @staticmethod
     def _same(kept: _Stamp, now: _Stamp) -> bool:
