@@ -71,7 +71,7 @@ def fresh_caches(text: str, path: Path | None, project: Project | None) -> Analy
 
 def assert_kept_as_fresh(caches: AnalysisCaches, fresh: AnalysisCaches) -> None:
     kept, new = caches.keys, fresh.keys
-    assert (kept.chunks, kept.lines, kept.identity) == (new.chunks, new.lines, new.identity)
+    assert (kept.chunks, kept.firsts, kept.identity) == (new.chunks, new.firsts, new.identity)
     assert kept.effects == new.effects
     assert kept.previous == new.previous
     assert kept.resolved is not None and new.resolved is not None

@@ -1,10 +1,12 @@
-"""The statements an edit leaves out of a keyer's candidates keep their last keys: whether one
-of them has a key among some (the results an edit's line shift dropped) is found from the last
-analysis's keys (:meth:`~evalsubmit.analysis.engine.keys.Keyer.kept_key_in`), as a look at
-every statement's key would find it."""
+"""What a keyer keeps from one analysis to the next (:mod:`evalsubmit.analysis.engine.keys`) is
+what it would find looking at every statement again: the index of each chunk's first statement,
+and, the statements an edit leaves out of its candidates keeping their last keys, whether one of
+them has a key among some (the results an edit's line shift dropped:
+:meth:`~evalsubmit.analysis.engine.keys.Keyer.kept_key_in`)."""
 
 from __future__ import annotations
 
+import bisect
 import random
 
 from evalsubmit.analysis.engine.key_state import KeyState
@@ -24,7 +26,7 @@ BLOCKS = (
 )
 
 
-def test_kept_key_in_finds_what_a_look_at_every_key_finds() -> None:
+def test_what_a_keyer_keeps_is_what_a_look_at_every_statement_finds() -> None:
     cache = ChunkCache()
     state = KeyState()
     rng = random.Random(26)
@@ -45,6 +47,8 @@ def test_kept_key_in_finds_what_a_look_at_every_key_finds() -> None:
             continue
         last = [remembered[0] for remembered in state.previous.values()]
         keyer = Keyer(parsed, state, None)
+        lines = [statement.lineno for statement in parsed.tree.body]
+        assert state.firsts == [bisect.bisect_left(lines, chunk.start) for chunk in parsed.chunks]
         candidates = keyer.candidates
         if candidates is not None and last:
             keys = set(rng.sample(last, min(2, len(last))))

@@ -4,7 +4,6 @@ looked at again."""
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 
 from evalsubmit.analysis.engine.graph import Graph
@@ -25,8 +24,9 @@ class KeyState:
     """The chunks the tables below were made for."""
     source: tuple[str, ...] = ()
     """The lines of their text (to pair the lines of chunks whose code did not change)."""
-    lines: list[int] = field(default_factory=list)
-    """Each top-level statement's first line (to find the statements of a run of chunks)."""
+    firsts: list[int] = field(default_factory=list)
+    """The index of each chunk's first top-level statement (to find the statements of a run
+    of chunks)."""
     identity: list[str] = field(default_factory=list)
     """Each statement's text, not its place: ``digest+line in chunk:column``, and ``#n`` for
     the n-th repeat of the same text (the statement moves with its text, so results cached
@@ -53,5 +53,5 @@ class KeyState:
 def statements_before(state: KeyState, chunk: int) -> int:
     """How many statements of the last tables come before chunk ``chunk`` of their chunks."""
     if chunk >= len(state.chunks):
-        return len(state.lines)
-    return bisect.bisect_left(state.lines, state.chunks[chunk].start)
+        return len(state.identity)
+    return state.firsts[chunk]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import operator
 from collections.abc import Callable
 from pathlib import Path
 
@@ -94,7 +93,14 @@ class Keyer:
             gone.update(old[i] if i < first else old[i - new_stop + stop] for i in renumbered)
         removed = gone.difference(self.identity[i] for i in looked_at)
         self.effects = [*state.effects[:first], *found, *state.effects[stop:]]
-        state.lines = [*state.lines[:first], *map(_line_of, body[first:])]
+        # each chunk's first statement: the trailing run's hold the same statements as before
+        # (no statement of theirs is read: reading every one's line was slow)
+        lines = [statement.lineno for statement in body[first:new_stop]]
+        state.firsts = [
+            *state.firsts[:head],
+            *(first + bisect.bisect_left(lines, chunk.start) for chunk in chunks),
+            *map((new_stop - stop).__add__, state.firsts[len(state.chunks) - tail :]),
+        ]
         state.chunks, state.identity, state.effects = parsed.chunks, self.identity, self.effects
         state.source = parsed.lines
         if len(state.by_text) > 2 * len(body) + 64:  # forget texts long gone (bounded memory)
@@ -394,9 +400,6 @@ def _module_non_mutating(text: str) -> tuple[frozenset[str], frozenset[str]]:
             _HARMLESS.clear()
         _HARMLESS[text] = found
     return found
-
-
-_line_of = operator.attrgetter("lineno")
 
 
 def _text_keys(parsed: ParsedModule) -> list[str]:
