@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from evalsubmit.analysis.interp.buffer_stores import MAX_KEPT_REACHES, BufferStores
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.source.chunks import ChunkCache
 from evalsubmit.analysis.source.parse import parse_source
@@ -56,3 +57,14 @@ def test_a_kept_reach_follows_the_buffers_imports(tmp_path: Path) -> None:
         assert found == fresh.set_elsewhere(settings, "settings", "A", set()), text
         seen.add(bool(found))
     assert seen == {True, False}
+
+
+def test_a_buffer_passes_on_a_bounded_number_of_answers() -> None:
+    """Each save makes the questions anew: a long session's answers are not all kept."""
+    first = BufferStores.of("x = 1\n", ["x = 1\n"], {})
+    first.reached[object()] = True
+    second = BufferStores.of("x = 2\n", ["x = 2\n"], {}, first)
+    assert second.reached is first.reached  # the same imports (none): passed on
+    second.reached.update((object(), False) for _ in range(MAX_KEPT_REACHES))
+    third = BufferStores.of("x = 3\n", ["x = 3\n"], {}, second)
+    assert third.reached == {}

@@ -25,6 +25,9 @@ from evalsubmit.analysis.source.chunks import same_ends
 from evalsubmit.workspace.import_text import Statement, statements_in
 
 _NONE: frozenset[str] = frozenset()
+MAX_KEPT_REACHES = 256
+"""Questions whose answer a buffer's versions pass on (the files on disk looked at again, at a
+save, make each question anew: the old ones are let go)."""
 
 
 class _Piece:
@@ -125,7 +128,8 @@ class BufferStores:
         if not any(piece.imported for piece in (*gone, *came)):
             # the same imports (an edit at each keystroke mostly is): what they name and reach
             made._places = previous._places
-            made.reached = previous.reached
+            if len(previous.reached) < MAX_KEPT_REACHES:
+                made.reached = previous.reached
         return made
 
     def _count(self, pieces: Iterable[_Piece], step: int) -> None:
