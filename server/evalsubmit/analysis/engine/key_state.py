@@ -4,12 +4,14 @@ looked at again."""
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from evalsubmit.analysis.engine.graph import Graph
 from evalsubmit.analysis.interp.effects import Effects
 from evalsubmit.analysis.interp.mutation import NonMutatingMemo
 from evalsubmit.analysis.source.chunks import Chunk
+from evalsubmit.analysis.source.parse import ParsedModule
 
 Remembered = tuple[str, frozenset[str], frozenset[str], tuple[int, ...]]
 """A statement's key, the names it reads, the names it writes, and for each name it reads that
@@ -55,3 +57,14 @@ def statements_before(state: KeyState, chunk: int) -> int:
     if chunk >= len(state.chunks):
         return len(state.identity)
     return state.firsts[chunk]
+
+
+def text_keys(parsed: ParsedModule) -> list[str]:
+    """Each statement's text key: ``digest+line in chunk:column`` (its identity but for
+    repeats)."""
+    starts = [chunk.start for chunk in parsed.chunks]
+    found = []
+    for statement in parsed.tree.body:
+        chunk = parsed.chunks[bisect.bisect_right(starts, statement.lineno) - 1]
+        found.append(f"{chunk.digest}+{statement.lineno - chunk.start}:{statement.col_offset}")
+    return found

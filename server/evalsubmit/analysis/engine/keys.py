@@ -17,7 +17,12 @@ from pathlib import Path
 
 from evalsubmit.analysis.engine.graph import Graph, graph_of
 from evalsubmit.analysis.engine.identities import identities
-from evalsubmit.analysis.engine.key_state import KeyState, Remembered, statements_before
+from evalsubmit.analysis.engine.key_state import (
+    KeyState,
+    Remembered,
+    statements_before,
+    text_keys,
+)
 from evalsubmit.analysis.interp.effects import Effects, effects
 from evalsubmit.analysis.interp.mutation import non_mutating_names, resolve
 from evalsubmit.analysis.source.chunks import same_ends
@@ -104,7 +109,7 @@ class Keyer:
         state.chunks, state.identity, state.effects = parsed.chunks, self.identity, self.effects
         state.source = parsed.lines
         if len(state.by_text) > 2 * len(body) + 64:  # forget texts long gone (bounded memory)
-            state.by_text = dict(zip(_text_keys(parsed), self.effects, strict=True))
+            state.by_text = dict(zip(text_keys(parsed), self.effects, strict=True))
         # Effects compare by value: an edit inside a literal leaves them equal, and then the
         # module-wide resolution (which reads every statement's) is the one of last time.
         old_graph = state.resolved
@@ -164,11 +169,8 @@ class Keyer:
         return found
 
     def kept_key_in(self, keys: set[str]) -> bool:
-        """Whether a statement not among the candidates has one of ``keys`` (before
-        :meth:`changed`). Such a statement keeps its last key (:meth:`key`), and a key is of
-        one statement text: the statements of the last analysis with one are found, then
-        whether one is here and not a candidate (rather than a call of :meth:`key` for every
-        statement)."""
+        """Whether a statement not among the candidates (before :meth:`changed`: each keeps
+        its last key) has one of ``keys``: found from the last keys, not a key() per statement."""
         candidates = self.candidates
         assert candidates is not None
         previous = self.state.previous
@@ -399,13 +401,4 @@ def _module_non_mutating(text: str) -> tuple[frozenset[str], frozenset[str]]:
         if len(_HARMLESS) > 256:
             _HARMLESS.clear()
         _HARMLESS[text] = found
-    return found
-
-
-def _text_keys(parsed: ParsedModule) -> list[str]:
-    starts = [chunk.start for chunk in parsed.chunks]
-    found = []
-    for statement in parsed.tree.body:
-        chunk = parsed.chunks[bisect.bisect_right(starts, statement.lineno) - 1]
-        found.append(f"{chunk.digest}+{statement.lineno - chunk.start}:{statement.col_offset}")
     return found

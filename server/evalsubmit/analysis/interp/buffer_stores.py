@@ -21,7 +21,6 @@ from evalsubmit.analysis.interp.import_reach import (
     unresolved_imports,
 )
 from evalsubmit.analysis.interp.store_text import TextStores, import_words
-from evalsubmit.analysis.source.chunks import same_ends
 from evalsubmit.workspace.import_text import Statement, statements_in
 
 _NONE: frozenset[str] = frozenset()
@@ -105,6 +104,9 @@ class BufferStores:
             made = cls(text, texts, pieces)
             made._count(pieces, 1)
             return made
+        # (the per-statement parse's module: loaded only where a buffer has versions)
+        from evalsubmit.analysis.source.chunks import same_ends
+
         old = previous.texts
         front, back = same_ends(old, texts)
         gone = previous.pieces[front : len(old) - back]
