@@ -10,6 +10,7 @@ import pytest
 
 from evalsubmit.analysis.source.chunks import ChunkCache, parse_chunks
 from evalsubmit.analysis.source.cuts import split
+from evalsubmit.analysis.source.parse import parse_source
 from evalsubmit.core.lines import split_lines_keepends
 from evalsubmit.core.suppression import MARKER_WORDS, lines_mentioning
 
@@ -53,6 +54,8 @@ SNIPPETS = [
     "#c",
     "(",
     "\r",
+    "    nonlocal x",
+    "global y",
 ]
 
 
@@ -126,6 +129,10 @@ def assert_cache_consistent(cache: ChunkCache) -> None:
     for chunk, piece in zip(cache.chunks, cache.pieces, strict=True):
         assert piece.offset == chunk.start - 1
         assert piece.text == "".join(cache.lines[chunk.start - 1 : chunk.end])
+    # the pieces holding the words and the repaired pieces, kept by run
+    assert cache.nonlocal_pieces == sum("nonlocal" in piece.text for piece in cache.pieces)
+    assert cache.global_pieces == sum("global" in piece.text for piece in cache.pieces)
+    assert list(map(id, cache.broken)) == [id(piece) for piece in cache.pieces if piece.blanked]
     if cache.marked is not None:  # the lines holding each suppression marker, kept by run
         looked = {word: lines_mentioning(list(cache.lines), (word,)) for word in MARKER_WORDS}
         assert cache.marked == looked
@@ -176,13 +183,16 @@ def test_a_line_added_then_removed_moves_nothing_inside_the_pieces_below() -> No
     no lag, their nodes never listed nor moved; settling then gives a fresh parse's tree."""
     cache = ChunkCache()
     parse_chunks(split_lines_keepends(BASE), cache)
+    # (a piece parsed below line 1 was moved there: its nodes are listed, not moved since)
+    listed = [piece.located for piece in cache.pieces[1:]]
     parse_chunks(split_lines_keepends("\n" + BASE), cache)
     below = cache.pieces[2:]  # (the new line is a piece of its own, then "import os")
     assert len(below) == 4 and all(piece.lag == 1 for piece in below)
     lines = split_lines_keepends(BASE)
     incremental = parse_chunks(lines, cache)
     assert list(map(id, cache.pieces[1:])) == list(map(id, below))
-    assert all(piece.lag == 0 and piece.located is None for piece in below)
+    assert all(piece.lag == 0 for piece in below)
+    assert all(piece.located is before for piece, before in zip(below, listed, strict=True))
     cache.settle()
     assert _tree(incremental) == _tree(parse_chunks(lines, None))
 
@@ -207,3 +217,34 @@ def test_a_piece_lagging_above_an_edit_is_settled_when_read() -> None:
     assert _dump(incremental[0][index]) == _dump(fresh[0][index])
     cache.settle()
     assert _tree(incremental) == _tree(fresh)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_words_a_reparsed_text_spells_are_those_of_a_fresh_parse(seed: int) -> None:
+    """Whether the text spells ``nonlocal`` and ``global`` is known from the pieces' counts,
+    kept by run (no search of the whole text per edit): after every edit (in the words,
+    across pieces, in the seed's text) as a fresh parse finds it."""
+    rng = random.Random(seed)
+    cache = ChunkCache()
+    text = BASE.replace("value = 1", "global value") + "def g():\n    nonlocal x\n"
+    words = ["nonlocal", "global", "nonloca", "glo", "# global", "x = 1", "def h():"]
+    parse_source(text, cache)
+    for _ in range(80):
+        lines = text.split("\n")
+        index = rng.randrange(len(lines))
+        column = rng.randrange(len(lines[index]) + 1)
+        roll = rng.random()
+        if roll < 0.3:
+            lines.insert(index, rng.choice(["", "    "]) + rng.choice(words))
+        elif roll < 0.6 and len(lines) > 1:
+            del lines[index]
+        else:
+            lines[index] = lines[index][:column] + rng.choice(words) + lines[index][column:]
+        text = "\n".join(lines)
+        incremental, fresh = parse_source(text, cache), parse_source(text)
+        if fresh is None or incremental is None:
+            assert incremental is fresh
+            continue
+        assert incremental.spells_nonlocal == fresh.spells_nonlocal == ("nonlocal" in text)
+        assert incremental.spells_global == fresh.spells_global == ("global" in text)
+        assert_cache_consistent(cache)

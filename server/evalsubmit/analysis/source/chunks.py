@@ -64,6 +64,13 @@ class ChunkCache:
     """For each suppression marker (``MARKER_WORDS`` of :mod:`evalsubmit.core.suppression`),
     the indexes of ``lines`` holding it (None: not known yet). Kept by the run of lines an
     edit changed: the lines before and after it are the last parse's."""
+    nonlocal_pieces: int = 0
+    """How many pieces' texts hold the word ``nonlocal`` (a word is on one line: the whole
+    text holds it when one piece does, so no edit searches the whole text)."""
+    global_pieces: int = 0
+    """How many pieces' texts hold the word ``global``."""
+    broken: list[ParsedPiece] = field(default_factory=list)
+    """The pieces that were repaired (blanked), kept by run like the counts above."""
     hits: int = 0
     misses: int = 0
 
@@ -164,10 +171,10 @@ def parse_chunks(
             moves.append((found, start, places))
             cache.hits += 1
         else:
-            parsed = _parse_piece(text, start)
-            if parsed is None:
+            new = _parse_piece(text, start)
+            if new is None:
                 return None
-            found, digest = parsed, _digest(text, parsed)
+            found, digest = new
             cache.misses += 1
         pieces.append(found)
         middle.extend(found.body)
@@ -182,7 +189,13 @@ def parse_chunks(
     chunks += kept_chunks
     pieces += kept_pieces
     cache.hits += front + back
-    broken = [parsed for parsed in pieces if parsed.blanked]
+    # Kept by run: the pieces of the edited run replaced by those cut there now (reused
+    # pieces counted as new ones), the others' as the last parse knew them.
+    old_run = cache.pieces[front:old_tail]
+    new_run = pieces[front : len(pieces) - len(kept_pieces)]
+    gone = {id(parsed) for parsed in old_run if parsed.blanked}
+    broken = [parsed for parsed in cache.broken if id(parsed) not in gone]
+    broken += [parsed for parsed in new_run if parsed.blanked]
     if len(broken) > 1:  # counted for reused pieces too: a fresh parse must agree
         return None
     for parsed, start, places in moves:
@@ -196,8 +209,16 @@ def parse_chunks(
     blanked = broken[0].blanked if broken else []
     cache.marked = _marked(cache, lines, front, old_tail, delta, texts) if kept else None
     cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
-    cache.body, cache.firsts = body, firsts
+    cache.body, cache.firsts, cache.broken = body, firsts, broken
+    new_texts, old_texts = [text for _, text in texts], [parsed.text for parsed in old_run]
+    cache.nonlocal_pieces += _holding("nonlocal", new_texts) - _holding("nonlocal", old_texts)
+    cache.global_pieces += _holding("global", new_texts) - _holding("global", old_texts)
     return body, chunks, list(blanked)
+
+
+def _holding(word: str, texts: Iterable[str]) -> int:
+    """How many of ``texts`` hold ``word``."""
+    return sum(word in text for text in texts)
 
 
 def _marked(
@@ -269,7 +290,8 @@ def _indices(keys: Iterable[str]) -> dict[str, list[int]]:
     return found
 
 
-def _parse_piece(text: str, start: int) -> ParsedPiece | None:
+def _parse_piece(text: str, start: int) -> tuple[ParsedPiece, str] | None:
+    """The piece parsed from ``text`` (beginning at line ``start``), with its digest."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -282,16 +304,23 @@ def _parse_piece(text: str, start: int) -> ParsedPiece | None:
         tree, blanked = repaired
     except (ValueError, RecursionError, MemoryError):
         return None
+    parsed = ParsedPiece(text, tree.body, 0, blanked)
+    digest = _digest(text, parsed)  # (read at its parsed lines, as the digest is the same)
     if start > 1:
-        for statement in tree.body:
-            ast.increment_lineno(statement, start - 1)
-        blanked = [(a + start - 1, b + start - 1) for a, b in blanked]
-    return ParsedPiece(text, tree.body, start - 1, blanked)
+        # moved as a piece below an edit is, then settled: the flat moves of its nodes'
+        # lines cost less than ast.increment_lineno's walk, and a later move reuses the list
+        moved_alike([parsed], start - 1)
+        settle([parsed])
+    return parsed, digest
 
 
-def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chunk, ...]:
+def seed(
+    body: list[ast.stmt], lines: list[str], cache: ChunkCache, words: Collection[str] = ()
+) -> tuple[Chunk, ...]:
     """Fill the cache from a tree parsed whole; ``()`` when its statements do not fall inside
-    the cuts (then the cuts cannot be trusted for this text and nothing is cached)."""
+    the cuts (then the cuts cannot be trusted for this text and nothing is cached).
+    ``words``: those of ``nonlocal`` and ``global`` the whole text holds (the pieces of the
+    others are not searched)."""
     pieces: list[ParsedPiece] = []
     chunks: list[Chunk] = []
     statements = iter(body)
@@ -303,6 +332,8 @@ def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chu
             if first < start or (pending.end_lineno or pending.lineno) > end:
                 cache.lines, cache.chunks, cache.pieces = [], [], []
                 cache.body, cache.firsts, cache.marked = [], [0], None
+                cache.nonlocal_pieces = cache.global_pieces = 0
+                cache.broken = []
                 return ()
             own.append(pending)
             pending = next(statements, None)
@@ -312,6 +343,10 @@ def seed(body: list[ast.stmt], lines: list[str], cache: ChunkCache) -> tuple[Chu
         chunks.append(Chunk(start, end, _digest(text, piece)))
     cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
     cache.marked = None  # (looked for at the first parse by piece)
+    cache.broken = []  # (parsed whole: nothing was repaired)
+    texts = [piece.text for piece in pieces]
+    cache.nonlocal_pieces = _holding("nonlocal", texts) if "nonlocal" in words else 0
+    cache.global_pieces = _holding("global", texts) if "global" in words else 0
     cache.body = list(body)
     cache.firsts = [0]
     for parsed in pieces:

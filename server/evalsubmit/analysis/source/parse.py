@@ -10,7 +10,7 @@ import ast
 import re
 import warnings
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import field
 from typing import TYPE_CHECKING
 
@@ -144,11 +144,12 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         whole = _parse_whole(source)
         if whole is not None:
             chunks: tuple[Chunk, ...] = ()
+            words = _words(source)
             if cache is not None:
                 from evalsubmit.analysis.source.chunks import seed
 
-                chunks = seed(whole.body, lines, cache)
-            return _parsed(source, lines, whole, (), chunks)
+                chunks = seed(whole.body, lines, cache, words)
+            return _parsed(source, lines, whole, (), words, chunks)
     from evalsubmit.analysis.source.chunks import parse_chunks
     from evalsubmit.analysis.source.repair import repair_parse
     from evalsubmit.core.suppression import note_mentions
@@ -160,13 +161,17 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         kept = tuple(lines)  # tuple(kept) is kept: the lines the mentions were noted for
         if cache is not None and cache.marked is not None:
             note_mentions(kept, cache.marked)  # the suppressions' look costs no lowered copy
-        held = weakref.ref(cache) if cache is not None else None
-        return _parsed(source, kept, tree, blanked, pieces_chunks, held)
+        if cache is None:
+            return _parsed(source, kept, tree, blanked, _words(source), pieces_chunks)
+        # the pieces' counts say it without a search of the whole text
+        words = {"nonlocal"} if cache.nonlocal_pieces else set()
+        words |= {"global"} if cache.global_pieces else set()
+        return _parsed(source, kept, tree, blanked, words, pieces_chunks, weakref.ref(cache))
     repaired = repair_parse(source)
     if repaired is None:
         return None
     tree, blanked = repaired
-    return _parsed(source, lines, tree, blanked)
+    return _parsed(source, lines, tree, blanked, _words(source))
 
 
 def _parsed(
@@ -174,6 +179,7 @@ def _parsed(
     lines: Sequence[str],
     tree: ast.Module,
     blanked: Iterable[tuple[int, int]],
+    words: Collection[str],
     chunks: Iterable[Chunk] = (),
     cache: weakref.ref[ChunkCache] | None = None,
 ) -> ParsedModule:
@@ -183,15 +189,16 @@ def _parsed(
         tuple(blanked),
         source.isascii(),
         tuple(chunks),
-        _spells_nonlocal(source),
+        # a keyword is only ever ASCII, but a non-ASCII text is taken to hold it (no guess)
+        "nonlocal" in words or not source.isascii(),
         cache,
-        spells_global="global" in source,
+        spells_global="global" in words,
     )
 
 
-def _spells_nonlocal(source: str) -> bool:
-    # a keyword is only ever ASCII, but a non-ASCII text is taken to hold it (no guess is made)
-    return "nonlocal" in source or not source.isascii()
+def _words(source: str) -> set[str]:
+    """Which of the words ``nonlocal`` and ``global`` ``source`` holds."""
+    return {word for word in ("nonlocal", "global") if word in source}
 
 
 def _parse_whole(source: str) -> ast.Module | None:
