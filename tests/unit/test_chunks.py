@@ -129,6 +129,8 @@ def assert_cache_consistent(cache: ChunkCache) -> None:
     for chunk, piece in zip(cache.chunks, cache.pieces, strict=True):
         assert piece.offset == chunk.start - 1
         assert piece.text == "".join(cache.lines[chunk.start - 1 : chunk.end])
+    if cache.text is not None:  # the text the next parse compares with: of these lines
+        assert cache.text == "".join(cache.lines)
     # the pieces holding the words and the repaired pieces, kept by run
     assert cache.nonlocal_pieces == sum("nonlocal" in piece.text for piece in cache.pieces)
     assert cache.global_pieces == sum("global" in piece.text for piece in cache.pieces)
@@ -220,15 +222,17 @@ def test_a_piece_lagging_above_an_edit_is_settled_when_read() -> None:
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_the_words_a_reparsed_text_spells_are_those_of_a_fresh_parse(seed: int) -> None:
-    """Whether the text spells ``nonlocal`` and ``global`` is known from the pieces' counts,
-    kept by run (no search of the whole text per edit): after every edit (in the words,
-    across pieces, in the seed's text) as a fresh parse finds it."""
+def test_a_reparsed_text_is_a_fresh_parse_in_its_lines_tree_and_words(seed: int) -> None:
+    """A re-parse splits only the lines around the edit, and knows whether the text spells
+    ``nonlocal`` and ``global`` from the pieces' counts, kept by run (no search of the whole
+    text per edit): after every edit (in the words, across pieces, in the seed's text) as a
+    fresh parse finds them."""
     rng = random.Random(seed)
     cache = ChunkCache()
     text = BASE.replace("value = 1", "global value") + "def g():\n    nonlocal x\n"
     words = ["nonlocal", "global", "nonloca", "glo", "# global", "x = 1", "def h():"]
-    parse_source(text, cache)
+    parse_source(text, cache)  # (parsed whole, the cache seeded from its tree)
+    assert_cache_consistent(cache)
     for _ in range(80):
         lines = text.split("\n")
         index = rng.randrange(len(lines))
@@ -247,4 +251,11 @@ def test_the_words_a_reparsed_text_spells_are_those_of_a_fresh_parse(seed: int) 
             continue
         assert incremental.spells_nonlocal == fresh.spells_nonlocal == ("nonlocal" in text)
         assert incremental.spells_global == fresh.spells_global == ("global" in text)
+        # the lines split only around the edit (:mod:`.text_diff`), and the tree
+        assert incremental.lines == fresh.lines == tuple(split_lines_keepends(text))
+        incremental.settle()
+        assert _tree((incremental.tree.body, None, list(incremental.blanked))) == _tree(
+            (fresh.tree.body, None, list(fresh.blanked))
+        )
         assert_cache_consistent(cache)
+        assert cache.text is not None  # (parse_source gives its text)

@@ -52,6 +52,9 @@ class ChunkCache:
     """Trees of the previous parse of one document, in document order, with its lines."""
 
     lines: list[str] = field(default_factory=list)
+    text: str | None = None
+    """The text ``lines`` were split from, when known (the next parse splits only what
+    changed since: :mod:`.text_diff`)."""
     chunks: list[Chunk] = field(default_factory=list)
     pieces: list[ParsedPiece] = field(default_factory=list)
     """``pieces[i]`` holds the statements of ``chunks[i]``."""
@@ -95,7 +98,9 @@ class ChunkCache:
         return [piece.text for piece in self.pieces]
 
 
-def _resplit(lines: list[str], cache: ChunkCache) -> tuple[list[tuple[int, int]], int, int]:
+def _resplit(
+    lines: list[str], cache: ChunkCache, same: tuple[int, int] | None
+) -> tuple[list[tuple[int, int]], int, int]:
     """The line ranges of the statements between the cached chunks that stay, rescanning
     only around what changed since the cached parse, and how many leading and how many trailing
     chunks of the cache stay (in order; the trailing ones moved by the change in line count).
@@ -106,7 +111,7 @@ def _resplit(lines: list[str], cache: ChunkCache) -> tuple[list[tuple[int, int]]
     old_chunks = cache.chunks
     if not old_chunks:
         return split(lines), 0, 0
-    same_head, same_tail = same_ends(cache.lines, lines)
+    same_head, same_tail = same if same is not None else same_ends(cache.lines, lines)
     front = bisect.bisect_left(old_chunks, same_head, key=_end)
     first = old_chunks[front - 1].end + 1 if front else 1
     delta = len(lines) - len(cache.lines)
@@ -136,14 +141,19 @@ def _end(chunk: Chunk) -> int:
 
 
 def parse_chunks(
-    lines: list[str], cache: ChunkCache | None
+    lines: list[str],
+    cache: ChunkCache | None,
+    source: str | None = None,
+    same: tuple[int, int] | None = None,
 ) -> tuple[list[ast.stmt], list[Chunk], list[tuple[int, int]]] | None:
-    """(statements, chunks, blanked ranges), or ``None`` when the cuts cannot be trusted."""
+    """(statements, chunks, blanked ranges), or ``None`` when the cuts cannot be trusted.
+    ``source``: the text of ``lines``, when known; ``same``: how many leading and how many
+    trailing lines ``lines`` share with the cache's, when known (``same_ends``)."""
     kept = cache is not None
     if cache is None:
         cache = ChunkCache()  # a parse from scratch: nothing to reuse, nothing kept
     delta = len(lines) - len(cache.lines)
-    ranges, front, back = _resplit(lines, cache)
+    ranges, front, back = _resplit(lines, cache, same)
     old_tail = len(cache.chunks) - back
     # The pieces of the edited run are read below (matched by code, moved line by line); the
     # others keep whatever lag their inner nodes have (they are not read here).
@@ -208,7 +218,7 @@ def parse_chunks(
     body = [*cache.body[: cache.firsts[front]], *middle, *cache.body[cache.firsts[old_tail] :]]
     blanked = broken[0].blanked if broken else []
     cache.marked = _marked(cache, lines, front, old_tail, delta, texts) if kept else None
-    cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
+    cache.lines, cache.text, cache.chunks, cache.pieces = lines, source, chunks, pieces
     cache.body, cache.firsts, cache.broken = body, firsts, broken
     new_texts, old_texts = [text for _, text in texts], [parsed.text for parsed in old_run]
     cache.nonlocal_pieces += _holding("nonlocal", new_texts) - _holding("nonlocal", old_texts)
@@ -315,12 +325,16 @@ def _parse_piece(text: str, start: int) -> tuple[ParsedPiece, str] | None:
 
 
 def seed(
-    body: list[ast.stmt], lines: list[str], cache: ChunkCache, words: Collection[str] = ()
+    body: list[ast.stmt],
+    lines: list[str],
+    cache: ChunkCache,
+    words: Collection[str] = (),
+    source: str | None = None,
 ) -> tuple[Chunk, ...]:
     """Fill the cache from a tree parsed whole; ``()`` when its statements do not fall inside
     the cuts (then the cuts cannot be trusted for this text and nothing is cached).
-    ``words``: those of ``nonlocal`` and ``global`` the whole text holds (the pieces of the
-    others are not searched)."""
+    ``words``: those of ``nonlocal`` and ``global`` the whole text (``source``, when known)
+    holds (the pieces of the others are not searched)."""
     pieces: list[ParsedPiece] = []
     chunks: list[Chunk] = []
     statements = iter(body)
@@ -330,7 +344,7 @@ def seed(
         while pending is not None and pending.lineno <= end:
             first = min([pending.lineno, *(d.lineno for d in decorators(pending))])
             if first < start or (pending.end_lineno or pending.lineno) > end:
-                cache.lines, cache.chunks, cache.pieces = [], [], []
+                cache.lines, cache.text, cache.chunks, cache.pieces = [], None, [], []
                 cache.body, cache.firsts, cache.marked = [], [0], None
                 cache.nonlocal_pieces = cache.global_pieces = 0
                 cache.broken = []
@@ -341,7 +355,7 @@ def seed(
         piece = ParsedPiece(text, own, start - 1, [])
         pieces.append(piece)
         chunks.append(Chunk(start, end, _digest(text, piece)))
-    cache.lines, cache.chunks, cache.pieces = lines, chunks, pieces
+    cache.lines, cache.text, cache.chunks, cache.pieces = lines, source, chunks, pieces
     cache.marked = None  # (looked for at the first parse by piece)
     cache.broken = []  # (parsed whole: nothing was repaired)
     texts = [piece.text for piece in pieces]

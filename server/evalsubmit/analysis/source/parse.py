@@ -137,7 +137,17 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         # An encoding mark, not code (Python ignores it; editors do not show it): columns of
         # line 1 are counted without it.
         source = source[1:]
-    lines = split_lines_keepends(source)
+    lines: list[str] | None = None
+    same: tuple[int, int] | None = None
+    if cache is not None and cache.pieces and cache.text is not None:
+        from evalsubmit.analysis.source.text_diff import edited_lines
+
+        edited = edited_lines(cache.text, cache.lines, source)
+        if edited is not None:  # split only around the edit
+            lines, head, tail = edited
+            same = head, tail
+    if lines is None:
+        lines = split_lines_keepends(source)
     if cache is None or not cache.pieces:
         # One ast.parse of the whole text is the cheapest first parse; the per-statement cache
         # is seeded from its tree. Only broken text takes the per-statement path.
@@ -148,13 +158,13 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
             if cache is not None:
                 from evalsubmit.analysis.source.chunks import seed
 
-                chunks = seed(whole.body, lines, cache, words)
+                chunks = seed(whole.body, lines, cache, words, source)
             return _parsed(source, lines, whole, (), words, chunks)
     from evalsubmit.analysis.source.chunks import parse_chunks
     from evalsubmit.analysis.source.repair import repair_parse
     from evalsubmit.core.suppression import note_mentions
 
-    pieces = parse_chunks(lines, cache)
+    pieces = parse_chunks(lines, cache, source, same)
     if pieces is not None:
         body, pieces_chunks, blanked = pieces
         tree = ast.Module(body=body, type_ignores=[])
