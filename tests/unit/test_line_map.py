@@ -18,7 +18,8 @@ from evalsubmit.analysis.engine.line_map import (
     line_map,
 )
 from evalsubmit.analysis.engine.shift import Shifter, summary_reach
-from evalsubmit.analysis.source.chunks import Chunk
+from evalsubmit.analysis.source.chunks import Chunk, ChunkCache
+from evalsubmit.analysis.source.parse import parse_source
 
 
 def _chunks(rng: random.Random, texts: str) -> tuple[Chunk, ...]:
@@ -198,3 +199,46 @@ def test_the_reach_of_summaries_holds_every_line_the_shift_moves() -> None:
                 checked += 1
                 labelled += any(p.where or p.made_at for p in runners)
     assert checked > 100 and labelled > 10, (checked, labelled)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_map_from_what_a_parse_kept_is_the_map_of_every_chunk(seed: int) -> None:
+    """Chunks of successive parses (they tile their texts), with how many trailing chunks the
+    parse kept: the map made without comparing those again, the runs before and after the
+    edit each paired as one run of lines, answers every line and range as the map made
+    chunk by chunk."""
+    rng = random.Random(seed)
+    statements = ["x = 1\n", "def f():\n    return 1\n", "\n", "y = [\n    2,\n]\n", "# c\n"]
+    program = [rng.choice(statements) for _ in range(40)]
+    cache = ChunkCache()
+    previous = parse_source("".join(program), cache)
+    hinted = 0
+    for _ in range(150):  # statements added, removed, replaced (the text always parses)
+        at = rng.randrange(len(program) + 1)
+        cut = min(len(program), at + rng.choice((0, 0, 1, 3)))
+        program[at:cut] = [rng.choice(statements) for _ in range(rng.choice((0, 1, 1, 2)))]
+        parsed = parse_source("".join(program), cache)
+        assert previous is not None and parsed is not None and parsed.chunks
+        old, new = previous.chunks, parsed.chunks
+        kept = parsed.kept_from(old)
+        assert kept is not None  # (each parse was made from the last one by piece)
+        args = (old, new, previous.lines, parsed.lines)
+        plain, quick = _paired_around(*args), _paired_around(*args, kept)
+        assert (plain is None) == (quick is None)
+        if plain is not None and quick is not None:
+            hinted += 1
+            last = old[-1].end + 2 if old else 0
+            assert _deltas(plain, last) == _deltas(quick, last)
+            assert (plain.head, plain.tail, plain.tail_delta, plain.tail_end) == (
+                quick.head,
+                quick.tail,
+                quick.tail_delta,
+                quick.tail_end,
+            )
+            for _ in range(20):
+                first = rng.randint(1, last)
+                end = min(last, first + rng.choice((0, 1, 3, 30)))
+                assert plain.common_delta(first, end) == quick.common_delta(first, end)
+        assert parsed.kept_from(new) is None  # (not parsed from its own chunks)
+        previous = parsed
+    assert hinted > 50, hinted

@@ -174,7 +174,8 @@ class AnalysisCaches:
         """Move the cached results with their code when lines were added or removed above it
         (they are kept by text, not place). One that points at a line the edit changed is
         dropped (the keys of those are returned): its statement is walked again."""
-        lines = line_map(self.keys.chunks, parsed.chunks, self.keys.source, parsed.lines)
+        old = self.keys.chunks
+        lines = line_map(old, parsed.chunks, self.keys.source, parsed.lines, parsed.kept_from(old))
         if lines is None:
             return set()
         groups = self.groups

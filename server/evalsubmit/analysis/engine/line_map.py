@@ -86,12 +86,14 @@ def line_map(
     new: Sequence[Chunk],
     old_lines: Sequence[str] = (),
     new_lines: Sequence[str] = (),
+    kept: int | None = None,
 ) -> LineMap | None:
     """How the lines of ``old``'s text (``old_lines``) moved in ``new``'s; None when none
-    moved."""
+    moved. ``kept``: when ``new`` was parsed from ``old`` (both tile their texts), how many
+    of ``old``'s last chunks it kept (:func:`_paired_around`)."""
     if _edited_in_place(old, new):
         return None
-    return _paired_around(old, new, old_lines, new_lines)
+    return _paired_around(old, new, old_lines, new_lines, kept)
 
 
 def _paired_around(
@@ -99,15 +101,24 @@ def _paired_around(
     new: Sequence[Chunk],
     old_lines: Sequence[str],
     new_lines: Sequence[str],
+    kept: int | None = None,
 ) -> LineMap | None:
     """:func:`_paired`'s map, without looking up the chunks before and after the edit by
     code: the same chunks lead both texts (the very same records), and the chunks that end
     both alike (same code, same length) pair in order; only the chunks between are paired by
     code. That is :func:`_paired`'s pairing when no code whose count differs between the two
     middles is in the trailing run (the n-th of a code is then the n-th in both); else that
-    pairing is made."""
+    pairing is made.
+
+    ``kept``: ``new`` was parsed from ``old``, keeping its last ``kept`` chunks (same code,
+    same length, moved alike): they are not compared again, and as both lists tile their
+    texts, the leading and the trailing run each pair as one run of lines (the map the
+    pairs of their chunks make: contiguous, moved alike), not chunk by chunk."""
     head = same_ends(tuple(old), tuple(new))[0]
     last_old, last_new = len(old) - 1, len(new) - 1
+    if kept:  # (the comparisons the loop below would make, known true)
+        skipped = min(kept, last_old + 1 - head, last_new + 1 - head)
+        last_old, last_new = last_old - skipped, last_new - skipped
     while (
         last_old >= head
         and last_new >= head
@@ -129,9 +140,17 @@ def _paired_around(
     pairs, moved = _pairs(old_middle, new_middle, old_lines, new_lines)
     if not (moved or any(map(operator.ne, map(_START, old_tail), map(_START, new_tail)))):
         return None  # (the leading run is where it was)
-    leading = zip(old[:head], old[:head], strict=True)
-    trailing = zip(old_tail, new_tail, strict=True)
-    return LineMap([*leading, *pairs, *trailing], ordered=True)
+    if kept is not None:
+        leading = [_run_pair(old[0].start, old[head - 1].end, 0)] if head else []
+        trailing = []
+        if old_tail:
+            delta = new_tail[0].start - old_tail[0].start
+            trailing = [_run_pair(old_tail[0].start, old_tail[-1].end, delta)]
+        return LineMap([*leading, *pairs, *trailing], ordered=True)
+    return LineMap(
+        [*zip(old[:head], old[:head], strict=True), *pairs, *zip(old_tail, new_tail, strict=True)],
+        ordered=True,
+    )
 
 
 _DIGEST, _START = operator.attrgetter("digest"), operator.attrgetter("start")

@@ -74,6 +74,10 @@ class ChunkCache:
     """How many pieces' texts hold the word ``global``."""
     broken: list[ParsedPiece] = field(default_factory=list)
     """The pieces that were repaired (blanked), kept by run like the counts above."""
+    handed: tuple[Chunk, ...] | None = None
+    """The chunks of the last module parsed with this cache (as it was handed on)."""
+    kept_tail: int = 0
+    """How many of the last chunks before the last parse that parse kept (moved alike)."""
     hits: int = 0
     misses: int = 0
 
@@ -219,7 +223,8 @@ def parse_chunks(
     blanked = broken[0].blanked if broken else []
     cache.marked = _marked(cache, lines, front, old_tail, delta, texts) if kept else None
     cache.lines, cache.text, cache.chunks, cache.pieces = lines, source, chunks, pieces
-    cache.body, cache.firsts, cache.broken = body, firsts, broken
+    cache.body, cache.firsts, cache.broken, cache.kept_tail = body, firsts, broken, back
+    cache.handed = None  # (until handed on: :func:`..parse.parse_source`)
     new_texts, old_texts = [text for _, text in texts], [parsed.text for parsed in old_run]
     cache.nonlocal_pieces += _holding("nonlocal", new_texts) - _holding("nonlocal", old_texts)
     cache.global_pieces += _holding("global", new_texts) - _holding("global", old_texts)
@@ -347,7 +352,7 @@ def seed(
                 cache.lines, cache.text, cache.chunks, cache.pieces = [], None, [], []
                 cache.body, cache.firsts, cache.marked = [], [0], None
                 cache.nonlocal_pieces = cache.global_pieces = 0
-                cache.broken = []
+                cache.broken, cache.handed = [], None
                 return ()
             own.append(pending)
             pending = next(statements, None)
@@ -357,6 +362,7 @@ def seed(
         chunks.append(Chunk(start, end, _digest(text, piece)))
     cache.lines, cache.text, cache.chunks, cache.pieces = lines, source, chunks, pieces
     cache.marked = None  # (looked for at the first parse by piece)
+    cache.handed = None  # (until handed on: :func:`..parse.parse_source`)
     cache.broken = []  # (parsed whole: nothing was repaired)
     texts = [piece.text for piece in pieces]
     cache.nonlocal_pieces = _holding("nonlocal", texts) if "nonlocal" in words else 0

@@ -51,6 +51,15 @@ class ParsedModule:
     spells_global: bool = True
     """The text holds the word ``global``: without it, no function of the module rebinds a
     global (``rebound_globals`` of :mod:`..interp.binding`), known without joining its lines."""
+    _kept: tuple[tuple[Chunk, ...], int] | None = field(default=None, compare=False, repr=False)
+    """The chunks of the parse it was made from (by its cache), and how many of their last
+    ones it kept."""
+
+    def kept_from(self, chunks: tuple[Chunk, ...]) -> int | None:
+        """How many of the last chunks of ``chunks`` this module's chunks kept (moved alike),
+        when it was parsed from them (None: not known)."""
+        kept = self._kept
+        return kept[1] if kept is not None and kept[0] is chunks else None
 
     def settle(self) -> None:
         """Every node at its line. Below an edit that added or removed lines, the top-level
@@ -159,11 +168,13 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
                 from evalsubmit.analysis.source.chunks import seed
 
                 chunks = seed(whole.body, lines, cache, words, source)
+                cache.handed = chunks or None
             return _parsed(source, lines, whole, (), words, chunks)
     from evalsubmit.analysis.source.chunks import parse_chunks
     from evalsubmit.analysis.source.repair import repair_parse
     from evalsubmit.core.suppression import note_mentions
 
+    previous = cache.handed if cache is not None else None
     pieces = parse_chunks(lines, cache, source, same)
     if pieces is not None:
         body, pieces_chunks, blanked = pieces
@@ -176,7 +187,9 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
         # the pieces' counts say it without a search of the whole text
         words = {"nonlocal"} if cache.nonlocal_pieces else set()
         words |= {"global"} if cache.global_pieces else set()
-        return _parsed(source, kept, tree, blanked, words, pieces_chunks, weakref.ref(cache))
+        chunks = cache.handed = tuple(pieces_chunks)
+        since = (previous, cache.kept_tail) if previous is not None else None
+        return _parsed(source, kept, tree, blanked, words, chunks, weakref.ref(cache), since)
     repaired = repair_parse(source)
     if repaired is None:
         return None
@@ -192,6 +205,7 @@ def _parsed(
     words: Collection[str],
     chunks: Iterable[Chunk] = (),
     cache: weakref.ref[ChunkCache] | None = None,
+    kept: tuple[tuple[Chunk, ...], int] | None = None,
 ) -> ParsedModule:
     return ParsedModule(
         tree,
@@ -203,6 +217,7 @@ def _parsed(
         "nonlocal" in words or not source.isascii(),
         cache,
         spells_global="global" in words,
+        _kept=kept,
     )
 
 
