@@ -31,7 +31,7 @@ from pathlib import Path
 
 from evalsubmit.analysis.engine.key_state import KeyState, Remembered
 from evalsubmit.analysis.engine.keys import Keyer
-from evalsubmit.analysis.engine.line_map import Unmapped, line_map
+from evalsubmit.analysis.engine.line_map import line_map
 from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.engine.shift import Shifter
 from evalsubmit.analysis.interp.facts import FactGroup
@@ -187,35 +187,12 @@ class AnalysisCaches:
                 self.slots = None
                 self.keys.complete = False
         shifter = Shifter(lines, path)
-        moved: set[int] = set()
-        unmapped: set[int] = set()
-        dropped: set[str] = set()
         # Results are moved in place (a dropped one stays in its slot, unmoved, until its
-        # statement's walk replaces it). Most hold no position, or only previews and summaries
-        # above the edit (their reach ends before the first line that moved), which
-        # `Shifter.move` would leave as they are: the filter repeats its tests only for speed
-        # (one pass instead of a call per result).
-        head = lines.head
-        for key, result in [
-            (key, result)
-            for key, result in groups.items()
-            if result.findings
-            or result.remote
-            or result.errors
-            or (
-                (result.runners or result.submits)
-                and (result.reach is None or result.reach[1] > head)
-            )
-        ]:
-            if id(result) not in moved:  # (a result under two keys moves once)
-                moved.add(id(result))
-                try:
-                    shifter.move(result)
-                except Unmapped:
-                    unmapped.add(id(result))
-            if id(result) in unmapped:
-                del groups[key]
-                dropped.add(key.rpartition(":")[0])
+        # statement's walk replaces it).
+        dropped: set[str] = set()
+        for key in shifter.move_all(groups.items()):
+            del groups[key]
+            dropped.add(key.rpartition(":")[0])
         self._shifter = shifter if shifter.pending else None
         return dropped
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from evalsubmit.analysis.engine.line_map import LineMap
+from evalsubmit.analysis.engine.line_map import LineMap, Unmapped
 from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.report import SubmitReport, TargetPreview
 from evalsubmit.core.findings import Edit, Finding, Fix, Label, Occasion, Span, Where
@@ -65,6 +66,47 @@ class Shifter:
         result.runners, result.submits, result.reach = runners, submits, reach
         if later:
             self.pending.append(result)
+
+    def move_all(self, results: Iterable[tuple[str, GroupResult]]) -> list[str]:
+        """Move the results of ``results`` (by key; a result under two keys moves once) as
+        :meth:`move` does; the keys of those it could not move (:class:`Unmapped`), unmoved.
+
+        Most results hold no position, or only previews and summaries above the edit (left
+        as they are) or all in the run below it (moved alike: their reach now, the rest by
+        :meth:`settle`): :meth:`move`'s answers for them, given here in one pass."""
+        lines = self.lines
+        head, tail, tail_end, tail_delta = lines.head, lines.tail, lines.tail_end, lines.tail_delta
+        pending = self.pending
+        moved: set[int] = set()
+        others: list[tuple[str, GroupResult]] = []
+        for key, result in results:
+            if result.findings or result.remote or result.errors:
+                others.append((key, result))
+            elif result.runners or result.submits:
+                reach = result.reach
+                if reach is None:
+                    others.append((key, result))
+                elif reach[1] <= head:
+                    continue  # above the edit: not moved
+                elif tail <= reach[0] and reach[1] <= tail_end:
+                    if tail_delta and id(result) not in moved:
+                        moved.add(id(result))
+                        result.reach = (reach[0] + tail_delta, reach[1] + tail_delta)
+                        pending.append(result)
+                else:
+                    others.append((key, result))
+        unmapped: set[int] = set()
+        dropped: list[str] = []
+        for key, result in others:
+            if id(result) not in moved:
+                moved.add(id(result))
+                try:
+                    self.move(result)
+                except Unmapped:
+                    unmapped.add(id(result))
+            if id(result) in unmapped:
+                dropped.append(key)
+        return dropped
 
     def _summaries(
         self, result: GroupResult
