@@ -199,7 +199,8 @@ def parse_chunks(
     if delta and back:
         kept_chunks = [Chunk(c.start + delta, c.end + delta, c.digest) for c in kept_chunks]
     shift = firsts[-1] - cache.firsts[old_tail]
-    firsts += [first + shift for first in cache.firsts[old_tail + 1 :]]
+    kept_firsts = cache.firsts[old_tail + 1 :]
+    firsts += map(shift.__add__, kept_firsts) if shift else kept_firsts
     chunks += kept_chunks
     pieces += kept_pieces
     cache.hits += front + back
