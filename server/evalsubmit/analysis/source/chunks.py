@@ -365,7 +365,7 @@ def seed(
     cache.marked = None  # (looked for at the first parse by piece)
     cache.handed = None  # (until handed on: :func:`..parse.parse_source`)
     cache.broken = []  # (parsed whole: nothing was repaired)
-    texts = [piece.text for piece in pieces]
+    texts = [piece.text for piece in pieces] if words else []
     cache.nonlocal_pieces = _holding("nonlocal", texts) if "nonlocal" in words else 0
     cache.global_pieces = _holding("global", texts) if "global" in words else 0
     cache.body = list(body)
