@@ -1,6 +1,8 @@
 """Text synchronisation handlers: they record what changed and let the Analyses schedule work.
 
-pygls has already applied the change to ``ls.workspace`` when these run.
+pygls has already applied the change to ``ls.workspace`` when these run. ``didChange`` is
+called at once, while its message is dispatched (:class:`.protocol.EvalsubmitProtocol`): it
+must not await.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from evalsubmit.lsp.convert import uri_to_path
-from evalsubmit.lsp.logs import guarded
+from evalsubmit.lsp.logs import guarded, guarded_now
 from evalsubmit.lsp.project_config import is_config_file
 from evalsubmit.workspace.walk import SUFFIXES
 
@@ -27,8 +29,8 @@ async def did_open(ls: EvalsubmitServer, params: types.DidOpenTextDocumentParams
     ls.analyses.opened(doc.uri, doc.version, doc.text)
 
 
-@guarded()
-async def did_change(ls: EvalsubmitServer, params: types.DidChangeTextDocumentParams) -> None:
+@guarded_now
+def did_change(ls: EvalsubmitServer, params: types.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
     text = ls.workspace.get_text_document(uri).source
     ls.analyses.changed(uri, params.text_document.version, text)

@@ -150,3 +150,17 @@ def guarded(
         return wrapper
 
     return decorate
+
+
+def guarded_now(fn: Callable[P, None]) -> Callable[P, None]:
+    """:func:`guarded` for a handler that runs to its end at once (nothing to await): an
+    exception is logged, never raised."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            fn(*args, **kwargs)
+        except Exception:
+            log.exception("internal error in %s", fn.__name__)
+
+    return wrapper

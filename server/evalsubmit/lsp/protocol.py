@@ -11,6 +11,11 @@
   as the LSP does.
 * ``workspace/executeCommand``'s ``workDoneToken`` is available to the command
   (:func:`work_done_token`): pygls passes only ``arguments`` to command handlers.
+* ``textDocument/didChange`` is handled at once, as its message is dispatched: the change is
+  applied to the workspace and the server's (plain, never awaiting) handler called, without
+  pygls's generator, its futures and the task it would make for the handler (all per
+  keystroke; the analysis it schedules starts one turn of the event loop sooner). Errors are
+  reported as pygls reports a notification's.
 * The future of each handler is let go once it is done: pygls 2.1 keeps those of
   notifications, and of each step of its own generator handlers (``didOpen``, ``didChange``,
   ``didClose``...), in ``_request_futures`` under ids made up for them and never removes them
@@ -24,16 +29,19 @@ import contextvars
 import functools
 import inspect
 import logging
+import sys
 from collections.abc import Generator
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from cattrs.errors import ClassValidationError
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
+from pygls.exceptions import FeatureNotificationError, JsonRpcInternalError, JsonRpcInvalidParams
+from pygls.feature_manager import is_thread_function
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import (
     JsonRPCNotification,
+    JsonRPCProtocol,
     JsonRPCRequestMessage,
     JsonRPCResponseMessage,
     MsgId,
@@ -134,7 +142,35 @@ class EvalsubmitProtocol(LanguageServerProtocol):
         if is_request and self._shutdown and method != types.EXIT:
             self.reply_error(message.id, INVALID_REQUEST, f"{method}: the server is shutting down")
             return
+        if method == types.TEXT_DOCUMENT_DID_CHANGE and self._did_change_now(message):
+            return
         super().handle_message(message)
+
+    def _did_change_now(self, message: Any) -> bool:
+        """pygls's ``didChange`` (its builtin step, then the server's handler), run now; False
+        when pygls must handle it (not a plain notification, after ``shutdown``, or a handler
+        that is ``async`` or runs in a thread)."""
+        if (
+            not isinstance(message, RPCNotification)
+            or message.jsonrpc != JsonRPCProtocol.VERSION
+            or self._shutdown
+        ):
+            return False
+        handler = self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)
+        if handler is not None and (
+            asyncio.iscoroutinefunction(handler) or is_thread_function(handler)  # type: ignore[no-untyped-call]
+        ):
+            return False
+        params = message.params
+        try:
+            for change in params.content_changes:
+                self.workspace.update_text_document(params.text_document, change)
+            if handler is not None:
+                handler(params)
+        except Exception:
+            error = JsonRpcInternalError.of(sys.exc_info())  # type: ignore[no-untyped-call]
+            self._server._report_server_error(error, FeatureNotificationError)
+        return True
 
     # -- handled messages leave nothing behind ------------------------------------------------
 
