@@ -5,7 +5,9 @@ A thread (not the event loop, which is what may be stuck) checks every ``CHECK_E
 * the event loop's heartbeat: when it has not beaten for ``STALL_AFTER_S``, the stacks of all
   threads are written (``faulthandler``) to stderr, which editors keep in the server's log, and
   logged once the loop runs again, so a stall is diagnosable from a user's log file;
-* the editor: when stdin reached its end, or the ``processId`` given in ``initialize`` no
+* the editor: when stdin reached its end (read by a thread, or on the event loop: then the
+  hang-up of its other end, seen at two checks in a row, tells the same while the loop is
+  stuck and reads nothing), or the ``processId`` given in ``initialize`` no
   longer exists (the LSP specification asks servers to exit then), the server is asked to stop
   and, if it has not exited ``EXIT_GRACE_S`` later (a stuck loop never would), the process ends.
 """
@@ -35,8 +37,9 @@ EXIT_GRACE_S = 1.0
 
 
 class WatchedStdin:
-    """stdin for the server's reader that notes its end (read in the transport's reader thread,
-    :class:`.transport.StreamChunks`, which only calls :meth:`read1`)."""
+    """stdin for the server's reader that notes its end (read on the event loop,
+    :class:`.transport.ReadyChunks`, or in the transport's reader thread,
+    :class:`.transport.StreamChunks`; both only call :meth:`read1`)."""
 
     def __init__(self, stream: BufferedReader, at_end: threading.Event) -> None:
         self._stream = stream
@@ -51,6 +54,9 @@ class WatchedStdin:
         except (AttributeError, OSError, ValueError):
             return self._noted(self._stream.read1(n))
         return self._noted(os.read(fd, n if n > 0 else 65536))
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
 
     def _noted(self, data: bytes) -> bytes:
         if not data:
@@ -68,6 +74,8 @@ class Lifeline:
         self._stalled = False
         self._dump: str | None = None
         self._leaving = False
+        self._hung_up: Callable[[], bool] | None = None
+        self._hang_ups = 0
         self._thread = threading.Thread(target=self._watch, name="evalsubmit-lifeline", daemon=True)
 
     def start(self) -> None:
@@ -82,6 +90,12 @@ class Lifeline:
         self._loop = loop
         self._beat = time.monotonic()
         loop.call_soon(self._heartbeat)
+
+    def watch_hang_up(self, hung_up: Callable[[], bool]) -> None:
+        """stdin is read on the event loop: ``hung_up`` says (from any thread) whether its
+        other end is closed. Seen at two checks in a row, it is its end: the loop, when it
+        runs, reads what is left at once and sees the end itself."""
+        self._hung_up = hung_up
 
     def watch_parent(self, pid: int | None) -> None:
         """The editor's process id from ``initialize``. One that is not visible from here at
@@ -119,7 +133,9 @@ class Lifeline:
             self._stalled = False
         if self._leaving:
             return
-        if self.stdin_closed.is_set():
+        if self._hung_up is not None:
+            self._hang_ups = self._hang_ups + 1 if self._hung_up() else 0
+        if self.stdin_closed.is_set() or self._hang_ups >= 2:
             self.leave("the editor closed the connection (stdin ended)")
         elif self.parent_pid is not None and not pid_alive(self.parent_pid):
             self.leave(f"the editor's process {self.parent_pid} is gone")

@@ -66,7 +66,7 @@ class EvalsubmitServer(LanguageServer):
         """Registers the document request handlers: they get a snapshot, never the server."""
         self.log_handler = logs.install(self)
         self.lifeline = Lifeline(stop_server=self.stop)
-        self._chunks: transport.StreamChunks | None = None
+        self._chunks: transport.StreamChunks | transport.ReadyChunks | None = None
 
     @property
     def protocol_(self) -> EvalsubmitProtocol:
@@ -105,7 +105,9 @@ class EvalsubmitServer(LanguageServer):
 
     async def _read_stdio(self, stdin: BinaryIO) -> str | None:
         assert self._stop_event is not None
-        self._chunks = transport.StreamChunks(stdin, asyncio.get_running_loop())
+        self._chunks = transport.stdin_chunks(stdin, asyncio.get_running_loop())
+        if isinstance(self._chunks, transport.ReadyChunks):
+            self.lifeline.watch_hang_up(self._chunks.hung_up)
         return await transport.serve(self.protocol_, self._chunks, self._stop_event)
 
     def serve_tcp(self, host: str, port: int) -> int:

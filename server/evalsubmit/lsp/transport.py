@@ -23,7 +23,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
+import select
+import stat
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -48,6 +51,9 @@ INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
 
 ReadChunk = Callable[[], Awaitable[bytes]]
+_GONE = (
+    getattr(select, "POLLHUP", 0) | getattr(select, "POLLERR", 0) | getattr(select, "POLLNVAL", 0)
+)
 
 
 class FatalFraming(Exception):
@@ -272,3 +278,75 @@ class StreamChunks:
     def end(self) -> None:
         """Call on the event loop."""
         self._queue.put_nowait(b"")
+
+
+class ReadyChunks:
+    """Chunks of a pipe or a socket, read on the event loop when it says the stream is readable
+    (no thread between the editor's bytes and their handling: one wake-up per message, not
+    two). At most ``MAX_PENDING`` chunks wait for the reader: past that, the stream is not
+    watched until it takes one. Only :meth:`read1` of the stream is called, once per readable
+    event: a pipe or a socket then returns what is there without blocking."""
+
+    MAX_PENDING = StreamChunks.MAX_PENDING
+
+    def __init__(self, stream: Any, fd: int, loop: asyncio.AbstractEventLoop) -> None:
+        self._stream = stream
+        self._fd = fd
+        self._loop = loop
+        self._queue: asyncio.Queue[bytes] = asyncio.Queue()
+        self._watching = False
+        self._ended = False
+        self._watch()
+
+    def _watch(self) -> None:
+        if not self._watching and not self._ended:
+            self._loop.add_reader(self._fd, self._readable)
+            self._watching = True
+
+    def _unwatch(self) -> None:
+        if self._watching:
+            self._watching = False
+            self._loop.remove_reader(self._fd)
+
+    def _readable(self) -> None:
+        try:
+            chunk = self._stream.read1(READ_CHUNK)
+        except (OSError, ValueError):
+            chunk = b""
+        self._queue.put_nowait(bytes(chunk))
+        if not chunk:
+            self._ended = True
+            self._unwatch()
+        elif self._queue.qsize() >= self.MAX_PENDING:
+            self._unwatch()
+
+    async def __call__(self) -> bytes:
+        chunk = await self._queue.get()
+        self._watch()
+        return chunk
+
+    def end(self) -> None:
+        """Call on the event loop."""
+        self._ended = True
+        self._unwatch()
+        self._queue.put_nowait(b"")
+
+    def hung_up(self) -> bool:
+        """The other end of the stream is closed (there may be bytes left to read). Any thread:
+        nothing reads the stream while the event loop is stuck, so the lifeline asks this."""
+        poller = select.poll()
+        poller.register(self._fd, 0)  # only what is always reported: hang-up, error
+        return any(events & _GONE for _, events in poller.poll(0))
+
+
+def stdin_chunks(stream: Any, loop: asyncio.AbstractEventLoop) -> StreamChunks | ReadyChunks:
+    """The chunks of the server's stdin: read on the event loop when it is a pipe or a socket
+    the loop can watch, else by a thread (a file, a terminal, Windows' pipes)."""
+    try:
+        fd = stream.fileno()
+        mode = os.fstat(fd).st_mode
+        if (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)) and hasattr(select, "poll"):
+            return ReadyChunks(stream, fd, loop)
+    except (AttributeError, NotImplementedError, OSError, ValueError):
+        pass
+    return StreamChunks(stream, loop)
