@@ -14,7 +14,7 @@ sends (same members, order and spacing): a test holds the two equal on the idiom
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from lsprotocol import types
 
@@ -52,7 +52,7 @@ class WireForms:
         shown = json.dumps(version)
         texts: list[str] = []
         for finding in findings:
-            used = tuple(_line_used(lines, line) for line in _lines_read(finding))
+            used = tuple([_line_used(lines, line) for line in _lines_read(finding)])
             entry = kept.get(finding)
             if entry is None or entry[0] != used:
                 head, tail = _pieces(finding, lines, severity_overrides, encoding)
@@ -73,13 +73,15 @@ def notification(uri: str, version: int | None, diagnostics: Sequence[str]) -> s
     )
 
 
-def _lines_read(finding: Finding) -> list[int]:
-    """The (1-based) lines whose text the conversion of ``finding`` reads."""
+def _lines_read(finding: Finding) -> Iterable[int]:
+    """The (1-based) lines whose text the conversion of ``finding`` reads, each once."""
     span = finding.span
-    read = [span.line, span.end_line]
+    if not finding.fixes:
+        return (span.line,) if span.end_line == span.line else (span.line, span.end_line)
+    read = {span.line: None, span.end_line: None}
     for fix in finding.fixes:
         for edit in fix.edits:
-            read += (edit.span.line, edit.span.end_line)
+            read[edit.span.line] = read[edit.span.end_line] = None
     return read
 
 
