@@ -28,7 +28,7 @@ from lsp_helpers import (
 )
 from lsprotocol import types
 
-from evalsubmit.core.lines import line_starts
+from evalsubmit.core.lines import TextLines, line_starts, split_lines
 from evalsubmit.lsp.text_sync import changed_text
 
 ODD = ["\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
@@ -138,6 +138,9 @@ def test_the_line_starts_kept_between_changes_are_the_texts(seed: int) -> None:
         text, starts = changed_text(text, starts, partial, "utf-16")
         assert text == expected
         assert starts == line_starts(text)
+        lines = TextLines(text, starts)  # as a result's lines are cut from the text
+        assert [lines[i] for i in range(len(lines))] == split_lines(text)
+        assert [starts[i] for i in range(-len(starts), 0)] == line_starts(text)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -61,7 +61,7 @@ def line_starts(text: str) -> list[int]:
     return [0, *(match.end() for match in LINE_BREAK.finditer(text))]
 
 
-def offset_at(text: str, starts: list[int], line: int, column: int) -> int:
+def offset_at(text: str, starts: Sequence[int], line: int, column: int) -> int:
     """The offset of 0-based ``line`` and code-point ``column``, clamped into the text: a column
     past the end of its line stops before the line's terminator, a line past the end of the text
     is the end of the text (the LSP asks servers to clamp, never to fail)."""
@@ -83,6 +83,67 @@ def position_of(text: str, offset: int) -> tuple[int, int]:
     return len(lines), len(lines[-1])
 
 
+class LineStarts(Sequence[int]):
+    """:func:`line_starts` of a text kept from one edit to the next: ``base`` with ``by`` added
+    to every start from index ``shift_from`` on. An edit writes the starts of the lines it
+    touches (and of those between it and the previous edit) and moves every later line by
+    changing ``by``, not by writing each of their starts again (thousands of new integers per
+    keystroke). Immutable: each edit makes a new one (:meth:`replaced`)."""
+
+    __slots__ = ("_base", "_by", "_from")
+
+    def __init__(self, base: list[int], shift_from: int | None = None, by: int = 0) -> None:
+        self._base = base
+        self._from = len(base) if shift_from is None else shift_from
+        self._by = by
+
+    def __len__(self) -> int:
+        return len(self._base)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        value = self._base[index]
+        if index < 0:
+            index += len(self._base)
+        return value + self._by if index >= self._from else value
+
+    def __iter__(self) -> Iterator[int]:
+        base, at, by = self._base, self._from, self._by
+        return iter([*base[:at], *(value + by for value in base[at:])])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LineStarts | list):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like the list it stands for
+
+    def replaced(self, head: int, tail: int, window: list[int], delta: int) -> LineStarts:
+        """These starts with those of lines ``head`` to ``tail - 1`` replaced by ``window``
+        (starts in the new text) and those from ``tail`` on moved by ``delta``."""
+        base, at, by = self._base, self._from, self._by
+        if at < head and by:  # moved by the pending shift, and not by this edit: write them
+            starts = [*base[:at], *(value + by for value in base[at:head])]
+        else:
+            starts = base[:head]
+        starts += window
+        if tail >= len(base):
+            return LineStarts(starts)
+        if at > tail and by:  # not moved by the pending shift, moved by this one (below)
+            starts += (value - by for value in base[tail:at])
+            starts += base[at:]
+        else:
+            starts += base[tail:]
+        return LineStarts(starts, head + len(window), by + delta)
+
+
 class TextLines(Sequence[str]):
     """The lines of ``text`` as :func:`split_lines` gives them, each cut from the text when it is
     asked for, at ``starts`` (its :func:`line_starts`, which the caller already has): the
@@ -91,7 +152,7 @@ class TextLines(Sequence[str]):
 
     __slots__ = ("_starts", "_text")
 
-    def __init__(self, text: str, starts: list[int]) -> None:
+    def __init__(self, text: str, starts: Sequence[int]) -> None:
         self._text = text
         self._starts = starts
 

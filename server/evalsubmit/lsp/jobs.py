@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,7 +42,7 @@ def forward(
     stamp: int,
     version: int | None,
     text: str,
-    starts: list[int] | None,
+    starts: Sequence[int] | None,
     settings: Settings,
     configs: ProjectConfigs,
     project: Project,

@@ -19,7 +19,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.workspace import TextDocument, Workspace
 
-from evalsubmit.core.lines import line_starts, offset_at, split_lines_keepends
+from evalsubmit.core.lines import LineStarts, line_starts, offset_at, split_lines_keepends
 from evalsubmit.lsp.convert import from_lsp_character
 
 
@@ -27,7 +27,7 @@ class LspTextDocument(TextDocument):
     _starts_of: str | None = None
     """The text :attr:`_starts` were found in (by identity): kept from one change to the next,
     so that a change does not look for every line break of the text again."""
-    _starts: list[int] = []  # noqa: RUF012 (replaced, never changed in place)
+    _starts: LineStarts = LineStarts([])
 
     @property
     def source(self) -> str:
@@ -37,9 +37,9 @@ class LspTextDocument(TextDocument):
     def lines(self) -> Sequence[str]:
         return tuple(split_lines_keepends(self.source))
 
-    def known_line_starts(self) -> list[int] | None:
-        """The :func:`line_starts` of :attr:`source` if an edit left them here (the caller
-        must not change the list), else None (never computed for this call alone)."""
+    def known_line_starts(self) -> LineStarts | None:
+        """The :func:`line_starts` of :attr:`source` if an edit left them here, else None
+        (never computed for this call alone)."""
         known = self._starts_of is not None and self._starts_of is self._source
         return self._starts if known else None
 
@@ -52,21 +52,26 @@ class LspTextDocument(TextDocument):
 
 
 def changed_text(
-    text: str, starts: list[int], change: types.TextDocumentContentChangePartial, encoding: str
-) -> tuple[str, list[int]]:
+    text: str,
+    starts: Sequence[int],
+    change: types.TextDocumentContentChangePartial,
+    encoding: str,
+) -> tuple[str, LineStarts]:
     """``text`` (whose :func:`line_starts` are ``starts``) with one incremental change applied,
     and the line starts of the result. Only the lines the change touches are cut out of the
     text and looked at for line breaks (this runs on the event loop, per edit); the starts of
-    the lines after them move by the change in length."""
+    the lines after them move by the change in length (:class:`LineStarts`: without writing
+    each one again)."""
+    kept = starts if isinstance(starts, LineStarts) else LineStarts(list(starts))
 
     def offset(position: types.Position) -> int:
-        if position.line >= len(starts):
+        if position.line >= len(kept):
             return len(text)
-        begin = starts[position.line]
-        end = starts[position.line + 1] if position.line + 1 < len(starts) else len(text)
+        begin = kept[position.line]
+        end = kept[position.line + 1] if position.line + 1 < len(kept) else len(text)
         line = text[begin:end].rstrip("\r\n")  # without its terminator, as split_lines has it
         column = from_lsp_character(line, position.character, encoding)
-        return offset_at(text, starts, position.line, column)
+        return offset_at(text, kept, position.line, column)
 
     start, end = offset(change.range.start), offset(change.range.end)
     start, end = min(start, end), max(start, end)
@@ -75,19 +80,16 @@ def changed_text(
     # From the line before the change's first line to the line after its last one: what is
     # around that window is unchanged, so its edges stay line starts whatever the change
     # does to the breaks inside (``\r`` typed before a ``\n`` joins them into one).
-    head = max(bisect.bisect_right(starts, start) - 2, 0)
-    tail = bisect.bisect_right(starts, end) + 1
-    low = starts[head]
-    if tail >= len(starts):
-        return new, [*starts[:head], *(low + at for at in line_starts(new[low:]))]
-    high = starts[tail] + delta
+    head = max(bisect.bisect_right(kept, start) - 2, 0)
+    tail = bisect.bisect_right(kept, end) + 1
+    low = kept[head]
+    if tail >= len(kept):
+        window = [low + at for at in line_starts(new[low:])]
+        return new, kept.replaced(head, len(kept), window, delta)
+    high = kept[tail] + delta
     window = line_starts(new[low:high])
     window.pop()  # the window ends with a line break: its last start is ``high``, kept below
-    return new, [
-        *starts[:head],
-        *(low + at for at in window),
-        *(at + delta for at in starts[tail:]),
-    ]
+    return new, kept.replaced(head, tail, [low + at for at in window], delta)
 
 
 class LspWorkspace(Workspace):
