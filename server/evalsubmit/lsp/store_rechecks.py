@@ -51,8 +51,11 @@ class StoreRechecks:
         self._pending: asyncio.TimerHandle | None = None
 
     def schedule(self, delay: float) -> None:
-        """Another file changed: look at the answers after ``delay`` (the edit's debounce)."""
-        if not any(_asked(track) for track in self._documents.values()):
+        """Another file changed: look at the answers after ``delay`` (the edit's debounce).
+        Not when no document's current result asked any: one that is due to be analysed again
+        (the document just edited, those re-checked with it) asks them anew, of the changed
+        files (and no timer, even of 0 s, comes between an edit and its analysis)."""
+        if not any(_current_and_asked(track) for track in self._documents.values()):
             return
         if self._pending is not None:
             self._pending.cancel()
@@ -69,7 +72,7 @@ class StoreRechecks:
         for track in self._documents.values():
             latest = track.latest
             # a document whose analysis is due asks again anyway
-            if latest is not None and latest.stamp == track.stamp and _asked(track):
+            if latest is not None and _current_and_asked(track):
                 answers = dict(latest.report.store_answers)
                 asked.append((track, self._project_of(track.path), answers))
         if not asked:
@@ -89,8 +92,9 @@ class StoreRechecks:
             self._invalidated(changed)
 
 
-def _asked(track: DocumentTrack) -> bool:
-    return track.latest is not None and bool(track.latest.report.store_answers)
+def _current_and_asked(track: DocumentTrack) -> bool:
+    latest = track.latest
+    return latest is not None and latest.stamp == track.stamp and bool(latest.report.store_answers)
 
 
 def _changed(asked: Iterable[Asked]) -> list[DocumentTrack]:
