@@ -11,12 +11,11 @@
   as the LSP does.
 * ``workspace/executeCommand``'s ``workDoneToken`` is available to the command
   (:func:`work_done_token`): pygls passes only ``arguments`` to command handlers.
-* ``textDocument/didChange`` of the usual shape is structured without cattrs (the same
-  objects: :func:`.text_sync.structure_did_change`), and handled at once, as its message is
-  dispatched: the change is applied to the workspace and the server's (plain, never awaiting)
-  handler called, without pygls's generator, its futures and the task it would make for the
-  handler (all per keystroke; the analysis it schedules starts one turn of the event loop
-  sooner). Errors are reported as pygls reports a notification's.
+* ``textDocument/didChange`` is handled at once, as its message is dispatched: the change is
+  applied to the workspace and the server's (plain, never awaiting) handler called, without
+  pygls's generator, its futures and the task it would make for the handler (all per
+  keystroke; the analysis it schedules starts one turn of the event loop sooner). Errors are
+  reported as pygls reports a notification's.
 * The future of each handler is let go once it is done: pygls 2.1 keeps those of
   notifications, and of each step of its own generator handlers (``didOpen``, ``didChange``,
   ``didClose``...), in ``_request_futures`` under ids made up for them and never removes them
@@ -51,7 +50,7 @@ from pygls.protocol.json_rpc import (
 )
 from pygls.protocol.language_server import lsp_method
 
-from evalsubmit.lsp.text_sync import LspWorkspace, structure_did_change
+from evalsubmit.lsp.text_sync import LspWorkspace
 
 if TYPE_CHECKING:
     from pygls.protocol.json_rpc import MessageCallback, MessageHandler
@@ -117,12 +116,7 @@ class EvalsubmitProtocol(LanguageServerProtocol):
             if "id" in data:
                 kind = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
                 return self._converter.structure(data, kind)
-            method = data.get("method", "")
-            # every keystroke: built without cattrs when it has the usual shape
-            now = structure_did_change(data) if method == types.TEXT_DOCUMENT_DID_CHANGE else None
-            if now is not None:
-                return now
-            kind = self.get_message_type(method) or JsonRPCNotification
+            kind = self.get_message_type(data.get("method", "")) or JsonRPCNotification
             return self._converter.structure(data, kind)
         except ClassValidationError as exc:
             raise JsonRpcInvalidParams() from exc

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from typing import Any
 
 from lsprotocol import types
 from pygls.workspace import TextDocument, Workspace
@@ -117,72 +116,3 @@ class LspWorkspace(Workspace):
         before any document exists)."""
         folders = list(other.folders.values())
         return cls(other._root_uri, other._sync_kind, folders, other.position_encoding)
-
-
-def structure_did_change(data: dict[str, Any]) -> types.DidChangeTextDocumentNotification | None:
-    """``data`` (a ``textDocument/didChange`` notification as JSON) as lsprotocol's objects,
-    built directly when it has exactly the usual shape and types (what cattrs would make of it,
-    with the same validators, at a fraction of its cost, per keystroke); None for anything
-    else, which cattrs then structures (or rejects) as always."""
-    try:
-        params = data["params"]
-        if data.keys() - _MESSAGE_KEYS or type(data["jsonrpc"]) is not str:
-            return None
-        if params.keys() != _PARAMS_KEYS:
-            return None
-        document = params["textDocument"]
-        if document.keys() != _DOCUMENT_KEYS or type(document["version"]) is not int:
-            return None
-        changes = tuple(_change(change) for change in params["contentChanges"])
-        if None in changes:
-            return None
-        return types.DidChangeTextDocumentNotification(
-            params=types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(
-                    version=document["version"], uri=_text(document["uri"])
-                ),
-                content_changes=changes,  # type: ignore[arg-type]  # no None left (a tuple, as cattrs makes)
-            ),
-            jsonrpc=data["jsonrpc"],
-        )
-    except (AttributeError, KeyError, TypeError, ValueError):
-        return None
-
-
-_MESSAGE_KEYS = frozenset(("jsonrpc", "method", "params"))
-_PARAMS_KEYS = {"textDocument", "contentChanges"}
-_DOCUMENT_KEYS = {"uri", "version"}
-_RANGE_KEYS = {"start", "end"}
-_POSITION_KEYS = {"line", "character"}
-
-
-def _change(change: dict[str, Any]) -> types.TextDocumentContentChangeEvent | None:
-    keys = change.keys()
-    if keys == {"text"}:
-        return types.TextDocumentContentChangeWholeDocument(text=_text(change["text"]))
-    if keys != {"range", "text"} and keys != {"range", "rangeLength", "text"}:
-        return None
-    span = change["range"]
-    if span.keys() != _RANGE_KEYS:
-        return None
-    length = change.get("rangeLength")
-    if length is not None and type(length) is not int:
-        return None
-    return types.TextDocumentContentChangePartial(
-        range=types.Range(start=_position(span["start"]), end=_position(span["end"])),
-        text=_text(change["text"]),
-        range_length=length,
-    )
-
-
-def _position(position: dict[str, Any]) -> types.Position:
-    line, character = position["line"], position["character"]
-    if position.keys() != _POSITION_KEYS or type(line) is not int or type(character) is not int:
-        raise ValueError("not the usual shape")
-    return types.Position(line=line, character=character)
-
-
-def _text(value: Any) -> str:
-    if type(value) is not str:
-        raise ValueError("not the usual shape")
-    return value
