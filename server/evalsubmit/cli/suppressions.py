@@ -88,6 +88,7 @@ def file_ignores(results: Mapping[Path, Result]) -> FileIgnores:
         if not any("ignore-file" in line.lower() for line in result.lines):
             continue
         # loaded for the first file holding the word, not with every check
+        from evalsubmit.core.lines import line_text
         from evalsubmit.core.suppression import file_suppressions, silenced_by_file, suppressed
 
         file_level = file_suppressions(result.lines)
@@ -98,7 +99,7 @@ def file_ignores(results: Mapping[Path, Result]) -> FileIgnores:
             1
             for f in result.suppressed
             if silenced_by_file(f.code, file_level)
-            and not suppressed(f.code, _line(result.lines, f.span.line))
+            and not suppressed(f.code, line_text(result.lines, f.span.line))
         )
         hidden += count
         files += bool(count)
@@ -118,10 +119,6 @@ def sentence(ignores: FileIgnores) -> str | None:
     if all_off:
         text += f" (every rule off in {plural(all_off, 'file')})"
     return text + "."
-
-
-def _line(lines: list[str], number: int) -> str:
-    return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
 def _whole(result: Result) -> bool:

@@ -61,6 +61,12 @@ def line_starts(text: str) -> list[int]:
     return [0, *(match.end() for match in LINE_BREAK.finditer(text))]
 
 
+def line_text(lines: Sequence[str], number: int) -> str:
+    """Line ``number`` (1-based) of ``lines``; empty when there is no such line (a finding on
+    the line after the last one, or a span kept from a longer text)."""
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
 def offset_at(text: str, starts: Sequence[int], line: int, column: int) -> int:
     """The offset of 0-based ``line`` and code-point ``column``, clamped into the text: a column
     past the end of its line stops before the line's terminator, a line past the end of the text

@@ -18,6 +18,7 @@ from evalsubmit.analysis.rules import RULES
 from evalsubmit.analysis.rules import es190_unused_suppression as es190
 from evalsubmit.analysis.rules import es191_unknown_rule_code as es191
 from evalsubmit.core.findings import Finding
+from evalsubmit.core.lines import line_text
 from evalsubmit.core.suppression import (
     Kind,
     Suppression,
@@ -46,7 +47,7 @@ def partition(
     for f in findings:
         if not options.enabled(f.code):
             continue
-        if suppressed(f.code, _line(lines, f.span.line)):
+        if suppressed(f.code, line_text(lines, f.span.line)):
             silenced.append(f)
             continue
         if file_level is None:  # looked for once, and only in a module with a finding
@@ -142,10 +143,6 @@ def _kept_on_purpose(
     """An ES190/ES191 finding silenced by a suppression naming its code (``# noqa: ES190``) on
     its line, or by an ``ignore-file`` covering it. A bare ``# evalsubmit: ignore`` does not
     silence what is said about itself."""
-    line = _line(lines, finding.span.line).rstrip("\r\n")
+    line = line_text(lines, finding.span.line).rstrip("\r\n")
     named = any(s.codes is not None and finding.code in s.codes for s in suppressions(line))
     return named or silenced_by_file(finding.code, file_level)
-
-
-def _line(lines: Sequence[str], number: int) -> str:
-    return lines[number - 1] if 0 < number <= len(lines) else ""
