@@ -1,12 +1,11 @@
 """The SDK releases evalsubmit knows, one entry per version, and how an installed SDK compares.
 
-Each :class:`SdkRelease` holds what differs between releases of ``nemo-platform``: the mirrors
-of ``GymRuntimeConfig`` / ``GymRunnerTarget`` (fields, defaults, constraints), what ``submit()``
-accepts (its row-only options, whether the async evaluator takes ``tasks=``), and the spec
-fields it sends around the target. Today there is one, :data:`~evalsubmit.sdk.version.SDK_VERSION`,
-verified by the contract tests; the analysis uses :data:`SUPPORTED`. Supporting the next
-release is a new entry here (new mirrors in :mod:`.models` if the config changed) plus its
-contract tests.
+Each :class:`SdkRelease` holds what the rules read per release: its version, the separate
+``nemo-evaluator-sdk`` it goes with, and ``submit()``'s row-only options. Today there is one,
+:data:`~evalsubmit.sdk.version.SDK_VERSION`, verified by the contract tests; the analysis uses
+:data:`SUPPORTED`. The mirrors of ``GymRuntimeConfig`` / ``GymRunnerTarget`` (:mod:`.models`)
+and the spec fields sent around the target (:mod:`.spec`) are that release's; supporting a
+second release that changes them means moving them into its entry and passing the release down.
 
 The user's installed SDK is read from their environment's ``*.dist-info/METADATA``
 (:mod:`evalsubmit.workspace.environment`, never imported); :func:`version_note` says when it is
@@ -15,16 +14,10 @@ not a release the rules are for.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from evalsubmit.core.records import record
-from evalsubmit.sdk.spec import SPEC_DEFAULTS, WIRE_ONLY_DEFAULTS
 from evalsubmit.sdk.version import SDK_DISTRIBUTION, SDK_VERSION
-
-if TYPE_CHECKING:
-    from evalsubmit.sdk.models import GymRunnerTargetModel, GymRuntimeConfigModel
 
 EVALUATOR_SDK_DISTRIBUTION = "nemo-evaluator-sdk"
 """``nemo_evaluator_sdk`` as a distribution of its own (0.6.0 bundles it in nemo-platform)."""
@@ -34,47 +27,21 @@ SDK_DISTRIBUTIONS = (SDK_DISTRIBUTION, EVALUATOR_SDK_DISTRIBUTION)
 
 @record
 class SdkRelease:
-    """One SDK release the analysis knows the models of."""
+    """One SDK release the rules know."""
 
     version: str
     """The ``nemo-platform`` version."""
     evaluator_sdk: str | None
     """The separate ``nemo-evaluator-sdk`` version it goes with; None when it is bundled."""
-    mirrors: str
-    """The module of its pydantic mirrors (``GymRuntimeConfigModel``, ``GymRunnerTargetModel``),
-    imported on first use: pydantic is not loaded for files whose configs the plain tables of
-    :mod:`.constraints` decide (or that build none)."""
     row_options: tuple[str, ...]
     """``submit()`` options that belong to row evaluations (refused on a taskset run)."""
-    async_taskset: bool
-    """Whether the async evaluator's ``submit()`` takes ``tasks=``."""
-    spec_defaults: Mapping[str, Any]
-    wire_only_defaults: Mapping[str, Any]
-
-    @property
-    def gym_config(self) -> type[GymRuntimeConfigModel]:
-        model: type[GymRuntimeConfigModel] = importlib.import_module(
-            self.mirrors
-        ).GymRuntimeConfigModel
-        return model
-
-    @property
-    def gym_target(self) -> type[GymRunnerTargetModel]:
-        model: type[GymRunnerTargetModel] = importlib.import_module(
-            self.mirrors
-        ).GymRunnerTargetModel
-        return model
 
 
 RELEASES: dict[str, SdkRelease] = {
     "0.6.0": SdkRelease(
         version="0.6.0",
         evaluator_sdk=None,
-        mirrors="evalsubmit.sdk.models",
         row_options=("config", "field_mapping", "prompt_template", "metric_bundle_packager"),
-        async_taskset=False,
-        spec_defaults=SPEC_DEFAULTS,
-        wire_only_defaults=WIRE_ONLY_DEFAULTS,
     ),
 }
 
