@@ -25,7 +25,9 @@ RULE = Rule(
 evalsubmit cannot check the statement that holds the error: it checks the rest of the file
 with that statement left out, and reports the error here (like ruff's `invalid-syntax`) so
 that a run never says "All checks passed" about code it could not read. Reported once per
-file, at Python's own first error; the count of statements left out is in the message.
+file, at Python's own first error; the count of statements left out is in the message. Only
+a file that may reach the SDK is parsed: one whose text imports nothing that can lead to it
+holds no submission, and its syntax is left to Python linters (ruff's `invalid-syntax`).
 evalsubmit reads code with the Python it runs on; the SDK needs Python 3.12, so on an older
 one, syntax 3.12 added (nested quotes in f-strings, `type` statements, type parameters) does
 not parse, and the message says so: run evalsubmit with the project's Python.
