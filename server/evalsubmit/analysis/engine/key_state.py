@@ -4,12 +4,13 @@ looked at again."""
 
 from __future__ import annotations
 
+import ast
 import bisect
 from dataclasses import dataclass, field
 
 from evalsubmit.analysis.engine.graph import Graph
-from evalsubmit.analysis.interp.effects import Effects
-from evalsubmit.analysis.interp.mutation import NonMutatingMemo
+from evalsubmit.analysis.interp.effects import Effects, effects
+from evalsubmit.analysis.interp.mutation import NonMutatingMemo, non_mutating_names
 from evalsubmit.analysis.source.chunks import Chunk
 from evalsubmit.analysis.source.parse import ParsedModule
 
@@ -67,4 +68,25 @@ def text_keys(parsed: ParsedModule) -> list[str]:
     for statement in parsed.tree.body:
         chunk = parsed.chunks[bisect.bisect_right(starts, statement.lineno) - 1]
         found.append(f"{chunk.digest}+{statement.lineno - chunk.start}:{statement.col_offset}")
+    return found
+
+
+_SIBLING_NON_MUTATING: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+"""What :func:`sibling_non_mutating` found, by module text (kept across analyses and
+documents: the same sibling is imported by every edit)."""
+
+
+def sibling_non_mutating(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The callables and objects a sibling module's text defines that change nothing they are
+    given (:func:`..interp.mutation.non_mutating_names`), memoised by text."""
+    found = _SIBLING_NON_MUTATING.get(text)
+    if found is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return frozenset(), frozenset()
+        found = non_mutating_names([effects(statement) for statement in tree.body])
+        if len(_SIBLING_NON_MUTATING) > 256:
+            _SIBLING_NON_MUTATING.clear()
+        _SIBLING_NON_MUTATING[text] = found
     return found

@@ -10,7 +10,6 @@ keys an edit can change are computed again.
 
 from __future__ import annotations
 
-import ast
 import bisect
 from collections.abc import Callable
 from pathlib import Path
@@ -20,11 +19,12 @@ from evalsubmit.analysis.engine.identities import identities
 from evalsubmit.analysis.engine.key_state import (
     KeyState,
     Remembered,
+    sibling_non_mutating,
     statements_before,
     text_keys,
 )
 from evalsubmit.analysis.interp.effects import Effects, effects
-from evalsubmit.analysis.interp.mutation import non_mutating_names, resolve
+from evalsubmit.analysis.interp.mutation import resolve
 from evalsubmit.analysis.source.chunks import same_ends
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.blake import blake2b
@@ -306,7 +306,7 @@ class Keyer:
         text = self.project.read(found) if found is not None else None
         if text is None:
             return False, False
-        names, objects = _module_non_mutating(text)
+        names, objects = sibling_non_mutating(text)
         return name in names, name in objects
 
     def needed(self, changed: set[int]) -> frozenset[int]:
@@ -384,21 +384,3 @@ class Keyer:
         value = digest.digest()
         for member in members:
             digests[member] = value
-
-
-_HARMLESS: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
-
-
-def _module_non_mutating(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """Harmless callables and objects of a sibling module's text (memoised by text)."""
-    found = _HARMLESS.get(text)
-    if found is None:
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return frozenset(), frozenset()
-        found = non_mutating_names([effects(statement) for statement in tree.body])
-        if len(_HARMLESS) > 256:
-            _HARMLESS.clear()
-        _HARMLESS[text] = found
-    return found
