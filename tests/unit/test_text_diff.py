@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from evalsubmit.analysis.source.chunks import same_ends
-from evalsubmit.analysis.source.text_diff import edited_lines
+from evalsubmit.analysis.source.text_diff import edited_lines, same_ends
 from evalsubmit.core.lines import split_lines_keepends
 
 PIECES = ["a", "b", "\n", "\n", "ab\n", "b\n", "", "x = 1\n", "\f", "\v", " "]

@@ -25,8 +25,8 @@ from evalsubmit.analysis.engine.key_state import (
 )
 from evalsubmit.analysis.interp.effects import Effects, effects
 from evalsubmit.analysis.interp.mutation import resolve
-from evalsubmit.analysis.source.chunks import same_ends
 from evalsubmit.analysis.source.parse import ParsedModule
+from evalsubmit.analysis.source.text_diff import same_ends
 from evalsubmit.core.blake import blake2b
 from evalsubmit.workspace.project import Project
 

@@ -14,7 +14,8 @@ import operator
 from collections.abc import Sequence
 
 from evalsubmit.analysis.source.blank_lines import aligned_lines
-from evalsubmit.analysis.source.chunks import Chunk, same_ends
+from evalsubmit.analysis.source.chunks import Chunk
+from evalsubmit.analysis.source.text_diff import same_ends
 
 
 class Unmapped(Exception):

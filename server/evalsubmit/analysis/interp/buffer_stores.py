@@ -105,7 +105,7 @@ class BufferStores:
             made._count(pieces, 1)
             return made
         # (the per-statement parse's module: loaded only where a buffer has versions)
-        from evalsubmit.analysis.source.chunks import same_ends
+        from evalsubmit.analysis.source.text_diff import same_ends
 
         old = previous.texts
         front, back = same_ends(old, texts)

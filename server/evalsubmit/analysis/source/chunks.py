@@ -19,7 +19,6 @@ import bisect
 import warnings
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from evalsubmit.analysis.source.blank_lines import code_of, loose_code, same_code
 from evalsubmit.analysis.source.cuts import split, split_from
@@ -32,6 +31,7 @@ from evalsubmit.analysis.source.piece_lines import (
     settle,
 )
 from evalsubmit.analysis.source.repair import repair_parse
+from evalsubmit.analysis.source.text_diff import same_ends
 from evalsubmit.core.records import record
 from evalsubmit.core.suppression import MARKER_WORDS, mentions_in
 
@@ -374,33 +374,6 @@ def seed(
         cache.firsts.append(cache.firsts[-1] + len(parsed.body))
     cache.misses += 1
     return tuple(chunks)
-
-
-_BLOCK = 64
-S = TypeVar("S", list[str], tuple[Chunk, ...])
-
-
-def same_ends(old: S, new: S) -> tuple[int, int]:
-    """How many leading and how many trailing items ``old`` and ``new`` share (the two runs
-    do not overlap). Compared a block at a time (slices of one type, so that they compare
-    item by item, each item first by identity): an unchanged run costs C speed."""
-    limit = min(len(old), len(new))
-    head = 0
-    while head + _BLOCK <= limit and old[head : head + _BLOCK] == new[head : head + _BLOCK]:
-        head += _BLOCK
-    while head < limit and old[head] == new[head]:
-        head += 1
-    room, old_end, new_end = limit - head, len(old), len(new)
-    tail = 0
-    while (
-        tail + _BLOCK <= room
-        and old[old_end - tail - _BLOCK : old_end - tail]
-        == new[new_end - tail - _BLOCK : new_end - tail]
-    ):
-        tail += _BLOCK
-    while tail < room and old[old_end - 1 - tail] == new[new_end - 1 - tail]:
-        tail += 1
-    return head, tail
 
 
 def _digest(text: str, parsed: ParsedPiece) -> str:

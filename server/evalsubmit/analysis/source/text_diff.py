@@ -1,19 +1,25 @@
 """The lines of an edited text, split only where the edit is: the lines before and after it
 are the last text's (the same string objects), found by comparing the two texts a block of
 characters at a time (C speed) instead of splitting the whole text and comparing it line by
-line (both proportional to the module, on every keystroke).
+line (both proportional to the module, on every keystroke). :func:`same_ends` counts the
+items two sequences of lines or chunks share at each end, a block at a time.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeVar
+
 from evalsubmit.core.lines import split_lines_keepends
+
+if TYPE_CHECKING:
+    from evalsubmit.analysis.source.chunks import Chunk
 
 _BLOCK = 2048
 
 
 def edited_lines(old: str, old_lines: list[str], new: str) -> tuple[list[str], int, int] | None:
     """``split_lines_keepends(new)``, with how many leading and how many trailing lines it
-    shares with ``old_lines`` (``old``'s lines), as ``same_ends`` of :mod:`.chunks` counts
+    shares with ``old_lines`` (``old``'s lines), as :func:`same_ends` counts
     them (the two runs do not overlap). None when a text holds ``\\r`` (line breaks of more
     than one character: then the whole text is split)."""
     if "\r" in old or "\r" in new:
@@ -127,3 +133,30 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
         else:
             high = middle
     return low
+
+
+_ITEMS = 64
+S = TypeVar("S", list[str], tuple["Chunk", ...])
+
+
+def same_ends(old: S, new: S) -> tuple[int, int]:
+    """How many leading and how many trailing items ``old`` and ``new`` share (the two runs
+    do not overlap). Compared a block at a time (slices of one type, so that they compare
+    item by item, each item first by identity): an unchanged run costs C speed."""
+    limit = min(len(old), len(new))
+    head = 0
+    while head + _ITEMS <= limit and old[head : head + _ITEMS] == new[head : head + _ITEMS]:
+        head += _ITEMS
+    while head < limit and old[head] == new[head]:
+        head += 1
+    room, old_end, new_end = limit - head, len(old), len(new)
+    tail = 0
+    while (
+        tail + _ITEMS <= room
+        and old[old_end - tail - _ITEMS : old_end - tail]
+        == new[new_end - tail - _ITEMS : new_end - tail]
+    ):
+        tail += _ITEMS
+    while tail < room and old[old_end - 1 - tail] == new[new_end - 1 - tail]:
+        tail += 1
+    return head, tail
