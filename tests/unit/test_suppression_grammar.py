@@ -162,7 +162,6 @@ def test_the_lines_noted_by_piece_answer_as_a_look_at_the_lines(lines: list[str]
         MARKER_WORDS,
         lines_mentioning,
         mentions_in,
-        note_mentions,
     )
 
     cut = len(lines) // 2
@@ -173,8 +172,25 @@ def test_the_lines_noted_by_piece_answer_as_a_look_at_the_lines(lines: list[str]
             found[word] += [offset + index for index in (local or {}).get(word, [])]
     looked = {word: lines_mentioning(list(lines), (word,)) for word in MARKER_WORDS}
     assert found == looked
-    kept = tuple(lines)
-    note_mentions(kept, found)
-    assert lines_mentioning(kept, ("evalsubmit", "noqa")) == lines_mentioning(
+    assert lines_mentioning(lines, ("evalsubmit", "noqa"), found) == lines_mentioning(
         list(lines), ("evalsubmit", "noqa")
     )
+
+
+def test_the_editor_parse_hands_on_the_marked_lines_it_knows() -> None:
+    """An edited text's parse by piece carries the lines holding each marker (what the
+    suppression checks then read instead of a lowered copy of the text); they are those a look
+    at its lines finds."""
+    from evalsubmit.analysis.source.chunks import ChunkCache
+    from evalsubmit.analysis.source.parse import parse_source
+    from evalsubmit.core.suppression import MARKER_WORDS, lines_mentioning
+
+    text = "import os\nx = 1  # noqa: ES109\n\n\ndef f():\n    return 2\n"
+    cache = ChunkCache()
+    assert parse_source(text, cache) is not None
+    edited = text.replace("return 2", "return 3  # evalsubmit: ignore[ES101]")
+    parsed = parse_source(edited, cache)
+    assert parsed is not None and parsed.marked is not None
+    for word in MARKER_WORDS:
+        assert parsed.marked[word] == lines_mentioning(list(parsed.lines), (word,))
+    assert parsed.marked["evalsubmit"] == [5] and parsed.marked["noqa"] == [1]

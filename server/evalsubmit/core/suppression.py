@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from itertools import accumulate
 
@@ -107,18 +107,10 @@ def _noqas(line: str) -> Iterator[Suppression]:
 MARKER_WORDS = ("evalsubmit", "noqa", "ignore-file")
 """The words :func:`lines_mentioning` is asked about (what every suppression comment holds)."""
 
-_noted: tuple[tuple[str, ...], dict[str, list[int]]] | None = None
-"""The last tuple of lines whose lines holding each of :data:`MARKER_WORDS` a caller knew
-without a look at the whole text (:func:`note_mentions`)."""
-
-
-def note_mentions(lines: tuple[str, ...], found: dict[str, list[int]]) -> None:
-    """``found``: for each of :data:`MARKER_WORDS`, the indexes (in order) of the lines of
-    ``lines`` holding it in any case, as :func:`lines_mentioning` finds them; it answers from
-    them for this tuple (the editor's engine knows them by parse piece, each piece looked at
-    once: a long module's lowered copy per edit costs more)."""
-    global _noted
-    _noted = (lines, found)
+Marked = Mapping[str, list[int]]
+"""For each of :data:`MARKER_WORDS`, the indexes (in order) of the lines holding it in any
+case, as :func:`lines_mentioning` finds them: the editor's parse knows them by piece, each
+piece looked at once (a long module's lowered copy per edit costs more)."""
 
 
 def mentions_in(text: str) -> dict[str, list[int]] | None:
@@ -131,14 +123,16 @@ def mentions_in(text: str) -> dict[str, list[int]] | None:
     return {word: lines_mentioning(lines, (word,)) for word in MARKER_WORDS}
 
 
-def lines_mentioning(lines: Sequence[str], words: Sequence[str]) -> list[int]:
-    """The indexes of the lines holding one of ``words`` (lower case), in any case: found in
-    one lowered copy of the text (C speed), not by lowering each line."""
-    noted = _noted  # (read once: analyses in other threads may replace it)
-    if noted is not None and noted[0] is lines and all(word in noted[1] for word in words):
+def lines_mentioning(
+    lines: Sequence[str], words: Sequence[str], marked: Marked | None = None
+) -> list[int]:
+    """The indexes of the lines holding one of ``words`` (lower case), in any case: read from
+    ``marked`` (the lines' marked lines, when known), else found in one lowered copy of the
+    text (C speed), not by lowering each line."""
+    if marked is not None and all(word in marked for word in words):
         if len(words) == 1:
-            return list(noted[1][words[0]])
-        return sorted({index for word in words for index in noted[1][word]})
+            return list(marked[words[0]])
+        return sorted({index for word in words for index in marked[word]})
     text, low = _lowered(lines)
     if not any(word in low for word in words):
         return []  # most modules
@@ -172,10 +166,13 @@ def _lowered(lines: Sequence[str]) -> tuple[str, str]:
     return text, low
 
 
-def file_suppressions(lines: Sequence[str]) -> list[tuple[int, Suppression]]:
-    """Each ``# evalsubmit: ignore-file[...]`` on a line of its own, with its 1-based line."""
+def file_suppressions(
+    lines: Sequence[str], marked: Marked | None = None
+) -> list[tuple[int, Suppression]]:
+    """Each ``# evalsubmit: ignore-file[...]`` on a line of its own, with its 1-based line
+    (``marked``: the lines' marked lines, when known)."""
     found: list[tuple[int, Suppression]] = []
-    for index in lines_mentioning(lines, ("ignore-file",)):
+    for index in lines_mentioning(lines, ("ignore-file",), marked):
         number, line = index + 1, lines[index]
         match = re.match(_FILE, line.rstrip("\r\n"))
         if match is None:

@@ -36,6 +36,7 @@ from evalsubmit.workspace.project import Project, installed_sdk
 
 if TYPE_CHECKING:  # only the editor's DocumentAnalyzer keeps caches: a check imports none of it
     from evalsubmit.analysis.engine.caches import AnalysisCaches
+    from evalsubmit.core.suppression import Marked
 
 # Cheap pre-filter: a module with no import and no SDK name has no finding of its own (what it
 # defines reaches a submit only through a module importing it: with_remote_findings).
@@ -223,11 +224,13 @@ def _analyze_parsed(
     module = ModuleContext(parsed, resolved, sdk, sdk_declared=declared)
     findings = list(_joined(gathered, "findings"))
     findings += run_module_rules(module, options.enabled)
-    findings, silenced = partition(findings, parsed.lines, options)
+    findings, silenced = partition(findings, parsed.lines, options, parsed.marked)
     findings.sort(key=lambda f: (f.span, f.code))
     suppressed = tuple(dict.fromkeys(silenced))
     partial = bool(internal_errors or rule_errors or parsed.blanked)
-    findings = _judged_early(deduplicated(findings), suppressed, parsed.lines, options, partial)
+    findings = _judged_early(
+        deduplicated(findings), suppressed, parsed.lines, options, partial, parsed.marked
+    )
     report = ModuleReport(
         path=path,
         findings=tuple(settled(findings, options)),
@@ -369,8 +372,11 @@ def _judged_early(
     lines: Sequence[str],
     options: AnalysisOptions,
     partial: bool = False,
+    marked: Marked | None = None,
 ) -> list[Finding]:
     """The forward findings with what is already sure about the suppressions: one that could
     silence a finding another module places here is judged later (``with_remote_findings``,
     or ``check`` once it has routed the findings of every checked file)."""
-    return judged(findings, suppressed, lines, options, complete=False, partial=partial)
+    return judged(
+        findings, suppressed, lines, options, complete=False, partial=partial, marked=marked
+    )

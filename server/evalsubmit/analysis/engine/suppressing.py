@@ -21,6 +21,7 @@ from evalsubmit.core.findings import Finding
 from evalsubmit.core.lines import line_text
 from evalsubmit.core.suppression import (
     Kind,
+    Marked,
     Suppression,
     file_suppressions,
     lines_mentioning,
@@ -37,10 +38,14 @@ JUDGING = frozenset({es190.RULE.code, es191.RULE.code})
 
 
 def partition(
-    findings: Iterable[Finding], lines: Sequence[str], options: AnalysisOptions
+    findings: Iterable[Finding],
+    lines: Sequence[str],
+    options: AnalysisOptions,
+    marked: Marked | None = None,
 ) -> tuple[list[Finding], list[Finding]]:
     """(kept, silenced): the findings of enabled rules that no suppression comment silences, and
-    those one does (line or file level). Findings of rules turned off are in neither."""
+    those one does (line or file level). Findings of rules turned off are in neither.
+    ``marked``: the lines holding suppression markers, when the parse knew them."""
     kept: list[Finding] = []
     silenced: list[Finding] = []
     file_level: list[tuple[int, Suppression]] | None = None
@@ -51,7 +56,7 @@ def partition(
             silenced.append(f)
             continue
         if file_level is None:  # looked for once, and only in a module with a finding
-            file_level = file_suppressions(lines)
+            file_level = file_suppressions(lines, marked)
         (silenced if silenced_by_file(f.code, file_level) else kept).append(f)
     return kept, silenced
 
@@ -64,6 +69,7 @@ def judged(
     *,
     complete: bool,
     partial: bool = False,
+    marked: Marked | None = None,
 ) -> list[Finding]:
     """``findings`` with the ES190/ES191 findings about the module's suppression comments made
     anew. ``complete``: every finding other modules place here is among ``findings`` and
@@ -73,7 +79,7 @@ def judged(
     want_unused, want_unknown = options.enabled(es190.RULE.code), options.enabled(es191.RULE.code)
     if not (want_unused or want_unknown):
         return kept
-    comments = suppression_comments(lines)
+    comments = suppression_comments(lines, marked)
     if not comments:
         return kept
     silenced = list(silenced)
@@ -91,12 +97,12 @@ def judged(
     return sorted([*kept, *new], key=lambda f: (f.span, f.code))
 
 
-def suppression_comments(lines: Sequence[str]) -> list[Comment]:
+def suppression_comments(lines: Sequence[str], marked: Marked | None = None) -> list[Comment]:
     """Every suppression comment of the module that is a real comment (``"# noqa"`` in a string
     is text), line and file level, in order. Empty when the module does not tokenize: then no
     comment is judged."""
     ours: list[tuple[int, str, Suppression]] = []
-    for index in lines_mentioning(lines, ("evalsubmit", "noqa")):
+    for index in lines_mentioning(lines, ("evalsubmit", "noqa"), marked):
         text = lines[index].rstrip("\r\n")
         found_here = [*suppressions(text), *(s for _, s in file_suppressions([text]))]
         ours += [(index, text, s) for s in found_here if _judgeable(s)]

@@ -20,6 +20,7 @@ from evalsubmit.core.records import record
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.source.chunks import Chunk, ChunkCache
+    from evalsubmit.core.suppression import Marked
 
 # The per-statement parse (.chunks, with what it needs) and the repair of broken text are
 # loaded by the parse that uses them: a check parses a file that parses whole without a cache.
@@ -54,6 +55,9 @@ class ParsedModule:
     _kept: tuple[tuple[Chunk, ...], int] | None = field(default=None, compare=False, repr=False)
     """The chunks of the parse it was made from (by its cache), and how many of their last
     ones it kept."""
+    marked: Marked | None = field(default=None, compare=False, repr=False)
+    """The lines holding each suppression marker, when the parse knew them (the editor's
+    parse by piece: the suppressions' look then costs no lowered copy of the text)."""
 
     def kept_from(self, chunks: tuple[Chunk, ...]) -> int | None:
         """How many of the last chunks of ``chunks`` this module's chunks kept (moved alike),
@@ -172,24 +176,22 @@ def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule |
             return _parsed(source, lines, whole, (), words, chunks)
     from evalsubmit.analysis.source.chunks import parse_chunks
     from evalsubmit.analysis.source.repair import repair_parse
-    from evalsubmit.core.suppression import note_mentions
 
     previous = cache.handed if cache is not None else None
     pieces = parse_chunks(lines, cache, source, same)
     if pieces is not None:
         body, pieces_chunks, blanked = pieces
         tree = ast.Module(body=body, type_ignores=[])
-        kept = tuple(lines)  # tuple(kept) is kept: the lines the mentions were noted for
-        if cache is not None and cache.marked is not None:
-            note_mentions(kept, cache.marked)  # the suppressions' look costs no lowered copy
         if cache is None:
-            return _parsed(source, kept, tree, blanked, _words(source), pieces_chunks)
+            return _parsed(source, lines, tree, blanked, _words(source), pieces_chunks)
         # the pieces' counts say it without a search of the whole text
         words = {"nonlocal"} if cache.nonlocal_pieces else set()
         words |= {"global"} if cache.global_pieces else set()
         chunks = cache.handed = tuple(pieces_chunks)
         since = (previous, cache.kept_tail) if previous is not None else None
-        return _parsed(source, kept, tree, blanked, words, chunks, weakref.ref(cache), since)
+        return _parsed(
+            source, lines, tree, blanked, words, chunks, weakref.ref(cache), since, cache.marked
+        )
     repaired = repair_parse(source)
     if repaired is None:
         return None
@@ -206,6 +208,7 @@ def _parsed(
     chunks: Iterable[Chunk] = (),
     cache: weakref.ref[ChunkCache] | None = None,
     kept: tuple[tuple[Chunk, ...], int] | None = None,
+    marked: Marked | None = None,
 ) -> ParsedModule:
     return ParsedModule(
         tree,
@@ -218,6 +221,7 @@ def _parsed(
         cache,
         spells_global="global" in words,
         _kept=kept,
+        marked=marked,
     )
 
 
