@@ -104,10 +104,18 @@ class Calls:
         self._rebound_by_call = None
         result = self.apply(function, node, args, keyword_spans)
         self._forget_rebound_globals()
-        rebound, self._rebound_by_call = self._rebound_by_call, None
+        rebound = self._take_rebound()
         if rebound and self.interp.frame.env.parent is None:
             self.interp.frame.env.names.update(rebound)  # what the call surely stored last
         return result
+
+    def _take_rebound(self) -> dict[str, Value] | None:
+        """The names the call just applied surely rebound (``apply`` notes them), cleared. A
+        method, not an inline read: after ``self._rebound_by_call = None`` above, mypy would
+        take the attribute to be None still and skip checking what uses it (and mypyc, which
+        trusts those types, would not compile it)."""
+        rebound, self._rebound_by_call = self._rebound_by_call, None
+        return rebound
 
     def _forget_rebound_globals(self) -> None:
         """After a call made by the module's own code (its top level, not a helper's body),
