@@ -283,12 +283,12 @@ def _convert(
         case SeqValue(complete=False):
             result.unknowns.append(validation.format_path(path))
             return _Placeholder(), "<unknown: changed at run time>"
-        case SeqValue(kind=kind, items=items):
+        case SeqValue(kind=sequence_class, items=items):  # (`kind` above is a str)
             pairs = [
                 _to_python(item, (*path, index), anchor, result) for index, item in enumerate(items)
             ]
             try:
-                return kind(p[0] for p in pairs), [p[1] for p in pairs]
+                return sequence_class(p[0] for p in pairs), [p[1] for p in pairs]
             except TypeError:  # unhashable items in a set literal fail at run time anyway
                 result.unknowns.append(validation.format_path(path))
                 return _Placeholder(), "<unknown: a set of items that may not be hashable>"
