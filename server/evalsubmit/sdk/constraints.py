@@ -222,7 +222,7 @@ def _shape(value: object) -> str:
     if (
         type(kind) is type
         and kind.__mro__ == (kind, object)
-        and not _COERCING_DUNDERS & kind.__dict__.keys()
+        and _COERCING_DUNDERS.isdisjoint(kind.__dict__)
         and not isinstance(value, Mapping)
     ):
         return "opaque"
