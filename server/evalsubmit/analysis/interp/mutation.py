@@ -80,7 +80,7 @@ class NonMutatingMemo:
     name nobody asks about) keeps them, and the module-wide resolution after it skips their
     fixed points (most of that resolution's time)."""
 
-    basis: object = None
+    basis: _Basis | None = None
     non_mutating: _NonMutating | None = None
     asked: AskedNames | None = None
     """The names asked about and their binding statements the basis was made of."""
@@ -293,7 +293,7 @@ def _non_mutating(
 _Basis = tuple[frozenset[str], dict[str, tuple[Effects, ...]], dict[str, tuple[bool, bool]]]
 
 
-def _still_holds(answer: _NonMutating, old: object, new: _Basis) -> bool:
+def _still_holds(answer: _NonMutating, old: _Basis | None, new: _Basis) -> bool:
     """Whether ``answer``, reached from the basis ``old``, is also the answer from ``new``.
 
     It is when the bases are equal. A name asked about anew that the module does not bind (a
