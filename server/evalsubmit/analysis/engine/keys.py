@@ -259,7 +259,8 @@ class Keyer:
             if owner not in self.affected and before is not None:
                 self._memo[owner] = before[0]
                 return before[0]
-            read = sorted(self.reads[owner] & self.writers.keys())
+            # keys() first: the intersection is a set (typeshed says a frozenset the other way)
+            read = sorted(self.writers.keys() & self.reads[owner])
             self._name_digests(read)
             digest = blake2b(digest_size=16)
             digest.update(self.identity[owner].encode())
@@ -278,7 +279,7 @@ class Keyer:
             writers = self.writers
             found = self._ranks[owner] = tuple(
                 bisect.bisect_left(writers[name], owner)
-                for name in sorted(self.reads[owner] & writers.keys())
+                for name in sorted(writers.keys() & self.reads[owner])
             )
         return found
 
