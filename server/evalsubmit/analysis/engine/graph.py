@@ -145,7 +145,7 @@ def _written(
     globals a call may have rebound, and what its classes' bases' generic instances hold."""
     called = callee_writes.keys()
     if callee_writes and not called.isdisjoint(statement.reads):
-        written = written.union(*(callee_writes[n] for n in statement.reads & called))
+        written = written.union(*(callee_writes[n] for n in called & statement.reads))
     if rebound and statement.calls:
         written = written | rebound
     if subclassed and statement.bases:
