@@ -130,7 +130,7 @@ def new_span(line: int, col: int, end_line: int, end_col: int) -> Span:
 
 
 BOM = "\ufeff"
-_SURROGATE = r"[\ud800-\udfff]"  # re reads the escapes; compiled (and kept) on the first non-ASCII text
+_SURROGATE = r"[\ud800-\udfff]"  # re reads the escapes; compiled on the first non-ASCII text
 
 
 def parse_source(source: str, cache: ChunkCache | None = None) -> ParsedModule | None:
