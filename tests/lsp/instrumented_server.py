@@ -26,14 +26,14 @@ from typing import Any
 from evalsubmit.analysis import DocumentAnalyzer
 from evalsubmit.analysis.engine import analyze as engine
 from evalsubmit.analysis.engine import summaries
-from evalsubmit.lsp import analyses, hover, run_server
+from evalsubmit.lsp import hover, publishing, run_server
 
 _real_analyze = DocumentAnalyzer.analyze
 _real_markdown = hover.hover_markdown
 _real_module = engine.analyze_module
 _real_previews = summaries.runner_previews  # imported by the analysis when it makes them
-_real_publish = analyses.Analyses._publish
-_real_publish_text = analyses.Analyses._publish_text
+_real_publish = publishing.Publisher._publish
+_real_publish_text = publishing.Publisher._publish_text
 _publishes = [0]
 """How many diagnostics notifications the server has sent."""
 
@@ -107,8 +107,8 @@ if spawn_log := os.environ.get("EVALSUBMIT_TEST_SPAWN_LOG"):
 DocumentAnalyzer.analyze = analyze  # type: ignore[method-assign]
 engine.analyze_module = analyze_module
 summaries.runner_previews = runner_previews
-analyses.Analyses._publish = publish  # type: ignore[method-assign]
-analyses.Analyses._publish_text = publish_text  # type: ignore[method-assign]
+publishing.Publisher._publish = publish  # type: ignore[method-assign]
+publishing.Publisher._publish_text = publish_text  # type: ignore[method-assign]
 hover.hover_markdown = hover_markdown
 
 if __name__ == "__main__":

@@ -32,22 +32,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
-from lsprotocol import types
-
 from evalsubmit.analysis import AnalysisOptions, ModuleReport, analyze_source
-from evalsubmit.lsp import jobs, wire
+from evalsubmit.lsp import jobs
 from evalsubmit.lsp.convert import spelling, uri_to_path
-from evalsubmit.lsp.diagnostics import changed, render, worth_publishing
-from evalsubmit.lsp.notebooks import split_diagnostics, syntax_severity
+from evalsubmit.lsp.diagnostics import changed, worth_publishing
 from evalsubmit.lsp.project_config import ProjectConfigs
-from evalsubmit.lsp.protocol import EvalsubmitProtocol
+from evalsubmit.lsp.publishing import Publisher
 from evalsubmit.lsp.scheduler import READY_TIMEOUT_S, DocumentTrack, Job
 from evalsubmit.lsp.sdk_preload import SdkPreload
 from evalsubmit.lsp.snapshot import Analysis
 from evalsubmit.lsp.state import Session
 from evalsubmit.lsp.store_rechecks import StoreRechecks
 from evalsubmit.lsp.text_sync import LspTextDocument
-from evalsubmit.lsp.wire import WireForms
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -83,9 +79,7 @@ class Analyses:
         self._executor = ThreadPoolExecutor(workers, thread_name_prefix="evalsubmit-analysis")
         self.session_id = uuid.uuid4().hex[:8]
         """Part of every result id (a pull from an earlier server never matches)."""
-        self._refresh: asyncio.TimerHandle | None = None
-        self._wire: dict[str, WireForms] = {}
-        """The diagnostics last pushed for each open document, as JSON text (:mod:`.wire`)."""
+        self.publisher = Publisher(server, session)
         self.configs = ProjectConfigs(server)
         self._sdk_preload = SdkPreload(self._executor)
         self.ready = asyncio.Event()
@@ -146,13 +140,13 @@ class Analyses:
 
     def closed(self, uri: str) -> None:
         track = self.documents.pop(uri, None)
-        self._wire.pop(uri, None)
+        self.publisher.forget(uri)
         if track is None:
             return
         track.close()
         self._session.projects.for_path(track.path).drop_overlay(track.path)
-        if self._pushes(uri):
-            self._publish(uri, None, [])
+        if self.publisher.pushes(uri):
+            self.publisher.clear(uri)
         self._recheck_dependents([track.path], exclude=uri)
 
     def files_changed(self, paths: Iterable[Path]) -> None:
@@ -163,7 +157,7 @@ class Analyses:
         """Settings changed: every open document gets a fresh result."""
         for track in self.documents.values():
             track.invalidate(0.0)
-        self._request_refresh()
+        self.publisher.request_refresh()
 
     # -- results ------------------------------------------------------------------------------
 
@@ -231,14 +225,14 @@ class Analyses:
             self._recheck_paths(new, exclude=track.uri)
         if snap.stamp != track.stamp:
             return  # the document moved on: a newer result follows
-        if not self._pushes(track.uri):
+        if not self.publisher.pushes(track.uri):
             completed = previous is not None and previous.stamp == snap.stamp
             if track.refresh_when_fresh or (completed and changed(previous, snap)):
                 track.refresh_when_fresh = False
-                self._request_refresh()
+                self.publisher.request_refresh()
         elif worth_publishing(track.published, snap):
             track.published = snap
-            self._push(track.uri, snap)
+            self.publisher.push(track.uri, snap)
 
     def _prepare(self, track: DocumentTrack) -> Job:
         """The next analysis of ``track``, its inputs read now, on the event loop. The text
@@ -276,11 +270,11 @@ class Analyses:
         try:
             if snap.stamp != track.stamp:
                 return
-            if not self._pushes(track.uri):
+            if not self.publisher.pushes(track.uri):
                 track.findings_ready(snap)
             elif worth_publishing(track.published, snap):
                 track.published = snap
-                self._push(track.uri, snap)
+                self.publisher.push(track.uri, snap)
         finally:
             sent.set()
 
@@ -318,7 +312,7 @@ class Analyses:
             log.debug("re-checking %s (a module it is linked with changed)", track.uri)
             track.invalidate(delay)
         if targets:
-            self._request_refresh(delay)
+            self.publisher.request_refresh(delay)
         # a store of a module attribute a document reads, typed or removed in a file that is
         # none of its dependencies (lsp/store_rechecks.py)
         self._store_rechecks.schedule(delay)
@@ -327,76 +321,14 @@ class Analyses:
         for track in tracks:
             log.debug("re-checking %s (a module attribute it reads is stored elsewhere)", track.uri)
             track.invalidate(0.0)
-        self._request_refresh()
+        self.publisher.request_refresh()
 
     def _recheck_paths(self, paths: set[str], *, exclude: str) -> None:
         targets = [t for t in self.documents.values() if t.uri != exclude and t.key in paths]
         for track in targets:
             track.invalidate(0.0)
         if targets:
-            self._request_refresh()
-
-    def _request_refresh(self, delay: float = 0.0) -> None:
-        """Pull mode: ask the client to pull again (results changed without its edits)."""
-        if not (self._session.pull_diagnostics and self._session.refresh_support):
-            return
-        if self._refresh is not None:
-            self._refresh.cancel()
-        loop = asyncio.get_running_loop()
-        self._refresh = loop.call_later(delay, self._send_refresh)
-
-    def _send_refresh(self) -> None:
-        self._refresh = None
-        try:
-            self._server.workspace_diagnostic_refresh(None)
-        except Exception:
-            log.exception("workspace/diagnostic/refresh failed")
-
-    def clear(self, uri: str) -> None:
-        """A deleted notebook cell has no diagnostics any more."""
-        self._publish(uri, None, [])
-
-    def _pushes(self, uri: str) -> bool:
-        """Push the document's diagnostics? In push mode, and always for a notebook: clients
-        pull only for the documents of text tabs (vscode-languageclient 9 never pulls a cell's)."""
-        return not self._session.pull_diagnostics or uri in self._session.notebooks.notebooks
-
-    def _push(self, uri: str, snap: Analysis) -> None:
-        """Push ``snap``'s diagnostics: written as the JSON text that is sent, each diagnostic's
-        kept for the next push while it is unchanged (:mod:`.wire`), but for a notebook, whose
-        diagnostics are split among its cells."""
-        if self._session.notebooks.get(uri) is not None:
-            self._publish(uri, snap.version, render(snap, self._session.encoding))
-            return
-        forms = self._wire.get(uri)
-        if forms is None:
-            forms = self._wire[uri] = WireForms()
-        texts = forms.diagnostics(
-            snap.report.findings,
-            snap.lines,
-            version=snap.version,
-            severity_overrides=snap.settings.severity,
-            encoding=self._session.encoding,
-        )
-        self._publish_text(uri, snap.version, texts)
-
-    def _publish_text(self, uri: str, version: int | None, texts: list[str]) -> None:
-        protocol = self._server.protocol
-        assert isinstance(protocol, EvalsubmitProtocol)
-        protocol.send_text(wire.notification(uri, version, texts))
-
-    def _publish(self, uri: str, version: int | None, items: list[types.Diagnostic]) -> None:
-        if (notebook := self._session.notebooks.get(uri)) is not None:
-            layout = notebook.layout(version)
-            if layout is not None:  # each cell gets its own, in its own coordinates
-                track = self.documents.get(uri)
-                syntax = syntax_severity(track.published if track is not None else None)
-                for cell, found in split_diagnostics(layout, items, self._session.encoding, syntax):
-                    self._publish(cell, None, found)
-            return
-        self._server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version)
-        )
+            self.publisher.request_refresh()
 
 
 def _related(snap: Analysis) -> set[str]:

@@ -72,7 +72,7 @@ def _sync(ls: EvalsubmitServer, uri: str, *, opened: bool) -> None:
         # document was closed (deleted) loses its diagnostics (pygls keys them unquoted).
         for gone in set(previous.cell_uris) - set(layout.cell_uris):
             if unquote(gone) not in ls.workspace.text_documents:
-                ls.analyses.clear(gone)
+                ls.analyses.publisher.clear(gone)
         if previous.text == layout.text and previous.cell_uris == layout.cell_uris:
             return  # metadata, outputs, or a markdown edit: the module is the same
     notebook.add(layout)
