@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from block_edits import edited_texts
 from evalsubmit.analysis.interp.buffer_stores import MAX_KEPT_REACHES, BufferStores
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.source.chunks import ChunkCache
@@ -33,18 +34,8 @@ def test_a_kept_reach_follows_the_buffers_imports(tmp_path: Path) -> None:
     kept = ModuleStores(project)
     cache = ChunkCache()
     rng = random.Random(26)
-    module = [rng.choice(BLOCKS) for _ in range(4)]
     seen: set[bool] = set()
-    for _ in range(200):
-        at = rng.randrange(len(module) + 1)
-        edit = rng.random()
-        if (edit < 0.4 and len(module) < 8) or not module:
-            module.insert(at, rng.choice(BLOCKS))
-        elif edit < 0.7:
-            del module[min(at, len(module) - 1)]
-        else:
-            module[min(at, len(module) - 1)] = rng.choice(BLOCKS)
-        text = "".join(module)
+    for text in edited_texts(rng, BLOCKS, start=4, steps=200, most=8):
         parsed = parse_source(text, cache)
         pieces = cache.piece_texts(parsed.chunks) if parsed is not None else None
         if pieces is None:  # parsed whole: the engine keeps no pieces of it

@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import random
 
+from block_edits import edited_texts
 from evalsubmit.analysis.engine.key_state import KeyState
 from evalsubmit.analysis.engine.keys import Keyer
 from evalsubmit.analysis.source.chunks import ChunkCache
@@ -30,18 +31,9 @@ def test_what_a_keyer_keeps_is_what_a_look_at_every_statement_finds() -> None:
     cache = ChunkCache()
     state = KeyState()
     rng = random.Random(26)
-    module = [rng.choice(BLOCKS) for _ in range(8)]
     seen: set[bool] = set()
-    for _ in range(300):
-        at = rng.randrange(len(module) + 1)
-        edit = rng.random()
-        if (edit < 0.4 and len(module) < 14) or not module:
-            module.insert(at, rng.choice(BLOCKS))
-        elif edit < 0.7:
-            del module[min(at, len(module) - 1)]
-        else:
-            module[min(at, len(module) - 1)] = rng.choice(BLOCKS)
-        parsed = parse_source("".join(module), cache)
+    for text in edited_texts(rng, BLOCKS, start=8, steps=300, most=14):
+        parsed = parse_source(text, cache)
         if parsed is None or not parsed.chunks:
             state = KeyState()
             continue

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from block_edits import edited_texts
 from evalsubmit.analysis.interp.buffer_stores import BufferStores
 from evalsubmit.analysis.interp.store_text import TextStores
 from evalsubmit.analysis.source.chunks import ChunkCache
@@ -192,19 +193,9 @@ def test_a_buffer_by_piece_answers_as_its_whole_text(tmp_path: Path) -> None:
     rng = random.Random(26)
     cache = ChunkCache()
     statements: dict[tuple[str, int], object] = {}
-    module = [rng.choice(blocks) for _ in range(12)]
     previous: BufferStores | None = None
     names = ["A", "B", "C", "D", "E", "F"]
-    for _ in range(150):
-        at = rng.randrange(len(module) + 1)
-        edit = rng.random()
-        if edit < 0.4 or not module:
-            module.insert(at, rng.choice(blocks))
-        elif edit < 0.7:
-            del module[min(at, len(module) - 1)]
-        else:
-            module[min(at, len(module) - 1)] = rng.choice(blocks)
-        text = "".join(module)
+    for text in edited_texts(rng, blocks, start=12, steps=150):
         buffer = BufferStores.of(text, _pieces(cache, text), statements, previous)  # type: ignore[arg-type]
         whole = TextStores(text)
         for name in rng.sample(names, 3):
@@ -243,19 +234,9 @@ def test_a_buffer_by_piece_sees_changes_in_place_as_its_whole_text() -> None:
     ]
     rng = random.Random(26)
     cache = ChunkCache()
-    module = [rng.choice(blocks) for _ in range(3)]
     previous: BufferStores | None = None
     seen: set[bool] = set()
-    for _ in range(300):
-        at = rng.randrange(len(module) + 1)
-        edit = rng.random()
-        if (edit < 0.4 and len(module) < 5) or not module:
-            module.insert(at, rng.choice(blocks))
-        elif edit < 0.7:
-            del module[min(at, len(module) - 1)]
-        else:
-            module[min(at, len(module) - 1)] = rng.choice(blocks)
-        text = "".join(module)
+    for text in edited_texts(rng, blocks, start=3, steps=300, most=5):
         parsed = parse_source(text, cache)
         pieces = cache.piece_texts(parsed.chunks) if parsed is not None else None
         if pieces is None:  # parsed whole: the engine keeps no pieces of it
