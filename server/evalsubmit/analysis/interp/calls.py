@@ -31,9 +31,8 @@ from evalsubmit.analysis.interp.calls_by_name import (
 from evalsubmit.analysis.interp.forwarding import forwarded_call
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite
 from evalsubmit.analysis.interp.global_stores import surely_rebound
-from evalsubmit.analysis.interp.narrowing import instance_of
+from evalsubmit.analysis.interp.narrowing import builtin_check
 from evalsubmit.analysis.interp.objects import decorated_with
-from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.interp.pytest_marks import SKIP, SKIP_IF
 from evalsubmit.analysis.interp.sdk_calls import (
     SdkCalls,
@@ -370,24 +369,6 @@ _CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
 _SKIP_MARKS = frozenset({SKIP, SKIP_IF})
 ENTERED = "contextlib.AbstractContextManager"
 """A context manager whose ``__enter__`` value is known: it is kept as its one keyword."""
-
-
-def builtin_check(qualname: str, args: CallArgs, origin: Origin) -> Known | None:
-    """``isinstance(x, C)``, ``bool(x)`` and ``callable(x)`` when their answer is certain."""
-    positional = args.positional
-    if args.keywords or args.star_unknown:
-        return None
-    answer: bool | None = None
-    if qualname == "builtins.isinstance" and len(positional) == 2:
-        answer = instance_of(positional[0], positional[1])
-    elif qualname == "builtins.bool" and len(positional) == 1:
-        answer = truthiness(positional[0])
-    elif qualname == "builtins.callable" and len(positional) == 1:
-        if isinstance(positional[0], (FunctionValue, ClassValue, PartialValue)):
-            answer = True
-        elif isinstance(positional[0], (Known, DictValue, SeqValue)):
-            answer = False
-    return None if answer is None else Known(answer, origin)
 
 
 def is_context_manager(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -5,7 +5,9 @@ a literal, truthiness (``if x``, ``not x``), ``isinstance``, ``callable``, ``x i
 combined with ``and``, ``or`` and ``not``; the subject may be a name, a walrus, or an attribute
 of one of the user's objects (``self.runner is None``). A refinement only ever makes a value
 *more* precise in a way the condition proves: a name is never given a value it could not hold
-on that side. Where a condition says nothing certain, nothing is refined.
+on that side. Where a condition says nothing certain, nothing is refined. The same answers
+give the value of a call of ``isinstance``, ``bool`` or ``callable`` when it is certain
+(:func:`builtin_check`).
 """
 
 from __future__ import annotations
@@ -16,12 +18,16 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.objects import attribute_key
+from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.values.domain import (
+    CallArgs,
     ClassValue,
     DictValue,
+    FunctionValue,
     Instance,
     Known,
     Origin,
+    PartialValue,
     SeqValue,
     Unknown,
     Value,
@@ -204,3 +210,21 @@ def instance_of(value: Value, kind: Value) -> bool | None:
         ):
             return False  # plain data is never an instance of the SDK's classes
     return None
+
+
+def builtin_check(qualname: str, args: CallArgs, origin: Origin) -> Known | None:
+    """``isinstance(x, C)``, ``bool(x)`` and ``callable(x)`` when their answer is certain."""
+    positional = args.positional
+    if args.keywords or args.star_unknown:
+        return None
+    answer: bool | None = None
+    if qualname == "builtins.isinstance" and len(positional) == 2:
+        answer = instance_of(positional[0], positional[1])
+    elif qualname == "builtins.bool" and len(positional) == 1:
+        answer = truthiness(positional[0])
+    elif qualname == "builtins.callable" and len(positional) == 1:
+        if isinstance(positional[0], (FunctionValue, ClassValue, PartialValue)):
+            answer = True
+        elif isinstance(positional[0], (Known, DictValue, SeqValue)):
+            answer = False
+    return None if answer is None else Known(answer, origin)
