@@ -15,6 +15,7 @@ from lsp_helpers import (
     col_of,
     find,
     line_of,
+    logged_errors,
     open_doc,
     published,
     replace_all,
@@ -127,3 +128,34 @@ async def test_a_suppression_of_what_an_importer_places_is_not_unused(
         lambda: history()[-1].version == 3 and codes(list(history()[-1].diagnostics)) == ["ES190"],
         timeout=20,
     )
+
+
+async def test_a_suppression_judged_where_it_moves_while_editing(
+    client: RecordingClient, workspace: Path
+) -> None:
+    """The editor's parse by piece hands the lines holding suppression markers on to the
+    suppressions' judge (``ParsedModule.marked``), kept by run from one edit to the next: an
+    unused ``# noqa`` is reported on its line after an edit elsewhere, after an Enter a few
+    statements above it moves it, and no more once it is deleted, each through the server."""
+    launch = (
+        "def launch(name: str):\n"
+        '    return client.evaluator.submit(tasks=TasksetRef(name), target="runner")\n'
+    )
+    other = "\n\ndef other():\n    return 1  # noqa: ES104\n"
+    first = HEADER + "first = 1\nsecond = 2\nthird = 3\n\n\n" + launch + other
+    uri = open_doc(client, workspace / "typed.py", first)
+    assert codes(await published(client, uri, 1)) == ["ES104", "ES190"]
+    edited = first.replace("second = 2", "second = 3")  # the pieces are kept by run from here
+    moved = edited.replace("first = 1", "first = 1\n\n")
+    steps = [
+        (edited, ["ES104", "ES190"]),
+        (moved, ["ES104", "ES190"]),
+        (moved.replace("  # noqa: ES104", ""), ["ES104"]),
+    ]
+    for version, (text, expected) in enumerate(steps, start=2):
+        replace_all(client, uri, text, version=version)
+        diagnostics = await published(client, uri, version)
+        assert codes(diagnostics) == expected, (version, text)
+        for unused in find(diagnostics, "ES190"):
+            assert unused.range.start.line == line_of(text, "return 1  # noqa")
+    assert logged_errors(client) == []
