@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
-from dataclasses import replace
 
 from evalsubmit.analysis.report import ModuleReport, Shape, SubmitReport, TargetPreview
 from evalsubmit.core.findings import Span
-from evalsubmit.core.records import record
+from evalsubmit.core.records import record, replace
 
 SHOWN = 5
 """How many distinct targets a view shows before saying how many more there are."""

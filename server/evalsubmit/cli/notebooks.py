@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from evalsubmit.analysis.engine.notebook import CellFinding, analyze_notebook
 from evalsubmit.analysis.engine.options import AnalysisOptions
 from evalsubmit.cli.check_flags import FixRequest
+from evalsubmit.core import records
 from evalsubmit.core.edits import apply_edits
 from evalsubmit.core.findings import Edit, Finding
 from evalsubmit.core.lines import split_lines
@@ -107,7 +108,7 @@ def cell_lines_of(text: str) -> dict[int, list[str]] | None:
 
 
 def _placed(item: CellFinding) -> Finding:
-    return replace(item.finding, cell=item.cell)
+    return records.replace(item.finding, cell=item.cell)
 
 
 def _fixed(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import chain, compress
 from operator import attrgetter
 from pathlib import Path
@@ -32,6 +32,7 @@ from evalsubmit.analysis.values.store import sealed
 from evalsubmit.core.collection import paused_collection
 from evalsubmit.core.findings import Finding
 from evalsubmit.core.lines import split_lines_keepends
+from evalsubmit.core.records import replace
 from evalsubmit.workspace.project import Project, installed_sdk
 
 if TYPE_CHECKING:  # only the editor's DocumentAnalyzer keeps caches: a check imports none of it

@@ -7,9 +7,8 @@ reported once, saying in which walks it holds, or plainly when it holds however 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from evalsubmit.core.findings import Finding, Occasion, Site, Span
+from evalsubmit.core.records import replace
 
 
 def deduplicated(findings: list[Finding]) -> list[Finding]:

@@ -11,7 +11,6 @@ is ES100 in that cell: the module has it blanked, so the rest of the notebook is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from evalsubmit.analysis.engine.analyze import analyze_source
@@ -20,7 +19,7 @@ from evalsubmit.analysis.report import ModuleReport
 from evalsubmit.analysis.rules.es100_invalid_syntax import RULE as ES100
 from evalsubmit.core.cells import Cell, CellMap, CellSyntaxError
 from evalsubmit.core.findings import Edit, Finding, Fix, Span
-from evalsubmit.core.records import record
+from evalsubmit.core.records import record, replace
 from evalsubmit.workspace.project import Project
 
 

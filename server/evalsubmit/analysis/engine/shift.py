@@ -10,13 +10,13 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 
 from evalsubmit.analysis.engine.line_map import LineMap, Unmapped
 from evalsubmit.analysis.engine.results import GroupResult
 from evalsubmit.analysis.report import SubmitReport, TargetPreview
 from evalsubmit.core.findings import Edit, Finding, Fix, Label, Occasion, Span, Where
+from evalsubmit.core.records import replace
 
 _ERROR_LINE = re.compile(r"line (\d+)")
 

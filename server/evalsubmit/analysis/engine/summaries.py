@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from evalsubmit.analysis.runner_at import preview_key
 from evalsubmit.analysis.target.derive import Derivation, TargetKind, derive
 from evalsubmit.analysis.values.domain import Instance, Known, Unknown, type_name
 from evalsubmit.core.findings import Finding, Occasion, Span, Where
+from evalsubmit.core.records import replace
 from evalsubmit.sdk.grammar import taskset_ref_problem
 
 MAX_TARGETS = 64

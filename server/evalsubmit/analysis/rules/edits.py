@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 
 from evalsubmit.analysis.rules.registry import Rule
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.core.findings import Edit, Finding, Fix, Span
+from evalsubmit.core.records import replace
 
 
 def finding(rule: Rule, span: Span, message: str, *fixes: Fix) -> Finding:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from evalsubmit.analysis.interp.facts import SubmitFact
 from evalsubmit.analysis.rules.context import RuleContext
 from evalsubmit.analysis.rules.edits import finding, remove_arguments, stamped
 from evalsubmit.analysis.rules.registry import Phase, Rule, SubmitCheck, register
 from evalsubmit.core.findings import Applicability, Finding, Fix, Severity
+from evalsubmit.core.records import replace
 from evalsubmit.sdk.releases import SUPPORTED
 
 ROW_OPTIONS = SUPPORTED.row_options

@@ -8,7 +8,6 @@ the call (reporting nothing), exactly as the SDK would never reach the checks af
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from evalsubmit.analysis.interp.facts import ConstructionFact, SubmitFact
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
@@ -19,6 +18,7 @@ from evalsubmit.analysis.rules.registry import (
     submit_checks,
 )
 from evalsubmit.core.findings import Finding, Occasion
+from evalsubmit.core.records import replace
 
 Enabled = Callable[[str], bool]
 
