@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from evalsubmit.cli.check_flags import (
 from evalsubmit.cli.common import EXIT_ERROR, interpreter, python_option
 from evalsubmit.cli.configured import add_config_options
 from evalsubmit.cli.projects import relevant, route_remote_findings, start_run
+from evalsubmit.core.records import replace
 
 if TYPE_CHECKING:
     from evalsubmit.cli.output import Skipped

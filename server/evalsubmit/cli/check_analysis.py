@@ -8,13 +8,14 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalsubmit.cli import collector
 from evalsubmit.cli.check_flags import FixRequest, chosen_cache_folder
 from evalsubmit.cli.projects import project_of
+from evalsubmit.core.records import Record
 
 if TYPE_CHECKING:
     from evalsubmit.analysis import AnalysisOptions, Finding, ModuleReport
@@ -30,30 +31,71 @@ PARALLEL_THRESHOLD = 8
 each costs tens of milliseconds, a forked worker a few."""
 
 
-@dataclass(slots=True)
-class FileResult:
+class FileResult(Record, hash=False):
     """What ``check`` reports for one file."""
 
+    __slots__ = (
+        "cell_lines",
+        "error",
+        "findings",
+        "fix",
+        "internal",
+        "lines",
+        "observed",
+        "path",
+        "remote",
+        "skipped",
+        "suppressed",
+        "unread",
+    )
     path: Path
     findings: list[Finding]
-    error: str | None = None
+    error: str | None
     """An internal error (exit 2)."""
-    internal: tuple[str, ...] = ()
+    internal: tuple[str, ...]
     """Statements an engine bug made the analysis skip (exit 2; the rest is reported)."""
-    remote: tuple[tuple[Path, Finding], ...] = ()
-    lines: list[str] = field(default_factory=list)
-    suppressed: list[Finding] = field(default_factory=list)
+    remote: tuple[tuple[Path, Finding], ...]
+    lines: list[str]
+    suppressed: list[Finding]
     """The findings suppression comments silenced (ES190 tells used ones from unused ones)."""
-    skipped: str | None = None
+    skipped: str | None
     """Why the file was not checked (a warning; a failure with --strict)."""
-    fix: FileFix | None = None
+    fix: FileFix | None
     """With --fix/--diff: the fixed text (``findings`` and ``lines`` are then the fixed text's)."""
-    unread: bool = False
+    unread: bool
     """Not analysed: it cannot reach the SDK (:mod:`evalsubmit.workspace.relevance`)."""
-    observed: Grounds | None = None
+    observed: Grounds | None
     """What the analysis stood on, for the result cache (None: not to be kept)."""
-    cell_lines: dict[int, list[str]] | None = None
+    cell_lines: dict[int, list[str]] | None
     """A notebook's code cells' lines by cell index (its findings are cell-relative)."""
+
+    def __init__(
+        self,
+        path: Path,
+        findings: list[Finding],
+        error: str | None = None,
+        internal: tuple[str, ...] = (),
+        remote: tuple[tuple[Path, Finding], ...] = (),
+        lines: list[str] | None = None,
+        suppressed: list[Finding] | None = None,
+        skipped: str | None = None,
+        fix: FileFix | None = None,
+        unread: bool = False,
+        observed: Grounds | None = None,
+        cell_lines: dict[int, list[str]] | None = None,
+    ) -> None:
+        self.path = path
+        self.findings = findings
+        self.error = error
+        self.internal = internal
+        self.remote = remote
+        self.lines = [] if lines is None else lines
+        self.suppressed = [] if suppressed is None else suppressed
+        self.skipped = skipped
+        self.fix = fix
+        self.unread = unread
+        self.observed = observed
+        self.cell_lines = cell_lines
 
 
 def _cached_or_analysed(

@@ -12,10 +12,11 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Final
 
 from evalsubmit.cli.configured import rule_codes
 from evalsubmit.cli.formats import DEFAULT_FORMAT, FORMATS, LEGACY_FORMATS
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 from evalsubmit.workspace.walk import CACHE_FOLDER_NAME
 
 STDIN = "-"
@@ -23,45 +24,105 @@ CACHE_DIR_VARIABLE = "EVALSUBMIT_CACHE_DIR"
 MAX_JOBS = 256
 
 
-@record
-class FixRequest:
+class FixRequest(Record):
     """Asked of every file's analysis (so it is sent to worker processes: plain data)."""
 
-    unsafe: bool = False
-    diff: bool = False
+    __slots__ = ("diff", "unsafe")
+    unsafe: Final[bool]
+    diff: Final[bool]
     """Only show what would change (``--diff``): nothing is written."""
 
+    def __init__(self, unsafe: bool = False, diff: bool = False) -> None:
+        self.unsafe = unsafe
+        self.diff = diff
 
-@record
-class CheckFlags:
+
+class CheckFlags(Record):
     """The options of ``evalsubmit check`` that shape its output and exit code."""
 
-    output_format: str
-    statistics: bool = False
-    exit_zero: bool = False
-    exit_non_zero_on_fix: bool = False
-    output_file: Path | None = None
-    stdin_filename: Path | None = None
+    __slots__ = (
+        "exit_non_zero_on_fix",
+        "exit_zero",
+        "fix",
+        "fix_only",
+        "output_file",
+        "output_format",
+        "quiet",
+        "show_files",
+        "show_fixes",
+        "show_settings",
+        "silent",
+        "statistics",
+        "stdin_filename",
+        "strict",
+        "unsafe_fixes",
+        "verbose",
+        "watch",
+    )
+    output_format: Final[str]
+    statistics: Final[bool]
+    exit_zero: Final[bool]
+    exit_non_zero_on_fix: Final[bool]
+    output_file: Final[Path | None]
+    stdin_filename: Final[Path | None]
     """Set when the source is read from stdin: the path it is checked as."""
-    fix: FixRequest | None = None
-    unsafe_fixes: bool = False
-    strict: bool = False
-    show_settings: bool = False
+    fix: Final[FixRequest | None]
+    unsafe_fixes: Final[bool]
+    strict: Final[bool]
+    show_settings: Final[bool]
     """Print the settings of the one path given (:mod:`evalsubmit.cli.show_settings`)."""
-    show_fixes: bool = False
+    show_fixes: Final[bool]
     """List what was fixed, per file and rule, before the summary (ruff's table)."""
-    fix_only: bool = False
+    fix_only: Final[bool]
     """Fix, and report only what was fixed: the findings that remain are neither printed nor
     a reason to exit 1 (ruff's ``--fix-only``)."""
-    show_files: bool = False
+    show_files: Final[bool]
     """Print the files that would be checked, one per line; check nothing."""
-    watch: bool = False
-    quiet: bool = False
+    watch: Final[bool]
+    quiet: Final[bool]
     """``-q``: the findings only (no summary; skipped paths go to stderr as warnings)."""
-    silent: bool = False
+    silent: Final[bool]
     """``-s``: nothing printed; the exit code says it all."""
-    verbose: bool = False
+    verbose: Final[bool]
     """``-v``: what was found, skipped and why, and timings, on stderr."""
+
+    def __init__(
+        self,
+        output_format: str,
+        statistics: bool = False,
+        exit_zero: bool = False,
+        exit_non_zero_on_fix: bool = False,
+        output_file: Path | None = None,
+        stdin_filename: Path | None = None,
+        fix: FixRequest | None = None,
+        unsafe_fixes: bool = False,
+        strict: bool = False,
+        show_settings: bool = False,
+        show_fixes: bool = False,
+        fix_only: bool = False,
+        show_files: bool = False,
+        watch: bool = False,
+        quiet: bool = False,
+        silent: bool = False,
+        verbose: bool = False,
+    ) -> None:
+        self.output_format = output_format
+        self.statistics = statistics
+        self.exit_zero = exit_zero
+        self.exit_non_zero_on_fix = exit_non_zero_on_fix
+        self.output_file = output_file
+        self.stdin_filename = stdin_filename
+        self.fix = fix
+        self.unsafe_fixes = unsafe_fixes
+        self.strict = strict
+        self.show_settings = show_settings
+        self.show_fixes = show_fixes
+        self.fix_only = fix_only
+        self.show_files = show_files
+        self.watch = watch
+        self.quiet = quiet
+        self.silent = silent
+        self.verbose = verbose
 
 
 def add_options(check: argparse.ArgumentParser) -> None:

@@ -23,7 +23,6 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -40,6 +39,7 @@ from evalsubmit.cli.formats import (
 )
 from evalsubmit.cli.formats.color import use_color
 from evalsubmit.cli.output import shown, skipped_line
+from evalsubmit.core.records import replace
 
 if TYPE_CHECKING:  # both imported when a fix or stdin needs them
     from evalsubmit.cli.fixing import FixTotals

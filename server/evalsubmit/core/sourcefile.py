@@ -24,8 +24,9 @@ import re
 import stat
 import tokenize
 from pathlib import Path
+from typing import Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 DEFAULT_MAX_BYTES = 2_000_000
 _COOKIE = rb"(?m)^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+"
@@ -57,14 +58,19 @@ class UnreadableSource(Exception):
         self.reason = reason
 
 
-@record
-class SourceFile:
+class SourceFile(Record):
     """A source file's text, decoded as Python decodes it."""
 
-    path: Path
-    text: str
-    encoding: str
+    __slots__ = ("encoding", "path", "text")
+    path: Final[Path]
+    text: Final[str]
+    encoding: Final[str]
     """The codec that decoded it (``utf-8``, ``utf-8-sig`` for a BOM, or the cookie's)."""
+
+    def __init__(self, path: Path, text: str, encoding: str) -> None:
+        self.path = path
+        self.text = text
+        self.encoding = encoding
 
 
 def read_source(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceFile:

@@ -20,9 +20,10 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from itertools import accumulate
+from typing import Final
 
 from evalsubmit.core.lines import split_lines_keepends
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 # compiled (and kept by re) when the first finding is looked at: a clean file needs none
 _IGNORE = r"(?i)#\s*evalsubmit:\s*ignore(?![-\w])(?:\[(?P<codes>[^\]]*)\])?"
@@ -42,30 +43,50 @@ class Kind(StrEnum):
     FILE = "evalsubmit: ignore-file"
 
 
-@record
-class Code:
+class Code(Record):
     """One code as written in a suppression, with its columns (code points) in the line."""
 
-    code: str
+    __slots__ = ("code", "end", "ours", "start")
+    code: Final[str]
     """Upper case."""
-    start: int
-    end: int
-    ours: bool = True
+    start: Final[int]
+    end: Final[int]
+    ours: Final[bool]
     """Every code of an ``evalsubmit:`` comment is ours; in ``# noqa:``, those starting ES."""
 
+    def __init__(self, code: str, start: int, end: int, ours: bool = True) -> None:
+        self.code = code
+        self.start = start
+        self.end = end
+        self.ours = ours
 
-@record
-class Suppression:
+
+class Suppression(Record):
     """One suppression comment on one line."""
 
-    start: int
+    __slots__ = ("codes", "end", "kind", "start", "written")
+    start: Final[int]
     """Column (code points) where the comment starts, and where it ends."""
-    end: int
-    codes: tuple[str, ...] | None
+    end: Final[int]
+    codes: Final[tuple[str, ...] | None]
     """Our codes named (upper case, as written, in order), or None: every rule."""
-    kind: Kind = Kind.IGNORE
-    written: tuple[Code, ...] = ()
+    kind: Final[Kind]
+    written: Final[tuple[Code, ...]]
     """Every code as written, ours and (in a ``noqa`` list) other tools', with its columns."""
+
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        codes: tuple[str, ...] | None,
+        kind: Kind = Kind.IGNORE,
+        written: tuple[Code, ...] = (),
+    ) -> None:
+        self.start = start
+        self.end = end
+        self.codes = codes
+        self.kind = kind
+        self.written = written
 
     def covers(self, code: str) -> bool:
         return self.codes is None or code.upper() in self.codes

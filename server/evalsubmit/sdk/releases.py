@@ -15,8 +15,9 @@ not a release the rules are for.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 from evalsubmit.sdk.version import SDK_DISTRIBUTION, SDK_VERSION
 
 EVALUATOR_SDK_DISTRIBUTION = "nemo-evaluator-sdk"
@@ -25,16 +26,23 @@ SDK_DISTRIBUTIONS = (SDK_DISTRIBUTION, EVALUATOR_SDK_DISTRIBUTION)
 """The distributions whose installed versions matter, looked up in the user's environment."""
 
 
-@record
-class SdkRelease:
+class SdkRelease(Record):
     """One SDK release the rules know."""
 
-    version: str
+    __slots__ = ("evaluator_sdk", "row_options", "version")
+    version: Final[str]
     """The ``nemo-platform`` version."""
-    evaluator_sdk: str | None
+    evaluator_sdk: Final[str | None]
     """The separate ``nemo-evaluator-sdk`` version it goes with; None when it is bundled."""
-    row_options: tuple[str, ...]
+    row_options: Final[tuple[str, ...]]
     """``submit()`` options that belong to row evaluations (refused on a taskset run)."""
+
+    def __init__(
+        self, version: str, evaluator_sdk: str | None, row_options: tuple[str, ...]
+    ) -> None:
+        self.version = version
+        self.evaluator_sdk = evaluator_sdk
+        self.row_options = row_options
 
 
 RELEASES: dict[str, SdkRelease] = {

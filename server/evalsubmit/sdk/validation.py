@@ -15,9 +15,9 @@ pydantic (``evalsubmit check`` starts in a few tens of milliseconds).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 from evalsubmit.sdk import constraints
 from evalsubmit.sdk.constraints import CONFIG_FIELDS, WIRE_ONLY_FIELDS, CheckedConfig, FieldPath
 
@@ -25,24 +25,42 @@ if TYPE_CHECKING:
     from pydantic import ValidationError
 
 
-@record
-class ConfigProblem:
+class ConfigProblem(Record):
     """One pydantic error of a ``GymRuntimeConfig`` construction, worded for users."""
 
-    field_path: FieldPath
+    __slots__ = (
+        "field_path",
+        "message",
+        "pydantic_type",
+    )
+    field_path: Final[FieldPath]
     """Pydantic's ``loc``: ``("num_repeats",)``, ``("env_vars", "HF_HOME")``,
     ``("hydra_params", 1, "[key]")`` for a bad key."""
-    message: str
-    pydantic_type: str
+    message: Final[str]
+    pydantic_type: Final[str]
     """Pydantic's error ``type``: ``missing``, ``extra_forbidden``, ``greater_than_equal``…"""
 
+    def __init__(self, field_path: FieldPath, message: str, pydantic_type: str) -> None:
+        self.field_path = field_path
+        self.message = message
+        self.pydantic_type = pydantic_type
 
-@record
-class ConfigVerdict:
+
+class ConfigVerdict(Record):
     """Either the validated config (``config``) or the problems (``problems``), never both."""
 
-    config: CheckedConfig | None
-    problems: tuple[ConfigProblem, ...] = ()
+    __slots__ = (
+        "config",
+        "problems",
+    )
+    config: Final[CheckedConfig | None]
+    problems: Final[tuple[ConfigProblem, ...]]
+
+    def __init__(
+        self, config: CheckedConfig | None, problems: tuple[ConfigProblem, ...] = ()
+    ) -> None:
+        self.config = config
+        self.problems = problems
 
     @property
     def ok(self) -> bool:

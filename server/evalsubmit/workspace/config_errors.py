@@ -5,20 +5,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 PYPROJECT_TABLE = "[tool.evalsubmit]"
 
 
-@record
-class Problem:
+class Problem(Record):
     """One invalid entry of a configuration file."""
 
-    key: str
+    __slots__ = ("key", "line", "message")
+    key: Final[str]
     """Dotted key inside the table (``per-file-ignores.tests/**``); empty for the file itself."""
-    message: str
-    line: int | None = None
+    message: Final[str]
+    line: Final[int | None]
+
+    def __init__(self, key: str, message: str, line: int | None = None) -> None:
+        self.key = key
+        self.message = message
+        self.line = line
 
 
 class ConfigError(Exception):

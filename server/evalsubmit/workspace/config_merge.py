@@ -13,24 +13,33 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Mapping
-from dataclasses import field
-from typing import Any
+from typing import Any, Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 PATTERN_KEYS = ("exclude", "extend-exclude")
 
 
-@record
-class Overrides:
+class Overrides(Record):
     """The command line's changes to every configuration: ``replace`` sets keys, ``extend``
     appends to lists (``--extend-exclude``) and tables (``--extend-per-file-ignores``);
     ``origins`` names the option that set each key (``--config``, ``--exclude``), for
     ``--show-settings``."""
 
-    replace: Mapping[str, Any] = field(default_factory=dict)
-    extend: Mapping[str, Any] = field(default_factory=dict)
-    origins: Mapping[str, str] = field(default_factory=dict)
+    __slots__ = ("extend", "origins", "replace")
+    replace: Final[Mapping[str, Any]]
+    extend: Final[Mapping[str, Any]]
+    origins: Final[Mapping[str, str]]
+
+    def __init__(
+        self,
+        replace: Mapping[str, Any] | None = None,
+        extend: Mapping[str, Any] | None = None,
+        origins: Mapping[str, str] | None = None,
+    ) -> None:
+        self.replace = {} if replace is None else replace
+        self.extend = {} if extend is None else extend
+        self.origins = {} if origins is None else origins
 
     def __bool__(self) -> bool:
         return bool(self.replace or self.extend)

@@ -16,8 +16,9 @@ import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 from evalsubmit.workspace import interpreter as interp
 from evalsubmit.workspace.sitepath import read_site
 
@@ -33,16 +34,21 @@ implementation would replace the model with what their source says (the analysis
 them, :mod:`evalsubmit.analysis.interp.installed`; the CLI's relevance scan never follows them)."""
 
 
-@record
-class FoundModule:
+class FoundModule(Record):
     """Where the interpreter would import a module from."""
 
-    name: str
-    source: Path | None
+    __slots__ = ("name", "portions", "source")
+    name: Final[str]
+    source: Final[Path | None]
     """Its Python source file, or None when it has none we can read (a compiled extension,
     bytecode only, a namespace package)."""
-    portions: tuple[Path, ...] = ()
+    portions: Final[tuple[Path, ...]]
     """The folders its submodules are searched in (a package's folder, a namespace's)."""
+
+    def __init__(self, name: str, source: Path | None, portions: tuple[Path, ...] = ()) -> None:
+        self.name = name
+        self.source = source
+        self.portions = portions
 
 
 class PythonEnvironment:
@@ -158,14 +164,19 @@ def normalize(name: str) -> str:
 # -- the module search --------------------------------------------------------------------------
 
 
-@record
-class _Listing:
+class _Listing(Record):
     """The names in one folder of installed packages, as of its mtime."""
 
-    mtime: int
-    names: frozenset[str]
-    compiled: frozenset[str]
+    __slots__ = ("compiled", "mtime", "names")
+    mtime: Final[int]
+    names: Final[frozenset[str]]
+    compiled: Final[frozenset[str]]
     """Stems with a compiled form (``x.cpython-312-x86_64-linux-gnu.so``, ``x.pyd``, ``x.pyc``)."""
+
+    def __init__(self, mtime: int, names: frozenset[str], compiled: frozenset[str]) -> None:
+        self.mtime = mtime
+        self.names = names
+        self.compiled = compiled
 
 
 _LISTINGS: dict[Path, _Listing] = {}

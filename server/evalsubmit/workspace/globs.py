@@ -19,9 +19,9 @@ difference: a file name holding a newline is matched like any other character (p
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from typing import Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 NO_MATCH = 0
 DIR_MATCH = 1
@@ -49,12 +49,23 @@ def _any(char: str) -> bool:
     return True
 
 
-@dataclass(slots=True)
-class _Nfa:
+class _Nfa(Record, hash=False):
     """The states of one pattern: what each reads (a test of one character) and where it goes."""
 
-    edges: list[list[tuple[Char, int]]] = field(default_factory=list)
-    empty: list[list[int]] = field(default_factory=list)  # transitions reading nothing
+    __slots__ = (
+        "edges",
+        "empty",
+    )
+    edges: list[list[tuple[Char, int]]]
+    empty: list[list[int]]
+
+    def __init__(
+        self,
+        edges: list[list[tuple[Char, int]]] | None = None,
+        empty: list[list[int]] | None = None,
+    ) -> None:
+        self.edges = [] if edges is None else edges
+        self.empty = [] if empty is None else empty
 
     def state(self) -> int:
         self.edges.append([])
@@ -77,19 +88,39 @@ class _Nfa:
         self.empty[start].append(end)
 
 
-@record(eq=False)
-class Glob:
+class Glob(Record, eq=False):
     """One compiled pattern. ``include`` is False for ``!pattern``."""
 
-    pattern: str
-    include: bool
-    _nfa: _Nfa | None
-    _ending: str
-    _start: frozenset[int] = frozenset()
-    _accept: int = 0
-    _needs: str = ""
+    __slots__ = ("_accept", "_ending", "_needs", "_nfa", "_start", "_steps", "include", "pattern")
+    pattern: Final[str]
+    include: Final[bool]
+    _nfa: Final[_Nfa | None]
+    _ending: Final[str]
+    _start: Final[frozenset[int]]
+    _accept: Final[int]
+    _needs: Final[str]
     """The longest run of plain characters of one name: a path without it cannot match."""
-    _steps: dict[tuple[frozenset[int], str], frozenset[int]] = field(default_factory=dict)
+    _steps: Final[dict[tuple[frozenset[int], str], frozenset[int]]]
+
+    def __init__(
+        self,
+        pattern: str,
+        include: bool,
+        _nfa: _Nfa | None,
+        _ending: str,
+        _start: frozenset[int] = frozenset(),
+        _accept: int = 0,
+        _needs: str = "",
+        _steps: dict[tuple[frozenset[int], str], frozenset[int]] | None = None,
+    ) -> None:
+        self.pattern = pattern
+        self.include = include
+        self._nfa = _nfa
+        self._ending = _ending
+        self._start = _start
+        self._accept = _accept
+        self._needs = _needs
+        self._steps = {} if _steps is None else _steps
 
     def match(self, path: str) -> int:
         """:data:`NO_MATCH`, :data:`DIR_MATCH` or :data:`FILE_MATCH` for a POSIX path relative

@@ -20,8 +20,9 @@ import site
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 QUERY_TIMEOUT_S = 10.0
 
@@ -47,21 +48,39 @@ print(json.dumps({
 """
 
 
-@record
-class Layout:
+class Layout(Record):
     """Where an interpreter finds modules before any ``.pth`` file is read."""
 
-    executable: Path
-    version: tuple[int, int] | None
-    stdlib: tuple[Path, ...]
+    __slots__ = ("executable", "how", "problem", "site", "stdlib", "venv", "version")
+    executable: Final[Path]
+    version: Final[tuple[int, int] | None]
+    stdlib: Final[tuple[Path, ...]]
     """The standard library: zip, source folder, ``lib-dynload``."""
-    site: tuple[Path, ...]
+    site: Final[tuple[Path, ...]]
     """Site folders in :mod:`site`'s order (user site, then the venv's, then the base's)."""
-    venv: Path | None
-    how: str
+    venv: Final[Path | None]
+    how: Final[str]
     """How the layout was found: ``"interpreter"`` (asked with -I -S) or ``"pyvenv.cfg"``."""
-    problem: str | None = None
+    problem: Final[str | None]
     """Why the interpreter could not be asked (then the layout is the static guess)."""
+
+    def __init__(
+        self,
+        executable: Path,
+        version: tuple[int, int] | None,
+        stdlib: tuple[Path, ...],
+        site: tuple[Path, ...],
+        venv: Path | None,
+        how: str,
+        problem: str | None = None,
+    ) -> None:
+        self.executable = executable
+        self.version = version
+        self.stdlib = stdlib
+        self.site = site
+        self.venv = venv
+        self.how = how
+        self.problem = problem
 
 
 def default_interpreter(environ: Mapping[str, str] | None = None) -> Path:

@@ -29,10 +29,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from evalsubmit.core.blake import blake2b
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 if TYPE_CHECKING:
     from evalsubmit.workspace.environment import FoundModule
@@ -126,14 +126,18 @@ def replay(recorded: Journal | None) -> None:
         journal.merge(recorded)
 
 
-@record
-class Grounds:
+class Grounds(Record):
     """What one file's result stands on besides the run's key (for the result cache): made
     where the file is analysed (a worker process), from the very text analysed."""
 
-    text: str
+    __slots__ = ("journal", "text")
+    text: Final[str]
     """The digest of the text analysed."""
-    journal: Journal
+    journal: Final[Journal]
+
+    def __init__(self, text: str, journal: Journal) -> None:
+        self.text = text
+        self.journal = journal
 
 
 def grounds(text: str, journal: Journal) -> Grounds:

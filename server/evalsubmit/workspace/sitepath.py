@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import ast
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from evalsubmit.core.records import Record
 
 MAX_PTH_FILES = 500
 """``.pth`` files read per site folder."""
@@ -30,17 +31,34 @@ MAX_FINDER_BYTES = 512_000
 """An editable finder module larger than this is not read (setuptools' are a few KB)."""
 
 
-@dataclass(slots=True)
-class SitePath:
+class SitePath(Record, hash=False):
     """The search path after the site folders' ``.pth`` files, and the editable mappings."""
 
-    entries: list[Path] = field(default_factory=list)
-    mapping: dict[str, Path] = field(default_factory=dict)
+    __slots__ = (
+        "entries",
+        "mapping",
+        "namespaces",
+        "watched",
+    )
+    entries: list[Path]
+    mapping: dict[str, Path]
     """Editable finders: dotted module name -> its source (package folder, or module file)."""
-    namespaces: dict[str, list[Path]] = field(default_factory=dict)
+    namespaces: dict[str, list[Path]]
     """Editable finders' namespace packages: name -> their folders."""
-    watched: list[Path] = field(default_factory=list)
+    watched: list[Path]
     """The files read (``.pth`` files, finders): a change to one means reading again."""
+
+    def __init__(
+        self,
+        entries: list[Path] | None = None,
+        mapping: dict[str, Path] | None = None,
+        namespaces: dict[str, list[Path]] | None = None,
+        watched: list[Path] | None = None,
+    ) -> None:
+        self.entries = [] if entries is None else entries
+        self.mapping = {} if mapping is None else mapping
+        self.namespaces = {} if namespaces is None else namespaces
+        self.watched = [] if watched is None else watched
 
 
 def read_site(folders: tuple[Path, ...]) -> SitePath:

@@ -23,8 +23,9 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 from evalsubmit.core.sourcefile import UnreadableSource, read_regular_file
 from evalsubmit.workspace.globs import GlobError, GlobSet, compile_glob
 
@@ -68,15 +69,20 @@ Excluded = Callable[[Path, bool], bool]
 """Whether the project's configuration leaves a path out (the path, whether it is a folder)."""
 
 
-@record
-class _Rules:
+class _Rules(Record):
     """One ``.gitignore``. A path relative to the walked root (POSIX) is under it when it
     starts with ``within`` (the file's folder inside the walk); its patterns see it as
     ``prefix`` + the rest (``prefix``: the walked root's place below a ``.gitignore`` above)."""
 
-    within: str
-    prefix: str
-    spec: GlobSet
+    __slots__ = ("prefix", "spec", "within")
+    within: Final[str]
+    prefix: Final[str]
+    spec: Final[GlobSet]
+
+    def __init__(self, within: str, prefix: str, spec: GlobSet) -> None:
+        self.within = within
+        self.prefix = prefix
+        self.spec = spec
 
 
 def before_logging(hook: Callable[[], None]) -> None:

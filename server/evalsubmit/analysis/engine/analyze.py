@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import chain, compress
 from operator import attrgetter
 from pathlib import Path
@@ -32,7 +31,7 @@ from evalsubmit.analysis.values.store import sealed
 from evalsubmit.core.collection import paused_collection
 from evalsubmit.core.findings import Finding
 from evalsubmit.core.lines import split_lines_keepends
-from evalsubmit.core.records import replace
+from evalsubmit.core.records import Record, replace
 from evalsubmit.workspace.project import Project, installed_sdk
 
 if TYPE_CHECKING:  # only the editor's DocumentAnalyzer keeps caches: a check imports none of it
@@ -270,13 +269,18 @@ def _analyze_parsed(
     )
 
 
-@dataclass(slots=True)
-class _Summaries:
+class _Summaries(Record, hash=False):
     """A group's runner previews and submit summaries, to make once its findings are out."""
 
+    __slots__ = ("ctx", "findings", "result")
     result: GroupResult
     ctx: RuleContext
     findings: list[Finding]
+
+    def __init__(self, result: GroupResult, ctx: RuleContext, findings: list[Finding]) -> None:
+        self.result = result
+        self.ctx = ctx
+        self.findings = findings
 
     def fill(self) -> str | None:
         """Fill them in (an engine bug costs this group's summaries only: what went wrong)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from evalsubmit.analysis.interp.cached import CACHE_DECORATORS, CACHE_FACTORIES
 from evalsubmit.analysis.interp.frames import FunctionNode
@@ -36,19 +36,24 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
 
 
-@record
-class _Decorator:
+class _Decorator(Record):
     """One ``@decorator`` evaluated: its value and, for ``@factory(...)``, the factory's."""
 
-    node: ast.expr
-    value: Value
-    factory: Value | None
+    __slots__ = ("factory", "node", "value")
+    node: Final[ast.expr]
+    value: Final[Value]
+    factory: Final[Value | None]
+
+    def __init__(self, node: ast.expr, value: Value, factory: Value | None) -> None:
+        self.node = node
+        self.value = value
+        self.factory = factory
 
 
 class Definitions:

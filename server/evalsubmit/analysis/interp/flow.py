@@ -6,7 +6,6 @@ import ast
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.spelling import called_name, spelled_name
@@ -21,6 +20,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
+from evalsubmit.core.records import Record
 from evalsubmit.sdk.names import is_sdk_name
 
 if TYPE_CHECKING:
@@ -97,13 +97,20 @@ def _short(node: ast.expr) -> str:
     return known
 
 
-@dataclass(slots=True)
-class LoopExits:
+class LoopExits(Record, hash=False):
     """Where one walk of a loop body left it early: the paths at each ``break`` (they reach
     the code after the loop, skipping ``else``) and at each ``continue`` (the loop's head)."""
 
-    broke: list[Env] = field(default_factory=list)
-    continued: list[Env] = field(default_factory=list)
+    __slots__ = (
+        "broke",
+        "continued",
+    )
+    broke: list[Env]
+    continued: list[Env]
+
+    def __init__(self, broke: list[Env] | None = None, continued: list[Env] | None = None) -> None:
+        self.broke = [] if broke is None else broke
+        self.continued = [] if continued is None else continued
 
 
 class LoopJumps:

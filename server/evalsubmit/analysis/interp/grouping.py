@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
+from typing import Final
 
 from evalsubmit.analysis.report import Answer, Question, SubclassAnswer, SubclassQuestion
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 from evalsubmit.workspace.observed import text_digest
 
 __all__ = [
@@ -31,20 +32,32 @@ StoreAnswer = frozenset[Path] | None
 one analysis got two answers (a file changed while it ran): no answer asked again matches."""
 
 
-@record
-class Grouping:
+class Grouping(Record):
     """How facts are grouped for the incremental caches: ``key(i)`` is the cache key of
     top-level statement ``i`` (None: not cacheable); groups whose key is in ``known`` have cached
     results, so they are walked silently (top level) or not at all (function bodies)."""
 
-    key: Callable[[int], str | None]
-    known: Collection[str]
-    walk: frozenset[int] | None = None
+    __slots__ = ("key", "known", "sparse", "walk")
+    key: Final[Callable[[int], str | None]]
+    known: Final[Collection[str]]
+    walk: Final[frozenset[int] | None]
     """The top-level statements to walk (None: all). The others are not walked at all: their
     results are cached and nothing walked reads what they bind (``engine.caches``)."""
-    sparse: bool = False
+    sparse: Final[bool]
     """Only the statements walked get groups (the caches hold the others' results in place,
     in order); otherwise every statement does, those not walked with their cached results."""
+
+    def __init__(
+        self,
+        key: Callable[[int], str | None],
+        known: Collection[str],
+        walk: frozenset[int] | None = None,
+        sparse: bool = False,
+    ) -> None:
+        self.key = key
+        self.known = known
+        self.walk = walk
+        self.sparse = sparse
 
 
 def reads_the_same(read: Callable[[Path], str | None], texts: Iterable[tuple[Path, str]]) -> bool:

@@ -14,7 +14,7 @@ import ast
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from evalsubmit.analysis.interp.annotated import annotated_value
 from evalsubmit.analysis.interp.binding import (
@@ -53,18 +53,26 @@ from evalsubmit.analysis.values.domain import (
 from evalsubmit.analysis.values.env import Env, ModuleScope, ModuleSource
 from evalsubmit.analysis.values.store import sealed
 from evalsubmit.core.findings import Occasion, Span
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 
-@record
-class Deferred:
+class Deferred(Record):
     """A function body to walk after the top level: its enclosing scope, the top-level
     statement that defines it (its cache group) and, for a method, its class."""
 
-    function: FunctionNode
-    parent: Env
-    owner: int
-    cls: ClassValue | None
+    __slots__ = ("cls", "function", "owner", "parent")
+    function: Final[FunctionNode]
+    parent: Final[Env]
+    owner: Final[int]
+    cls: Final[ClassValue | None]
+
+    def __init__(
+        self, function: FunctionNode, parent: Env, owner: int, cls: ClassValue | None
+    ) -> None:
+        self.function = function
+        self.parent = parent
+        self.owner = owner
+        self.cls = cls
 
 
 class Interpreter:

@@ -10,7 +10,6 @@ or unknown), and a class or ``None`` pattern narrows a subject that is a name.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.annotated import of_class
@@ -26,6 +25,7 @@ from evalsubmit.analysis.values.domain import (
     Unknown,
     Value,
 )
+from evalsubmit.core.records import Record
 from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:
@@ -35,14 +35,24 @@ if TYPE_CHECKING:
 _PLAIN = (str, int, float, bool, bytes)
 
 
-@dataclass(slots=True)
-class CaseMatch:
+class CaseMatch(Record, hash=False):
     """What one pattern says of the subject: whether it matches (None: it may), the names it
     binds, and the subject's value inside the case."""
 
+    __slots__ = ("bindings", "matches", "subject")
     matches: bool | None
-    bindings: dict[str, Value] = field(default_factory=dict)
-    subject: Value | None = None
+    bindings: dict[str, Value]
+    subject: Value | None
+
+    def __init__(
+        self,
+        matches: bool | None,
+        bindings: dict[str, Value] | None = None,
+        subject: Value | None = None,
+    ) -> None:
+        self.matches = matches
+        self.bindings = {} if bindings is None else bindings
+        self.subject = subject
 
 
 # ----- one handler per kind of pattern (the table is dispatch.PATTERNS) --------------------

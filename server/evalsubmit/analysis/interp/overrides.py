@@ -19,7 +19,7 @@ import ast
 import weakref
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from evalsubmit.analysis.interp.binding import first_parameter
 from evalsubmit.analysis.interp.grouping import DependencyLog
@@ -27,7 +27,7 @@ from evalsubmit.analysis.interp.statement_nodes import names_bound_by
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import Instance, UserClass
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.imports import ImportResolver
@@ -77,15 +77,22 @@ class Overrides:
         return kept.members is None or member in kept.members
 
 
-@record
-class _Elsewhere:
+class _Elsewhere(Record):
     """What one class's subclasses in the project's other files define (None: any member may
     be), and the files looked at to find them, with their digests."""
 
-    cls: UserClass
+    __slots__ = ("cls", "looked_at", "members")
+    cls: Final[UserClass]
     """Kept alive: its id is the key."""
-    members: frozenset[str] | None
-    looked_at: DependencyLog
+    members: Final[frozenset[str] | None]
+    looked_at: Final[DependencyLog]
+
+    def __init__(
+        self, cls: UserClass, members: frozenset[str] | None, looked_at: DependencyLog
+    ) -> None:
+        self.cls = cls
+        self.members = members
+        self.looked_at = looked_at
 
 
 def defines(classes: Iterable[UserClass], member: str, instance: Instance | None) -> bool:

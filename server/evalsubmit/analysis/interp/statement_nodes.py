@@ -10,9 +10,9 @@ few of each kind the questions read, and marks which nodes are in the statement'
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 
 from evalsubmit.analysis.source import tree_walk
+from evalsubmit.core.records import Record
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -29,30 +29,68 @@ _SCOPE_KINDS = frozenset(_SCOPES)
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-@dataclass(slots=True)
-class StatementNodes:
+class StatementNodes(Record, hash=False):
     """Every node of one statement (``tree_walk.walk`` order), and the kinds the questions
     about it read, sorted out in the same walk: each question looks at its own few nodes
     instead of testing every node again (this was a fifth of a cold editor analysis)."""
 
+    __slots__ = (
+        "args",
+        "assignments",
+        "attributes",
+        "binders",
+        "calls",
+        "names",
+        "nodes",
+        "own_bindings",
+        "scopes",
+        "stored_into",
+        "stored_names",
+    )
     nodes: list[ast.AST]
-    names: list[ast.Name] = field(default_factory=list)
-    stored_names: list[ast.Name] = field(default_factory=list)
+    names: list[ast.Name]
+    stored_names: list[ast.Name]
     """Names bound or deleted (``Store``/``Del``), anywhere in the statement."""
-    stored_into: list[ast.Attribute | ast.Subscript] = field(default_factory=list)
+    stored_into: list[ast.Attribute | ast.Subscript]
     """``x.a = v`` / ``d[k] = v`` / ``del``: attributes and items stored into or deleted."""
-    calls: list[ast.Call] = field(default_factory=list)
-    attributes: list[ast.Attribute] = field(default_factory=list)
-    args: list[ast.arg] = field(default_factory=list)
-    assignments: list[ast.Assign | ast.AnnAssign] = field(default_factory=list)
-    binders: list[ast.AST] = field(default_factory=list)
+    calls: list[ast.Call]
+    attributes: list[ast.Attribute]
+    args: list[ast.arg]
+    assignments: list[ast.Assign | ast.AnnAssign]
+    binders: list[ast.AST]
     """Stored names, ``global``/``nonlocal``, definitions and imports, in walk order."""
-    scopes: bool = False
+    scopes: bool
     """A function, lambda or class is among the nodes (the statement itself included)."""
-    own_bindings: set[str] = field(default_factory=set)
+    own_bindings: set[str]
     """The names bound in the statement's own scope (a definition's: its body's), what
     ``_bindings`` of old gave: not inside nested functions, classes, lambdas or comprehensions
     (whose first iterable and walrus targets are left out as well)."""
+
+    def __init__(
+        self,
+        nodes: list[ast.AST],
+        names: list[ast.Name] | None = None,
+        stored_names: list[ast.Name] | None = None,
+        stored_into: list[ast.Attribute | ast.Subscript] | None = None,
+        calls: list[ast.Call] | None = None,
+        attributes: list[ast.Attribute] | None = None,
+        args: list[ast.arg] | None = None,
+        assignments: list[ast.Assign | ast.AnnAssign] | None = None,
+        binders: list[ast.AST] | None = None,
+        scopes: bool = False,
+        own_bindings: set[str] | None = None,
+    ) -> None:
+        self.nodes = nodes
+        self.names = [] if names is None else names
+        self.stored_names = [] if stored_names is None else stored_names
+        self.stored_into = [] if stored_into is None else stored_into
+        self.calls = [] if calls is None else calls
+        self.attributes = [] if attributes is None else attributes
+        self.args = [] if args is None else args
+        self.assignments = [] if assignments is None else assignments
+        self.binders = [] if binders is None else binders
+        self.scopes = scopes
+        self.own_bindings = set() if own_bindings is None else own_bindings
 
     @classmethod
     def of(cls, statement: ast.stmt) -> StatementNodes:

@@ -39,13 +39,14 @@ import ast
 import re
 import threading
 from pathlib import Path
+from typing import Final
 
 from evalsubmit.analysis.interp.grouping import DependencyLog
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.interp.overrides import class_members
 from evalsubmit.analysis.interp.store_text import whole_words
 from evalsubmit.analysis.source import tree_walk
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 from evalsubmit.workspace.observed import text_digest
 from evalsubmit.workspace.project import Project
 
@@ -152,19 +153,31 @@ class ProjectSubclasses:
         return kept
 
 
-@record
-class FileClasses:
+class FileClasses(Record):
     """What one file's text says of its classes, read once per text: each class statement's
     name, the names its bases mention (``C``, ``m.C``, ``C[T]``, ``mixin(C)``: anywhere in a
     base expression) and the members it defines; the names the file binds to another name
     (``from m import C as B``, ``B = C``, ``B = m.C``); the names its imports and assignments
     bind. For a text that does not parse: every word of it, and every name after ``class``."""
 
-    classes: tuple[tuple[str, frozenset[str], frozenset[str]], ...]
-    aliases: tuple[tuple[str, str], ...]
+    __slots__ = ("aliases", "bound", "classes", "unparsed")
+    classes: Final[tuple[tuple[str, frozenset[str], frozenset[str]], ...]]
+    aliases: Final[tuple[tuple[str, str], ...]]
     """(name bound, name it is bound to)."""
-    bound: frozenset[str]
-    unparsed: bool = False
+    bound: Final[frozenset[str]]
+    unparsed: Final[bool]
+
+    def __init__(
+        self,
+        classes: tuple[tuple[str, frozenset[str], frozenset[str]], ...],
+        aliases: tuple[tuple[str, str], ...],
+        bound: frozenset[str],
+        unparsed: bool = False,
+    ) -> None:
+        self.classes = classes
+        self.aliases = aliases
+        self.bound = bound
+        self.unparsed = unparsed
 
     @classmethod
     def of(cls, text: str) -> FileClasses:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from evalsubmit.analysis.interp.bodies import fixture_value
 from evalsubmit.analysis.interp.frames import FunctionNode
@@ -37,7 +37,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env, ModuleScope
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter
@@ -52,12 +52,16 @@ class ConftestReader(Protocol):
         ...
 
 
-@record
-class TestPlan:
+class TestPlan(Record):
     """How to walk a test or fixture body: fixture values, and one walk per case."""
 
-    fixtures: dict[str, Value]
-    cases: list[Case]
+    __slots__ = ("cases", "fixtures")
+    fixtures: Final[dict[str, Value]]
+    cases: Final[list[Case]]
+
+    def __init__(self, fixtures: dict[str, Value], cases: list[Case]) -> None:
+        self.fixtures = fixtures
+        self.cases = cases
 
 
 class TestCode:

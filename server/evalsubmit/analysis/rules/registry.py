@@ -17,14 +17,13 @@ Phases follow the SDK's own order of checks (reference §4, §8):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from evalsubmit.analysis.interp.facts import ConstructionFact, SubmitFact
 from evalsubmit.analysis.rules.context import ModuleContext, RuleContext
 from evalsubmit.core.findings import Applicability, Finding, Severity
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record, replace
 
 DOCS_BASE = "https://github.com/evalsubmit/evalsubmit/blob/main/docs/rules.md"
 
@@ -37,51 +36,93 @@ class Phase(StrEnum):
     MODULE = "module"
 
 
-@record
-class ConstructionCheck:
+class ConstructionCheck(Record):
     """A check of every SDK construction (phase ``CONSTRUCTION``)."""
 
-    order: int
-    run: Callable[[ConstructionFact, RuleContext], list[Finding]]
-    phase: Phase = Phase.CONSTRUCTION
+    __slots__ = ("order", "phase", "run")
+    order: Final[int]
+    run: Final[Callable[[ConstructionFact, RuleContext], list[Finding]]]
+    phase: Final[Phase]
+
+    def __init__(
+        self,
+        order: int,
+        run: Callable[[ConstructionFact, RuleContext], list[Finding]],
+        phase: Phase = Phase.CONSTRUCTION,
+    ) -> None:
+        self.order = order
+        self.run = run
+        self.phase = phase
 
 
-@record
-class SubmitCheck:
+class SubmitCheck(Record):
     """A check of ``submit()`` calls in one of the call phases."""
 
-    phase: Phase
-    order: int
+    __slots__ = ("order", "phase", "run")
+    phase: Final[Phase]
+    order: Final[int]
     """Position in the SDK's order of checks within the phase."""
-    run: Callable[[SubmitFact, RuleContext], list[Finding]]
+    run: Final[Callable[[SubmitFact, RuleContext], list[Finding]]]
+
+    def __init__(
+        self, phase: Phase, order: int, run: Callable[[SubmitFact, RuleContext], list[Finding]]
+    ) -> None:
+        self.phase = phase
+        self.order = order
+        self.run = run
 
 
-@record
-class ModuleCheck:
+class ModuleCheck(Record):
     """A check of a whole module, run once per analysis (phase ``MODULE``)."""
 
-    order: int
-    run: Callable[[ModuleContext], list[Finding]]
-    phase: Phase = Phase.MODULE
+    __slots__ = ("order", "phase", "run")
+    order: Final[int]
+    run: Final[Callable[[ModuleContext], list[Finding]]]
+    phase: Final[Phase]
+
+    def __init__(
+        self, order: int, run: Callable[[ModuleContext], list[Finding]], phase: Phase = Phase.MODULE
+    ) -> None:
+        self.order = order
+        self.run = run
+        self.phase = phase
 
 
 Check = ConstructionCheck | SubmitCheck | ModuleCheck
 
 
-@record
-class Rule:
+class Rule(Record):
     """A rule: its code, documentation and checks."""
 
-    code: str
-    kind: str
-    title: str
-    severity: Severity
-    docs: str
+    __slots__ = ("checks", "code", "docs", "fix", "kind", "severity", "title")
+    code: Final[str]
+    kind: Final[str]
+    title: Final[str]
+    severity: Final[Severity]
+    docs: Final[str]
     """Markdown: what it catches, why the SDK refuses it, an example, the fix."""
-    checks: tuple[Check, ...] = field(default=())
-    fix: Applicability | None = None
+    checks: Final[tuple[Check, ...]]
+    fix: Final[Applicability | None]
     """The applicability of every quick fix the rule offers (None: it offers none). Declared
     here, once, so the docs, ``--unsafe-fixes`` and the fixes themselves cannot disagree."""
+
+    def __init__(
+        self,
+        code: str,
+        kind: str,
+        title: str,
+        severity: Severity,
+        docs: str,
+        checks: tuple[Check, ...] = (),
+        fix: Applicability | None = None,
+    ) -> None:
+        self.code = code
+        self.kind = kind
+        self.title = title
+        self.severity = severity
+        self.docs = docs
+        self.checks = checks
+        self.fix = fix
 
     @property
     def url(self) -> str:

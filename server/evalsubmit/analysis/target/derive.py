@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -31,6 +30,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.store import unchanged_since
 from evalsubmit.core.findings import Span
+from evalsubmit.core.records import Record
 from evalsubmit.sdk import names as sdk
 from evalsubmit.sdk import serialization
 from evalsubmit.sdk.spec import WIRE_ONLY_DEFAULTS
@@ -51,25 +51,54 @@ class TargetKind(StrEnum):
     UNKNOWN = "unknown"
 
 
-@dataclass(slots=True)
-class Derivation:
+class Derivation(Record, hash=False):
     """What a submitted target is, and its preview."""
 
+    __slots__ = (
+        "config",
+        "config_origin",
+        "constructed",
+        "content",
+        "kind",
+        "made_preview",
+        "type_name",
+        "unvalidated",
+    )
     kind: TargetKind
     type_name: str
-    made_preview: TargetPreview | Callable[[], TargetPreview] | None = None
+    made_preview: TargetPreview | Callable[[], TargetPreview] | None
     """The preview, or how to make it on first use (the rules never read it; ``check`` never
     asks for it)."""
-    content: list[ContentProblem] = field(default_factory=list)
-    config: ConfigEvaluation | None = None
-    unvalidated: bool = False
+    content: list[ContentProblem]
+    config: ConfigEvaluation | None
+    unvalidated: bool
     """The config was built without validation (``model_construct``, ``model_copy(update=)``):
     its problems surface only when the runner is submitted."""
-    constructed: CallArgs | None = None
+    constructed: CallArgs | None
     """The config's arguments as its constructor validated them, when they have changed since
     (None: unchanged, or never validated): what differs at submit was set or stored
     afterwards, and the SDK validates it only now."""
-    config_origin: Origin | None = None
+    config_origin: Origin | None
+
+    def __init__(
+        self,
+        kind: TargetKind,
+        type_name: str,
+        made_preview: TargetPreview | Callable[[], TargetPreview] | None = None,
+        content: list[ContentProblem] | None = None,
+        config: ConfigEvaluation | None = None,
+        unvalidated: bool = False,
+        constructed: CallArgs | None = None,
+        config_origin: Origin | None = None,
+    ) -> None:
+        self.kind = kind
+        self.type_name = type_name
+        self.made_preview = made_preview
+        self.content = [] if content is None else content
+        self.config = config
+        self.unvalidated = unvalidated
+        self.constructed = constructed
+        self.config_origin = config_origin
 
     @property
     def preview(self) -> TargetPreview | None:

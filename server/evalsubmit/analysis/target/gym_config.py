@@ -8,8 +8,7 @@ and every remaining pydantic error is mapped back to where it was written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from evalsubmit.analysis.models.stdlib_names import MAPPINGS
 from evalsubmit.analysis.target import typed
@@ -29,7 +28,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.iterables import as_python
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 from evalsubmit.sdk import serialization, validation
 
 if TYPE_CHECKING:
@@ -38,15 +37,29 @@ if TYPE_CHECKING:
 REQUIRED = ("agent", "agent_config", "resources_server")
 
 
-@record
-class ContentProblem:
+class ContentProblem(Record):
     """A value inside ``hydra_params`` with no JSON form (``iterator``: silently sent as [])."""
 
-    anchor: Origin | None
-    value_origin: Origin | None
-    message: str
-    kind: str
-    materialize: str | None = None
+    __slots__ = ("anchor", "kind", "materialize", "message", "value_origin")
+    anchor: Final[Origin | None]
+    value_origin: Final[Origin | None]
+    message: Final[str]
+    kind: Final[str]
+    materialize: Final[str | None]
+
+    def __init__(
+        self,
+        anchor: Origin | None,
+        value_origin: Origin | None,
+        message: str,
+        kind: str,
+        materialize: str | None = None,
+    ) -> None:
+        self.anchor = anchor
+        self.value_origin = value_origin
+        self.message = message
+        self.kind = kind
+        self.materialize = materialize
 
 
 _NO_JSON_FORM = " has no JSON form"
@@ -57,16 +70,30 @@ def _held(reason: str) -> str:
     return reason.removesuffix(_NO_JSON_FORM)
 
 
-@record
-class ConfigIssue:
+class ConfigIssue(Record):
     """A pydantic error of the construction, at the place it was written."""
 
-    anchor: Origin | None
-    message: str
-    pydantic_type: str
-    value: Value | None = None
-    field: str | None = None
+    __slots__ = ("anchor", "field", "message", "pydantic_type", "value")
+    anchor: Final[Origin | None]
+    message: Final[str]
+    pydantic_type: Final[str]
+    value: Final[Value | None]
+    field: Final[str | None]
     """The field it is about (None: the call as a whole)."""
+
+    def __init__(
+        self,
+        anchor: Origin | None,
+        message: str,
+        pydantic_type: str,
+        value: Value | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.anchor = anchor
+        self.message = message
+        self.pydantic_type = pydantic_type
+        self.value = value
+        self.field = field
 
 
 class _Placeholder:
@@ -97,27 +124,68 @@ class _Drained(_Opaque):
     __slots__ = ()
 
 
-@dataclass(slots=True)
-class ConfigEvaluation:
+class ConfigEvaluation(Record, hash=False):
     """What a GymRuntimeConfig construction evaluates to, field by field."""
 
-    kwargs: dict[str, Any] = field(default_factory=dict)
-    rendered: dict[str, Any] = field(default_factory=dict)
-    unknowns: list[str] = field(default_factory=list)
-    content: list[ContentProblem] = field(default_factory=list)
-    issues: list[ConfigIssue] = field(default_factory=list)
-    model: CheckedConfig | None = None
-    sent_model: CheckedConfig | None = None
+    __slots__ = (
+        "content",
+        "converting",
+        "issues",
+        "kwargs",
+        "model",
+        "origins",
+        "rendered",
+        "sent_model",
+        "star_unknown",
+        "typed_issues",
+        "unknowns",
+        "values",
+    )
+    kwargs: dict[str, Any]
+    rendered: dict[str, Any]
+    unknowns: list[str]
+    content: list[ContentProblem]
+    issues: list[ConfigIssue]
+    model: CheckedConfig | None
+    sent_model: CheckedConfig | None
     """When every part is known and valid but one-shot iterators in ``hydra_params``: the
     config as it is sent (each iterator drained to ``[]``)."""
-    star_unknown: bool = False
+    star_unknown: bool
     """A ``**mapping`` of unknown content may set any field not written."""
-    origins: dict[tuple[str | int, ...], Origin] = field(default_factory=dict)
-    values: dict[tuple[str | int, ...], Value] = field(default_factory=dict)
-    typed_issues: list[ConfigIssue] = field(default_factory=list)
+    origins: dict[tuple[str | int, ...], Origin]
+    values: dict[tuple[str | int, ...], Value]
+    typed_issues: list[ConfigIssue]
     """Values of a known type the field surely refuses (their content is unknown)."""
-    converting: set[int] = field(default_factory=set)
+    converting: set[int]
     """The containers being converted (a container met inside itself is a cycle)."""
+
+    def __init__(
+        self,
+        kwargs: dict[str, Any] | None = None,
+        rendered: dict[str, Any] | None = None,
+        unknowns: list[str] | None = None,
+        content: list[ContentProblem] | None = None,
+        issues: list[ConfigIssue] | None = None,
+        model: CheckedConfig | None = None,
+        sent_model: CheckedConfig | None = None,
+        star_unknown: bool = False,
+        origins: dict[tuple[str | int, ...], Origin] | None = None,
+        values: dict[tuple[str | int, ...], Value] | None = None,
+        typed_issues: list[ConfigIssue] | None = None,
+        converting: set[int] | None = None,
+    ) -> None:
+        self.kwargs = {} if kwargs is None else kwargs
+        self.rendered = {} if rendered is None else rendered
+        self.unknowns = [] if unknowns is None else unknowns
+        self.content = [] if content is None else content
+        self.issues = [] if issues is None else issues
+        self.model = model
+        self.sent_model = sent_model
+        self.star_unknown = star_unknown
+        self.origins = {} if origins is None else origins
+        self.values = {} if values is None else values
+        self.typed_issues = [] if typed_issues is None else typed_issues
+        self.converting = set() if converting is None else converting
 
 
 MAX_CONFIG_DEPTH = 64

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import Origin, Unknown, Value
 from evalsubmit.core.findings import Span
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record, record
 
 
 class Env:
@@ -138,11 +138,17 @@ class ModuleSource:
         return found
 
 
-@dataclass(slots=True)
-class ModuleScope:
+class ModuleScope(Record, hash=False):
     """The final bindings of one module after walking its top level."""
 
+    __slots__ = ("env", "name", "parsed", "path")
     path: Path | None
     name: str
     parsed: ParsedModule
     env: Env
+
+    def __init__(self, path: Path | None, name: str, parsed: ParsedModule, env: Env) -> None:
+        self.path = path
+        self.name = name
+        self.parsed = parsed
+        self.env = env

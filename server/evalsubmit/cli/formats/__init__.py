@@ -12,11 +12,10 @@ Nothing here imports pydantic, httpx or pygls: rendering is plain data to text.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 if TYPE_CHECKING:
     from evalsubmit.core.findings import Finding, Span
@@ -51,35 +50,85 @@ TEXT_FORMATS = frozenset({"concise", "full", "grouped"})
 those on stderr, so their output stays parseable)."""
 
 
-@record
-class Report:
+class Report(Record):
     """What ``check`` found, ready to render in any format."""
 
-    findings: Sequence[Located]
-    files_checked: int
-    notes: Sequence[str] = ()
+    __slots__ = (
+        "cell_sources",
+        "effects",
+        "file_ignores",
+        "files_checked",
+        "findings",
+        "fix_mode",
+        "fix_only",
+        "fixed",
+        "fixed_codes",
+        "fixed_files",
+        "notes",
+        "show_fixes",
+        "skipped",
+        "sources",
+        "unsafe_fixes",
+    )
+    findings: Final[Sequence[Located]]
+    files_checked: Final[int]
+    notes: Final[Sequence[str]]
     """About the environment (another SDK installed); end of the text summary."""
-    skipped: Sequence[Skipped] = ()
-    sources: Mapping[Path, Sequence[str]] = field(default_factory=dict)
+    skipped: Final[Sequence[Skipped]]
+    sources: Final[Mapping[Path, Sequence[str]]]
     """The lines of each checked file (as analysed, after fixes): code frames, fingerprints."""
-    cell_sources: Mapping[Path, Mapping[int, Sequence[str]]] = field(default_factory=dict)
+    cell_sources: Final[Mapping[Path, Mapping[int, Sequence[str]]]]
     """A notebook's code cells' lines by cell index: a finding with a ``cell`` is framed there."""
-    unsafe_fixes: bool = False
+    unsafe_fixes: Final[bool]
     """Whether unsafe fixes count as available (``--unsafe-fixes``)."""
-    fix_mode: bool = False
+    fix_mode: Final[bool]
     """``--fix`` or ``--diff`` was given: the summary says what was fixed."""
-    fixed: int = 0
-    fixed_files: int = 0
-    effects: Sequence[Effect] = ()
+    fixed: Final[int]
+    fixed_files: Final[int]
+    effects: Final[Sequence[Effect]]
     """What each configuration file turned off (only those that turned something off)."""
-    fixed_codes: Sequence[FixedInFile] = ()
+    fixed_codes: Final[Sequence[FixedInFile]]
     """With ``--show-fixes``: what was fixed in each file, per rule."""
-    show_fixes: bool = False
-    fix_only: bool = False
+    show_fixes: Final[bool]
+    fix_only: Final[bool]
     """``--fix-only``: the findings that remain are not reported (only what was fixed)."""
-    file_ignores: tuple[int, int, int] = (0, 0, 0)
+    file_ignores: Final[tuple[int, int, int]]
     """What ``# evalsubmit: ignore-file`` comments hid: findings silenced, files they silenced
     some in, files with every rule off (:mod:`evalsubmit.cli.suppressions`)."""
+
+    def __init__(
+        self,
+        findings: Sequence[Located],
+        files_checked: int,
+        notes: Sequence[str] = (),
+        skipped: Sequence[Skipped] = (),
+        sources: Mapping[Path, Sequence[str]] | None = None,
+        cell_sources: Mapping[Path, Mapping[int, Sequence[str]]] | None = None,
+        unsafe_fixes: bool = False,
+        fix_mode: bool = False,
+        fixed: int = 0,
+        fixed_files: int = 0,
+        effects: Sequence[Effect] = (),
+        fixed_codes: Sequence[FixedInFile] = (),
+        show_fixes: bool = False,
+        fix_only: bool = False,
+        file_ignores: tuple[int, int, int] = (0, 0, 0),
+    ) -> None:
+        self.findings = findings
+        self.files_checked = files_checked
+        self.notes = notes
+        self.skipped = skipped
+        self.sources = {} if sources is None else sources
+        self.cell_sources = {} if cell_sources is None else cell_sources
+        self.unsafe_fixes = unsafe_fixes
+        self.fix_mode = fix_mode
+        self.fixed = fixed
+        self.fixed_files = fixed_files
+        self.effects = effects
+        self.fixed_codes = fixed_codes
+        self.show_fixes = show_fixes
+        self.fix_only = fix_only
+        self.file_ignores = file_ignores
 
     @property
     def extra(self) -> tuple[str, ...]:
