@@ -8,14 +8,13 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalsubmit.cli import collector
 from evalsubmit.cli.check_flags import FixRequest, chosen_cache_folder
 from evalsubmit.cli.projects import project_of
-from evalsubmit.core.records import Record
+from evalsubmit.core.records import Record, replace
 
 if TYPE_CHECKING:
     from evalsubmit.analysis import AnalysisOptions, Finding, ModuleReport

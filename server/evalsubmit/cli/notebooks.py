@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -64,7 +64,7 @@ def analyse_notebook(
         return NotebookCheck(skipped=error.reason)
     if not notebook.is_python:  # its code cells are another language: nothing to check
         return NotebookCheck(skipped=f"not a Python notebook ({notebook.language})")
-    checked = replace(options, summaries=False)
+    checked = records.replace(options, summaries=False)
     try:
         facts = None
         if observe:  # what the result stands on, for the cache (as check_analysis._analyse_one)

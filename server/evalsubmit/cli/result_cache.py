@@ -54,7 +54,6 @@ The folder may have come with the repository, so it is trusted for nothing:
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import sys
@@ -280,13 +279,13 @@ def _question_answer(project: Project, kind: str, key: str) -> str | None:
 def _options_key(options: AnalysisOptions) -> dict[str, Any]:
     """Every field of the options, as JSON data (sets sorted)."""
     key: dict[str, Any] = {}
-    for field in dataclasses.fields(options):
-        value = getattr(options, field.name)
+    for name in options.__match_args__:
+        value = getattr(options, name)
         if isinstance(value, frozenset | set):
             value = sorted(str(item) for item in value)
         elif not (value is None or isinstance(value, str | int | float | bool)):
             value = repr(value)
-        key[field.name] = value
+        key[name] = value
     return key
 
 

@@ -17,14 +17,13 @@ from __future__ import annotations
 import itertools
 import logging
 import threading
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from evalsubmit.analysis import AnalysisOptions, config_resolver, configured_options
-from evalsubmit.core.records import record
+from evalsubmit.core.records import record, replace
 from evalsubmit.lsp.settings import Settings
 from evalsubmit.workspace.config import CONFIG_NAMES, ConfigError, RuleSelection
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import enum
 import re
+from typing import Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 TASKSET_REF_SYNTAX = r"^[\w\-.]+(/[\w\-.]+)?(#[\w\-.]+)?$"
 """``TasksetRef``'s pattern as the SDK spells it (``\\w`` is Unicode-aware there too)."""
@@ -20,13 +21,20 @@ JOB_NAME_RULE = (
 )
 
 
-@record(slots=False)
-class TasksetRefParts:
+class TasksetRefParts(Record):
     """A parsed taskset reference; ``workspace`` is None when the reference had no prefix."""
 
-    name: str
-    workspace: str | None = None
-    revision: str | None = None
+    __slots__ = ("name", "revision", "workspace")
+    name: Final[str]
+    workspace: Final[str | None]
+    revision: Final[str | None]
+
+    def __init__(
+        self, name: str, workspace: str | None = None, revision: str | None = None
+    ) -> None:
+        self.name = name
+        self.workspace = workspace
+        self.revision = revision
 
     def in_workspace(self, default_workspace: str) -> tuple[str, str]:
         """(workspace, name) with the job's workspace filled in for a bare name."""

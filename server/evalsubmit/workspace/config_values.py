@@ -8,20 +8,30 @@ import os
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record, record
 from evalsubmit.workspace.globs import GlobSet
 
 
-@record
-class RuleSelection:
+class RuleSelection(Record):
     """One layer of rule choices (the file, then the editor's settings or the command line):
     ``select`` replaces what layers below chose, ``extend_select`` adds, ``ignore`` removes."""
 
-    select: frozenset[str] | None = None
-    extend_select: frozenset[str] = frozenset()
-    ignore: frozenset[str] = frozenset()
+    __slots__ = ("extend_select", "ignore", "select")
+    select: Final[frozenset[str] | None]
+    extend_select: Final[frozenset[str]]
+    ignore: Final[frozenset[str]]
+
+    def __init__(
+        self,
+        select: frozenset[str] | None = None,
+        extend_select: frozenset[str] = frozenset(),
+        ignore: frozenset[str] = frozenset(),
+    ) -> None:
+        self.select = select
+        self.extend_select = extend_select
+        self.ignore = ignore
 
     def apply(self, enabled: frozenset[str], codes: Collection[str]) -> frozenset[str]:
         if self.select is not None:

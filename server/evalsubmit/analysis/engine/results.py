@@ -4,45 +4,71 @@ so that a one-shot analysis (the CLI's) imports none of the incremental machiner
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalsubmit.analysis.report import Question, SubmitReport, TargetPreview
 from evalsubmit.core.findings import Finding
+from evalsubmit.core.records import Record
 
 
-@dataclass(slots=True)
-class GroupResult:
+class GroupResult(Record, hash=False):
     """What one group of facts gave. While it runs, an analysis that hands its findings on early
     (``on_findings``) fills ``runners`` and ``submits`` in after that; once cached, only the
     caches change it, moving its positions with its code (:mod:`.shift`): a report holds
     copies of its tuples, never the result."""
 
+    __slots__ = (
+        "dependencies",
+        "errors",
+        "findings",
+        "gathered",
+        "questions",
+        "reach",
+        "remote",
+        "runners",
+        "submits",
+        "workspaces",
+    )
     findings: tuple[Finding, ...]
     runners: tuple[TargetPreview, ...]
     submits: tuple[SubmitReport, ...]
     remote: tuple[tuple[Path, Finding], ...]
-    workspaces: tuple[str, ...] = ()
-    dependencies: frozenset[Path] = frozenset()
-    errors: tuple[str, ...] = ()
-    reach: tuple[int, int] | None = None
+    workspaces: tuple[str, ...]
+    dependencies: frozenset[Path]
+    errors: tuple[str, ...]
+    reach: tuple[int, int] | None
     """The first and last line its runner previews and submit summaries point at, once known
     (:mod:`.shift`): when every line between moves alike, they are moved after the findings."""
-    questions: frozenset[Question] = frozenset()
+    questions: frozenset[Question]
     """What its walk asked of files it need not read (the report's ``store_answers`` are the
     answers to the questions of the results it is made of)."""
-    gathered: bool = field(init=False, compare=False, repr=False)
+    gathered: bool
     """Whether it holds something the report gathers before its findings are out: findings,
     remote findings, errors, workspaces, dependencies or questions (most results of a long
     module hold none). Each of those stays empty or not once made: moved, it keeps its
-    length (:mod:`.shift`)."""
+    length (:mod:`.shift`). Not a parameter: neither compared nor shown."""
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        findings: tuple[Finding, ...],
+        runners: tuple[TargetPreview, ...],
+        submits: tuple[SubmitReport, ...],
+        remote: tuple[tuple[Path, Finding], ...],
+        workspaces: tuple[str, ...] = (),
+        dependencies: frozenset[Path] = frozenset(),
+        errors: tuple[str, ...] = (),
+        reach: tuple[int, int] | None = None,
+        questions: frozenset[Question] = frozenset(),
+    ) -> None:
+        self.findings = findings
+        self.runners = runners
+        self.submits = submits
+        self.remote = remote
+        self.workspaces = workspaces
+        self.dependencies = dependencies
+        self.errors = errors
+        self.reach = reach
+        self.questions = questions
         self.gathered = bool(
-            self.findings
-            or self.remote
-            or self.errors
-            or self.workspaces
-            or self.dependencies
-            or self.questions
+            findings or remote or errors or workspaces or dependencies or questions
         )

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from dataclasses import field
 from pathlib import Path
+from typing import Final
 
 from evalsubmit.analysis.source.parse import ParsedModule
 from evalsubmit.analysis.values.domain import Origin, Unknown, Value
 from evalsubmit.core.findings import Span
-from evalsubmit.core.records import Record, record
+from evalsubmit.core.records import Record
 
 
 class Env:
@@ -117,16 +117,23 @@ class Env:
         self._owned = True
 
 
-@record
-class ModuleSource:
+class ModuleSource(Record):
     """A module's code: its tree, file and dotted name (spans of its nodes, in code points)."""
 
-    parsed: ParsedModule
-    path: Path | None
-    name: str
-    _origins: dict[ast.AST, Origin] = field(default_factory=dict, compare=False, repr=False)
+    __slots__ = ("_origins", "name", "parsed", "path")
+    parsed: Final[ParsedModule]
+    path: Final[Path | None]
+    name: Final[str]
+    _origins: Final[dict[ast.AST, Origin]]
     """Origins already made, by node: every evaluation of a node (a body walked once, then
-    at each call site) gives its values the same one (origins are immutable)."""
+    at each call site) gives its values the same one (origins are immutable). Not a
+    parameter: neither compared nor shown."""
+
+    def __init__(self, parsed: ParsedModule, path: Path | None, name: str) -> None:
+        self.parsed = parsed
+        self.path = path
+        self.name = name
+        self._origins = {}
 
     def span(self, node: ast.AST) -> Span:
         return self.parsed.span(node)
