@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
 
@@ -54,6 +53,8 @@ def record(
     slots: bool = True,
 ) -> Any:
     def make(cls: type[Any]) -> type[Any]:
+        from dataclasses import dataclass  # not loaded for a module of Records only
+
         return dataclass(eq=eq, order=order, slots=slots, unsafe_hash=eq)(cls)
 
     return make if cls is None else make(cls)
@@ -65,13 +66,24 @@ class Record:
     __slots__ = ()
     __match_args__: ClassVar[tuple[str, ...]] = ()
     _record_values: ClassVar[Callable[[Any], tuple[Any, ...]]]
-    """The values of the fields, in order (``attrgetter``: no source compiled)."""
+    """The values of the compared fields, in order (``attrgetter``: no source compiled)."""
+    _record_shown: ClassVar[tuple[str, ...]]
 
-    def __init_subclass__(cls, *, eq: bool = True, hash: bool = True) -> None:
+    def __init_subclass__(
+        cls,
+        *,
+        eq: bool = True,
+        hash: bool = True,
+        compared: tuple[str, ...] | None = None,
+        shown: tuple[str, ...] | None = None,
+    ) -> None:
+        """``compared`` and ``shown``: the fields that equality and hash, and ``repr``, use
+        when not all (a dataclass's ``field(compare=False)`` and ``field(repr=False)``)."""
         super().__init_subclass__()
         names = _parameters(cls)
-        cls.__match_args__ = names  # type: ignore[misc]  # mypy reads them from __init__
-        cls._record_values = _getter(names)
+        cls.__match_args__ = names  # type: ignore[misc]  # each class's own, as a dataclass's
+        cls._record_values = _getter(names if compared is None else compared)
+        cls._record_shown = names if shown is None else shown
         if "__eq__" in cls.__dict__:  # its own (and __hash__, or None as Python sets)
             return
         if not eq:
@@ -91,22 +103,16 @@ class Record:
 
     @reprlib.recursive_repr()
     def __repr__(self) -> str:
-        shown = ", ".join(
-            f"{name}={value!r}"
-            for name, value in zip(
-                self.__match_args__, self.__class__._record_values(self), strict=True
-            )
-        )
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._record_shown)
         return f"{self.__class__.__qualname__}({shown})"
 
 
 def replace(record: R, /, **changes: Any) -> R:
     """``record`` with the fields in ``changes`` changed: ``dataclasses.replace`` of a Record
     (an unknown name is the ``TypeError`` of its ``__init__``)."""
-    for name, value in zip(
-        record.__match_args__, record.__class__._record_values(record), strict=True
-    ):
-        changes.setdefault(name, value)
+    for name in record.__match_args__:
+        if name not in changes:
+            changes[name] = getattr(record, name)
     return record.__class__(**changes)
 
 

@@ -138,9 +138,9 @@ def _validated(
 
 
 def _replace(config: ProjectConfig, **changes: Any) -> ProjectConfig:
-    import dataclasses
+    from evalsubmit.core.records import replace
 
-    return dataclasses.replace(config, **changes)
+    return replace(config, **changes)
 
 
 def _config(

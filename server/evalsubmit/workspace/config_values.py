@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import field
 from pathlib import Path
 from typing import Any, Final
 
-from evalsubmit.core.records import Record, record
+from evalsubmit.core.records import Record
 from evalsubmit.workspace.globs import GlobSet
 
 
@@ -47,33 +46,96 @@ def expand(prefixes: Iterable[str], codes: Collection[str]) -> frozenset[str]:
     return frozenset(code for code in codes if code.startswith(wanted))
 
 
-@record
-class ProjectConfig:
-    """The configuration in effect for a file. ``file`` is None when no file was found (or
-    none is wanted: ``--isolated``); every field then has its default."""
+NO_SELECTION = RuleSelection()
+"""The default of a configuration's selection (a record: shared, as a dataclass default is)."""
 
-    file: Path | None = None
-    root: Path | None = None
-    """The folder of ``file``: patterns are relative to it."""
-    selection: RuleSelection = RuleSelection()
-    exclude: tuple[str, ...] = ()
-    """Every pattern: those of ``exclude``, then those of ``extend-exclude``."""
-    extend_exclude: tuple[str, ...] = ()
-    """The patterns of ``exclude`` that ``extend-exclude`` wrote (its last ones)."""
-    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
-    default_taskset: str | None = None
-    sdk_version: str | None = None
-    strict: bool | None = None
-    table: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    """The table as written (with what it extends merged in): overrides are applied to it."""
-    extends: tuple[Path, ...] = ()
-    """The files ``extend`` read, nearest first."""
-    overridden: Mapping[str, str] = field(default_factory=dict, compare=False)
-    """The keys the command line set, and the option that set each (``--config``)."""
-    _exclude_spec: GlobSet | None = field(default=None, compare=False, repr=False)
-    _per_file_specs: tuple[tuple[bool, GlobSet, frozenset[str]], ...] = field(
-        default=(), compare=False, repr=False
+_COMPARED = (
+    "file",
+    "root",
+    "selection",
+    "exclude",
+    "extend_exclude",
+    "per_file_ignores",
+    "default_taskset",
+    "sdk_version",
+    "strict",
+    "extends",
+)
+
+
+class ProjectConfig(Record, compared=_COMPARED, shown=(*_COMPARED, "overridden")):
+    """The configuration in effect for a file. ``file`` is None when no file was found (or
+    none is wanted: ``--isolated``); every field then has its default. Compared by what it
+    chose (not ``table``, ``overridden`` or the compiled patterns)."""
+
+    __slots__ = (
+        "_exclude_spec",
+        "_per_file_specs",
+        "default_taskset",
+        "exclude",
+        "extend_exclude",
+        "extends",
+        "file",
+        "overridden",
+        "per_file_ignores",
+        "root",
+        "sdk_version",
+        "selection",
+        "strict",
+        "table",
     )
+    file: Final[Path | None]
+    root: Final[Path | None]
+    """The folder of ``file``: patterns are relative to it."""
+    selection: Final[RuleSelection]
+    exclude: Final[tuple[str, ...]]
+    """Every pattern: those of ``exclude``, then those of ``extend-exclude``."""
+    extend_exclude: Final[tuple[str, ...]]
+    """The patterns of ``exclude`` that ``extend-exclude`` wrote (its last ones)."""
+    per_file_ignores: Final[tuple[tuple[str, frozenset[str]], ...]]
+    default_taskset: Final[str | None]
+    sdk_version: Final[str | None]
+    strict: Final[bool | None]
+    table: Final[Mapping[str, Any]]
+    """The table as written (with what it extends merged in): overrides are applied to it."""
+    extends: Final[tuple[Path, ...]]
+    """The files ``extend`` read, nearest first."""
+    overridden: Final[Mapping[str, str]]
+    """The keys the command line set, and the option that set each (``--config``)."""
+    _exclude_spec: Final[GlobSet | None]
+    _per_file_specs: Final[tuple[tuple[bool, GlobSet, frozenset[str]], ...]]
+
+    def __init__(
+        self,
+        file: Path | None = None,
+        root: Path | None = None,
+        selection: RuleSelection = NO_SELECTION,
+        exclude: tuple[str, ...] = (),
+        extend_exclude: tuple[str, ...] = (),
+        per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = (),
+        default_taskset: str | None = None,
+        sdk_version: str | None = None,
+        strict: bool | None = None,
+        table: Mapping[str, Any] | None = None,
+        extends: tuple[Path, ...] = (),
+        overridden: Mapping[str, str] | None = None,
+        _exclude_spec: GlobSet | None = None,
+        _per_file_specs: tuple[tuple[bool, GlobSet, frozenset[str]], ...] = (),
+    ) -> None:
+        self.file = file
+        self.root = root
+        self.selection = selection
+        self.exclude = exclude
+        self.extend_exclude = extend_exclude
+        self.per_file_ignores = per_file_ignores
+        self.default_taskset = default_taskset
+        self.sdk_version = sdk_version
+        self.strict = strict
+        self.table = {} if table is None else table
+        self.extends = extends
+        self.overridden = {} if overridden is None else overridden
+        self._exclude_spec = _exclude_spec
+        self._per_file_specs = _per_file_specs
 
     def excludes(self, path: Path, is_dir: bool = False) -> bool:
         """Whether ``exclude``/``extend-exclude`` leave ``path`` out (paths outside the

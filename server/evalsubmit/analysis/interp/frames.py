@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 from dataclasses import field
-from typing import Protocol
+from typing import Final, Protocol
 
 from evalsubmit.analysis.values.domain import (
     ClassValue,
@@ -19,7 +19,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env, ModuleSource
 from evalsubmit.core.findings import Occasion
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record, record
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 MAX_CALL_DEPTH = 6
@@ -33,14 +33,20 @@ MAX_CONTEXTS = 3
 """Walks nested in walks (an element of a loop in a helper called at a call site ...)."""
 
 
-@record
-class CallSite:
+class CallSite(Record):
     """How a call of the user's function is walked: labelled ``walk`` (recording facts while
     the caller records), and where each parameter's value was written (``passed``: the
     argument at the call, a default in the definition) so findings about it land there."""
 
-    walk: Occasion | None = None
-    passed: Mapping[str, Origin] = field(default_factory=dict)
+    __slots__ = ("passed", "walk")
+    walk: Final[Occasion | None]
+    passed: Final[Mapping[str, Origin]]
+
+    def __init__(
+        self, walk: Occasion | None = None, passed: Mapping[str, Origin] | None = None
+    ) -> None:
+        self.walk = walk
+        self.passed = {} if passed is None else passed
 
 
 @record

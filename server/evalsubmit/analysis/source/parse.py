@@ -11,12 +11,11 @@ import re
 import warnings
 import weakref
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from evalsubmit.core.findings import Span
 from evalsubmit.core.lines import split_lines_keepends
-from evalsubmit.core.records import record
+from evalsubmit.core.records import Record
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.source.chunks import Chunk, ChunkCache
@@ -26,38 +25,79 @@ if TYPE_CHECKING:
 # loaded by the parse that uses them: a check parses a file that parses whole without a cache.
 
 
-@record
-class ParsedModule:
-    """A module's syntax tree and lines, as the analysis reads them."""
+_COMPARED = ("tree", "lines", "blanked", "ascii", "chunks", "spells_nonlocal", "spells_global")
 
-    tree: ast.Module
-    lines: tuple[str, ...]
-    blanked: tuple[tuple[int, int], ...] = ()
+
+class ParsedModule(Record, compared=_COMPARED, shown=_COMPARED):
+    """A module's syntax tree and lines, as the analysis reads them. Compared by what was
+    parsed (not the cache, the spans or the marks it was made with)."""
+
+    __slots__ = (
+        "_cache",
+        "_kept",
+        "_spans",
+        "ascii",
+        "blanked",
+        "chunks",
+        "lines",
+        "marked",
+        "spells_global",
+        "spells_nonlocal",
+        "tree",
+    )
+    tree: Final[ast.Module]
+    lines: Final[tuple[str, ...]]
+    blanked: Final[tuple[tuple[int, int], ...]]
     """1-based inclusive line ranges removed because they did not parse."""
-    ascii: bool = False
+    ascii: Final[bool]
     """The whole text is ASCII, so ast's byte columns are already code-point columns."""
-    chunks: tuple[Chunk, ...] = ()
+    chunks: Final[tuple[Chunk, ...]]
     """The top-level pieces it was parsed from (empty when parsed whole)."""
-    spells_nonlocal: bool = True
+    spells_nonlocal: Final[bool]
     """The text holds the word ``nonlocal`` (or is not ASCII: no guess is made). When it
     does not, no function of the module rebinds a name of an enclosing one, which is then
     known without walking every body (``rebound_locals`` of :mod:`..interp.binding`)."""
-    _cache: weakref.ref[ChunkCache] | None = field(default=None, compare=False, repr=False)
+    _cache: Final[weakref.ref[ChunkCache] | None]
     """The cache it was parsed with, whose pieces' inner nodes may still have to move (weak:
     a module kept after its document's caches went does not keep them)."""
-    _spans: dict[ast.AST, Span] = field(default_factory=dict, compare=False, repr=False)
+    _spans: Final[dict[ast.AST, Span]]
     """Spans already computed, by node (a node's position is fixed once its module is built
     and settled: a tree reused by the next parse belongs to the next module, with its own
-    spans)."""
-    spells_global: bool = True
+    spans). Not a parameter."""
+    spells_global: Final[bool]
     """The text holds the word ``global``: without it, no function of the module rebinds a
     global (``rebound_globals`` of :mod:`..interp.binding`), known without joining its lines."""
-    _kept: tuple[tuple[Chunk, ...], int] | None = field(default=None, compare=False, repr=False)
+    _kept: Final[tuple[tuple[Chunk, ...], int] | None]
     """The chunks of the parse it was made from (by its cache), and how many of their last
     ones it kept."""
-    marked: Marked | None = field(default=None, compare=False, repr=False)
+    marked: Final[Marked | None]
     """The lines holding each suppression marker, when the parse knew them (the editor's
     parse by piece: the suppressions' look then costs no lowered copy of the text)."""
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        lines: tuple[str, ...],
+        blanked: tuple[tuple[int, int], ...] = (),
+        ascii: bool = False,
+        chunks: tuple[Chunk, ...] = (),
+        spells_nonlocal: bool = True,
+        _cache: weakref.ref[ChunkCache] | None = None,
+        spells_global: bool = True,
+        _kept: tuple[tuple[Chunk, ...], int] | None = None,
+        marked: Marked | None = None,
+    ) -> None:
+        self.tree = tree
+        self.lines = lines
+        self.blanked = blanked
+        self.ascii = ascii
+        self.chunks = chunks
+        self.spells_nonlocal = spells_nonlocal
+        self._cache = _cache
+        self._spans = {}
+        self.spells_global = spells_global
+        self._kept = _kept
+        self.marked = marked
 
     def kept_from(self, chunks: tuple[Chunk, ...]) -> int | None:
         """How many of the last chunks of ``chunks`` this module's chunks kept (moved alike),
