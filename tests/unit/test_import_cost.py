@@ -123,6 +123,53 @@ def test_a_file_that_cannot_reach_the_sdk_loads_no_analysis(tmp_path: Path) -> N
     assert not heads(modules) & set(HEAVY)
 
 
+def test_a_check_without_the_sdk_loads_no_dataclasses(tmp_path: Path) -> None:
+    """Every class a check loads outside the analysis's values is a ``core.records.Record``
+    written out: ``dataclasses`` (and the ``inspect`` it imports) stay unloaded."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "tool.py").write_text("import os\n\nprint(os.getcwd())\n")
+    code, modules = modules_after("check", "--no-cache", str(tmp_path / "tool.py"), cwd=tmp_path)
+    assert code == 0
+    assert "evalsubmit.workspace.config_values" in modules  # a configuration was looked for
+    assert not {"dataclasses", "inspect"} & modules, sorted({"dataclasses", "inspect"} & modules)
+
+
+DATACLASSES_RUNNER = textwrap.dedent("""\
+    import dataclasses, json, sys
+    process = dataclasses._process_class
+    built = []
+
+    def recording(cls, *args):
+        built.append(f"{cls.__module__}.{cls.__qualname__}")
+        return process(cls, *args)
+
+    dataclasses._process_class = recording
+    from evalsubmit.cli import main
+    code = main(sys.argv[1:])
+    print(json.dumps({"code": code, "built": built}), file=sys.stderr)
+    """)
+
+STILL_DATACLASSES = {"evalsubmit.analysis.interp.frames.Frame"}
+"""The classes a check of an SDK job still builds with ``dataclasses`` (each compiles its
+methods from source when its module loads), besides those of ``analysis.values.domain``."""
+
+
+def test_a_check_of_a_job_builds_no_other_dataclass(tmp_path: Path) -> None:
+    """A record on a check's path is written as a ``core.records.Record``: a new ``@record``
+    or ``@dataclass`` there fails this test (move it off the path, or write it out)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "gym.py").write_text(GYM_JOB.replace("NUM_REPEATS", "0"))
+    argv = ("check", "--no-cache", str(tmp_path / "gym.py"))
+    proc = run_fresh(DATACLASSES_RUNNER, *argv, cwd=tmp_path)
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report["code"] == 1
+    built = {name for name in report["built"] if not name.startswith(DOMAIN)}
+    assert built == STILL_DATACLASSES
+
+
+DOMAIN = "evalsubmit.analysis.values.domain."
+
+
 def test_a_check_without_findings_loads_no_finding_classes(tmp_path: Path) -> None:
     """A run that analyses nothing renders no finding: the findings' classes and the
     suppression grammar are loaded by the analysis (or by a file spelling ``ignore-file``)."""
