@@ -116,23 +116,30 @@ def test_fixed_and_isolated(monorepo: Path) -> None:
         config_resolver(fixed=monorepo / "missing.toml").for_path(job)
 
 
-def test_pydantic_is_imported_only_when_a_table_is_found(tmp_path: Path) -> None:
+def test_pydantic_is_imported_only_for_a_table_in_error(tmp_path: Path) -> None:
+    """A valid table is read plainly (``workspace.config_plain``); the pydantic model judges
+    (and words the errors of) a table it does not find plainly valid."""
     plain = pyproject(tmp_path / "plain", "[tool.ruff]\nline-length = 100\n").parent
     configured = write(tmp_path / "configured" / "evalsubmit.toml", 'ignore = ["ES110"]\n').parent
+    wrong = write(tmp_path / "wrong" / "evalsubmit.toml", 'ignore = ["ES999"]\n').parent
     script = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from evalsubmit.workspace.config import ConfigResolver\n"
+        "from evalsubmit.workspace.config import ConfigError, ConfigResolver\n"
         "resolver = ConfigResolver({'ES110'})\n"
         f"resolver.for_path(Path({str(plain)!r}) / 'job.py')\n"
         "print('pydantic' in sys.modules)\n"
         f"resolver.for_path(Path({str(configured)!r}) / 'job.py')\n"
         "print('pydantic' in sys.modules)\n"
+        "try:\n"
+        f"    resolver.for_path(Path({str(wrong)!r}) / 'job.py')\n"
+        "except ConfigError:\n"
+        "    print('pydantic' in sys.modules)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=60
     )
-    assert done.stdout.split() == ["False", "True"], done.stderr
+    assert done.stdout.split() == ["False", "False", "True"], done.stderr
 
 
 # -- what it means -----------------------------------------------------------------------------

@@ -134,6 +134,32 @@ def test_a_check_without_the_sdk_loads_no_dataclasses(tmp_path: Path) -> None:
     assert not {"dataclasses", "inspect"} & modules, sorted({"dataclasses", "inspect"} & modules)
 
 
+def test_a_valid_configuration_table_loads_no_pydantic_nor_the_rules(tmp_path: Path) -> None:
+    """A valid table is read by ``workspace.config_plain`` against ``analysis.rule_codes``:
+    pydantic (the model) and the rule registry (every rule, the interpreter) stay unloaded."""
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.evalsubmit]\nignore = ['ES101']\nexclude = ['build/']\nsdk-version = '0.6.0'\n"
+        "per-file-ignores = {'tests/**' = ['ES110']}\n"
+    )
+    (tmp_path / "tool.py").write_text("import os\n\nprint(os.getcwd())\n")
+    code, modules = modules_after("check", "--no-cache", str(tmp_path / "tool.py"), cwd=tmp_path)
+    assert code == 0
+    assert "evalsubmit.workspace.config_plain" in modules  # the table was read
+    assert not heads(modules) & set(HEAVY), sorted(heads(modules) & set(HEAVY))
+    assert "evalsubmit.workspace.config_model" not in modules
+    assert not {m for m in modules if m.startswith("evalsubmit.analysis.rules")}
+    assert not {"dataclasses", "inspect"} & modules, sorted({"dataclasses", "inspect"} & modules)
+
+
+def test_an_invalid_configuration_table_is_judged_by_the_model(tmp_path: Path) -> None:
+    """The other side: a table in error is validated by the pydantic model, which says why."""
+    (tmp_path / "pyproject.toml").write_text("[tool.evalsubmit]\nignore = ['ES999']\n")
+    (tmp_path / "tool.py").write_text("import os\n")
+    code, modules = modules_after("check", "--no-cache", str(tmp_path / "tool.py"), cwd=tmp_path)
+    assert code == 2
+    assert {"evalsubmit.workspace.config_model", "pydantic"} <= modules
+
+
 DATACLASSES_RUNNER = textwrap.dedent("""\
     import dataclasses, json, sys
     process = dataclasses._process_class

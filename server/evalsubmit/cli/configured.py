@@ -37,10 +37,10 @@ __all__ = [
 
 def rule_codes(text: str) -> frozenset[str]:
     """A comma-separated list of rule codes or prefixes (``ES1``), checked against the rules."""
-    from evalsubmit.analysis.rules import RULES
+    from evalsubmit.analysis.rule_codes import RULE_CODES
 
     codes = frozenset(code.strip().upper() for code in text.split(",") if code.strip())
-    unknown = [c for c in codes if c != "ALL" and not any(r.startswith(c) for r in RULES)]
+    unknown = [c for c in codes if c != "ALL" and not any(r.startswith(c) for r in RULE_CODES)]
     if unknown:
         raise argparse.ArgumentTypeError(f"unknown rule code(s): {', '.join(sorted(unknown))}")
     return codes
@@ -112,7 +112,7 @@ def config_arguments(args: argparse.Namespace) -> str | None:
     )
     if not args.config_options and all(value is None for value in given):
         return None  # nothing to sort: no rule registry or pydantic loaded for it
-    from evalsubmit.analysis.rules import RULES
+    from evalsubmit.analysis.rule_codes import RULE_CODES
     from evalsubmit.workspace.config_model import validate_table
 
     files: list[Path] = []
@@ -150,7 +150,7 @@ def config_arguments(args: argparse.Namespace) -> str | None:
         extend["per-file-ignores"] = added
         origins.setdefault("per-file-ignores", "--extend-per-file-ignores")
     checked = {k: list(v) if isinstance(v, tuple) else v for k, v in extend.items()}
-    _, problems = validate_table({**replace, **checked}, frozenset(RULES))
+    _, problems = validate_table({**replace, **checked}, RULE_CODES)
     for location, message, _value in problems:
         key = str(location[0]) if location else ""
         return f"{origins.get(key, '--config')} {key}: {message}"

@@ -1,10 +1,10 @@
 """The schema of an evalsubmit configuration table, validated with pydantic.
 
-Imported only when a configuration table is found (:mod:`.config` imports it lazily), so a
-command that finds none never pays for pydantic. Nothing here knows files or lines: it turns a
+Imported only for a configuration table that :mod:`.config_plain` does not find plainly
+valid (most likely one in error), and for ``--config`` overrides, so a command that finds no
+table, or a valid one, never pays for pydantic. Nothing here knows files or lines: it turns a
 parsed TOML table into checked values, or into ``(location, message, value)`` problems that
-:mod:`.config`
-places in the file.
+:mod:`.config` places in the file.
 """
 
 from __future__ import annotations
@@ -17,14 +17,12 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, ValidationInfo
 from pydantic_core import PydanticCustomError
 
-from evalsubmit.sdk.grammar import taskset_ref_problem
-from evalsubmit.workspace.globs import GlobError, compile_glob
-
-VERSION = re.compile(
-    r"(\d+!)?\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?(\+[a-z0-9]+(\.[a-z0-9]+)*)?",
-    re.IGNORECASE,
+from evalsubmit.workspace.config_plain import (
+    accepted_code,
+    glob_problem,
+    taskset_problem,
+    version_problem,
 )
-"""A public PEP 440 version in its normal form (``0.6.0``, ``0.7.0rc1``, ``1.0.post2``)."""
 
 
 def _kebab(name: str) -> str:
@@ -35,20 +33,17 @@ def _code(code: str, info: ValidationInfo) -> str:
     """A rule code or prefix (``ES1``) or ``ALL`` (every rule, as in ruff), upper-cased; an
     error naming the nearest one else."""
     known: Collection[str] = (info.context or {}).get("rule_codes", ())
-    upper = code.strip().upper()
-    if upper == "ALL" or (upper and any(rule.startswith(upper) for rule in known)):
+    upper = accepted_code(code, known)
+    if upper is not None:
         return upper
-    raise _error(f"unknown rule code {code!r}{_code_suggestion(upper, known)}")
+    raise _error(f"unknown rule code {code!r}{_code_suggestion(code.strip().upper(), known)}")
 
 
 def _glob(pattern: str) -> str:
     """A pattern gitignore-style matching can compile; an error saying why else."""
-    if not pattern.strip():
-        raise _error("an empty pattern matches nothing")
-    try:
-        compile_glob(pattern)
-    except GlobError as error:
-        raise _error(f"{pattern!r} is not a valid glob ({error})") from None
+    problem = glob_problem(pattern)
+    if problem is not None:
+        raise _error(problem)
     return pattern
 
 
@@ -59,15 +54,16 @@ def _file_glob(pattern: str) -> str:
 
 
 def _taskset(ref: str) -> str:
-    problem = taskset_ref_problem(ref)
+    problem = taskset_problem(ref)
     if problem is not None:
-        raise _error(f"{ref!r} is not a taskset reference: {problem}")
+        raise _error(problem)
     return ref
 
 
 def _version(version: str) -> str:
-    if not VERSION.fullmatch(version):
-        raise _error(f'{version!r} is not a version (expected e.g. "0.6.0")')
+    problem = version_problem(version)
+    if problem is not None:
+        raise _error(problem)
     return version
 
 

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 from evalsubmit.workspace.config_errors import PYPROJECT_TABLE, ConfigError, Problem
 from evalsubmit.workspace.config_lines import key_of, line_of
 from evalsubmit.workspace.config_merge import merged
+from evalsubmit.workspace.config_plain import CheckedTable, checked_table
 from evalsubmit.workspace.config_values import ProjectConfig, RuleSelection
 from evalsubmit.workspace.globs import GlobSet
 
 if TYPE_CHECKING:
-    from evalsubmit.workspace.config_model import ConfigTable
+    pass
 
 MAX_CONFIG_BYTES = 1024 * 1024
 MAX_EXTEND_DEPTH = 32
@@ -125,16 +126,21 @@ def _validated(
     rule_codes: Callable[[], Collection[str]] | Collection[str],
     extends: tuple[Path, ...] = (),
 ) -> ProjectConfig | ConfigError:
-    # pydantic only now: a run that finds no configuration never imports it
-    from evalsubmit.workspace.config_model import validate_table
-
     codes = rule_codes() if callable(rule_codes) else rule_codes  # only a table has codes
-    model, problems = validate_table(table, codes)
-    if model is None:
-        placed = [Problem(key_of(loc), m, line_of(text, loc, value)) for loc, m, value in problems]
-        placed.sort(key=lambda problem: problem.line or len(text))  # in the file's order
-        return ConfigError(file, placed)
-    return _config(file, model, dict(table), extends)
+    values = checked_table(table, codes)
+    if values is None:
+        # pydantic only now: a run that finds no table, or a valid one, never imports it
+        from evalsubmit.workspace.config_model import validate_table
+
+        model, problems = validate_table(table, codes)
+        if model is None:
+            placed = [
+                Problem(key_of(loc), m, line_of(text, loc, value)) for loc, m, value in problems
+            ]
+            placed.sort(key=lambda problem: problem.line or len(text))  # in the file's order
+            return ConfigError(file, placed)
+        values = CheckedTable(**model.model_dump())
+    return _config(file, values, dict(table), extends)
 
 
 def _replace(config: ProjectConfig, **changes: Any) -> ProjectConfig:
@@ -144,7 +150,7 @@ def _replace(config: ProjectConfig, **changes: Any) -> ProjectConfig:
 
 
 def _config(
-    file: Path, model: ConfigTable, table: dict[str, Any], extends: tuple[Path, ...]
+    file: Path, model: CheckedTable, table: dict[str, Any], extends: tuple[Path, ...]
 ) -> ProjectConfig:
     exclude = (*model.exclude, *model.extend_exclude)
     per_file = tuple(

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from evalsubmit.analysis.engine.options import DEFAULT_MAX_CHARS, AnalysisOptions
+from evalsubmit.analysis.rule_codes import RULE_CODES
 from evalsubmit.workspace.config import ConfigResolver, ProjectConfig, RuleSelection, expand
 from evalsubmit.workspace.config_merge import NO_OVERRIDES, Overrides
 
@@ -90,7 +91,4 @@ def _options(
 
 
 def _rule_codes() -> frozenset[str]:
-    # The registry imports every rule and the interpreter: loaded only when codes are needed.
-    from evalsubmit.analysis.rules import RULES
-
-    return frozenset(RULES)
+    return RULE_CODES  # not the registry's: it loads every rule and the interpreter
