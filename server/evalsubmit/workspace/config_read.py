@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING, Any
 from evalsubmit.workspace.config_errors import PYPROJECT_TABLE, ConfigError, Problem
 from evalsubmit.workspace.config_lines import key_of, line_of
 from evalsubmit.workspace.config_merge import merged
-from evalsubmit.workspace.config_plain import CheckedTable, checked_table
 from evalsubmit.workspace.config_values import ProjectConfig, RuleSelection
 from evalsubmit.workspace.globs import GlobSet
 
 if TYPE_CHECKING:
-    pass
+    from evalsubmit.workspace.config_plain import CheckedTable
 
 MAX_CONFIG_BYTES = 1024 * 1024
 MAX_EXTEND_DEPTH = 32
@@ -126,6 +125,8 @@ def _validated(
     rule_codes: Callable[[], Collection[str]] | Collection[str],
     extends: tuple[Path, ...] = (),
 ) -> ProjectConfig | ConfigError:
+    from evalsubmit.workspace.config_plain import CheckedTable, checked_table  # a table's
+
     codes = rule_codes() if callable(rule_codes) else rule_codes  # only a table has codes
     values = checked_table(table, codes)
     if values is None:
