@@ -30,7 +30,6 @@ from operator import attrgetter
 from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
-R = TypeVar("R", bound="Record")
 
 
 @overload
@@ -105,6 +104,9 @@ class Record:
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._record_shown)
         return f"{self.__class__.__qualname__}({shown})"
+
+
+R = TypeVar("R", bound=Record)  # the class, not its name: a name is compiled (a ForwardRef)
 
 
 def replace(record: R, /, **changes: Any) -> R:

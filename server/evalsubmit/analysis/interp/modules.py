@@ -19,7 +19,7 @@ import threading
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Final
 
 from evalsubmit.analysis.interp import questions as asking
 from evalsubmit.analysis.interp.grouping import (
@@ -47,6 +47,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import ModuleScope
 from evalsubmit.analysis.values.store import unsealed
+from evalsubmit.core.records import Record
 from evalsubmit.workspace import observed
 from evalsubmit.workspace.environment import PythonEnvironment
 from evalsubmit.workspace.project import Project
@@ -73,21 +74,36 @@ def public_names(listed: Value | None) -> list[str] | None:
     return None
 
 
-class _Kept(NamedTuple):
+class _Kept(Record):
     """A module's scope, kept while its text (``digest``) and every text building it read
     (``reads``: path and digest, the modules its imports read included, transitively) read
     the same: ``helpers.py`` unchanged but its ``constants.py`` edited is built again."""
 
-    digest: str
-    scope: ModuleScope
-    journal: observed.Journal | None
+    __slots__ = ("digest", "journal", "questions", "reads", "scope")
+    digest: Final[str]
+    scope: Final[ModuleScope]
+    journal: Final[observed.Journal | None]
     """What building it learnt from the file system (None: nothing was noting), noted again
     each time it is reused (:mod:`evalsubmit.workspace.observed`)."""
-    reads: frozenset[tuple[Path, str]]
-    questions: tuple[tuple[Question, Answer], ...]
+    reads: Final[frozenset[tuple[Path, str]]]
+    questions: Final[tuple[tuple[Question, Answer], ...]]
     """What the module stores (and subclasses elsewhere) answered while building it
     (transitively, as ``reads``): a ``LIMIT = settings.CONCURRENCY`` it binds is known only
     while no other file stores it."""
+
+    def __init__(
+        self,
+        digest: str,
+        scope: ModuleScope,
+        journal: observed.Journal | None,
+        reads: frozenset[tuple[Path, str]],
+        questions: tuple[tuple[Question, Answer], ...],
+    ) -> None:
+        self.digest = digest
+        self.scope = scope
+        self.journal = journal
+        self.reads = reads
+        self.questions = questions
 
 
 Questions = dict[Question, Answer]
