@@ -5,7 +5,8 @@ report a value the code replaced). Nothing is memoised across asks, so each aske
 from __future__ import annotations
 
 from evalsubmit.analysis.target.gym_config import evaluate_config
-from evalsubmit.analysis.values.domain import CallArgs, ClassRef, DictValue, Instance, Known
+from evalsubmit.analysis.values.domain import DictValue, Instance, Known
+from evalsubmit.analysis.values.objects import CallArgs, ClassRef
 from evalsubmit.analysis.values.store import sealed, store_entry, store_keyword
 from evalsubmit.sdk import names as sdk
 

@@ -1,11 +1,13 @@
-"""A value the interpreter holds changes only through ``values/store.py``, which records what it
-replaces for the walks that undo it (a function body that is not a call, a branch of an ``if``,
-another module's analysis). A change made anywhere else would leak out of those walks: a store
-in one body seen by another, one importer's change seen by the next.
+"""A value the interpreter holds gets a new version only through ``values/store.py``, which puts
+it in the layer of the walk under way (``values/heap.py``), apart from the value: a function
+body that is not a call, a branch of an ``if``, another module's analysis each have their own.
+A change made anywhere else would leak out of those walks: a store in one body seen by another,
+one importer's change seen by the next.
 
-Containers' contents are tuples, so changing them in place does not type-check; what is left to
-pin is rebinding them, and changing or rebinding an instance's arguments, anywhere but in the
-store."""
+Containers' contents are tuples read through properties without setters, so changing them in
+place does not type-check and rebinding them raises; what is left to pin is setting the fields
+a value is built with (``_entries``...), and changing an instance's arguments, anywhere but in
+the store."""
 
 from __future__ import annotations
 
@@ -17,7 +19,10 @@ import evalsubmit.analysis
 ANALYSIS = Path(evalsubmit.analysis.__file__).parent
 STORE = ANALYSIS / "values" / "store.py"
 
-_CONTENTS = frozenset({"entries", "items", "item_origins", "complete", "args"})
+_CONTENTS = frozenset(
+    {"entries", "items", "item_origins", "complete", "args"}
+    | {"_entries", "_items", "_item_origins", "_complete", "_args", "_layered"}
+)
 """A dict's or a sequence's contents; an instance's arguments (a config gets new ones when a
 field is set)."""
 _HOLDING_VALUES = ("interp", "models", "rules", "target", "values")
@@ -36,31 +41,21 @@ def _through_args(node: ast.expr) -> bool:
     )
 
 
-def _building(tree: ast.Module) -> set[int]:
-    """The ``self.<field> = ...`` statements of ``__init__`` methods: an object being built (a
-    record's fields set from its parameters), not a value changed."""
-    built: set[int] = set()
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.FunctionDef) and node.name == "__init__"):
-            continue
-        for statement in node.body:
-            if isinstance(statement, ast.Assign):
-                targets = statement.targets
-            elif isinstance(statement, ast.AnnAssign):
-                targets = [statement.target]
-            else:
-                continue
-            if all(_on_self(target) for target in targets):
-                built.add(id(statement))
-    return built
-
-
-def _on_self(target: ast.expr) -> bool:
-    return (
-        isinstance(target, ast.Attribute)
-        and isinstance(target.value, ast.Name)
-        and target.value.id == "self"
-    )
+def _building(tree: ast.Module) -> set[ast.AST]:
+    """What a constructor sets on ``self``: the value being built, not a change of it."""
+    inits = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__"
+    ]
+    return {
+        part
+        for init in inits
+        for part in ast.walk(init)
+        if isinstance(part, ast.Attribute)
+        and isinstance(part.value, ast.Name)
+        and part.value.id == "self"
+    }
 
 
 def changes_outside_the_store(path: Path) -> list[str]:
@@ -68,8 +63,6 @@ def changes_outside_the_store(path: Path) -> list[str]:
     building = _building(tree)
     found: list[str] = []
     for node in ast.walk(tree):
-        if id(node) in building:
-            continue
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign | ast.Delete):
             targets = list(node.targets)
@@ -81,7 +74,7 @@ def changes_outside_the_store(path: Path) -> list[str]:
                 found.append(f"{path.name}:{node.lineno}: {ast.unparse(node.func)}")
         for target in targets:
             for part in ast.walk(target):
-                if not isinstance(part, ast.Attribute | ast.Subscript):
+                if not isinstance(part, ast.Attribute | ast.Subscript) or part in building:
                     continue
                 if isinstance(part, ast.Subscript):
                     changed = _through_args(part.value)
@@ -113,13 +106,12 @@ def test_the_scan_sees_each_kind_of_change(tmp_path: Path) -> None:
         "instance.args.star_unknown = True\n"
         "instance.args.keywords.update(other)\n"
         "config.args = new_args\n"
+        "value._entries, value._layered = (), True\n"
         "args.keywords['x'] = 1\n"  # arguments being built: not a change
-        "state.entries_seen = 1\n"
-        "class Fact:\n"
-        "    def __init__(self, args):\n"
-        "        self.args = args\n"  # a record being built: not a change
-        "    def rebind(self, args):\n"
-        "        self.args = args\n",
+        "class Built:\n"
+        "    def __init__(self):\n"
+        "        self._entries = ()\n"  # a value being built: not a change
+        "state.entries_seen = 1\n",
         encoding="utf-8",
     )
     assert [change.split(": ", 1)[1] for change in changes_outside_the_store(module)] == [
@@ -131,7 +123,8 @@ def test_the_scan_sees_each_kind_of_change(tmp_path: Path) -> None:
         "instance.args.keyword_origins['x']",
         "instance.args.star_unknown",
         "config.args",
+        "value._entries",
+        "value._layered",
         "instance.args.keywords.update",
-        "self.args",
     ]
     assert changes_outside_the_store(STORE)  # the store itself does change values

@@ -13,7 +13,8 @@ import pytest
 from idiom_support import check, expected, reported
 
 from evalsubmit.analysis.interp import calls
-from evalsubmit.analysis.values.domain import FunctionValue, Value
+from evalsubmit.analysis.values.domain import Value
+from evalsubmit.analysis.values.objects import FunctionValue
 
 A_FIELD_SET_ON_ANOTHER_CALLS_CONFIG = """
 def make_config(concurrency=8):

@@ -140,7 +140,7 @@ def analyze_module(
     parsed = parse_source(source, caches.chunks if caches else None)
     if parsed is None:
         return ModuleReport(path=path, skipped="the file could not be parsed"), None
-    # imported modules' values are shared: what this module changes is undone (sealed)
+    # imported modules' values are shared: what this module changes stays in its layer (sealed)
     with paused_collection(), sealed():
         report = _analyze_parsed(parsed, path, project, options, caches, on_findings, source)
     return report, parsed if report.skipped is None else None

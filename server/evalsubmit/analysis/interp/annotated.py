@@ -13,14 +13,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.values.domain import (
-    ClassValue,
-    Instance,
-    SeqValue,
-    Unknown,
-    Value,
-    typed_instance,
-)
+from evalsubmit.analysis.values.domain import Instance, SeqValue, Unknown, Value, typed_instance
+from evalsubmit.analysis.values.objects import ClassValue
 from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:

@@ -22,19 +22,21 @@ from evalsubmit.analysis.models.classes import enum_user_class, enum_value_origi
 from evalsubmit.analysis.models.members import known_data, member_kind, stdlib_class
 from evalsubmit.analysis.models.stdlib_names import ARGUMENT_PARSER, NAMESPACE, PARSE_METHODS
 from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassRef,
-    ClassValue,
     DictValue,
-    FunctionValue,
     Instance,
     Known,
-    ModuleValue,
     Refused,
     SeqValue,
     Unknown,
-    UserClass,
     Value,
+)
+from evalsubmit.analysis.values.objects import (
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    FunctionValue,
+    ModuleValue,
+    UserClass,
 )
 from evalsubmit.analysis.values.store import store_keyword
 from evalsubmit.sdk import constraints

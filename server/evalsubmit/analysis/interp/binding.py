@@ -14,16 +14,9 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.statement_nodes import names_bound_by
 from evalsubmit.analysis.source import tree_walk
-from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    DictValue,
-    FunctionValue,
-    Known,
-    Origin,
-    Unknown,
-    Value,
-    named_entries,
-)
+from evalsubmit.analysis.values.dict_entries import named_entries
+from evalsubmit.analysis.values.domain import DictValue, Known, Origin, Unknown, Value
+from evalsubmit.analysis.values.objects import CallArgs, FunctionValue
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter

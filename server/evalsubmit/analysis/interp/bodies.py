@@ -22,18 +22,15 @@ from evalsubmit.analysis.interp.binding import (
 from evalsubmit.analysis.interp.cached import unchangeable
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite, Frame, FunctionNode
 from evalsubmit.analysis.source import tree_walk
-from evalsubmit.analysis.values.domain import (
-    NEVER_RETURNS,
+from evalsubmit.analysis.values.domain import NEVER_RETURNS, Known, Unknown, Value
+from evalsubmit.analysis.values.env import Env
+from evalsubmit.analysis.values.objects import (
     CallArgs,
     ClassRef,
     ClassValue,
     FunctionValue,
-    Known,
     ModuleValue,
-    Unknown,
-    Value,
 )
-from evalsubmit.analysis.values.env import Env
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter

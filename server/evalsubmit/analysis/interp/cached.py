@@ -12,17 +12,8 @@ unknown.
 
 from __future__ import annotations
 
-from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassValue,
-    FunctionValue,
-    Instance,
-    Known,
-    ModuleValue,
-    SeqValue,
-    Unknown,
-    Value,
-)
+from evalsubmit.analysis.values.domain import Instance, Known, SeqValue, Unknown, Value
+from evalsubmit.analysis.values.objects import CallArgs, ClassValue, FunctionValue, ModuleValue
 from evalsubmit.sdk import names as sdk
 
 #: The cache decorators, used bare (``@functools.cache``, ``@lru_cache``) ...

@@ -45,21 +45,23 @@ from evalsubmit.analysis.interp.sdk_calls import (
 from evalsubmit.analysis.models import arguments, containers, stdlib, stdlib_names
 from evalsubmit.analysis.models.classes import build_instance, namedtuple_instance, str_method
 from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassRef,
-    ClassValue,
     DictValue,
-    FunctionValue,
     Instance,
     Known,
     OneShot,
     Origin,
-    PartialValue,
     SeqValue,
     Unknown,
     Value,
 )
 from evalsubmit.analysis.values.env import Env
+from evalsubmit.analysis.values.objects import (
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    FunctionValue,
+    PartialValue,
+)
 from evalsubmit.core.findings import Label, LabelKind, Occasion, Site, Span
 from evalsubmit.sdk import names as sdk
 

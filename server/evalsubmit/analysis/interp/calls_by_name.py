@@ -9,7 +9,8 @@ from __future__ import annotations
 import ast
 from typing import Protocol
 
-from evalsubmit.analysis.values.domain import CallArgs, Known, PartialValue, Unknown, Value
+from evalsubmit.analysis.values.domain import Known, Unknown, Value
+from evalsubmit.analysis.values.objects import CallArgs, PartialValue
 from evalsubmit.core.findings import Span
 
 METHOD_CALLER = "operator.methodcaller"

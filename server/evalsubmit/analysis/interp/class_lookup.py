@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from evalsubmit.analysis.values.domain import ClassRef, ClassValue, FunctionValue, UserClass, Value
+from evalsubmit.analysis.values.domain import Value
+from evalsubmit.analysis.values.objects import ClassRef, ClassValue, FunctionValue, UserClass
 from evalsubmit.sdk import names as sdk
 
 MAX_BASES = 10

@@ -24,18 +24,16 @@ from evalsubmit.analysis.models.classes import (
     note_enum_class,
     note_value_origins,
 )
-from evalsubmit.analysis.values.domain import (
+from evalsubmit.analysis.values.domain import Instance, Unknown, Value
+from evalsubmit.analysis.values.env import Env
+from evalsubmit.analysis.values.objects import (
     CallArgs,
     ClassRef,
     ClassValue,
     FunctionValue,
-    Instance,
     PartialValue,
-    Unknown,
     UserClass,
-    Value,
 )
-from evalsubmit.analysis.values.env import Env
 from evalsubmit.core.records import Record
 
 if TYPE_CHECKING:

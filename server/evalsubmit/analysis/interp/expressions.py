@@ -26,10 +26,9 @@ from evalsubmit.analysis.interp.operators import (
 from evalsubmit.analysis.interp.sdk_calls import runner_init
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.source.parse import new_span
+from evalsubmit.analysis.values.dict_entries import Entries
 from evalsubmit.analysis.values.domain import (
     DictValue,
-    Entries,
-    FunctionValue,
     Known,
     OneShot,
     Origin,
@@ -40,6 +39,7 @@ from evalsubmit.analysis.values.domain import (
 )
 from evalsubmit.analysis.values.env import Env
 from evalsubmit.analysis.values.iterables import distinct, items_of, pairs_to_dict
+from evalsubmit.analysis.values.objects import FunctionValue
 from evalsubmit.core.findings import Span
 
 if TYPE_CHECKING:

@@ -7,7 +7,8 @@ from enum import StrEnum
 from pathlib import Path
 
 from evalsubmit.analysis.report import Question
-from evalsubmit.analysis.values.domain import CallArgs, Instance, Known, Unknown, Value
+from evalsubmit.analysis.values.domain import Instance, Known, Unknown, Value
+from evalsubmit.analysis.values.objects import CallArgs
 from evalsubmit.core.findings import Occasion, Span
 from evalsubmit.core.records import Record
 

@@ -10,16 +10,9 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.spelling import called_name, spelled_name
 from evalsubmit.analysis.source import tree_walk
-from evalsubmit.analysis.values.domain import (
-    ClassRef,
-    ClassValue,
-    FunctionValue,
-    Known,
-    SeqValue,
-    Unknown,
-    Value,
-)
+from evalsubmit.analysis.values.domain import Known, SeqValue, Unknown, Value
 from evalsubmit.analysis.values.env import Env
+from evalsubmit.analysis.values.objects import ClassRef, ClassValue, FunctionValue
 from evalsubmit.core.records import Record
 from evalsubmit.sdk.names import is_sdk_name
 

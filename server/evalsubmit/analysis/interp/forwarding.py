@@ -9,13 +9,8 @@ from __future__ import annotations
 import ast
 
 from evalsubmit.analysis.interp.sdk_calls import is_submit
-from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassValue,
-    FunctionValue,
-    PartialValue,
-    Value,
-)
+from evalsubmit.analysis.values.domain import Value
+from evalsubmit.analysis.values.objects import CallArgs, ClassValue, FunctionValue, PartialValue
 
 _BY_NAME = {"asyncio.to_thread": 0, "anyio.to_thread.run_sync": 0}
 """Functions that call their argument at this position with the arguments after it."""

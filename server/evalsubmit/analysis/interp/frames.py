@@ -12,12 +12,9 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Final, Protocol
 
-from evalsubmit.analysis.values.domain import (
-    ClassValue,
-    Origin,
-    Value,
-)
+from evalsubmit.analysis.values.domain import Origin, Value
 from evalsubmit.analysis.values.env import Env, ModuleSource
+from evalsubmit.analysis.values.objects import ClassValue
 from evalsubmit.core.findings import Occasion
 from evalsubmit.core.records import Record, record
 

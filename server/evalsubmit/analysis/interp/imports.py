@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from evalsubmit.analysis.models import stdlib
-from evalsubmit.analysis.values.domain import ClassRef, ClassValue, ModuleValue, Unknown, Value
+from evalsubmit.analysis.values.domain import Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
+from evalsubmit.analysis.values.objects import ClassRef, ClassValue, ModuleValue
 from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:

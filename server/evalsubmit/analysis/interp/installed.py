@@ -9,8 +9,9 @@ import threading
 from pathlib import Path
 from typing import Protocol
 
-from evalsubmit.analysis.values.domain import ModuleValue, Unknown, Value
+from evalsubmit.analysis.values.domain import Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
+from evalsubmit.analysis.values.objects import ModuleValue
 from evalsubmit.sdk.names import is_sdk_name
 from evalsubmit.workspace import observed
 from evalsubmit.workspace.environment import UNREAD_PACKAGES, FoundModule, PythonEnvironment

@@ -41,16 +41,9 @@ from evalsubmit.analysis.interp.statements import Statements
 from evalsubmit.analysis.interp.testcode import TestCode
 from evalsubmit.analysis.report import Question, internal_error
 from evalsubmit.analysis.source.parse import ParsedModule
-from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassValue,
-    Instance,
-    Origin,
-    Unknown,
-    UserClass,
-    Value,
-)
+from evalsubmit.analysis.values.domain import Instance, Origin, Unknown, Value
 from evalsubmit.analysis.values.env import Env, ModuleScope, ModuleSource
+from evalsubmit.analysis.values.objects import CallArgs, ClassValue, UserClass
 from evalsubmit.analysis.values.store import sealed
 from evalsubmit.core.findings import Occasion, Span
 from evalsubmit.core.records import Record
@@ -299,9 +292,9 @@ class Interpreter:
 
     @contextmanager
     def _sealed(self) -> Iterator[None]:
-        """A function body is walked as if alone: what it changes in module-level values,
-        generic instances and fixtures is undone afterwards (a body walk is not a call; whether
-        and when it runs is not known)."""
+        """A function body is walked as if alone: what it changes in module-level values stays
+        in its layer, and the generic instances and fixtures it makes are forgotten afterwards
+        (a body walk is not a call; whether and when it runs is not known)."""
         forget_instances = self._objects.forget_new()
         forget_fixtures = self._tests.forget_new()
         try:

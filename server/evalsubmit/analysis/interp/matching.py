@@ -16,15 +16,8 @@ from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.attributes import config_field
 from evalsubmit.analysis.interp.narrowing import instance_of
 from evalsubmit.analysis.interp.operators import is_none, truthiness
-from evalsubmit.analysis.values.domain import (
-    ClassValue,
-    DictValue,
-    Instance,
-    Known,
-    SeqValue,
-    Unknown,
-    Value,
-)
+from evalsubmit.analysis.values.domain import DictValue, Instance, Known, SeqValue, Unknown, Value
+from evalsubmit.analysis.values.objects import ClassValue
 from evalsubmit.core.records import Record
 from evalsubmit.sdk import names as sdk
 

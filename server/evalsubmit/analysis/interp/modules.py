@@ -36,16 +36,9 @@ from evalsubmit.analysis.interp.interpreter import Interpreter
 from evalsubmit.analysis.interp.module_stores import ModuleStores
 from evalsubmit.analysis.interp.subclass_text import ProjectSubclasses
 from evalsubmit.analysis.source.parse import parse_source
-from evalsubmit.analysis.values.domain import (
-    DictValue,
-    Instance,
-    Known,
-    ModuleValue,
-    SeqValue,
-    Unknown,
-    Value,
-)
+from evalsubmit.analysis.values.domain import DictValue, Instance, Known, SeqValue, Unknown, Value
 from evalsubmit.analysis.values.env import ModuleScope
+from evalsubmit.analysis.values.objects import ModuleValue
 from evalsubmit.analysis.values.store import unsealed
 from evalsubmit.core.records import Record
 from evalsubmit.workspace import observed

@@ -20,19 +20,16 @@ from evalsubmit.analysis.interp.annotated import of_class
 from evalsubmit.analysis.interp.objects import attribute_key
 from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassValue,
     DictValue,
-    FunctionValue,
     Instance,
     Known,
     Origin,
-    PartialValue,
     SeqValue,
     Unknown,
     Value,
 )
 from evalsubmit.analysis.values.env import Env
+from evalsubmit.analysis.values.objects import CallArgs, ClassValue, FunctionValue, PartialValue
 from evalsubmit.sdk import names as sdk
 
 if TYPE_CHECKING:
@@ -143,7 +140,7 @@ def _not_none(key: str, current: Value | None) -> list[tuple[str, Value]]:
         case Instance(maybe_none=True, ref=ref) if ref.user is None:
             # SDK objects carry no identity of ours (a user object's attributes are keyed by
             # its id, so it is never copied)
-            return [(key, replace(current, maybe_none=False))]
+            return [(key, current.copy(maybe_none=False))]
         case Unknown(type_name=str() as type_name) if _NONE_TYPES & set(type_name.split("|")):
             kept = "|".join(t for t in type_name.split("|") if t not in _NONE_TYPES)
             return [(key, replace(current, type_name=kept or None))]

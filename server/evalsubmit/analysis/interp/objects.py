@@ -39,19 +39,10 @@ from evalsubmit.analysis.interp.record_classes import (
     declared_fields,
 )
 from evalsubmit.analysis.interp.spelling import called_name
-from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassValue,
-    DictValue,
-    FunctionValue,
-    Instance,
-    Known,
-    Unknown,
-    UserClass,
-    Value,
-    named_entries,
-)
+from evalsubmit.analysis.values.dict_entries import named_entries
+from evalsubmit.analysis.values.domain import DictValue, Instance, Known, Unknown, Value
 from evalsubmit.analysis.values.env import Env
+from evalsubmit.analysis.values.objects import CallArgs, ClassValue, FunctionValue, UserClass
 from evalsubmit.core.findings import Label, LabelKind, Occasion, Site
 
 if TYPE_CHECKING:

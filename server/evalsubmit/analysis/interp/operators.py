@@ -20,23 +20,25 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from evalsubmit.analysis.interp.class_lookup import user_mro
+from evalsubmit.analysis.values.dict_entries import Entries
 from evalsubmit.analysis.values.domain import (
-    ClassRef,
-    ClassValue,
     DictValue,
-    Entries,
-    FunctionValue,
     Instance,
     Known,
-    ModuleValue,
-    PartialValue,
     Refused,
     SeqValue,
     Unknown,
-    UserClass,
     Value,
 )
 from evalsubmit.analysis.values.env import ModuleSource
+from evalsubmit.analysis.values.objects import (
+    ClassRef,
+    ClassValue,
+    FunctionValue,
+    ModuleValue,
+    PartialValue,
+    UserClass,
+)
 
 _BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Pow: lambda base, exponent: _bounded_pow(base, exponent),

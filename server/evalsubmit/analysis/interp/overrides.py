@@ -26,7 +26,8 @@ from evalsubmit.analysis.interp.grouping import DependencyLog
 from evalsubmit.analysis.interp.statement_nodes import names_bound_by
 from evalsubmit.analysis.source import tree_walk
 from evalsubmit.analysis.source.parse import ParsedModule
-from evalsubmit.analysis.values.domain import Instance, UserClass
+from evalsubmit.analysis.values.domain import Instance
+from evalsubmit.analysis.values.objects import UserClass
 from evalsubmit.core.records import Record
 
 if TYPE_CHECKING:

@@ -18,16 +18,8 @@ from typing import TYPE_CHECKING
 
 from evalsubmit.analysis.interp.record_classes import declared_fields
 from evalsubmit.analysis.interp.spelling import spelled_name
-from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassValue,
-    DictValue,
-    Known,
-    PydanticKind,
-    Unknown,
-    UserClass,
-    Value,
-)
+from evalsubmit.analysis.values.domain import DictValue, Known, Unknown, Value
+from evalsubmit.analysis.values.objects import CallArgs, ClassValue, PydanticKind, UserClass
 
 if TYPE_CHECKING:
     from evalsubmit.analysis.interp.interpreter import Interpreter

@@ -18,16 +18,9 @@ from typing import TYPE_CHECKING
 from evalsubmit.analysis.interp.frames import MAX_ELEMENT_WALKS, FunctionNode
 from evalsubmit.analysis.interp.operators import truthiness
 from evalsubmit.analysis.interp.spelling import called_name
-from evalsubmit.analysis.values.domain import (
-    ClassRef,
-    ClassValue,
-    Instance,
-    Known,
-    SeqValue,
-    Unknown,
-    Value,
-)
+from evalsubmit.analysis.values.domain import Instance, Known, SeqValue, Unknown, Value
 from evalsubmit.analysis.values.iterables import items_of
+from evalsubmit.analysis.values.objects import ClassRef, ClassValue
 from evalsubmit.core.findings import Label, Occasion, Site
 
 if TYPE_CHECKING:

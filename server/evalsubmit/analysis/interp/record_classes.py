@@ -18,16 +18,9 @@ from __future__ import annotations
 import ast
 
 from evalsubmit.analysis.interp.spelling import spelled_name
-from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassValue,
-    DictValue,
-    Instance,
-    Origin,
-    UserClass,
-    Value,
-    named_entries,
-)
+from evalsubmit.analysis.values.dict_entries import named_entries
+from evalsubmit.analysis.values.domain import DictValue, Instance, Origin, Value
+from evalsubmit.analysis.values.objects import CallArgs, ClassValue, UserClass
 
 _HOOKS = frozenset({"__init__", "__new__", "__post_init__", "__setattr__", "__getattr__"})
 _SPECIAL_ANNOTATIONS = ("ClassVar", "InitVar", "KW_ONLY")

@@ -24,20 +24,17 @@ from evalsubmit.analysis.interp.facts import (
     SubmitFact,
 )
 from evalsubmit.analysis.target.derive import PASSED_CONFIG, defines_constructor, derive, sdk_base
+from evalsubmit.analysis.values.dict_entries import named_entries
 from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassRef,
-    ClassValue,
     DictValue,
-    FunctionValue,
     Instance,
     Known,
     Origin,
     Unknown,
     Value,
-    named_entries,
     typed_instance,
 )
+from evalsubmit.analysis.values.objects import CallArgs, ClassRef, ClassValue, FunctionValue
 from evalsubmit.analysis.values.store import kept, kept_value
 from evalsubmit.core.findings import Span
 from evalsubmit.sdk import names as sdk

@@ -28,11 +28,10 @@ from evalsubmit.analysis.interp.narrowing import Refinements, refine, restore
 from evalsubmit.analysis.interp.operators import augmented, truthiness
 from evalsubmit.analysis.models.containers import delete_item, in_place, keeps_identity
 from evalsubmit.analysis.source import tree_walk
+from evalsubmit.analysis.values.dict_entries import Entries
 from evalsubmit.analysis.values.domain import (
     NEVER_RETURNS,
-    ClassValue,
     DictValue,
-    Entries,
     Instance,
     Known,
     OneShot,
@@ -42,6 +41,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.env import Env
+from evalsubmit.analysis.values.objects import ClassValue
 from evalsubmit.analysis.values.store import (
     Ends,
     forked,

@@ -27,16 +27,9 @@ from evalsubmit.analysis.interp.pytest_marks import (
     surely_skipped,
 )
 from evalsubmit.analysis.interp.spelling import spelled_name
-from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassRef,
-    ClassValue,
-    FunctionValue,
-    Instance,
-    Unknown,
-    Value,
-)
+from evalsubmit.analysis.values.domain import Instance, Unknown, Value
 from evalsubmit.analysis.values.env import Env, ModuleScope
+from evalsubmit.analysis.values.objects import CallArgs, ClassRef, ClassValue, FunctionValue
 from evalsubmit.core.records import Record
 
 if TYPE_CHECKING:

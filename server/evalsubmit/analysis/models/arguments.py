@@ -4,23 +4,15 @@ An option's value comes from the command line, so it stays unknown; what is know
 and whether it can be ``None``. An option is never ``None`` when it is positional, required,
 has a default that is not ``None``, or is a flag (``store_true``); its type is ``type=``'s, else
 its default's, else its choices', else ``str`` (argparse's own default). The parser records
-its options as keywords of its own (changed in place, like a config, so sealed walks undo it).
+its options as keywords of its own (new versions of its arguments, as a config gets: a sealed
+walk's stay in its layer).
 """
 
 from __future__ import annotations
 
 from evalsubmit.analysis.models.stdlib_names import NAMESPACE
-from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassRef,
-    ClassValue,
-    Instance,
-    Known,
-    Origin,
-    SeqValue,
-    Unknown,
-    Value,
-)
+from evalsubmit.analysis.values.domain import Instance, Known, Origin, SeqValue, Unknown, Value
+from evalsubmit.analysis.values.objects import CallArgs, ClassRef, ClassValue
 from evalsubmit.analysis.values.store import open_keywords, store_keyword
 
 _OPTION = "@option."

@@ -13,22 +13,24 @@ import re
 import weakref
 from typing import Any
 
+from evalsubmit.analysis.values.dict_entries import named_entries
 from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassRef,
-    ClassValue,
     DictValue,
-    FunctionValue,
     Instance,
     Known,
     Origin,
     SeqValue,
     Unknown,
-    UserClass,
     Value,
-    named_entries,
 )
 from evalsubmit.analysis.values.iterables import items_of
+from evalsubmit.analysis.values.objects import (
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    FunctionValue,
+    UserClass,
+)
 
 _SCALAR_BASES: dict[str, type] = {"builtins.str": str, "builtins.int": int, "builtins.float": float}
 _RECORD_DECORATORS = ("dataclass",)

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import ast
 
+from evalsubmit.analysis.values.dict_entries import Entries
 from evalsubmit.analysis.values.domain import (
-    CallArgs,
     DictValue,
-    Entries,
     Known,
     Origin,
     Refused,
@@ -24,6 +23,7 @@ from evalsubmit.analysis.values.domain import (
     Value,
 )
 from evalsubmit.analysis.values.iterables import items_of
+from evalsubmit.analysis.values.objects import CallArgs
 from evalsubmit.analysis.values.store import change_dict, change_seq, forget, store_entry
 
 DICT_VIEWS = {

@@ -34,12 +34,9 @@ from evalsubmit.analysis.models.stdlib_names import (
     TYPED_RESULTS,
     literal_constructor,
 )
+from evalsubmit.analysis.values.dict_entries import Entries
 from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassRef,
-    ClassValue,
     DictValue,
-    Entries,
     Instance,
     Known,
     OneShot,
@@ -57,6 +54,7 @@ from evalsubmit.analysis.values.iterables import (
     pairs_to_dict,
     zipped,
 )
+from evalsubmit.analysis.values.objects import CallArgs, ClassRef, ClassValue
 
 _MAX_LITERAL = 100_000
 

@@ -11,17 +11,15 @@ from evalsubmit.analysis.rules.edits import finding
 from evalsubmit.analysis.rules.registry import ConstructionCheck, Phase, Rule, SubmitCheck, register
 from evalsubmit.analysis.target.json_form import object_refusal
 from evalsubmit.analysis.values.domain import (
-    ClassRef,
-    ClassValue,
     DictValue,
     Instance,
     Known,
     OneShot,
     Refused,
     SeqValue,
-    UserClass,
     Value,
 )
+from evalsubmit.analysis.values.objects import ClassRef, ClassValue, UserClass
 from evalsubmit.core.findings import Finding, Severity, Span
 from evalsubmit.sdk.grammar import TASKSET_REF_SYNTAX, reference_text, taskset_ref_problem
 

@@ -11,22 +11,24 @@ from evalsubmit.analysis.report import TargetPreview
 from evalsubmit.analysis.target.gym_config import ConfigEvaluation, ContentProblem, evaluate_config
 from evalsubmit.analysis.target.json_form import render_json
 from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    ClassRef,
-    ClassValue,
     DictValue,
-    FunctionValue,
     Instance,
     Known,
-    ModuleValue,
     OneShot,
     Origin,
-    PartialValue,
     Refused,
     SeqValue,
     Unknown,
     Value,
     type_name,
+)
+from evalsubmit.analysis.values.objects import (
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    FunctionValue,
+    ModuleValue,
+    PartialValue,
 )
 from evalsubmit.analysis.values.store import unchanged_since
 from evalsubmit.core.findings import Span
@@ -277,7 +279,7 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
     return Derivation(
         TargetKind.GYM,
         name,
-        # from the evaluation's plain objects only: safe to make after the walks are undone
+        # from the evaluation's plain objects only: safe to make after the walks' layers are gone
         functools.partial(preview_from, evaluation, span, name),
         list(evaluation.content),
         evaluation,

@@ -14,20 +14,18 @@ from evalsubmit.analysis.models.stdlib_names import MAPPINGS
 from evalsubmit.analysis.target import typed
 from evalsubmit.analysis.target.json_form import json_key, object_refusal
 from evalsubmit.analysis.values.domain import (
-    CallArgs,
     DictValue,
-    FunctionValue,
     Instance,
     Known,
     OneShot,
     Origin,
-    PartialValue,
     Refused,
     SeqValue,
     Unknown,
     Value,
 )
 from evalsubmit.analysis.values.iterables import as_python
+from evalsubmit.analysis.values.objects import CallArgs, FunctionValue, PartialValue
 from evalsubmit.core.records import Record
 from evalsubmit.sdk import serialization, validation
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from evalsubmit.analysis.models import stdlib
-from evalsubmit.analysis.values.domain import (
+from evalsubmit.analysis.values.domain import Instance, Value
+from evalsubmit.analysis.values.objects import (
     ClassValue,
     FunctionValue,
-    Instance,
     ModuleValue,
     PartialValue,
     UserClass,
-    Value,
 )
 from evalsubmit.sdk.names import is_sdk_name
 

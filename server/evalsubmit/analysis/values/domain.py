@@ -15,17 +15,21 @@ A value is one of:
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, cast
 
+from evalsubmit.analysis.values.heap import version_in_layers
+from evalsubmit.analysis.values.objects import (
+    CallArgs,
+    ClassRef,
+    ClassValue,
+    FunctionValue,
+    ModuleValue,
+    PartialValue,
+)
 from evalsubmit.core.findings import Span
 from evalsubmit.core.records import record
-
-if TYPE_CHECKING:
-    from evalsubmit.analysis.values.env import Env, ModuleSource
 
 
 @record
@@ -104,22 +108,51 @@ class Entry:
     """The ``key: value`` entry in a dict literal, or the ``d[k] = v`` statement."""
 
 
-@dataclass(eq=False, slots=True)
 class DictValue:
-    """A dict, entry by entry."""
+    """A dict, entry by entry. Its entries and ``complete`` are the version the walk under way
+    sees (:mod:`.heap`); only :mod:`.store` makes a new one."""
 
-    entries: tuple[Entry, ...] = ()
-    origin: Origin | None = None
-    complete: bool = True
-    """False when entries of unknown keys may exist (``**unknown``, ``d.update(x)``)."""
-    default_on_missing: bool = False
-    """A ``defaultdict`` or ``Counter``: reading a missing key gives a value, never raises."""
+    __slots__ = ("_complete", "_entries", "_layered", "default_on_missing", "origin")
+    __match_args__ = ("entries", "origin", "complete", "default_on_missing")
+
+    def __init__(
+        self,
+        entries: tuple[Entry, ...] = (),
+        origin: Origin | None = None,
+        complete: bool = True,
+        default_on_missing: bool = False,
+    ) -> None:
+        self._entries = entries
+        self.origin = origin
+        self._complete = complete
+        """False when entries of unknown keys may exist (``**unknown``, ``d.update(x)``)."""
+        self.default_on_missing = default_on_missing
+        """A ``defaultdict`` or ``Counter``: reading a missing key gives a value, never raises."""
+        self._layered = False
+        """Whether a layer may hold a later version (else the built one is the only one)."""
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        return self._version()[0] if self._layered else self._entries
+
+    @property
+    def complete(self) -> bool:
+        return self._version()[1] if self._layered else self._complete
+
+    def _version(self) -> tuple[tuple[Entry, ...], bool]:
+        found = version_in_layers(self)
+        if found is not None:
+            return cast(tuple[tuple[Entry, ...], bool], found)
+        return (self._entries, self._complete)
+
+    def __repr__(self) -> str:
+        return f"DictValue(entries={self.entries!r}, complete={self.complete!r})"
 
     def get(self, key: object) -> Entry | None:
         """The entry of ``key``; None when there is none, or when an entry of a key not known
         statically was written after it (that key may be ``key``: ``complete`` is then False)."""
         for entry in reversed(self.entries):
-            if _known_tuple(entry.key):
+            if known_tuple(entry.key):
                 continue  # a tuple of known items: equal only to that tuple, never looked up
             if not isinstance(entry.key, Known):
                 return None
@@ -128,74 +161,7 @@ class DictValue:
         return None
 
 
-class Entries:
-    """The entries of a dict being built, not yet seen by anything else (a literal, ``dict()``,
-    or the next version of a dict a store changes: :mod:`.store`)."""
-
-    __slots__ = ("_entries", "_lists_all")
-
-    def __init__(self, start: Iterable[Entry] = (), complete: bool = True) -> None:
-        self._entries = list(start)
-        self._lists_all = complete
-
-    def put(self, key: Value, value: Value, origin: Origin | None) -> None:
-        """``d[key] = value``, with Python's semantics: an equal key keeps its first spelling
-        and position. A key not known statically may equal any other: the dict may then hold
-        keys it does not list."""
-        entries = self._entries
-        if isinstance(key, Known):
-            for index, entry in enumerate(entries):
-                if isinstance(entry.key, Known) and _same_key(entry.key.obj, key.obj):
-                    entries[index] = Entry(entry.key, value, origin)
-                    return
-        elif not _known_tuple(key):
-            self._lists_all = False
-        entries.append(Entry(key, value, origin))
-
-    def unpack(self, value: Value) -> None:
-        """``**value`` in a literal: its entries follow, each as ``d[key] = value`` (one of
-        an equal key replaces the value before it). Entries it may hold but does not list may
-        override any entry before it."""
-        if isinstance(value, DictValue):
-            if not value.complete:
-                self.overridden()
-            for entry in value.entries:
-                self.put(entry.key, entry.value, entry.origin)
-            self._lists_all = self._lists_all and value.complete
-        else:
-            self.overridden()
-
-    def overridden(self) -> None:
-        """Entries of keys not known statically were merged in (``**unknown``,
-        ``d.update(unknown)``): any entry so far may have been overridden. Its key stays (a
-        merge never removes one), its value is no longer known."""
-        self._lists_all = False
-        self._entries = [
-            Entry(entry.key, Unknown("may be overridden at run time"), entry.origin)
-            for entry in self._entries
-        ]
-
-    @property
-    def complete(self) -> bool:
-        return self._lists_all
-
-    def done(self) -> tuple[Entry, ...]:
-        return tuple(self._entries)
-
-    def dict(self, origin: Origin | None) -> DictValue:
-        return DictValue(self.done(), origin, self._lists_all)
-
-
-def named_entries(
-    values: Mapping[str, Value], origins: Mapping[str, Origin], default: Origin | None = None
-) -> tuple[Entry, ...]:
-    """A dict's entries for values by name (keyword arguments, fields), each with its origin."""
-    return tuple(
-        Entry(Known(name), value, origins.get(name, default)) for name, value in values.items()
-    )
-
-
-def _known_tuple(key: Value) -> bool:
+def known_tuple(key: Value) -> bool:
     """``(1, 2)`` as a key: a tuple of known items, a key as known as a literal."""
     return (
         isinstance(key, SeqValue)
@@ -205,156 +171,136 @@ def _known_tuple(key: Value) -> bool:
     )
 
 
-def _same_key(first: object, second: object) -> bool:
-    try:
-        return hash(first) == hash(second) and bool(first == second)
-    except TypeError:
-        return False
-
-
-@dataclass(eq=False, slots=True)
 class SeqValue:
-    """A list, tuple, set or frozenset, item by item."""
+    """A list, tuple, set or frozenset, item by item. Its items, their origins and ``complete``
+    are the version the walk under way sees (:mod:`.heap`); only :mod:`.store` makes a new one."""
 
-    kind: type  # list, tuple, set or frozenset
-    items: tuple[Value, ...]
-    origin: Origin | None = None
-    item_origins: tuple[Origin | None, ...] = ()
-    complete: bool = True
-    """False once a change not followed statically (``lst.sort(key=f)``, ``lst.extend(x)`` of
-    an unknown ``x``) may have changed the items: they are no longer known."""
+    __slots__ = ("_complete", "_item_origins", "_items", "_layered", "kind", "origin")
+    __match_args__ = ("kind", "items", "origin", "item_origins", "complete")
 
+    def __init__(
+        self,
+        kind: type,  # list, tuple, set or frozenset
+        items: tuple[Value, ...],
+        origin: Origin | None = None,
+        item_origins: tuple[Origin | None, ...] = (),
+        complete: bool = True,
+    ) -> None:
+        self.kind = kind
+        self._items = items
+        self.origin = origin
+        self._item_origins = item_origins
+        self._complete = complete
+        """False once a change not followed statically (``lst.sort(key=f)``, ``lst.extend(x)``
+        of an unknown ``x``) may have changed the items: they are no longer known."""
+        self._layered = False
 
-@record
-class ClassRef:
-    """A class by identity: an SDK/stdlib class by qualified name, or a user class."""
+    @property
+    def items(self) -> tuple[Value, ...]:
+        return self._version()[0] if self._layered else self._items
 
-    qualname: str
-    user: UserClass | None = None
+    @property
+    def item_origins(self) -> tuple[Origin | None, ...]:
+        return self._version()[1] if self._layered else self._item_origins
 
+    @property
+    def complete(self) -> bool:
+        return self._version()[2] if self._layered else self._complete
 
-PydanticKind = Literal["model", "settings"]
+    def _version(self) -> tuple[tuple[Value, ...], tuple[Origin | None, ...], bool]:
+        found = version_in_layers(self)
+        if found is not None:
+            return cast(tuple[tuple[Value, ...], tuple[Origin | None, ...], bool], found)
+        return (self._items, self._item_origins, self._complete)
 
-
-@dataclass(eq=False, slots=True)
-class UserClass:
-    """A class defined in the analysed code."""
-
-    name: str
-    path: Path | None
-    node: ast.ClassDef
-    bases: list[Value]
-    attributes: set[str]
-    """Names the class body defines (methods, class attributes, fields)."""
-    decorators: list[Value]
-    enum_members: dict[str, Any] = field(default_factory=dict)
-    class_values: dict[str, Value] = field(default_factory=dict)
-    """Class attributes, as the class body binds them (not fields a constructor sets)."""
-    methods: dict[str, FunctionValue] = field(default_factory=dict)
-    properties: frozenset[str] = frozenset()
-    """Methods read as attributes (``@property``, ``@cached_property``)."""
-    fields: frozenset[str] = frozenset()
-    """Dataclass or pydantic-model fields: set by the constructor, unknown without it."""
-    pydantic: PydanticKind | None = None
-    """A pydantic model (or pydantic-settings ``BaseSettings``), through any depth of the
-    user's bases: known where the class is defined."""
-    model_neutral: bool | None = None
-    """For a pydantic model: whether nothing in it or its bases may change what its fields
-    are given (:mod:`.pydantic_fields`), read at its first construction."""
+    def __repr__(self) -> str:
+        return f"SeqValue({self.kind.__name__}, items={self.items!r}, complete={self.complete!r})"
 
 
-@dataclass(eq=False, slots=True)
-class ClassValue:
-    """A class (SDK, standard library or user-defined) as a value."""
-
-    ref: ClassRef
-    generic: bool = False
-    """A class method's ``cls`` walked whoever called it: the class or any subclass."""
-
-
-@dataclass(eq=False, slots=True)
 class Instance:
-    """An instance of a class, with the arguments it was constructed with."""
+    """An instance of a class, with the arguments it was constructed with. Its arguments are
+    the version the walk under way sees (:mod:`.heap`): a config gets new ones when a field is
+    set, and only :mod:`.store` makes them."""
 
-    ref: ClassRef
-    args: CallArgs
-    origin: Origin | None = None
-    fields: DictValue | None = None
-    """For dataclass and pydantic-model instances: the JSON object they serialise to."""
-    attributes: dict[str, Value] | None = None
-    """For instances of the user's classes: what construction set on it (``self.x = v`` in
-    ``__init__`` and the test set-up methods, dataclass fields), as far as known."""
-    maybe_none: bool = False
-    """Typed ``Optional[X]``: an instance of X when used as one, but possibly None."""
-    generic: bool = False
-    """A class's generic instance (what any instance surely holds), not one built here."""
-    validated: bool = True
-    """False for a pydantic model built without validation (``model_construct``,
-    ``model_copy(update=...)``): the SDK validates it only when it is submitted."""
-    constructed: CallArgs | None = None
-    """For a validated config: its arguments as its constructor validated them (kept out of
-    reach of later changes). What is set or stored into it afterwards (``cfg.num_repeats = 0``,
-    ``cfg.env_vars["X"] = v``) is not validated until the SDK validates it again at submit."""
+    __slots__ = (
+        "_args",
+        "_layered",
+        "attributes",
+        "constructed",
+        "fields",
+        "generic",
+        "maybe_none",
+        "origin",
+        "ref",
+        "validated",
+    )
+    __match_args__ = ("ref", "args", "origin", "fields", "attributes")
+
+    def __init__(
+        self,
+        ref: ClassRef,
+        args: CallArgs,
+        origin: Origin | None = None,
+        fields: DictValue | None = None,
+        attributes: dict[str, Value] | None = None,
+        maybe_none: bool = False,
+        generic: bool = False,
+        validated: bool = True,
+        constructed: CallArgs | None = None,
+    ) -> None:
+        self.ref = ref
+        self._args = args
+        self.origin = origin
+        self.fields = fields
+        """For dataclass and pydantic-model instances: the JSON object they serialise to."""
+        self.attributes = attributes
+        """For instances of the user's classes: what construction set on it (``self.x = v``
+        in ``__init__`` and the test set-up methods, dataclass fields), as far as known."""
+        self.maybe_none = maybe_none
+        """Typed ``Optional[X]``: an instance of X when used as one, but possibly None."""
+        self.generic = generic
+        """A class's generic instance (what any instance surely holds), not one built here."""
+        self.validated = validated
+        """False for a pydantic model built without validation (``model_construct``,
+        ``model_copy(update=...)``): the SDK validates it only when it is submitted."""
+        self.constructed = constructed
+        """For a validated config: its arguments as its constructor validated them (kept out
+        of reach of later changes). What is set or stored into it afterwards
+        (``cfg.num_repeats = 0``, ``cfg.env_vars["X"] = v``) is not validated until the SDK
+        validates it again at submit."""
+        self._layered = False
+
+    @property
+    def args(self) -> CallArgs:
+        if self._layered:
+            found = version_in_layers(self)
+            if found is not None:
+                args: CallArgs = found[0]
+                return args
+        return self._args
+
+    def __repr__(self) -> str:
+        return f"Instance({self.ref.qualname}, args={self.args!r})"
+
+    def copy(self, args: CallArgs | None = None, maybe_none: bool | None = None) -> Instance:
+        """A new instance like this one at the version the walk under way sees, with other
+        ``args`` or ``maybe_none`` when given."""
+        return Instance(
+            self.ref,
+            self.args if args is None else args,
+            self.origin,
+            self.fields,
+            self.attributes,
+            self.maybe_none if maybe_none is None else maybe_none,
+            self.generic,
+            self.validated,
+            self.constructed,
+        )
 
 
 def typed_instance(ref: ClassRef) -> Instance:
     """An instance of ``ref`` whose content is not known (from a type, not a call)."""
     return Instance(ref, CallArgs(star_unknown=True))
-
-
-@dataclass(eq=False, slots=True)
-class CallArgs:
-    """The arguments of a call, as values."""
-
-    positional: list[Value] = field(default_factory=list)
-    keywords: dict[str, Value] = field(default_factory=dict)
-    keyword_origins: dict[str, Origin] = field(default_factory=dict)
-    star_unknown: bool = False
-    """``*args`` / ``**kwargs`` of unknown content were passed."""
-
-    def after_first(self) -> CallArgs:
-        """These arguments but the first positional one (``partial(f, *rest)``), copied."""
-        return CallArgs(
-            self.positional[1:], dict(self.keywords), dict(self.keyword_origins), self.star_unknown
-        )
-
-
-@dataclass(eq=False, slots=True)
-class FunctionValue:
-    """A function (or lambda) defined in the analysed code."""
-
-    name: str
-    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None
-    origin: Origin | None
-    module: ModuleSource | None = None
-    """The module that defines it: its body is walked with that module's source."""
-    bound_self: Value | None = None
-    defaults: dict[str, Value] = field(default_factory=dict)
-    """Parameter defaults, evaluated where the function is defined."""
-    owner: ClassValue | None = None
-    """For a method: the class that defines it (``super()`` starts after it)."""
-    closure: Env | None = None
-    """The scope it was defined in (a module's, or an enclosing function's)."""
-    cached: bool = False
-    """Wrapped by ``functools.cache``/``lru_cache``: a call runs the body only when its
-    arguments hash (:mod:`..interp.cached`)."""
-
-
-@dataclass(eq=False, slots=True)
-class PartialValue:
-    """``functools.partial(function, *args, **keywords)``: calling it calls ``function`` with
-    these arguments first (its keywords overridden by the call's). Refused as a JSON value."""
-
-    function: Value
-    args: CallArgs
-    origin: Origin | None = None
-
-
-@dataclass(eq=False, slots=True)
-class ModuleValue:
-    """An imported module, by its qualified name."""
-
-    qualname: str
 
 
 Value = (

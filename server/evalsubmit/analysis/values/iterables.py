@@ -10,20 +10,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from evalsubmit.analysis.values.dict_entries import Entries
 from evalsubmit.analysis.values.domain import (
-    ClassRef,
-    ClassValue,
     DictValue,
-    Entries,
     Known,
     OneShot,
     Origin,
     Refused,
     SeqValue,
     Unknown,
-    UserClass,
     Value,
 )
+from evalsubmit.analysis.values.objects import ClassRef, ClassValue, UserClass
 
 MAX_ITEMS = 1_000
 

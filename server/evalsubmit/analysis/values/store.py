@@ -1,58 +1,51 @@
-"""Changing a value the interpreter holds, and undoing the change.
+"""Changing a value the interpreter holds.
 
 Containers and configs change as Python's do (``d[k] = v``, ``lst.append(x)``, ``cfg.x = v``),
-and a change is seen through every name bound to the value. Their contents are immutable
-(tuples; a config gets new arguments when a keyword is set), so the only way to change a value
-is to rebind its contents through this module, which records the contents it replaces for the walks
-that must undo it: nothing else can change a value, and so nothing can forget to record it.
+and a change is seen through every name bound to the value: the value keeps its identity. Its
+contents are immutable (tuples; a config gets new arguments when a keyword is set), and a change
+is a new version of them, which this module puts in the innermost layer of the walk under way
+(:mod:`.heap`), never in the value: nothing else makes a version, so no walk can leak a change.
 
 Two walks must not see each other's changes: the walk of one function body after the top level
 (it is not a call: nothing says it runs, nor before what) must not change what another body
 sees, and the analysis of one module must not change the values of a module it imports, which
-are cached and shared with every other module importing it. A ``sealed()`` walk restores every
-value changed inside it, as it was before its first change, when it ends. A module's own top
-level is walked ``unsealed()`` (what it builds is its own, cached with it). A value being built
-(not yet bound or stored anywhere) is made whole by its constructor, not changed here.
+are cached and shared with every other module importing it. A ``sealed()`` walk has its own
+layer, dropped when it ends; each branch of a fork has its own (``forked()``), and
+``join_forks`` makes the versions the branches that go on agree on. A module's own top level
+read for an import is walked ``unsealed()``: what it builds is its own, cached with it. A value
+being built (not yet bound or stored anywhere) is made whole by its constructor.
 
 What a fact records is kept as it is then (:func:`kept`): the rules read facts after the walks
-have changed or undone the values, and must see what the code had built at that point.
+have ended and their layers are gone, and must see what the code had built at that point.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from evalsubmit.analysis.values.domain import (
-    CallArgs,
-    DictValue,
-    Entries,
-    Entry,
-    Instance,
-    Origin,
-    SeqValue,
-    Value,
-)
+from evalsubmit.analysis.values.dict_entries import Entries
+from evalsubmit.analysis.values.domain import DictValue, Entry, Instance, Origin, SeqValue, Value
+from evalsubmit.analysis.values.heap import Version, layer, outside_layers, put_version
 from evalsubmit.analysis.values.join import joined_entries, joined_keywords
+from evalsubmit.analysis.values.objects import CallArgs
 from evalsubmit.sdk.names import GYM_CONFIG
 
-_local = threading.local()
-
-UndoLog = dict[int, tuple[Any, tuple[Any, ...]]]
-"""What a sealed walk restores: each value it changed (by id), as it was before."""
+Changing = DictValue | SeqValue | Instance
 
 
 def change_dict(
     value: DictValue, entries: tuple[Entry, ...] | None = None, complete: bool | None = None
 ) -> None:
-    """Rebind a dict's entries and whether it lists them all (None: as they are)."""
-    _record(value)
-    if entries is not None:
-        value.entries = entries
-    if complete is not None:
-        value.complete = complete
+    """A dict's next version: its entries and whether it lists them all (None: as they are)."""
+    _put(
+        value,
+        (
+            value.entries if entries is None else entries,
+            value.complete if complete is None else complete,
+        ),
+    )
 
 
 def store_entry(value: DictValue, key: Value, item: Value, origin: Origin | None) -> None:
@@ -68,11 +61,8 @@ def change_seq(
     origins: tuple[Origin | None, ...],
     complete: bool | None = None,
 ) -> None:
-    """Rebind a list's or set's items (and their origins)."""
-    _record(value)
-    value.items, value.item_origins = items, origins
-    if complete is not None:
-        value.complete = complete
+    """A list's or set's next version: its items (and their origins)."""
+    _put(value, (items, origins, value.complete if complete is None else complete))
 
 
 def forget(value: DictValue | SeqValue) -> None:
@@ -86,31 +76,32 @@ def forget(value: DictValue | SeqValue) -> None:
 def store_keyword(instance: Instance, name: str, item: Value, origin: Origin | None) -> None:
     """Set a config's (or a parser's) keyword ``name`` after construction. The instance gets
     new arguments: the ones its construction was recorded with stay as they were written."""
-    _record(instance)
     args = instance.args
     origins = args.keyword_origins if origin is None else {**args.keyword_origins, name: origin}
-    instance.args = CallArgs(
-        args.positional, {**args.keywords, name: item}, dict(origins), args.star_unknown
-    )
+    new = CallArgs(args.positional, {**args.keywords, name: item}, dict(origins), args.star_unknown)
+    _put(instance, (new,))
 
 
 def open_keywords(instance: Instance) -> None:
     """Keywords not known statically may have been set on ``instance``."""
-    _record(instance)
     args = instance.args
-    instance.args = CallArgs(
+    new = CallArgs(
         args.positional, dict(args.keywords), dict(args.keyword_origins), star_unknown=True
     )
+    _put(instance, (new,))
 
 
-def _record(value: object) -> None:
-    """``value`` is about to change: remember how it is, for each sealed walk under way."""
-    stack: list[UndoLog] | None = getattr(_local, "stack", None)
-    if not stack:
-        return
-    for undo in stack:
-        if id(value) not in undo:
-            undo[id(value)] = (value, _state(value))
+def _put(value: Changing, version: Version) -> None:
+    """``value`` is at ``version`` from now on, for the walk under way (outside every walk
+    that keeps its changes apart, for good: it is settled into the value)."""
+    if put_version(value, version):
+        value._layered = True
+    elif isinstance(value, DictValue):
+        value._entries, value._complete = version
+    elif isinstance(value, SeqValue):
+        value._items, value._item_origins, value._complete = version
+    else:
+        (value._args,) = version
 
 
 def kept(args: CallArgs) -> CallArgs:
@@ -125,8 +116,8 @@ def kept_value(value: Value) -> Value:
     with its arguments kept: a runner as it was built)."""
     copies: dict[int, Value] = {}
     if isinstance(value, Instance) and (value.args.keywords or value.args.positional):
-        instance = copies[id(value)] = _copy(value)
-        instance.args = _kept_args(value.args, copies)
+        instance = copies[id(value)] = value.copy()
+        instance._args = _kept_args(value.args, copies)  # (a copy being built)
         return instance
     return _kept(value, copies)
 
@@ -137,21 +128,6 @@ def _kept_args(args: CallArgs, copies: dict[int, Value]) -> CallArgs:
         {name: _kept(value, copies) for name, value in args.keywords.items()},
         args.keyword_origins,  # never changed once the call is made (a store makes new ones)
         args.star_unknown,
-    )
-
-
-def _copy(instance: Instance) -> Instance:
-    """A copy of ``instance`` (every field; ``dataclasses.replace`` is six times slower)."""
-    return Instance(
-        instance.ref,
-        instance.args,
-        instance.origin,
-        instance.fields,
-        instance.attributes,
-        instance.maybe_none,
-        instance.generic,
-        instance.validated,
-        instance.constructed,
     )
 
 
@@ -218,18 +194,18 @@ def _kept(value: Value, copies: dict[int, Value]) -> Value:
     if isinstance(value, Instance):
         if value.ref.qualname != GYM_CONFIG:
             return value  # only a config's fields are set after it is built (store_keyword)
-        instance = _copy(value)
+        instance = value.copy()
         copies[id(value)] = instance
         if value.constructed is not None and unchanged_since(value.args, value.constructed):
-            instance.args = value.constructed  # kept already, when it was constructed
+            instance._args = value.constructed  # kept already, when it was constructed
         else:
-            instance.args = _kept_args(value.args, copies)
+            instance._args = _kept_args(value.args, copies)
         return instance
     if isinstance(value, DictValue):
         mapping = DictValue(value.entries, value.origin, value.complete, value.default_on_missing)
         copies[id(value)] = mapping
         if any(isinstance(entry.value, _CHANGING) for entry in value.entries):
-            mapping.entries = tuple(
+            mapping._entries = tuple(
                 Entry(entry.key, _kept(entry.value, copies), entry.origin)
                 for entry in value.entries
             )  # else the entries (immutable, holding nothing that changes) are shared
@@ -237,74 +213,49 @@ def _kept(value: Value, copies: dict[int, Value]) -> Value:
     sequence = SeqValue(value.kind, value.items, value.origin, value.item_origins, value.complete)
     copies[id(value)] = sequence
     if any(isinstance(item, _CHANGING) for item in value.items):
-        sequence.items = tuple(_kept(item, copies) for item in value.items)
+        sequence._items = tuple(_kept(item, copies) for item in value.items)
     return sequence
 
 
 @contextmanager
 def sealed() -> Iterator[None]:
-    stack: list[UndoLog] = _local.__dict__.setdefault("stack", [])
-    undo: UndoLog = {}
-    stack.append(undo)
-    try:
+    """What is changed inside is not seen once it ends (its layer is dropped)."""
+    with layer():
         yield
-    finally:
-        stack.pop()
-        for value, state in undo.values():
-            _restore(value, state)
 
 
 @contextmanager
 def unsealed() -> Iterator[None]:
-    """Changes made here are not undone by the sealed walks around (a module imported while
-    walking another: what its top level builds is its own)."""
-    saved = getattr(_local, "stack", None)
-    _local.stack = []
-    try:
+    """Changes made here are the values' own, whatever sealed walks are under way around (a
+    module imported while walking another: what its top level builds is its own)."""
+    with outside_layers():
         yield
-    finally:
-        _local.stack = saved
 
 
-def _state(value: object) -> tuple[Any, ...]:
+def _state(value: Changing) -> Version:
     if isinstance(value, DictValue):
         return (value.entries, value.complete)
     if isinstance(value, SeqValue):
         return (value.items, value.item_origins, value.complete)
-    if isinstance(value, Instance):
-        return (value.args,)
-    return ()
+    return (value.args,)
 
 
-def _restore(value: object, state: tuple[Any, ...]) -> None:
-    if isinstance(value, DictValue):
-        value.entries, value.complete = state
-    elif isinstance(value, SeqValue):
-        value.items, value.item_origins, value.complete = state
-    elif isinstance(value, Instance):
-        (value.args,) = state
-
-
-Ends = dict[int, tuple[Any, tuple[Any, ...], tuple[Any, ...]]]
-"""By value id: the value, its state before a branch, and its state where the branch ended."""
+Ends = dict[int, tuple[Any, Version, Version]]
+"""By value id: the value, its version before a branch, and the version the branch left it at."""
 
 
 @contextmanager
 def forked() -> Iterator[Ends]:
-    """One branch of a fork: like :func:`sealed`, what it changes is undone when it ends (the
-    next branch starts from the same values), and the state each value was left in is handed
-    back, for :func:`join_forks`."""
-    stack: list[UndoLog] = _local.__dict__.setdefault("stack", [])
-    undo: UndoLog = {}
+    """One branch of a fork: like :func:`sealed`, what it changes is not seen once it ends
+    (the next branch starts from the same versions), and the version each value was left at
+    is handed back, for :func:`join_forks`."""
     ends: Ends = {}
-    stack.append(undo)
     try:
-        yield ends
+        with layer() as own:
+            yield ends
     finally:
-        stack.pop()
-        for key, (value, state) in undo.items():
-            ends[key] = (value, state, _state(value))
-            _restore(value, state)
+        for key, (value, after) in own.items():
+            ends[key] = (value, _state(value), after)
 
 
 def join_forks(paths: list[Ends]) -> None:
@@ -317,11 +268,10 @@ def join_forks(paths: list[Ends]) -> None:
             first.setdefault(key, (value, before))
     for key, (value, before) in first.items():
         states = [ends[key][2] if key in ends else before for ends in paths]
-        _record(value)
         if all(_same_state(states[0], other) for other in states[1:]):
-            _restore(value, states[0])
+            _put(value, states[0])
         else:
-            _restore(value, _agreed(value, states))
+            _put(value, _agreed(value, states))
 
 
 def _same_state(first: tuple[Any, ...], second: tuple[Any, ...]) -> bool:
