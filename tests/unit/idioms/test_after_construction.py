@@ -7,7 +7,13 @@ and not when it never does. Validation also copies the dicts passed as ``hydra_p
 
 from __future__ import annotations
 
+import textwrap
+from pathlib import Path
+
 from idiom_support import check, findings
+
+from evalsubmit.analysis import Project, analyze_source
+from unit.rules.rule_support import HEADER
 
 
 def test_a_field_set_in_test_functions_nothing_calls() -> None:
@@ -143,3 +149,28 @@ def test_a_method_nobody_calls_changes_nothing_for_the_others() -> None:
         def test_submit(self):
             client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=SHARED))
     """)
+
+
+def test_a_key_that_is_no_field_of_a_config_built_without_validation_is_dropped() -> None:
+    """``model_construct`` ignores a key that is no field of the model, and
+    ``model_copy(update=...)`` keeps it out of ``model_dump()``: the SDK re-validates the dump at
+    submit, so the key never reaches the job and nothing refuses it. A bad value of a real field
+    is still refused there."""
+    snippet = """
+    local = GymRuntimeConfig.model_construct(gym_root=Path("/opt/gym"), agent="a", agent_config="c.yaml", resources_server="r")
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=local))
+
+    def submit_from(root: Path) -> None:
+        copied = cfg.model_copy(update={"gym_root": root, "num_repeats": 2})
+        client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=copied))
+
+    typo = cfg.model_copy(update={"gym_root": Path("/opt/gym"), "concurrency": 0})  # expect: ES109
+    client.evaluator.submit(tasks=T, target=GymAgentTaskRunner(config=typo))
+    """
+    check(snippet)
+    source = HEADER + textwrap.dedent(snippet).lstrip("\n")
+    report = analyze_source(source, path=Path("snippet.py"), project=Project())
+    sent = [s.target.target for s in report.submits if s.target and s.target.target]
+    assert len(sent) == 2, report.submits
+    assert all("gym_root" not in target for target in sent)
+    assert [target["num_repeats"] for target in sent] == [1, 2]

@@ -34,7 +34,10 @@ needs `config=` to be a `GymRuntimeConfig`, not a dict.
 The constructor validates; setting a field afterwards (`cfg.num_repeats = 0`) does not, and
 neither do `model_construct` and `model_copy(update=...)`. The SDK validates such a config
 again when its runner is submitted, so these are reported where the value is written when the
-config reaches a `submit()`, and not at all when it never does.
+config reaches a `submit()`, and not at all when it never does. Only the model's fields are
+validated then: `model_construct` ignores a key that is no field, and `model_copy(update=...)`
+keeps it out of the dump the SDK validates, so such a key never reaches the job and is not
+reported.
 
 ```python
 env_vars={"CUDA_VISIBLE_DEVICES": 0,          # ES109: quote it, "0"

@@ -35,6 +35,7 @@ from evalsubmit.core.findings import Span
 from evalsubmit.core.records import Record
 from evalsubmit.sdk import names as sdk
 from evalsubmit.sdk import serialization
+from evalsubmit.sdk.constraints import CONFIG_FIELDS
 from evalsubmit.sdk.spec import WIRE_ONLY_DEFAULTS
 
 RUNNER_METHODS = frozenset({"run_tasks", "runner_info"})
@@ -275,7 +276,8 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
         short = config.ref.qualname.rsplit(".", 1)[-1]
         return marked(kind, f"config is a {short}, not a GymRuntimeConfig")
     # evaluated now, as sent: made of plain objects and of the values found now
-    evaluation = evaluate_config(config.args, config.origin)
+    arguments = config.args if config.validated else _as_dumped(config.args)
+    evaluation = evaluate_config(arguments, config.origin)
     return Derivation(
         TargetKind.GYM,
         name,
@@ -287,6 +289,16 @@ def derive_gym(runner: Instance, anchor: Span) -> Derivation:
         constructed=_changed_since_construction(config),
         config_origin=config.origin,
     )
+
+
+def _as_dumped(args: CallArgs) -> CallArgs:
+    """The arguments of a config built without validation as the SDK validates them at submit:
+    ``GymRunnerTarget(**config.model_dump())``. ``model_construct`` ignores a key that is no field
+    of the model and ``model_copy(update=...)`` keeps it outside the dump, so such a key never
+    reaches the job, and nothing refuses it."""
+    fields = {name: value for name, value in args.keywords.items() if name in CONFIG_FIELDS}
+    origins = {name: args.keyword_origins[name] for name in fields if name in args.keyword_origins}
+    return CallArgs(list(args.positional), fields, origins, args.star_unknown)
 
 
 def _changed_since_construction(config: Instance) -> CallArgs | None:
