@@ -153,6 +153,15 @@ CASES: list[tuple[str, str, Result]] = [
         [(3, "ES109"), (4, "ES109"), (5, "ES109")],
     ),
     (
+        "a key that is no field, whatever its (unknown) value: refused by extra='forbid'",
+        """
+        def build(root: Path, repeats: int) -> GymRuntimeConfig:
+            return GymRuntimeConfig(agent="a", agent_config="a.yaml", resources_server="m",
+                                    gym_root=root, num_repeats=repeats)
+        """,
+        [(3, "ES109")],
+    ),
+    (
         "GymRuntimeConfig(**settings) with a dict literal: the entry line",
         """
         settings = {

@@ -28,6 +28,7 @@ from evalsubmit.analysis.values.iterables import as_python
 from evalsubmit.analysis.values.objects import CallArgs, FunctionValue, PartialValue
 from evalsubmit.core.records import Record
 from evalsubmit.sdk import serialization, validation
+from evalsubmit.sdk.constraints import CONFIG_FIELDS
 
 if TYPE_CHECKING:
     from evalsubmit.sdk.constraints import CheckedConfig
@@ -222,7 +223,10 @@ def _validate(result: ConfigEvaluation, call_origin: Origin | None, *, partial: 
             kwargs[name] = "placeholder"
     for name, value in list(kwargs.items()):
         if isinstance(value, _Placeholder):
-            del kwargs[name]
+            if name in CONFIG_FIELDS:
+                del kwargs[name]
+            else:  # no field of the model: refused whatever the value (extra="forbid")
+                kwargs[name] = None
     verdict = validation.validate_config(_strip(kwargs))
     if verdict.config is not None:
         if not result.unknowns and not result.content:
@@ -232,7 +236,8 @@ def _validate(result: ConfigEvaluation, call_origin: Origin | None, *, partial: 
             result.sent_model = drained.config
         return
     for problem in verdict.problems:
-        if _at_placeholder(result.kwargs, problem.field_path):
+        extra = problem.pydantic_type == "extra_forbidden"
+        if not extra and _at_placeholder(result.kwargs, problem.field_path):
             continue
         anchor = _anchor(result, problem.field_path) or call_origin
         value = result.values.get(problem.field_path[:2]) or result.values.get(
