@@ -3,8 +3,21 @@ table of reference ยง6.2, or `GymAgentTaskRunner(config=<dict / non-config>)` (ย
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from rule_support import Result, analyse, assert_fix, fixed_sources, results, same_code, source_of
+from rule_support import (
+    HEADER_LINES,
+    Result,
+    analyse,
+    assert_fix,
+    fixed_sources,
+    results,
+    same_code,
+    source_of,
+)
+
+from evalsubmit.analysis import Project, analyze_source
 
 REQUIRED = {"agent": '"simple_agent"', "agent_config": '"a.yaml"', "resources_server": '"mcqa"'}
 
@@ -350,3 +363,17 @@ def test_es109_fix_per_entry_in_m8() -> None:
     )
     assert any(same_code(t, want_a) for t in texts)
     assert any(same_code(t, want_b) for t in texts)
+
+
+def test_es109_a_key_that_is_no_field_is_the_preview_problem_not_an_unknown() -> None:
+    """Its value does not matter (the key is refused whatever it is), so the preview says what
+    is wrong and does not also call that key unknown."""
+    snippet = """
+    def build(root: Path) -> GymAgentTaskRunner:
+        return GymAgentTaskRunner(config=GymRuntimeConfig(agent="a", agent_config="a.yaml",
+                                                          resources_server="m", gym_root=root))
+    """
+    report = analyze_source(source_of(snippet), path=Path("snippet.py"), project=Project())
+    (preview,) = [p for p in report.runners if p.span.line > HEADER_LINES]
+    assert preview.problems == ("unknown GymRuntimeConfig field `gym_root`",)
+    assert preview.unknowns == ()

@@ -227,6 +227,8 @@ def _validate(result: ConfigEvaluation, call_origin: Origin | None, *, partial: 
                 del kwargs[name]
             else:  # no field of the model: refused whatever the value (extra="forbid")
                 kwargs[name] = None
+                if name in result.unknowns:  # its value does not matter: not said to be unknown
+                    result.unknowns.remove(name)
     verdict = validation.validate_config(_strip(kwargs))
     if verdict.config is not None:
         if not result.unknowns and not result.content:
