@@ -49,12 +49,6 @@ ENGINE_GAPS: dict[str, str] = {
     "unknowns/setdefault-metric-every-path": (
         "missing main.py:33 ES101: branch on main([...])'s argv not decided, tasks stays maybe-set"
     ),
-    "unknowns/to-thread-row-option": (
-        "missing main.py:21 ES102: client parameter of an async helper not taken from its await"
-    ),
-    "unknowns/run-in-executor-partial-runner-rows": (
-        "missing main.py:22 ES105: async helper parameters (client, rows) not taken from its await"
-    ),
 }
 
 

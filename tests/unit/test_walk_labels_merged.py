@@ -45,3 +45,37 @@ def test_every_element_of_a_loop_is_said_once_as_the_call_site() -> None:
         "`num_repeats` must be ≥ 1, got 0 (for the 2nd element of "
         "(('simple_agent', 2), ('tool_agent', 0)), when runner() is called at line 17)",
     ]
+
+
+TWO_ON_ONE_LINE = textwrap.dedent("""\
+    from nemo_evaluator_sdk import ExactMatchMetric
+    from nemo_evaluator_sdk.agent_eval.runtimes.gym import GymAgentTaskRunner, GymRuntimeConfig
+    from nemo_platform import NeMoPlatform
+
+    AGENT = GymAgentTaskRunner(
+        config=GymRuntimeConfig(agent="a", agent_config="a.yaml", resources_server="mcqa")
+    )
+    METRIC = ExactMatchMetric(reference="{{item.answer}}", candidate="{{sample.output_text}}")
+
+
+    def grade(client, rows):
+        return client.evaluator.submit(metric=METRIC, dataset=rows, target=AGENT)
+
+
+    def nightly(client):
+        return [grade(client, [{"a": 1}]), grade(client, [{"a": 2}])]
+
+
+    nightly(NeMoPlatform(workspace="qa"))
+    """)
+
+
+def test_two_calls_on_one_line_are_named_once() -> None:
+    """Two walks that read alike (two call sites on one line) were named twice over ("when
+    nightly() is called at line 19, when grade() is called at line 16; when nightly() is called
+    at line 19, when grade() is called at line 16")."""
+    messages = [f.message for f in analyze_source(TWO_ON_ONE_LINE).findings if f.code == "ES105"]
+    assert len(messages) == 1
+    assert messages[0].endswith(
+        "(when nightly() is called at line 19, when grade() is called at line 16)"
+    )

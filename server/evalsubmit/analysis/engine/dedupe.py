@@ -30,7 +30,8 @@ def deduplicated(findings: list[Finding]) -> list[Finding]:
         # to run), right only when the finding holds however the code runs: in another walk
         # (another call site of the helper holding the call) the call may be right as it is.
         fixes = tuple(fix for fix in first.fixes if fix.placeholder is None)
-        labels = [_labels(context, first.span) for context in contexts]
+        # two calls on one line are two walks that read alike: named once
+        labels = list(dict.fromkeys(_labels(context, first.span) for context in contexts))
         if "" in labels:  # found at a call site it was walked for: holds there, plainly
             unique.append(replace(first, context=(), fixes=fixes))
             continue

@@ -28,11 +28,12 @@ from evalsubmit.analysis.interp.calls_by_name import (
     get_attribute_by_name,
     getattr_value,
 )
+from evalsubmit.analysis.interp.context_managers import entered_as, is_context_manager
+from evalsubmit.analysis.interp.coroutines import Running
 from evalsubmit.analysis.interp.forwarding import forwarded_call
 from evalsubmit.analysis.interp.frames import MAX_CALL_DEPTH, CallSite
 from evalsubmit.analysis.interp.global_stores import surely_rebound
 from evalsubmit.analysis.interp.narrowing import builtin_check
-from evalsubmit.analysis.interp.objects import decorated_with
 from evalsubmit.analysis.interp.pytest_marks import SKIP, SKIP_IF
 from evalsubmit.analysis.interp.sdk_calls import (
     SdkCalls,
@@ -88,12 +89,14 @@ class Calls:
         self._rebound_by_call: dict[str, Value] | None = None
         """The globals the top-level call being made surely rebound, and their values
         (:mod:`.global_stores`): set after the globals a call may rebind are forgotten."""
+        self._running = Running()
 
     def call(self, node: ast.Call, function: Value | None = None) -> Value:
         """The value of ``node``; ``function`` is its ``func``'s when already evaluated."""
         if function is None:
             function = self.eval(node.func)
-        args, keyword_spans = self.call_args(node)
+        # asyncio.run(f(...)): f's body runs as its argument is evaluated
+        args, keyword_spans = self._running.arguments(node, function, self.call_args)
         forwarded = forwarded_call(node, function, args)
         if forwarded is not None:  # to_thread(f, ...), executor.submit(f, ...): f(...)
             called, inner, inner_args = forwarded
@@ -109,6 +112,10 @@ class Calls:
         if rebound and self.interp.frame.env.parent is None:
             self.interp.frame.env.names.update(rebound)  # what the call surely stored last
         return result
+
+    def awaited(self, node: ast.Call) -> Value:
+        """The value of ``await node`` (:mod:`.coroutines`)."""
+        return self._running.awaited(node, self.eval)
 
     def _take_rebound(self) -> dict[str, Value] | None:
         """The names the call just applied surely rebound (``apply`` notes them), cleared. A
@@ -327,16 +334,29 @@ class Calls:
         if not isinstance(definition, ast.Lambda) and is_context_manager(definition):
             values, _ = bind_call(self.interp, function, definition.args, args, node)
             return entered_as(fixture_value(self.interp, function, values))
-        if isinstance(definition, ast.AsyncFunctionDef):
-            return Unknown("a coroutine")
         module = function.module
         text = module.parsed.lines if module is not None else None
-        if not isinstance(definition, ast.Lambda) and is_generator(definition, text):
+        generator = not isinstance(definition, ast.Lambda) and is_generator(definition, text)
+        if isinstance(definition, ast.AsyncFunctionDef):
+            returned = self._running.returned(node)
+            if returned is not None and not generator:  # its coroutine runs here
+                returned.append(self._run_body(function, definition, args, node))
+            return Unknown("a coroutine")
+        if generator and not isinstance(definition, ast.Lambda):
             return OneShot(
                 f"a generator (from calling {definition.name}())",
                 self.interp.origin(definition),
                 yielded_items(self.interp, function, args, node),
             )
+        return self._run_body(function, definition, args, node)
+
+    def _run_body(
+        self,
+        function: FunctionValue,
+        definition: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+        args: CallArgs,
+        node: ast.Call,
+    ) -> Value:
         frame = self.interp.frame
         if frame.depth >= MAX_CALL_DEPTH or id(definition) in frame.active:
             return declared_return(self.interp, function)
@@ -367,20 +387,7 @@ class Calls:
         return value
 
 
-_CONTEXT_DECORATORS = frozenset({"contextmanager", "asynccontextmanager"})
 _SKIP_MARKS = frozenset({SKIP, SKIP_IF})
-ENTERED = "contextlib.AbstractContextManager"
-"""A context manager whose ``__enter__`` value is known: it is kept as its one keyword."""
-
-
-def is_context_manager(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Decorated ``@contextlib.contextmanager`` (or ``asynccontextmanager``)."""
-    return decorated_with(definition.decorator_list, _CONTEXT_DECORATORS)
-
-
-def entered_as(value: Value) -> Instance:
-    """A context manager that gives ``value`` to ``with ... as name``."""
-    return Instance(ClassRef(ENTERED), CallArgs(keywords={"__enter__": value}))
 
 
 def _forget(env: Env) -> None:

@@ -97,6 +97,8 @@ class Expressions:
         return Unknown("what a generator is sent")
 
     def await_(self, node: ast.Await) -> Value:
+        if isinstance(node.value, ast.Call):
+            return self.interp.awaited(node.value)
         self.eval(node.value)
         return Unknown("the result of an await")
 

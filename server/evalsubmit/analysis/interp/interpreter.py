@@ -104,6 +104,7 @@ class Interpreter:
         # the collaborator's own method, not a method forwarding to it: ~28k evaluations per
         # cold analysis of a 5,000-line job go through it
         self.call: Callable[[ast.Call], Value] = self._calls.call
+        self.awaited: Callable[[ast.Call], Value] = self._calls.awaited
         self._imports = Imports(self, resolver)
         self._objects = Objects(self, resolver)
         self._tests = TestCode(self, resolver)

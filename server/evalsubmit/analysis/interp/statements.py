@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from evalsubmit.analysis.interp.calls import ENTERED
+from evalsubmit.analysis.interp.context_managers import ENTERED
 from evalsubmit.analysis.interp.definitions import Definitions
 from evalsubmit.analysis.interp.expressions import MISSING_KEY
 from evalsubmit.analysis.interp.flow import (
