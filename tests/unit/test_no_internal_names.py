@@ -17,8 +17,8 @@ CORPUS = REPO / "tests" / "contract" / "idioms"
 EXAMPLES = REPO / "examples"
 
 INTERNAL = re.compile(
-    r"evalsubmit\.|<evalsubmit| object at 0x|_Opaque|_Placeholder|\bUnknown\(|\bKnown\("
-    r"|\bInstance\(|DictValue|SeqValue|ClassRef\(|FunctionValue|PartialValue|ModuleValue"
+    r"evalsubmit\.|<evalsubmit| object at 0x|\bOpaque\b|\bPlaceholder\b|\bDrained\b"
+    r"|\bUnknown\(|\bKnown\(|\bInstance\(|DictValue|SeqValue|ClassRef\(|FunctionValue|PartialValue|ModuleValue"
     r"|\bRefused\(|\bOneShot\(|\bOrigin\(|\bSpan\("
 )
 
@@ -72,7 +72,8 @@ def test_submit_summaries_are_seen() -> None:
 def test_a_refused_value_is_named_as_the_code_wrote_it() -> None:
     """The issue's case: a NamedTuple field's default (a class, a function, a lambda, a lock,
     a generator) given to a GymRuntimeConfig field was quoted as
-    ``<evalsubmit.analysis.target.gym_config._Opaque object at 0x...>`` by ES109."""
+    ``<evalsubmit.analysis.target.gym_config._Opaque object at 0x...>`` by ES109 (the stand-in is
+    ``target.stand_ins.Opaque`` now)."""
     found = findings(
         """
         from typing import NamedTuple

@@ -13,6 +13,14 @@ from typing import TYPE_CHECKING, Any, Final
 from evalsubmit.analysis.models.stdlib_names import MAPPINGS
 from evalsubmit.analysis.target import typed
 from evalsubmit.analysis.target.json_form import json_key, object_refusal
+from evalsubmit.analysis.target.stand_ins import (
+    Drained,
+    Opaque,
+    Placeholder,
+    at_placeholder,
+    drained,
+    stripped,
+)
 from evalsubmit.analysis.values.domain import (
     DictValue,
     Instance,
@@ -93,34 +101,6 @@ class ConfigIssue(Record):
         self.pydantic_type = pydantic_type
         self.value = value
         self.field = field
-
-
-class _Placeholder:
-    """Stands for an unknown value during validation; errors at it are dropped."""
-
-    def __repr__(self) -> str:  # how a message shows a container holding an unknown part
-        return "…"
-
-
-class _Opaque:
-    """Stands for a refused or one-shot value: not a str, so ``env_vars`` validation refuses it.
-
-    A refusal's message quotes the value it got (``got {input!r}``): ``what`` is how the user's
-    code names it (``a lambda``, ``the class str``), never this placeholder's own repr."""
-
-    __slots__ = ("what",)
-
-    def __init__(self, what: str = "a value with no JSON form") -> None:
-        self.what = what
-
-    def __repr__(self) -> str:
-        return self.what
-
-
-class _Drained(_Opaque):
-    """A one-shot iterator: the SDK's JSON probe drains it, and the request carries ``[]``."""
-
-    __slots__ = ()
 
 
 class ConfigEvaluation(Record, hash=False):
@@ -219,27 +199,27 @@ def evaluate_config(args: CallArgs, call_origin: Origin | None) -> ConfigEvaluat
 def _validate(result: ConfigEvaluation, call_origin: Origin | None, *, partial: bool) -> None:
     kwargs = dict(result.kwargs)
     for name in REQUIRED:
-        if isinstance(kwargs.get(name), _Placeholder) or (partial and name not in kwargs):
+        if isinstance(kwargs.get(name), Placeholder) or (partial and name not in kwargs):
             kwargs[name] = "placeholder"
     for name, value in list(kwargs.items()):
-        if isinstance(value, _Placeholder):
+        if isinstance(value, Placeholder):
             if name in CONFIG_FIELDS:
                 del kwargs[name]
             else:  # no field of the model: refused whatever the value (extra="forbid")
                 kwargs[name] = None
                 if name in result.unknowns:  # its value does not matter: not said to be unknown
                     result.unknowns.remove(name)
-    verdict = validation.validate_config(_strip(kwargs))
+    verdict = validation.validate_config(stripped(kwargs))
     if verdict.config is not None:
         if not result.unknowns and not result.content:
             result.model = verdict.config
         elif not result.unknowns and all(c.kind == "iterator" for c in result.content):
-            drained = validation.validate_config(_drained(kwargs))
-            result.sent_model = drained.config
+            sent = validation.validate_config(drained(kwargs))
+            result.sent_model = sent.config
         return
     for problem in verdict.problems:
         extra = problem.pydantic_type == "extra_forbidden"
-        if not extra and _at_placeholder(result.kwargs, problem.field_path):
+        if not extra and at_placeholder(result.kwargs, problem.field_path):
             continue
         anchor = _anchor(result, problem.field_path) or call_origin
         value = result.values.get(problem.field_path[:2]) or result.values.get(
@@ -249,43 +229,6 @@ def _validate(result: ConfigEvaluation, call_origin: Origin | None, *, partial: 
         result.issues.append(
             ConfigIssue(anchor, problem.message, problem.pydantic_type, value, field)
         )
-
-
-def _drained(value: Any) -> Any:
-    """The arguments as the SDK sends them: every one-shot iterator as an empty list."""
-    if isinstance(value, _Drained):
-        return []
-    if isinstance(value, dict):
-        return {k: _drained(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(_drained(v) for v in value)
-    return value
-
-
-def _strip(value: Any) -> Any:
-    """Drop placeholders inside containers (their keys are unknown-valued, never diagnosed)."""
-    if isinstance(value, dict):
-        return {k: _strip(v) for k, v in value.items()}
-    return value
-
-
-def _at_placeholder(kwargs: dict[str, Any], path: tuple[str | int, ...]) -> bool:
-    current: Any = kwargs
-    for part in path:
-        if isinstance(current, _Placeholder):
-            return True
-        found, current = _child(current, part)
-        if not found:
-            return False
-    return isinstance(current, _Placeholder)
-
-
-def _child(container: Any, part: str | int) -> tuple[bool, Any]:
-    if isinstance(container, dict) and part in container:
-        return True, container[part]
-    if isinstance(container, (list, tuple)) and isinstance(part, int) and part < len(container):
-        return True, container[part]
-    return False, None
 
 
 def _anchor(result: ConfigEvaluation, path: tuple[str | int, ...]) -> Origin | None:
@@ -304,7 +247,7 @@ def _to_python(
         if id(value) in result.converting or len(path) > MAX_CONFIG_DEPTH:
             # A container inside itself, or absurdly deep: this value is unknown, nothing more.
             result.unknowns.append(validation.format_path(path))
-            return _Placeholder(), "<unknown: contains itself or nested too deeply>"
+            return Placeholder(), "<unknown: contains itself or nested too deeply>"
         result.converting.add(id(value))
         try:
             return _convert(value, path, anchor, result)
@@ -355,7 +298,7 @@ def _convert(
             return converted, rendered
         case SeqValue(complete=False):
             result.unknowns.append(validation.format_path(path))
-            return _Placeholder(), "<unknown: changed at run time>"
+            return Placeholder(), "<unknown: changed at run time>"
         case SeqValue(kind=sequence_class, items=items):  # (`kind` above is a str)
             pairs = [
                 _to_python(item, (*path, index), anchor, result) for index, item in enumerate(items)
@@ -364,7 +307,7 @@ def _convert(
                 return sequence_class(p[0] for p in pairs), [p[1] for p in pairs]
             except TypeError:  # unhashable items in a set literal fail at run time anyway
                 result.unknowns.append(validation.format_path(path))
-                return _Placeholder(), "<unknown: a set of items that may not be hashable>"
+                return Placeholder(), "<unknown: a set of items that may not be hashable>"
         case Unknown(reason=reason):
             types = value.types()
             refused = typed.refusal(path, types, reason) if types else None
@@ -373,31 +316,31 @@ def _convert(
                     ConfigIssue(anchor, refused, "typed", value, str(path[0]))
                 )
             result.unknowns.append(validation.format_path(path))
-            return _Placeholder(), f"<unknown: {reason}>"
+            return Placeholder(), f"<unknown: {reason}>"
         case OneShot(reason=reason):
             if in_hydra:
                 result.content.append(ContentProblem(anchor, value.origin, reason, "iterator"))
-            return _Drained(reason), []
+            return Drained(reason), []
         case Refused(reason=reason) if path == ("env_vars",) and reason.startswith("os.environ"):
             result.unknowns.append("env_vars (copied from os.environ at run time)")
-            return _Placeholder(), "<unknown: copied from os.environ at run time>"
+            return Placeholder(), "<unknown: copied from os.environ at run time>"
         case Refused(type_qualname=qualname) if path in _DICT_FIELDS and qualname in MAPPINGS:
             # the whole hydra_params/env_vars: pydantic validates any Mapping into a dict
             result.unknowns.append(validation.format_path(path))
-            return _Placeholder(), f"<unknown: a {qualname}, validated into a dict>"
+            return Placeholder(), f"<unknown: a {qualname}, validated into a dict>"
         case Refused(reason=reason):
             if in_hydra:
                 result.content.append(
                     ContentProblem(anchor, value.origin, reason, "refused", value.materialize)
                 )
-            return _Opaque(reason), f"<error: {reason}>"
+            return Opaque(reason), f"<error: {reason}>"
     refusal = object_refusal(value)
     if refusal is None:
         result.unknowns.append(validation.format_path(path))
-        return _Placeholder(), "<unknown: not statically known>"
+        return Placeholder(), "<unknown: not statically known>"
     if in_hydra:
         origin = (
             value.origin if isinstance(value, (Instance, FunctionValue, PartialValue)) else None
         )
         result.content.append(ContentProblem(anchor, origin, refusal, "refused"))
-    return _Opaque(refusal), f"<error: {refusal}>"
+    return Opaque(refusal), f"<error: {refusal}>"
