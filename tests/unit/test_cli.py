@@ -257,6 +257,34 @@ def test_preview_of_a_submit_the_analysis_cannot_tie_to_the_sdk_says_why(
     assert "no submit() call or runner at line 1, column 1" in capsys.readouterr().err
 
 
+def test_a_runner_imported_from_another_releases_module_is_named_as_evalsubmit_knows_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A runner class imported from a module evalsubmit does not know (another release's, as
+    in examples written for a newer SDK) is unknown; the preview says where the class it knows
+    by that name lives, rather than only "the result of GymAgentTaskRunner()"."""
+    job = tmp_path / "job.py"
+    job.write_text(
+        "from nemo_evaluator.api.schemas import TasksetRef\n"
+        "from nemo_evaluator_sdk.agent_eval.runtimes.gym_runtime import GymAgentTaskRunner\n"
+        "from nemo_platform import NeMoPlatform\n"
+        "\n"
+        "client = NeMoPlatform(workspace='qa')\n"
+        "runner = GymAgentTaskRunner(config=None)\n"
+        "client.evaluator.submit(tasks=TasksetRef('qa/smoke'), target=runner)\n",
+        encoding="utf-8",
+    )
+    assert main(["check", "--no-cache", str(job)]) == 0  # unknown: never diagnosed
+    capsys.readouterr()
+    assert main(["preview", f"{job}:7"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        "GymAgentTaskRunner() from nemo_evaluator_sdk.agent_eval.runtimes.gym_runtime: "
+        "evalsubmit knows nemo-platform 0.6.0's GymAgentTaskRunner as "
+        "nemo_evaluator_sdk.agent_eval.runtimes.gym.GymAgentTaskRunner"
+    ) in err
+
+
 def test_why_not_reads_the_call_not_the_text_of_the_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,6 +7,8 @@ class maps to one canonical name.
 
 from __future__ import annotations
 
+from evalsubmit.sdk.version import SDK_RELEASE
+
 SDK_ALIAS_PREFIX = "nemo_platform.beta.evaluator"
 SDK_PREFIX = "nemo_evaluator_sdk"
 GYM = "nemo_evaluator_sdk.agent_eval.runtimes.gym"
@@ -111,6 +113,19 @@ def is_known_sdk_class(qualname: str) -> bool:
         or qualname in {EVALUATOR_CLIENT, ASYNC_EVALUATOR_CLIENT}
         or _is_metric(qualname)
     )
+
+
+def known_elsewhere(qualname: str) -> str | None:
+    """Why the call of an SDK name evalsubmit does not model is unknown, when a class it models
+    has the same name under another path (``GymAgentTaskRunner`` imported from a module of
+    another release): that path, for the user to compare."""
+    if not is_sdk_name(qualname) or is_known_sdk_class(qualname):
+        return None
+    module, _, name = qualname.rpartition(".")
+    for known in sorted(RUNNER_CLASSES | NON_RUNNER_CLASSES):
+        if known.rpartition(".")[2] == name:
+            return f"{name}() from {module}: evalsubmit knows {SDK_RELEASE}'s {name} as {known}"
+    return None
 
 
 def _is_metric(qualname: str) -> bool:

@@ -287,7 +287,8 @@ class Calls:
         if name[:1].isupper() or qualname in _INSTANCE_FACTORIES:
             # a class we do not model (MagicMock(), an SDK or a library class): its instance,
             # whatever it holds, is never None
-            return Unknown(f"the result of {name}()", _INSTANCE_FACTORIES.get(qualname, name))
+            reason = sdk.known_elsewhere(qualname) or f"the result of {name}()"
+            return Unknown(reason, _INSTANCE_FACTORIES.get(qualname, name))
         return Unknown(f"the result of {name}()")
 
     def _replace(
