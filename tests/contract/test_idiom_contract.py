@@ -37,11 +37,6 @@ ENGINE_GAPS: dict[str, str] = {
     "flow/usage-not-noreturn": "missing stages.py:25 ES104 (helper called from a test)",
     "flow/exit-not-called": "missing launcher.py:21 ES104 (bare sys.exit, not called)",
     "flow/match-class-passthrough": "missing main.py:26 ES104 (a class pattern with a guard)",
-    "flow/main-guard-other-branches": (
-        "missing launch.py:21, launch.py:24, main.py:15 ES104: a `__name__` guard is walked as "
-        "always entered (statements.if_statement), so its else, the module code after a guard "
-        "that exits, and the else of `__name__ != '__main__'` are never checked"
-    ),
     # issue 31 (``unknowns``)
     "unknowns/plan-attrs-config-every-path": (
         "missing planner.py:42 ES102: the test's plans are not followed into run()"

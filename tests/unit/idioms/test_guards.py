@@ -342,14 +342,14 @@ def test_falling_off_the_end_returns_none_unless_a_call_may_not_return() -> None
 
 
 def test_code_after_a_module_level_exit_never_runs() -> None:
+    # after an exit inside `if __name__ == "__main__":`, it does (on import): test_main_guard
     check("""
     import sys
 
     def main():
         return client.evaluator.submit(tasks=T, target=gym_runner)
 
-    if __name__ == "__main__":
-        sys.exit(main())
+    sys.exit(main())
 
     client.evaluator.submit(tasks=T, target=7)
     """)

@@ -138,7 +138,11 @@ class Expressions:
 
     def name(self, node: ast.Name) -> Value:
         found = self.interp.frame.env.lookup(node.id)
-        return found if found is not None else self.interp.import_value(f"builtins.{node.id}")
+        if found is not None:
+            return found
+        if node.id == "__name__":  # the module's, not the builtins module's
+            return self.interp.run_name
+        return self.interp.import_value(f"builtins.{node.id}")
 
     def call(self, node: ast.Call) -> Value:
         return self.interp.call(node)

@@ -41,7 +41,7 @@ from evalsubmit.analysis.interp.statements import Statements
 from evalsubmit.analysis.interp.testcode import TestCode
 from evalsubmit.analysis.report import Question, internal_error
 from evalsubmit.analysis.source.parse import ParsedModule
-from evalsubmit.analysis.values.domain import Instance, Origin, Unknown, Value
+from evalsubmit.analysis.values.domain import Instance, Known, Origin, Unknown, Value
 from evalsubmit.analysis.values.env import Env, ModuleScope, ModuleSource
 from evalsubmit.analysis.values.objects import CallArgs, ClassValue, UserClass
 from evalsubmit.analysis.values.store import sealed
@@ -81,8 +81,17 @@ class Interpreter:
         resolver: ImportResolver | None,
         collect: bool,
         grouping: Grouping | None = None,
+        imported: bool = False,
     ) -> None:
         self._source = ModuleSource(parsed, path, module_name)
+        self.run_name: Value = (
+            Known(module_name)
+            if imported and module_name != "__main__"
+            else Unknown("__main__ when run as a script, its module's name when imported", "str")
+        )
+        """``__name__``: a module read because another imports it bears its dotted name, so its
+        ``if __name__ == "__main__":`` is decided; the analysed file may be run as a script or
+        imported (by its tests), so both sides of the test are real paths."""
         self._module_env = Env(rebound=rebound_globals(parsed))
         self.frame = Frame(
             env=self._module_env, source=self._source, collect=collect, defer=collect

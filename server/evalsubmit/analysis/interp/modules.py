@@ -336,6 +336,7 @@ class ModuleResolver:
                     module_name=name or self.project.module_name(path),
                     resolver=self,
                     collect=False,
+                    imported=True,
                 )
                 with unsealed():  # what its top level builds is its own, cached with it
                     scope = interpreter.run_module()

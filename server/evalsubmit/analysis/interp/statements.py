@@ -236,7 +236,7 @@ class Statements:
 
     def if_statement(self, node: ast.If) -> None:
         test = self.interp.eval(node.test)
-        if _is_main_guard(node.test) or _is_type_checking(node.test):
+        if _is_type_checking(node.test):
             # TYPE_CHECKING: its imports exist for annotations, which is all they are used for
             self.walk(node.body)
             return
@@ -245,6 +245,9 @@ class Statements:
             self.walk(node.body if truth else node.orelse)
             return
         start = self.interp.frame.env
+        # `if __name__ == "__main__":` of the analysed file: run as a script or imported
+        run_name_test = start.parent is None and _tests_run_name(node.test)
+        bound_before = frozenset(start.bindings) if run_name_test else frozenset()
         outcomes: list[tuple[Env, Refinements, Ends]] = []
         for body, positive in ((node.body, True), (node.orelse, False)):
             with forked() as ends, self.interp.scope(start.copy()) as frame:
@@ -257,6 +260,10 @@ class Statements:
                 restore(env, refined)
         join_forks([ends for env, _, ends in outcomes if env.ended is None])
         start.join_paths(*(env for env, _, _ in outcomes))
+        if run_name_test:
+            # what the script's run binds for the functions it calls (`args = parse_args()`,
+            # then `sys.exit(main())`) is what they read: imported, the name is not bound
+            start.keep_bound_on_one_side(bound_before, [env for env, _, _ in outcomes])
 
     def match_statement(self, node: ast.Match) -> None:
         """The cases the subject can reach, each with what its pattern binds; after a case
@@ -363,7 +370,7 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def _is_main_guard(test: ast.expr) -> bool:
+def _tests_run_name(test: ast.expr) -> bool:
     return (
         isinstance(test, ast.Compare)
         and isinstance(test.left, ast.Name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
@@ -94,6 +95,19 @@ class Env:
             self.opaque = any(outcome.opaque for outcome in live)
         elif outcomes:
             self.ended = outcomes[0].ended
+
+    def keep_bound_on_one_side(self, before: frozenset[str], sides: list[Env]) -> None:
+        """After :meth:`join_paths` of ``sides``: a name that one side binds, which no other
+        side binds and nothing bound before the branch point, is readable only as that side
+        left it (elsewhere the read raises NameError), so it keeps that value, also when the
+        side ended: the functions it called read it before it exited. A builtin's name is
+        not kept: unbound, it reads the builtin."""
+        for side in sides:
+            for name, value in side.bindings.items():
+                if name in before or hasattr(builtins, name):
+                    continue
+                if all(name not in other.bindings for other in sides if other is not side):
+                    self.names[name] = value
 
     def join(self, *others: Env) -> None:
         """Merge branches that all started from this env: a name whose value differs between
