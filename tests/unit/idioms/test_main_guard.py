@@ -74,6 +74,21 @@ def test_findings_in_the_guard_and_in_the_functions_it_calls_stay() -> None:
     """)
 
 
+def test_a_guard_written_the_other_way_round() -> None:
+    check("""
+    import sys
+
+    def run():
+        return client.evaluator.submit(tasks=T, target=chosen)  # expect: ES104
+
+    if "__main__" == __name__:
+        chosen = 42
+        sys.exit(run())
+
+    client.evaluator.submit(tasks=T, target=7)  # expect: ES104
+    """)
+
+
 def test_a_name_both_sides_bind_differently_is_unknown_after_the_guard() -> None:
     check("""
     def run():

@@ -371,10 +371,10 @@ def _is_type_checking(test: ast.expr) -> bool:
 
 
 def _tests_run_name(test: ast.expr) -> bool:
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
+    """``__name__ == "__main__"``, ``"__main__" != __name__`` and the like."""
+    return isinstance(test, ast.Compare) and any(
+        isinstance(operand, ast.Name) and operand.id == "__name__"
+        for operand in (test.left, *test.comparators)
     )
 
 
