@@ -132,3 +132,23 @@ def test_the_guard_of_an_imported_module_does_not_run_on_import(tmp_path: Path) 
     )
     report = analyze_source(main.read_text(), path=main, project=Project(tmp_path))
     assert [(f.span.line, f.code) for f in report.findings] == [(8, "ES104")]
+
+
+def test_what_an_exiting_guard_changes_is_not_taken_from_the_import_run_alone() -> None:
+    # Imported, `runner` stays None and SETTINGS unfilled, but nothing calls main() then: a
+    # function body walked on its own must not report the import run's values as certain
+    check("""
+    import sys
+
+    runner = None
+    SETTINGS = {"target": None}
+
+    def main():
+        client.evaluator.submit(tasks=T, target=runner)
+        return client.evaluator.submit(tasks=T, target=SETTINGS["target"])
+
+    if __name__ == "__main__":
+        runner = gym_runner
+        SETTINGS["target"] = gym_runner
+        sys.exit(main())
+    """)

@@ -254,16 +254,15 @@ class Statements:
                 refined = refine(self.interp, node.test, positive)
                 self.walk(body)
             outcomes.append((frame.env, refined, ends))
+        if run_name_test:
+            _join_runs(start, bound_before, outcomes)
+            return
         live = [(env, refined) for env, refined, _ in outcomes if env.ended is None]
         if len(live) > 1:  # both sides rejoin: what one condition proved holds on neither
             for env, refined in live:
                 restore(env, refined)
         join_forks([ends for env, _, ends in outcomes if env.ended is None])
         start.join_paths(*(env for env, _, _ in outcomes))
-        if run_name_test:
-            # what the script's run binds for the functions it calls (`args = parse_args()`,
-            # then `sys.exit(main())`) is what they read: imported, the name is not bound
-            start.keep_bound_on_one_side(bound_before, [env for env, _, _ in outcomes])
 
     def match_statement(self, node: ast.Match) -> None:
         """The cases the subject can reach, each with what its pattern binds; after a case
@@ -368,6 +367,23 @@ def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
     )
+
+
+def _join_runs(
+    start: Env, bound_before: frozenset[str], outcomes: list[tuple[Env, Refinements, Ends]]
+) -> None:
+    """After ``if __name__ == "__main__":`` in the analysed file (run as a script or imported):
+    the functions either run calls read what it left, also when it ended (``sys.exit(main())``),
+    so values are joined over both runs; a name only one run binds keeps that run's value."""
+    sides = [env for env, _, _ in outcomes]
+    for env, refined, _ in outcomes:
+        restore(env, refined)
+    join_forks([ends for _, _, ends in outcomes])
+    start.join_paths(*sides)  # whether the code after it runs, and how
+    ended, opaque = start.ended, start.opaque
+    start.join(*sides)
+    start.ended, start.opaque = ended, opaque
+    start.keep_bound_on_one_side(bound_before, sides)
 
 
 def _tests_run_name(test: ast.expr) -> bool:
