@@ -84,14 +84,10 @@ class Interpreter:
         imported: bool = False,
     ) -> None:
         self._source = ModuleSource(parsed, path, module_name)
+        # __name__: an imported module's is its name; the analysed file may be a script too
         self.run_name: Value = (
-            Known(module_name)
-            if imported and module_name != "__main__"
-            else Unknown("__main__ when run as a script, its module's name when imported", "str")
+            Known(module_name) if imported else Unknown("__main__ or the module's name", "str")
         )
-        """``__name__``: a module read because another imports it bears its dotted name, so its
-        ``if __name__ == "__main__":`` is decided; the analysed file may be run as a script or
-        imported (by its tests), so both sides of the test are real paths."""
         self._module_env = Env(rebound=rebound_globals(parsed))
         self.frame = Frame(
             env=self._module_env, source=self._source, collect=collect, defer=collect
