@@ -36,7 +36,6 @@ ENGINE_GAPS: dict[str, str] = {
     "flow/assert-string-guard": "missing targets.py:18 ES104 (helper called from a test)",
     "flow/usage-not-noreturn": "missing stages.py:25 ES104 (helper called from a test)",
     "flow/exit-not-called": "missing launcher.py:21 ES104 (bare sys.exit, not called)",
-    "flow/match-class-passthrough": "missing main.py:26 ES104 (a class pattern with a guard)",
     # issue 31 (``unknowns``)
     "unknowns/plan-attrs-config-every-path": (
         "missing planner.py:42 ES102: the test's plans are not followed into run()"

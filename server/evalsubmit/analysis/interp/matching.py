@@ -17,7 +17,7 @@ from evalsubmit.analysis.interp.attributes import config_field
 from evalsubmit.analysis.interp.narrowing import instance_of
 from evalsubmit.analysis.interp.operators import is_none, truthiness
 from evalsubmit.analysis.values.domain import DictValue, Instance, Known, SeqValue, Unknown, Value
-from evalsubmit.analysis.values.objects import ClassValue
+from evalsubmit.analysis.values.objects import ClassValue, FunctionValue, ModuleValue, PartialValue
 from evalsubmit.core.records import Record
 from evalsubmit.sdk import names as sdk
 
@@ -173,6 +173,8 @@ def match_mapping(interp: Interpreter, pattern: ast.MatchMapping, subject: Value
         not_mapping = not (isinstance(subject, Known) and isinstance(subject.obj, dict))
         if not_mapping:
             return CaseMatch(False)
+    if _never_a_mapping(subject):
+        return CaseMatch(False)
     if not isinstance(subject, DictValue):
         return CaseMatch(None, bindings)
     for key_node, value_pattern in zip(pattern.keys, values, strict=True):
@@ -182,3 +184,16 @@ def match_mapping(interp: Interpreter, pattern: ast.MatchMapping, subject: Value
         if entry is not None and binds and isinstance(value_pattern, ast.MatchAs):
             bindings[value_pattern.name or "_"] = entry.value
     return CaseMatch(None, bindings)
+
+
+def _never_a_mapping(subject: Value) -> bool:
+    """A class, a function, a module, or an object of an SDK class evalsubmit models (pydantic
+    models, runners, clients: none is a ``Mapping``, and ``None`` is not one either), which a
+    mapping pattern never matches."""
+    if isinstance(subject, ClassValue | FunctionValue | ModuleValue | PartialValue):
+        return True
+    return (
+        isinstance(subject, Instance)
+        and subject.ref.user is None
+        and sdk.is_known_sdk_class(subject.ref.qualname)
+    )
