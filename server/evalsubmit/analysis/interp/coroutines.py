@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
+from evalsubmit.analysis.interp.forwarding import defined_here
 from evalsubmit.analysis.values.domain import Unknown, Value
-from evalsubmit.analysis.values.objects import ClassValue, FunctionValue
+from evalsubmit.analysis.values.objects import ClassValue
 
 _RUNS_FIRST = frozenset({"asyncio.run"})
 _RUN_METHODS = frozenset({"run_until_complete"})
@@ -81,9 +82,7 @@ class Running:
                 return _gathered_calls(node)
             return []
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
-        if method in _RUN_METHODS and not (
-            isinstance(function, FunctionValue) and function.node is not None
-        ):
+        if method in _RUN_METHODS and not defined_here(function):
             return _first_call(node)  # an event loop's, whatever the receiver is known as
         return []
 

@@ -28,7 +28,7 @@ def forwarded_call(
     method = node.func.attr if isinstance(node.func, ast.Attribute) else None
     if isinstance(function, ClassValue) and function.ref.qualname in _BY_NAME:
         index, kind = _BY_NAME[function.ref.qualname], function.ref.qualname
-    elif method in _BY_METHOD and not _defined_here(function):
+    elif method in _BY_METHOD and not defined_here(function):
         index, kind = _BY_METHOD[method], method
     else:
         return None
@@ -49,7 +49,7 @@ def forwarded_call(
     return called, inner, inner_args
 
 
-def _defined_here(function: Value) -> bool:
+def defined_here(function: Value) -> bool:
     """A method the code defines (its own ``submit``), or the evaluator's ``submit``: not a
     forwarder, whatever it is called."""
     return isinstance(function, FunctionValue) and (

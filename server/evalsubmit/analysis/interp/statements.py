@@ -379,10 +379,7 @@ def _join_runs(
     for env, refined, _ in outcomes:
         restore(env, refined)
     join_forks([ends for _, _, ends in outcomes])
-    start.join_paths(*sides)  # whether the code after it runs, and how
-    ended, opaque = start.ended, start.opaque
-    start.join(*sides)
-    start.ended, start.opaque = ended, opaque
+    start.join_paths(*sides, ended_too=True)
     start.keep_bound_on_one_side(bound_before, sides)
 
 

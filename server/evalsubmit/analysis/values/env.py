@@ -84,13 +84,15 @@ class Env:
         fork._owned = self._owned = False
         return fork
 
-    def join_paths(self, *outcomes: Env) -> None:
+    def join_paths(self, *outcomes: Env, ended_too: bool = False) -> None:
         """Merge the outcomes of branches that started from this env, as Python runs them: a
         branch that ended (returned, raised, left the loop) reaches nothing after the branch
-        point; when every branch ended, so does this path."""
+        point; when every branch ended, so does this path. ``ended_too``: the values are
+        joined over the ended branches as well (what they left is read elsewhere: the
+        functions a script's run called before ``sys.exit()``)."""
         live = [outcome for outcome in outcomes if outcome.ended is None]
         if live:
-            self.join(*live)
+            self.join(*(outcomes if ended_too else live))
             self.ended = None
             self.opaque = any(outcome.opaque for outcome in live)
         elif outcomes:
