@@ -257,3 +257,21 @@ async def test_an_unknown_code_in_an_ignore_comment_stays_literal(
     unsafe, spans = markup_in(value)
     assert unsafe == [], value
     assert "X` <IMG SRC=HTTPS://EVIL.EXAMPLE/X.PNG> `Y" in spans, value
+
+
+async def test_hover_names_the_runner_class_it_knows_for_another_releases_import(
+    client: RecordingClient, workspace: Path
+) -> None:
+    text = (
+        "from nemo_evaluator.api.schemas import TasksetRef\n"
+        "from nemo_evaluator_sdk.agent_eval.runtimes.gym_runtime import GymAgentTaskRunner\n"
+        "from nemo_platform import NeMoPlatform\n"
+        "\n"
+        'client = NeMoPlatform(workspace="qa")\n'
+        "runner = GymAgentTaskRunner(config=None)\n"
+        'client.evaluator.submit(tasks=TasksetRef("qa/smoke"), target=runner)\n'
+    )
+    uri = open_doc(client, workspace / "job.py", text)
+    assert await published(client, uri, 1) == []  # unknown: never diagnosed
+    value = markdown(await hover_at(client, uri, text, "target=runner", 8))
+    assert "nemo_evaluator_sdk.agent_eval.runtimes.gym.GymAgentTaskRunner" in value
